@@ -1,0 +1,40 @@
+# cardlab: the two commands. Each sets itself up from nothing and is idempotent.
+#   make report   strategy reports for every game (reports/<game>/)
+#   make test     the whole test suite, notebooks included
+#   make bench    throughput figures and ratios (benchmarks/)
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+# The stamp files record what was installed; they are remade only when pyproject.toml changes.
+BASE_STAMP := $(VENV)/.cardlab-base
+DEV_STAMP  := $(VENV)/.cardlab-dev
+
+.PHONY: report test bench test-slow clean-venv
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(BASE_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml $(BASE_STAMP)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+report: $(BASE_STAMP)
+	$(PY) -m analysis report --all
+
+test: $(DEV_STAMP)
+	$(PY) -m pytest
+
+test-slow: $(DEV_STAMP)
+	$(PY) -m pytest -m slow
+
+bench: $(BASE_STAMP)
+	$(PY) benchmarks/run.py
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,126 @@
+"""Loading and validating the games' rule files (``seeds/<game>.toml``).
+
+The TOML files are the single source of the deck facts, the named variants (each with its rule id,
+its default and its accepted values) and the strategy names. Everything a user types is checked here,
+with errors that name the bad value and list what is accepted.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from .cards import Deck
+from .errors import CardlabError, accepted
+
+
+def seeds_dir() -> Path:
+    """The seeds/ folder: ``$CARDLAB_SEEDS`` or the one beside the installed packages."""
+    env = os.environ.get("CARDLAB_SEEDS")
+    return Path(env) if env else Path(__file__).resolve().parents[1] / "seeds"
+
+
+@dataclass(frozen=True)
+class GameRules:
+    id: str
+    name: str
+    data: dict
+
+    @property
+    def players(self) -> dict:
+        return self.data["game"]["players"]
+
+    @property
+    def deck(self) -> Deck:
+        d = self.data["deck"]
+        return Deck(ranks=tuple(d["ranks"]), suits=tuple(d["suits"]), jokers=tuple(d.get("jokers", ())))
+
+    @property
+    def variants(self) -> dict[str, dict]:
+        return self.data.get("variants", {})
+
+    @property
+    def strategies(self) -> dict[str, dict]:
+        return self.data.get("strategies", {})
+
+    def module(self):
+        return importlib.import_module(self.data["game"]["module"])
+
+    def check_players(self, players: int | None) -> int:
+        p = self.players
+        if players is None:
+            return int(p["default"])
+        if not (p["min"] <= players <= p["max"]):
+            raise CardlabError(f"{self.name} takes {p['min']} to {p['max']} players, not {players}")
+        return int(players)
+
+    def resolve_variants(self, given: dict[str, str] | None) -> dict[str, str]:
+        """All variants with defaults filled in; unknown names or values are errors."""
+        out = {name: str(v["default"]) for name, v in self.variants.items()}
+        for name, value in (given or {}).items():
+            if name not in self.variants:
+                raise CardlabError(f"unknown variant {name!r} for {self.id}; accepted: {accepted(self.variants)}")
+            values = [str(x) for x in self.variants[name]["values"]]
+            if str(value) not in values:
+                raise CardlabError(f"bad value {value!r} for variant {name}; accepted: {accepted(values)}")
+            out[name] = str(value)
+        return out
+
+    def check_strategy(self, name: str) -> str:
+        if name not in self.strategies:
+            raise CardlabError(f"unknown strategy {name!r} for {self.id}; accepted: {accepted(self.strategies)}")
+        return name
+
+
+@lru_cache(maxsize=None)
+def _load(path: str) -> GameRules:
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    return GameRules(id=data["game"]["id"], name=data["game"]["name"], data=data)
+
+
+def game_ids() -> list[str]:
+    return sorted(p.stem for p in seeds_dir().glob("*.toml"))
+
+
+def load_game(game: str) -> GameRules:
+    ids = game_ids()
+    if game not in ids:
+        raise CardlabError(f"unknown game {game!r}; accepted: {accepted(ids)}")
+    return _load(str(seeds_dir() / f"{game}.toml"))
+
+
+def parse_variant_options(items: list[str] | None) -> dict[str, str]:
+    """``["name=value", ...]`` to a dict; a malformed item is an error."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        if not eq or not name or not value:
+            raise CardlabError(f"bad --variant {item!r}: expected NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def describe_games() -> list[dict[str, Any]]:
+    """One record per game: players, variants (default and values) and strategies."""
+    out = []
+    for gid in game_ids():
+        g = load_game(gid)
+        out.append({
+            "game": gid, "name": g.name, "rules": g.data["game"].get("rules"),
+            "players": g.players,
+            "variants": {k: {"default": v["default"], "values": v["values"], "rule": v.get("rule")}
+                         for k, v in g.variants.items()},
+            "strategies": {k: v.get("doc", "") for k, v in g.strategies.items()},
+        })
+    return out

@@ -1,0 +1,68 @@
+"""Interval estimates, vectorised over numpy arrays and pandas columns.
+
+* :func:`wilson` -- Wilson score interval for a binomial proportion (the default for events);
+* :func:`mean_interval` -- mean, standard error and normal interval from a sum and a sum of squares
+  (payoffs: split wins, points, tricks);
+* :func:`paired_difference` -- the same for per-deal differences between two strategies played on the
+  same deals (common random numbers), where the pairing removes most of the deal-to-deal variance.
+"""
+
+from __future__ import annotations
+
+from statistics import NormalDist
+
+import numpy as np
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """Two-sided normal quantile: ``z_value(0.95)`` is about 1.96."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError("confidence must be in (0, 1)")
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def wilson(successes, trials, confidence: float = 0.95):
+    """Wilson score interval: ``(estimate, std_error, low, high)`` arrays; NaN where trials == 0.
+
+    >>> e, se, lo, hi = wilson(50, 100)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.4038, 0.5962)
+    """
+    x = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    z = z_value(confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, x / n, np.nan)
+        se = np.sqrt(p * (1.0 - p) / n)
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2.0 * n)) / denom
+        half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
+    return p, se, np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def mean_interval(total, total_sq, trials, confidence: float = 0.95):
+    """Mean, standard error and normal interval from ``sum x`` and ``sum x**2`` over ``trials``.
+
+    >>> m, se, lo, hi = mean_interval(total=5.0, total_sq=5.0, trials=10)
+    >>> float(m), round(float(se), 4)
+    (0.5, 0.1667)
+    """
+    s = np.asarray(total, dtype=float)
+    s2 = np.asarray(total_sq, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    z = z_value(confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, s / n, np.nan)
+        var = np.where(n > 1, (s2 - n * mean * mean) / (n - 1.0), np.nan)
+        se = np.sqrt(np.maximum(var, 0.0) / n)
+    return mean, se, mean - z * se, mean + z * se
+
+
+def paired_difference(diff_total, diff_total_sq, trials, confidence: float = 0.95):
+    """Mean paired difference (A - B per deal) with its standard error and interval."""
+    return mean_interval(diff_total, diff_total_sq, trials, confidence)
+
+
+def half_width(low, high):
+    """Half the width of an interval (NaN-safe)."""
+    return (np.asarray(high, dtype=float) - np.asarray(low, dtype=float)) / 2.0

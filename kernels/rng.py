@@ -1,0 +1,179 @@
+"""Counter-based random numbers: Philox4x64-10 in numba.
+
+A random word is a pure function of (key, counter). cardlab lays them out as
+
+* key     = (seed mod 2**64, seed >> 64)                         -- from the user's seed
+* counter = (block, trial, stream, 0)
+    - ``block``  : the draw counter inside one trial's stream (each block gives 4 x 64 = 256 bits,
+                   consumed as eight 32-bit words, low half first)
+    - ``trial``  : the global trial index, ``chunk_id * chunk_size + i``; so the chunk id and the
+                   position inside the chunk are both in the key, and a trial's random numbers do not
+                   depend on which thread, process or machine runs its chunk
+    - ``stream`` : the purpose of the draws (0 = the deal's cards, 1 = strategy coin flips, ...),
+                   so that two strategies facing the same deal see the same cards (common random numbers)
+
+The block function is bit-for-bit numpy's ``np.random.Philox`` (also Philox4x64-10, Salmon et al. 2011);
+``tests/test_rng.py`` checks it. numba's own ``np.random`` is never used in a kernel: it is not
+reproducible under ``prange``.
+
+State layout (``uint64[11]``, made by :func:`new_state`):
+``[0:4]`` counter, ``[4:6]`` key, ``[6:10]`` output buffer, ``[10]`` index of the next unused 32-bit half
+(0..8; 8 = buffer empty).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+
+M0 = np.uint64(0xD2E7470EE14C6C93)
+M1 = np.uint64(0xCA5A826395121157)
+W0 = np.uint64(0x9E3779B97F4A7C15)
+W1 = np.uint64(0xBB67AE8584CAA73B)
+MASK32 = np.uint64(0xFFFFFFFF)
+STATE_SIZE = 11
+
+STREAM_DEAL = 0
+STREAM_STRATEGY = 1
+
+
+@jit
+def _mulhilo64(a, b):
+    """Return the high and low 64-bit halves of the 128-bit product ``a * b``."""
+    m32 = np.uint64(0xFFFFFFFF)
+    s32 = np.uint64(32)
+    a_lo = a & m32
+    a_hi = a >> s32
+    b_lo = b & m32
+    b_hi = b >> s32
+    ll = a_lo * b_lo
+    lh = a_lo * b_hi
+    hl = a_hi * b_lo
+    hh = a_hi * b_hi
+    mid = (ll >> s32) + (lh & m32) + (hl & m32)
+    hi = hh + (lh >> s32) + (hl >> s32) + (mid >> s32)
+    lo = a * b
+    return hi, lo
+
+
+@jit
+def philox4x64_10(c0, c1, c2, c3, k0, k1):
+    """One Philox4x64-10 block: four 64-bit words from a 256-bit counter and a 128-bit key."""
+    for r in range(10):
+        if r > 0:
+            k0 = k0 + W0
+            k1 = k1 + W1
+        hi0, lo0 = _mulhilo64(M0, c0)
+        hi1, lo1 = _mulhilo64(M1, c2)
+        c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
+    return c0, c1, c2, c3
+
+
+@jit
+def philox_blocks(counters, keys, out):
+    """Vectorised block function: ``counters[n, 4]``, ``keys[n, 2]`` -> ``out[n, 4]`` (tests, benchmarks)."""
+    for i in range(counters.shape[0]):
+        a, b, c, d = philox4x64_10(counters[i, 0], counters[i, 1], counters[i, 2], counters[i, 3],
+                                   keys[i, 0], keys[i, 1])
+        out[i, 0] = a
+        out[i, 1] = b
+        out[i, 2] = c
+        out[i, 3] = d
+
+
+@jit
+def new_state():
+    """An empty generator state (see the module docstring for its layout)."""
+    st = np.zeros(STATE_SIZE, dtype=np.uint64)
+    st[10] = 8
+    return st
+
+
+@jit
+def seed_state(st, key0, key1, trial, stream):
+    """Point ``st`` at the start of the stream (key, trial, stream)."""
+    st[0] = 0
+    st[1] = trial
+    st[2] = stream
+    st[3] = 0
+    st[4] = key0
+    st[5] = key1
+    st[10] = 8
+
+
+@jit
+def next32(st):
+    """The next uniformly distributed 32-bit word of the stream, as a uint64."""
+    pos = st[10]
+    if pos >= 8:
+        a, b, c, d = philox4x64_10(st[0], st[1], st[2], st[3], st[4], st[5])
+        st[6] = a
+        st[7] = b
+        st[8] = c
+        st[9] = d
+        st[0] += np.uint64(1)
+        pos = np.uint64(0)
+    word = st[6 + (pos >> np.uint64(1))]
+    if pos & np.uint64(1):
+        word = word >> np.uint64(32)
+    else:
+        word = word & MASK32
+    st[10] = pos + np.uint64(1)
+    return word
+
+
+@jit
+def below(st, n):
+    """A uniform integer in ``[0, n)`` without bias, ``1 <= n <= 2**32`` (Lemire's method)."""
+    nn = np.uint64(n)
+    m = next32(st) * nn
+    low = m & MASK32
+    if low < nn:
+        threshold = (np.uint64(0x100000000) - nn) % nn
+        while low < threshold:
+            m = next32(st) * nn
+            low = m & MASK32
+    return np.int64(m >> np.uint64(32))
+
+
+@jit
+def uniform(st):
+    """A float in [0, 1) with 53 random bits."""
+    hi = next32(st) >> np.uint64(5)   # 27 bits
+    lo = next32(st) >> np.uint64(6)   # 26 bits
+    return (float(hi) * 67108864.0 + float(lo)) / 9007199254740992.0
+
+
+@jit
+def partial_shuffle(st, deck, k):
+    """Fisher-Yates on the first ``k`` positions of ``deck`` (in place), without bias.
+
+    After the call ``deck[:k]`` is a uniformly random ordered draw without replacement from ``deck``.
+    Several consecutive ranges are drawn from one 32-bit word: a uniform integer in
+    ``[0, n (n-1) ... (n-j+1))`` is split into its mixed-radix digits, each uniform and independent.
+    """
+    n = deck.shape[0]
+    if k > n:
+        k = n
+    i = 0
+    while i < k:
+        # Gather as many ranges as fit below 2**32.
+        prod = 1
+        j = i
+        while j < k and j < n - 1 and prod * (n - j) <= 0xFFFFFFFF:
+            prod *= n - j
+            j += 1
+        if j == i:  # only the last position is left: nothing to draw
+            i += 1
+            continue
+        x = below(st, prod)
+        for t in range(i, j):
+            span = n - t
+            r = x % span
+            x //= span
+            s = t + r
+            tmp = deck[t]
+            deck[t] = deck[s]
+            deck[s] = tmp
+        i = j

@@ -46,7 +46,7 @@ N_VARIANTS = 10
 JACK = 9
 MAX_REDEALS = 64
 
-# ---- per-seat record fields (one deal) --------------------------------------------------------
+# ---- per-seat record of one deal (rec[P, REC_FIELDS]) and per-seat count block of a chunk row -------
 R_WIN = 0            # win share in units of 1/60 (60 = sole winner; split ties give 60/k)
 R_WIN_SQ = 1         # its square (units of 1/3600)
 R_OPENING_BISKO = 2
@@ -58,10 +58,13 @@ R_SWAP_INIT = 7      # started a Bingo-Bango swap
 R_SWAPPED = 8        # took part in a swap (either side)
 R_TUCKED_JINGO = 9   # put the Jingo card in the tucked row
 R_SOLE_WIN = 10
-R_TYPE = 11          # 11 slots: final type counts
-R_TYPE_WIN = 22      # 11 slots: win units by final type
-R_FREE_FLINGO = 33   # chose Flingo freely
-R_FREE_FLINGO_REWARD = 34
+R_FREE_FLINGO = 11   # chose Flingo freely
+R_FREE_FLINGO_REWARD = 12
+N_FLAGS = 13         # fields 0..12 are summed as they are into the count block
+R_FINAL_TYPE = 13    # the type index of the final evaluation set
+REC_FIELDS = 14
+C_TYPE = 13          # count block: 11 slots, deals ending with each final type
+C_TYPE_WIN = 24      # count block: 11 slots, win units by final type
 SEAT_FIELDS = 35
 
 # ---- per-deal fields (after the seat blocks) -------------------------------------------------
@@ -95,6 +98,15 @@ def n_counts(players: int) -> int:
 # =============================================================================================
 
 @jit
+def _popcount(m):
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@jit
 def _pattern(t):
     """Component sizes of type ``t`` (descending), padded with zeros."""
     if t == 1:
@@ -119,144 +131,245 @@ def _pattern(t):
 
 
 @jit
-def _nth_rank(mask, skip):
-    """The rank of the (skip+1)-th highest set bit of a 13-bit rank mask, or -1."""
-    r = 12
-    while r >= 0:
-        if (mask >> r) & 1:
-            if skip == 0:
-                return r
-            skip -= 1
-        r -= 1
-    return -1
+def type_from_counts(c0, c1, c2, c3):
+    """The highest available type for suit counts (BB-12 step 1), components from different suits."""
+    # sort descending: a >= b >= c
+    a, b, c, d = c0, c1, c2, c3
+    if b > a:
+        a, b = b, a
+    if d > c:
+        c, d = d, c
+    if c > a:
+        a, c = c, a
+    if d > b:
+        b, d = d, b
+    if c > b:
+        b, c = c, b
+    if a >= 6:
+        return 10
+    if a >= 5:
+        return 9
+    if a >= 4 and b >= 2:
+        return 8
+    if a >= 3 and b >= 3:
+        return 7
+    if c >= 2:
+        return 6
+    if a >= 4:
+        return 5
+    if a >= 3 and b >= 2:
+        return 4
+    if a >= 3:
+        return 3
+    if b >= 2:
+        return 2
+    if a >= 2:
+        return 1
+    return 0
 
 
 @jit
-def _assignment_key(t, sa, sb, sc, ca, cb, cc, masks, order_mode, depth):
-    """Key of type ``t`` with components (ca, cb, cc) taken from suits (sa, sb, sc)."""
-    # Order the components for comparison: by suit (desc), or by size then suit (component_first).
-    s0, s1, s2 = sa, sb, sc
-    z0, z1, z2 = ca, cb, cc
-    # a small sorting network on (key, suit, size) triples; absent components (size 0) sort last
-    k0 = (z0 * 8 + s0 if order_mode == 1 else s0 * 8 + z0) if z0 > 0 else -1
-    k1 = (z1 * 8 + s1 if order_mode == 1 else s1 * 8 + z1) if z1 > 0 else -1
-    k2 = (z2 * 8 + s2 if order_mode == 1 else s2 * 8 + z2) if z2 > 0 else -1
+def _type_split(c0, c1, c2, c3):
+    """The highest type when one suit may supply several components (allow_same_suit_split)."""
+    for t in range(10, 0, -1):
+        za, zb, zc = _pattern(t)
+        for sa in range(4):
+            for sb in range(4 if zb > 0 else 1):
+                for sc in range(4 if zc > 0 else 1):
+                    n0 = 0
+                    n1 = 0
+                    n2 = 0
+                    n3 = 0
+                    for ci in range(3):
+                        s = sa if ci == 0 else (sb if ci == 1 else sc)
+                        z = za if ci == 0 else (zb if ci == 1 else zc)
+                        if s == 0:
+                            n0 += z
+                        elif s == 1:
+                            n1 += z
+                        elif s == 2:
+                            n2 += z
+                        else:
+                            n3 += z
+                    if n0 <= c0 and n1 <= c1 and n2 <= c2 and n3 <= c3:
+                        return t
+    return 0
+
+
+def rank_pack_table() -> np.ndarray:
+    """``pack[mask]`` for every 13-bit rank mask: its ranks + 1 as 4-bit nibbles, highest first from
+    bit 48 down, and its card count in bits 56-59. Built once in Python, passed to the kernels."""
+    pack = np.zeros(1 << 13, dtype=np.int64)
+    for m in range(1 << 13):
+        v = 0
+        j = 0
+        for r in range(12, -1, -1):
+            if (m >> r) & 1:
+                v |= (r + 1) << (4 * (12 - j))
+                j += 1
+        pack[m] = v | (j << 56)
+    return pack
+
+
+RANK_PACK = rank_pack_table()
+
+
+@jit
+def _count(pack, m):
+    return (pack[m] >> 56) & 15
+
+
+@jit
+def _take(pack, m, skip, take, field, nr, depth):
+    """Append ranks skip+1 .. skip+take (from the top) of rank mask ``m`` to the 6-nibble rank field."""
+    if depth == 1:                       # first_card_only: the first rank of the Bisk alone
+        take = min(take, 1 - nr)
+        if take <= 0:
+            return field, nr
+    nib = (pack[m] >> (4 * (13 - skip - take))) & ((np.int64(1) << (4 * take)) - 1)
+    return field | (nib << (4 * (6 - nr - take))), nr + take
+
+
+@jit
+def _mask_of(m0, m1, m2, m3, s):
+    if s == 0:
+        return m0
+    if s == 1:
+        return m1
+    if s == 2:
+        return m2
+    return m3
+
+
+@jit
+def _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth, pack):
+    """Key of type ``t`` with components of sizes (za, zb, zc) taken from suits (sa, sb, sc)."""
+    # Order the components for comparison: by suit (suit_rank), or by size then suit (component_first).
+    k0 = (za * 8 + sa if order_mode == 1 else sa * 8 + za) if za > 0 else -1
+    k1 = (zb * 8 + sb if order_mode == 1 else sb * 8 + zb) if zb > 0 else -1
+    k2 = (zc * 8 + sc if order_mode == 1 else sc * 8 + zc) if zc > 0 else -1
     if k1 > k0:
         k0, k1 = k1, k0
-        s0, s1 = s1, s0
-        z0, z1 = z1, z0
+        sa, sb = sb, sa
+        za, zb = zb, za
     if k2 > k1:
         k1, k2 = k2, k1
-        s1, s2 = s2, s1
-        z1, z2 = z2, z1
+        sb, sc = sc, sb
+        zb, zc = zc, zb
     if k1 > k0:
         k0, k1 = k1, k0
-        s0, s1 = s1, s0
-        z0, z1 = z1, z0
-    key = np.int64(t) << 59
-    suits_field = 0
-    ranks_field = 0
+        sa, sb = sb, sa
+        za, zb = zb, za
+    suits_field = (sa + 1) << 6
+    ranks = np.int64(0)
     nr = 0
-    used0 = 0
-    used1 = 0
-    used2 = 0
-    used3 = 0
-    for ci in range(3):
-        s = s0 if ci == 0 else (s1 if ci == 1 else s2)
-        z = z0 if ci == 0 else (z1 if ci == 1 else z2)
-        if z == 0:
-            continue
-        suits_field |= (s + 1) << (3 * (2 - ci))
-        # a suit that supplies two components (allow_same_suit_split) continues below its last card
-        used = used0 if s == 0 else (used1 if s == 1 else (used2 if s == 2 else used3))
-        for j in range(z):
-            if depth == 1 and nr >= 1:
-                break
-            r = _nth_rank(masks[s], used + j)
-            ranks_field |= (r + 1) << (4 * (5 - nr))
-            nr += 1
-        if s == 0:
-            used0 += z
-        elif s == 1:
-            used1 += z
-        elif s == 2:
-            used2 += z
-        else:
-            used3 += z
-    return key | (np.int64(suits_field) << 50) | (np.int64(ranks_field) << 26)
+    ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, sa), 0, za, ranks, nr, depth)
+    if zb > 0:
+        suits_field |= (sb + 1) << 3
+        # under allow_same_suit_split a suit supplying two components continues below its last card
+        ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, sb), za if sb == sa else 0, zb, ranks, nr, depth)
+    if zc > 0:
+        suits_field |= sc + 1
+        skip = (za if sc == sa else 0) + (zb if sc == sb else 0)
+        ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, sc), skip, zc, ranks, nr, depth)
+    return (np.int64(t) << 59) | (np.int64(suits_field) << 50) | (ranks << 26)
 
 
 @jit
-def _fits(ca, cb, cc, sa, sb, sc, counts, split):
-    if not split and ((cb > 0 and sa == sb) or (cc > 0 and (sa == sc or sb == sc))):
-        return False
-    need0 = 0
-    need1 = 0
-    need2 = 0
-    need3 = 0
-    for ci in range(3):
-        s = sa if ci == 0 else (sb if ci == 1 else sc)
-        z = ca if ci == 0 else (cb if ci == 1 else cc)
-        if z == 0:
+def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
+    """Key of an evaluation set given as four 13-bit rank masks (C, H, D, S); see the module docstring."""
+    c0 = _count(pack, m0)
+    c1 = _count(pack, m1)
+    c2 = _count(pack, m2)
+    c3 = _count(pack, m3)
+    t = _type_split(c0, c1, c2, c3) if split else type_from_counts(c0, c1, c2, c3)
+    if t == 0:
+        # No Bisk (BB-12 step 5): at most one card per suit; compare by (suit, rank), highest first.
+        key = np.int64(0)
+        slot = 0
+        for s in range(3, -1, -1):
+            m = _mask_of(m0, m1, m2, m3, s)
+            if m:
+                if depth == 1 and slot >= 1:
+                    break
+                r = ((pack[m] >> 48) & 15) - 1
+                key |= np.int64(s * 13 + r + 1) << (35 + 6 * (3 - slot))
+                slot += 1
+        return key
+    za, zb, zc = _pattern(t)
+    if not split:
+        if zb == 0:
+            # one component: the highest suit that holds it gives the best key
+            for s in range(3, -1, -1):
+                cs = c0 if s == 0 else (c1 if s == 1 else (c2 if s == 2 else c3))
+                if cs >= za:
+                    return _assignment_key(t, s, 0, 0, za, 0, 0, m0, m1, m2, m3, order_mode, depth, pack)
+        if zc > 0:
+            # Three Bisk [2,2,2]: equal components, so the three highest suits holding two cards
+            s1 = -1
+            s2 = -1
+            s3 = -1
+            for s in range(3, -1, -1):
+                cs = c0 if s == 0 else (c1 if s == 1 else (c2 if s == 2 else c3))
+                if cs >= 2:
+                    if s1 < 0:
+                        s1 = s
+                    elif s2 < 0:
+                        s2 = s
+                    elif s3 < 0:
+                        s3 = s
+            return _assignment_key(t, s1, s2, s3, 2, 2, 2, m0, m1, m2, m3, order_mode, depth, pack)
+    best = np.int64(-1)
+    # Every way of giving the components to suits that can hold them (BB-12 step 2): keep the best key.
+    for sa in range(4):
+        ca = c0 if sa == 0 else (c1 if sa == 1 else (c2 if sa == 2 else c3))
+        if ca < za:
             continue
-        if s == 0:
-            need0 += z
-        elif s == 1:
-            need1 += z
-        elif s == 2:
-            need2 += z
-        else:
-            need3 += z
-    return need0 <= counts[0] and need1 <= counts[1] and need2 <= counts[2] and need3 <= counts[3]
-
-
-@jit
-def bisk_key_masks(masks, order_mode, depth, split):
-    """Key of an evaluation set given as four 13-bit rank masks, one per suit (C, H, D, S)."""
-    counts = np.empty(4, dtype=np.int64)
-    for s in range(4):
-        m = masks[s]
-        c = 0
-        while m:
-            m &= m - 1
-            c += 1
-        counts[s] = c
-    for t in range(10, 0, -1):
-        ca, cb, cc = _pattern(t)
-        best = np.int64(-1)
-        for sa in range(4):
-            if counts[sa] < ca:
-                continue
-            for sb in range(4 if cb > 0 else 1):
-                for sc in range(4 if cc > 0 else 1):
-                    if not _fits(ca, cb, cc, sa, sb, sc, counts, split):
+        for sb in range(4 if zb > 0 else 1):
+            if zb > 0:
+                if not split and sb == sa:
+                    continue
+                cb = c0 if sb == 0 else (c1 if sb == 1 else (c2 if sb == 2 else c3))
+                if cb < zb + (za if sb == sa else 0):
+                    continue
+            for sc in range(4 if zc > 0 else 1):
+                if zc > 0:
+                    if not split and (sc == sa or sc == sb):
                         continue
-                    k = _assignment_key(t, sa, sb, sc, ca, cb, cc, masks, order_mode, depth)
-                    if k > best:
-                        best = k
-        if best >= 0:
-            return best
-    # No Bisk (BB-12 step 5): every suit holds at most one card; compare cards by (suit, rank), highest first.
-    key = np.int64(0)
-    slot = 0
-    for s in range(3, -1, -1):
-        if masks[s] and slot < 4:
-            if depth == 1 and slot >= 1:
-                break
-            r = _nth_rank(masks[s], 0)
-            key |= np.int64(s * 13 + r + 1) << (35 + 6 * (3 - slot))
-            slot += 1
-    return key
+                    cc = c0 if sc == 0 else (c1 if sc == 1 else (c2 if sc == 2 else c3))
+                    if cc < zc + (za if sc == sa else 0) + (zb if sc == sb else 0):
+                        continue
+                k = _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth, pack)
+                if k > best:
+                    best = k
+    return best
 
 
 @jit
-def bisk_key(cards, n, order_mode, depth, split):
+def bisk_key_masks(masks, order_mode, depth, split, pack):
+    return bisk_key4(masks[0], masks[1], masks[2], masks[3], order_mode, depth, split, pack)
+
+
+@jit
+def bisk_key(cards, n, order_mode, depth, split, pack):
     """Key of the evaluation set ``cards[:n]`` (52-card codes)."""
-    masks = np.zeros(4, dtype=np.int64)
+    m0 = np.int64(0)
+    m1 = np.int64(0)
+    m2 = np.int64(0)
+    m3 = np.int64(0)
     for i in range(n):
         c = cards[i]
-        masks[c // 13] |= np.int64(1) << (c % 13)
-    return bisk_key_masks(masks, order_mode, depth, split)
+        bit = np.int64(1) << (c % 13)
+        s = c // 13
+        if s == 0:
+            m0 |= bit
+        elif s == 1:
+            m1 |= bit
+        elif s == 2:
+            m2 |= bit
+        else:
+            m3 |= bit
+    return bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
 
 
 @jit
@@ -265,43 +378,47 @@ def key_type(key):
 
 
 @jit
-def eval_batch(sets, lengths, order_mode, depth, split, out):
+def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
     """Keys of many evaluation sets: ``sets[i, :lengths[i]]`` -> ``out[i]``."""
     for i in range(sets.shape[0]):
-        out[i] = bisk_key(sets[i], lengths[i], order_mode, depth, split)
-
-
-@pjit
-def eval_batch_parallel(sets, lengths, order_mode, depth, split, out):
-    for i in prange(sets.shape[0]):
-        out[i] = bisk_key(sets[i], lengths[i], order_mode, depth, split)
+        out[i] = bisk_key(sets[i], lengths[i], order_mode, depth, split, pack)
 
 
 @jit
-def eval_masks_batch(masks, order_mode, depth, split, out):
-    """Keys of many sets given as ``masks[i, 4]`` rank masks (the fastest input form)."""
+def eval_masks(masks, order_mode, depth, split, pack, out):
+    """Keys of many sets given as rank masks ``masks[i, 4]`` (the kernels' own form)."""
     for i in range(masks.shape[0]):
-        out[i] = bisk_key_masks(masks[i], order_mode, depth, split)
+        out[i] = bisk_key4(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], order_mode, depth, split, pack)
 
 
 @jit
-def exact_type_counts(deck, m, order_mode, depth, split, out):
+def exact_type_counts(deck, m, order_mode, depth, split, pack, out):
     """Count the Bisk type of every m-card subset of ``deck`` into ``out[11]`` (exact enumeration).
 
-    Walks the subsets in lexicographic order with incremental suit masks.
+    Walks the subsets in lexicographic order (a plain combination counter).
     """
     n = deck.shape[0]
     if m > n or m <= 0:
         return
     idx = np.arange(m)
-    masks = np.zeros(4, dtype=np.int64)
     while True:
-        masks[:] = 0
+        m0 = np.int64(0)
+        m1 = np.int64(0)
+        m2 = np.int64(0)
+        m3 = np.int64(0)
         for i in range(m):
             c = deck[idx[i]]
-            masks[c // 13] |= np.int64(1) << (c % 13)
-        out[key_type(bisk_key_masks(masks, order_mode, depth, split))] += 1
-        # next combination
+            bit = np.int64(1) << (c % 13)
+            s = c // 13
+            if s == 0:
+                m0 |= bit
+            elif s == 1:
+                m1 |= bit
+            elif s == 2:
+                m2 |= bit
+            else:
+                m3 |= bit
+        out[key_type(bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack))] += 1
         i = m - 1
         while i >= 0 and idx[i] == n - m + i:
             i -= 1
@@ -315,11 +432,9 @@ def exact_type_counts(deck, m, order_mode, depth, split, out):
 # =============================================================================================
 # The deal (BB-4 .. BB-11)
 # =============================================================================================
-
-@jit
-def _suit(c):
-    return c // 13
-
+#
+# Each seat's rows are kept as four 13-bit rank masks (one per suit), which is all that the
+# evaluator and the strategies need. The workspace (``make_workspace``) is allocated once per chunk.
 
 @jit
 def _coin(st, p):
@@ -332,23 +447,43 @@ def _coin(st, p):
 
 
 @jit
-def _eval_seat(cards, n, wet, order_mode, depth, split, buf):
-    for i in range(n):
-        buf[i] = cards[i]
-    buf[n] = wet
-    return bisk_key(buf, n + 1, order_mode, depth, split)
+def make_workspace(P):
+    """(upright masks [P,4], tucked masks [P,4], per-seat ints [8,P], visible per suit [4])."""
+    return (np.zeros((P, 4), dtype=np.int64), np.zeros((P, 4), dtype=np.int64),
+            np.zeros((8, P), dtype=np.int64), np.zeros(4, dtype=np.int64))
+
+
+W_JINGO_CARD = 0
+W_BISKO = 1
+W_ORDER = 2
+W_LOW_KEY = 3
+W_EXCHANGED = 4
+W_DOUBLE = 5
+W_OPENING_SUIT = 6
 
 
 @jit
-def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace):
+def _add(masks, s, c):
+    masks[s, c // 13] |= np.int64(1) << (c % 13)
+
+
+@jit
+def _has_suit(masks, s, suit):
+    return masks[s, suit] != 0
+
+
+@jit
+def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws,
+              pack):
     """Play one deal from the HIGH deck order ``hi`` and LOW deck order ``lo``.
 
     Seats are numbered in playing order: seat 0 is the dealer's left and seat P-1 the dealer (BB-4, BB-5).
-    ``forced[seat]`` overrides the Flingo/Jingo choice where legal (-1 = the strategy decides; 0 Flingo;
-    1 Jingo); ``forced[P + seat]`` overrides the swap (-1 strategy, 0 no, 1 + j swap with seat j);
-    ``forced[2P + seat]`` the tuck (-1 strategy, 0 upright, 1 tucked). ``st`` is the strategy stream.
-    Writes the per-seat record ``rec[P, SEAT_FIELDS]`` (zeroed here), the evaluation ``keys[P]`` and
-    ``trace`` (per seat: action, swap partner or -1, tucked flag; then wet card, final pointer).
+    ``forced[seat]`` overrides the Flingo/Jingo choice where both are legal (-1 = the strategy decides;
+    0 Flingo; 1 Jingo); ``forced[P + seat]`` overrides the swap decision (-1 strategy, 0 no swap, 1 + j:
+    swap with seat j); ``forced[2P + seat]`` the placement of a tuckable Jingo card (-1 strategy,
+    0 upright, 1 tucked). ``st`` is the strategy stream. Writes the per-seat record
+    ``rec[P, SEAT_FIELDS]`` (zeroed here), the evaluation ``keys[P]`` and ``trace`` (per seat: action,
+    swap partner or -1, tucked flag; then the Wet Bisk and the number of HIGH cards used).
     Returns the number of seats sharing the win (0 = no winner, -1 = the deal must be redealt).
     """
     order_mode = variants[V_SUIT_ORDER]
@@ -356,47 +491,49 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
     split = variants[V_SPLIT]
     n_hi = hi.shape[0]
     k = n_hi // 4
-    rec[:, :] = 0
-    up = np.empty((P, 40), dtype=np.int64)    # Bisko row (upright); sized for the reward-chain variant
-    n_up = np.zeros(P, dtype=np.int64)
-    tk = np.empty((P, 3), dtype=np.int64)     # tucked row
-    n_tk = np.zeros(P, dtype=np.int64)
-    jingo_card = np.full(P, -1, dtype=np.int64)
-    bisko = np.zeros(P, dtype=np.int64)
-    visible = np.zeros(4, dtype=np.int64)     # public cards per suit (for the strategy buckets)
+    up, tk, w, visible = ws
+    for s in range(P):
+        for u in range(4):
+            up[s, u] = 0
+            tk[s, u] = 0
+        for f in range(REC_FIELDS):
+            rec[s, f] = 0
+        for f in range(w.shape[0]):
+            w[f, s] = 0
+    for u in range(4):
+        visible[u] = 0
     # ---- BB-4 Opening Bisk: two rounds face up, dealer last, then the Wet Bisk face down
     for s in range(P):
         a = hi[s]
         b = hi[P + s]
-        visible[_suit(a)] += 1
-        visible[_suit(b)] += 1
-        up[s, 0] = a
-        n_up[s] = 1
-        if _suit(a) == _suit(b):
-            bisko[s] = 1            # opening Bisko: both upright
-            up[s, 1] = b
-            n_up[s] = 2
+        visible[a // 13] += 1
+        visible[b // 13] += 1
+        _add(up, s, a)
+        w[W_OPENING_SUIT, s] = a // 13
+        w[W_JINGO_CARD, s] = -1
+        if a // 13 == b // 13:
+            w[W_BISKO, s] = 1            # opening Bisko: both cards stay upright
+            _add(up, s, b)
             rec[s, R_OPENING_BISKO] = 1
         else:
-            tk[s, 0] = b            # Tuck: the second card must be tucked
-            n_tk[s] = 1
+            _add(tk, s, b)          # a Tuck: the second card must be tucked
     wet = hi[2 * P]
     ptr = 2 * P + 1
-    # ---- BB-5 Risky-Bisk, in seat order
+    # ---- BB-5 Risky-Bisk, in seat order; each card is dealt as soon as the choice is made
     jingos = 0
     for s in range(P):
         forced_later = 0
         free_later = 0
         for t in range(s + 1, P):
-            if bisko[t]:
+            if w[W_BISKO, t]:
                 forced_later += 1
             else:
                 free_later += 1
-        if bisko[s]:
-            take_jingo = True
+        if w[W_BISKO, s]:
+            take_jingo = True       # an opening Bisko must take a Jingo
         else:
             if variants[V_JINGO_RULE] == 1:
-                # the choice is illegal iff R = 0 and J + c + F = 1 (BB-5)
+                # BB-5: a choice is illegal iff R = 0 and J + c + F = 1
                 flingo_ok = not (free_later == 0 and jingos + forced_later == 1)
                 jingo_ok = not (free_later == 0 and jingos + 1 + forced_later == 1)
             else:
@@ -407,12 +544,8 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
                 if forced[s] >= 0:
                     take_jingo = forced[s] == 1
                 else:
-                    us = _suit(up[s, 0])
-                    unseen = k - visible[us]
-                    if unseen < 0:
-                        unseen = 0
-                    if unseen > 8:
-                        unseen = 8
+                    us = w[W_OPENING_SUIT, s]
+                    unseen = min(max(k - visible[us], 0), 8)
                     p = p_jingo[s, min(jingos, 2), 1 if free_later > 0 else 0, us, unseen]
                     take_jingo = _coin(st, p)
                 if not take_jingo:
@@ -422,7 +555,7 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
         if take_jingo:
             jingos += 1
             rec[s, R_JINGO] = 1
-            jingo_card[s] = hi[ptr]
+            w[W_JINGO_CARD, s] = hi[ptr]
             ptr += 1
             trace[s * 3] = 1
         else:
@@ -430,18 +563,15 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
             trace[s * 3] = 0
             c = hi[ptr]
             ptr += 1
-            up[s, n_up[s]] = c
-            n_up[s] += 1
-            visible[_suit(c)] += 1
-            target = _suit(up[s, 0])
-            # the reward: a flung card of the opening upright card's suit earns one more card
-            while _suit(c) == target and ptr < n_hi:
+            _add(up, s, c)
+            visible[c // 13] += 1
+            # the reward: a flung card of the opening upright card's suit earns one more HIGH card
+            while c // 13 == w[W_OPENING_SUIT, s] and ptr < n_hi:
                 rec[s, R_REWARD] = 1
                 c = hi[ptr]
                 ptr += 1
-                up[s, n_up[s]] = c
-                n_up[s] += 1
-                visible[_suit(c)] += 1
+                _add(up, s, c)
+                visible[c // 13] += 1
                 if variants[V_REWARD_CHAIN] == 0:
                     break
             if rec[s, R_FREE_FLINGO] == 1 and rec[s, R_REWARD] == 1:
@@ -450,145 +580,128 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
     for s in range(P):
         trace[s * 3 + 1] = -1
     if jingos > 0:
-        order = np.empty(P, dtype=np.int64)
-        low_key = np.empty(P, dtype=np.int64)
+        order = w[W_ORDER]
+        exchanged = w[W_EXCHANGED]
         n_order = 0
-        li = 0
         for s in range(P):
-            if jingo_card[s] >= 0:
-                c = lo[li]
-                li += 1
-                # higher rank first; equal rank: S > D > H > C, which is the game's suit order
-                low_key[n_order] = (c % 13) * 4 + c // 13
+            if w[W_JINGO_CARD, s] >= 0:
+                c = lo[n_order]
+                # higher rank first; on equal rank S > D > H > C, which is the game's suit order
+                w[W_LOW_KEY, n_order] = (c % 13) * 4 + c // 13
                 order[n_order] = s
                 n_order += 1
-        # sort the Jingo players by LOW card, highest first (insertion sort; at most 6)
-        for i in range(1, n_order):
+        for i in range(1, n_order):       # insertion sort, highest LOW card first (at most 6 players)
             j = i
-            while j > 0 and low_key[j] > low_key[j - 1]:
-                low_key[j], low_key[j - 1] = low_key[j - 1], low_key[j]
+            while j > 0 and w[W_LOW_KEY, j] > w[W_LOW_KEY, j - 1]:
+                w[W_LOW_KEY, j], w[W_LOW_KEY, j - 1] = w[W_LOW_KEY, j - 1], w[W_LOW_KEY, j]
                 order[j], order[j - 1] = order[j - 1], order[j]
                 j -= 1
-        exchanged = np.zeros(P, dtype=np.int64)
         for i in range(n_order):
             s = order[i]
-            if exchanged[s]:
+            if w[W_EXCHANGED, s]:
                 continue
             n_elig = 0
             for j in range(i + 1, n_order):
-                if not exchanged[order[j]]:
+                if not w[W_EXCHANGED, order[j]]:
                     n_elig += 1
             if n_elig == 0:
                 continue
-            mine = jingo_card[s]
-            ms = _suit(mine)
-            fit = 0
-            if not bisko[s] and n_tk[s] > 0 and _suit(tk[s, 0]) == ms:
+            ms = w[W_JINGO_CARD, s] // 13
+            fit = 0                          # what my Jingo card fits: 0 nothing, 1 my tucked suit, 2 an upright suit
+            if _has_suit(tk, s, ms):
                 fit = 1
-            for u in range(n_up[s]):
-                if _suit(up[s, u]) == ms:
-                    fit = 2
+            if _has_suit(up, s, ms):
+                fit = 2
             partner = -1
             f = forced[P + s]
             if f >= 0:
                 if f >= 1:
                     partner = f - 1
             else:
-                want = _coin(st, p_swap[s, fit, bisko[s]])
+                want = _coin(st, p_swap[s, fit, w[W_BISKO, s]])
                 if variants[V_SWAP_OPTIONAL] == 0 and i == _first_unexchanged(order, n_order, exchanged):
-                    want = True   # variant: the highest-ranked unswapped player must swap
+                    want = True              # variant: the highest-ranked unswapped player must swap
                 if want:
-                    partner = _pick_target(st, swap_target[s], order, i, n_order, exchanged, up, n_up, ms)
+                    partner = _pick_target(st, swap_target[s], order, i, n_order, exchanged, up, ms, n_elig)
             if partner >= 0:
-                jingo_card[s], jingo_card[partner] = jingo_card[partner], jingo_card[s]
-                exchanged[s] = 1
-                exchanged[partner] = 1
+                w[W_JINGO_CARD, s], w[W_JINGO_CARD, partner] = w[W_JINGO_CARD, partner], w[W_JINGO_CARD, s]
+                w[W_EXCHANGED, s] = 1
+                w[W_EXCHANGED, partner] = 1
                 rec[s, R_SWAP_INIT] = 1
                 rec[s, R_SWAPPED] = 1
                 rec[partner, R_SWAPPED] = 1
                 trace[s * 3 + 1] = partner
-    # ---- BB-7 placing Jingo cards (the built-in strategies do not look at other players'
+    # ---- BB-7/BB-8 placing Jingo cards (the built-in strategies do not look at other players'
     #      placements, so jingo_placement_order changes nothing for them)
     for s in range(P):
         trace[s * 3 + 2] = 0
-        c = jingo_card[s]
+        c = w[W_JINGO_CARD, s]
         if c < 0:
             continue
-        cs = _suit(c)
-        rel = 2
-        for u in range(n_up[s]):
-            if _suit(up[s, u]) == cs:
-                rel = 1
-        matches_tucked = False
-        for u in range(n_tk[s]):
-            if _suit(tk[s, u]) == cs:
-                matches_tucked = True
-        if matches_tucked:
-            rel = 0
-        tuckable = matches_tucked or variants[V_TUCK_RULE] == 1
+        cs = c // 13
+        matches_tucked = _has_suit(tk, s, cs)
+        rel = 0 if matches_tucked else (1 if _has_suit(up, s, cs) else 2)
         tuck = False
-        if tuckable:
+        if matches_tucked or variants[V_TUCK_RULE] == 1:
             f = forced[2 * P + s]
             if f >= 0:
                 tuck = f == 1
             else:
                 tuck = _coin(st, p_tuck[s, rel])
         if tuck:
-            tk[s, n_tk[s]] = c
-            n_tk[s] += 1
+            _add(tk, s, c)
             rec[s, R_TUCKED_JINGO] = 1
             trace[s * 3 + 2] = 1
         else:
-            up[s, n_up[s]] = c
-            n_up[s] += 1
-    # ---- BB-9 Bedtime Bisk: one card each, two for opening-Bisko players (or, variant, any Bisko so far)
-    double = np.zeros(P, dtype=np.int64)
+            _add(up, s, c)
+    # ---- BB-9 Bedtime Bisk: one card each, then a second for opening-Bisko players
+    #      (variant: for anyone holding an upright Bisko before Bedtime)
     for s in range(P):
         if variants[V_BEDTIME] == 0:
-            double[s] = bisko[s]
+            w[W_DOUBLE, s] = w[W_BISKO, s]
         else:
-            cnt = np.zeros(4, dtype=np.int64)
-            for u in range(n_up[s]):
-                cnt[_suit(up[s, u])] += 1
-            double[s] = 1 if cnt.max() >= 2 else 0
+            w[W_DOUBLE, s] = 0
+            for u in range(4):
+                m = up[s, u]
+                if m & (m - 1):
+                    w[W_DOUBLE, s] = 1
     for rnd in range(2):
         for s in range(P):
-            if rnd == 0 or double[s]:
-                if ptr < n_hi:
-                    up[s, n_up[s]] = hi[ptr]
-                    n_up[s] += 1
-                    ptr += 1
-    # ---- BB-10 Flipped Bisk and BB-11/12 result
+            if (rnd == 0 or w[W_DOUBLE, s]) and ptr < n_hi:
+                _add(up, s, hi[ptr])
+                ptr += 1
+    # ---- BB-10 Flipped Bisk, BB-11/BB-12 result
     jack = (wet % 13) == JACK
-    buf = np.empty(48, dtype=np.int64)
+    ws_ = wet // 13
+    wbit = np.int64(1) << (wet % 13)
     best = np.int64(-1)
     for s in range(P):
-        if jack:
-            keys[s] = _eval_seat(tk[s], n_tk[s], wet, order_mode, depth, split, buf)
-        else:
-            keys[s] = _eval_seat(up[s], n_up[s], wet, order_mode, depth, split, buf)
+        src = tk if jack else up            # Jack: tucked cards + the Jack; otherwise the Bisko row + Wet Bisk
+        m0 = src[s, 0] | (wbit if ws_ == 0 else 0)
+        m1 = src[s, 1] | (wbit if ws_ == 1 else 0)
+        m2 = src[s, 2] | (wbit if ws_ == 2 else 0)
+        m3 = src[s, 3] | (wbit if ws_ == 3 else 0)
+        keys[s] = bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
         if keys[s] > best:
             best = keys[s]
     n_win = 0
     for s in range(P):
         if keys[s] == best:
             n_win += 1
+        rec[s, R_FINAL_TYPE] = key_type(keys[s])
     trace[3 * P] = wet
     trace[3 * P + 1] = ptr
-    for s in range(P):
-        rec[s, R_TYPE + key_type(keys[s])] = 1
     if n_win > 1:
         tie = variants[V_EXACT_TIE]
         if tie == 2:
             return -1
         if tie == 1:
             return 0
+    units = 60 // n_win
     for s in range(P):
         if keys[s] == best:
-            units = 60 // n_win
             rec[s, R_WIN] = units
             rec[s, R_WIN_SQ] = units * units
-            rec[s, R_TYPE_WIN + key_type(keys[s])] = units
             if n_win == 1:
                 rec[s, R_SOLE_WIN] = 1
     return n_win
@@ -603,12 +716,8 @@ def _first_unexchanged(order, n_order, exchanged):
 
 
 @jit
-def _pick_target(st, rule, order, i, n_order, exchanged, up, n_up, my_suit):
+def _pick_target(st, rule, order, i, n_order, exchanged, up, my_suit, n_elig):
     """The swap partner of the player at ``order[i]`` under target rule ``rule`` (see the tables)."""
-    n_elig = 0
-    for j in range(i + 1, n_order):
-        if not exchanged[order[j]]:
-            n_elig += 1
     if rule == 1:
         for j in range(i + 1, n_order):
             if not exchanged[order[j]]:
@@ -623,13 +732,7 @@ def _pick_target(st, rule, order, i, n_order, exchanged, up, n_up, my_suit):
     if rule == 3:
         for j in range(n_order - 1, i, -1):
             t = order[j]
-            if exchanged[t]:
-                continue
-            gift = False
-            for u in range(n_up[t]):
-                if up[t, u] // 13 == my_suit:
-                    gift = True
-            if not gift:
+            if not exchanged[t] and not _has_suit(up, t, my_suit):
                 return t
     for j in range(n_order - 1, i, -1):   # rule 0, and the fallback of rule 3
         if not exchanged[order[j]]:
@@ -648,9 +751,10 @@ def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
 
 @jit
 def simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
-                  key0, key1, trial, rec, keys, trace, hi, lo, st_deal, st_strat):
+                  key0, key1, trial, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack):
     """One complete deal of global trial ``trial`` (redealt on exact ties under ``exact_tie=redeal``).
 
+    Stream ids: deal cards ``2a``, strategy coins ``2a + 1`` for attempt ``a`` (a > 0 only on redeals).
     Returns (number of winners, redeals).
     """
     attempt = 0
@@ -659,21 +763,49 @@ def simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p
         rng.seed_state(st_strat, key0, key1, np.uint64(trial), np.uint64(2 * attempt + rng.STREAM_STRATEGY))
         deal_decks(st_deal, hi_deck, lo_deck, hi, lo, P)
         n_win = play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat,
-                          rec, keys, trace)
+                          rec, keys, trace, ws, pack)
         if n_win >= 0 or attempt >= MAX_REDEALS:
             return n_win, attempt
         attempt += 1
 
 
+@jit
+def accumulate(row, P, rec, hi, n_win, redeals):
+    """Add one deal's record to a chunk's count row (layout: seat blocks, then the deal fields)."""
+    for s in range(P):
+        b = s * SEAT_FIELDS
+        for f in range(N_FLAGS):
+            row[b + f] += rec[s, f]
+        t = rec[s, R_FINAL_TYPE]
+        row[b + C_TYPE + t] += 1
+        row[b + C_TYPE_WIN + t] += rec[s, R_WIN]
+    base = P * SEAT_FIELDS
+    row[base + D_DEALS] += 1
+    if (hi[2 * P] % 13) == JACK:
+        row[base + D_WET_JACK] += 1
+    if n_win > 1:
+        row[base + D_SHARED] += 1
+    if n_win == 0:
+        row[base + D_NO_WINNER] += 1
+    row[base + D_REDEALS] += redeals
+    nj = 0
+    for s in range(P):
+        nj += rec[s, R_JINGO]
+        row[base + D_SWAPS] += rec[s, R_SWAP_INIT]
+    row[base + D_JINGO_PLAYERS] += nj
+    if nj > 0:
+        row[base + D_BINGO_PHASE] += 1
+
+
 @pjit
 def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_deck, variants,
-                    p_jingo, p_swap, swap_target, p_tuck, out):
+                    p_jingo, p_swap, swap_target, p_tuck, pack, out):
     """The driver's kernel: accumulate deal records for each chunk into ``out[chunk]``."""
     for ci in prange(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        rec = np.zeros((P, SEAT_FIELDS), dtype=np.int64)
+        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
         keys = np.zeros(P, dtype=np.int64)
         trace = np.zeros(3 * P + 2, dtype=np.int64)
         hi = np.empty_like(hi_deck)
@@ -681,26 +813,8 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_
         forced = np.full(3 * P, -1, dtype=np.int64)
         st_deal = rng.new_state()
         st_strat = rng.new_state()
-        row = out[ci]
-        base = P * SEAT_FIELDS
+        ws = make_workspace(P)
         for t in range(start, stop):
             n_win, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
-                                           forced, key0, key1, t, rec, keys, trace, hi, lo, st_deal, st_strat)
-            for s in range(P):
-                for f in range(SEAT_FIELDS):
-                    row[s * SEAT_FIELDS + f] += rec[s, f]
-            row[base + D_DEALS] += 1
-            if (hi[2 * P] % 13) == JACK:
-                row[base + D_WET_JACK] += 1
-            if n_win > 1:
-                row[base + D_SHARED] += 1
-            if n_win == 0:
-                row[base + D_NO_WINNER] += 1
-            row[base + D_REDEALS] += redeals
-            nj = 0
-            for s in range(P):
-                nj += rec[s, R_JINGO]
-                row[base + D_SWAPS] += rec[s, R_SWAP_INIT]
-            row[base + D_JINGO_PLAYERS] += nj
-            if nj > 0:
-                row[base + D_BINGO_PHASE] += 1
+                                           forced, key0, key1, t, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack)
+            accumulate(out[ci], P, rec, hi, n_win, redeals)

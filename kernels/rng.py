@@ -34,6 +34,9 @@ W1 = np.uint64(0xBB67AE8584CAA73B)
 MASK32 = np.uint64(0xFFFFFFFF)
 STATE_SIZE = 11
 
+# Batches of swap ranges stay below 2**28, so a word is rejected or needs a modulo with probability < 1/16.
+BATCH_LIMIT = np.uint64(1 << 28)
+
 STREAM_DEAL = 0
 STREAM_STRATEGY = 1
 
@@ -146,34 +149,71 @@ def uniform(st):
 
 
 @jit
+def _batch_swap_index(x0, n, i, t):
+    """The swap index for position ``t`` of the batch starting at ``i`` drawn from word ``x0``."""
+    x = x0
+    s = 0
+    for q in range(i, t + 1):
+        m = x * np.uint64(n - q)
+        s = q + np.int64(m >> np.uint64(32))
+        x = m & MASK32
+    return s
+
+
+@jit
 def partial_shuffle(st, deck, k):
     """Fisher-Yates on the first ``k`` positions of ``deck`` (in place), without bias.
 
     After the call ``deck[:k]`` is a uniformly random ordered draw without replacement from ``deck``.
-    Several consecutive ranges are drawn from one 32-bit word: a uniform integer in
-    ``[0, n (n-1) ... (n-j+1))`` is split into its mixed-radix digits, each uniform and independent.
+    The swap indices come in batches from single 32-bit words by multiplication only (the batched
+    Lemire method of Brackett-Rozinsky and Lemire, 2024): while the product of the ranges ``prod``
+    stays below ``BATCH_LIMIT``, each range ``n`` takes the high half of ``x * n`` and passes the low half
+    on; the word is rejected iff the final low half is below ``2**32 mod prod``, which makes the batch
+    exactly uniform (``tests/test_rng.py`` checks the method exhaustively on small words). The swaps are
+    made as the digits come out and undone in the rare case of a rejection.
     """
     n = deck.shape[0]
-    if k > n:
-        k = n
+    if k > n - 1:
+        k = n - 1          # the last position has nothing to choose
     i = 0
     while i < k:
-        # Gather as many ranges as fit below 2**32.
-        prod = 1
+        prod = np.uint64(1)
         j = i
-        while j < k and j < n - 1 and prod * (n - j) <= 0xFFFFFFFF:
-            prod *= n - j
+        while j < k and prod * np.uint64(n - j) <= BATCH_LIMIT:
+            prod *= np.uint64(n - j)
             j += 1
-        if j == i:  # only the last position is left: nothing to draw
-            i += 1
-            continue
-        x = below(st, prod)
-        for t in range(i, j):
-            span = n - t
-            r = x % span
-            x //= span
-            s = t + r
-            tmp = deck[t]
-            deck[t] = deck[s]
-            deck[s] = tmp
+        while True:
+            x0 = next32(st)
+            x = x0
+            for t in range(i, j):
+                m = x * np.uint64(n - t)
+                s = t + np.int64(m >> np.uint64(32))
+                x = m & MASK32
+                tmp = deck[t]
+                deck[t] = deck[s]
+                deck[s] = tmp
+            if x >= prod or x >= (np.uint64(0x100000000) - prod) % prod:
+                break
+            for t in range(j - 1, i - 1, -1):   # rejected: undo this batch's swaps, newest first
+                s = _batch_swap_index(x0, n, i, t)
+                tmp = deck[t]
+                deck[t] = deck[s]
+                deck[s] = tmp
         i = j
+
+
+@jit
+def batch_digits(st, spans, out):
+    """Uniform integers ``out[i]`` in ``[0, spans[i])`` from one 32-bit word (``prod(spans) <= 2**32``)."""
+    prod = np.uint64(1)
+    for i in range(spans.shape[0]):
+        prod *= np.uint64(spans[i])
+    while True:
+        x0 = next32(st)
+        x = x0
+        for i in range(spans.shape[0]):
+            m = x * np.uint64(spans[i])
+            out[i] = np.int64(m >> np.uint64(32))
+            x = m & MASK32
+        if x >= prod or x >= (np.uint64(0x100000000) - prod) % prod:
+            return

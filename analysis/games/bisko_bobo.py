@@ -187,7 +187,7 @@ def simulation_spec(players: int | None = None, variants: dict[str, str] | None 
     P = g.check_players(players)
     full = g.resolve_variants(variants)
     strats = seat_strategies(strategies, P)
-    args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats))
+    args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK)
     return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:simulate_chunks", args=args,
                       n_counts=K.n_counts(P), tabulate=tabulate,
                       describe={"players": P, "variants": full, "strategies": [s.name for s in strats]},
@@ -219,12 +219,12 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         rows.append(proportion_row("swapped_given_jingo", s, r[K.R_SWAPPED], r[K.R_JINGO]))
         rows.append(proportion_row("jingo_tucked_given_jingo", s, r[K.R_TUCKED_JINGO], r[K.R_JINGO]))
         for t, name in enumerate(TYPE_NAMES):
-            rows.append(proportion_row("final_type", s, r[K.R_TYPE + t], n_obs, bisk=name))
+            rows.append(proportion_row("final_type", s, r[K.C_TYPE + t], n_obs, bisk=name))
         for t, name in enumerate(TYPE_NAMES):
             # P(win | final type): win shares are multiples of 1/60; split wins are rare (Jack-alone ties)
-            wins = r[K.R_TYPE_WIN + t] / 60.0
-            row = proportion_row("win_given_type", s, 0, r[K.R_TYPE + t], bisk=name)
-            row.update(_wilson_fractional(wins, r[K.R_TYPE + t]))
+            wins = r[K.C_TYPE_WIN + t] / 60.0
+            row = proportion_row("win_given_type", s, 0, r[K.C_TYPE + t], bisk=name)
+            row.update(_wilson_fractional(wins, r[K.C_TYPE + t]))
             rows.append(row)
     rows.append(proportion_row("wet_bisk_jack", None, deal[K.D_WET_JACK], n))
     rows.append(proportion_row("shared_win", None, deal[K.D_SHARED], n))
@@ -263,7 +263,7 @@ def evaluate(sets: list[str], variants: dict[str, str] | None = None) -> pd.Data
     for text in sets:
         idx = DECK.indices(text)
         arr = np.array(idx, dtype=np.int64)
-        key = int(K.bisk_key(arr, len(arr), *flags))
+        key = int(K.bisk_key(arr, len(arr), *flags, K.RANK_PACK))
         t = key >> 59
         rows.append({"cards": " ".join(str(DECK.card(i)) for i in idx), "bisk": TYPE_NAMES[t],
                      "type_index": t, "key": key})
@@ -277,7 +277,7 @@ def exact_bisk_types(players: int, cards: int, variants: dict[str, str] | None =
     if not 1 <= cards <= len(deck):
         raise CardlabError(f"bad --cards {cards}: the HIGH deck for {P} players has {len(deck)} cards (1..{len(deck)})")
     out = np.zeros(len(TYPE_NAMES), dtype=np.int64)
-    K.exact_type_counts(deck, cards, *_eval_flags(variants), out)
+    K.exact_type_counts(deck, cards, *_eval_flags(variants), K.RANK_PACK, out)
     total = int(out.sum())
     return pd.DataFrame({"bisk": TYPE_NAMES, "type_index": range(len(TYPE_NAMES)), "count": out,
                          "probability": out / total})

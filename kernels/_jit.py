@@ -12,6 +12,10 @@ import numba
 #: Serial kernels and helpers (inlined into callers by LLVM where profitable).
 jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 
+#: Small hot helpers, inlined at numba-IR level into their callers (this removes the call and the
+#: reference counting of array arguments, which costs atomic operations per call).
+jit_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+
 #: Parallel chunk loops: ``prange`` over chunks, each writing its own output row.
 pjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 

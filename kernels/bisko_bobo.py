@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rng
-from ._jit import jit, pjit, prange
+from ._jit import jit, jit_inline, pjit, prange
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
 V_SUIT_ORDER = 0        # bisk_suit_order: 0 suit_rank, 1 component_first
@@ -106,7 +106,7 @@ def _popcount(m):
     return c
 
 
-@jit
+@jit_inline
 def _pattern(t):
     """Component sizes of type ``t`` (descending), padded with zeros."""
     if t == 1:
@@ -130,7 +130,7 @@ def _pattern(t):
     return 6, 0, 0
 
 
-@jit
+@jit_inline
 def type_from_counts(c0, c1, c2, c3):
     """The highest available type for suit counts (BB-12 step 1), components from different suits."""
     # sort descending: a >= b >= c
@@ -214,12 +214,12 @@ def rank_pack_table() -> np.ndarray:
 RANK_PACK = rank_pack_table()
 
 
-@jit
+@jit_inline
 def _count(pack, m):
     return (pack[m] >> 56) & 15
 
 
-@jit
+@jit_inline
 def _take(pack, m, skip, take, field, nr, depth):
     """Append ranks skip+1 .. skip+take (from the top) of rank mask ``m`` to the 6-nibble rank field."""
     if depth == 1:                       # first_card_only: the first rank of the Bisk alone
@@ -230,7 +230,7 @@ def _take(pack, m, skip, take, field, nr, depth):
     return field | (nib << (4 * (6 - nr - take))), nr + take
 
 
-@jit
+@jit_inline
 def _mask_of(m0, m1, m2, m3, s):
     if s == 0:
         return m0
@@ -372,7 +372,7 @@ def bisk_key(cards, n, order_mode, depth, split, pack):
     return bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
 
 
-@jit
+@jit_inline
 def key_type(key):
     return np.int64(key >> 59)
 
@@ -436,7 +436,7 @@ def exact_type_counts(deck, m, order_mode, depth, split, pack, out):
 # Each seat's rows are kept as four 13-bit rank masks (one per suit), which is all that the
 # evaluator and the strategies need. The workspace (``make_workspace``) is allocated once per chunk.
 
-@jit
+@jit_inline
 def _coin(st, p):
     """A strategy decision with probability p; no random number is drawn for p in {0, 1}."""
     if p <= 0.0:
@@ -462,17 +462,17 @@ W_DOUBLE = 5
 W_OPENING_SUIT = 6
 
 
-@jit
+@jit_inline
 def _add(masks, s, c):
     masks[s, c // 13] |= np.int64(1) << (c % 13)
 
 
-@jit
+@jit_inline
 def _has_suit(masks, s, suit):
     return masks[s, suit] != 0
 
 
-@jit
+@jit_inline
 def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws,
               pack):
     """Play one deal from the HIGH deck order ``hi`` and LOW deck order ``lo``.
@@ -707,7 +707,7 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
     return n_win
 
 
-@jit
+@jit_inline
 def _first_unexchanged(order, n_order, exchanged):
     for i in range(n_order):
         if not exchanged[order[i]]:
@@ -715,7 +715,7 @@ def _first_unexchanged(order, n_order, exchanged):
     return -1
 
 
-@jit
+@jit_inline
 def _pick_target(st, rule, order, i, n_order, exchanged, up, my_suit, n_elig):
     """The swap partner of the player at ``order[i]`` under target rule ``rule`` (see the tables)."""
     if rule == 1:
@@ -740,7 +740,7 @@ def _pick_target(st, rule, order, i, n_order, exchanged, up, my_suit, n_elig):
     return -1
 
 
-@jit
+@jit_inline
 def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
     """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st``."""
     hi[:] = hi_deck
@@ -749,7 +749,7 @@ def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
     rng.partial_shuffle(st, lo, n_low)
 
 
-@jit
+@jit_inline
 def simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
                   key0, key1, trial, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack):
     """One complete deal of global trial ``trial`` (redealt on exact ties under ``exact_tie=redeal``).
@@ -769,7 +769,7 @@ def simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p
         attempt += 1
 
 
-@jit
+@jit_inline
 def accumulate(row, P, rec, hi, n_win, redeals):
     """Add one deal's record to a chunk's count row (layout: seat blocks, then the deal fields)."""
     for s in range(P):
@@ -818,3 +818,21 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_
             n_win, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
                                            forced, key0, key1, t, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack)
             accumulate(out[ci], P, rec, hi, n_win, redeals)
+
+
+@jit
+def trace_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, forced, key0, key1, trial):
+    """Play global trial ``trial`` alone and return everything it did (for tests and notebooks).
+
+    Returns ``(n_win, redeals, rec[P, REC_FIELDS], keys[P], trace[3P + 2], hi, lo)`` where ``hi``/``lo``
+    are the deck orders of the last attempt.
+    """
+    rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
+    keys = np.zeros(P, dtype=np.int64)
+    trace = np.zeros(3 * P + 2, dtype=np.int64)
+    hi = np.empty_like(hi_deck)
+    lo = np.empty_like(lo_deck)
+    n_win, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
+                                   key0, key1, trial, rec, keys, trace, hi, lo, rng.new_state(), rng.new_state(),
+                                   make_workspace(P), pack)
+    return n_win, redeals, rec, keys, trace, hi, lo

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, jit_inline
 
 M0 = np.uint64(0xD2E7470EE14C6C93)
 M1 = np.uint64(0xCA5A826395121157)
@@ -41,7 +41,7 @@ STREAM_DEAL = 0
 STREAM_STRATEGY = 1
 
 
-@jit
+@jit_inline
 def _mulhilo64(a, b):
     """Return the high and low 64-bit halves of the 128-bit product ``a * b``."""
     m32 = np.uint64(0xFFFFFFFF)
@@ -93,7 +93,7 @@ def new_state():
     return st
 
 
-@jit
+@jit_inline
 def seed_state(st, key0, key1, trial, stream):
     """Point ``st`` at the start of the stream (key, trial, stream)."""
     st[0] = 0
@@ -105,7 +105,7 @@ def seed_state(st, key0, key1, trial, stream):
     st[10] = 8
 
 
-@jit
+@jit_inline
 def next32(st):
     """The next uniformly distributed 32-bit word of the stream, as a uint64."""
     pos = st[10]
@@ -126,7 +126,7 @@ def next32(st):
     return word
 
 
-@jit
+@jit_inline
 def below(st, n):
     """A uniform integer in ``[0, n)`` without bias, ``1 <= n <= 2**32`` (Lemire's method)."""
     nn = np.uint64(n)
@@ -140,7 +140,7 @@ def below(st, n):
     return np.int64(m >> np.uint64(32))
 
 
-@jit
+@jit_inline
 def uniform(st):
     """A float in [0, 1) with 53 random bits."""
     hi = next32(st) >> np.uint64(5)   # 27 bits
@@ -160,7 +160,7 @@ def _batch_swap_index(x0, n, i, t):
     return s
 
 
-@jit
+@jit_inline
 def partial_shuffle(st, deck, k):
     """Fisher-Yates on the first ``k`` positions of ``deck`` (in place), without bias.
 

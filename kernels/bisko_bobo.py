@@ -13,8 +13,9 @@ bits   content
 59-62  type index 0..10 (0 = no Bisk)
 50-58  Bisk types: up to three component suits, 3 bits each (suit + 1, 0 = none), in
        comparison order (suit rank, or component size first under ``component_first``)
-26-49  Bisk types: up to six ranks, 4 bits each (rank + 1), suit by suit in the order above,
-       highest first
+14-49  Bisk types: nine 4-bit slots: each component's ranks (rank + 1, highest first) followed by
+       a 0 that ends its list, component by component in the order above; so the rank lists
+       compare component by component, and an equal prefix loses to a longer list
 35-58  no Bisk: up to four cards (one per suit at most), 6 bits each (card + 1), sorted by
        (suit, rank) highest first; a missing card is 0, so more cards win an equal prefix
 ====== ==================================================================================
@@ -221,13 +222,14 @@ def _count(pack, m):
 
 @jit_inline
 def _take(pack, m, skip, take, field, nr, depth):
-    """Append ranks skip+1 .. skip+take (from the top) of rank mask ``m`` to the 6-nibble rank field."""
+    """Append ranks skip+1 .. skip+take (from the top) of rank mask ``m`` to the 9-nibble rank field."""
     if depth == 1:                       # first_card_only: the first rank of the Bisk alone
         take = min(take, 1 - nr)
         if take <= 0:
             return field, nr
     nib = (pack[m] >> (4 * (13 - skip - take))) & ((np.int64(1) << (4 * take)) - 1)
-    return field | (nib << (4 * (6 - nr - take))), nr + take
+    # one zero nibble after each component ends its list: an equal prefix then loses to a longer list
+    return field | (nib << (4 * (9 - nr - take))), nr + take + 1
 
 
 @jit_inline
@@ -272,7 +274,7 @@ def _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth
         suits_field |= sc + 1
         skip = (za if sc == sa else 0) + (zb if sc == sb else 0)
         ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, sc), skip, zc, ranks, nr, depth)
-    return (np.int64(t) << 59) | (np.int64(suits_field) << 50) | (ranks << 26)
+    return (np.int64(t) << 59) | (np.int64(suits_field) << 50) | (ranks << 14)
 
 
 @jit
@@ -836,3 +838,19 @@ def trace_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tu
                                    key0, key1, trial, rec, keys, trace, hi, lo, rng.new_state(), rng.new_state(),
                                    make_workspace(P), pack)
     return n_win, redeals, rec, keys, trace, hi, lo
+
+
+@jit
+def play_fixed(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, pack, forced, key0, key1, trial):
+    """Play the given deck orders (``hi``, ``lo``) once; strategy coins from stream (trial, 1).
+
+    Returns ``(n_win, rec, keys, trace)``. For tests, notebooks and the odds calculator's checks.
+    """
+    rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
+    keys = np.zeros(P, dtype=np.int64)
+    trace = np.zeros(3 * P + 2, dtype=np.int64)
+    st = rng.new_state()
+    rng.seed_state(st, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_STRATEGY))
+    n_win = play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace,
+                      make_workspace(P), pack)
+    return n_win, rec, keys, trace

@@ -40,12 +40,12 @@ def evaluate(codes, *, order="suit_rank", depth="full_lexicographic", split=Fals
             else:
                 comps.sort(key=lambda c: (c[0], c[1]), reverse=True)
             used = {s: 0 for s in range(4)}
-            ranks = []
+            ranks = []          # one list per component, compared component by component
             for s, z in comps:
-                ranks += by_suit[s][used[s]:used[s] + z]
+                ranks.append(by_suit[s][used[s]:used[s] + z])
                 used[s] += z
             if depth == "first_card_only":
-                ranks = ranks[:1]
+                ranks = [ranks[0][:1]]
             key = (t, [s for s, _ in comps], ranks)
             if best is None or key > best:
                 best = key

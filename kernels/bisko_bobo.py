@@ -63,10 +63,21 @@ R_FREE_FLINGO = 11   # chose Flingo freely
 R_FREE_FLINGO_REWARD = 12
 N_FLAGS = 13         # fields 0..12 are summed as they are into the count block
 R_FINAL_TYPE = 13    # the type index of the final evaluation set
-REC_FIELDS = 14
+R_BUCKET_FLINGO = 14  # the Flingo/Jingo situation bucket of a free choice (-1: no free choice)
+R_BUCKET_SWAP = 15    # the swap situation bucket (fit * 2 + opening Bisko) of an optional swap (-1: none)
+R_BUCKET_TUCK = 16    # the placement bucket (rel) of a tuckable Jingo card (-1: none)
+R_PTR = 17            # HIGH cards dealt before this seat's Risky-Bisk card
+REC_FIELDS = 18
+N_BUCKETS = 216       # the largest bucket count of the three decisions (3 * 2 * 4 * 9)
 C_TYPE = 13          # count block: 11 slots, deals ending with each final type
 C_TYPE_WIN = 24      # count block: 11 slots, win units by final type
-SEAT_FIELDS = 35
+C_JACK_WIN = 35      # win units in deals whose Wet Bisk is a Jack
+C_OB_JACK = 36       # deals with an opening Bisko and a Jack
+C_OB_WIN = 37        # win units with an opening Bisko
+C_OB_JACK_WIN = 38   # win units with an opening Bisko and a Jack
+C_FREE_FLINGO_WIN = 39
+C_FREE_JINGO_WIN = 40
+SEAT_FIELDS = 41
 
 # ---- per-deal fields (after the seat blocks) -------------------------------------------------
 D_DEALS = 0
@@ -474,7 +485,7 @@ def _has_suit(masks, s, suit):
     return masks[s, suit] != 0
 
 
-@jit_inline
+@jit
 def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws,
               pack):
     """Play one deal from the HIGH deck order ``hi`` and LOW deck order ``lo``.
@@ -482,7 +493,7 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
     Seats are numbered in playing order: seat 0 is the dealer's left and seat P-1 the dealer (BB-4, BB-5).
     ``forced[seat]`` overrides the Flingo/Jingo choice where both are legal (-1 = the strategy decides;
     0 Flingo; 1 Jingo); ``forced[P + seat]`` overrides the swap decision (-1 strategy, 0 no swap, 1 + j:
-    swap with seat j); ``forced[2P + seat]`` the placement of a tuckable Jingo card (-1 strategy,
+    swap with seat j, -2: swap with the strategy's target rule); ``forced[2P + seat]`` the placement of a tuckable Jingo card (-1 strategy,
     0 upright, 1 tucked). ``st`` is the strategy stream. Writes the per-seat record
     ``rec[P, SEAT_FIELDS]`` (zeroed here), the evaluation ``keys[P]`` and ``trace`` (per seat: action,
     swap partner or -1, tucked flag; then the Wet Bisk and the number of HIGH cards used).
@@ -500,6 +511,9 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
             tk[s, u] = 0
         for f in range(REC_FIELDS):
             rec[s, f] = 0
+        rec[s, R_BUCKET_FLINGO] = -1
+        rec[s, R_BUCKET_SWAP] = -1
+        rec[s, R_BUCKET_TUCK] = -1
         for f in range(w.shape[0]):
             w[f, s] = 0
     for u in range(4):
@@ -543,17 +557,20 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
                 jingo_ok = True
             if flingo_ok and jingo_ok:
                 rec[s, R_FREE_CHOICE] = 1
+                us = w[W_OPENING_SUIT, s]
+                unseen = min(max(k - visible[us], 0), 8)
+                jb = min(jingos, 2)
+                lf = 1 if free_later > 0 else 0
+                rec[s, R_BUCKET_FLINGO] = ((jb * 2 + lf) * 4 + us) * 9 + unseen
                 if forced[s] >= 0:
                     take_jingo = forced[s] == 1
                 else:
-                    us = w[W_OPENING_SUIT, s]
-                    unseen = min(max(k - visible[us], 0), 8)
-                    p = p_jingo[s, min(jingos, 2), 1 if free_later > 0 else 0, us, unseen]
-                    take_jingo = _coin(st, p)
+                    take_jingo = _coin(st, p_jingo[s, jb, lf, us, unseen])
                 if not take_jingo:
                     rec[s, R_FREE_FLINGO] = 1
             else:
                 take_jingo = jingo_ok
+        rec[s, R_PTR] = ptr
         if take_jingo:
             jingos += 1
             rec[s, R_JINGO] = 1
@@ -615,14 +632,16 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
             if _has_suit(up, s, ms):
                 fit = 2
             partner = -1
+            # variant bingo_swap_optional=false: the highest-ranked unswapped player must swap
+            must = variants[V_SWAP_OPTIONAL] == 0 and i == _first_unexchanged(order, n_order, exchanged)
+            if not must:
+                rec[s, R_BUCKET_SWAP] = fit * 2 + w[W_BISKO, s]
             f = forced[P + s]
-            if f >= 0:
-                if f >= 1:
-                    partner = f - 1
+            if f >= 1:
+                partner = f - 1
             else:
-                want = _coin(st, p_swap[s, fit, w[W_BISKO, s]])
-                if variants[V_SWAP_OPTIONAL] == 0 and i == _first_unexchanged(order, n_order, exchanged):
-                    want = True              # variant: the highest-ranked unswapped player must swap
+                # f = 0: no swap; f = -2: swap with the strategy's target; f = -1: the strategy decides
+                want = must or f == -2 or (f == -1 and _coin(st, p_swap[s, fit, w[W_BISKO, s]]))
                 if want:
                     partner = _pick_target(st, swap_target[s], order, i, n_order, exchanged, up, ms, n_elig)
             if partner >= 0:
@@ -645,6 +664,7 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
         rel = 0 if matches_tucked else (1 if _has_suit(up, s, cs) else 2)
         tuck = False
         if matches_tucked or variants[V_TUCK_RULE] == 1:
+            rec[s, R_BUCKET_TUCK] = rel
             f = forced[2 * P + s]
             if f >= 0:
                 tuck = f == 1
@@ -781,6 +801,19 @@ def accumulate(row, P, rec, hi, n_win, redeals):
         t = rec[s, R_FINAL_TYPE]
         row[b + C_TYPE + t] += 1
         row[b + C_TYPE_WIN + t] += rec[s, R_WIN]
+        jack = (hi[2 * P] % 13) == JACK
+        ob = rec[s, R_OPENING_BISKO] == 1
+        if jack:
+            row[b + C_JACK_WIN] += rec[s, R_WIN]
+        if ob:
+            row[b + C_OB_WIN] += rec[s, R_WIN]
+            if jack:
+                row[b + C_OB_JACK] += 1
+                row[b + C_OB_JACK_WIN] += rec[s, R_WIN]
+        if rec[s, R_FREE_FLINGO] == 1:
+            row[b + C_FREE_FLINGO_WIN] += rec[s, R_WIN]
+        elif rec[s, R_FREE_CHOICE] == 1:
+            row[b + C_FREE_JINGO_WIN] += rec[s, R_WIN]
     base = P * SEAT_FIELDS
     row[base + D_DEALS] += 1
     if (hi[2 * P] % 13) == JACK:
@@ -854,3 +887,222 @@ def play_fixed(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, pack, 
     n_win = play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace,
                       make_workspace(P), pack)
     return n_win, rec, keys, trace
+
+
+# =============================================================================================
+# Decision values, strategy comparisons and the odds calculator (common random numbers)
+# =============================================================================================
+# A deal is replayed from the same seed with one decision forced each way; both replays see the same
+# cards and the same strategy coins up to that decision, so the per-deal difference of the two win
+# shares is a paired sample.
+
+DEC_FLINGO = 0
+DEC_SWAP = 1
+DEC_TUCK = 2
+DEC_STATS = 5        # n, sum w0, sum w1, sum (w1 - w0), sum (w1 - w0)^2  (win units of 1/60)
+
+
+def decision_counts(players: int) -> int:
+    return 3 * players * N_BUCKETS * DEC_STATS
+
+
+@jit
+def _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys, trace, hi, lo,
+               st_deal, st_strat, ws, pack, seat):
+    simulate_deal(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys, trace, hi, lo,
+                  st_deal, st_strat, ws, pack)
+    return rec[seat, R_WIN]
+
+
+@jit
+def _add_pair(row, base, w0, w1):
+    d = w1 - w0
+    row[base] += 1
+    row[base + 1] += w0
+    row[base + 2] += w1
+    row[base + 3] += d
+    row[base + 4] += d * d
+
+
+@pjit
+def decision_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj, ps, tgt, pt, pack, out):
+    """For every seat and each of its decisions in a deal, the win share of both actions (BB-15).
+
+    ``out[chunk]`` is laid out ``[decision 3][seat P][bucket N_BUCKETS][DEC_STATS]``; action 0/1 is
+    Flingo/Jingo, no swap/swap (strategy's target), upright/tucked.
+    """
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
+        base_rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
+        keys = np.zeros(P, dtype=np.int64)
+        trace = np.zeros(3 * P + 2, dtype=np.int64)
+        hi = np.empty_like(hid)
+        lo = np.empty_like(lod)
+        forced = np.full(3 * P, -1, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_strat = rng.new_state()
+        ws = make_workspace(P)
+        row = out[ci]
+        for t in range(start, stop):
+            forced[:] = -1
+            simulate_deal(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, base_rec, keys, trace,
+                          hi, lo, st_deal, st_strat, ws, pack)
+            for s in range(P):
+                for d in range(3):
+                    b = base_rec[s, R_BUCKET_FLINGO + d]
+                    if b < 0:
+                        continue
+                    slot = d * P + s if d == DEC_FLINGO else (P + s if d == DEC_SWAP else 2 * P + s)
+                    forced[slot] = 0
+                    w0 = _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys,
+                                    trace, hi, lo, st_deal, st_strat, ws, pack, s)
+                    forced[slot] = -2 if d == DEC_SWAP else 1
+                    w1 = _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys,
+                                    trace, hi, lo, st_deal, st_strat, ws, pack, s)
+                    forced[slot] = -1
+                    _add_pair(row, ((d * P + s) * N_BUCKETS + b) * DEC_STATS, w0, w1)
+
+
+@pjit
+def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj_a, ps_a, tgt_a, pt_a,
+                   pj_b, ps_b, tgt_b, pt_b, pack, out):
+    """Seat by seat: the field plays A; the seat plays A, then B, on the same deal.
+
+    ``out[chunk]`` is ``[seat P][DEC_STATS]`` with w0 = the seat's win share on A, w1 on B.
+    """
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
+        keys = np.zeros(P, dtype=np.int64)
+        trace = np.zeros(3 * P + 2, dtype=np.int64)
+        hi = np.empty_like(hid)
+        lo = np.empty_like(lod)
+        forced = np.full(3 * P, -1, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_strat = rng.new_state()
+        ws = make_workspace(P)
+        pj = pj_a.copy()
+        ps = ps_a.copy()
+        tgt = tgt_a.copy()
+        pt = pt_a.copy()
+        base_w = np.zeros(P, dtype=np.int64)
+        row = out[ci]
+        for t in range(start, stop):
+            simulate_deal(P, hid, lod, variants, pj_a, ps_a, tgt_a, pt_a, forced, key0, key1, t, rec, keys, trace,
+                          hi, lo, st_deal, st_strat, ws, pack)
+            for s in range(P):
+                base_w[s] = rec[s, R_WIN]
+            for s in range(P):
+                pj[s] = pj_b[s]
+                ps[s] = ps_b[s]
+                tgt[s] = tgt_b[s]
+                pt[s] = pt_b[s]
+                w1 = _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys, trace,
+                                hi, lo, st_deal, st_strat, ws, pack, s)
+                pj[s] = pj_a[s]
+                ps[s] = ps_a[s]
+                tgt[s] = tgt_a[s]
+                pt[s] = pt_a[s]
+                _add_pair(row, s * DEC_STATS, base_w[s], w1)
+
+
+ODDS_FIELDS = 2 + DEC_STATS   # attempts, accepted, then the pair statistics
+
+
+@pjit
+def odds_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj, ps, tgt, pt, pack,
+                hi_template, hi_pool, lo_template, lo_pool, forced_base, seat, decision, jingos_before, seen_pos,
+                out):
+    """The odds calculator: resample the hidden cards, replay the seat's decision both ways.
+
+    ``hi_template[i]`` is the known card at HIGH-deck position i or -1; the unknown positions are
+    filled, in order, from a fresh shuffle of ``hi_pool`` (likewise LOW). A sample is accepted when the
+    seat faces ``decision`` (DEC_*), when ``jingos_before`` (if >= 0) Jingos were taken before it, and
+    when every card of ``seen_pos`` was dealt face up to an earlier seat's Flingo (a card given as seen
+    is placed by the caller; ``seen_pos`` lists pool cards that must land there, see analysis).
+    ``out[chunk]`` = [attempts, accepted, n, sum w0, sum w1, sum d, sum d^2].
+    """
+    n_hi = hi_template.shape[0]
+    n_lo = lo_template.shape[0]
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
+        keys = np.zeros(P, dtype=np.int64)
+        trace = np.zeros(3 * P + 2, dtype=np.int64)
+        hi = np.empty(n_hi, dtype=np.int64)
+        lo = np.empty(n_lo, dtype=np.int64)
+        pool_h = hi_pool.copy()
+        pool_l = lo_pool.copy()
+        forced = forced_base.copy()
+        st_deal = rng.new_state()
+        st_strat = rng.new_state()
+        ws = make_workspace(P)
+        row = out[ci]
+        slot = seat if decision == DEC_FLINGO else (P + seat if decision == DEC_SWAP else 2 * P + seat)
+        for t in range(start, stop):
+            row[0] += 1
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            pool_h[:] = hi_pool
+            rng.partial_shuffle(st_deal, pool_h, pool_h.shape[0])
+            j = 0
+            for i in range(n_hi):
+                if hi_template[i] >= 0:
+                    hi[i] = hi_template[i]
+                else:
+                    hi[i] = pool_h[j]
+                    j += 1
+            pool_l[:] = lo_pool
+            rng.partial_shuffle(st_deal, pool_l, pool_l.shape[0])
+            j = 0
+            for i in range(n_lo):
+                if lo_template[i] >= 0:
+                    lo[i] = lo_template[i]
+                else:
+                    lo[i] = pool_l[j]
+                    j += 1
+            # the base replay: does the seat face the decision, and is the past as the player saw it?
+            forced[slot] = -1
+            rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
+            if rec[seat, R_BUCKET_FLINGO + decision] < 0:
+                continue
+            if jingos_before >= 0:
+                nj = 0
+                for s in range(seat):
+                    nj += rec[s, R_JINGO]
+                if nj != jingos_before:
+                    continue
+            ok = True
+            for q in range(seen_pos.shape[0]):
+                pos = -1
+                for i in range(n_hi):
+                    if hi[i] == seen_pos[q]:
+                        pos = i
+                # the card must have been dealt face up in Risky-Bisk before the seat's own choice
+                flung = False
+                for s in range(seat):
+                    if rec[s, R_FLINGO] == 1:
+                        end = rec[s + 1, R_PTR] if s + 1 <= seat else rec[seat, R_PTR]
+                        if rec[s, R_PTR] <= pos < end:
+                            flung = True
+                if not flung:
+                    ok = False
+            if not ok:
+                continue
+            row[1] += 1
+            forced[slot] = 0
+            rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
+            w0 = rec[seat, R_WIN]
+            forced[slot] = -2 if decision == DEC_SWAP else 1
+            rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
+            w1 = rec[seat, R_WIN]
+            _add_pair(row, 2, w0, w1)

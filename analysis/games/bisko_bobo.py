@@ -26,7 +26,7 @@ GAME = "bisko-bobo"
 TYPE_NAMES = ["No Bisk", "Bisko", "Two Bisk", "Tri Bisk", "Full Bisk", "Quad Bisk", "Three Bisk",
               "Double Tri Bisk", "Big Full Bisk", "Quinn Bisk", "Hex Bisk"]
 DECK = Deck(ranks=RANKS, suits=("C", "H", "D", "S"))
-STRATEGIES = ("heuristic", "always-flingo", "always-jingo", "random", "recommended")
+STRATEGIES = ("heuristic", "always-flingo", "always-jingo", "random", "no-swap", "recommended")
 RECOMMENDED_FILE = "bisko-bobo-recommended.json"
 
 _VARIANT_CODES = {
@@ -94,7 +94,8 @@ def _base_swap_tuck() -> tuple[np.ndarray, int, np.ndarray]:
     return p_swap, 3, p_tuck
 
 
-def builtin_strategy(name: str, players: int) -> Strategy:
+def builtin_strategy(name: str, players: int, seat: int = 0) -> Strategy:
+    """A named strategy's parameters for ``seat`` (only ``recommended`` differs from seat to seat)."""
     k = ranks_per_suit(players)
     p_swap, target, p_tuck = _base_swap_tuck()
     if name == "heuristic":
@@ -110,8 +111,12 @@ def builtin_strategy(name: str, players: int) -> Strategy:
         p_swap = np.full((K.N_FIT, 2), 0.5)
         target = 2
         p_tuck = np.full(K.N_REL, 0.5)
+    elif name == "no-swap":
+        p_swap = np.zeros((K.N_FIT, 2))
+        unseen = np.arange(9)
+        p_jingo = np.broadcast_to(np.where(unseen * 2 >= k, 0.0, 1.0), K.JINGO_SHAPE).copy()
     elif name == "recommended":
-        return recommended_strategy(players)
+        return recommended_strategy(players)[seat]
     else:
         raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     return Strategy(name, p_jingo, p_swap, target, p_tuck)
@@ -130,12 +135,13 @@ def _recommended_tables() -> dict:
         return json.load(f)
 
 
-def recommended_strategy(players: int) -> Strategy:
+def recommended_strategy(players: int) -> list[Strategy]:
+    """The stored recommended strategy for ``players``: one table per seat."""
     tables = _recommended_tables().get("players", {}).get(str(players))
     if tables is None:
         raise CardlabError(f"no recommended strategy stored for {players} players in {recommended_path()}; "
-                           "compute it with 'cardlab improve bisko-bobo'")
-    return strategy_from_dict("recommended", tables)
+                           "compute it with 'cardlab improve bisko-bobo --write'")
+    return [strategy_from_dict("recommended", t) for t in tables["seats"]]
 
 
 def strategy_to_dict(s: Strategy) -> dict:
@@ -167,7 +173,7 @@ def seat_strategies(spec: list[str] | None, players: int) -> list[Strategy]:
     for n in names:
         if n not in STRATEGIES:
             raise CardlabError(f"unknown strategy {n!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
-    return [builtin_strategy(n, players) for n in names]
+    return [builtin_strategy(n, players, s) for s, n in enumerate(names)]
 
 
 def stack(strats: list[Strategy]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -281,3 +287,357 @@ def exact_bisk_types(players: int, cards: int, variants: dict[str, str] | None =
     total = int(out.sum())
     return pd.DataFrame({"bisk": TYPE_NAMES, "type_index": range(len(TYPE_NAMES)), "count": out,
                          "probability": out / total})
+
+
+EXACT_TABLES = ("bisk-types",)
+
+
+def cli_exact(args) -> pd.DataFrame:
+    """``cardlab exact bisko-bobo bisk-types --players P --cards M``."""
+    if args.what not in EXACT_TABLES:
+        raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
+    if args.cards is None:
+        raise CardlabError("give --cards M, the set size")
+    from ..rules import parse_variant_options
+    return exact_bisk_types(rules().check_players(args.players), args.cards, parse_variant_options(args.variant))
+
+
+# ---------------------------------------------------------------------------------------------
+# Decision values (Flingo vs Jingo by situation, swaps, tucks), strategy comparisons, improvement
+# ---------------------------------------------------------------------------------------------
+
+DECISIONS = ("flingo", "swap", "tuck")
+ACTIONS = {"flingo": ("Flingo", "Jingo"), "swap": ("no swap", "swap"), "tuck": ("upright", "tucked")}
+SUIT_NAMES = ("C", "H", "D", "S")
+FIT_NAMES = ("fits nothing", "fits tucked suit", "fits an upright suit")
+REL_NAMES = ("matches tucked suit", "matches an upright suit", "matches neither")
+
+
+def bucket_labels(decision: str, bucket: int) -> dict:
+    """The situation a bucket index stands for (see kernels.bisko_bobo)."""
+    if decision == "flingo":
+        unseen = bucket % 9
+        us = (bucket // 9) % 4
+        lf = (bucket // 36) % 2
+        jb = bucket // 72
+        return {"jingos_so_far": ("0", "1", "2+")[jb], "later_free": bool(lf), "upright_suit": SUIT_NAMES[us],
+                "unseen_of_suit": unseen}
+    if decision == "swap":
+        return {"fit": FIT_NAMES[bucket // 2], "opening_bisko": bool(bucket % 2)}
+    return {"placement": REL_NAMES[bucket]}
+
+
+def _strategy_args(strats: list[Strategy]):
+    return stack(strats)
+
+
+def decision_spec(players: int, variants: dict | None = None, strategies: list[str] | list[Strategy] | None = None,
+                  ) -> KernelSpec:
+    g = rules()
+    P = g.check_players(players)
+    full = g.resolve_variants(variants)
+    strats = strategies if strategies and isinstance(strategies[0], Strategy) else seat_strategies(strategies, P)
+    args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK)
+    return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:decision_chunks", args=args,
+                      n_counts=K.decision_counts(P), tabulate=tabulate_decisions,
+                      describe={"players": P, "variants": full, "strategies": [s.name for s in strats],
+                                "analysis": "decision values"},
+                      precision_measures=())
+
+
+def tabulate_decisions(counts: np.ndarray, trials: int, spec: KernelSpec, min_n: int = 1) -> pd.DataFrame:
+    """One row per (decision, seat, bucket) seen: both actions' win shares and their paired difference."""
+    from ..stats import mean_interval, paired_difference
+    P = int(spec.describe["players"])
+    c = np.asarray(counts).reshape(3, P, K.N_BUCKETS, K.DEC_STATS)
+    rows = []
+    for d, name in enumerate(DECISIONS):
+        for s in range(P):
+            for b in np.nonzero(c[d, s, :, 0] >= min_n)[0]:
+                n, w0, w1, sd, sd2 = (float(x) for x in c[d, s, b])
+                m0 = w0 / 60.0 / n
+                m1 = w1 / 60.0 / n
+                diff, se, lo, hi = paired_difference(sd / 60.0, sd2 / 3600.0, n)
+                rows.append({"measure": f"{name}_value", "seat": s, "decision": name, "bucket": int(b),
+                             **{k: v for k, v in bucket_labels(name, int(b)).items()},
+                             "trials": int(n), "win_action0": m0, "win_action1": m1,
+                             "action0": ACTIONS[name][0], "action1": ACTIONS[name][1],
+                             "estimate": float(diff), "std_error": float(se), "ci_low": float(lo),
+                             "ci_high": float(hi)})
+    df = pd.DataFrame(rows)
+    if len(df):
+        df["seat"] = df["seat"].astype("Int64")
+    return df
+
+
+def compare_spec(players: int, field: str | list[Strategy], challenger: str | list[Strategy],
+                 variants: dict | None = None) -> KernelSpec:
+    """Each seat in turn plays ``challenger`` against a field on ``field``, on the same deals."""
+    g = rules()
+    P = g.check_players(players)
+    full = g.resolve_variants(variants)
+    a = field if isinstance(field, list) else seat_strategies([field], P)
+    b = challenger if isinstance(challenger, list) else seat_strategies([challenger], P)
+    args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(a), *stack(b), K.RANK_PACK)
+    return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:compare_chunks", args=args,
+                      n_counts=P * K.DEC_STATS, tabulate=tabulate_compare,
+                      describe={"players": P, "variants": full, "field": a[0].name, "challenger": b[0].name,
+                                "analysis": "paired comparison"},
+                      precision_measures=("challenger_minus_field",))
+
+
+def tabulate_compare(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    from ..stats import paired_difference
+    P = int(spec.describe["players"])
+    c = np.asarray(counts).reshape(P, K.DEC_STATS)
+    rows = []
+    for s in list(range(P)) + [None]:
+        n, w0, w1, sd, sd2 = (float(x) for x in (c.sum(axis=0) if s is None else c[s]))
+        if n == 0:
+            continue
+        diff, se, lo, hi = paired_difference(sd / 60.0, sd2 / 3600.0, n)
+        rows.append({"measure": "challenger_minus_field", "seat": s, "field": spec.describe["field"],
+                     "challenger": spec.describe["challenger"], "trials": int(n), "win_field": w0 / 60.0 / n,
+                     "win_challenger": w1 / 60.0 / n, "estimate": float(diff), "std_error": float(se),
+                     "ci_low": float(lo), "ci_high": float(hi)})
+    df = pd.DataFrame(rows)
+    df["seat"] = df["seat"].astype("Int64")
+    return df
+
+
+def improve(players: int, *, trials: int = 400_000, rounds: int = 4, seed: int = 0, start: str = "heuristic",
+            z: float = 3.0, min_n: int = 200, progress: bool = False, variants: dict | None = None):
+    """Iterated best responses on common random numbers (the recommended strategy).
+
+    Each round measures, for every seat, decision and situation bucket, the paired win-share difference
+    between the two actions with every seat on the current strategy, and switches a bucket to the better
+    action where the difference is at least ``z`` standard errors from zero (and seen ``min_n`` times).
+    Stops when a round changes nothing. Returns (strategies per seat, history DataFrame, last decision table).
+    """
+    from ..driver import run
+    P = rules().check_players(players)
+    strats = [builtin_strategy(start, P, s) for s in range(P)]
+    history = []
+    table = None
+    for r in range(rounds):
+        spec = decision_spec(P, variants, strats)
+        res = run(spec, trials=trials, seed=seed + r, progress=progress, chunk_size=4096)
+        table = res.table
+        changes = 0
+        new = [Strategy("recommended", s.p_jingo.copy(), s.p_swap.copy(), s.swap_target, s.p_tuck.copy())
+               for s in strats]
+        for row in table.itertuples(index=False):
+            if row.trials < min_n or not row.std_error > 0:
+                continue
+            zscore = row.estimate / row.std_error
+            if abs(zscore) < z:
+                continue
+            better = 1.0 if zscore > 0 else 0.0
+            st = new[int(row.seat)]
+            b = int(row.bucket)
+            if row.decision == "flingo":
+                idx = np.unravel_index(b, K.JINGO_SHAPE)
+                cur = st.p_jingo[idx]
+                if cur != better:
+                    st.p_jingo[idx] = better
+                    changes += 1
+            elif row.decision == "swap":
+                idx = (b // 2, b % 2)
+                if st.p_swap[idx] != better:
+                    st.p_swap[idx] = better
+                    changes += 1
+            else:
+                if st.p_tuck[b] != better:
+                    st.p_tuck[b] = better
+                    changes += 1
+        sig = table[(table.trials >= min_n) & (np.abs(table.estimate) >= z * table.std_error)]
+        history.append({"players": P, "round": r + 1, "trials": trials, "buckets": len(table),
+                        "significant": len(sig), "changes": changes})
+        strats = new
+        if changes == 0:
+            break
+    return strats, pd.DataFrame(history), table
+
+
+def cli_improve(args):
+    from ..tables import Result
+    players = args.players or list(range(2, 7))
+    hist = []
+    stored = dict(_recommended_tables()) or {}
+    stored.setdefault("players", {})
+    for P in players:
+        strats, h, _ = improve(P, trials=args.trials, rounds=args.rounds, seed=args.seed, progress=not args.quiet)
+        hist.append(h)
+        stored["players"][str(P)] = {"seats": [strategy_to_dict(s) for s in strats],
+                                     "trials_per_round": args.trials, "rounds": int(h["round"].max()),
+                                     "converged": bool(h["changes"].iloc[-1] == 0), "seed": args.seed}
+    if args.write:
+        from ..tables import write_text_atomic
+        stored["about"] = ("Recommended Bisko-Bobo strategy tables (one per seat, seat 0 = dealer's left), "
+                           "computed by 'cardlab improve bisko-bobo --write': iterated best responses on "
+                           "common random numbers; a bucket switches action when the paired difference is "
+                           "at least 3 standard errors from zero.")
+        write_text_atomic(recommended_path(), json.dumps(stored, indent=1, sort_keys=True) + "\n")
+        _recommended_tables.cache_clear()
+    return Result(pd.concat(hist, ignore_index=True), {"game": GAME, "command": "improve", "written": args.write})
+
+
+# ---------------------------------------------------------------------------------------------
+# The odds calculator
+# ---------------------------------------------------------------------------------------------
+
+def _seat_cards(items: list[str] | None, P: int, what: str) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for item in items or []:
+        seat, eq, cards = item.partition("=")
+        try:
+            s = int(seat)
+        except ValueError:
+            raise CardlabError(f"bad --{what} {item!r}: expected SEAT=CARDS, e.g. 1=\"AH KD\"") from None
+        if not eq or not 0 <= s < P:
+            raise CardlabError(f"bad --{what} {item!r}: expected SEAT=CARDS with a seat in 0..{P - 1}")
+        out[s] = DECK.indices(cards)
+    return out
+
+
+def odds_spec(players: int, seat: int, *, decision: str = "flingo", upright: str | None = None,
+              tucked: str | None = None, jingo_card: str | None = None, opening: list[str] | None = None,
+              flingo: list[str] | None = None, jingo: list[int] | None = None, jingos_so_far: int | None = None,
+              seen: str | None = None, variants: dict | None = None, strategies: list[str] | None = None) -> KernelSpec:
+    """Build the odds calculator's kernel spec from what the deciding player can see (BB-14)."""
+    g = rules()
+    P = g.check_players(players)
+    if not 0 <= seat < P:
+        raise CardlabError(f"bad --seat {seat}: seats are 0 (dealer's left) .. {P - 1} (dealer)")
+    if decision not in DECISIONS:
+        raise CardlabError(f"unknown decision {decision!r}; accepted: {accepted(DECISIONS)}")
+    full = g.resolve_variants(variants)
+    strats = seat_strategies(strategies, P)
+    hid, lod = high_deck(P), low_deck(P)
+    in_high = set(hid.tolist())
+    template = np.full(len(hid), -1, dtype=np.int64)
+    used: dict[int, str] = {}
+
+    def place(pos: int, card: int, why: str):
+        if card not in in_high:
+            raise CardlabError(f"card {DECK.card(card)} ({why}) is not in the HIGH deck for {P} players "
+                               f"(ranks {', '.join(g.data['deck']['high_ranks'][str(P)])})")
+        if card in used:
+            raise CardlabError(f"duplicate card {DECK.card(card)}: {used[card]} and {why}")
+        used[card] = why
+        template[pos] = card
+
+    openings = _seat_cards(opening, P, "opening")
+    if upright is None:
+        if seat not in openings:
+            raise CardlabError("give the deciding player's cards: --upright CARD --tucked CARD")
+    else:
+        mine = DECK.indices(upright) + (DECK.indices(tucked) if tucked else [])
+        if len(mine) != 2:
+            raise CardlabError("give one --upright card and one --tucked card (or --opening SEAT=\"C1 C2\")")
+        openings[seat] = mine
+    for s, cards in openings.items():
+        if len(cards) != 2:
+            raise CardlabError(f"--opening {s}= needs exactly two cards, the first upright")
+        place(s, cards[0], f"seat {s}'s first opening card")
+        place(P + s, cards[1], f"seat {s}'s second opening card")
+    me = openings[seat]
+    if decision == "flingo" and me[0] // 13 == me[1] // 13:
+        raise CardlabError("an opening Bisko must take a Jingo (BB-5): there is no Flingo/Jingo decision")
+    flingos = _seat_cards(flingo, P, "flingo")
+    jingo_seats = set(jingo or [])
+    given = set(flingos) | jingo_seats
+    if any(s >= seat for s in given):
+        raise CardlabError(f"--flingo/--jingo describe earlier seats only (0..{seat - 1})")
+    if given and given != set(range(seat)):
+        raise CardlabError(f"give every earlier seat's choice (seats 0..{seat - 1}) with --flingo/--jingo, or none")
+    if given and jingos_so_far is not None and jingos_so_far != len(jingo_seats):
+        raise CardlabError("--jingos-so-far disagrees with the --jingo seats given")
+    forced = np.full(3 * P, -1, dtype=np.int64)
+    ptr = 2 * P + 1
+    if given:
+        for s in range(seat):
+            if s in jingo_seats:
+                forced[s] = 1
+                ptr += 1
+                continue
+            if s in openings and openings[s][0] // 13 == openings[s][1] // 13:
+                raise CardlabError(f"seat {s} holds an opening Bisko and must have taken a Jingo (BB-5)")
+            cards = flingos[s]
+            if s not in openings:
+                raise CardlabError(f"give seat {s}'s opening cards (--opening {s}=...) with its Flingo")
+            reward = cards[0] // 13 == openings[s][0] // 13
+            if len(cards) != 1 + reward:
+                raise CardlabError(f"seat {s}'s Flingo {' '.join(str(DECK.card(c)) for c in cards)}: a flung card of "
+                                   "the upright suit earns one reward card (BB-5), otherwise none")
+            forced[s] = 0
+            for i, c in enumerate(cards):
+                place(ptr + i, c, f"seat {s}'s Flingo")
+            ptr += len(cards)
+    if decision in ("swap", "tuck"):
+        if not jingo_card:
+            raise CardlabError(f"the {decision} decision needs --jingo-card")
+        if not given and seat > 0:
+            raise CardlabError("for swap and tuck decisions give every earlier seat's choice with --flingo/--jingo")
+        forced[seat] = 1
+        place(ptr, DECK.indices(jingo_card)[0], "the Jingo card")
+    seen_cards = np.array(DECK.indices(seen) if seen else [], dtype=np.int64)
+    for c in seen_cards:
+        if int(c) in used:
+            raise CardlabError(f"seen card {DECK.card(int(c))} is already placed ({used[int(c)]})")
+        if int(c) not in in_high:
+            raise CardlabError(f"seen card {DECK.card(int(c))} is not in the HIGH deck for {P} players")
+    pool = np.array([c for c in hid if c not in used], dtype=np.int64)
+    lo_template = np.full(len(lod), -1, dtype=np.int64)
+    dec = DECISIONS.index(decision)
+    args = (np.int64(P), hid, lod, variant_array(full), *stack(strats), K.RANK_PACK, template, pool, lo_template,
+            lod.copy(), forced, np.int64(seat), np.int64(dec),
+            np.int64(-1 if jingos_so_far is None or given else jingos_so_far), seen_cards)
+    known = {"seat": seat, "decision": decision,
+             "cards": {f"seat {s}": " ".join(str(DECK.card(c)) for c in cs) for s, cs in openings.items()}}
+    return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:odds_chunks", args=args, n_counts=K.ODDS_FIELDS,
+                      tabulate=tabulate_odds,
+                      describe={"players": P, "variants": full, "strategies": [s.name for s in strats],
+                                "analysis": "odds", **known},
+                      precision_measures=("win",))
+
+
+def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    from ..stats import mean_interval, paired_difference
+    c = np.asarray(counts, dtype=float)
+    attempts, accepted_n, n, w0, w1, sd, sd2 = c
+    name = spec.describe["decision"]
+    a0, a1 = ACTIONS[name]
+    rows = []
+    # second moments of each action's win share are not kept; its interval uses p(1-p) (shares are 0/1
+    # except on rare split wins, where this is conservative)
+    for action, total in ((a0, w0), (a1, w1)):
+        p = total / 60.0 / n if n else float("nan")
+        m, se, lo, hi = mean_interval(total / 60.0, total / 60.0, n)
+        rows.append({"measure": "win", "seat": spec.describe["seat"], "action": action, "trials": int(n),
+                     "estimate": p, "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+    diff, se, lo, hi = paired_difference(sd / 60.0, sd2 / 3600.0, n)
+    rows.append({"measure": "difference", "seat": spec.describe["seat"], "action": f"{a1} - {a0}", "trials": int(n),
+                 "estimate": float(diff), "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+    rows.append({"measure": "acceptance", "seat": None, "action": None, "trials": int(attempts),
+                 "estimate": accepted_n / attempts if attempts else float("nan"), "std_error": float("nan"),
+                 "ci_low": float("nan"), "ci_high": float("nan")})
+    df = pd.DataFrame(rows)
+    df["seat"] = df["seat"].astype("Int64")
+    return df
+
+
+def cli_odds(args):
+    from ..cli import run_options
+    from ..driver import run
+    from ..rules import parse_variant_options
+    spec = odds_spec(rules().check_players(args.players), args.seat, decision=args.decision, upright=args.upright,
+                     tucked=args.tucked, jingo_card=args.jingo_card, opening=args.opening, flingo=args.flingo,
+                     jingo=args.jingo, jingos_so_far=args.jingos_so_far, seen=args.seen,
+                     variants=parse_variant_options(args.variant), strategies=args.strategy)
+    res = run(spec, **run_options(args))
+    acc = res.table[res.table.measure == "acceptance"].iloc[0]
+    if acc.estimate == 0 or np.isnan(acc.estimate):
+        raise CardlabError("no sampled deal matched what was given (is the situation possible?); "
+                           "give the earlier seats' choices with --flingo/--jingo instead of --seen")
+    return res

@@ -1,0 +1,100 @@
+"""The command line: output formats, and one plain line with exit code 2 for every bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from analysis.cli import main
+
+
+def run(*args):
+    p = subprocess.run([sys.executable, "-m", "analysis", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_version_and_console_script():
+    code, out, _ = run("--version")
+    assert code == 0 and out.startswith("cardlab ")
+
+
+def test_games_lists_variants_and_strategies():
+    code, out, _ = run("games", "--format", "json")
+    info = json.loads(out)["rows"]
+    bb = next(g for g in info if g["game"] == "bisko-bobo")
+    assert bb["players"] == {"min": 2, "max": 6, "default": 4}
+    assert bb["variants"]["bisk_suit_order"]["default"] == "suit_rank"
+    assert {"heuristic", "always-flingo", "always-jingo", "random", "recommended"} <= set(bb["strategies"])
+
+
+def test_simulate_json_shape(capsys):
+    assert main(["simulate", "bisko-bobo", "--players", "3", "--trials", "2000", "--format", "json", "--quiet"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["meta"]["players"] == 3 and doc["meta"]["trials"] == 2000
+    row = doc["rows"][0]
+    for col in ("measure", "seat", "trials", "estimate", "std_error", "ci_low", "ci_high"):
+        assert col in row
+    assert "elapsed_s" not in row
+
+
+def test_simulate_csv_and_out_file(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    assert main(["simulate", "bisko-bobo", "--trials", "1000", "--format", "csv", "--out", str(out), "--quiet"]) == 0
+    assert out.read_text().startswith("measure,seat,bisk,trials")
+
+
+def test_eval_json_rows():
+    code, out, _ = run("eval", "bisko-bobo", "KC JC TC", "AS KS AH KH", "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert [r["bisk"] for r in rows] == ["Tri Bisk", "Two Bisk"]
+    assert rows[0]["type_index"] == 3 and rows[0]["key"] > rows[1]["key"]
+
+
+def test_exact_bisk_types():
+    code, out, _ = run("exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "2", "--format", "json")
+    rows = {r["bisk"]: r for r in json.loads(out)["rows"]}
+    assert rows["Bisko"]["count"] == 4 * 15 and rows["No Bisk"]["count"] == 276 - 60
+
+
+BAD = [
+    (["simulate", "nogame", "--trials", "10"], "unknown game 'nogame'"),
+    (["simulate", "bisko-bobo", "--variant", "exact_tie=maybe", "--trials", "10"], "bad value 'maybe'"),
+    (["simulate", "bisko-bobo", "--variant", "colour=red", "--trials", "10"], "unknown variant 'colour'"),
+    (["simulate", "bisko-bobo", "--variant", "exact_tie", "--trials", "10"], "expected NAME=VALUE"),
+    (["simulate", "bisko-bobo", "--strategy", "greedy", "--trials", "10"], "unknown strategy 'greedy'"),
+    (["simulate", "bisko-bobo", "--strategy", "9=random", "--trials", "10"], "bad seat 9"),
+    (["simulate", "bisko-bobo", "--players", "7", "--trials", "10"], "2 to 6 players"),
+    (["simulate", "bisko-bobo", "--players", "1", "--trials", "10"], "2 to 6 players"),
+    (["simulate", "bisko-bobo", "--trials", "-5"], "--trials"),
+    (["simulate", "bisko-bobo", "--trials", "0"], "--trials"),
+    (["simulate", "bisko-bobo", "--precision", "-0.1"], "--precision"),
+    (["simulate", "bisko-bobo", "--precision", "0"], "--precision"),
+    (["simulate", "bisko-bobo"], "--trials"),
+    (["simulate", "bisko-bobo", "--trials", "10", "--format", "xml"], "--format"),
+    (["simulate", "bisko-bobo", "--trials", "10", "--backend", "gpu"], "--backend"),
+    (["eval", "bisko-bobo", "KC JX"], "bad card 'JX'"),
+    (["eval", "bisko-bobo", "KC KC"], "duplicate card KC"),
+    (["exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "25"], "bad --cards 25"),
+    (["exact", "bisko-bobo", "hands", "--players", "4", "--cards", "2"], "unknown table 'hands'"),
+    (["nocommand"], "invalid choice"),
+]
+
+
+@pytest.mark.parametrize("args, msg", BAD)
+def test_bad_input_gets_one_line_and_exit_2(args, msg, tmp_path):
+    out = tmp_path / "out.json"
+    code, stdout, stderr = run(*args, *(["--out", str(out)] if args[0] in ("simulate",) else []))
+    assert code == 2
+    assert stderr.count("\n") == 1 and stderr.startswith("cardlab: error: ") and msg in stderr
+    assert "Traceback" not in stderr and stdout == ""
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_unreadable_checkpoint_exit_2(tmp_path):
+    ck = tmp_path / "c.npz"
+    ck.write_bytes(b"garbage")
+    code, _, err = run("simulate", "bisko-bobo", "--trials", "100", "--checkpoint", str(ck), "--quiet")
+    assert code == 2 and "unreadable checkpoint" in err and err.count("\n") == 1

@@ -1,0 +1,138 @@
+"""The reproducibility contract: the same rows whatever the threads, backend, batches or interruptions."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis import driver
+from analysis.errors import CardlabError
+from analysis.games import bisko_bobo as bb
+
+SPEC = bb.simulation_spec(4, strategies=["random"])
+TRIALS = 30_000
+CHUNK = 1000
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    return driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, threads=1).rows()
+
+
+def test_two_threads_equal_one(baseline):
+    assert driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, threads=2).rows() == baseline
+
+
+def test_batch_sizes_do_not_matter(baseline):
+    rows = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, batch_chunks=3).rows()
+    assert rows == baseline
+
+
+def test_chunk_size_does_not_matter_either(baseline):
+    # each trial's random numbers are keyed by its global index, not by its chunk
+    assert driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=777, progress=False).rows() == baseline
+
+
+def test_other_seed_differs(baseline):
+    assert driver.run(SPEC, trials=TRIALS, seed=43, chunk_size=CHUNK, progress=False).rows() != baseline
+
+
+def test_process_pool_equals_threads(baseline):
+    rows = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, backend="processes",
+                      workers=2).rows()
+    assert rows == baseline
+
+
+def test_dask_local_cluster_equals_threads(baseline):
+    pytest.importorskip("distributed")
+    rows = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, backend="dask",
+                      workers=2).rows()
+    assert rows == baseline
+
+
+def test_precision_mode_reaches_target_and_equals_fixed_run():
+    res = driver.run(SPEC, precision=0.01, seed=5, chunk_size=500, progress=False)
+    t = res.table
+    win = t[t.measure == "win"]
+    assert ((win.ci_high - win.ci_low) / 2).max() <= 0.01
+    assert res.meta["looks"] >= 2 and res.meta["precision_achieved"] <= 0.01
+    # the result is the fixed-size run of the trials it used
+    fixed = driver.run(SPEC, trials=res.meta["trials"], seed=5, chunk_size=500, progress=False)
+    assert fixed.rows() == res.rows()
+
+
+def test_checkpoint_resume_in_process(tmp_path, baseline):
+    ck = tmp_path / "run.ckpt"
+    driver.run(SPEC, trials=TRIALS // 2, seed=42, chunk_size=CHUNK, progress=False, checkpoint=ck)
+    with pytest.raises(CardlabError, match="different run"):
+        driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, checkpoint=ck)
+    ck2 = tmp_path / "full.ckpt"
+    first = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, checkpoint=ck2)
+    again = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, checkpoint=ck2)
+    assert first.rows() == again.rows() == baseline
+
+
+def test_unreadable_checkpoint_is_a_plain_error(tmp_path):
+    bad = tmp_path / "bad.ckpt"
+    bad.write_text("not a checkpoint")
+    with pytest.raises(CardlabError, match="unreadable checkpoint"):
+        driver.run(SPEC, trials=100, seed=1, progress=False, checkpoint=bad)
+
+
+@pytest.mark.parametrize("kw, msg", [({"trials": 0}, "bad trial count"), ({"trials": -5}, "bad trial count"),
+                                     ({"precision": 0.0}, "bad precision"), ({"precision": -1.0}, "bad precision"),
+                                     ({}, "exactly one"), ({"trials": 10, "seed": -1}, "bad seed"),
+                                     ({"trials": 10, "backend": "gpu"}, "unknown backend")])
+def test_bad_run_arguments(kw, msg):
+    with pytest.raises(CardlabError, match=msg):
+        driver.run(SPEC, progress=False, **kw)
+
+
+def _cli(*args, env=None):
+    return [sys.executable, "-m", "analysis", *args]
+
+
+def _wait_for_rows(path: Path, n: int, proc, timeout=120.0):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if proc.poll() is not None:
+            return False
+        if path.exists():
+            try:
+                with np.load(path) as z:
+                    if z["rows"].shape[0] >= n:
+                        return True
+            except Exception:
+                pass
+        time.sleep(0.01)
+    return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
+    args = ["simulate", "bisko-bobo", "--players", "3", "--trials", "1500000", "--chunk-size", "1000",
+            "--seed", "9", "--format", "json", "--quiet", "--threads", "1"]
+    full = subprocess.run(_cli(*args), capture_output=True, text=True, check=True)
+    ck = tmp_path / "ck.npz"
+    env = dict(os.environ, CARDLAB_BATCH_CHUNKS="4")
+    proc = subprocess.Popen(_cli(*args, "--checkpoint", str(ck)), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    reached = _wait_for_rows(ck, 40, proc)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    assert reached, "the run finished before it could be interrupted"
+    with np.load(ck) as z:
+        kept = z["rows"].shape[0]
+    assert 0 < kept < 1500
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and "resume" in err and err.count("\n") == 1
+    resumed = subprocess.run(_cli(*args, "--checkpoint", str(ck)), capture_output=True, text=True, check=True)
+    assert json.loads(resumed.stdout)["rows"] == json.loads(full.stdout)["rows"]

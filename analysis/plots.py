@@ -23,6 +23,14 @@ def png_bytes(fig) -> bytes:
     return buf.getvalue()
 
 
+def yerr(estimate, low, high) -> np.ndarray:
+    """Error-bar half lengths from an estimate and its interval (never negative, NaN as 0)."""
+    e = np.asarray(estimate, dtype=float)
+    lo = np.nan_to_num(np.maximum(e - np.asarray(low, dtype=float), 0.0))
+    hi = np.nan_to_num(np.maximum(np.asarray(high, dtype=float) - e, 0.0))
+    return np.vstack([lo, hi])
+
+
 def new_figure(width: float = 6.4, height: float = 3.6):
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(width, height))
@@ -41,7 +49,7 @@ def bar_with_intervals(df: pd.DataFrame, x: str, hue: str | None, *, title: str,
             sub = df if g is None else df[df[hue] == g]
             sub = sub.set_index(x).reindex(xs)
             pos = np.arange(len(xs)) + (gi - (len(groups) - 1) / 2) * width
-            err = np.vstack([sub["estimate"] - sub["ci_low"], sub["ci_high"] - sub["estimate"]])
+            err = yerr(sub["estimate"], sub["ci_low"], sub["ci_high"])
             ax.bar(pos, sub["estimate"], width=width, yerr=err, capsize=2, label=None if g is None else str(g))
         ax.set_xticks(np.arange(len(xs)))
         ax.set_xticklabels([str(v) for v in xs], rotation=30 if max(len(str(v)) for v in xs) > 6 else 0,

@@ -232,6 +232,22 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
             row = proportion_row("win_given_type", s, 0, r[K.C_TYPE + t], bisk=name)
             row.update(_wilson_fractional(wins, r[K.C_TYPE + t]))
             rows.append(row)
+    # the Jack reversal (BB-10): win shares with and without a Jack, for opening-Bisko and Tuck players
+    tot = seat.sum(axis=0)
+    ob, ob_jack, jack = tot[K.R_OPENING_BISKO], tot[K.C_OB_JACK], deal[K.D_WET_JACK] * P
+    tuck_jack = jack - ob_jack
+    tuck_all = n * P - ob
+    for name, wins, count in (
+            ("win_opening_bisko_jack", tot[K.C_OB_JACK_WIN], ob_jack),
+            ("win_opening_bisko_no_jack", tot[K.C_OB_WIN] - tot[K.C_OB_JACK_WIN], ob - ob_jack),
+            ("win_tuck_jack", tot[K.C_JACK_WIN] - tot[K.C_OB_JACK_WIN], tuck_jack),
+            ("win_tuck_no_jack", tot[K.R_WIN] - tot[K.C_OB_WIN] - (tot[K.C_JACK_WIN] - tot[K.C_OB_JACK_WIN]),
+             tuck_all - tuck_jack),
+            ("win_when_free_flingo", tot[K.C_FREE_FLINGO_WIN], tot[K.R_FREE_FLINGO]),
+            ("win_when_free_jingo", tot[K.C_FREE_JINGO_WIN], tot[K.R_FREE_CHOICE] - tot[K.R_FREE_FLINGO])):
+        row = proportion_row(name, None, 0, count)
+        row.update(_wilson_fractional(wins / 60.0, count))
+        rows.append(row)
     rows.append(proportion_row("wet_bisk_jack", None, deal[K.D_WET_JACK], n))
     rows.append(proportion_row("shared_win", None, deal[K.D_SHARED], n))
     rows.append(proportion_row("no_winner", None, deal[K.D_NO_WINNER], n))
@@ -641,3 +657,189 @@ def cli_odds(args):
         raise CardlabError("no sampled deal matched what was given (is the situation possible?); "
                            "give the earlier seats' choices with --flingo/--jingo instead of --seen")
     return res
+
+
+# ---------------------------------------------------------------------------------------------
+# The strategy report (reports/bisko-bobo/)
+# ---------------------------------------------------------------------------------------------
+
+def _pooled_pairs(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Pool decision-value rows over everything but ``by`` (sums of paired statistics)."""
+    from ..stats import paired_difference
+    d = df.assign(_sd=df.estimate * df.trials, _w0=df.win_action0 * df.trials, _w1=df.win_action1 * df.trials,
+                  _sd2=(df.std_error ** 2 * df.trials * (df.trials - 1) + df.trials * df.estimate ** 2))
+    g = d.groupby(by, observed=True)[["trials", "_sd", "_sd2", "_w0", "_w1"]].sum().reset_index()
+    m, se, lo, hi = paired_difference(g["_sd"], g["_sd2"], g["trials"])
+    return g.assign(win_action0=g["_w0"] / g["trials"], win_action1=g["_w1"] / g["trials"], estimate=m,
+                    std_error=se, ci_low=lo, ci_high=hi).drop(columns=["_sd", "_sd2", "_w0", "_w1"])
+
+
+def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True):
+    from ..driver import run
+    from ..plots import bar_with_intervals, new_figure, yerr
+    from ..report import Section
+
+    def n(x):
+        return max(2000, int(x * scale))
+
+    runs = {}
+    sections = []
+    for P in range(2, 7):
+        runs[P] = run(simulation_spec(P), trials=n(400_000), seed=seed, progress=progress)
+    trials_main = runs[4].meta["trials"]
+
+    # 1. win rate by seat
+    wins = pd.concat([r.table[(r.table.measure == "win") & r.table.seat.notna()].assign(players=P)
+                      for P, r in runs.items()])
+    t = wins[["players", "seat", "trials", "estimate", "ci_low", "ci_high"]].rename(columns={"estimate": "win"})
+    fig = bar_with_intervals(wins.assign(seat=wins.seat.astype(int)), "seat", "players",
+                             title="Win share by seat (heuristic field; seat 0 = dealer's left)",
+                             ylabel="win share per deal", xlabel="seat (playing order; the last seat deals)")
+    sections.append(Section("Win rate by seat", (
+        "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
+        "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
+        "Intervals are 95% (mean and standard error of the win share)."), t, [fig]))
+
+    # 2. Flingo vs Jingo by situation
+    dec = run(decision_spec(4), trials=n(300_000), seed=seed + 1, progress=progress).table
+    fl = dec[dec.decision == "flingo"]
+    pooled = _pooled_pairs(fl, ["jingos_so_far", "later_free", "unseen_of_suit"])
+    pooled = pooled[pooled.trials >= 200].astype({"unseen_of_suit": int})
+    by_unseen = _pooled_pairs(fl, ["unseen_of_suit"]).astype({"unseen_of_suit": int})
+    fig, ax = new_figure()
+    ax.errorbar(by_unseen["unseen_of_suit"], by_unseen["estimate"],
+                yerr=yerr(by_unseen["estimate"], by_unseen["ci_low"], by_unseen["ci_high"]),
+                fmt="o-", capsize=3)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("unseen HIGH cards of the upright card's suit")
+    ax.set_ylabel("win(Jingo) - win(Flingo)")
+    ax.set_title("4 players: value of Jingo over Flingo, paired on the same deals")
+    sections.append(Section("Flingo or Jingo, by situation (4 players)", (
+        "For every free Flingo/Jingo choice in a deal, the deal is replayed with both actions from the same "
+        "cards (common random numbers); the column estimate is win(Jingo) - win(Flingo) with its paired 95% "
+        "interval. Situations: Jingos taken so far, whether free players choose later, and how many HIGH cards "
+        "of the upright suit are still unseen. Everyone else plays the heuristic."),
+        pooled[["jingos_so_far", "later_free", "unseen_of_suit", "trials", "win_action0", "win_action1",
+                "estimate", "ci_low", "ci_high"]].rename(columns={"win_action0": "win_flingo",
+                                                                  "win_action1": "win_jingo"}), [fig]))
+
+    # 3. Bisk type frequencies: exact beside simulated in play
+    ex = {m: exact_bisk_types(4, m)["probability"].to_numpy() for m in (3, 4, 5, 6)}
+    ft = runs[4].table
+    sim = ft[(ft.measure == "final_type") & ft.seat.isna()].set_index("bisk")
+    types = pd.DataFrame({"bisk": TYPE_NAMES, **{f"exact {m} cards": ex[m] for m in ex},
+                          "in play": sim.loc[TYPE_NAMES, "estimate"].to_numpy(),
+                          "in play ci_low": sim.loc[TYPE_NAMES, "ci_low"].to_numpy(),
+                          "in play ci_high": sim.loc[TYPE_NAMES, "ci_high"].to_numpy()})
+    fig, ax = new_figure(6.4, 3.8)
+    x = np.arange(len(TYPE_NAMES))
+    for i, m in enumerate(ex):
+        ax.plot(x, np.where(ex[m] > 0, ex[m], np.nan), marker=".", lw=0.8,
+                label=f"exact, random {m}-card set (impossible types left out)")
+    ax.errorbar(x, types["in play"], yerr=yerr(types["in play"], types["in play ci_low"], types["in play ci_high"]),
+                fmt="ks", ms=4, capsize=2, label="final set in play (heuristic)")
+    ax.set_yscale("log")
+    ax.set_xticks(x)
+    ax.set_xticklabels(TYPE_NAMES, rotation=35, ha="right")
+    ax.set_ylabel("probability (log scale)")
+    ax.set_title("Bisk types, 4 players: exact enumeration and simulated play")
+    ax.legend(fontsize=7)
+    sections.append(Section("Bisk type frequencies: exact and in play (4 players)", (
+        "Exact: every m-card set of the 24-card HIGH deck, enumerated (cardlab exact bisko-bobo bisk-types). "
+        "In play: the type of each player's final evaluation set (BB-10), which mixes set sizes and Jack "
+        "reversals (three cards at most in Jack mode)."), types, [fig], digits=5))
+
+    # 4. P(win | final type)
+    wt = pd.concat([r.table[(r.table.measure == "win_given_type") & r.table.seat.isna()].assign(players=P)
+                    for P, r in runs.items()])
+    wt = wt[wt.trials > 0]
+    fig = bar_with_intervals(wt, "bisk", "players", title="P(win | final Bisk type)", ylabel="win share",
+                             xlabel="final type")
+    sections.append(Section("P(win | final Bisk type)", "Win share of a player whose final evaluation set is of "
+                            "each type, every seat pooled; Wilson intervals.",
+                            wt[["players", "bisk", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
+
+    # 5. The Jack reversal
+    jrows = []
+    for P, r in runs.items():
+        tb = r.table
+        jack = tb[tb.measure == "wet_bisk_jack"].iloc[0]
+        for name in ("win_opening_bisko_jack", "win_opening_bisko_no_jack", "win_tuck_jack", "win_tuck_no_jack"):
+            row = tb[(tb.measure == name) & tb.seat.isna()]
+            if len(row):
+                jrows.append({"players": P, "measure": name, "p_jack": jack.estimate,
+                              **row.iloc[0][["trials", "estimate", "ci_low", "ci_high"]].to_dict()})
+    jt = pd.DataFrame(jrows)
+    fig = bar_with_intervals(jt, "measure", "players", title="The Jack reversal (BB-10)", ylabel="win share",
+                             xlabel="")
+    sections.append(Section("The effect of the Jack reversal", (
+        "When the Wet Bisk is a Jack, only tucked cards count: an opening Bisko (no tucked card) can no longer "
+        "win unless nobody has a Bisk. Win shares of opening-Bisko and Tuck players with and without a Jack."),
+        jt, [fig]))
+
+    # 6. Value of Bingo-Bango swaps
+    sw = []
+    for P in range(2, 7):
+        res = run(compare_spec(P, "heuristic", "no-swap"), trials=n(100_000), seed=seed + 2, progress=progress)
+        r0 = res.table[res.table.seat.isna()].iloc[0]
+        sw.append({"players": P, "trials": r0.trials, "win_heuristic": r0.win_field, "win_no_swap": r0.win_challenger,
+                   "estimate": r0.estimate, "ci_low": r0.ci_low, "ci_high": r0.ci_high})
+    swt = pd.DataFrame(sw)
+    swap_vals = _pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
+    sections.append(Section("The value of Bingo-Bango swaps", (
+        "Paired on the same deals: one seat at a time stops swapping (no-swap) while the field plays the "
+        "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats. Below it, 4 players: "
+        "win(swap) - win(no swap) for each situation of the swapper's Jingo card."),
+        pd.concat([swt, swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})],
+                  ignore_index=True)))
+
+    # 7. The recommended strategy and its edge
+    if _recommended_tables():
+        edge = []
+        for P in range(2, 7):
+            for field in ("heuristic", "always-jingo"):
+                res = run(compare_spec(P, field, "recommended"), trials=n(100_000), seed=seed + 3,
+                          progress=progress)
+                r0 = res.table[res.table.seat.isna()].iloc[0]
+                edge.append({"players": P, "field": field, "trials": r0.trials, "win_field": r0.win_field,
+                             "win_recommended": r0.win_challenger, "estimate": r0.estimate, "ci_low": r0.ci_low,
+                             "ci_high": r0.ci_high})
+        et = pd.DataFrame(edge)
+        fig = bar_with_intervals(et.rename(columns={}), "players", "field",
+                                 title="Edge of one recommended player over the field", ylabel="win share gain",
+                                 xlabel="players", reference=0.0)
+        diffs = recommended_differences()
+        sections.append(Section("The recommended strategy and its edge", (
+            "Computed by cardlab improve bisko-bobo (iterated best responses on common random numbers; a "
+            "situation switches action when the paired difference is at least 3 standard errors from zero). "
+            "The chart: one seat at a time plays the recommended table while the others keep the field strategy; "
+            "estimate = that seat's win share gain, pooled over seats. The second table lists where the "
+            "recommended table departs from the heuristic."), pd.concat([et, diffs], ignore_index=True), [fig]))
+    intro = (f"Bisko-Bobo (rules.md section 1, default variants), simulated with cardlab's numba kernels. "
+             f"Seed {seed}; {trials_main:,} deals per player count for the main tables. Every figure is a "
+             f"measurement with a 95% interval; the exact tables are enumerations.")
+    return "Bisko-Bobo: strategy report", intro, sections
+
+
+def recommended_differences() -> pd.DataFrame:
+    """Where the stored recommended tables depart from the heuristic, per player count and seat."""
+    rows = []
+    for P_text, entry in sorted(_recommended_tables().get("players", {}).items()):
+        P = int(P_text)
+        base = builtin_strategy("heuristic", P)
+        for s, d in enumerate(entry["seats"]):
+            rec = strategy_from_dict("recommended", d)
+            for idx in zip(*np.nonzero(rec.p_jingo != base.p_jingo)):
+                b = int(np.ravel_multi_index(idx, K.JINGO_SHAPE))
+                rows.append({"players": P, "seat": s, "decision": "flingo",
+                             "situation": ", ".join(f"{k}={v}" for k, v in bucket_labels("flingo", b).items()),
+                             "recommended": "Jingo" if rec.p_jingo[idx] else "Flingo"})
+            for idx in zip(*np.nonzero(rec.p_swap != base.p_swap)):
+                b = int(idx[0] * 2 + idx[1])
+                rows.append({"players": P, "seat": s, "decision": "swap",
+                             "situation": ", ".join(f"{k}={v}" for k, v in bucket_labels("swap", b).items()),
+                             "recommended": "swap" if rec.p_swap[idx] else "no swap"})
+            for b in np.nonzero(rec.p_tuck != base.p_tuck)[0]:
+                rows.append({"players": P, "seat": s, "decision": "tuck", "situation": REL_NAMES[int(b)],
+                             "recommended": "tucked" if rec.p_tuck[b] else "upright"})
+    return pd.DataFrame(rows)

@@ -1,0 +1,124 @@
+"""cardlab benchmarks: throughput figures and ratios, side by side in one run (``make bench``).
+
+Medians of several repeats after a warm-up (compilation excluded); per-core figures use one numba thread.
+The machines are shared and noisy: read the ratios, and re-measure before comparing runs.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+from analysis import driver  # noqa: E402
+from analysis.games import bisko_bobo as bb  # noqa: E402
+from kernels import bisko_bobo as K  # noqa: E402
+from kernels import rng  # noqa: E402
+from kernels._jit import jit  # noqa: E402
+
+REPEATS = int(os.environ.get("CARDLAB_BENCH_REPEATS", "5"))
+
+
+def median_time(fn, repeats=REPEATS) -> float:
+    fn()  # warm-up and compilation
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+@jit
+def _draws_only(n, hid, lod, P, key0):
+    """What one deal costs in random numbers alone: seed the stream, shuffle HIGH, draw P LOW cards."""
+    st = rng.new_state()
+    hi = np.empty_like(hid)
+    lo = np.empty_like(lod)
+    acc = 0
+    for t in range(n):
+        rng.seed_state(st, key0, np.uint64(0), np.uint64(t), np.uint64(0))
+        K.deal_decks(st, hid, lod, hi, lo, P)
+        acc += hi[0] + lo[0]
+    return acc
+
+
+@jit
+def _words(n, key0):
+    st = rng.new_state()
+    rng.seed_state(st, key0, np.uint64(0), np.uint64(0), np.uint64(0))
+    acc = np.uint64(0)
+    for _ in range(n):
+        acc ^= rng.next32(st)
+    return acc
+
+
+def row(name, value, unit, target=None, note=""):
+    tgt = "" if target is None else f"{target:>12,.0f}"
+    ratio = "" if target is None else f"{value / target:6.2f}x"
+    print(f"{name:<52}{value:>14,.0f} {unit:<10}{tgt}  {ratio}  {note}")
+
+
+def main() -> None:
+    cores = os.cpu_count() or 1
+    print(f"cardlab benchmarks: numba {numba.__version__}, numpy {np.__version__}, {cores} cores, "
+          f"median of {REPEATS}")
+    print(f"{'measure':<52}{'value':>14} {'unit':<10}{'target':>12}  ratio")
+    # --- random numbers
+    n = 20_000_000
+    t = median_time(lambda: _words(n, np.uint64(1)))
+    row("Philox 32-bit words, one core", n / t, "words/s")
+    # --- full deals, one thread and all threads
+    P = 4
+    spec = bb.simulation_spec(P)
+    trials = 2_000_000
+    numba.set_num_threads(1)
+    t1 = median_time(lambda: driver.run(spec, trials=trials, seed=1, progress=False, threads=1))
+    deals_core = trials / t1
+    row(f"full five-phase deals, heuristic, {P} players, 1 core", deals_core, "deals/s", 5_000_000)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    tall = median_time(lambda: driver.run(spec, trials=trials, seed=1, progress=False))
+    row(f"full deals, all {numba.config.NUMBA_NUM_THREADS} threads", trials / tall, "deals/s", None,
+        f"scaling {t1 / tall:.2f}x")
+    # --- the random numbers one deal needs, alone
+    hid, lod = bb.high_deck(P), bb.low_deck(P)
+    numba.set_num_threads(1)
+    td = median_time(lambda: _draws_only(trials, hid, lod, P, np.uint64(1)))
+    row("random numbers of one deal only (shuffles), 1 core", trials / td, "deals/s")
+    print(f"{'  ratio full deal / random numbers alone':<52}{(trials / t1) / (trials / td):>14.3f}"
+          "            (1.0 = the deal costs no more than its random numbers)")
+    # --- batch evaluation
+    r = np.random.default_rng(0)
+    m = 2_000_000
+    sets = np.stack([r.choice(bb.high_deck(6), 6, replace=False) for _ in range(20_000)])
+    sets = np.tile(sets, (m // len(sets), 1)).astype(np.int64)
+    masks = np.zeros((len(sets), 4), dtype=np.int64)
+    for j in range(6):
+        np.bitwise_or.at(masks, (np.arange(len(sets)), sets[:, j] // 13), np.left_shift(1, sets[:, j] % 13))
+    out = np.zeros(len(sets), dtype=np.int64)
+    lengths = np.full(len(sets), 6, dtype=np.int64)
+    te = median_time(lambda: K.eval_masks(masks, 0, 0, 0, K.RANK_PACK, out))
+    row("Bisk evaluation, 6-card sets as suit masks, 1 core", len(sets) / te, "sets/s", 50_000_000)
+    tc = median_time(lambda: K.eval_batch(sets, lengths, 0, 0, 0, K.RANK_PACK, out))
+    row("Bisk evaluation, 6-card sets as card lists, 1 core", len(sets) / tc, "sets/s", 50_000_000)
+    # --- exact enumeration
+    deck32 = bb.high_deck(6)
+    counts = np.zeros(11, dtype=np.int64)
+
+    def enum():
+        counts[:] = 0
+        K.exact_type_counts(deck32, 6, 0, 0, 0, K.RANK_PACK, counts)
+    tx = median_time(enum)
+    print(f"{'exact enumeration, all 6-card sets of 32 cards':<52}{tx * 1000:>14,.1f} {'ms':<10}{1000:>12,}  "
+          f"{1000 / (tx * 1000):6.2f}x  ({int(counts.sum()):,} sets)")
+
+
+if __name__ == "__main__":
+    main()

@@ -152,10 +152,11 @@ def play(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, coin, below,
                 f = forced[("swap", s)]
                 partner = None if f < 0 else f
             else:
-                want = coin(p_swap[s][fit][1 if me.bisko else 0])
                 first_open = next(t for t in order if t not in done)
                 if v["bingo_swap_optional"] == "false" and s == first_open:
-                    want = True
+                    want = True   # variant: must swap (no decision, so no coin is drawn)
+                else:
+                    want = coin(p_swap[s][fit][1 if me.bisko else 0])
                 if want:
                     rule = swap_target[s]
                     if rule == 1:

@@ -685,7 +685,7 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     runs = {}
     sections = []
     for P in range(2, 7):
-        runs[P] = run(simulation_spec(P), trials=n(400_000), seed=seed, progress=progress)
+        runs[P] = run(simulation_spec(P), trials=n(2_000_000), seed=seed, progress=progress)
     trials_main = runs[4].meta["trials"]
 
     # 1. win rate by seat
@@ -701,7 +701,7 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Intervals are 95% (mean and standard error of the win share)."), t, [fig]))
 
     # 2. Flingo vs Jingo by situation
-    dec = run(decision_spec(4), trials=n(300_000), seed=seed + 1, progress=progress).table
+    dec = run(decision_spec(4), trials=n(2_000_000), seed=seed + 1, progress=progress).table
     fl = dec[dec.decision == "flingo"]
     pooled = _pooled_pairs(fl, ["jingos_so_far", "later_free", "unseen_of_suit"])
     pooled = pooled[pooled.trials >= 200].astype({"unseen_of_suit": int})
@@ -780,7 +780,7 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     # 6. Value of Bingo-Bango swaps
     sw = []
     for P in range(2, 7):
-        res = run(compare_spec(P, "heuristic", "no-swap"), trials=n(100_000), seed=seed + 2, progress=progress)
+        res = run(compare_spec(P, "heuristic", "no-swap"), trials=n(500_000), seed=seed + 2, progress=progress)
         r0 = res.table[res.table.seat.isna()].iloc[0]
         sw.append({"players": P, "trials": r0.trials, "win_heuristic": r0.win_field, "win_no_swap": r0.win_challenger,
                    "estimate": r0.estimate, "ci_low": r0.ci_low, "ci_high": r0.ci_high})
@@ -788,17 +788,26 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     swap_vals = _pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
     sections.append(Section("The value of Bingo-Bango swaps", (
         "Paired on the same deals: one seat at a time stops swapping (no-swap) while the field plays the "
-        "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats. Below it, 4 players: "
-        "win(swap) - win(no swap) for each situation of the swapper's Jingo card."),
-        pd.concat([swt, swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})],
-                  ignore_index=True)))
+        "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats (trials counts seat-deals)."),
+        swt))
+    sections.append(Section("When to swap (4 players)", (
+        "Every optional swap in a deal replayed both ways on the same cards: estimate = win(swap) - "
+        "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
+        "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help)."),
+        swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})[
+            ["fit", "opening_bisko", "trials", "win_no_swap", "win_swap", "estimate", "ci_low", "ci_high"]]))
+    tuck_vals = _pooled_pairs(dec[dec.decision == "tuck"], ["placement"])
+    sections.append(Section("Where to place a Jingo card that makes a Bobo (4 players)", (
+        "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired."),
+        tuck_vals.rename(columns={"win_action0": "win_upright", "win_action1": "win_tucked"})[
+            ["placement", "trials", "win_upright", "win_tucked", "estimate", "ci_low", "ci_high"]]))
 
     # 7. The recommended strategy and its edge
     if _recommended_tables():
         edge = []
         for P in range(2, 7):
             for field in ("heuristic", "always-jingo"):
-                res = run(compare_spec(P, field, "recommended"), trials=n(100_000), seed=seed + 3,
+                res = run(compare_spec(P, field, "recommended"), trials=n(500_000), seed=seed + 3,
                           progress=progress)
                 r0 = res.table[res.table.seat.isna()].iloc[0]
                 edge.append({"players": P, "field": field, "trials": r0.trials, "win_field": r0.win_field,
@@ -813,8 +822,10 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
             "Computed by cardlab improve bisko-bobo (iterated best responses on common random numbers; a "
             "situation switches action when the paired difference is at least 3 standard errors from zero). "
             "The chart: one seat at a time plays the recommended table while the others keep the field strategy; "
-            "estimate = that seat's win share gain, pooled over seats. The second table lists where the "
-            "recommended table departs from the heuristic."), pd.concat([et, diffs], ignore_index=True), [fig]))
+            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals)."), et, [fig]))
+        sections.append(Section("Where the recommended strategy departs from the heuristic", (
+            "Each row is a situation bucket where the stored table chooses differently from the heuristic "
+            "(seeds/bisko-bobo-recommended.json)."), diffs))
     intro = (f"Bisko-Bobo (rules.md section 1, default variants), simulated with cardlab's numba kernels. "
              f"Seed {seed}; {trials_main:,} deals per player count for the main tables. Every figure is a "
              f"measurement with a 95% interval; the exact tables are enumerations.")

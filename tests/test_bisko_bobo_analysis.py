@@ -1,0 +1,123 @@
+"""Decision values, paired comparisons, the odds calculator and the improvement loop."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from analysis import driver
+from analysis.errors import CardlabError
+from analysis.games import bisko_bobo as bb
+from tests.reference import bisko_bobo as ref
+
+
+def test_comparing_a_strategy_with_itself_gives_exactly_zero():
+    res = driver.run(bb.compare_spec(4, "heuristic", "heuristic"), trials=5000, seed=3, progress=False)
+    assert (res.table.estimate == 0).all() and (res.table.std_error == 0).all()
+
+
+def test_comparison_sees_a_real_difference():
+    # one seat playing at random loses against a heuristic field; the pairing makes it clear
+    res = driver.run(bb.compare_spec(3, "heuristic", "random"), trials=40_000, seed=3, progress=False)
+    row = res.table[res.table.seat.isna()].iloc[0]
+    assert row.ci_high < 0
+
+
+def test_decision_values_pair_both_actions_on_the_same_deal():
+    res = driver.run(bb.decision_spec(4), trials=20_000, seed=4, progress=False)
+    t = res.table
+    assert set(t.decision) == {"flingo", "swap", "tuck"}
+    # the difference column is the mean paired difference of the two win columns
+    assert np.allclose(t.estimate, t.win_action1 - t.win_action0)
+    # tucking a Jingo card that makes a Bobo is worth something (it only matters when the Wet Bisk is a Jack)
+    tuck = bb._pooled_pairs(t[t.decision == "tuck"], ["placement"]).iloc[0]
+    assert tuck.ci_low > 0
+
+
+def _reference_odds(n, seed):
+    """The same question answered by an independent plain-Python sampler and the reference game."""
+    P = 3
+    hid = bb.high_deck(P).tolist()
+    lod = bb.low_deck(P).tolist()
+    fixed = {0: "AH", 1: "KS", 3: "KD", 4: "QH", 7: "QD"}   # seat 0: AH/KD, seat 1: KS/QH, seat 0 flung QD
+    fixed = {pos: bb.DECK.indices(c)[0] for pos, c in fixed.items()}
+    pool = [c for c in hid if c not in fixed.values()]
+    strat = bb.builtin_strategy("heuristic", P)
+    tables = [np.stack([strat.p_jingo] * P), np.stack([strat.p_swap] * P), [strat.swap_target] * P,
+              np.stack([strat.p_tuck] * P)]
+    variants = bb.rules().resolve_variants({})
+    rnd = random.Random(seed)
+    wins = np.zeros((n, 2))
+    done = 0
+    while done < n:
+        rest = pool[:]
+        rnd.shuffle(rest)
+        hi = [fixed[i] if i in fixed else rest.pop() for i in range(len(hid))]
+        lo = lod[:]
+        rnd.shuffle(lo)
+        if hi[2] // 13 == hi[5] // 13:
+            continue    # seat 2 opened with a Bisko: then seat 1 must Jingo (BB-5) and faces no decision
+        for a in (0, 1):
+            seats, winners, keys, wet = ref.play(P, hi, lo, variants, *tables, coin=lambda p: p >= 1.0,
+                                                 below=lambda k: 0, forced={("action", 0): 0, ("action", 1): a})
+            wins[done, a] = (1.0 / len(winners)) if 1 in winners else 0.0
+        done += 1
+    return wins
+
+
+def test_odds_calculator_against_an_independent_sampler():
+    spec = bb.odds_spec(3, 1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QD"])
+    res = driver.run(spec, trials=40_000, seed=5, progress=False).table
+    # both condition on seat 1 facing a free choice (the kernel by its acceptance test)
+    ref_wins = _reference_odds(4000, seed=5)
+    for a, action in enumerate(("Flingo", "Jingo")):
+        k = res[(res.measure == "win") & (res.action == action)].iloc[0]
+        m = ref_wins[:, a].mean()
+        se = np.hypot(k.std_error, ref_wins[:, a].std(ddof=1) / np.sqrt(len(ref_wins)))
+        assert abs(k.estimate - m) < 5 * se, (action, k.estimate, m, se)
+
+
+def test_odds_precision_mode():
+    spec = bb.odds_spec(4, 0, upright="KS", tucked="9H")
+    res = driver.run(spec, precision=0.01, seed=1, progress=False, chunk_size=1000)
+    win = res.table[res.table.measure == "win"]
+    assert ((win.ci_high - win.ci_low) / 2).max() <= 0.01
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    (dict(seat=5), "bad --seat 5"),
+    (dict(seat=1, upright="KS", tucked="QS"), "opening Bisko must take a Jingo"),
+    (dict(seat=1, upright="KS", tucked="2H"), "not in the HIGH deck"),
+    (dict(seat=1, upright="KS", tucked="QH", opening=["0=KS QD"]), "duplicate card KS"),
+    (dict(seat=2, upright="KS", tucked="QH", jingo=[0]), "every earlier seat"),
+    (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QH JH"]), "duplicate card QH"),
+    (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=TD JD"]), "earns one reward"),
+    (dict(seat=1, upright="KS", tucked="QH", flingo=["0=TD"]), "opening cards"),
+])
+def test_odds_bad_situations(kwargs, msg):
+    with pytest.raises(CardlabError, match=msg):
+        bb.odds_spec(4, **kwargs)
+
+
+def test_no_free_choice_is_reported():
+    # 2 players: the dealer holds an opening Bisko, so seat 0 (a Tuck) must take a Jingo (BB-5, V-J3)
+    spec = bb.odds_spec(2, 0, upright="KS", tucked="QH", opening=["1=AD KD"])
+    res = driver.run(spec, trials=500, seed=1, progress=False).table
+    assert res[res.measure == "acceptance"].iloc[0].estimate == 0
+
+
+def test_improve_runs_and_changes_only_significant_buckets():
+    strats, hist, table = bb.improve(2, trials=20_000, rounds=2, seed=1)
+    assert len(strats) == 2 and len(hist) >= 1
+    base = bb.builtin_strategy("heuristic", 2)
+    # every bucket that changed in round 1 was significant in round 1's table
+    assert hist.iloc[0].changes <= hist.iloc[0].significant
+    for s in strats:
+        assert s.p_jingo.shape == base.p_jingo.shape
+
+
+def test_recommended_strategy_is_stored_for_every_player_count():
+    for P in range(2, 7):
+        assert len(bb.recommended_strategy(P)) == P

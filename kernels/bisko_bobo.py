@@ -208,10 +208,28 @@ def _type_split(c0, c1, c2, c3):
     return 0
 
 
+PATTERNS = {1: (2,), 2: (2, 2), 3: (3,), 4: (3, 2), 5: (4,), 6: (2, 2, 2), 7: (3, 3), 8: (4, 2), 9: (5,), 10: (6,)}
+ASSIGN_BASE = 1 << 13
+CARD_BASE = ASSIGN_BASE + 7 ** 4   # 52 entries: suit << 13 | 1 << rank
+
+
 def rank_pack_table() -> np.ndarray:
-    """``pack[mask]`` for every 13-bit rank mask: its ranks + 1 as 4-bit nibbles, highest first from
-    bit 48 down, and its card count in bits 56-59. Built once in Python, passed to the kernels."""
-    pack = np.zeros(1 << 13, dtype=np.int64)
+    """The evaluator's lookup tables, built once in Python and passed to the kernels as ``pack``.
+
+    * ``pack[mask]`` for every 13-bit rank mask: its ranks + 1 as 4-bit nibbles, highest first from bit 48
+      down, and its card count in bits 56-59;
+    * ``pack[ASSIGN_BASE + c0 + 7 c1 + 49 c2 + 343 c3]`` for suit counts with at most 6 cards in all: the
+      type (bits 0-3), then for each ``bisk_suit_order`` mode (bits 4-18 for suit_rank, 19-33 for
+      component_first) its components in comparison order, 5 bits each (suit | size << 2);
+    * ``pack[CARD_BASE + card]`` for the 52 card codes: ``suit << 13 | 1 << rank``.
+      With at most 6 cards the suits that hold each component are determined by the counts (BB-13), which
+      this builder checks; larger sets take the general search.
+    """
+    import itertools
+
+    pack = np.zeros(CARD_BASE + 52, dtype=np.int64)
+    for c in range(52):
+        pack[CARD_BASE + c] = ((c // 13) << 13) | (1 << (c % 13))
     for m in range(1 << 13):
         v = 0
         j = 0
@@ -220,6 +238,29 @@ def rank_pack_table() -> np.ndarray:
                 v |= (r + 1) << (4 * (12 - j))
                 j += 1
         pack[m] = v | (j << 56)
+    for counts in itertools.product(range(7), repeat=4):
+        if sum(counts) > 6:
+            continue
+        t = 0
+        for cand in range(10, 0, -1):
+            comps = PATTERNS[cand]
+            if any(all(counts[s] >= z for s, z in zip(suits, comps))
+                   for suits in itertools.permutations(range(4), len(comps))):
+                t = cand
+                break
+        entry = t
+        if t:
+            comps = PATTERNS[t]
+            ways = {tuple(sorted(zip(comps, suits))) for suits in itertools.permutations(range(4), len(comps))
+                    if all(counts[s] >= z for s, z in zip(suits, comps))}
+            assert len(ways) == 1, (counts, ways)   # unique up to equal components
+            zs = next(iter(ways))
+            # the components in comparison order for each bisk_suit_order mode: (suit, size) in 5 bits each
+            for mode, order in ((0, sorted(zs, key=lambda c: (c[1], c[0]), reverse=True)),
+                                (1, sorted(zs, key=lambda c: (c[0], c[1]), reverse=True))):
+                for i, (z, su) in enumerate(order):
+                    entry |= (su | (z << 2)) << (4 + 15 * mode + 5 * i)
+        pack[ASSIGN_BASE + counts[0] + 7 * counts[1] + 49 * counts[2] + 343 * counts[3]] = entry
     return pack
 
 
@@ -295,7 +336,26 @@ def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
     c1 = _count(pack, m1)
     c2 = _count(pack, m2)
     c3 = _count(pack, m3)
-    t = _type_split(c0, c1, c2, c3) if split else type_from_counts(c0, c1, c2, c3)
+    if not split and c0 + c1 + c2 + c3 <= 6:
+        # the common case (every evaluation set in play, BB-13): type and suits from one table lookup
+        e = pack[ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3]
+        t = e & 15
+        if t > 0:
+            comps = e >> (4 + 15 * order_mode)
+            suits_field = np.int64(0)
+            ranks = np.int64(0)
+            nr = 0
+            for i in range(3):
+                cz = (comps >> (5 * i)) & 31
+                z = cz >> 2
+                if z == 0:
+                    break
+                su = cz & 3
+                suits_field |= (su + 1) << (3 * (2 - i))
+                ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, su), 0, z, ranks, nr, depth)
+            return (t << 59) | (suits_field << 50) | (ranks << 14)
+    else:
+        t = _type_split(c0, c1, c2, c3) if split else type_from_counts(c0, c1, c2, c3)
     if t == 0:
         # No Bisk (BB-12 step 5): at most one card per suit; compare by (suit, rank), highest first.
         key = np.int64(0)
@@ -371,17 +431,13 @@ def bisk_key(cards, n, order_mode, depth, split, pack):
     m2 = np.int64(0)
     m3 = np.int64(0)
     for i in range(n):
-        c = cards[i]
-        bit = np.int64(1) << (c % 13)
-        s = c // 13
-        if s == 0:
-            m0 |= bit
-        elif s == 1:
-            m1 |= bit
-        elif s == 2:
-            m2 |= bit
-        else:
-            m3 |= bit
+        e = pack[CARD_BASE + cards[i]]
+        s = e >> 13
+        bit = e & 8191
+        m0 |= bit if s == 0 else 0
+        m1 |= bit if s == 1 else 0
+        m2 |= bit if s == 2 else 0
+        m3 |= bit if s == 3 else 0
     return bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
 
 
@@ -392,9 +448,21 @@ def key_type(key):
 
 @jit
 def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
-    """Keys of many evaluation sets: ``sets[i, :lengths[i]]`` -> ``out[i]``."""
+    """Keys of many evaluation sets: ``sets[i, :lengths[i]]`` -> ``out[i]`` (no row views in the loop)."""
     for i in range(sets.shape[0]):
-        out[i] = bisk_key(sets[i], lengths[i], order_mode, depth, split, pack)
+        m0 = np.int64(0)
+        m1 = np.int64(0)
+        m2 = np.int64(0)
+        m3 = np.int64(0)
+        for j in range(lengths[i]):
+            e = pack[CARD_BASE + sets[i, j]]
+            s = e >> 13
+            bit = e & 8191
+            m0 |= bit if s == 0 else 0
+            m1 |= bit if s == 1 else 0
+            m2 |= bit if s == 2 else 0
+            m3 |= bit if s == 3 else 0
+        out[i] = bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
 
 
 @jit

@@ -104,6 +104,20 @@ def build_parser() -> _Parser:
     e.add_argument("--variant", action="append", metavar="NAME=VALUE")
     add_output_options(e)
 
+    b = sub.add_parser("beats", help="whether a play may be played on the current one, and why")
+    b.add_argument("game")
+    b.add_argument("--current", required=True, help="the play on the table")
+    b.add_argument("--play", required=True, help="the play to test")
+    b.add_argument("--variant", action="append", metavar="NAME=VALUE")
+    add_output_options(b)
+
+    mv = sub.add_parser("moves", help="every legal play from a hand, on lead or over the current play")
+    mv.add_argument("game")
+    mv.add_argument("--hand", required=True)
+    mv.add_argument("--current", help="the play on the table (omit on lead)")
+    mv.add_argument("--variant", action="append", metavar="NAME=VALUE")
+    add_output_options(mv)
+
     x = sub.add_parser("exact", help="exact answers by enumeration")
     x.add_argument("game")
     x.add_argument("what", help="which table, e.g. bisk-types")
@@ -190,7 +204,7 @@ def _game_call(game: str, name: str):
     g = load_game(game)
     fn = getattr(g.module(), name, None)
     if fn is None:
-        raise CardlabError(f"{game} has no '{name.removeprefix('cli_')}' command yet")
+        raise CardlabError(f"{game} does not support this command yet (not implemented: {name})")
     return fn
 
 
@@ -211,6 +225,16 @@ def _cmd_simulate(args) -> None:
 def _cmd_eval(args) -> None:
     df = _game_call(args.game, "evaluate")(args.cards, variants=parse_variant_options(args.variant))
     emit_result(Result(df, {"game": args.game, "command": "eval", "version": __version__}), args)
+
+
+def _cmd_beats(args) -> None:
+    df = _game_call(args.game, "beats_table")(args.current, args.play, variants=parse_variant_options(args.variant))
+    emit_result(Result(df, {"game": args.game, "command": "beats", "version": __version__}), args)
+
+
+def _cmd_moves(args) -> None:
+    df = _game_call(args.game, "moves")(args.hand, args.current, variants=parse_variant_options(args.variant))
+    emit_result(Result(df, {"game": args.game, "command": "moves", "moves": len(df), "version": __version__}), args)
 
 
 def _cmd_exact(args) -> None:
@@ -237,7 +261,8 @@ def _cmd_report(args) -> None:
                   progress=not args.quiet)
 
 
-COMMANDS = {"games": _cmd_games, "simulate": _cmd_simulate, "eval": _cmd_eval, "exact": _cmd_exact,
+COMMANDS = {"games": _cmd_games, "simulate": _cmd_simulate, "eval": _cmd_eval, "beats": _cmd_beats,
+            "moves": _cmd_moves, "exact": _cmd_exact,
             "odds": _cmd_odds, "improve": _cmd_improve, "report": _cmd_report}
 
 

@@ -1,0 +1,150 @@
+"""Zheng Shangyou engine: rules.md 4(e) vectors, classification and the move generator against brute force."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from analysis.errors import CardlabError
+from analysis.games import zheng_shangyou as zs
+from kernels import zheng_shangyou as K
+from tests.reference import zheng_shangyou as ref
+
+
+def play(text):
+    return zs.classify_mask(zs.to_mask(text))
+
+
+def beats(current, new):
+    return bool(K.beats(*play(current), *play(new)))
+
+
+# ---- rules.md 4(e) vectors (default variants) ---------------------------------------------------
+@pytest.mark.parametrize("vid, current, new, legal", [
+    ("V-Z1", "AS", "2D", True),                      # rank before suit
+    ("V-Z2", "2H", "2S", True),
+    ("V-Z3a", "2S", "BJ", True),
+    ("V-Z3b", "BJ", "RJ", True),
+    ("V-Z4", "KH KD", "KS KC", True),                # higher-suited card
+    ("V-Z6", "AS 2D 3C 4H 5S", "2C 3D 4S 5H 6D", True),
+    ("V-Z7", "4D 5C 6H 7S 8D", "4C 5H 6S 7D 8C", False),  # not strictly higher
+    ("V-Z8", "5D 6C 7H 8S 9D", "3D 4C 5H 6S 7D 8C", False),  # length differs
+    ("V-Z11", "7D 7C 7H AS AD", "8D 8C 8H 3S 3D", True),
+    ("V-Z12", "RJ", "3D 3C 3H 3S KD", True),         # a bomb on any trick
+    ("V-Z13", "3D 3C 3H 3S KD", "4D 4C 4H 4S 5D", True),
+    ("V-Z14", "2D 2C 2H 2S 3D", "AC 2C 3C 4C 5C", True),   # straight flush beats a bomb
+    ("V-Z15", "3D 4D 5D 6D 7D", "2D 2C 2H 2S AD", False),  # bomb cannot beat a straight flush
+    ("V-Z17", "9D 9C", "TD TC TH 4S 4D", False),     # type and size differ
+])
+def test_rule_vectors(vid, current, new, legal):
+    assert beats(current, new) is legal, vid
+
+
+def test_V_Z5_single_order():
+    assert play("AS")[2] > play("AD")[2] > play("KS")[2]
+
+
+def test_V_Z9_no_wrap_around():
+    assert play("JD QC KH AS 2D")[0] == K.K_NONE
+
+
+def test_V_Z14_ace_low_straight_flush_with_a_two():
+    assert play("AC 2C 3C 4C 5C")[0] == K.K_STRAIGHT_FLUSH and play("AC 2C 3C 4C 5C")[2] == 0
+
+
+def test_V_Z18_any_lead():
+    assert bool(K.beats(K.K_NONE, 0, 0, *play("8S")))
+
+
+# ---- classification beyond the vectors -------------------------------------------------------------
+@pytest.mark.parametrize("text, kind", [
+    ("5D 5H 6C 6S 7D 7H", K.K_PAIR_STRAIGHT), ("AD AH 2C 2S", K.K_PAIR_STRAIGHT), ("KD KH AC AS", K.K_PAIR_STRAIGHT),
+    ("KD KH AC AS 2D 2C", K.K_NONE),              # K-A-2 wraps
+    ("5D 5H 5C 6C 6S 6D", K.K_TRIPLE_STRAIGHT), ("5D 5H 5C 7C 7S 7D", K.K_NONE),
+    ("TD JC QH KS AD", K.K_STRAIGHT), ("9D TD JD QD KD AD", K.K_STRAIGHT_FLUSH),
+    ("3D 3C 3H 3S", K.K_NONE),                    # a bare four is no play by default
+    ("3D 3C 3H 3S BJ", K.K_NONE),                 # no joker as a bomb's kicker by default
+    ("BJ RJ", K.K_NONE), ("5D 5H 5C 6C", K.K_NONE), ("3D 4D 5D 6D", K.K_NONE),
+])
+def test_classification(text, kind):
+    assert play(text)[0] == kind
+
+
+def _random_hand(rnd, size):
+    return rnd.sample(range(54), size)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_kernel_classifies_like_the_reference(seed):
+    rnd = random.Random(seed)
+    for _ in range(200):
+        cards = _random_hand(rnd, rnd.choice([1, 2, 3, 4, 5, 5, 5, 6, 7, 8]))
+        mask = sum(1 << c for c in cards)
+        got = zs.classify_mask(mask)
+        want = ref.classify(cards)
+        assert (got if got[0] else None) == want, (cards, got, want)
+
+
+def _kernel_moves(hand, current):
+    out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+    ck, cn, ckey = current if current else (0, 0, 0)
+    n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out)
+    plays = [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in out[:n]]
+    assert len(plays) == len(set(plays)), "a play was generated twice"
+    return set(plays)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_move_generator_matches_brute_force(seed):
+    """Every legal play generated and every generated play legal, on lead and over random plays."""
+    rnd = random.Random(1000 + seed)
+    for _ in range(6):
+        hand = _random_hand(rnd, rnd.randint(5, 11))
+        rest = [c for c in range(54) if c not in hand]
+        assert _kernel_moves(hand, None) == ref.legal_plays(hand, None)
+        # over a random current play made of other cards
+        for _ in range(3):
+            cur = ref.classify(rnd.sample(rest, rnd.choice([1, 2, 3, 4, 5, 5, 6])))
+            if cur is None:
+                continue
+            assert _kernel_moves(hand, cur) == ref.legal_plays(hand, cur), (hand, cur)
+
+
+def test_rich_hand_with_every_kind():
+    hand = [zs.code(c) for c in zs.parse_cards("3D 3C 3H 3S 4D 4C 4H 5D 5C 6D 7D 8D 2S", jokers=True)]
+    assert _kernel_moves(hand, None) == ref.legal_plays(hand, None)
+
+
+# ---- the command line --------------------------------------------------------------------------------
+def cli(*args):
+    p = subprocess.run([sys.executable, "-m", "analysis", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_cli_moves_beats_eval_json():
+    code, out, err = cli("moves", "zheng-shangyou", "--hand", "3D 3S 4D 5D 6D 7D", "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert code == 0 and {"cards", "type"} <= set(rows[0])
+    assert any(r["type"] == "straight flush" for r in rows)
+    code, out, err = cli("beats", "zheng-shangyou", "--current", "KH KD", "--play", "KS KC", "--format", "json")
+    row = json.loads(out)["rows"][0]
+    assert row["beats"] is True and row["reason"]
+    code, out, err = cli("eval", "zheng-shangyou", "RJ", "2S 2H", "--format", "json")
+    assert [r["type"] for r in json.loads(out)["rows"]] == ["single", "pair"]
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["moves", "zheng-shangyou", "--hand", "3D 3D"], "duplicate card 3D"),
+    (["moves", "zheng-shangyou", "--hand", "3D 4X"], "bad card '4X'"),
+    (["beats", "zheng-shangyou", "--current", "3D 5S", "--play", "4D 4S"], "not a combination"),
+    (["moves", "zheng-shangyou", "--hand", "3D", "--variant", "revolution=true"], "not implemented yet"),
+    (["simulate", "zheng-shangyou", "--trials", "10"], "does not support this command yet"),
+])
+def test_cli_bad_input(args, msg):
+    code, out, err = cli(*args)
+    assert code == 2 and msg in err and err.count("\n") == 1

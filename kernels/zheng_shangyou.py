@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline
+from ._jit import jit, jit_inline, pjit, prange
 
 K_NONE = 0          # no play yet (on lead) / an invalid card set
 K_SINGLE = 1
@@ -84,73 +84,68 @@ def classify(play):
         if n == 1:
             return K_SINGLE, 1, 52 if jokers == 1 else 53
         return K_NONE, n, 0          # jokers only as singles (ZS-5)
-    counts = np.zeros(13, dtype=np.int64)
+    # per rank counts, without allocating: a presence mask and the ranks holding 4, 3, and the multiplicity
+    present = 0
     n_ranks = 0
+    r4 = -1
+    r3 = -1
+    lo_rank = -1
+    m = 0
+    uniform = True
+    suit_union = np.uint64(0)
     for r in range(13):
-        c = _popcount(_rank_bits(play, r))
-        counts[r] = c
-        if c:
+        bits = _rank_bits(play, r)
+        if bits:
+            c = _popcount(bits)
+            present |= 1 << r
             n_ranks += 1
+            suit_union |= bits
+            if lo_rank < 0:
+                lo_rank = r
+            if c == 4:
+                r4 = r
+            if c == 3:
+                r3 = r
+            if m == 0:
+                m = c
+            elif c != m:
+                uniform = False
     if n == 1:
-        r = 0
-        while counts[r] == 0:
-            r += 1
-        return K_SINGLE, 1, r * 4 + _top_suit(_rank_bits(play, r))
+        return K_SINGLE, 1, lo_rank * 4 + _top_suit(_rank_bits(play, lo_rank))
     if n_ranks == 1:
-        r = 0
-        while counts[r] == 0:
-            r += 1
         if n == 2:
-            return K_PAIR, 2, r * 4 + _top_suit(_rank_bits(play, r))
+            return K_PAIR, 2, lo_rank * 4 + _top_suit(_rank_bits(play, lo_rank))
         if n == 3:
-            return K_TRIPLE, 3, r
+            return K_TRIPLE, 3, lo_rank
         return K_NONE, n, 0          # a bare four of a kind is no play by default (variant 6)
     if n == 5 and n_ranks == 2:
-        r4 = -1
-        r3 = -1
-        for r in range(13):
-            if counts[r] == 4:
-                r4 = r
-            if counts[r] == 3:
-                r3 = r
         if r4 >= 0:
             return K_BOMB, 5, r4      # four of a kind + any one other card (ZS-5)
         if r3 >= 0:
             return K_FULL_HOUSE, 5, r3
         return K_NONE, n, 0
     # sequences: every rank present the same number of times (1, 2 or 3), consecutive positions
-    m = 0
-    for r in range(13):
-        if counts[r]:
-            if m == 0:
-                m = counts[r]
-            elif counts[r] != m:
-                return K_NONE, n, 0
-    if m > 3 or (m == 1 and n_ranks < 5) or n_ranks < 2:
+    if not uniform or m > 3 or (m == 1 and n_ranks < 5):
         return K_NONE, n, 0
-    low = _sequence_low(counts, n_ranks)
+    low = _sequence_low(present, n_ranks)
     if low < 0:
         return K_NONE, n, 0
     if m == 2:
         return K_PAIR_STRAIGHT, n, low
     if m == 3:
         return K_TRIPLE_STRAIGHT, n, low
-    # straight or straight flush
-    suit_union = np.uint64(0)
-    for r in range(13):
-        suit_union |= _rank_bits(play, r)
     if _popcount(suit_union) == 1:
         return K_STRAIGHT_FLUSH, n, low
     return K_STRAIGHT, n, low
 
 
 @jit_inline
-def _sequence_low(counts, n_ranks):
+def _sequence_low(present, n_ranks):
     """The lowest position of a run of ``n_ranks`` consecutive positions covering the ranks present, or -1."""
     for low in range(0, 14 - n_ranks + 1):
         ok = True
         for p in range(low, low + n_ranks):
-            if counts[rank_of_position(p)] == 0:
+            if not (present >> rank_of_position(p)) & 1:
                 ok = False
                 break
         if ok:
@@ -205,53 +200,68 @@ def _subsets_of_size(bits, k, base, out, n_out):
 
 
 @jit
+def make_scratch():
+    """Scratch arrays for :func:`moves_into` (allocate once per chunk, not per call)."""
+    return (np.zeros((14, 6), dtype=np.uint64), np.zeros(14, dtype=np.int64), np.zeros(6, dtype=np.uint64),
+            np.zeros(6, dtype=np.uint64), np.zeros(14, dtype=np.int64))
+
+
+@jit
 def generate_moves(hand, cur_kind, cur_len, cur_key, out):
     """Every legal play from ``hand`` (on lead when ``cur_kind == K_NONE``) into ``out``; returns the count.
 
     Each play is one card set; a set of five or more cards in one suit and in sequence is a straight flush
     only (the strongest reading). Plays are grouped by kind; ``out`` should hold ``MAX_MOVES``.
     """
+    return moves_into(hand, cur_kind, cur_len, cur_key, out, make_scratch())
+
+
+@jit
+def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch):
+    """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form)."""
+    choices, n_choice, tmp, pairs, idx = scratch
     n = 0
-    choices = np.zeros((14, 6), dtype=np.uint64)     # per rank: its pair (or triple) suit choices
-    n_choice = np.zeros(14, dtype=np.int64)
-    tmp = np.zeros(6, dtype=np.uint64)
-    # singles, pairs, triples
+    # singles, pairs, triples (skipped when they cannot beat the current play)
+    small = cur_kind == K_NONE or cur_kind == K_SINGLE or cur_kind == K_PAIR or cur_kind == K_TRIPLE
+    if small:
+        for r in range(13):
+            bits = _rank_bits(hand, r)
+            if bits == np.uint64(0):
+                continue
+            for s in range(4):
+                if (bits >> np.uint64(s)) & np.uint64(1):
+                    n = _emit(out, n, np.uint64(1) << np.uint64(4 * r + s), cur_kind, cur_len, cur_key)
+            for k in (2, 3):
+                m = _subsets_of_size(bits, k, 4 * r, tmp, 0)
+                for i in range(m):
+                    n = _emit(out, n, tmp[i], cur_kind, cur_len, cur_key)
+        for j in (52, 53):
+            if (hand >> np.uint64(j)) & np.uint64(1):
+                n = _emit(out, n, np.uint64(1) << np.uint64(j), cur_kind, cur_len, cur_key)
+    # full houses and bombs (bombs beat everything but straight flushes)
     for r in range(13):
         bits = _rank_bits(hand, r)
-        for s in range(4):
-            if (bits >> np.uint64(s)) & np.uint64(1):
-                n = _emit(out, n, np.uint64(1) << np.uint64(4 * r + s), cur_kind, cur_len, cur_key)
-        for k in (2, 3):
-            m = _subsets_of_size(bits, k, 4 * r, tmp, 0)
-            for i in range(m):
-                n = _emit(out, n, tmp[i], cur_kind, cur_len, cur_key)
-    for j in (52, 53):
-        if (hand >> np.uint64(j)) & np.uint64(1):
-            n = _emit(out, n, np.uint64(1) << np.uint64(j), cur_kind, cur_len, cur_key)
-    # full houses and bombs
-    for r in range(13):
-        bits = _rank_bits(hand, r)
-        if _popcount(bits) >= 3:
+        if _popcount(bits) >= 3 and (cur_kind == K_NONE or cur_kind == K_FULL_HOUSE):
             m3 = _subsets_of_size(bits, 3, 4 * r, tmp, 0)
             for q in range(13):
                 if q == r:
                     continue
-                qb = _rank_bits(hand, q)
-                pairs = np.zeros(6, dtype=np.uint64)
-                m2 = _subsets_of_size(qb, 2, 4 * q, pairs, 0)
+                m2 = _subsets_of_size(_rank_bits(hand, q), 2, 4 * q, pairs, 0)
                 for i in range(m3):
                     for j in range(m2):
                         n = _emit(out, n, tmp[i] | pairs[j], cur_kind, cur_len, cur_key)
-        if bits == np.uint64(15):
+        if bits == np.uint64(15) and cur_kind != K_STRAIGHT_FLUSH:
             four = np.uint64(15) << np.uint64(4 * r)
             for c in range(52):          # the kicker: any other suited card (default: not a joker)
                 if c // 4 != r and (hand >> np.uint64(c)) & np.uint64(1):
                     n = _emit(out, n, four | (np.uint64(1) << np.uint64(c)), cur_kind, cur_len, cur_key)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
-    for width, min_len in ((1, 5), (2, 2), (3, 2)):
+    for width, min_len, kind in ((1, 5, K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT), (3, 2, K_TRIPLE_STRAIGHT)):
+        if not (cur_kind == K_NONE or cur_kind == kind or (width == 1 and cur_kind != K_NONE)):
+            continue     # a run of singles may be a straight flush, which beats any play
         for p in range(14):
-            bits = _rank_bits(hand, rank_of_position(p))
-            n_choice[p] = _subsets_of_size(bits, width, 4 * rank_of_position(p), choices[p], 0)
+            n_choice[p] = _subsets_of_size(_rank_bits(hand, rank_of_position(p)), width,
+                                           4 * rank_of_position(p), choices[p], 0)
         for low in range(14):
             for high in range(low + min_len - 1, 14):
                 ok = True
@@ -264,15 +274,16 @@ def generate_moves(hand, cur_kind, cur_len, cur_key, out):
                 # an ace cannot stand at both ends, and 2..A(high) is the same set of ranks as A(low)..K
                 if (low == 0 and high == 13) or (low == 1 and high == 13):
                     continue
-                n = _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key)
+                n = _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx)
     return n
 
 
 @jit
-def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key):
+def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx):
     """Emit every combination of one choice per position in [low, high] (an odometer)."""
     L = high - low + 1
-    idx = np.zeros(L, dtype=np.int64)
+    for i in range(L):
+        idx[i] = 0
     while True:
         play = np.uint64(0)
         for i in range(L):
@@ -287,3 +298,333 @@ def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key):
             i -= 1
         if i < 0:
             return n
+
+
+# =============================================================================================
+# Whole games (ZS-1, ZS-3, ZS-4, ZS-7, ZS-8)
+# =============================================================================================
+# Seats are numbered clockwise; the dealer deals one card at a time starting with himself (ZS-1).
+# Strategies are data: strat[seat] = (policy, bomb policy, bomb threshold, 0).
+
+from . import rng  # noqa: E402
+
+POLICY_RANDOM = 0    # uniform over the legal actions (passing included when following)
+POLICY_GREEDY = 1    # go out if possible; lead the play with the lowest top card among the longest plays;
+                     # follow with the cheapest play of the same kind; bombs by the bomb policy
+BOMB_EARLY = 0       # bombs and straight flushes are ordinary plays (the cheapest beating play is used)
+BOMB_HOLD = 1        # only to go out, or on lead when nothing else is left
+BOMB_STOP = 2        # also when an opponent holds at most `threshold` cards
+
+# per-seat record of one game
+G_WIN = 0
+G_SCORE = 1
+G_SCORE_SQ = 2
+G_HOLDS_3D = 3
+G_PLACE = 4           # 1-based finishing place (the Loser is last)
+G_HAS_BOMB = 5        # the dealt hand holds a four of a kind
+G_HAS_SF = 6          # the dealt hand holds a straight flush (5 in a row, one suit)
+G_JOKERS = 7
+G_TWOS = 8
+G_BOMBS_PLAYED = 9
+G_CARDS_LEFT = 10     # when the Winner went out
+G_NEVER_PLAYED = 11
+G_FIELDS = 12
+
+MAX_TURNS = 2000
+
+
+@jit
+def deal_hands(st, P, dealer, deck, hands, counts):
+    """Shuffle ``deck`` (card codes) and deal it out one at a time, clockwise from the dealer (ZS-1)."""
+    rng.partial_shuffle(st, deck, deck.shape[0])
+    for s in range(P):
+        hands[s] = 0
+        counts[s] = 0
+    for i in range(deck.shape[0]):
+        s = (dealer + i) % P
+        hands[s] |= np.uint64(1) << np.uint64(deck[i])
+        counts[s] += 1
+
+
+@jit
+def has_straight_flush(hand):
+    for suit in range(4):
+        run = 0
+        for p in range(14):
+            if (hand >> np.uint64(4 * rank_of_position(p) + suit)) & np.uint64(1):
+                run += 1
+                if run >= 5:
+                    return True
+            else:
+                run = 0
+    return False
+
+
+@jit
+def has_bomb(hand):
+    for r in range(13):
+        if _rank_bits(hand, r) == np.uint64(15):
+            # a bomb needs a fifth card (default: not a joker)
+            if _popcount(hand & np.uint64((1 << 52) - 1)) >= 5:
+                return True
+    return False
+
+
+@jit_inline
+def _special(kind):
+    return kind == K_BOMB or kind == K_STRAIGHT_FLUSH
+
+
+@jit
+def _top_card(play):
+    c = 53
+    while not (play >> np.uint64(c)) & np.uint64(1):
+        c -= 1
+    return c
+
+
+@jit
+def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp):
+    """The index of the chosen move in ``moves[:n]`` (sorted by mask), or -1 to pass."""
+    if policy == POLICY_RANDOM:
+        if cur_kind == K_NONE:
+            return rng.below(st, n)
+        pick = rng.below(st, n + 1)
+        return pick - 1          # 0 = pass
+    # greedy: going out beats everything
+    for i in range(n):
+        if _popcount(moves[i]) == n_hand:
+            return i
+    best = -1
+    best_len = -1
+    best_top = 99
+    best_key = 1 << 30
+    sp = -1
+    sp_rank = 1 << 30
+    for i in range(n):
+        kind, length, key = classify(moves[i])
+        if _special(kind):
+            rank = (1000 if kind == K_STRAIGHT_FLUSH else 0) + key * 20 + length
+            if rank < sp_rank:
+                sp_rank = rank
+                sp = i
+            continue
+        if cur_kind == K_NONE:
+            top = _top_card(moves[i])
+            if length > best_len or (length == best_len and top < best_top):
+                best = i
+                best_len = length
+                best_top = top
+        else:
+            if key < best_key:
+                best = i
+                best_key = key
+    if best >= 0:
+        return best
+    if sp < 0:
+        return -1
+    if bomb_policy == BOMB_EARLY or cur_kind == K_NONE:
+        return sp
+    if bomb_policy == BOMB_STOP and min_opp <= threshold:
+        return sp
+    return -1
+
+
+@jit
+def score_first_out(P, winner, counts, rec):
+    """ZS-8, at the moment the Winner goes out: every other player pays 1 per card held (2 per card with 10
+    or more, 3 per card if they never played), and the Winner gains the total. Uses rec's G_NEVER_PLAYED."""
+    gain = 0
+    for s in range(P):
+        if s != winner:
+            c = counts[s]
+            mult = 3 if rec[s, G_NEVER_PLAYED] else (2 if c >= 10 else 1)
+            rec[s, G_SCORE] = -c * mult
+            rec[s, G_CARDS_LEFT] = c
+            gain += c * mult
+    rec[winner, G_SCORE] = gain
+
+
+@jit
+def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch):
+    """Play one game from dealt ``hands`` with ``leader`` to lead; fills ``rec[P, G_FIELDS]``.
+
+    Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8).
+    """
+    for s in range(P):
+        for f in range(G_FIELDS):
+            rec[s, f] = 0
+        h = hands[s]
+        rec[s, G_HOLDS_3D] = 1 if h & np.uint64(1) else 0
+        rec[s, G_HAS_BOMB] = 1 if has_bomb(h) else 0
+        rec[s, G_HAS_SF] = 1 if has_straight_flush(h) else 0
+        rec[s, G_JOKERS] = _popcount(h >> np.uint64(52))
+        rec[s, G_TWOS] = _popcount(_rank_bits(h, 12))
+        rec[s, G_NEVER_PLAYED] = 1
+    active = P
+    place = 0
+    winner = -1
+    loser = -1
+    cur_kind = K_NONE
+    cur_len = 0
+    cur_key = 0
+    last = leader
+    passes = 0
+    turn = leader
+    for _ in range(MAX_TURNS):
+        hand = hands[turn]
+        n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch)
+        moves[:n].sort()
+        min_opp = 99
+        for s in range(P):
+            if s != turn and counts[s] > 0 and counts[s] < min_opp:
+                min_opp = counts[s]
+        pick = -1
+        if n > 0:
+            pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,
+                          cur_len, cur_key, moves, n, min_opp)
+        if cur_kind == K_NONE and pick < 0:
+            pick = 0             # a leader must play (cannot happen with a non-empty hand)
+        if pick >= 0:
+            play = moves[pick]
+            kind, length, key = classify(play)
+            if _special(kind):
+                rec[turn, G_BOMBS_PLAYED] += 1
+            hands[turn] = hand & ~play
+            counts[turn] -= length
+            rec[turn, G_NEVER_PLAYED] = 0
+            cur_kind = kind
+            cur_len = length
+            cur_key = key
+            last = turn
+            passes = 0
+            if counts[turn] == 0:
+                place += 1
+                rec[turn, G_PLACE] = place
+                active -= 1
+                if winner < 0:
+                    winner = turn
+                    score_first_out(P, turn, counts, rec)
+                if active == 1:
+                    for s in range(P):
+                        if counts[s] > 0:
+                            loser = s
+                            rec[s, G_PLACE] = P
+                    break
+        else:
+            passes += 1
+        # ZS-4: the trick ends when every other player still holding cards has passed in a row
+        need = active - (1 if counts[last] > 0 else 0)
+        if passes >= need:
+            cur_kind = K_NONE
+            cur_len = 0
+            cur_key = 0
+            passes = 0
+            turn = last
+            if counts[turn] == 0:      # the last player went out: the next player with cards leads
+                turn = (turn + 1) % P
+                while counts[turn] == 0:
+                    turn = (turn + 1) % P
+            continue
+        turn = (turn + 1) % P
+        while counts[turn] == 0:
+            turn = (turn + 1) % P
+    rec[winner, G_WIN] = 1
+    for s in range(P):
+        rec[s, G_SCORE_SQ] = rec[s, G_SCORE] * rec[s, G_SCORE]
+    return winner, loser
+
+
+@jit
+def first_leader(P, hands):
+    """ZS-3: the holder of the 3 of diamonds (code 0) leads the first game."""
+    for s in range(P):
+        if hands[s] & np.uint64(1):
+            return s
+    return 0
+
+
+# count row layout of the simulation kernel: per seat S_FIELDS, then per-game fields
+S_WIN = 0
+S_SCORE = 1
+S_SCORE_SQ = 2
+S_HOLDS_3D = 3
+S_WIN_3D = 4
+S_SCORE_3D = 5
+S_SCORE_SQ_3D = 6
+S_PLACES = 7          # P slots would vary; 8 slots reserved (places 1..8)
+S_FEATURE = 15        # 4 features x (n, wins): bomb, straight flush, red joker, two or more twos
+S_FIELDS = 23
+SCORE_BINS = 201      # histogram of per-seat game scores, offset by 100 (clipped)
+M_GAMES = 0
+M_TURNS = 1
+M_FIELDS = 2
+
+
+def counts_width(players: int) -> int:
+    return players * S_FIELDS + SCORE_BINS + M_FIELDS
+
+
+@jit
+def _accumulate_game(row, P, rec, hands0):
+    for s in range(P):
+        b = s * S_FIELDS
+        row[b + S_WIN] += rec[s, G_WIN]
+        row[b + S_SCORE] += rec[s, G_SCORE]
+        row[b + S_SCORE_SQ] += rec[s, G_SCORE_SQ]
+        if rec[s, G_HOLDS_3D]:
+            row[b + S_HOLDS_3D] += 1
+            row[b + S_WIN_3D] += rec[s, G_WIN]
+            row[b + S_SCORE_3D] += rec[s, G_SCORE]
+            row[b + S_SCORE_SQ_3D] += rec[s, G_SCORE_SQ]
+        pl = rec[s, G_PLACE]
+        if 1 <= pl <= 8:
+            row[b + S_PLACES + pl - 1] += 1
+        feats = (rec[s, G_HAS_BOMB], rec[s, G_HAS_SF], 1 if (hands0[s] >> np.uint64(53)) & np.uint64(1) else 0,
+                 1 if rec[s, G_TWOS] >= 2 else 0)
+        for f in range(4):
+            if feats[f]:
+                row[b + S_FEATURE + 2 * f] += 1
+                row[b + S_FEATURE + 2 * f + 1] += rec[s, G_WIN]
+        sc = min(max(rec[s, G_SCORE] + 100, 0), SCORE_BINS - 1)
+        row[P * S_FIELDS + sc] += 1
+    row[P * S_FIELDS + SCORE_BINS + M_GAMES] += 1
+
+
+@pjit
+def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, strat, games_per_match, out):
+    """The driver's kernel: each trial is a match of ``games_per_match`` games (1 = one game, ZS-7).
+
+    The first game's dealer is seat 0 and the 3 of diamonds leads; later games are dealt by the Loser
+    and led by the previous Winner (default ``later_game_leader``).
+    """
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        hands = np.zeros(P, dtype=np.uint64)
+        hands0 = np.zeros(P, dtype=np.uint64)
+        counts = np.zeros(P, dtype=np.int64)
+        rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+        scratch = make_scratch()
+        d = deck.copy()
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        row = out[ci]
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            dealer = 0
+            leader = -1
+            for g in range(games_per_match):
+                d[:] = deck
+                deal_hands(st_deal, P, dealer, d, hands, counts)
+                for s in range(P):
+                    hands0[s] = hands[s]
+                if leader < 0:
+                    leader = first_leader(P, hands)
+                winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch)
+                _accumulate_game(row, P, rec, hands0)
+                dealer = loser
+                leader = winner

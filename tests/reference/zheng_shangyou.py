@@ -85,3 +85,101 @@ def legal_plays(hand, current=None) -> set[frozenset]:
             if beats(current, classify(sub)):
                 out.add(frozenset(sub))
     return out
+
+
+# ---- a whole game (ZS-1, ZS-3, ZS-4, ZS-7, ZS-8), written from the rules -----------------------------
+
+def deal(deck_order, players, dealer):
+    """ZS-1: one card at a time, clockwise, starting with the dealer."""
+    hands = [set() for _ in range(players)]
+    for i, c in enumerate(deck_order):
+        hands[(dealer + i) % players].add(c)
+    return hands
+
+
+def play_game(hands, leader, strategies, legal, below):
+    """Play one game. ``legal(hand, current)`` lists the legal plays (sets); ``below(n)`` draws a uniform
+    integer (the random policy); strategies[s] = (policy, bomb policy, threshold). Returns
+    (winner, loser, scores, places, turns)."""
+    P = len(hands)
+    hands = [set(h) for h in hands]
+    played = [False] * P
+    places = [0] * P
+    scores = [0] * P
+    winner = loser = None
+    current = None          # (kind, n, key) on the table, or None on lead
+    last = leader
+    passes = 0
+    turn = leader
+    finished = 0
+    turns = 0
+    while True:
+        turns += 1
+        options = sorted(legal(hands[turn], current), key=lambda p: sum(1 << c for c in p))
+        policy, bomb_policy, threshold = strategies[turn]
+        others = [len(hands[s]) for s in range(P) if s != turn and hands[s]]
+        pick = None
+        if options:
+            if policy == 0:
+                if current is None:
+                    pick = options[below(len(options))]
+                else:
+                    i = below(len(options) + 1)
+                    pick = None if i == 0 else options[i - 1]
+            else:
+                pick = greedy(options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99)
+        if pick is not None:
+            kind = classify(pick)
+            hands[turn] -= set(pick)
+            played[turn] = True
+            current = kind
+            last = turn
+            passes = 0
+            if not hands[turn]:
+                finished += 1
+                places[turn] = finished
+                if winner is None:
+                    winner = turn
+                    for s in range(P):
+                        if s != turn:
+                            n = len(hands[s])
+                            scores[s] = -n * (3 if not played[s] else (2 if n >= 10 else 1))
+                    scores[turn] = -sum(scores)
+                still = [s for s in range(P) if hands[s]]
+                if len(still) == 1:
+                    loser = still[0]
+                    places[loser] = P
+                    return winner, loser, scores, places, turns
+        else:
+            passes += 1
+        holding = [s for s in range(P) if hands[s]]
+        need = len([s for s in holding if s != last])
+        if passes >= need:               # everyone else passed in a row: the trick is over
+            current = None
+            passes = 0
+            turn = last
+            while not hands[turn]:
+                turn = (turn + 1) % P
+            continue
+        turn = (turn + 1) % P
+        while not hands[turn]:
+            turn = (turn + 1) % P
+
+
+def greedy(options, hand, current, bomb_policy, threshold, min_opponent):
+    """The greedy policy of kernels/zheng_shangyou.py, stated independently."""
+    for p in options:
+        if len(p) == len(hand):
+            return p                                  # go out
+    normal = [p for p in options if classify(p)[0] not in (BOMB, STRAIGHT_FLUSH)]
+    special = [p for p in options if classify(p)[0] in (BOMB, STRAIGHT_FLUSH)]
+    if normal:
+        if current is None:
+            return min(normal, key=lambda p: (-len(p), max(p)))     # longest, then the lowest top card
+        return min(normal, key=lambda p: classify(p)[2])            # the cheapest beating play
+    if not special:
+        return None
+    cheapest = min(special, key=lambda p: (classify(p)[0] == STRAIGHT_FLUSH, classify(p)[2], len(p)))
+    if bomb_policy == 0 or current is None or (bomb_policy == 2 and min_opponent <= threshold):
+        return cheapest
+    return None

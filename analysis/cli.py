@@ -96,6 +96,8 @@ def build_parser() -> _Parser:
     s = sub.add_parser("simulate", help="simulate a game and tabulate what happened")
     s.add_argument("game")
     s.add_argument("--unit", choices=("deal", "hand", "game"), help="what one trial is (where the game has several)")
+    s.add_argument("--games-per-match", type=_positive_int,
+                   help="consecutive games per trial, the Loser dealing (Zheng Shangyou)")
     add_run_options(s)
 
     e = sub.add_parser("eval", help="evaluate card sets (type and comparison key)")
@@ -217,8 +219,18 @@ def run_options(args) -> dict:
 def _cmd_simulate(args) -> None:
     if args.trials is None and args.precision is None:
         raise CardlabError("give --trials N or --precision P")
-    spec = _game_call(args.game, "simulation_spec")(
-        players=args.players, variants=parse_variant_options(args.variant), strategies=args.strategy)
+    extra = {}
+    for option in ("unit", "games_per_match"):
+        value = getattr(args, option, None)
+        if value is not None:
+            extra[option] = value
+    build = _game_call(args.game, "simulation_spec")
+    import inspect
+    unknown = [o for o in extra if o not in inspect.signature(build).parameters]
+    if unknown:
+        raise CardlabError(f"{args.game} does not take --{unknown[0].replace('_', '-')}")
+    spec = build(players=args.players, variants=parse_variant_options(args.variant), strategies=args.strategy,
+                 **extra)
     emit_result(run(spec, **run_options(args)), args)
 
 

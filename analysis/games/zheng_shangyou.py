@@ -126,3 +126,183 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
         raise CardlabError(f"more than {K.MAX_MOVES} legal plays: give a smaller hand")
     rows = [_describe(int(x)) for x in out[:n]]
     return pd.DataFrame(rows, columns=["cards", "type", "type_index", "length", "key"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulation (whole games), paired comparisons, the value of holding a card
+# ---------------------------------------------------------------------------------------------
+
+from math import comb  # noqa: E402
+
+from ..driver import KernelSpec  # noqa: E402
+from ..errors import accepted  # noqa: E402
+from ..tables import frame, mean_row, proportion_row  # noqa: E402
+
+STRATEGIES = {"random": (K.POLICY_RANDOM, K.BOMB_EARLY, 0), "greedy": (K.POLICY_GREEDY, K.BOMB_EARLY, 0),
+              "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0), "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3)}
+FEATURES = {"3D": (0, 0), "RJ": (0, 53), "BJ": (0, 52), "2S": (0, 51), "2H": (0, 50), "2C": (0, 49), "2D": (0, 48),
+            "bomb": (1, 0), "straight_flush": (2, 0)}
+
+
+def _players(players: int | None) -> int:
+    P = rules().check_players(players)
+    if P != 4:
+        raise CardlabError(f"the default deck (4p_54) is for 4 players, not {P}; other player counts come with "
+                           "the deck variant, which is not implemented yet")
+    return P
+
+
+def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str]]:
+    names = ["greedy"] * P
+    for item in spec or []:
+        seat, eq, name = item.partition("=")
+        if eq:
+            try:
+                s = int(seat)
+            except ValueError:
+                raise CardlabError(f"bad --strategy {item!r}: expected NAME or SEAT=NAME") from None
+            if not 0 <= s < P:
+                raise CardlabError(f"bad seat {s} in --strategy {item!r}: seats are 0..{P - 1}")
+            names[s] = name
+        else:
+            names = [item] * P
+    for n in names:
+        if n not in STRATEGIES:
+            raise CardlabError(f"unknown strategy {n!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    return np.array([list(STRATEGIES[n]) + [0] for n in names], dtype=np.int64), names
+
+
+def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
+                    games_per_match: int = 1) -> KernelSpec:
+    """Whole games (or matches of consecutive games, the Loser dealing) with per-seat strategies."""
+    full = _check_variants(variants)
+    P = _players(players)
+    if games_per_match < 1:
+        raise CardlabError(f"bad --games-per-match {games_per_match}: expected a positive integer")
+    strat, names = strategy_table(strategies, P)
+    args = (np.int64(P), np.arange(54, dtype=np.int64), strat, np.int64(games_per_match))
+    return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:simulate_chunks", args=args,
+                      n_counts=K.counts_width(P), tabulate=tabulate,
+                      describe={"players": P, "variants": full, "strategies": names,
+                                "games_per_match": games_per_match},
+                      precision_measures=("winner",))
+
+
+def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    P = int(spec.describe["players"])
+    c = np.asarray(counts)
+    seat = c[: P * K.S_FIELDS].reshape(P, K.S_FIELDS)
+    hist = c[P * K.S_FIELDS: P * K.S_FIELDS + K.SCORE_BINS]
+    games = int(c[P * K.S_FIELDS + K.SCORE_BINS + K.M_GAMES])
+    rows = []
+    for s, r, n in [(s, seat[s], games) for s in range(P)] + [(None, seat.sum(axis=0), games * P)]:
+        rows.append(proportion_row("winner", s, r[K.S_WIN], n))
+        rows.append(mean_row("score", s, r[K.S_SCORE], r[K.S_SCORE_SQ], n))
+        for pl in range(P):
+            rows.append(proportion_row("place", s, r[K.S_PLACES + pl], n, place=pl + 1))
+    tot = seat.sum(axis=0)
+    rows.append(proportion_row("winner_given_3D", None, tot[K.S_WIN_3D], tot[K.S_HOLDS_3D]))
+    rows.append(mean_row("score_given_3D", None, tot[K.S_SCORE_3D], tot[K.S_SCORE_SQ_3D], tot[K.S_HOLDS_3D]))
+    for s in range(P):
+        rows.append(proportion_row("holds_3D", s, seat[s, K.S_HOLDS_3D], games))
+    for f, name in enumerate(("bomb", "straight_flush", "red_joker", "two_or_more_twos")):
+        rows.append(proportion_row("dealt", None, tot[K.S_FEATURE + 2 * f], games * P, feature=name))
+        rows.append(proportion_row("winner_given_dealt", None, tot[K.S_FEATURE + 2 * f + 1],
+                                   tot[K.S_FEATURE + 2 * f], feature=name))
+    for b in np.nonzero(hist)[0]:
+        rows.append(proportion_row("score_distribution", None, hist[b], games * P, score=int(b) - 100))
+    df = frame(rows)
+    for col in ("place", "score"):
+        if col in df.columns:
+            df[col] = df[col].astype("Int64")
+    if "feature" in df.columns:
+        df["feature"] = df["feature"].astype(object).where(df["feature"].notna(), None)
+    return df
+
+
+def _paired_rows(c: np.ndarray, measure: str, seat, extra: dict) -> list[dict]:
+    from ..stats import mean_interval, paired_difference
+    n, wa, wb, dw, dw2, sa, sb, ds, ds2 = (float(x) for x in c)
+    rows = []
+    for what, d, d2, a, b in (("win", dw, dw2, wa, wb), ("score", ds, ds2, sa, sb)):
+        m, se, lo, hi = paired_difference(d, d2, n)
+        rows.append({"measure": f"{measure}_{what}", "seat": seat, **extra, "trials": int(n),
+                     "with_a": a / n if n else np.nan, "with_b": b / n if n else np.nan, "estimate": float(m),
+                     "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+    return rows
+
+
+def compare_spec(field: str, challenger: str, players: int | None = None) -> KernelSpec:
+    """Each seat in turn plays ``challenger`` while the others play ``field``, on the same deals."""
+    P = _players(players)
+    a, _ = strategy_table([field], P)
+    b, _ = strategy_table([challenger], P)
+
+    def tab(counts, trials, spec):
+        c = np.asarray(counts).reshape(P, K.PAIR_STATS)
+        rows = []
+        for s in list(range(P)) + [None]:
+            rows += _paired_rows(c.sum(axis=0) if s is None else c[s], "challenger_minus_field", s,
+                                 {"field": field, "challenger": challenger})
+        df = pd.DataFrame(rows)
+        df["seat"] = df["seat"].astype("Int64")
+        return df
+
+    return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:compare_chunks",
+                      args=(np.int64(P), np.arange(54, dtype=np.int64), a, b), n_counts=P * K.PAIR_STATS,
+                      tabulate=tab, describe={"players": P, "field": field, "challenger": challenger,
+                                              "analysis": "paired comparison"},
+                      precision_measures=("challenger_minus_field_win",))
+
+
+def card_value_spec(feature: str, strategy: str = "greedy", players: int | None = None) -> KernelSpec:
+    """The value of holding ``feature`` (a card such as RJ or 2S, 'bomb' or 'straight_flush'), paired."""
+    P = _players(players)
+    if feature not in FEATURES:
+        raise CardlabError(f"unknown feature {feature!r}; accepted: {accepted(FEATURES)}")
+    kind, target = FEATURES[feature]
+    strat, _ = strategy_table([strategy], P)
+
+    def tab(counts, trials, spec):
+        c = np.asarray(counts)
+        rows = _paired_rows(c[2:], "without_minus_with", None, {"feature": feature})
+        for r in rows:   # report the value of holding it: with - without
+            r["measure"] = r["measure"].replace("without_minus_with", "value_of_holding")
+            r["estimate"], r["ci_low"], r["ci_high"] = -r["estimate"], -r["ci_high"], -r["ci_low"]
+            r["with_a"], r["with_b"] = r["with_a"], r["with_b"]
+        df = pd.DataFrame(rows).rename(columns={"with_a": "with", "with_b": "without"})
+        df["seat"] = df["seat"].astype("Int64")
+        df["accepted_share"] = c[1] / c[0] if c[0] else np.nan
+        return df
+
+    return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:card_value_chunks",
+                      args=(np.int64(P), np.arange(54, dtype=np.int64), strat, np.int64(kind), np.int64(target)),
+                      n_counts=2 + K.PAIR_STATS, tabulate=tab,
+                      describe={"players": P, "feature": feature, "strategy": strategy, "analysis": "card value"},
+                      precision_measures=("value_of_holding_win",))
+
+
+def exact_hand_features(players: int | None = None) -> pd.DataFrame:
+    """Exact probabilities for a dealt hand (14 or 13 of 54 cards): a four of a kind, each joker, k twos."""
+    P = _players(players)
+    rows = []
+    for size in (14, 13):
+        total = comb(54, size)
+        bomb = sum((-1) ** (k + 1) * comb(13, k) * comb(54 - 4 * k, size - 4 * k)
+                   for k in range(1, size // 4 + 1)) / total
+        rows.append({"hand_size": size, "feature": "four of a kind (a bomb)", "probability": bomb})
+        rows.append({"hand_size": size, "feature": "the red joker", "probability": size / 54})
+        rows.append({"hand_size": size, "feature": "both jokers", "probability": comb(52, size - 2) / total})
+        for k in range(5):
+            rows.append({"hand_size": size, "feature": f"exactly {k} twos",
+                         "probability": comb(4, k) * comb(50, size - k) / total})
+    return pd.DataFrame(rows)
+
+
+EXACT_TABLES = ("hand-features",)
+
+
+def cli_exact(args) -> pd.DataFrame:
+    if args.what not in EXACT_TABLES:
+        raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
+    return exact_hand_features(args.players)

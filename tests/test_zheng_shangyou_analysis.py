@@ -1,0 +1,87 @@
+"""Zheng Shangyou simulations: exact hand-feature odds, zero-sum scores, pairing, reproducibility, CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from analysis import driver
+from analysis.errors import CardlabError
+from analysis.games import zheng_shangyou as zs
+
+N = 6000
+
+
+@pytest.fixture(scope="module")
+def greedy_run():
+    return driver.run(zs.simulation_spec(), trials=N, seed=3, progress=False)
+
+
+def test_dealt_bomb_rate_matches_the_exact_value(greedy_run):
+    t = greedy_run.table
+    ex = zs.exact_hand_features().set_index(["hand_size", "feature"])["probability"]
+    p = (2 * ex[(14, "four of a kind (a bomb)")] + 2 * ex[(13, "four of a kind (a bomb)")]) / 4
+    row = t[(t.measure == "dealt") & (t.feature == "bomb")].iloc[0]
+    # four seat-hands per game are not independent; bound the SE by treating them as perfectly correlated
+    se = np.sqrt(p * (1 - p) / N)
+    assert abs(row.estimate - p) < 5 * se
+
+
+def test_scores_are_zero_sum_and_places_are_complete(greedy_run):
+    t = greedy_run.table
+    overall = t[(t.measure == "score") & t.seat.isna()].iloc[0]
+    assert overall.total == 0
+    places = t[(t.measure == "place") & t.seat.notna()]
+    assert (places.groupby("place").successes.sum() == N).all()
+    assert t[(t.measure == "winner") & t.seat.notna()].successes.sum() == N
+
+
+def test_3d_holder_is_measured(greedy_run):
+    t = greedy_run.table
+    assert t[(t.measure == "holds_3D")].successes.sum() == N
+
+
+def test_thread_counts_agree():
+    spec = zs.simulation_spec(strategies=["random"])
+    a = driver.run(spec, trials=2000, seed=9, chunk_size=100, progress=False, threads=1).rows()
+    b = driver.run(spec, trials=2000, seed=9, chunk_size=100, progress=False, threads=2).rows()
+    assert a == b
+
+
+def test_comparing_a_strategy_with_itself_is_exactly_zero():
+    t = driver.run(zs.compare_spec("greedy", "greedy"), trials=300, seed=1, progress=False).table
+    assert (t.estimate == 0).all()
+
+
+def test_card_value_of_the_red_joker_is_positive():
+    t = driver.run(zs.card_value_spec("RJ"), trials=3000, seed=2, progress=False).table
+    row = t[t.measure == "value_of_holding_win"].iloc[0]
+    assert row.accepted_share == 1.0 and row.ci_low > 0
+
+
+def test_matches_of_several_games():
+    res = driver.run(zs.simulation_spec(games_per_match=3), trials=500, seed=4, progress=False)
+    t = res.table
+    assert t[(t.measure == "winner") & t.seat.notna()].successes.sum() == 1500
+
+
+@pytest.mark.parametrize("kw, msg", [(dict(players=3), "4 players"), (dict(strategies=["planner"]), "unknown strategy"),
+                                     (dict(games_per_match=0), "games-per-match")])
+def test_bad_simulation_arguments(kw, msg):
+    with pytest.raises(CardlabError, match=msg):
+        zs.simulation_spec(**kw)
+
+
+def test_cli_simulate_json():
+    p = subprocess.run([sys.executable, "-m", "analysis", "simulate", "zheng-shangyou", "--trials", "200",
+                        "--games-per-match", "2", "--format", "json", "--quiet"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["meta"]["games_per_match"] == 2 and doc["rows"][0]["measure"] == "winner"
+    p = subprocess.run([sys.executable, "-m", "analysis", "simulate", "bisko-bobo", "--trials", "10",
+                        "--games-per-match", "2"], capture_output=True, text=True)
+    assert p.returncode == 2 and "does not take --games-per-match" in p.stderr

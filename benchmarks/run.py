@@ -19,6 +19,7 @@ import numpy as np  # noqa: E402
 
 from analysis import driver  # noqa: E402
 from analysis.games import bisko_bobo as bb  # noqa: E402
+from analysis.games import zheng_shangyou as zs  # noqa: E402
 from kernels import bisko_bobo as K  # noqa: E402
 from kernels import rng  # noqa: E402
 from kernels._jit import jit  # noqa: E402
@@ -120,5 +121,32 @@ def main() -> None:
           f"{1000 / (tx * 1000):6.2f}x  ({int(counts.sum()):,} sets)")
 
 
+def zheng_shangyou() -> None:
+    numba.set_num_threads(1)
+    for name, target in (("random", 200_000), ("greedy", None)):
+        spec = zs.simulation_spec(strategies=[name])
+        games = 20_000 if name == "random" else 40_000
+        t = median_time(lambda: driver.run(spec, trials=games, seed=1, progress=False, threads=1, chunk_size=500))
+        row(f"Zheng Shangyou complete games, {name} players, 1 core", games / t, "games/s", target)
+    import numpy as _np
+    from kernels import zheng_shangyou as ZK
+    hand = _np.uint64(zs.to_mask("3D 3C 4D 4H 5S 6D 7C 8H 9S TD JC QH KS"))
+    out = _np.zeros(ZK.MAX_MOVES, dtype=_np.uint64)
+    n_moves = int(ZK.generate_moves(hand, 0, 0, 0, out))
+    reps = 20_000
+
+    @jit
+    def _gen(h, out, reps):
+        scratch = ZK.make_scratch()
+        total = 0
+        for _ in range(reps):
+            total += ZK.moves_into(h, 0, 0, 0, out, scratch)
+        return total
+    tg = median_time(lambda: _gen(hand, out, reps))
+    print(f"{'Zheng Shangyou move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
+          f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays)")
+
+
 if __name__ == "__main__":
     main()
+    zheng_shangyou()

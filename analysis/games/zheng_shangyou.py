@@ -306,3 +306,85 @@ def cli_exact(args) -> pd.DataFrame:
     if args.what not in EXACT_TABLES:
         raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
     return exact_hand_features(args.players)
+
+
+# ---------------------------------------------------------------------------------------------
+# The report (reports/zheng-shangyou/)
+# ---------------------------------------------------------------------------------------------
+
+def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True):
+    from ..driver import run
+    from ..plots import bar_with_intervals, new_figure
+    from ..report import Section
+
+    def n(x):
+        return max(500, int(x * scale))
+
+    sections = []
+    main = run(simulation_spec(), trials=n(200_000), seed=seed, progress=progress)
+    t = main.table
+    by_seat = t[t.measure.isin(["winner", "score"]) & t.seat.notna()]
+    fig = bar_with_intervals(t[(t.measure == "winner") & t.seat.notna()].assign(seat=lambda d: d.seat.astype(int)),
+                             "seat", None, title="P(Winner) by seat (greedy players; seat 0 deals first)",
+                             ylabel="P(first out)", xlabel="seat (clockwise from the dealer)", reference=0.25)
+    sections.append(Section("Who wins, by seat", (
+        "4 players, 54 cards, default rules; every seat greedy (bombs early). Seat 0 deals, so seats 0 and 1 "
+        "hold 14 cards and seats 2 and 3 hold 13 (ZS-1); the holder of the 3 of diamonds leads (ZS-3). "
+        "Scores are taken when the Winner goes out (ZS-8); 95% intervals."),
+        by_seat[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
+
+    rows = [t[t.measure.isin(["winner_given_3D", "score_given_3D"])]
+            [["measure", "trials", "estimate", "ci_low", "ci_high"]]]
+    values = []
+    for feature in ("3D", "RJ", "BJ", "2S", "2H", "2C", "2D", "bomb", "straight_flush"):
+        res = run(card_value_spec(feature), trials=n(30_000), seed=seed + 1, progress=progress).table
+        values.append(res)
+    vt = pd.concat(values, ignore_index=True)
+    win_vals = vt[vt.measure == "value_of_holding_win"]
+    fig = bar_with_intervals(win_vals, "feature", None, title="Value of holding a card, paired on the same deals",
+                             ylabel="P(Winner) with - without", xlabel="card or combination held", reference=0.0)
+    sections.append(Section("Is the 3 of diamonds an advantage? Observed", (
+        "The 3 of diamonds' holder leads the first trick. Observed over all games: P(Winner) and the expected "
+        "score of its holder (compare 0.25 and 0)."), pd.concat(rows, ignore_index=True)))
+    sections.append(Section("What holding a card is worth (paired)", (
+        "Each deal is played twice: as dealt, and with the holder's card swapped for a random card of a random "
+        "other player (for a bomb, one card of the four; for a straight flush, its middle card). The rest of "
+        "the deal and the players' random draws are the same, so the difference isolates the card. estimate = "
+        "with - without, for the holder; 'accepted_share' is the share of deals where someone held it."),
+        vt[["measure", "feature", "trials", "with", "without", "estimate", "ci_low", "ci_high", "accepted_share"]],
+        [fig]))
+
+    cmp_rows = []
+    for field, challenger in (("greedy", "greedy-hold"), ("greedy", "greedy-stop"), ("greedy-hold", "greedy"),
+                              ("greedy", "random")):
+        res = run(compare_spec(field, challenger), trials=n(20_000), seed=seed + 2, progress=progress).table
+        cmp_rows.append(res[res.seat.isna()])
+    ct = pd.concat(cmp_rows, ignore_index=True)
+    sections.append(Section("When to spend a bomb: policies compared (paired)", (
+        "One seat at a time switches to the challenger while the others keep the field's policy, on the same "
+        "deals. estimate = challenger - field for that seat (win probability, and score), pooled over seats."),
+        ct[["measure", "field", "challenger", "trials", "with_a", "with_b", "estimate", "ci_low", "ci_high"]]
+        .rename(columns={"with_a": "field_value", "with_b": "challenger_value"})))
+
+    ex = exact_hand_features()
+    dealt = t[t.measure == "dealt"][["feature", "trials", "estimate", "ci_low", "ci_high"]]
+    sections.append(Section("Hand features: exact odds", (
+        "Exact, by counting (inclusion-exclusion for four of a kind): a dealt hand of 14 or 13 cards from 54."),
+        ex, digits=5))
+    sections.append(Section("Hand features: simulated deals", (
+        "The same features in the simulated deals, per seat-hand (bombs: between the 14- and 13-card exact "
+        "values; the straight flush has no exact value here)."), dealt, digits=5))
+
+    hist = t[t.measure == "score_distribution"]
+    fig, ax = new_figure()
+    ax.bar(hist["score"], hist["estimate"], width=1.0)
+    ax.set_yscale("log")
+    ax.set_xlabel("score of a seat in one game (clipped to -100 .. 100)")
+    ax.set_ylabel("probability (log scale)")
+    ax.set_title("Distribution of game scores (greedy players)")
+    sections.append(Section("The distribution of scores", (
+        "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8)."), None, [fig]))
+    intro = (f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
+             f"Seed {seed}; {main.meta['trials']:,} games for the main table. Rule variants, the planning player "
+             f"and the OpenSpiel comparison are not implemented yet (issue 6).")
+    return "Zheng Shangyou: strategy report", intro, sections

@@ -143,7 +143,7 @@ def test_cli_moves_beats_eval_json():
     (["moves", "zheng-shangyou", "--hand", "3D 4X"], "bad card '4X'"),
     (["beats", "zheng-shangyou", "--current", "3D 5S", "--play", "4D 4S"], "not a combination"),
     (["moves", "zheng-shangyou", "--hand", "3D", "--variant", "revolution=true"], "not implemented yet"),
-    (["simulate", "zheng-shangyou", "--trials", "10"], "does not support this command yet"),
+    (["odds", "zheng-shangyou", "--seat", "0", "--trials", "10"], "does not support this command yet"),
 ])
 def test_cli_bad_input(args, msg):
     code, out, err = cli(*args)

@@ -36,6 +36,19 @@ BLACK_JOKER = 52
 RED_JOKER = 53
 MAX_MOVES = 1 << 15
 
+# variant slots of the ``zv`` int64 array (rules.md 4(c); built by analysis.games.zheng_shangyou)
+V_STRAIGHT_SUIT = 0      # straight_suit_tiebreak: 0 false, 1 true
+V_BARE_FOUR = 1          # bare_four_is_bomb: 0 false, 1 beats_all, 2 below_straight_flush
+V_SF_VS_SF = 2           # sf_vs_sf: 0 same_length, 1 longer_beats_shorter
+V_NO_TWOS_SEQ = 3        # sequence_rules: 0 as_straights, 1 no_twos_in_sequences (pair/triple straights)
+V_PAIR_STRAIGHT_TIE = 4  # pair_straight_tiebreak: 0 none, 1 top_pair_suit
+V_KICKER_JOKER = 5       # bomb_kicker_may_be_joker: 0 false, 1 true
+V_AUTO_RESTART = 6       # auto_restart_after_unbeatable: 0 false, 1 true
+V_LATER_LEADER = 7       # later_game_leader: 0 previous_winner, 1 holder_3D_every_game, 2 dealer, 3 dealer_left
+V_SCORE_TIMING = 8       # score_timing: 0 at_first_out, 1 at_end
+V_THREE_MULT = 9         # three_player_multiplier: 0 default, 1 literal_17
+N_VARIANTS = 10
+
 
 @jit_inline
 def rank_of_position(p):
@@ -70,11 +83,12 @@ def _top_suit(bits):
 
 
 @jit
-def classify(play):
+def classify(play, zv):
     """``(kind, length, key)`` of a card set (ZS-5); kind ``K_NONE`` if it is no combination.
 
     Keys: single = the card code; pair = 4 * rank + the higher suit; three of a kind, full house, bomb = the
-    rank of the triple or the four; sequences = the lowest position (a higher lowest card beats).
+    rank of the triple or the four; sequences = 4 * the lowest position (+ a suit under the tie-break
+    variants), so a higher lowest card beats.
     """
     n = _popcount(play)
     if n == 0:
@@ -83,7 +97,13 @@ def classify(play):
     if jokers:
         if n == 1:
             return K_SINGLE, 1, 52 if jokers == 1 else 53
-        return K_NONE, n, 0          # jokers only as singles (ZS-5)
+        # jokers only as singles (ZS-5); variant 13: a joker may be a bomb's fifth card
+        if zv[V_KICKER_JOKER] == 1 and n == 5 and jokers != 3:
+            rest = play & np.uint64((1 << 52) - 1)
+            for r in range(13):
+                if _rank_bits(rest, r) == np.uint64(15):
+                    return K_BOMB, 5, r
+        return K_NONE, n, 0
     # per rank counts, without allocating: a presence mask and the ranks holding 4, 3, and the multiplicity
     present = 0
     n_ranks = 0
@@ -117,6 +137,8 @@ def classify(play):
             return K_PAIR, 2, lo_rank * 4 + _top_suit(_rank_bits(play, lo_rank))
         if n == 3:
             return K_TRIPLE, 3, lo_rank
+        if n == 4 and zv[V_BARE_FOUR] > 0:
+            return K_BOMB, 4, lo_rank    # variant 6: a bare four of a kind is a bomb
         return K_NONE, n, 0          # a bare four of a kind is no play by default (variant 6)
     if n == 5 and n_ranks == 2:
         if r4 >= 0:
@@ -127,16 +149,21 @@ def classify(play):
     # sequences: every rank present the same number of times (1, 2 or 3), consecutive positions
     if not uniform or m > 3 or (m == 1 and n_ranks < 5):
         return K_NONE, n, 0
+    if m >= 2 and zv[V_NO_TWOS_SEQ] == 1 and (present >> 12) & 1:
+        return K_NONE, n, 0          # variant 11: no twos in pair and triple straights
     low = _sequence_low(present, n_ranks)
     if low < 0:
         return K_NONE, n, 0
+    top_rank = rank_of_position(low + n_ranks - 1)
     if m == 2:
-        return K_PAIR_STRAIGHT, n, low
+        tie = _top_suit(_rank_bits(play, top_rank)) if zv[V_PAIR_STRAIGHT_TIE] == 1 else 0
+        return K_PAIR_STRAIGHT, n, 4 * low + tie
     if m == 3:
-        return K_TRIPLE_STRAIGHT, n, low
+        return K_TRIPLE_STRAIGHT, n, 4 * low
     if _popcount(suit_union) == 1:
-        return K_STRAIGHT_FLUSH, n, low
-    return K_STRAIGHT, n, low
+        return K_STRAIGHT_FLUSH, n, 4 * low
+    tie = _top_suit(_rank_bits(play, top_rank)) if zv[V_STRAIGHT_SUIT] == 1 else 0
+    return K_STRAIGHT, n, 4 * low + tie
 
 
 @jit_inline
@@ -154,24 +181,30 @@ def _sequence_low(present, n_ranks):
 
 
 @jit
-def beats(cur_kind, cur_len, cur_key, kind, length, key):
+def beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
     """Whether the play (kind, length, key) may be played on the current one (ZS-4, ZS-6).
 
     ``cur_kind == K_NONE`` means a lead: any combination. A straight flush beats everything but a higher
     straight flush of the same length; a bomb beats everything but a higher bomb or a straight flush;
-    otherwise the same kind and number of cards with a higher key.
+    otherwise the same kind and number of cards with a higher key. Variants: a bare four as a bomb that beats
+    everything (6), straight flushes where the longer beats the shorter (10).
     """
     if kind == K_NONE:
         return False
     if cur_kind == K_NONE:
         return True
+    bare_beats_all = zv[V_BARE_FOUR] == 1
     if kind == K_STRAIGHT_FLUSH:
         if cur_kind == K_STRAIGHT_FLUSH:
+            if zv[V_SF_VS_SF] == 1 and length != cur_len:
+                return length > cur_len
             return length == cur_len and key > cur_key
+        if cur_kind == K_BOMB and cur_len == 4 and bare_beats_all:
+            return False
         return True
     if kind == K_BOMB:
         if cur_kind == K_STRAIGHT_FLUSH:
-            return False
+            return length == 4 and bare_beats_all
         if cur_kind == K_BOMB:
             return key > cur_key
         return True
@@ -181,9 +214,9 @@ def beats(cur_kind, cur_len, cur_key, kind, length, key):
 
 
 @jit_inline
-def _emit(out, n, play, cur_kind, cur_len, cur_key):
-    kind, length, key = classify(play)
-    if beats(cur_kind, cur_len, cur_key, kind, length, key) and n < out.shape[0]:
+def _emit(out, n, play, cur_kind, cur_len, cur_key, zv):
+    kind, length, key = classify(play, zv)
+    if beats(cur_kind, cur_len, cur_key, kind, length, key, zv) and n < out.shape[0]:
         out[n] = play
         return n + 1
     return n
@@ -207,17 +240,17 @@ def make_scratch():
 
 
 @jit
-def generate_moves(hand, cur_kind, cur_len, cur_key, out):
+def generate_moves(hand, cur_kind, cur_len, cur_key, out, zv):
     """Every legal play from ``hand`` (on lead when ``cur_kind == K_NONE``) into ``out``; returns the count.
 
     Each play is one card set; a set of five or more cards in one suit and in sequence is a straight flush
     only (the strongest reading). Plays are grouped by kind; ``out`` should hold ``MAX_MOVES``.
     """
-    return moves_into(hand, cur_kind, cur_len, cur_key, out, make_scratch())
+    return moves_into(hand, cur_kind, cur_len, cur_key, out, make_scratch(), zv)
 
 
 @jit
-def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch):
+def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
     """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form)."""
     choices, n_choice, tmp, pairs, idx = scratch
     n = 0
@@ -230,14 +263,14 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch):
                 continue
             for s in range(4):
                 if (bits >> np.uint64(s)) & np.uint64(1):
-                    n = _emit(out, n, np.uint64(1) << np.uint64(4 * r + s), cur_kind, cur_len, cur_key)
+                    n = _emit(out, n, np.uint64(1) << np.uint64(4 * r + s), cur_kind, cur_len, cur_key, zv)
             for k in (2, 3):
                 m = _subsets_of_size(bits, k, 4 * r, tmp, 0)
                 for i in range(m):
-                    n = _emit(out, n, tmp[i], cur_kind, cur_len, cur_key)
+                    n = _emit(out, n, tmp[i], cur_kind, cur_len, cur_key, zv)
         for j in (52, 53):
             if (hand >> np.uint64(j)) & np.uint64(1):
-                n = _emit(out, n, np.uint64(1) << np.uint64(j), cur_kind, cur_len, cur_key)
+                n = _emit(out, n, np.uint64(1) << np.uint64(j), cur_kind, cur_len, cur_key, zv)
     # full houses and bombs (bombs beat everything but straight flushes)
     for r in range(13):
         bits = _rank_bits(hand, r)
@@ -249,12 +282,15 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch):
                 m2 = _subsets_of_size(_rank_bits(hand, q), 2, 4 * q, pairs, 0)
                 for i in range(m3):
                     for j in range(m2):
-                        n = _emit(out, n, tmp[i] | pairs[j], cur_kind, cur_len, cur_key)
-        if bits == np.uint64(15) and cur_kind != K_STRAIGHT_FLUSH:
+                        n = _emit(out, n, tmp[i] | pairs[j], cur_kind, cur_len, cur_key, zv)
+        if bits == np.uint64(15):
             four = np.uint64(15) << np.uint64(4 * r)
-            for c in range(52):          # the kicker: any other suited card (default: not a joker)
+            if zv[V_BARE_FOUR] > 0:
+                n = _emit(out, n, four, cur_kind, cur_len, cur_key, zv)
+            kickers = 54 if zv[V_KICKER_JOKER] == 1 else 52
+            for c in range(kickers):     # the kicker: any other card (default: not a joker)
                 if c // 4 != r and (hand >> np.uint64(c)) & np.uint64(1):
-                    n = _emit(out, n, four | (np.uint64(1) << np.uint64(c)), cur_kind, cur_len, cur_key)
+                    n = _emit(out, n, four | (np.uint64(1) << np.uint64(c)), cur_kind, cur_len, cur_key, zv)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
     for width, min_len, kind in ((1, 5, K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT), (3, 2, K_TRIPLE_STRAIGHT)):
         if not (cur_kind == K_NONE or cur_kind == kind or (width == 1 and cur_kind != K_NONE)):
@@ -274,12 +310,12 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch):
                 # an ace cannot stand at both ends, and 2..A(high) is the same set of ranks as A(low)..K
                 if (low == 0 and high == 13) or (low == 1 and high == 13):
                     continue
-                n = _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx)
+                n = _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx, zv)
     return n
 
 
 @jit
-def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx):
+def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx, zv):
     """Emit every combination of one choice per position in [low, high] (an odometer)."""
     L = high - low + 1
     for i in range(L):
@@ -288,7 +324,7 @@ def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, i
         play = np.uint64(0)
         for i in range(L):
             play |= choices[low + i, idx[i]]
-        n = _emit(out, n, play, cur_kind, cur_len, cur_key)
+        n = _emit(out, n, play, cur_kind, cur_len, cur_key, zv)
         i = L - 1
         while i >= 0:
             idx[i] += 1
@@ -334,13 +370,14 @@ MAX_TURNS = 2000
 
 
 @jit
-def deal_hands(st, P, dealer, deck, hands, counts):
-    """Shuffle ``deck`` (card codes) and deal it out one at a time, clockwise from the dealer (ZS-1)."""
+def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
+    """Shuffle ``deck`` (card codes) and deal ``n_deal`` cards one at a time, clockwise from the dealer
+    (ZS-1); with 3 players and 52 cards one card is left over, out of play."""
     rng.partial_shuffle(st, deck, deck.shape[0])
     for s in range(P):
         hands[s] = 0
         counts[s] = 0
-    for i in range(deck.shape[0]):
+    for i in range(n_deal):
         s = (dealer + i) % P
         hands[s] |= np.uint64(1) << np.uint64(deck[i])
         counts[s] += 1
@@ -384,7 +421,7 @@ def _top_card(play):
 
 
 @jit
-def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp):
+def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
     """The index of the chosen move in ``moves[:n]`` (sorted by mask), or -1 to pass."""
     if policy == POLICY_RANDOM:
         if cur_kind == K_NONE:
@@ -402,7 +439,7 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
     sp = -1
     sp_rank = 1 << 30
     for i in range(n):
-        kind, length, key = classify(moves[i])
+        kind, length, key = classify(moves[i], zv)
         if _special(kind):
             rank = (1000 if kind == K_STRAIGHT_FLUSH else 0) + key * 20 + length
             if rank < sp_rank:
@@ -431,14 +468,25 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
 
 
 @jit
-def score_first_out(P, winner, counts, rec):
-    """ZS-8, at the moment the Winner goes out: every other player pays 1 per card held (2 per card with 10
-    or more, 3 per card if they never played), and the Winner gains the total. Uses rec's G_NEVER_PLAYED."""
+def _multiplier(P, c, never_played, full, zv):
+    """ZS-8 multipliers: 4 players x3 never played, x2 with 10 or more, else x1; 3 players x3 never played,
+    x2 from 12 cards, else x1 (variant literal_17: x3 only with 17 or more cards held)."""
+    if P == 3:
+        if zv[V_THREE_MULT] == 1:
+            return 3 if c >= 17 else (2 if c >= 12 else 1)
+        return 3 if never_played else (2 if c >= 12 else 1)
+    return 3 if never_played else (2 if c >= 10 else 1)
+
+
+@jit
+def score_first_out(P, winner, counts, rec, full, zv):
+    """ZS-8, at the moment the Winner goes out: every other player pays per card held (see
+    :func:`_multiplier`), and the Winner gains the total. Uses rec's G_NEVER_PLAYED."""
     gain = 0
     for s in range(P):
         if s != winner:
             c = counts[s]
-            mult = 3 if rec[s, G_NEVER_PLAYED] else (2 if c >= 10 else 1)
+            mult = _multiplier(P, c, rec[s, G_NEVER_PLAYED], full[s], zv)
             rec[s, G_SCORE] = -c * mult
             rec[s, G_CARDS_LEFT] = c
             gain += c * mult
@@ -446,7 +494,7 @@ def score_first_out(P, winner, counts, rec):
 
 
 @jit
-def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch):
+def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     """Play one game from dealt ``hands`` with ``leader`` to lead; fills ``rec[P, G_FIELDS]``.
 
     Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8).
@@ -461,6 +509,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch):
         rec[s, G_JOKERS] = _popcount(h >> np.uint64(52))
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12))
         rec[s, G_NEVER_PLAYED] = 1
+    full = counts.copy()
     active = P
     place = 0
     winner = -1
@@ -473,7 +522,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch):
     turn = leader
     for _ in range(MAX_TURNS):
         hand = hands[turn]
-        n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch)
+        n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch, zv)
         moves[:n].sort()
         min_opp = 99
         for s in range(P):
@@ -482,12 +531,12 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch):
         pick = -1
         if n > 0:
             pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,
-                          cur_len, cur_key, moves, n, min_opp)
+                          cur_len, cur_key, moves, n, min_opp, zv)
         if cur_kind == K_NONE and pick < 0:
             pick = 0             # a leader must play (cannot happen with a non-empty hand)
         if pick >= 0:
             play = moves[pick]
-            kind, length, key = classify(play)
+            kind, length, key = classify(play, zv)
             if _special(kind):
                 rec[turn, G_BOMBS_PLAYED] += 1
             hands[turn] = hand & ~play
@@ -504,13 +553,24 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch):
                 active -= 1
                 if winner < 0:
                     winner = turn
-                    score_first_out(P, turn, counts, rec)
+                    if zv[V_SCORE_TIMING] == 0:
+                        score_first_out(P, turn, counts, rec, full, zv)
                 if active == 1:
                     for s in range(P):
                         if counts[s] > 0:
                             loser = s
                             rec[s, G_PLACE] = P
+                    if zv[V_SCORE_TIMING] == 1:
+                        # variant at_end: only the Loser still holds cards, and pays the Winner
+                        mult = _multiplier(P, counts[loser], rec[loser, G_NEVER_PLAYED], full[loser], zv)
+                        rec[loser, G_SCORE] = -counts[loser] * mult
+                        rec[loser, G_CARDS_LEFT] = counts[loser]
+                        rec[winner, G_SCORE] = counts[loser] * mult
                     break
+            # variant 9: the red joker single, or a pair of twos with the 2 of spades, ends the trick at once
+            if zv[V_AUTO_RESTART] == 1 and ((kind == K_SINGLE and key == RED_JOKER) or
+                                            (kind == K_PAIR and key == 12 * 4 + 3)):
+                passes = P
         else:
             passes += 1
         # ZS-4: the trick ends when every other player still holding cards has passed in a row
@@ -537,10 +597,12 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch):
 
 @jit
 def first_leader(P, hands):
-    """ZS-3: the holder of the 3 of diamonds (code 0) leads the first game."""
-    for s in range(P):
-        if hands[s] & np.uint64(1):
-            return s
+    """ZS-3: the holder of the 3 of diamonds (code 0) leads the first game; if it was left over (3 players,
+    52 cards), the holder of the lowest card does [OURS]."""
+    for c in range(54):
+        for s in range(P):
+            if (hands[s] >> np.uint64(c)) & np.uint64(1):
+                return s
     return 0
 
 
@@ -554,7 +616,9 @@ S_SCORE_3D = 5
 S_SCORE_SQ_3D = 6
 S_PLACES = 7          # P slots would vary; 8 slots reserved (places 1..8)
 S_FEATURE = 15        # 4 features x (n, wins): bomb, straight flush, red joker, two or more twos
-S_FIELDS = 23
+S_WIN_SCORE = 23      # the Winner's gain (sum and sum of squares), in the games this seat won
+S_WIN_SCORE_SQ = 24
+S_FIELDS = 25
 SCORE_BINS = 201      # histogram of per-seat game scores, offset by 100 (clipped)
 M_GAMES = 0
 M_TURNS = 1
@@ -577,6 +641,9 @@ def _accumulate_game(row, P, rec, hands0):
             row[b + S_WIN_3D] += rec[s, G_WIN]
             row[b + S_SCORE_3D] += rec[s, G_SCORE]
             row[b + S_SCORE_SQ_3D] += rec[s, G_SCORE_SQ]
+        if rec[s, G_WIN]:
+            row[b + S_WIN_SCORE] += rec[s, G_SCORE]
+            row[b + S_WIN_SCORE_SQ] += rec[s, G_SCORE_SQ]
         pl = rec[s, G_PLACE]
         if 1 <= pl <= 8:
             row[b + S_PLACES + pl - 1] += 1
@@ -592,11 +659,12 @@ def _accumulate_game(row, P, rec, hands0):
 
 
 @pjit
-def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, strat, games_per_match, out):
+def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out):
     """The driver's kernel: each trial is a match of ``games_per_match`` games (1 = one game, ZS-7).
 
     The first game's dealer is seat 0 and the 3 of diamonds leads; later games are dealt by the Loser
-    and led by the previous Winner (default ``later_game_leader``).
+    and led by the previous Winner (variant ``later_game_leader``: the 3 of diamonds, the dealer, or the
+    dealer's left).
     """
     for ci in prange(chunk_ids.shape[0]):
         c = chunk_ids[ci]
@@ -619,12 +687,17 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, strat,
             leader = -1
             for g in range(games_per_match):
                 d[:] = deck
-                deal_hands(st_deal, P, dealer, d, hands, counts)
+                deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
                 for s in range(P):
                     hands0[s] = hands[s]
-                if leader < 0:
+                rule = zv[V_LATER_LEADER]
+                if leader < 0 or rule == 1:
                     leader = first_leader(P, hands)
-                winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch)
+                elif rule == 2:
+                    leader = dealer
+                elif rule == 3:
+                    leader = (dealer + 1) % P
+                winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
                 _accumulate_game(row, P, rec, hands0)
                 dealer = loser
                 leader = winner
@@ -641,12 +714,12 @@ FEATURE_SF = 2       # the middle card of a five-card straight flush
 
 
 @jit
-def _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play):
+def _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv):
     for s in range(P):
         hands[s] = hands0[s]
         counts[s] = counts0[s]
     rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-    return play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch)
+    return play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
 
 
 @jit
@@ -667,7 +740,7 @@ def _add_paired(row, base, rec_a, rec_b, s):
 
 
 @pjit
-def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, strat_a, strat_b, out):
+def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
     """Seat by seat, on the same deal: the seat plays B (others A) against everyone on A.
 
     ``out[chunk]`` is ``[seat][PAIR_STATS]`` (A = the field's result for that seat, B = the challenger's).
@@ -692,20 +765,21 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, strat_a
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             d[:] = deck
-            deal_hands(st_deal, P, 0, d, hands0, counts0)
+            deal_hands(st_deal, P, 0, d, hands0, counts0, n_deal)
             leader = first_leader(P, hands0)
             _play_dealt(P, hands0, counts0, leader, strat_a, key0, key1, t, rec_a, moves, scratch, hands, counts,
-                        st_play)
+                        st_play, zv)
             for s in range(P):
                 mixed[s] = strat_b[s]
                 _play_dealt(P, hands0, counts0, leader, mixed, key0, key1, t, rec_b, moves, scratch, hands,
-                            counts, st_play)
+                            counts, st_play, zv)
                 mixed[s] = strat_a[s]
                 _add_paired(row, s * PAIR_STATS, rec_a, rec_b, s)
 
 
 @pjit
-def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, strat, feature, target, out):
+def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv,
+                      out):
     """The value of holding a card (or a bomb, or a straight flush), paired on the same deal.
 
     Game A: as dealt. Game B: the holder's card X is swapped with a random card of a random other player.
@@ -732,7 +806,7 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, stra
             row[0] += 1
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             d[:] = deck
-            deal_hands(st_deal, P, 0, d, hands0, counts0)
+            deal_hands(st_deal, P, 0, d, hands0, counts0, n_deal)
             holder = -1
             x = -1
             if feature == FEATURE_CARD:
@@ -773,12 +847,12 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, stra
                     k -= 1
             leader = first_leader(P, hands0)
             _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts,
-                        st_play)
+                        st_play, zv)
             bx = np.uint64(1) << np.uint64(x)
             by = np.uint64(1) << np.uint64(y)
             hands0[holder] = (hands0[holder] & ~bx) | by
             hands0[other] = (hands0[other] & ~by) | bx
             leader = first_leader(P, hands0)
             _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts,
-                        st_play)
+                        st_play, zv)
             _add_paired(row, 2, rec_a, rec_b, holder)

@@ -16,12 +16,15 @@ from kernels import zheng_shangyou as K
 from tests.reference import zheng_shangyou as ref
 
 
-def play(text):
-    return zs.classify_mask(zs.to_mask(text))
+ZV = zs.variant_array({})
 
 
-def beats(current, new):
-    return bool(K.beats(*play(current), *play(new)))
+def play(text, zv=ZV):
+    return zs.classify_mask(zs.to_mask(text), zv)
+
+
+def beats(current, new, zv=ZV):
+    return bool(K.beats(*play(current, zv), *play(new, zv), zv))
 
 
 # ---- rules.md 4(e) vectors (default variants) ---------------------------------------------------
@@ -58,7 +61,7 @@ def test_V_Z14_ace_low_straight_flush_with_a_two():
 
 
 def test_V_Z18_any_lead():
-    assert bool(K.beats(K.K_NONE, 0, 0, *play("8S")))
+    assert bool(K.beats(K.K_NONE, 0, 0, *play("8S"), ZV))
 
 
 # ---- classification beyond the vectors -------------------------------------------------------------
@@ -90,10 +93,10 @@ def test_kernel_classifies_like_the_reference(seed):
         assert (got if got[0] else None) == want, (cards, got, want)
 
 
-def _kernel_moves(hand, current):
+def _kernel_moves(hand, current, zv=ZV):
     out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
     ck, cn, ckey = current if current else (0, 0, 0)
-    n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out)
+    n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out, zv)
     plays = [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in out[:n]]
     assert len(plays) == len(set(plays)), "a play was generated twice"
     return set(plays)
@@ -113,6 +116,57 @@ def test_move_generator_matches_brute_force(seed):
             if cur is None:
                 continue
             assert _kernel_moves(hand, cur) == ref.legal_plays(hand, cur), (hand, cur)
+
+
+VARIANTS = [
+    {"straight_suit_tiebreak": "true"}, {"bare_four_is_bomb": "beats_all"},
+    {"bare_four_is_bomb": "below_straight_flush"}, {"sf_vs_sf": "longer_beats_shorter"},
+    {"sequence_rules": "no_twos_in_sequences"}, {"pair_straight_tiebreak": "top_pair_suit"},
+    {"bomb_kicker_may_be_joker": "true"},
+]
+
+
+@pytest.mark.parametrize("variants", VARIANTS, ids=lambda v: "-".join(f"{k}={x}" for k, x in v.items()))
+def test_variants_classify_and_generate_like_the_reference(variants):
+    zv = zs.variant_array(variants)
+    rnd = random.Random(str(variants))
+    for _ in range(300):
+        cards = _random_hand(rnd, rnd.choice([4, 5, 5, 6, 7]))
+        got = zs.classify_mask(sum(1 << c for c in cards), zv)
+        assert (got if got[0] else None) == ref.classify(cards, variants), cards
+    for _ in range(12):
+        hand = _random_hand(rnd, rnd.randint(6, 10))
+        # make four of a kind and straight flushes likely enough to matter
+        hand = sorted(set(hand) | {0, 1, 2, 3})
+        rest = [c for c in range(54) if c not in hand]
+        assert _kernel_moves(hand, None, zv) == ref.legal_plays(hand, None, variants)
+        for _ in range(3):
+            cur = ref.classify(rnd.sample(rest, rnd.choice([1, 2, 4, 5, 6])), variants)
+            if cur is not None:
+                assert _kernel_moves(hand, cur, zv) == ref.legal_plays(hand, cur, variants), (hand, cur)
+
+
+@pytest.mark.parametrize("variants, current, new, legal", [
+    ({"straight_suit_tiebreak": "true"}, "4D 5C 6H 7S 8D", "4C 5H 6S 7D 8C", True),   # top card 8C > 8D
+    ({"straight_suit_tiebreak": "true"}, "4D 5C 6H 7S 8S", "4C 5H 6S 7D 8C", False),
+    ({"bare_four_is_bomb": "beats_all"}, "3D 4D 5D 6D 7D", "9D 9C 9H 9S", True),      # literal: beats anything
+    ({"bare_four_is_bomb": "below_straight_flush"}, "3D 4D 5D 6D 7D", "9D 9C 9H 9S", False),
+    ({"bare_four_is_bomb": "below_straight_flush"}, "KD KC", "9D 9C 9H 9S", True),
+    ({"sf_vs_sf": "longer_beats_shorter"}, "9D TD JD QD KD", "3C 4C 5C 6C 7C 8C", True),
+    ({}, "9D TD JD QD KD", "3C 4C 5C 6C 7C 8C", False),
+    ({"pair_straight_tiebreak": "top_pair_suit"}, "5D 5C 6D 6C", "5H 5S 6H 6S", True),
+    ({}, "5D 5C 6D 6C", "5H 5S 6H 6S", False),
+    ({"bomb_kicker_may_be_joker": "true"}, "KD KC", "9D 9C 9H 9S RJ", True),
+])
+def test_variant_vectors(variants, current, new, legal):
+    zv = zs.variant_array(variants)
+    assert beats(current, new, zv) is legal
+
+
+def test_no_twos_in_pair_straights_variant():
+    zv = zs.variant_array({"sequence_rules": "no_twos_in_sequences"})
+    assert play("AD AC 2D 2C", zv)[0] == K.K_NONE and play("AD AC 2D 2C")[0] == K.K_PAIR_STRAIGHT
+    assert play("AS 2D 3C 4H 5S", zv)[0] == K.K_STRAIGHT      # straights keep their twos
 
 
 def test_rich_hand_with_every_kind():
@@ -143,6 +197,7 @@ def test_cli_moves_beats_eval_json():
     (["moves", "zheng-shangyou", "--hand", "3D 4X"], "bad card '4X'"),
     (["beats", "zheng-shangyou", "--current", "3D 5S", "--play", "4D 4S"], "not a combination"),
     (["moves", "zheng-shangyou", "--hand", "3D", "--variant", "revolution=true"], "not implemented yet"),
+    (["simulate", "zheng-shangyou", "--trials", "10", "--players", "3"], "deck=3p_54"),
     (["odds", "zheng-shangyou", "--seat", "0", "--trials", "10"], "does not support this command yet"),
 ])
 def test_cli_bad_input(args, msg):

@@ -10,15 +10,17 @@ from kernels import zheng_shangyou as K
 from tests.reference import zheng_shangyou as ref
 
 
-def kernel_legal(hand, current):
-    out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
-    ck, cn, ckey = current if current else (0, 0, 0)
-    n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out)
-    return [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in out[:n]]
+def kernel_legal_for(zv):
+    def legal(hand, current):
+        out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+        ck, cn, ckey = current if current else (0, 0, 0)
+        n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out, zv)
+        return [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in out[:n]]
+    return legal
 
 
 @K.jit
-def _one_game(P, deck, strat, key0, trial, dealer):
+def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     st_deal = rng.new_state()
     st_play = rng.new_state()
     rng.seed_state(st_deal, key0, np.uint64(0), np.uint64(trial), np.uint64(0))
@@ -26,49 +28,77 @@ def _one_game(P, deck, strat, key0, trial, dealer):
     d = deck.copy()
     hands = np.zeros(P, dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
-    K.deal_hands(st_deal, P, dealer, d, hands, counts)
+    K.deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
     leader = K.first_leader(P, hands)
     rec = np.zeros((P, K.G_FIELDS), dtype=np.int64)
     w, l = K.play_game(P, hands.copy(), counts, leader, strat, st_play, rec, np.zeros(K.MAX_MOVES, dtype=np.uint64),
-                       K.make_scratch())
+                       K.make_scratch(), zv)
     return d, leader, w, l, rec
 
 
-@pytest.mark.parametrize("strategies", [
-    [(0, 0, 0)] * 4, [(1, 0, 0)] * 4, [(1, 1, 0)] * 4, [(1, 2, 3)] * 4,
-    [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 5)],
+@pytest.mark.parametrize("strategies, variants", [
+    ([(0, 0, 0)] * 4, {}), ([(1, 0, 0)] * 4, {}), ([(1, 1, 0)] * 4, {}), ([(1, 2, 3)] * 4, {}),
+    ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 5)], {}),
+    ([(1, 0, 0)] * 4, {"auto_restart_after_unbeatable": "true"}),
+    ([(0, 0, 0)] * 4, {"score_timing": "at_end"}),
+    ([(1, 0, 0)] * 4, {"bare_four_is_bomb": "beats_all", "bomb_kicker_may_be_joker": "true"}),
+    ([(1, 0, 0)] * 4, {"deck": "4p_52"}),
+    ([(1, 0, 0)] * 3, {"deck": "3p_54"}),
+    ([(0, 0, 0)] * 3, {"deck": "3p_52", "three_player_multiplier": "literal_17"}),
 ])
-def test_kernel_games_match_reference(strategies):
-    P = 4
-    deck = np.arange(54, dtype=np.int64)
+def test_kernel_games_match_reference(strategies, variants):
+    from analysis.games import zheng_shangyou as zs
+    P, deck, n_deal, zv, full = zs._table(len(strategies), variants)
     strat = np.array([list(s) + [0] for s in strategies], dtype=np.int64)
-    for trial in range(60):
-        d, leader, w, l, rec = _one_game(P, deck, strat, np.uint64(11), trial, 0)
-        hands = ref.deal([int(c) for c in d], P, 0)
-        assert leader == next(s for s in range(P) if 0 in hands[s])        # ZS-3: 3 of diamonds leads
+    legal = kernel_legal_for(zv)
+    for trial in range(40):
+        d, leader, w, l, rec = _one_game(P, deck, n_deal, strat, np.uint64(11), trial, 0, zv)
+        hands = ref.deal([int(c) for c in d], P, 0, int(n_deal))
+        lowest = min(c for h in hands for c in h)
+        assert leader == next(s for s in range(P) if lowest in hands[s])   # ZS-3: 3 of diamonds leads
         st = rng.new_state()
         rng.seed_state(st, np.uint64(11), np.uint64(0), np.uint64(trial), np.uint64(1))
-        rw, rl, scores, places, turns = ref.play_game(hands, leader, strategies, kernel_legal,
-                                                      lambda n: int(rng.below(st, n)))
+        rw, rl, scores, places, turns = ref.play_game(hands, leader, strategies, legal,
+                                                      lambda n: int(rng.below(st, n)), full)
         assert (w, l) == (rw, rl), trial
         assert [int(x) for x in rec[:, K.G_SCORE]] == scores, trial
         assert [int(x) for x in rec[:, K.G_PLACE]] == places, trial
         assert sum(scores) == 0
 
 
-def test_deal_sizes_and_3d_leads():
-    P = 4
-    deck = np.arange(54, dtype=np.int64)
-    strat = np.array([[1, 0, 0, 0]] * 4, dtype=np.int64)
-    d, leader, w, l, rec = _one_game(P, deck, strat, np.uint64(2), 0, 0)
-    hands = ref.deal([int(c) for c in d], P, 0)
-    assert [len(h) for h in hands] == [14, 14, 13, 13]                    # ZS-1
-    assert sorted(c for h in hands for c in h) == list(range(54))
+@pytest.mark.parametrize("deck, sizes", [("4p_54", [14, 14, 13, 13]), ("4p_52", [13] * 4), ("3p_54", [18] * 3),
+                                         ("3p_52", [17] * 3)])
+def test_deal_sizes(deck, sizes):
+    from analysis.games import zheng_shangyou as zs
+    P, d0, n_deal, zv, full = zs._table(None, {"deck": deck})
+    strat = np.array([[1, 0, 0, 0]] * P, dtype=np.int64)
+    d, leader, w, l, rec = _one_game(P, d0, n_deal, strat, np.uint64(2), 0, 0, zv)
+    hands = ref.deal([int(c) for c in d], P, 0, int(n_deal))
+    assert [len(h) for h in hands] == sizes                               # ZS-1, 4(c)1
+    assert len({c for h in hands for c in h}) == sum(sizes)
 
 
 def test_V_Z19_scoring():
     # winner seat 0; the others hold 3, 10 and 14 cards, the last never played: -3, -20, -42; Winner +65
     rec = np.zeros((4, K.G_FIELDS), dtype=np.int64)
     rec[3, K.G_NEVER_PLAYED] = 1
-    K.score_first_out(4, 0, np.array([0, 3, 10, 14], dtype=np.int64), rec)
+    counts = np.array([0, 3, 10, 14], dtype=np.int64)
+    K.score_first_out(4, 0, counts, rec, counts, np.zeros(K.N_VARIANTS, dtype=np.int64))
     assert rec[:, K.G_SCORE].tolist() == [65, -3, -20, -42]
+
+
+def test_V_Z21_three_player_scoring():
+    # 3p_52: one player never played and holds 17, the others 16 and 11: -51, -32, -11 (rules.md 4(e))
+    zv = np.zeros(K.N_VARIANTS, dtype=np.int64)
+    rec = np.zeros((4, K.G_FIELDS), dtype=np.int64)
+    rec[1, K.G_NEVER_PLAYED] = 1
+    counts = np.array([0, 17, 16, 11], dtype=np.int64)
+    K.score_first_out(4, 0, counts, rec, counts, zv)          # 4 players: 17 unplayed x3, 16 x2, 11 x2
+    assert rec[1:, K.G_SCORE].tolist() == [-51, -32, -22]
+    rec3 = np.zeros((3, K.G_FIELDS), dtype=np.int64)
+    rec3[1, K.G_NEVER_PLAYED] = 1
+    K.score_first_out(3, 0, np.array([0, 17, 16], dtype=np.int64), rec3, np.full(3, 17, dtype=np.int64), zv)
+    assert rec3[1:, K.G_SCORE].tolist() == [-51, -32]
+    rec3 = np.zeros((3, K.G_FIELDS), dtype=np.int64)
+    K.score_first_out(3, 0, np.array([0, 11, 12], dtype=np.int64), rec3, np.full(3, 17, dtype=np.int64), zv)
+    assert rec3[1:, K.G_SCORE].tolist() == [-11, -24]

@@ -49,47 +49,73 @@ def cards_of(mask: int) -> str:
     return " ".join(str(card(i)) for i in range(54) if (mask >> i) & 1)
 
 
+NOT_IMPLEMENTED = {"deck": {"5to8p_108"}, "revolution": {"true"}, "loser_exchange": {"offer_two", "winner_gives_one"},
+                   "ruleset": {"legacy_wiki", "current_wiki"}}
+_CODES = {
+    "straight_suit_tiebreak": (K.V_STRAIGHT_SUIT, {"false": 0, "true": 1}),
+    "bare_four_is_bomb": (K.V_BARE_FOUR, {"false": 0, "beats_all": 1, "below_straight_flush": 2}),
+    "sf_vs_sf": (K.V_SF_VS_SF, {"same_length": 0, "longer_beats_shorter": 1}),
+    "sequence_rules": (K.V_NO_TWOS_SEQ, {"as_straights": 0, "no_twos_in_sequences": 1}),
+    "pair_straight_tiebreak": (K.V_PAIR_STRAIGHT_TIE, {"none": 0, "top_pair_suit": 1}),
+    "bomb_kicker_may_be_joker": (K.V_KICKER_JOKER, {"false": 0, "true": 1}),
+    "auto_restart_after_unbeatable": (K.V_AUTO_RESTART, {"false": 0, "true": 1}),
+    "later_game_leader": (K.V_LATER_LEADER, {"previous_winner": 0, "holder_3D_every_game": 1, "dealer": 2,
+                                             "dealer_left": 3}),
+    "score_timing": (K.V_SCORE_TIMING, {"at_first_out": 0, "at_end": 1}),
+    "three_player_multiplier": (K.V_THREE_MULT, {"default": 0, "literal_17": 1}),
+}
+DECKS = {"4p_54": (4, 54, 54), "4p_52": (4, 52, 52), "3p_54": (3, 54, 54), "3p_52": (3, 52, 51)}
+
+
 def _check_variants(variants: dict | None) -> dict:
+    """All variants with defaults; the few not implemented yet are refused with a plain error."""
     full = rules().resolve_variants(variants)
-    defaults = rules().resolve_variants({})
-    changed = [f"{k}={v}" for k, v in full.items() if v != defaults[k]]
-    if changed:
-        raise CardlabError(f"variant {', '.join(changed)} is not implemented yet for {GAME}: the engine "
-                           "implements the default rules only")
+    for name, values in NOT_IMPLEMENTED.items():
+        if full[name] in values:
+            raise CardlabError(f"variant {name}={full[name]} is not implemented yet for {GAME}")
     return full
 
 
-def classify_mask(mask: int) -> tuple[int, int, int]:
-    kind, length, key = K.classify(np.uint64(mask))
+def variant_array(variants: dict | None) -> np.ndarray:
+    full = _check_variants(variants)
+    zv = np.zeros(K.N_VARIANTS, dtype=np.int64)
+    for name, (slot, codes) in _CODES.items():
+        zv[slot] = codes[full[name]]
+    return zv
+
+
+def classify_mask(mask: int, zv: np.ndarray | None = None) -> tuple[int, int, int]:
+    """(kind, length, key) of a card bit set under the variants ``zv`` (the defaults if None)."""
+    kind, length, key = K.classify(np.uint64(mask), variant_array({}) if zv is None else zv)
     return int(kind), int(length), int(key)
 
 
-def _describe(mask: int) -> dict:
-    kind, length, key = classify_mask(mask)
+def _describe(mask: int, zv: np.ndarray | None = None) -> dict:
+    kind, length, key = classify_mask(mask, zv)
     return {"cards": cards_of(mask), "type": K.KIND_NAMES[kind] if kind else "not a combination",
             "type_index": kind, "length": length, "key": key if kind else None}
 
 
 def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
     """Type (ZS-5), number of cards and comparison key of each card set."""
-    _check_variants(variants)
+    zv = variant_array(variants)
     if not sets:
         raise CardlabError("give at least one card set, e.g. \"3D 3S\"")
-    df = pd.DataFrame([_describe(to_mask(t)) for t in sets])
+    df = pd.DataFrame([_describe(to_mask(t), zv) for t in sets])
     df["key"] = df["key"].astype("Int64")
     return df
 
 
 def beats_table(current: str, play: str, variants: dict | None = None) -> pd.DataFrame:
     """Whether ``play`` may be played on ``current`` (ZS-4, ZS-6), with the reason."""
-    _check_variants(variants)
-    cur = _describe(to_mask(current))
-    new = _describe(to_mask(play))
+    zv = variant_array(variants)
+    cur = _describe(to_mask(current), zv)
+    new = _describe(to_mask(play), zv)
     if cur["type_index"] == 0:
         raise CardlabError(f"the current play {current!r} is not a combination")
-    ck, cn, ckey = classify_mask(to_mask(current))
-    k, n, key = classify_mask(to_mask(play))
-    ok = bool(K.beats(ck, cn, ckey, k, n, key))
+    ck, cn, ckey = classify_mask(to_mask(current), zv)
+    k, n, key = classify_mask(to_mask(play), zv)
+    ok = bool(K.beats(ck, cn, ckey, k, n, key, zv))
     if k == 0:
         reason = "the play is not a combination"
     elif k == K.K_STRAIGHT_FLUSH:
@@ -110,21 +136,21 @@ def beats_table(current: str, play: str, variants: dict | None = None) -> pd.Dat
 
 def moves(hand: str, current: str | None = None, variants: dict | None = None) -> pd.DataFrame:
     """Every legal play from ``hand``, on lead or over ``current``."""
-    _check_variants(variants)
+    zv = variant_array(variants)
     h = to_mask(hand)
     ck = cn = ckey = 0
     if current:
         m = to_mask(current)
         if m & h:
             raise CardlabError("the current play shares cards with the hand")
-        ck, cn, ckey = classify_mask(m)
+        ck, cn, ckey = classify_mask(m, zv)
         if ck == 0:
             raise CardlabError(f"the current play {current!r} is not a combination")
     out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
-    n = int(K.generate_moves(np.uint64(h), ck, cn, ckey, out))
+    n = int(K.generate_moves(np.uint64(h), ck, cn, ckey, out, zv))
     if n >= K.MAX_MOVES:
         raise CardlabError(f"more than {K.MAX_MOVES} legal plays: give a smaller hand")
-    rows = [_describe(int(x)) for x in out[:n]]
+    rows = [_describe(int(x), zv) for x in out[:n]]
     return pd.DataFrame(rows, columns=["cards", "type", "type_index", "length", "key"])
 
 
@@ -144,12 +170,17 @@ FEATURES = {"3D": (0, 0), "RJ": (0, 53), "BJ": (0, 52), "2S": (0, 51), "2H": (0,
             "bomb": (1, 0), "straight_flush": (2, 0)}
 
 
-def _players(players: int | None) -> int:
-    P = rules().check_players(players)
-    if P != 4:
-        raise CardlabError(f"the default deck (4p_54) is for 4 players, not {P}; other player counts come with "
-                           "the deck variant, which is not implemented yet")
-    return P
+def _table(players: int | None, variants: dict | None):
+    """(players, deck array, cards dealt, variant array) from --players and the deck variant (ZS-1, 4(c)1)."""
+    full = _check_variants(variants)
+    P_deck, size, n_deal = DECKS[full["deck"]]
+    P = P_deck if players is None else rules().check_players(players)
+    if P != P_deck:
+        decks = [d for d, (p, _, _) in DECKS.items() if p == P]
+        hint = f"; use --variant deck={decks[0]}" if decks else " (5-8 players need two decks: not implemented yet)"
+        raise CardlabError(f"the deck {full['deck']} is for {P_deck} players, not {P}{hint}")
+    deck = np.arange(54 if size == 54 else 52, dtype=np.int64)
+    return P, deck, np.int64(n_deal), variant_array(variants), full
 
 
 def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str]]:
@@ -175,12 +206,11 @@ def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str
 def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
                     games_per_match: int = 1) -> KernelSpec:
     """Whole games (or matches of consecutive games, the Loser dealing) with per-seat strategies."""
-    full = _check_variants(variants)
-    P = _players(players)
+    P, deck, n_deal, zv, full = _table(players, variants)
     if games_per_match < 1:
         raise CardlabError(f"bad --games-per-match {games_per_match}: expected a positive integer")
     strat, names = strategy_table(strategies, P)
-    args = (np.int64(P), np.arange(54, dtype=np.int64), strat, np.int64(games_per_match))
+    args = (np.int64(P), deck, n_deal, strat, np.int64(games_per_match), zv)
     return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:simulate_chunks", args=args,
                       n_counts=K.counts_width(P), tabulate=tabulate,
                       describe={"players": P, "variants": full, "strategies": names,
@@ -201,6 +231,7 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         for pl in range(P):
             rows.append(proportion_row("place", s, r[K.S_PLACES + pl], n, place=pl + 1))
     tot = seat.sum(axis=0)
+    rows.append(mean_row("winner_gain", None, tot[K.S_WIN_SCORE], tot[K.S_WIN_SCORE_SQ], games))
     rows.append(proportion_row("winner_given_3D", None, tot[K.S_WIN_3D], tot[K.S_HOLDS_3D]))
     rows.append(mean_row("score_given_3D", None, tot[K.S_SCORE_3D], tot[K.S_SCORE_SQ_3D], tot[K.S_HOLDS_3D]))
     for s in range(P):
@@ -232,9 +263,9 @@ def _paired_rows(c: np.ndarray, measure: str, seat, extra: dict) -> list[dict]:
     return rows
 
 
-def compare_spec(field: str, challenger: str, players: int | None = None) -> KernelSpec:
+def compare_spec(field: str, challenger: str, players: int | None = None, variants: dict | None = None) -> KernelSpec:
     """Each seat in turn plays ``challenger`` while the others play ``field``, on the same deals."""
-    P = _players(players)
+    P, deck, n_deal, zv, full = _table(players, variants)
     a, _ = strategy_table([field], P)
     b, _ = strategy_table([challenger], P)
 
@@ -249,15 +280,16 @@ def compare_spec(field: str, challenger: str, players: int | None = None) -> Ker
         return df
 
     return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:compare_chunks",
-                      args=(np.int64(P), np.arange(54, dtype=np.int64), a, b), n_counts=P * K.PAIR_STATS,
-                      tabulate=tab, describe={"players": P, "field": field, "challenger": challenger,
-                                              "analysis": "paired comparison"},
+                      args=(np.int64(P), deck, n_deal, a, b, zv), n_counts=P * K.PAIR_STATS,
+                      tabulate=tab, describe={"players": P, "variants": full, "field": field,
+                                              "challenger": challenger, "analysis": "paired comparison"},
                       precision_measures=("challenger_minus_field_win",))
 
 
-def card_value_spec(feature: str, strategy: str = "greedy", players: int | None = None) -> KernelSpec:
+def card_value_spec(feature: str, strategy: str = "greedy", players: int | None = None,
+                    variants: dict | None = None) -> KernelSpec:
     """The value of holding ``feature`` (a card such as RJ or 2S, 'bomb' or 'straight_flush'), paired."""
-    P = _players(players)
+    P, deck, n_deal, zv, full = _table(players, variants)
     if feature not in FEATURES:
         raise CardlabError(f"unknown feature {feature!r}; accepted: {accepted(FEATURES)}")
     kind, target = FEATURES[feature]
@@ -276,15 +308,18 @@ def card_value_spec(feature: str, strategy: str = "greedy", players: int | None 
         return df
 
     return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:card_value_chunks",
-                      args=(np.int64(P), np.arange(54, dtype=np.int64), strat, np.int64(kind), np.int64(target)),
+                      args=(np.int64(P), deck, n_deal, strat, np.int64(kind), np.int64(target), zv),
                       n_counts=2 + K.PAIR_STATS, tabulate=tab,
-                      describe={"players": P, "feature": feature, "strategy": strategy, "analysis": "card value"},
+                      describe={"players": P, "variants": full, "feature": feature, "strategy": strategy,
+                                "analysis": "card value"},
                       precision_measures=("value_of_holding_win",))
 
 
 def exact_hand_features(players: int | None = None) -> pd.DataFrame:
     """Exact probabilities for a dealt hand (14 or 13 of 54 cards): a four of a kind, each joker, k twos."""
-    P = _players(players)
+    P, deck, n_deal, zv, full = _table(players, {})
+    if P != 4:
+        raise CardlabError("the exact hand-feature table is for the default deck (4 players, 54 cards)")
     rows = []
     for size in (14, 13):
         total = comb(54, size)
@@ -375,6 +410,35 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "The same features in the simulated deals, per seat-hand (bombs: between the 14- and 13-card exact "
         "values; the straight flush has no exact value here)."), dealt, digits=5))
 
+    var_rows = []
+    defaults = rules().resolve_variants({})
+    for name, (slot, codes) in _CODES.items():
+        for value in codes:
+            if value == defaults[name] or name in ("three_player_multiplier",):
+                continue
+            res = run(simulation_spec(variants={name: value}, games_per_match=4 if name == "later_game_leader" else 1),
+                      trials=n(40_000), seed=seed + 4, progress=progress).table
+            for measure in ("winner_given_3D", "winner_gain"):
+                r = res[res.measure == measure].iloc[0]
+                var_rows.append({"variant": f"{name}={value}", "measure": measure, "trials": r.trials,
+                                 "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    for deck in ("4p_52", "3p_54", "3p_52"):
+        res = run(simulation_spec(variants={"deck": deck}), trials=n(40_000), seed=seed + 4, progress=progress).table
+        for measure in ("winner_given_3D", "winner_gain"):
+            r = res[res.measure == measure].iloc[0]
+            var_rows.append({"variant": f"deck={deck}", "measure": measure, "trials": r.trials,
+                             "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    for measure in ("winner_given_3D", "winner_gain"):
+        r = t[t.measure == measure].iloc[0]
+        var_rows.insert(0, {"variant": "defaults", "measure": measure, "trials": r.trials, "estimate": r.estimate,
+                            "ci_low": r.ci_low, "ci_high": r.ci_high})
+    vart = pd.DataFrame(var_rows)
+    sections.append(Section("The effect of each variant", (
+        "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader "
+        "over matches of 4 games, where it matters): P(Winner) of the player holding the 3 of diamonds in the "
+        "first game, and the Winner's mean gain. Not yet implemented: two decks (5-8 players), revolution, "
+        "the loser's exchange, the older and current Wikipedia rule sets."), vart))
+
     hist = t[t.measure == "score_distribution"]
     fig, ax = new_figure()
     ax.bar(hist["score"], hist["estimate"], width=1.0)
@@ -385,6 +449,6 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     sections.append(Section("The distribution of scores", (
         "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8)."), None, [fig]))
     intro = (f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
-             f"Seed {seed}; {main.meta['trials']:,} games for the main table. Rule variants, the planning player "
-             f"and the OpenSpiel comparison are not implemented yet (issue 6).")
+             f"Seed {seed}; {main.meta['trials']:,} games for the main table. Not implemented yet (issue 6): "
+             f"some variants (listed below), the planning player and the OpenSpiel and RLCard comparisons.")
     return "Zheng Shangyou: strategy report", intro, sections

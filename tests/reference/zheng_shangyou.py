@@ -24,12 +24,27 @@ def sequence_low(ranks: set[int]) -> int | None:
     return None
 
 
-def classify(codes) -> tuple[int, int, int] | None:
-    """(kind, number of cards, key) or None. Kinds and keys as in kernels/zheng_shangyou.py."""
+DEFAULTS = {"straight_suit_tiebreak": "false", "bare_four_is_bomb": "false", "sf_vs_sf": "same_length",
+            "sequence_rules": "as_straights", "pair_straight_tiebreak": "none", "bomb_kicker_may_be_joker": "false",
+            "auto_restart_after_unbeatable": "false", "later_game_leader": "previous_winner",
+            "score_timing": "at_first_out", "three_player_multiplier": "default"}
+
+
+def classify(codes, v=None) -> tuple[int, int, int] | None:
+    """(kind, number of cards, key) or None. Kinds as in kernels/zheng_shangyou.py; sequence keys are
+    4 * the lowest position (+ the top card's suit under the tie-break variants)."""
+    v = {**DEFAULTS, **(v or {})}
     codes = list(codes)
     n = len(codes)
-    if any(c >= 52 for c in codes):
-        return (SINGLE, 1, codes[0]) if n == 1 else None
+    jokers = [c for c in codes if c >= 52]
+    if jokers:
+        if n == 1:
+            return SINGLE, 1, codes[0]
+        if v["bomb_kicker_may_be_joker"] == "true" and n == 5 and len(jokers) == 1:
+            ranks = Counter(c // 4 for c in codes if c < 52)
+            if sorted(ranks.values()) == [4]:
+                return BOMB, 5, next(iter(ranks))
+        return None
     ranks = Counter(c // 4 for c in codes)
     suits = {c % 4 for c in codes}
     if n == 1:
@@ -39,68 +54,92 @@ def classify(codes) -> tuple[int, int, int] | None:
         return PAIR, 2, max(codes)                 # rank, then the higher-suited card
     if shape == [3]:
         return TRIPLE, 3, codes[0] // 4
+    if shape == [4]:
+        return (BOMB, 4, codes[0] // 4) if v["bare_four_is_bomb"] != "false" else None
     if shape == [4, 1]:
         return BOMB, 5, next(r for r, k in ranks.items() if k == 4)
     if shape == [3, 2]:
         return FULL_HOUSE, 5, next(r for r, k in ranks.items() if k == 3)
     if len(set(shape)) == 1:
         width = shape[0]
+        if width >= 2 and v["sequence_rules"] == "no_twos_in_sequences" and 12 in ranks:
+            return None
         low = sequence_low(set(ranks))
         if low is None:
             return None
+        top = SEQ[low + len(ranks) - 1]
+        top_suit = max(c % 4 for c in codes if c // 4 == top)
         if width == 1 and len(ranks) >= 5:
-            return (STRAIGHT_FLUSH if len(suits) == 1 else STRAIGHT), n, low
+            if len(suits) == 1:
+                return STRAIGHT_FLUSH, n, 4 * low
+            return STRAIGHT, n, 4 * low + (top_suit if v["straight_suit_tiebreak"] == "true" else 0)
         if width == 2 and len(ranks) >= 2:
-            return PAIR_STRAIGHT, n, low
+            return PAIR_STRAIGHT, n, 4 * low + (top_suit if v["pair_straight_tiebreak"] == "top_pair_suit" else 0)
         if width == 3 and len(ranks) >= 2:
-            return TRIPLE_STRAIGHT, n, low
+            return TRIPLE_STRAIGHT, n, 4 * low
     return None
 
 
-def beats(current, new) -> bool:
-    """ZS-4 / ZS-6: may ``new`` be played on ``current`` (None = on lead)?"""
+def beats(current, new, v=None) -> bool:
+    """ZS-4 / ZS-6 (and variants 6 and 10): may ``new`` be played on ``current`` (None = on lead)?"""
+    v = {**DEFAULTS, **(v or {})}
     if new is None:
         return False
     if current is None:
         return True
     ck, cn, ckey = current
     k, n, key = new
+    bare_all = v["bare_four_is_bomb"] == "beats_all"
     if k == STRAIGHT_FLUSH:
-        return ck != STRAIGHT_FLUSH or (n == cn and key > ckey)
+        if ck == STRAIGHT_FLUSH:
+            if v["sf_vs_sf"] == "longer_beats_shorter" and n != cn:
+                return n > cn
+            return n == cn and key > ckey
+        return not (ck == BOMB and cn == 4 and bare_all)
     if k == BOMB:
         if ck == STRAIGHT_FLUSH:
-            return False
+            return n == 4 and bare_all
         return ck != BOMB or key > ckey
     if ck in (BOMB, STRAIGHT_FLUSH):
         return False
     return k == ck and n == cn and key > ckey
 
 
-def legal_plays(hand, current=None) -> set[frozenset]:
+def legal_plays(hand, current=None, v=None) -> set[frozenset]:
     """Brute force: every subset of the hand that is a combination and beats ``current``."""
     out = set()
     hand = list(hand)
     for size in range(1, len(hand) + 1):
         for sub in combinations(hand, size):
-            if beats(current, classify(sub)):
+            if beats(current, classify(sub, v), v):
                 out.add(frozenset(sub))
     return out
 
 
 # ---- a whole game (ZS-1, ZS-3, ZS-4, ZS-7, ZS-8), written from the rules -----------------------------
 
-def deal(deck_order, players, dealer):
-    """ZS-1: one card at a time, clockwise, starting with the dealer."""
+def deal(deck_order, players, dealer, n_deal=None):
+    """ZS-1: one card at a time, clockwise, starting with the dealer (``n_deal`` cards; the rest are out)."""
     hands = [set() for _ in range(players)]
-    for i, c in enumerate(deck_order):
+    for i, c in enumerate(deck_order[:n_deal]):
         hands[(dealer + i) % players].add(c)
     return hands
 
 
-def play_game(hands, leader, strategies, legal, below):
+def multiplier(P, n, never_played, v):
+    """ZS-8 multipliers (4 players; 3 players with the three_player_multiplier variant)."""
+    if P == 3:
+        if v["three_player_multiplier"] == "literal_17":
+            return 3 if n >= 17 else (2 if n >= 12 else 1)
+        return 3 if never_played else (2 if n >= 12 else 1)
+    return 3 if never_played else (2 if n >= 10 else 1)
+
+
+def play_game(hands, leader, strategies, legal, below, v=None):
     """Play one game. ``legal(hand, current)`` lists the legal plays (sets); ``below(n)`` draws a uniform
     integer (the random policy); strategies[s] = (policy, bomb policy, threshold). Returns
     (winner, loser, scores, places, turns)."""
+    v = {**DEFAULTS, **(v or {})}
     P = len(hands)
     hands = [set(h) for h in hands]
     played = [False] * P
@@ -127,9 +166,9 @@ def play_game(hands, leader, strategies, legal, below):
                     i = below(len(options) + 1)
                     pick = None if i == 0 else options[i - 1]
             else:
-                pick = greedy(options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99)
+                pick = greedy(options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99, v)
         if pick is not None:
-            kind = classify(pick)
+            kind = classify(pick, v)
             hands[turn] -= set(pick)
             played[turn] = True
             current = kind
@@ -140,16 +179,24 @@ def play_game(hands, leader, strategies, legal, below):
                 places[turn] = finished
                 if winner is None:
                     winner = turn
-                    for s in range(P):
-                        if s != turn:
-                            n = len(hands[s])
-                            scores[s] = -n * (3 if not played[s] else (2 if n >= 10 else 1))
-                    scores[turn] = -sum(scores)
+                    if v["score_timing"] == "at_first_out":
+                        for s in range(P):
+                            if s != turn:
+                                n = len(hands[s])
+                                scores[s] = -n * multiplier(P, n, not played[s], v)
+                        scores[turn] = -sum(scores)
                 still = [s for s in range(P) if hands[s]]
                 if len(still) == 1:
                     loser = still[0]
                     places[loser] = P
+                    if v["score_timing"] == "at_end":     # only the Loser pays
+                        n = len(hands[loser])
+                        scores[loser] = -n * multiplier(P, n, not played[loser], v)
+                        scores[winner] = -scores[loser]
                     return winner, loser, scores, places, turns
+            if v["auto_restart_after_unbeatable"] == "true" and (
+                    (kind[0] == SINGLE and kind[2] == 53) or (kind[0] == PAIR and kind[2] == 12 * 4 + 3)):
+                passes = P                     # the red joker, or a pair of twos with the 2 of spades
         else:
             passes += 1
         holding = [s for s in range(P) if hands[s]]
@@ -166,20 +213,22 @@ def play_game(hands, leader, strategies, legal, below):
             turn = (turn + 1) % P
 
 
-def greedy(options, hand, current, bomb_policy, threshold, min_opponent):
+def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None):
     """The greedy policy of kernels/zheng_shangyou.py, stated independently."""
+    def cls(p):
+        return classify(p, v)
     for p in options:
         if len(p) == len(hand):
             return p                                  # go out
-    normal = [p for p in options if classify(p)[0] not in (BOMB, STRAIGHT_FLUSH)]
-    special = [p for p in options if classify(p)[0] in (BOMB, STRAIGHT_FLUSH)]
+    normal = [p for p in options if cls(p)[0] not in (BOMB, STRAIGHT_FLUSH)]
+    special = [p for p in options if cls(p)[0] in (BOMB, STRAIGHT_FLUSH)]
     if normal:
         if current is None:
             return min(normal, key=lambda p: (-len(p), max(p)))     # longest, then the lowest top card
-        return min(normal, key=lambda p: classify(p)[2])            # the cheapest beating play
+        return min(normal, key=lambda p: cls(p)[2])            # the cheapest beating play
     if not special:
         return None
-    cheapest = min(special, key=lambda p: (classify(p)[0] == STRAIGHT_FLUSH, classify(p)[2], len(p)))
+    cheapest = min(special, key=lambda p: (cls(p)[0] == STRAIGHT_FLUSH, cls(p)[2], len(p)))
     if bomb_policy == 0 or current is None or (bomb_policy == 2 and min_opponent <= threshold):
         return cheapest
     return None

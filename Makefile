@@ -9,6 +9,7 @@ PY     := $(VENV)/bin/python
 # The stamp files record what was installed; they are remade only when pyproject.toml changes.
 BASE_STAMP := $(VENV)/.cardlab-base
 DEV_STAMP  := $(VENV)/.cardlab-dev
+BENCH_STAMP := $(VENV)/.cardlab-bench
 
 .PHONY: report test bench test-slow clean-venv
 
@@ -24,6 +25,10 @@ $(DEV_STAMP): pyproject.toml $(BASE_STAMP)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
+$(BENCH_STAMP): pyproject.toml $(BASE_STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $@
+
 report: $(BASE_STAMP)
 	$(PY) -m analysis report --all
 
@@ -33,7 +38,7 @@ test: $(DEV_STAMP)
 test-slow: $(DEV_STAMP)
 	$(PY) -m pytest -m slow
 
-bench: $(BASE_STAMP)
+bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py
 
 clean-venv:

@@ -123,28 +123,68 @@ def main() -> None:
 
 def zheng_shangyou() -> None:
     numba.set_num_threads(1)
+    rates = {}
     for name, target in (("random", 200_000), ("greedy", None)):
         spec = zs.simulation_spec(strategies=[name])
         games = 20_000 if name == "random" else 40_000
         t = median_time(lambda: driver.run(spec, trials=games, seed=1, progress=False, threads=1, chunk_size=500))
+        rates[name] = games / t
         row(f"Zheng Shangyou complete games, {name} players, 1 core", games / t, "games/s", target)
+    peers(rates["random"])
     import numpy as _np
     from kernels import zheng_shangyou as ZK
     hand = _np.uint64(zs.to_mask("3D 3C 4D 4H 5S 6D 7C 8H 9S TD JC QH KS"))
     out = _np.zeros(ZK.MAX_MOVES, dtype=_np.uint64)
-    n_moves = int(ZK.generate_moves(hand, 0, 0, 0, out))
+    n_moves = int(ZK.generate_moves(hand, 0, 0, 0, out, zs.variant_array({})))
     reps = 20_000
 
     @jit
-    def _gen(h, out, reps):
+    def _gen(h, out, reps, zv):
         scratch = ZK.make_scratch()
         total = 0
         for _ in range(reps):
-            total += ZK.moves_into(h, 0, 0, 0, out, scratch)
+            total += ZK.moves_into(h, 0, 0, 0, out, scratch, zv)
         return total
-    tg = median_time(lambda: _gen(hand, out, reps))
+    tg = median_time(lambda: _gen(hand, out, reps, zs.variant_array({})))
     print(f"{'Zheng Shangyou move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
           f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays)")
+
+
+def peers(zs_random_rate: float) -> None:
+    """Side by side: OpenSpiel's C++ engine (its own uniform random bots, whole games in C++ through
+    pyspiel.evaluate_bots) and RLCard's pure-Python Dou Dizhu, one core, for the same kind of game."""
+    try:
+        import pyspiel
+    except ImportError:
+        print("OpenSpiel: not installed (pip install -e '.[bench]'); no peer comparison")
+    else:
+        game = pyspiel.load_game("dou_dizhu")
+        bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(game.num_players())]
+        n = 5_000
+
+        def run_os():
+            for i in range(n):
+                pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
+        t = median_time(run_os, repeats=3)
+        row("OpenSpiel dou_dizhu, random C++ bots, 1 core", n / t, "games/s")
+        print(f"{'  ratio cardlab Zheng Shangyou random / OpenSpiel':<52}{zs_random_rate / (n / t):>14.2f}"
+              f"            (target >= 10)")
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        print("RLCard: not installed (pip install -e '.[bench]')")
+    else:
+        env = rlcard.make("doudizhu", config={"seed": 0})
+        env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+        n = 100
+
+        def run_rl():
+            for _ in range(n):
+                env.run(is_training=False)
+        t = median_time(run_rl, repeats=3)
+        row("RLCard doudizhu (pure Python), random agents", n / t, "games/s")
+        print(f"{'  ratio cardlab Zheng Shangyou random / RLCard':<52}{zs_random_rate / (n / t):>14.0f}")
 
 
 if __name__ == "__main__":

@@ -347,6 +347,9 @@ from . import rng  # noqa: E402
 POLICY_RANDOM = 0    # uniform over the legal actions (passing included when following)
 POLICY_GREEDY = 1    # go out if possible; lead the play with the lowest top card among the longest plays;
                      # follow with the cheapest play of the same kind; bombs by the bomb policy
+POLICY_PLANNING = 2  # split the hand into few plays (plan_hand); play only whole plan elements, lowest
+                     # first; break combinations or bomb only when an opponent is close to going out
+                     # (<= threshold cards) or when the bomb leaves at most one plan element
 BOMB_EARLY = 0       # bombs and straight flushes are ordinary plays (the cheapest beating play is used)
 BOMB_HOLD = 1        # only to go out, or on lead when nothing else is left
 BOMB_STOP = 2        # also when an opponent holds at most `threshold` cards
@@ -420,9 +423,183 @@ def _top_card(play):
     return c
 
 
+MAX_PLAN = 32
+
+
 @jit
-def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
+def _take_runs(rest, width, min_len, plan, n_plan):
+    """Repeatedly remove the longest run (>= min_len positions) of ranks holding >= width cards, taking the
+    lowest ``width`` suits of each rank; returns (rest, n_plan)."""
+    while True:
+        best_low = -1
+        best_len = 0
+        run = 0
+        for p in range(14):
+            if p == 13 and best_low == 0 and best_len == 13:
+                break
+            if _popcount(_rank_bits(rest, rank_of_position(p))) >= width:
+                run += 1
+                if run > best_len and not (p == 13 and p - run + 1 == 0):
+                    best_len = run
+                    best_low = p - run + 1
+            else:
+                run = 0
+        if best_len < min_len:
+            return rest, n_plan
+        elem = np.uint64(0)
+        for p in range(best_low, best_low + best_len):
+            r = rank_of_position(p)
+            bits = _rank_bits(rest, r)
+            k = 0
+            for su in range(4):
+                if k < width and (bits >> np.uint64(su)) & np.uint64(1):
+                    elem |= np.uint64(1) << np.uint64(4 * r + su)
+                    k += 1
+        plan[n_plan] = elem
+        n_plan += 1
+        rest &= ~elem
+
+
+@jit
+def _plan_sets(rest, plan, n_plan):
+    """Triples (joined to the lowest spare pair as full houses), pairs, singles and jokers."""
+    n_triples = 0
+    first_triple = n_plan
+    for r in range(13):
+        bits = _rank_bits(rest, r)
+        if _popcount(bits) == 3:
+            plan[n_plan] = bits << np.uint64(4 * r)
+            n_plan += 1
+            n_triples += 1
+            rest &= ~(bits << np.uint64(4 * r))
+    for i in range(first_triple, first_triple + n_triples):
+        for r in range(13):
+            bits = _rank_bits(rest, r)
+            if _popcount(bits) == 2:
+                plan[i] |= bits << np.uint64(4 * r)
+                rest &= ~(bits << np.uint64(4 * r))
+                break
+    for r in range(13):
+        bits = _rank_bits(rest, r)
+        if _popcount(bits) == 2:
+            plan[n_plan] = bits << np.uint64(4 * r)
+            n_plan += 1
+            rest &= ~(bits << np.uint64(4 * r))
+    for c in range(54):
+        if (rest >> np.uint64(c)) & np.uint64(1):
+            plan[n_plan] = np.uint64(1) << np.uint64(c)
+            n_plan += 1
+    return n_plan
+
+
+@jit
+def plan_hand(hand, plan, alt):
+    """Split a hand into few plays: bombs (four of a kind, kicker chosen when played) kept apart; then either
+    straights, triple straights and pair straights first, or no sequences; triples with the lowest spare
+    pair, pairs, singles. The split with fewer elements wins (ties: sequences first). Returns the count."""
+    n_best = 0
+    for attempt in range(2):
+        buf = plan if attempt == 0 else alt
+        n_plan = 0
+        rest = hand
+        for r in range(13):
+            if _rank_bits(rest, r) == np.uint64(15):
+                buf[n_plan] = np.uint64(15) << np.uint64(4 * r)
+                n_plan += 1
+                rest &= ~(np.uint64(15) << np.uint64(4 * r))
+        if attempt == 0:
+            rest, n_plan = _take_runs(rest, 1, 5, buf, n_plan)
+            rest, n_plan = _take_runs(rest, 3, 2, buf, n_plan)
+            rest, n_plan = _take_runs(rest, 2, 3, buf, n_plan)
+        n_plan = _plan_sets(rest, buf, n_plan)
+        if attempt == 0:
+            n_best = n_plan
+        elif n_plan < n_best:
+            for i in range(n_plan):
+                plan[i] = alt[i]
+            n_best = n_plan
+    return n_best
+
+
+@jit
+def _choose_planning(threshold, hand, n_hand, cur_kind, moves, n, min_opp, zv, plan, alt):
+    """The planning player's move index in ``moves[:n]``, or -1 to pass (see POLICY_PLANNING)."""
+    for i in range(n):
+        if _popcount(moves[i]) == n_hand:
+            return i                          # go out
+    n_plan = plan_hand(hand, plan, alt)
+    n_fours = 0
+    lowest_single = -1
+    for j in range(n_plan):
+        if _popcount(plan[j]) == 4 and _rank_bits(plan[j], _top_card(plan[j]) // 4) == np.uint64(15):
+            n_fours += 1
+        elif _popcount(plan[j]) == 1 and lowest_single < 0:
+            lowest_single = _top_card(plan[j])
+    # whole plan elements (a bomb: one of our fours with our lowest single as its kicker)
+    best = -1
+    best_top = 99
+    best_key = 1 << 30
+    for i in range(n):
+        m = moves[i]
+        kind, length, key = classify(m, zv)
+        whole = False
+        if _special(kind) and length == 5 and kind == K_BOMB:
+            for j in range(n_plan):
+                if _popcount(plan[j]) == 4 and (plan[j] & m) == plan[j] and lowest_single >= 0 and \
+                        (m & ~plan[j]) == (np.uint64(1) << np.uint64(lowest_single)):
+                    whole = True
+            if whole and not (cur_kind == K_NONE and n_plan > n_fours + 1):
+                # a bomb is spent only when it decides the game: an opponent is close to going out, or
+                # afterwards at most one plan element is left (never as a lead while other plays remain)
+                if min_opp <= threshold or n_plan - 2 <= 1:
+                    if best < 0:               # the first such bomb (moves are sorted by mask)
+                        best = i
+                        best_key = (1 << 29) + key
+                        best_top = 98
+            continue
+        for j in range(n_plan):
+            if plan[j] == m:
+                whole = True
+        if not whole:
+            continue
+        if cur_kind == K_NONE:
+            top = _top_card(m)
+            if top < best_top:
+                best = i
+                best_top = top
+                best_key = 0
+        elif key < best_key:
+            best = i
+            best_key = key
+    if best >= 0:
+        return best
+    if cur_kind == K_NONE:
+        # nothing whole to lead (only fours without a kicker are left): the lowest legal play
+        low = 0
+        for i in range(n):
+            if _top_card(moves[i]) < _top_card(moves[low]):
+                low = i
+        return low
+    if min_opp <= threshold:
+        # an opponent is close to going out: break combinations, bombs included, cheapest first
+        pick = -1
+        pick_rank = 1 << 40
+        for i in range(n):
+            kind, length, key = classify(moves[i], zv)
+            rank = (2 if kind == K_STRAIGHT_FLUSH else (1 if kind == K_BOMB else 0)) * (1 << 20) + key * 32 + length
+            if rank < pick_rank:
+                pick_rank = rank
+                pick = i
+        return pick
+    return -1
+
+
+@jit
+def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv,
+           plan, alt):
     """The index of the chosen move in ``moves[:n]`` (sorted by mask), or -1 to pass."""
+    if policy == POLICY_PLANNING:
+        return _choose_planning(threshold, hand, n_hand, cur_kind, moves, n, min_opp, zv, plan, alt)
     if policy == POLICY_RANDOM:
         if cur_kind == K_NONE:
             return rng.below(st, n)
@@ -510,6 +687,8 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12))
         rec[s, G_NEVER_PLAYED] = 1
     full = counts.copy()
+    plan = np.zeros(MAX_PLAN, dtype=np.uint64)
+    alt = np.zeros(MAX_PLAN, dtype=np.uint64)
     active = P
     place = 0
     winner = -1
@@ -531,7 +710,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         pick = -1
         if n > 0:
             pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,
-                          cur_len, cur_key, moves, n, min_opp, zv)
+                          cur_len, cur_key, moves, n, min_opp, zv, plan, alt)
         if cur_kind == K_NONE and pick < 0:
             pick = 0             # a leader must play (cannot happen with a non-empty hand)
         if pick >= 0:

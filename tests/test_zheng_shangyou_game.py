@@ -39,6 +39,7 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
 @pytest.mark.parametrize("strategies, variants", [
     ([(0, 0, 0)] * 4, {}), ([(1, 0, 0)] * 4, {}), ([(1, 1, 0)] * 4, {}), ([(1, 2, 3)] * 4, {}),
     ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 5)], {}),
+    ([(2, 2, 3)] * 4, {}), ([(2, 2, 3), (1, 0, 0), (0, 0, 0), (2, 2, 5)], {}),
     ([(1, 0, 0)] * 4, {"auto_restart_after_unbeatable": "true"}),
     ([(0, 0, 0)] * 4, {"score_timing": "at_end"}),
     ([(1, 0, 0)] * 4, {"bare_four_is_bomb": "beats_all", "bomb_kicker_may_be_joker": "true"}),
@@ -102,3 +103,21 @@ def test_V_Z21_three_player_scoring():
     rec3 = np.zeros((3, K.G_FIELDS), dtype=np.int64)
     K.score_first_out(3, 0, np.array([0, 11, 12], dtype=np.int64), rec3, np.full(3, 17, dtype=np.int64), zv)
     assert rec3[1:, K.G_SCORE].tolist() == [-11, -24]
+
+
+def test_plan_hand_matches_reference_and_covers_the_hand():
+    import random
+
+    from analysis.games import zheng_shangyou as zs
+    rnd = random.Random(5)
+    plan = np.zeros(K.MAX_PLAN, dtype=np.uint64)
+    alt = np.zeros(K.MAX_PLAN, dtype=np.uint64)
+    for _ in range(300):
+        hand = rnd.sample(range(54), rnd.choice([8, 13, 14, 18]))
+        n = K.plan_hand(np.uint64(sum(1 << c for c in hand)), plan, alt)
+        got = [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in plan[:n]]
+        assert got == ref.plan_hand(hand)
+        assert sorted(c for e in got for c in e) == sorted(hand)      # a partition of the hand
+        zv = zs.variant_array({})
+        for e in got:   # every element is a combination, except a four of a kind (its kicker comes later)
+            assert zs.classify_mask(sum(1 << c for c in e), zv)[0] or len(e) == 4

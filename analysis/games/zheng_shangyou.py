@@ -165,7 +165,8 @@ from ..errors import accepted  # noqa: E402
 from ..tables import frame, mean_row, proportion_row  # noqa: E402
 
 STRATEGIES = {"random": (K.POLICY_RANDOM, K.BOMB_EARLY, 0), "greedy": (K.POLICY_GREEDY, K.BOMB_EARLY, 0),
-              "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0), "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3)}
+              "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0), "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3),
+              "planning": (K.POLICY_PLANNING, K.BOMB_STOP, 3)}
 FEATURES = {"3D": (0, 0), "RJ": (0, 53), "BJ": (0, 52), "2S": (0, 51), "2H": (0, 50), "2C": (0, 49), "2D": (0, 48),
             "bomb": (1, 0), "straight_flush": (2, 0)}
 

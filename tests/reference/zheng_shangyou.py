@@ -165,6 +165,8 @@ def play_game(hands, leader, strategies, legal, below, v=None):
                 else:
                     i = below(len(options) + 1)
                     pick = None if i == 0 else options[i - 1]
+            elif policy == 2:
+                pick = planning(options, hands[turn], current, threshold, min(others) if others else 99, v)
             else:
                 pick = greedy(options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99, v)
         if pick is not None:
@@ -231,4 +233,113 @@ def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None)
     cheapest = min(special, key=lambda p: (cls(p)[0] == STRAIGHT_FLUSH, cls(p)[2], len(p)))
     if bomb_policy == 0 or current is None or (bomb_policy == 2 and min_opponent <= threshold):
         return cheapest
+    return None
+
+
+# ---- the planning player, restated ---------------------------------------------------------------------
+
+def _runs(rest: set, width: int, min_len: int, plan: list) -> set:
+    """Take the longest run of positions whose ranks hold >= width cards (lowest suits), repeatedly."""
+    while True:
+        best = (0, None)
+        run = 0
+        for p in range(14):
+            r = SEQ[p]
+            if sum(1 for c in rest if c // 4 == r) >= width:
+                run += 1
+                low = p - run + 1
+                if run > best[0] and not (p == 13 and low == 0):
+                    best = (run, low)
+            else:
+                run = 0
+        length, low = best
+        if length < min_len:
+            return rest
+        elem = set()
+        for p in range(low, low + length):
+            r = SEQ[p]
+            elem |= set(sorted(c for c in rest if c // 4 == r)[:width])
+        plan.append(frozenset(elem))
+        rest = rest - elem
+
+
+def _sets(rest: set, plan: list) -> None:
+    triples = []
+    for r in range(13):
+        cards = {c for c in rest if c // 4 == r}
+        if len(cards) == 3:
+            triples.append(set(cards))
+            rest = rest - cards
+    for t in triples:
+        for r in range(13):
+            cards = {c for c in rest if c // 4 == r}
+            if len(cards) == 2:
+                t |= cards
+                rest = rest - cards
+                break
+        plan.append(frozenset(t))
+    for r in range(13):
+        cards = {c for c in rest if c // 4 == r}
+        if len(cards) == 2:
+            plan.append(frozenset(cards))
+            rest = rest - cards
+    plan.extend(frozenset({c}) for c in sorted(rest))
+
+
+def plan_hand(hand) -> list:
+    best = None
+    for sequences in (True, False):
+        plan = []
+        rest = set(hand)
+        for r in range(13):
+            four = {c for c in rest if c // 4 == r}
+            if len(four) == 4:
+                plan.append(frozenset(four))
+                rest -= four
+        if sequences:
+            rest = _runs(rest, 1, 5, plan)
+            rest = _runs(rest, 3, 2, plan)
+            rest = _runs(rest, 2, 3, plan)
+        _sets(rest, plan)
+        if best is None or len(plan) < len(best):
+            best = plan
+    return best
+
+
+def planning(options, hand, current, threshold, min_opponent, v=None):
+    """The planning player of kernels/zheng_shangyou.py (POLICY_PLANNING), restated."""
+    def cls(p):
+        return classify(p, v)
+    for p in options:
+        if len(p) == len(hand):
+            return p
+    plan = plan_hand(hand)
+    fours = [e for e in plan if len(e) == 4 and len({c // 4 for c in e}) == 1]
+    singles = [min(e) for e in plan if len(e) == 1]
+    lowest_single = min(singles) if singles else None
+    whole = []
+    bombs = []
+    for p in options:
+        kind = cls(p)
+        if kind[0] == BOMB and len(p) == 5:
+            if any(f <= p and lowest_single is not None and p - f == {lowest_single} for f in fours):
+                if not (current is None and len(plan) > len(fours) + 1):
+                    if min_opponent <= threshold or len(plan) - 2 <= 1:
+                        bombs.append(p)
+            continue
+        if p in plan:
+            whole.append(p)
+    if whole:
+        if current is None:
+            return min(whole, key=lambda p: max(p))
+        return min(whole, key=lambda p: cls(p)[2])
+    if bombs:
+        return bombs[0]
+    if current is None:
+        return min(options, key=lambda p: max(p))
+    if min_opponent <= threshold:
+        def rank(p):
+            k, n, key = cls(p)
+            return ((2 if k == STRAIGHT_FLUSH else (1 if k == BOMB else 0)) << 20) + key * 32 + n
+        return min(options, key=rank)
     return None

@@ -124,7 +124,7 @@ def main() -> None:
 def zheng_shangyou() -> None:
     numba.set_num_threads(1)
     rates = {}
-    for name, target in (("random", 200_000), ("greedy", None)):
+    for name, target in (("random", 200_000), ("greedy", None), ("planning", 50_000)):
         spec = zs.simulation_spec(strategies=[name])
         games = 20_000 if name == "random" else 40_000
         t = median_time(lambda: driver.run(spec, trials=games, seed=1, progress=False, threads=1, chunk_size=500))

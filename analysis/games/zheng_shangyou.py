@@ -392,13 +392,15 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
 
     cmp_rows = []
     for field, challenger in (("greedy", "greedy-hold"), ("greedy", "greedy-stop"), ("greedy-hold", "greedy"),
-                              ("greedy", "random")):
+                              ("greedy", "planning"), ("planning", "greedy"), ("greedy", "random")):
         res = run(compare_spec(field, challenger), trials=n(20_000), seed=seed + 2, progress=progress).table
         cmp_rows.append(res[res.seat.isna()])
     ct = pd.concat(cmp_rows, ignore_index=True)
-    sections.append(Section("When to spend a bomb: policies compared (paired)", (
+    sections.append(Section("When to spend a bomb, and how to plan: policies compared (paired)", (
         "One seat at a time switches to the challenger while the others keep the field's policy, on the same "
-        "deals. estimate = challenger - field for that seat (win probability, and score), pooled over seats."),
+        "deals. estimate = challenger - field for that seat (win probability, and score), pooled over seats. "
+        "greedy bombs early, greedy-hold keeps bombs to go out, greedy-stop bombs when an opponent holds 3 "
+        "cards or fewer; planning plays whole parts of a split of its hand."),
         ct[["measure", "field", "challenger", "trials", "with_a", "with_b", "estimate", "ci_low", "ci_high"]]
         .rename(columns={"with_a": "field_value", "with_b": "challenger_value"})))
 
@@ -451,5 +453,5 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8)."), None, [fig]))
     intro = (f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
              f"Seed {seed}; {main.meta['trials']:,} games for the main table. Not implemented yet (issue 6): "
-             f"some variants (listed below), the planning player and the OpenSpiel and RLCard comparisons.")
+             f"some variants (listed below).")
     return "Zheng Shangyou: strategy report", intro, sections

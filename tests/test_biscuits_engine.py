@@ -1,0 +1,111 @@
+"""Biscuits engine: rules.md 2(e) vectors, classification and moves against brute force (BI-6, BI-7)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from analysis.games import biscuits as bi
+from kernels import biscuits as K
+from tests.reference import biscuits as ref
+
+BV = bi.variant_array({})
+
+
+def kind(text, bv=BV):
+    return bi.classify_mask(bi.to_mask(text), bv)
+
+
+def beats(current, new, bv=BV):
+    return bool(K.beats(*kind(current, bv), *kind(new, bv)))
+
+
+@pytest.mark.parametrize("vid, current, new, legal", [
+    ("V-B1", "5C", "5D", True), ("V-B1", "5C", "TD", True), ("V-B1", "5C", "2D 2H", True),
+    ("V-B1", "5C", "2D 2H 2S", True),
+    ("V-B2", "5C", "4D", False),
+    ("V-B3", "2C 3D 4H 5S 6C", "2D 3H 4S 5C 6D", True), ("V-B3", "2C 3D 4H 5S 6C", "2H 5H 7H 9H TH", True),
+    ("V-B4", "3C", "9D TH JS QC KD", False),
+])
+def test_rule_vectors(vid, current, new, legal):
+    assert beats(current, new) is legal, vid
+
+
+def test_V_B3_every_fancy_type_beats_a_straight():
+    cur = "2C 3D 4H 5S 6C"
+    for play in ("2D 3H 4S 5C 6D", "2H 5H 7H 9H TH", "2D 2H 2S 5C 5D", "2D 2H 2S 2C 5D", "2S 3S 4S 5S 6S"):
+        assert beats(cur, play), play
+
+
+def test_V_B9_no_ace_low_straight_by_default():
+    assert kind("AC 2D 3H 4S 5C")[0] == K.K_NONE
+    assert kind("AC 2D 3H 4S 5C", bi.variant_array({"ace_low_straight": "true"}))[0] == K.K_STRAIGHT
+
+
+def test_equal_beats_and_plain_types_across_sizes():
+    assert beats("KC KD", "KH KS")                 # equal rank beats (2(c)4)
+    assert beats("AC AD", "2C 2D 2H")              # a Triple beats any Pair
+    assert not beats("2C 2D 2H", "AC AD")
+    assert kind("5C 5D 5H 5S")[0] == K.K_NONE       # no 4-card combination
+    assert not beats("2C 3D 4H 5S 6C", "AS")       # Plain never beats Fancy
+
+
+def test_flush_comparison_variants():
+    a, b = "2H 5H 7H 9H KH", "3S 4S 6S 8S KS"       # K 9 7 5 2 against K 8 6 4 3
+    assert beats(a, b) and beats(b, a)             # top card only (default): K = K, and equal beats
+    bv = bi.variant_array({"flush_compare": "lexicographic"})
+    assert beats(b, a, bv) and not beats(a, b, bv)  # lexicographic: 9 > 8 decides
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("variants", [{}, {"ace_low_straight": "true", "flush_compare": "lexicographic"}])
+def test_moves_match_brute_force(seed, variants):
+    bv = bi.variant_array(variants)
+    rnd = random.Random(seed)
+    for _ in range(4):
+        hand = rnd.sample(range(52), rnd.randint(6, 13))
+        mask = sum(1 << c for c in hand)
+        out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+        rest = [c for c in range(52) if c not in hand]
+        currents = [None] + [ref.classify(rnd.sample(rest, rnd.choice([1, 2, 3, 5])), variants) for _ in range(4)]
+        for cur in currents:
+            ck, ckey = cur if cur else (0, 0)
+            n = K.generate_moves(np.uint64(mask), ck, ckey, out, bv)
+            got = [frozenset(i for i in range(52) if (int(x) >> i) & 1) for x in out[:n]]
+            assert len(got) == len(set(got))
+            assert set(got) == ref.legal_plays(hand, cur, variants), (hand, cur)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_classification_matches_reference(seed):
+    rnd = random.Random(100 + seed)
+    for variants in ({}, {"ace_low_straight": "true", "flush_compare": "lexicographic"}):
+        bv = bi.variant_array(variants)
+        for _ in range(300):
+            cards = rnd.sample(range(52), rnd.choice([1, 2, 3, 4, 5, 5, 5]))
+            got = bi.classify_mask(sum(1 << c for c in cards), bv)
+            assert (got if got[0] else None) == ref.classify(cards, variants), cards
+
+
+def cli(*args):
+    p = subprocess.run([sys.executable, "-m", "analysis", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_cli_eval_beats_moves():
+    code, out, err = cli("eval", "biscuits", "5S 5H", "--format", "json")
+    row = json.loads(out)["rows"][0]
+    assert (row["type"], row["group"], row["key"]) == ("Pair", "Plain", 3)
+    code, out, err = cli("beats", "biscuits", "--current", "5C", "--play", "2D 2H", "--format", "json")
+    row = json.loads(out)["rows"][0]
+    assert row["beats"] is True and "higher type" in row["reason"]
+    code, out, err = cli("moves", "biscuits", "--hand", "5C 5D 6H 7S 8C 9D", "--current", "4H", "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert {r["type"] for r in rows} == {"Single", "Pair"} and len(rows) == 7
+    code, out, err = cli("moves", "biscuits", "--hand", "5C 5C")
+    assert code == 2 and "duplicate card 5C" in err

@@ -124,3 +124,25 @@ def describe_games() -> list[dict[str, Any]]:
             "strategies": {k: v.get("doc", "") for k, v in g.strategies.items()},
         })
     return out
+
+
+def seat_assignments(items: list[str] | None, players: int, default: str, accepted_names) -> list[str]:
+    """``--strategy`` values to one name per seat: ``NAME`` for every seat, ``SEAT=NAME`` for one seat
+    (later items win). Unknown names and seats are errors listing what is accepted."""
+    names = [default] * players
+    for item in items or []:
+        seat, eq, name = item.partition("=")
+        if eq:
+            try:
+                s = int(seat)
+            except ValueError:
+                raise CardlabError(f"bad --strategy {item!r}: expected NAME or SEAT=NAME") from None
+            if not 0 <= s < players:
+                raise CardlabError(f"bad seat {s} in --strategy {item!r}: seats are 0..{players - 1}")
+            names[s] = name
+        else:
+            names = [item] * players
+    for n in names:
+        if n not in accepted_names:
+            raise CardlabError(f"unknown strategy {n!r}; accepted: {accepted(accepted_names)}")
+    return names

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_inline
+from .bits import popcount as _popcount
+from .bits import rank_bits as _rank_bits
 
 K_NONE = 0
 K_SINGLE = 1
@@ -33,20 +35,6 @@ MAX_MOVES = 1 << 15
 V_FLUSH_COMPARE = 0     # flush_compare: 0 top_card_only, 1 lexicographic
 V_ACE_LOW = 1           # ace_low_straight: 0 false, 1 true
 N_VARIANTS = 2
-
-
-@jit_inline
-def _rank_bits(hand, r):
-    return (hand >> np.uint64(4 * r)) & np.uint64(15)
-
-
-@jit_inline
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - np.uint64(1)
-        c += 1
-    return c
 
 
 @jit

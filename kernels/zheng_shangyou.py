@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_inline, pjit, prange
+from .bits import popcount as _popcount
+from .bits import rank_bits as _rank_bits
 
 K_NONE = 0          # no play yet (on lead) / an invalid card set
 K_SINGLE = 1
@@ -58,20 +60,6 @@ def rank_of_position(p):
     if p == 1:
         return 12
     return p - 2
-
-
-@jit_inline
-def _rank_bits(hand, r):
-    return (hand >> np.uint64(4 * r)) & np.uint64(15)
-
-
-@jit_inline
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - np.uint64(1)
-        c += 1
-    return c
 
 
 @jit_inline

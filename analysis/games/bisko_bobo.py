@@ -157,22 +157,8 @@ def strategy_from_dict(name: str, d: dict) -> Strategy:
 
 def seat_strategies(spec: list[str] | None, players: int) -> list[Strategy]:
     """``["heuristic"]`` for every seat, or ``["random", "0=always-jingo", ...]`` per seat."""
-    names = ["heuristic"] * players
-    for item in spec or []:
-        seat, eq, name = item.partition("=")
-        if eq:
-            try:
-                s = int(seat)
-            except ValueError:
-                raise CardlabError(f"bad --strategy {item!r}: expected NAME or SEAT=NAME") from None
-            if not 0 <= s < players:
-                raise CardlabError(f"bad seat {s} in --strategy {item!r}: seats are 0..{players - 1}")
-            names[s] = name
-        else:
-            names = [item] * players
-    for n in names:
-        if n not in STRATEGIES:
-            raise CardlabError(f"unknown strategy {n!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    from ..rules import seat_assignments
+    names = seat_assignments(spec, players, "heuristic", STRATEGIES)
     return [builtin_strategy(n, players, s) for s, n in enumerate(names)]
 
 

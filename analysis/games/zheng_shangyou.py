@@ -185,22 +185,9 @@ def _table(players: int | None, variants: dict | None):
 
 
 def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str]]:
-    names = ["greedy"] * P
-    for item in spec or []:
-        seat, eq, name = item.partition("=")
-        if eq:
-            try:
-                s = int(seat)
-            except ValueError:
-                raise CardlabError(f"bad --strategy {item!r}: expected NAME or SEAT=NAME") from None
-            if not 0 <= s < P:
-                raise CardlabError(f"bad seat {s} in --strategy {item!r}: seats are 0..{P - 1}")
-            names[s] = name
-        else:
-            names = [item] * P
-    for n in names:
-        if n not in STRATEGIES:
-            raise CardlabError(f"unknown strategy {n!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    """Per-seat strategy rows (policy, bomb policy, threshold, 0) from ``--strategy`` values."""
+    from ..rules import seat_assignments
+    names = seat_assignments(spec, P, "greedy", STRATEGIES)
     return np.array([list(STRATEGIES[n]) + [0] for n in names], dtype=np.int64), names
 
 

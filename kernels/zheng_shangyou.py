@@ -49,7 +49,10 @@ V_AUTO_RESTART = 6       # auto_restart_after_unbeatable: 0 false, 1 true
 V_LATER_LEADER = 7       # later_game_leader: 0 previous_winner, 1 holder_3D_every_game, 2 dealer, 3 dealer_left
 V_SCORE_TIMING = 8       # score_timing: 0 at_first_out, 1 at_end
 V_THREE_MULT = 9         # three_player_multiplier: 0 default, 1 literal_17
-N_VARIANTS = 10
+V_REVOLUTION = 10        # revolution: 0 false, 1 true
+V_REV_STATE = 11         # (game state, not a variant) 1 while a revolution is in force
+V_LOSER_EXCHANGE = 12    # loser_exchange: 0 none, 1 offer_two, 2 winner_gives_one
+N_VARIANTS = 13
 
 
 @jit_inline
@@ -72,6 +75,24 @@ def _top_suit(bits):
 
 @jit
 def classify(play, zv):
+    """:func:`classify_normal`, with the keys reversed while a revolution is in force (variant 7): the 13
+    ranks swap ends (jokers stay highest, suits keep their order) and a sequence is higher the lower its top."""
+    kind, length, key = classify_normal(play, zv)
+    if zv[V_REV_STATE] == 0 or kind == K_NONE:
+        return kind, length, key
+    if kind == K_SINGLE or kind == K_PAIR:
+        if key >= 52:
+            return kind, length, key
+        return kind, length, (12 - key // 4) * 4 + key % 4
+    if kind == K_TRIPLE or kind == K_FULL_HOUSE or kind == K_BOMB:
+        return kind, length, 12 - key
+    width = 2 if kind == K_PAIR_STRAIGHT else (3 if kind == K_TRIPLE_STRAIGHT else 1)
+    top = key // 4 + length // width - 1
+    return kind, length, 4 * (13 - top) + key % 4
+
+
+@jit
+def classify_normal(play, zv):
     """``(kind, length, key)`` of a card set (ZS-5); kind ``K_NONE`` if it is no combination.
 
     Keys: single = the card code; pair = 4 * rank + the higher suit; three of a kind, full house, bomb = the
@@ -675,6 +696,8 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12))
         rec[s, G_NEVER_PLAYED] = 1
     full = counts.copy()
+    zv = zv.copy()              # the revolution state lives in this game's copy
+    zv[V_REV_STATE] = 0
     plan = np.zeros(MAX_PLAN, dtype=np.uint64)
     alt = np.zeros(MAX_PLAN, dtype=np.uint64)
     active = P
@@ -706,6 +729,11 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
             kind, length, key = classify(play, zv)
             if _special(kind):
                 rec[turn, G_BOMBS_PLAYED] += 1
+            if zv[V_REVOLUTION] == 1 and kind == K_BOMB:
+                # variant 7: a four of a kind turns the rank order over until the next one or the game's end;
+                # the bomb on the table is read again in the new order
+                zv[V_REV_STATE] = 1 - zv[V_REV_STATE]
+                kind, length, key = classify(play, zv)
             hands[turn] = hand & ~play
             counts[turn] -= length
             rec[turn, G_NEVER_PLAYED] = 0
@@ -760,6 +788,33 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     for s in range(P):
         rec[s, G_SCORE_SQ] = rec[s, G_SCORE] * rec[s, G_SCORE]
     return winner, loser
+
+
+@jit
+def loser_exchange(hands, winner, loser, mode):
+    """Variant 8 before a later game: the Loser gives their highest single to the Winner; then (offer_two) the
+    Winner offers their two lowest cards and the Loser takes the higher, or (winner_gives_one) the Winner
+    gives their lowest card. Card order is the single order (ZS-2): the code, jokers highest."""
+    if mode == 0 or winner == loser:
+        return
+    top = 53
+    while not (hands[loser] >> np.uint64(top)) & np.uint64(1):
+        top -= 1
+    bit = np.uint64(1) << np.uint64(top)
+    hands[loser] &= ~bit
+    hands[winner] |= bit
+    low = 0
+    while not (hands[winner] >> np.uint64(low)) & np.uint64(1):
+        low += 1
+    give = low
+    if mode == 1:
+        second = low + 1
+        while not (hands[winner] >> np.uint64(second)) & np.uint64(1):
+            second += 1
+        give = second             # the Loser takes the higher of the two offered
+    gbit = np.uint64(1) << np.uint64(give)
+    hands[winner] &= ~gbit
+    hands[loser] |= gbit
 
 
 @jit
@@ -857,6 +912,8 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
                 deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
                 for s in range(P):
                     hands0[s] = hands[s]
+                if g > 0:
+                    loser_exchange(hands, leader, dealer, zv[V_LOSER_EXCHANGE])
                 rule = zv[V_LATER_LEADER]
                 if leader < 0 or rule == 1:
                     leader = first_leader(P, hands)

@@ -196,7 +196,7 @@ def test_cli_moves_beats_eval_json():
     (["moves", "zheng-shangyou", "--hand", "3D 3D"], "duplicate card 3D"),
     (["moves", "zheng-shangyou", "--hand", "3D 4X"], "bad card '4X'"),
     (["beats", "zheng-shangyou", "--current", "3D 5S", "--play", "4D 4S"], "not a combination"),
-    (["moves", "zheng-shangyou", "--hand", "3D", "--variant", "revolution=true"], "not implemented yet"),
+    (["moves", "zheng-shangyou", "--hand", "3D", "--variant", "deck=5to8p_108"], "not implemented yet"),
     (["simulate", "zheng-shangyou", "--trials", "10", "--players", "3"], "deck=3p_54"),
     (["odds", "zheng-shangyou", "--seat", "0", "--trials", "10"], "does not support this command yet"),
 ])

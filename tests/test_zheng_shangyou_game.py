@@ -11,10 +11,12 @@ from tests.reference import zheng_shangyou as ref
 
 
 def kernel_legal_for(zv):
-    def legal(hand, current):
+    def legal(hand, current, revolution=False):
+        z = zv.copy()
+        z[K.V_REV_STATE] = int(revolution)
         out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
         ck, cn, ckey = current if current else (0, 0, 0)
-        n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out, zv)
+        n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out, z)
         return [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in out[:n]]
     return legal
 
@@ -41,6 +43,8 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 5)], {}),
     ([(2, 2, 3)] * 4, {}), ([(2, 2, 3), (1, 0, 0), (0, 0, 0), (2, 2, 5)], {}),
     ([(1, 0, 0)] * 4, {"auto_restart_after_unbeatable": "true"}),
+    ([(1, 0, 0)] * 4, {"revolution": "true"}), ([(0, 0, 0)] * 4, {"revolution": "true"}),
+    ([(2, 2, 3)] * 4, {"revolution": "true", "bare_four_is_bomb": "beats_all"}),
     ([(0, 0, 0)] * 4, {"score_timing": "at_end"}),
     ([(1, 0, 0)] * 4, {"bare_four_is_bomb": "beats_all", "bomb_kicker_may_be_joker": "true"}),
     ([(1, 0, 0)] * 4, {"deck": "4p_52"}),
@@ -121,3 +125,32 @@ def test_plan_hand_matches_reference_and_covers_the_hand():
         zv = zs.variant_array({})
         for e in got:   # every element is a combination, except a four of a kind (its kicker comes later)
             assert zs.classify_mask(sum(1 << c for c in e), zv)[0] or len(e) == 4
+
+
+@pytest.mark.parametrize("mode", ["offer_two", "winner_gives_one"])
+def test_loser_exchange_matches_reference(mode):
+    import random
+
+    from analysis.games import zheng_shangyou as zs
+    zv = zs.variant_array({"loser_exchange": mode})
+    rnd = random.Random(mode)
+    for _ in range(200):
+        cards = rnd.sample(range(54), 54)
+        hands = [set(cards[i::4]) for i in range(4)]
+        w, l = rnd.sample(range(4), 2)
+        masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        K.loser_exchange(masks, w, l, zv[K.V_LOSER_EXCHANGE])
+        ref.loser_exchange(hands, w, l, mode)
+        assert [sum(1 << c for c in h) for h in hands] == [int(m) for m in masks]
+
+
+def test_revolution_reverses_the_order():
+    from analysis.games import zheng_shangyou as zs
+    zv = zs.variant_array({"revolution": "true"})
+    zr = zv.copy()
+    zr[K.V_REV_STATE] = 1
+    def key(text, z):
+        return zs.classify_mask(zs.to_mask(text), z)
+    assert key("3D", zr)[2] > key("2D", zr)[2] and key("3D", zv)[2] < key("2D", zv)[2]
+    assert key("RJ", zr)[2] > key("3S", zr)[2]                       # jokers stay highest
+    assert key("3D 4C 5H 6S 7D", zr)[2] > key("9D TC JH QS KD", zr)[2]

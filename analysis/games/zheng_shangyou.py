@@ -49,8 +49,7 @@ def cards_of(mask: int) -> str:
     return " ".join(str(card(i)) for i in range(54) if (mask >> i) & 1)
 
 
-NOT_IMPLEMENTED = {"deck": {"5to8p_108"}, "revolution": {"true"}, "loser_exchange": {"offer_two", "winner_gives_one"},
-                   "ruleset": {"legacy_wiki", "current_wiki"}}
+NOT_IMPLEMENTED = {"deck": {"5to8p_108"}, "ruleset": {"legacy_wiki", "current_wiki"}}
 _CODES = {
     "straight_suit_tiebreak": (K.V_STRAIGHT_SUIT, {"false": 0, "true": 1}),
     "bare_four_is_bomb": (K.V_BARE_FOUR, {"false": 0, "beats_all": 1, "below_straight_flush": 2}),
@@ -63,6 +62,8 @@ _CODES = {
                                              "dealer_left": 3}),
     "score_timing": (K.V_SCORE_TIMING, {"at_first_out": 0, "at_end": 1}),
     "three_player_multiplier": (K.V_THREE_MULT, {"default": 0, "literal_17": 1}),
+    "revolution": (K.V_REVOLUTION, {"false": 0, "true": 1}),
+    "loser_exchange": (K.V_LOSER_EXCHANGE, {"none": 0, "offer_two": 1, "winner_gives_one": 2}),
 }
 DECKS = {"4p_54": (4, 54, 54), "4p_52": (4, 52, 52), "3p_54": (3, 54, 54), "3p_52": (3, 52, 51)}
 
@@ -406,7 +407,8 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         for value in codes:
             if value == defaults[name] or name in ("three_player_multiplier",):
                 continue
-            res = run(simulation_spec(variants={name: value}, games_per_match=4 if name == "later_game_leader" else 1),
+            res = run(simulation_spec(variants={name: value},
+                                      games_per_match=4 if name in ("later_game_leader", "loser_exchange") else 1),
                       trials=n(40_000), seed=seed + 4, progress=progress).table
             for measure in ("winner_given_3D", "winner_gain"):
                 r = res[res.measure == measure].iloc[0]
@@ -424,10 +426,10 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
                             "ci_low": r.ci_low, "ci_high": r.ci_high})
     vart = pd.DataFrame(var_rows)
     sections.append(Section("The effect of each variant", (
-        "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader "
-        "over matches of 4 games, where it matters): P(Winner) of the player holding the 3 of diamonds in the "
-        "first game, and the Winner's mean gain. Not yet implemented: two decks (5-8 players), revolution, "
-        "the loser's exchange, the older and current Wikipedia rule sets."), vart))
+        "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader and "
+        "loser_exchange over matches of 4 games, where they matter): P(Winner) of the player holding the 3 of "
+        "diamonds in the first game, and the Winner's mean gain. Not yet implemented: two decks (5-8 players) "
+        "and the older and current Wikipedia rule sets."), vart))
 
     hist = t[t.measure == "score_distribution"]
     fig, ax = new_figure()

@@ -24,13 +24,43 @@ def sequence_low(ranks: set[int]) -> int | None:
     return None
 
 
-DEFAULTS = {"straight_suit_tiebreak": "false", "bare_four_is_bomb": "false", "sf_vs_sf": "same_length",
+DEFAULTS = {"revolution": "false", "loser_exchange": "none", "straight_suit_tiebreak": "false", "bare_four_is_bomb": "false", "sf_vs_sf": "same_length",
             "sequence_rules": "as_straights", "pair_straight_tiebreak": "none", "bomb_kicker_may_be_joker": "false",
             "auto_restart_after_unbeatable": "false", "later_game_leader": "previous_winner",
             "score_timing": "at_first_out", "three_player_multiplier": "default"}
 
 
-def classify(codes, v=None) -> tuple[int, int, int] | None:
+def classify(codes, v=None, revolution=False):
+    """:func:`classify_normal`, read in the reversed rank order while a revolution is in force (variant 7):
+    ranks swap ends (jokers stay highest, suits keep their order); a sequence is higher the lower its top."""
+    c = classify_normal(codes, v)
+    if c is None or not revolution:
+        return c
+    kind, n, key = c
+    if kind in (SINGLE, PAIR):
+        return c if key >= 52 else (kind, n, (12 - key // 4) * 4 + key % 4)
+    if kind in (TRIPLE, FULL_HOUSE, BOMB):
+        return kind, n, 12 - key
+    ranks = len({x // 4 for x in codes})
+    top = key // 4 + ranks - 1
+    return kind, n, 4 * (13 - top) + key % 4
+
+
+def loser_exchange(hands, winner, loser, mode):
+    """Variant 8: the Loser's highest single to the Winner; the Winner's two lowest offered, the Loser takes
+    the higher (offer_two), or the Winner's lowest given (winner_gives_one)."""
+    if mode == "none" or winner == loser:
+        return
+    top = max(hands[loser])
+    hands[loser].remove(top)
+    hands[winner].add(top)
+    low = sorted(hands[winner])
+    give = low[1] if mode == "offer_two" else low[0]
+    hands[winner].remove(give)
+    hands[loser].add(give)
+
+
+def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
     """(kind, number of cards, key) or None. Kinds as in kernels/zheng_shangyou.py; sequence keys are
     4 * the lowest position (+ the top card's suit under the tie-break variants)."""
     v = {**DEFAULTS, **(v or {})}
@@ -142,6 +172,11 @@ def play_game(hands, leader, strategies, legal, below, v=None):
     v = {**DEFAULTS, **(v or {})}
     P = len(hands)
     hands = [set(h) for h in hands]
+    rev = [False]
+    legal_ = legal
+
+    def legal(hand, current):  # noqa: F811 -- the legal plays under the current rank order
+        return legal_(hand, current, rev[0])
     played = [False] * P
     places = [0] * P
     scores = [0] * P
@@ -166,11 +201,15 @@ def play_game(hands, leader, strategies, legal, below, v=None):
                     i = below(len(options) + 1)
                     pick = None if i == 0 else options[i - 1]
             elif policy == 2:
-                pick = planning(options, hands[turn], current, threshold, min(others) if others else 99, v)
+                pick = planning(options, hands[turn], current, threshold, min(others) if others else 99, v, rev[0])
             else:
-                pick = greedy(options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99, v)
+                pick = greedy(options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99, v,
+                              rev[0])
         if pick is not None:
-            kind = classify(pick, v)
+            kind = classify(pick, v, rev[0])
+            if v["revolution"] == "true" and kind[0] == BOMB:
+                rev[0] = not rev[0]
+                kind = classify(pick, v, rev[0])
             hands[turn] -= set(pick)
             played[turn] = True
             current = kind
@@ -215,10 +254,10 @@ def play_game(hands, leader, strategies, legal, below, v=None):
             turn = (turn + 1) % P
 
 
-def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None):
+def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None, revolution=False):
     """The greedy policy of kernels/zheng_shangyou.py, stated independently."""
     def cls(p):
-        return classify(p, v)
+        return classify(p, v, revolution)
     for p in options:
         if len(p) == len(hand):
             return p                                  # go out
@@ -306,10 +345,10 @@ def plan_hand(hand) -> list:
     return best
 
 
-def planning(options, hand, current, threshold, min_opponent, v=None):
+def planning(options, hand, current, threshold, min_opponent, v=None, revolution=False):
     """The planning player of kernels/zheng_shangyou.py (POLICY_PLANNING), restated."""
     def cls(p):
-        return classify(p, v)
+        return classify(p, v, revolution)
     for p in options:
         if len(p) == len(hand):
             return p

@@ -61,7 +61,8 @@ class GameRules:
         if players is None:
             return int(p["default"])
         if not (p["min"] <= players <= p["max"]):
-            raise CardlabError(f"{self.name} takes {p['min']} to {p['max']} players, not {players}")
+            span = f"exactly {p['min']}" if p["min"] == p["max"] else f"{p['min']} to {p['max']}"
+            raise CardlabError(f"{self.name} takes {span} players, not {players}")
         return int(players)
 
     def resolve_variants(self, given: dict[str, str] | None) -> dict[str, str]:

@@ -19,6 +19,7 @@ import numpy as np  # noqa: E402
 
 from analysis import driver  # noqa: E402
 from analysis.games import bisko_bobo as bb  # noqa: E402
+from analysis.games import biscuits as bi  # noqa: E402
 from analysis.games import zheng_shangyou as zs  # noqa: E402
 from kernels import bisko_bobo as K  # noqa: E402
 from kernels import rng  # noqa: E402
@@ -150,6 +151,33 @@ def zheng_shangyou() -> None:
           f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays)")
 
 
+def biscuits() -> None:
+    numba.set_num_threads(1)
+    for name in ("greedy", "random"):
+        spec = bi.simulation_spec(unit="hand", strategies=[name])
+        hands = 20_000
+        t = median_time(lambda: driver.run(spec, trials=hands, seed=1, progress=False, threads=1, chunk_size=500))
+        row(f"Biscuits complete hands, {name} players, 1 core", hands / t, "hands/s", 100_000,
+            "(target is for planning players, not built yet)")
+    import numpy as _np
+    from kernels import biscuits as BK
+    hand = _np.uint64(bi.to_mask("3C 3D 4H 5S 6C 7D 8H 9S TC JD QH KS AC"))
+    out = _np.zeros(BK.MAX_MOVES, dtype=_np.uint64)
+    bv = bi.variant_array({})
+    n_moves = int(BK.generate_moves(hand, 0, 0, out, bv))
+    reps = 2_000
+
+    @jit
+    def _gen(h, out, reps, bv):
+        total = 0
+        for _ in range(reps):
+            total += BK.generate_moves(h, 0, 0, out, bv)
+        return total
+    tg = median_time(lambda: _gen(hand, out, reps, bv))
+    print(f"{'Biscuits move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
+          f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays; target well under 1000)")
+
+
 def peers(zs_random_rate: float) -> None:
     """Side by side: OpenSpiel's C++ engine (its own uniform random bots, whole games in C++ through
     pyspiel.evaluate_bots) and RLCard's pure-Python Dou Dizhu, one core, for the same kind of game."""
@@ -190,3 +218,4 @@ def peers(zs_random_rate: float) -> None:
 if __name__ == "__main__":
     main()
     zheng_shangyou()
+    biscuits()

@@ -222,3 +222,299 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
                                     (np.uint64(1) << np.uint64(cards[e])))
                             n = _emit(out, n, play, cur_kind, cur_key, bv)
     return n
+
+
+# =============================================================================================
+# Hands and games (BI-3 .. BI-12)
+# =============================================================================================
+# Seats 0..3 clockwise; partners sit opposite, so a seat's team is seat % 2 (0 = N-S, 1 = E-W).
+# Strategies are data: strat[seat] = (play policy, pass policy, plain-exchange policy, lead-handover policy).
+
+from . import rng  # noqa: E402
+from ._jit import pjit, prange  # noqa: E402
+
+PLAY_RANDOM = 0      # uniform over the legal actions (passing included when following)
+PLAY_GREEDY = 1      # go out when possible; never beat the partner; lead the longest play with the lowest
+                     # top card; follow with the cheapest beating play (lowest type, then key)
+PASS_RANDOM = 0      # two cards at random
+PASS_LOWEST = 1      # the two lowest cards
+PASS_SINGLES = 2     # the two lowest cards that pair with nothing (else the lowest)
+ACT_NEVER = 0
+ACT_RANDOM = 1       # a coin for the exchange/handover, random cards
+ACT_LOWEST = 2       # plain exchange: send the lowest card, return the lowest; handover when the partner holds fewer cards
+
+H_POINTS = 0         # per-seat record of a hand: the seat's team points this hand (both partners carry them)
+H_OUT_FIRST = 1
+H_STARTER = 2
+H_OUT_SECOND = 3
+H_FIELDS = 4
+MAX_TURNS = 4000
+
+
+@jit
+def _lowest_cards(hand, k, avoid_pairs):
+    """The k lowest cards (by rank, then code); with avoid_pairs, cards whose rank is single first."""
+    out = np.uint64(0)
+    got = 0
+    if avoid_pairs:
+        for c in range(52):
+            if got < k and (hand >> np.uint64(c)) & np.uint64(1) and _popcount(_rank_bits(hand, c // 4)) == 1:
+                out |= np.uint64(1) << np.uint64(c)
+                got += 1
+    for c in range(52):
+        if got < k and (hand >> np.uint64(c)) & np.uint64(1) and not (out >> np.uint64(c)) & np.uint64(1):
+            out |= np.uint64(1) << np.uint64(c)
+            got += 1
+    return out
+
+
+@jit
+def _random_cards(st, hand, k):
+    out = np.uint64(0)
+    for _ in range(k):
+        rest = hand & ~out
+        pick = rng.below(st, _popcount(rest))
+        for c in range(52):
+            if (rest >> np.uint64(c)) & np.uint64(1):
+                if pick == 0:
+                    out |= np.uint64(1) << np.uint64(c)
+                    break
+                pick -= 1
+    return out
+
+
+@jit
+def _choose_play(st, policy, hand, n_hand, cur_kind, cur_key, partner_last, moves, n, bv):
+    """Index in moves[:n] (sorted by mask) or -1 to pass."""
+    if policy == PLAY_RANDOM:
+        if cur_kind == K_NONE:
+            return rng.below(st, n)
+        return rng.below(st, n + 1) - 1
+    for i in range(n):
+        if _popcount(moves[i]) == n_hand:
+            return i                              # go out
+    if cur_kind != K_NONE and partner_last:
+        return -1                                 # never beat the partner
+    best = -1
+    best_a = 1 << 40
+    for i in range(n):
+        kind, key = classify(moves[i], bv)
+        if cur_kind == K_NONE:
+            top = 0
+            for c in range(52):
+                if (moves[i] >> np.uint64(c)) & np.uint64(1):
+                    top = c
+            a = (5 - _popcount(moves[i])) * 64 + top     # longest first, then the lowest top card
+        else:
+            a = (kind % 10) * (1 << 24) + key
+        if a < best_a:
+            best_a = a
+            best = i
+    return best
+
+
+@jit
+def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
+    """One hand from dealt ``hands`` (BI-4 .. BI-11); fills ``rec[4, H_FIELDS]``; returns (team 0 points,
+    team 1 points)."""
+    for s in range(4):
+        for f in range(H_FIELDS):
+            rec[s, f] = 0
+    rec[starter, H_STARTER] = 1
+    # BI-4: both partners pass two cards at the same time
+    give = np.zeros(4, dtype=np.uint64)
+    for s in range(4):
+        pol = strat[s, 1]
+        if pol == PASS_RANDOM:
+            give[s] = _random_cards(st, hands[s], 2)
+        else:
+            give[s] = _lowest_cards(hands[s], 2, pol == PASS_SINGLES)
+    for s in range(4):
+        hands[s] = (hands[s] & ~give[s]) | give[(s + 2) % 4]
+    points = np.zeros(2, dtype=np.int64)
+    out_count = 0
+    leader = starter
+    cur_kind = K_NONE
+    cur_key = 0
+    last = leader
+    passes = 0
+    turn = leader
+    active = 4
+    for _ in range(MAX_TURNS):
+        hand = hands[turn]
+        n = generate_moves(hand, cur_kind, cur_key, moves, bv)
+        moves[:n].sort()
+        pick = -1
+        if n > 0:
+            pick = _choose_play(st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key,
+                                cur_kind != K_NONE and last == (turn + 2) % 4, moves, n, bv)
+        if cur_kind == K_NONE and pick < 0:
+            pick = 0
+        if pick >= 0:
+            play = moves[pick]
+            kind, key = classify(play, bv)
+            hands[turn] = hand & ~play
+            counts[turn] -= _popcount(play)
+            cur_kind = kind
+            cur_key = key
+            last = turn
+            passes = 0
+            if counts[turn] == 0:
+                # BI-8: the team scores 1 per card of the opponent holding more
+                opp = max(counts[(turn + 1) % 4], counts[(turn + 3) % 4])
+                points[turn % 2] += opp
+                out_count += 1
+                active -= 1
+                rec[turn, H_OUT_FIRST if out_count == 1 else H_OUT_SECOND] = 1
+                if out_count == 2:
+                    break                             # BI-9: the hand ends at once
+        else:
+            passes += 1
+        need = active - (1 if counts[last] > 0 else 0)
+        if passes >= need:
+            # the trick is over: `last` won it; BI-10 special action, then BI-11 the next leader
+            winner = last
+            fancy = cur_kind // 10 == 1
+            partner = (winner + 2) % 4
+            nxt = -1
+            if fancy:
+                if counts[partner] > 0:
+                    pol = strat[winner, 3]
+                    hand_over = False
+                    if pol == ACT_RANDOM:
+                        hand_over = rng.below(st, 2) == 1
+                    elif pol == ACT_LOWEST:
+                        hand_over = counts[winner] == 0 or counts[partner] < counts[winner]
+                    if hand_over:
+                        nxt = partner
+            else:
+                a = (winner + 1) % 4                  # the opponent at the winner's left
+                b = (a + 2) % 4
+                if counts[a] > 0 and counts[b] > 0:
+                    pol = strat[a, 2]
+                    act = False
+                    if pol == ACT_RANDOM:
+                        act = rng.below(st, 2) == 1
+                    elif pol == ACT_LOWEST:
+                        act = True
+                    if act:
+                        sent = _random_cards(st, hands[a], 1) if pol == ACT_RANDOM else _lowest_cards(hands[a], 1, False)
+                        hands[a] &= ~sent
+                        hands[b] |= sent
+                        pb = strat[b, 2]
+                        back = _random_cards(st, hands[b], 1) if pb == ACT_RANDOM else _lowest_cards(hands[b], 1, False)
+                        hands[b] &= ~back
+                        hands[a] |= back
+            if nxt < 0:
+                nxt = winner
+                while counts[nxt] == 0:
+                    nxt = (nxt + 1) % 4
+            cur_kind = K_NONE
+            cur_key = 0
+            passes = 0
+            turn = nxt
+            last = nxt
+            continue
+        turn = (turn + 1) % 4
+        while counts[turn] == 0:
+            turn = (turn + 1) % 4
+    for s in range(4):
+        rec[s, H_POINTS] = points[s % 2]
+    return points[0], points[1]
+
+
+@jit
+def deal(st, deck, hands, counts, starter):
+    rng.partial_shuffle(st, deck, 52)
+    for s in range(4):
+        hands[s] = 0
+        counts[s] = 13
+    for i in range(52):
+        s = (starter + i) % 4
+        hands[s] |= np.uint64(1) << np.uint64(deck[i])
+
+
+@jit
+def next_starter(prev, score0, score1):
+    """BI-3: clockwise from the previous Starter, the first player of a team that is behind or level."""
+    for k in range(1, 5):
+        s = (prev + k) % 4
+        mine = score0 if s % 2 == 0 else score1
+        theirs = score1 if s % 2 == 0 else score0
+        if mine <= theirs:
+            return s
+    return (prev + 1) % 4
+
+
+# count rows: per seat C_FIELDS, then per team, then game fields
+C_POINTS = 0          # team points credited to this seat's team in hands (sum, and sum of squares)
+C_POINTS_SQ = 1
+C_OUT_FIRST = 2
+C_STARTER = 3
+C_OUT_FIRST_AS_STARTER = 4
+C_FIELDS = 5
+T_GAMES_WON = 0
+T_FIELDS = 1
+M_HANDS = 0
+M_GAMES = 1
+M_FIELDS = 2
+
+
+def counts_width() -> int:
+    return 4 * C_FIELDS + 2 * T_FIELDS + M_FIELDS
+
+
+@pjit
+def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, out):
+    """Each trial is one game to ``target`` points or ``max_hands`` hands (BI-12; ties play on), or one hand
+    (``unit_game = 0``) with a random Starter."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        hands = np.zeros(4, dtype=np.uint64)
+        counts = np.zeros(4, dtype=np.int64)
+        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+        deck = np.arange(52, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        row = out[ci]
+        base = 4 * C_FIELDS
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            starter = rng.below(st_deal, 4)          # BI-3: the first Starter at random
+            score0 = 0
+            score1 = 0
+            n_hands = 0
+            while True:
+                for i in range(52):
+                    deck[i] = i
+                deal(st_deal, deck, hands, counts, starter)
+                p0, p1 = play_hand(hands, counts, starter, strat, st_play, rec, moves, bv)
+                score0 += p0
+                score1 += p1
+                n_hands += 1
+                row[base + 2 * T_FIELDS + M_HANDS] += 1
+                for s in range(4):
+                    b = s * C_FIELDS
+                    row[b + C_POINTS] += rec[s, H_POINTS]
+                    row[b + C_POINTS_SQ] += rec[s, H_POINTS] * rec[s, H_POINTS]
+                    row[b + C_OUT_FIRST] += rec[s, H_OUT_FIRST]
+                    row[b + C_STARTER] += rec[s, H_STARTER]
+                    row[b + C_OUT_FIRST_AS_STARTER] += rec[s, H_OUT_FIRST] * rec[s, H_STARTER]
+                if unit_game == 0:
+                    break
+                done = score0 >= target or score1 >= target or n_hands >= max_hands
+                if done and score0 != score1:
+                    break
+                if n_hands >= 4 * max_hands + 40:
+                    break                             # a safety stop for endless ties (never seen)
+                starter = next_starter(starter, score0, score1)
+            if unit_game == 1:
+                row[base + 2 * T_FIELDS + M_GAMES] += 1
+                if score0 > score1:
+                    row[base + T_GAMES_WON] += 1
+                elif score1 > score0:
+                    row[base + T_FIELDS + T_GAMES_WON] += 1

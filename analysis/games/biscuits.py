@@ -1,6 +1,6 @@
-"""Biscuits (rules.md section 2): the combination engine's Python face (eval, beats, moves).
+"""Biscuits (rules.md section 2): the engine's Python face (eval, beats, moves), hands and games.
 
-Whole hands and games, the players and the analyses are the rest of issue 5.
+Seats 0..3 clockwise; partners sit opposite (N-S = seats 0 and 2, E-W = seats 1 and 3).
 """
 
 from __future__ import annotations
@@ -109,3 +109,99 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
     if n >= K.MAX_MOVES:
         raise CardlabError(f"more than {K.MAX_MOVES} legal plays: give a smaller hand")
     return pd.DataFrame([_describe(int(x), bv) for x in out[:n]], columns=["cards", "type", "group", "type_index", "key"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Hands and games
+# ---------------------------------------------------------------------------------------------
+
+from ..driver import KernelSpec  # noqa: E402
+from ..rules import seat_assignments  # noqa: E402
+from ..tables import frame, mean_row, proportion_row  # noqa: E402
+
+STRATEGIES = {"random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDOM),
+              "greedy": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_NEVER),
+              "greedy-actions": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_LOWEST, K.ACT_LOWEST)}
+PLAY_VARIANTS_NOT_IMPLEMENTED = {"pass_locks_out": "true", "starter_rule": "trailing_team_alternates",
+                                 "pass_every_hand": "false", "game_end_check": "immediate"}
+
+
+def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
+                    unit: str | None = None) -> KernelSpec:
+    """Whole games to 30 points or 4 hands (BI-12), or single hands (``unit='hand'``)."""
+    g = rules()
+    g.check_players(players)
+    full = g.resolve_variants(variants)
+    for name, value in PLAY_VARIANTS_NOT_IMPLEMENTED.items():
+        if full[name] == value:
+            raise CardlabError(f"variant {name}={value} is not implemented yet for {GAME}")
+    unit = unit or "game"
+    if unit not in ("game", "hand"):
+        raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
+    names = seat_assignments(strategies, 4, "greedy", STRATEGIES)
+    strat = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
+    args = (strat, np.int64(1 if unit == "game" else 0), np.int64(30), np.int64(4), variant_array(variants))
+    return KernelSpec(game=GAME, kernel="kernels.biscuits:simulate_chunks", args=args, n_counts=K.counts_width(),
+                      tabulate=tabulate, describe={"players": 4, "variants": full, "strategies": names, "unit": unit},
+                      precision_measures=("out_first",))
+
+
+def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    c = np.asarray(counts)
+    seat = c[: 4 * K.C_FIELDS].reshape(4, K.C_FIELDS)
+    team = c[4 * K.C_FIELDS: 4 * K.C_FIELDS + 2 * K.T_FIELDS].reshape(2, K.T_FIELDS)
+    hands = int(c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_HANDS])
+    games = int(c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_GAMES])
+    rows = []
+    for s in range(4):
+        r = seat[s]
+        rows.append(mean_row("team_points_per_hand", s, r[K.C_POINTS], r[K.C_POINTS_SQ], hands))
+        rows.append(proportion_row("out_first", s, r[K.C_OUT_FIRST], hands))
+        rows.append(proportion_row("starter", s, r[K.C_STARTER], hands))
+    tot = seat.sum(axis=0)
+    rows.append(proportion_row("out_first_given_starter", None, tot[K.C_OUT_FIRST_AS_STARTER], tot[K.C_STARTER]))
+    if games:
+        for t, name in enumerate(("N-S", "E-W")):
+            rows.append(proportion_row("game_won", None, team[t, K.T_GAMES_WON], games, team=name))
+        rows.append(mean_row("hands_per_game", None, hands, np.nan, games))
+    df = frame(rows)
+    if "team" in df.columns:
+        df["team"] = df["team"].astype(object).where(df["team"].notna(), None)
+    return df
+
+
+def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True):
+    from ..driver import run
+    from ..plots import bar_with_intervals
+    from ..report import Section
+
+    def n(x):
+        return max(500, int(x * scale))
+
+    sections = []
+    res = {}
+    for name in ("greedy", "greedy-actions", "random"):
+        res[name] = run(simulation_spec(strategies=[name]), trials=n(50_000), seed=seed, progress=progress)
+    t = res["greedy"].table
+    per_seat = pd.concat([r.table[r.table.measure.isin(["out_first", "team_points_per_hand"]) & r.table.seat.notna()]
+                          .assign(strategy=k) for k, r in res.items()])
+    starter = pd.concat([r.table[r.table.measure == "out_first_given_starter"].assign(strategy=k)
+                         for k, r in res.items()])
+    fig = bar_with_intervals(starter, "strategy", None, title="P(the Starter goes out first)",
+                             ylabel="probability", xlabel="every seat on", reference=0.25)
+    sections.append(Section("The Starter's advantage", (
+        "The Starter deals and leads the first trick (BI-3). Probability that the Starter is the first player "
+        "out of a hand, against 1/4 for a seat chosen at random; Wilson intervals."),
+        starter[["strategy", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
+    sections.append(Section("Points per hand and going out first, by seat", (
+        "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
+        "seat's team score per hand (BI-8/BI-9)."),
+        per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]]))
+    games = pd.concat([r.table[r.table.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k)
+                       for k, r in res.items()])
+    sections.append(Section("Games", "Who wins a game, and how many hands a game lasts.",
+                            games[["strategy", "measure", "team", "trials", "estimate", "ci_low", "ci_high"]]))
+    intro = (f"Biscuits (rules.md section 2, default rules), simulated with cardlab. Seed {seed}. Not implemented "
+             f"yet (issue 5): the planning and partner-aware players beyond 'never beat the partner', paired "
+             f"values of pass and action policies, combination frequencies, the game table by score.")
+    return "Biscuits: first report", intro, sections

@@ -67,3 +67,109 @@ def legal_plays(hand, current=None, v=None):
             if beats(current, classify(sub, v)):
                 out.add(frozenset(sub))
     return out
+
+
+# ---- a hand (BI-4 .. BI-11), restated from the rules -------------------------------------------------------
+
+def _lowest(hand, k, avoid_pairs=False):
+    cards = sorted(hand)
+    first = [c for c in cards if avoid_pairs and sum(1 for d in hand if d // 4 == c // 4) == 1]
+    rest = [c for c in cards if c not in first]
+    return set((first + rest)[:k])
+
+
+def _random(hand, k, below):
+    out = set()
+    for _ in range(k):
+        rest = sorted(set(hand) - out)
+        out.add(rest[below(len(rest))])
+    return out
+
+
+def play_hand(hands, starter, strategies, legal, below, v=None):
+    """Returns (points per team, first out, second out). strategies[s] = (play, pass, plain action, handover)."""
+    hands = [set(h) for h in hands]
+    give = []
+    for s in range(4):
+        pol = strategies[s][1]
+        give.append(_random(hands[s], 2, below) if pol == 0 else _lowest(hands[s], 2, pol == 2))
+    for s in range(4):
+        hands[s] = (hands[s] - give[s]) | give[(s + 2) % 4]          # BI-4, simultaneously
+    points = [0, 0]
+    outs = []
+    current = None
+    last = turn = starter
+    passes = 0
+    while True:
+        me = hands[turn]
+        options = sorted(legal(me, current), key=lambda p: sum(1 << c for c in p))
+        pick = None
+        if options:
+            if strategies[turn][0] == 0:
+                if current is None:
+                    pick = options[below(len(options))]
+                else:
+                    i = below(len(options) + 1)
+                    pick = None if i == 0 else options[i - 1]
+            else:
+                pick = _greedy(options, me, current, current is not None and last == (turn + 2) % 4, v)
+        if current is None and pick is None:
+            pick = options[0]
+        if pick is not None:
+            hands[turn] -= set(pick)
+            current = classify(pick, v)
+            last = turn
+            passes = 0
+            if not hands[turn]:
+                points[turn % 2] += max(len(hands[(turn + 1) % 4]), len(hands[(turn + 3) % 4]))   # BI-8
+                outs.append(turn)
+                if len(outs) == 2:
+                    return points, outs[0], outs[1]                                            # BI-9
+        else:
+            passes += 1
+        holding = [s for s in range(4) if hands[s]]
+        if passes >= len([s for s in holding if s != last]):
+            winner, partner = last, (last + 2) % 4
+            nxt = None
+            if current[0] // 10 == 1:                                  # Fancy: may hand the lead over
+                if hands[partner]:
+                    pol = strategies[winner][3]
+                    over = (below(2) == 1) if pol == 1 else (pol == 2 and (not hands[winner] or
+                                                                           len(hands[partner]) < len(hands[winner])))
+                    if over:
+                        nxt = partner
+            else:                                                       # Plain: the exchange at the winner's left
+                a, b = (winner + 1) % 4, (winner + 3) % 4
+                if hands[a] and hands[b]:
+                    pol = strategies[a][2]
+                    act = (below(2) == 1) if pol == 1 else pol == 2
+                    if act:
+                        sent = _random(hands[a], 1, below) if pol == 1 else _lowest(hands[a], 1)
+                        hands[a] -= sent
+                        hands[b] |= sent
+                        pb = strategies[b][2]
+                        back = _random(hands[b], 1, below) if pb == 1 else _lowest(hands[b], 1)
+                        hands[b] -= back
+                        hands[a] |= back
+            if nxt is None:
+                nxt = winner
+                while not hands[nxt]:
+                    nxt = (nxt + 1) % 4
+            current = None
+            passes = 0
+            turn = last = nxt
+            continue
+        turn = (turn + 1) % 4
+        while not hands[turn]:
+            turn = (turn + 1) % 4
+
+
+def _greedy(options, hand, current, partner_last, v):
+    for p in options:
+        if len(p) == len(hand):
+            return p
+    if current is not None and partner_last:
+        return None
+    if current is None:
+        return min(options, key=lambda p: ((5 - len(p)) * 64 + max(p)))
+    return min(options, key=lambda p: (classify(p, v)[0] % 10, classify(p, v)[1]))

@@ -181,27 +181,38 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
                 ok = False
         if not ok:
             continue
-        for combo in range(4 ** 5):
+        # an odometer over the suits each rank holds (at most 4 ** 5 choices, usually far fewer)
+        idx = np.zeros(5, dtype=np.int64)
+        while True:
             play = np.uint64(0)
-            x = combo
-            valid = True
+            first = -1
+            same = True
             for i in range(5):
-                su = x % 4
-                x //= 4
-                if not (_rank_bits(hand, ranks[i]) >> np.uint64(su)) & np.uint64(1):
-                    valid = False
-                    break
+                bits = _rank_bits(hand, ranks[i])
+                k = idx[i]
+                su = 0
+                while True:                       # the k-th suit held at this rank
+                    if (bits >> np.uint64(su)) & np.uint64(1):
+                        if k == 0:
+                            break
+                        k -= 1
+                    su += 1
                 play |= np.uint64(1) << np.uint64(4 * ranks[i] + su)
-            if valid:
-                first = combo % 4
-                same = True
-                y = combo
-                for i in range(5):
-                    if y % 4 != first:
-                        same = False
-                    y //= 4
-                if not same:
-                    n = _emit(out, n, play, cur_kind, cur_key, bv)
+                if first < 0:
+                    first = su
+                elif su != first:
+                    same = False
+            if not same:
+                n = _emit(out, n, play, cur_kind, cur_key, bv)
+            i = 4
+            while i >= 0:
+                idx[i] += 1
+                if idx[i] < _popcount(_rank_bits(hand, ranks[i])):
+                    break
+                idx[i] = 0
+                i -= 1
+            if i < 0:
+                break
     # flushes and straight flushes: every five cards of one suit
     for su in range(4):
         cards = np.zeros(13, dtype=np.int64)

@@ -43,3 +43,35 @@ def test_cli_simulate():
                         "--format", "json", "--quiet"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["meta"]["unit"] == "hand"
+
+
+def test_exact_hand_combinations_closed_forms_and_sampling():
+    from math import comb
+
+    import numpy as np
+    t = bi.exact_hand_combinations(13).set_index("combination")["probability"]
+    assert t["Pair"] == pytest.approx(1 - 4 ** 13 / comb(52, 13), rel=1e-12)
+    # every other row against 100,000 random hands; tolerance: 5 standard errors
+    rng = np.random.default_rng(7)
+    n = 100_000
+    hands = np.argsort(rng.random((n, 52)), axis=1)[:, :13]
+    ranks = np.zeros((n, 13), dtype=np.int64)
+    np.add.at(ranks, (np.repeat(np.arange(n), 13), (hands // 4).ravel()), 1)
+    suits = np.zeros((n, 4), dtype=np.int64)
+    np.add.at(suits, (np.repeat(np.arange(n), 13), (hands % 4).ravel()), 1)
+    present = (ranks > 0).astype(int)
+    runs = np.zeros(n, dtype=bool)
+    for low in range(9):
+        runs |= present[:, low:low + 5].sum(axis=1) == 5
+    sampled = {"Triple": (ranks >= 3).any(axis=1), "Quad": (ranks == 4).any(axis=1),
+               "Flush (5 of a suit)": (suits >= 5).any(axis=1), "Straight (5 ranks in a row, any suits)": runs,
+               "Full House": (ranks >= 3).any(axis=1) & ((ranks >= 2).sum(axis=1) >= 2)}
+    for name, hit in sampled.items():
+        p = t[name]
+        assert abs(hit.mean() - p) < 5 * np.sqrt(p * (1 - p) / n), name
+
+
+def test_cli_exact_biscuits():
+    p = subprocess.run([sys.executable, "-m", "analysis", "exact", "biscuits", "hand-combinations", "--format",
+                        "json"], capture_output=True, text=True)
+    assert p.returncode == 0 and len(json.loads(p.stdout)["rows"]) == 6

@@ -197,11 +197,63 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
         "seat's team score per hand (BI-8/BI-9)."),
         per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]]))
+    sections.append(Section("What a dealt hand can make: exact odds", (
+        "Exact probabilities that a dealt 13-card hand (before the pass) holds each combination at least once "
+        "(a dynamic programme over the ranks and suits; cardlab exact biscuits hand-combinations)."),
+        exact_hand_combinations(13), digits=5))
     games = pd.concat([r.table[r.table.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k)
                        for k, r in res.items()])
     sections.append(Section("Games", "Who wins a game, and how many hands a game lasts.",
                             games[["strategy", "measure", "team", "trials", "estimate", "ci_low", "ci_high"]]))
     intro = (f"Biscuits (rules.md section 2, default rules), simulated with cardlab. Seed {seed}. Not implemented "
              f"yet (issue 5): the planning and partner-aware players beyond 'never beat the partner', paired "
-             f"values of pass and action policies, combination frequencies, the game table by score.")
+             f"values of pass and action policies, the game table by score.")
     return "Biscuits: first report", intro, sections
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact combination frequencies of a dealt hand
+# ---------------------------------------------------------------------------------------------
+
+def exact_hand_combinations(cards: int = 13) -> pd.DataFrame:
+    """P(a dealt hand of ``cards`` cards can make each combination), exactly: a dynamic programme over the
+    13 ranks (how many of each rank the hand holds, weighted by C(4, c)) and, for flushes, over the suits."""
+    from math import comb
+    if not 1 <= cards <= 52:
+        raise CardlabError(f"bad --cards {cards}: expected 1..52")
+    # state: (cards used, current run of present ranks capped at 5, ranks with >= 2 capped at 2,
+    #         ranks with >= 3 capped at 2, a four of a kind, a 5-run seen)
+    states = {(0, 0, 0, 0, False, False): 1}
+    for _rank in range(13):            # 2 .. A: A high only, so a plain left-to-right run
+        nxt: dict = {}
+        for (used, run, ge2, ge3, four, straight), w in states.items():
+            for c in range(0, min(4, cards - used) + 1):
+                r = min(run + 1, 5) if c else 0
+                key = (used + c, r, min(ge2 + (c >= 2), 2), min(ge3 + (c >= 3), 2), four or c == 4,
+                       straight or r >= 5)
+                nxt[key] = nxt.get(key, 0) + w * comb(4, c)
+        states = nxt
+    total = comb(52, cards)
+    final = {k: w for k, w in states.items() if k[0] == cards}
+
+    def p(test):
+        return sum(w for k, w in final.items() if test(k)) / total
+    flush_free = 0
+    for counts in ((a, b, c, cards - a - b - c) for a in range(5) for b in range(5) for c in range(5)):
+        if 0 <= counts[3] <= 4:
+            flush_free += comb(13, counts[0]) * comb(13, counts[1]) * comb(13, counts[2]) * comb(13, counts[3])
+    rows = [("Pair", p(lambda k: k[2] >= 1)), ("Triple", p(lambda k: k[3] >= 1)),
+            ("Straight (5 ranks in a row, any suits)", p(lambda k: k[5])),
+            ("Flush (5 of a suit)", 1 - flush_free / total),
+            ("Full House", p(lambda k: k[3] >= 1 and k[2] >= 2)), ("Quad", p(lambda k: k[4]))]
+    return pd.DataFrame([{"cards": cards, "combination": name, "probability": prob} for name, prob in rows])
+
+
+EXACT_TABLES = ("hand-combinations",)
+
+
+def cli_exact(args) -> pd.DataFrame:
+    from ..errors import accepted
+    if args.what not in EXACT_TABLES:
+        raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
+    return exact_hand_combinations(args.cards or 13)

@@ -529,3 +529,62 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
                     row[base + T_GAMES_WON] += 1
                 elif score1 > score0:
                     row[base + T_FIELDS + T_GAMES_WON] += 1
+
+
+PAIR_STATS = 7   # n, points A, points B, sum d, sum d^2, first out A, first out B (for the switching team)
+
+
+@pjit
+def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out):
+    """One hand per trial, played three times from the same deal and draws: everyone on A; team N-S on B;
+    team E-W on B. ``out[chunk]`` = ``[team][PAIR_STATS]`` for the team that switched."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        hands0 = np.zeros(4, dtype=np.uint64)
+        hands = np.zeros(4, dtype=np.uint64)
+        counts = np.zeros(4, dtype=np.int64)
+        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+        deck = np.arange(52, dtype=np.int64)
+        mixed = strat_a.copy()
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        row = out[ci]
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            starter = rng.below(st_deal, 4)
+            for i in range(52):
+                deck[i] = i
+            deal(st_deal, deck, hands0, counts, starter)
+            base_pts = np.zeros(2, dtype=np.int64)
+            base_first = np.zeros(2, dtype=np.int64)
+            for arm in range(3):
+                for s in range(4):
+                    hands[s] = hands0[s]
+                    counts[s] = 13
+                    mixed[s] = strat_b[s] if (arm > 0 and s % 2 == arm - 1) else strat_a[s]
+                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+                p0, p1 = play_hand(hands, counts, starter, mixed, st_play, rec, moves, bv)
+                first_team = -1
+                for s in range(4):
+                    if rec[s, H_OUT_FIRST]:
+                        first_team = s % 2
+                if arm == 0:
+                    base_pts[0] = p0
+                    base_pts[1] = p1
+                    base_first[0] = 1 if first_team == 0 else 0
+                    base_first[1] = 1 if first_team == 1 else 0
+                else:
+                    team = arm - 1
+                    pts = p0 if team == 0 else p1
+                    d = pts - base_pts[team]
+                    b = team * PAIR_STATS
+                    row[b] += 1
+                    row[b + 1] += base_pts[team]
+                    row[b + 2] += pts
+                    row[b + 3] += d
+                    row[b + 4] += d * d
+                    row[b + 5] += base_first[team]
+                    row[b + 6] += 1 if first_team == team else 0

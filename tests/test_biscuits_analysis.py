@@ -75,3 +75,10 @@ def test_cli_exact_biscuits():
     p = subprocess.run([sys.executable, "-m", "analysis", "exact", "biscuits", "hand-combinations", "--format",
                         "json"], capture_output=True, text=True)
     assert p.returncode == 0 and len(json.loads(p.stdout)["rows"]) == 6
+
+
+def test_paired_comparison_of_a_policy_with_itself_is_zero_and_random_loses():
+    same = driver.run(bi.compare_spec("greedy", "greedy"), trials=300, seed=1, progress=False).table
+    assert (same.estimate == 0).all()
+    worse = driver.run(bi.compare_spec("greedy", "random"), trials=3000, seed=1, progress=False).table
+    assert worse[worse.team.isna()].iloc[0].ci_high < 0

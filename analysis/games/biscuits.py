@@ -121,7 +121,12 @@ from ..tables import frame, mean_row, proportion_row  # noqa: E402
 
 STRATEGIES = {"random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDOM),
               "greedy": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_NEVER),
-              "greedy-actions": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_LOWEST, K.ACT_LOWEST)}
+              "greedy-actions": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_LOWEST, K.ACT_LOWEST),
+              # single-policy changes from greedy, for paired comparisons of one decision at a time
+              "greedy-pass-singles": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_NEVER, K.ACT_NEVER),
+              "greedy-pass-random": (K.PLAY_GREEDY, K.PASS_RANDOM, K.ACT_NEVER, K.ACT_NEVER),
+              "greedy-exchange": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_LOWEST, K.ACT_NEVER),
+              "greedy-handover": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST)}
 PLAY_VARIANTS_NOT_IMPLEMENTED = {"pass_locks_out": "true", "starter_rule": "trailing_team_alternates",
                                  "pass_every_hand": "false", "game_end_check": "immediate"}
 
@@ -197,6 +202,18 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
         "seat's team score per hand (BI-8/BI-9)."),
         per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]]))
+    cmp_rows = []
+    for challenger in ("greedy-pass-singles", "greedy-pass-random", "greedy-exchange", "greedy-handover",
+                       "greedy-actions", "random"):
+        r = run(compare_spec("greedy", challenger), trials=n(40_000), seed=seed + 1, progress=progress).table
+        cmp_rows.append(r[r.team.isna()])
+    ct = pd.concat(cmp_rows, ignore_index=True)
+    sections.append(Section("What passing and the special actions are worth (paired)", (
+        "One team at a time switches one policy (both partners), the other team stays greedy; each hand is "
+        "played from the same deal and draws both ways. estimate = the switching team's points per hand, "
+        "challenger - greedy, pooled over both teams (trials count team-hands). greedy passes its two lowest "
+        "cards and never takes a special action."),
+        ct[["challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]]))
     sections.append(Section("What a dealt hand can make: exact odds", (
         "Exact probabilities that a dealt 13-card hand (before the pass) holds each combination at least once "
         "(a dynamic programme over the ranks and suits; cardlab exact biscuits hand-combinations)."),
@@ -257,3 +274,33 @@ def cli_exact(args) -> pd.DataFrame:
     if args.what not in EXACT_TABLES:
         raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
     return exact_hand_combinations(args.cards or 13)
+
+
+def compare_spec(field: str, challenger: str, variants: dict | None = None) -> KernelSpec:
+    """A team (both partners) switching from ``field`` to ``challenger``, paired on the same hands: the
+    difference in the team's points per hand, pooled over the two teams."""
+    from ..errors import accepted
+    for name in (field, challenger):
+        if name not in STRATEGIES:
+            raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    a = np.array([STRATEGIES[field]] * 4, dtype=np.int64)
+    b = np.array([STRATEGIES[challenger]] * 4, dtype=np.int64)
+
+    def tab(counts, trials, spec):
+        from ..stats import paired_difference, wilson
+        c = np.asarray(counts).reshape(2, K.PAIR_STATS)
+        rows = []
+        for team, r in (("N-S", c[0]), ("E-W", c[1]), (None, c.sum(axis=0))):
+            n, pa, pb, sd, sd2, fa, fb = (float(x) for x in r)
+            m, se, lo, hi = paired_difference(sd, sd2, n)
+            rows.append({"measure": "team_points_challenger_minus_field", "seat": None, "team": team, "field": field,
+                         "challenger": challenger, "trials": int(n), "field_value": pa / n, "challenger_value": pb / n,
+                         "estimate": float(m), "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+        df = pd.DataFrame(rows)
+        df["seat"] = df["seat"].astype("Int64")
+        return df
+
+    return KernelSpec(game=GAME, kernel="kernels.biscuits:compare_chunks", args=(a, b, variant_array(variants)),
+                      n_counts=2 * K.PAIR_STATS, tabulate=tab,
+                      describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired"},
+                      precision_measures=("team_points_challenger_minus_field",))

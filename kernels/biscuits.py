@@ -588,3 +588,45 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat_a, strat_b
                     row[b + 4] += d * d
                     row[b + 5] += base_first[team]
                     row[b + 6] += 1 if first_team == team else 0
+
+
+@pjit
+def win_table_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, target, max_hands, bv, out):
+    """The game win table: each trial starts a game at a random state (N-S score, E-W score, hands played)
+    of the grid ``0 <= score < target``, ``0 <= hands < max_hands``, with a random Starter, and plays it to
+    the end (BI-12). ``out[chunk]`` = ``[state][2]``: games started there, and games N-S won."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        hands = np.zeros(4, dtype=np.uint64)
+        counts = np.zeros(4, dtype=np.int64)
+        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+        deck = np.arange(52, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        row = out[ci]
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            state = rng.below(st_deal, target * target * max_hands)
+            score0 = state % target
+            score1 = (state // target) % target
+            n_hands = state // (target * target)
+            starter = rng.below(st_deal, 4)
+            while True:
+                for i in range(52):
+                    deck[i] = i
+                deal(st_deal, deck, hands, counts, starter)
+                p0, p1 = play_hand(hands, counts, starter, strat, st_play, rec, moves, bv)
+                score0 += p0
+                score1 += p1
+                n_hands += 1
+                done = score0 >= target or score1 >= target or n_hands >= max_hands
+                if (done and score0 != score1) or n_hands >= 4 * max_hands + 40:
+                    break
+                starter = next_starter(starter, score0, score1)
+            row[2 * state] += 1
+            if score0 > score1:
+                row[2 * state + 1] += 1

@@ -82,3 +82,16 @@ def test_paired_comparison_of_a_policy_with_itself_is_zero_and_random_loses():
     assert (same.estimate == 0).all()
     worse = driver.run(bi.compare_spec("greedy", "random"), trials=3000, seed=1, progress=False).table
     assert worse[worse.team.isna()].iloc[0].ci_high < 0
+
+
+def test_win_table_pools_mirror_states_and_orders_sensibly():
+    t = driver.run(bi.win_table_spec(), trials=30_000, seed=2, progress=False).table
+    assert len(t) == 30 * 30 * 4
+    at = t.set_index(["us", "them", "hands_played"])
+    # mirror pooling: the two views of a state count the same games and their estimates add up to 1
+    assert at.loc[(25, 3, 1), "trials"] == at.loc[(3, 25, 1), "trials"]
+    assert at.loc[(25, 3, 1), "estimate"] + at.loc[(3, 25, 1), "estimate"] == 1.0
+    # far ahead late in the game wins almost always; level at the start is a coin flip
+    assert at.loc[(29, 0, 3), "ci_low"] > 0.8
+    lvl = at.loc[(0, 0, 0)]
+    assert lvl.ci_low < 0.5 < lvl.ci_high

@@ -202,6 +202,26 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
         "seat's team score per hand (BI-8/BI-9)."),
         per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]]))
+    wt = run(win_table_spec("greedy"), trials=n(600_000), seed=seed + 2, progress=progress).table
+    import matplotlib.pyplot as plt
+    from ..plots import STYLE
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, 4, figsize=(11, 3.2), sharey=True)
+        for h, ax in enumerate(axes):
+            grid = wt[wt.hands_played == h].pivot(index="them", columns="us", values="estimate")
+            im = ax.imshow(grid.to_numpy(), origin="lower", vmin=0, vmax=1, cmap="RdYlGn")
+            ax.set_title(f"{h} hands played")
+            ax.set_xlabel("our score")
+        axes[0].set_ylabel("their score")
+        fig.colorbar(im, ax=axes, shrink=0.8, label="P(we win the game)")
+    coarse = wt[(wt.us % 5 == 0) & (wt.them % 5 == 0)][["hands_played", "us", "them", "trials", "estimate",
+                                                          "ci_low", "ci_high"]]
+    sections.append(Section("Game win probability by score and hands played", (
+        "A 30-point, 4-hand game (BI-12), every seat greedy: P(a team wins) from each (its score, their score, "
+        "hands already played), by starting simulated games at random states of the grid (the Starter at "
+        "random). The two teams are exchangeable, so each state is pooled with its mirror image. The table "
+        "shows every fifth score; cardlab's win_table_spec gives the full grid."), coarse, [fig]))
+
     cmp_rows = []
     for challenger in ("greedy-pass-singles", "greedy-pass-random", "greedy-exchange", "greedy-handover",
                        "greedy-actions", "random"):
@@ -304,3 +324,33 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
                       n_counts=2 * K.PAIR_STATS, tabulate=tab,
                       describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired"},
                       precision_measures=("team_points_challenger_minus_field",))
+
+
+def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> KernelSpec:
+    """P(a team wins the game) from every (its score, their score, hands played) of a 30-point, 4-hand game,
+    every seat on ``strategy``. The table is symmetric in the teams, so both are pooled from N-S's view."""
+    from ..errors import accepted
+    if strategy not in STRATEGIES:
+        raise CardlabError(f"unknown strategy {strategy!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    target, max_hands = 30, 4
+    strat = np.array([STRATEGIES[strategy]] * 4, dtype=np.int64)
+
+    def tab(counts, trials, spec):
+        from ..stats import wilson
+        c = np.asarray(counts).reshape(max_hands, target, target, 2)    # [hands][them][us], N-S = us
+        us, them, hands = np.meshgrid(np.arange(target), np.arange(target), np.arange(max_hands), indexing="ij")
+        # the teams are exchangeable (random Starter, same strategy): pool (us, them) with (them, us) seen
+        # from the other side, where N-S losing is the other team winning (a game cannot end tied)
+        n = (c[hands, them, us, 0] + c[hands, us, them, 0]).ravel()
+        w = (c[hands, them, us, 1] + c[hands, us, them, 0] - c[hands, us, them, 1]).ravel()
+        p, se, lo, hi = wilson(w, n)
+        df = pd.DataFrame({"measure": "game_won", "seat": pd.array([None] * len(n), dtype="Int64"),
+                           "us": us.ravel(), "them": them.ravel(), "hands_played": hands.ravel(), "trials": n,
+                           "successes": w, "estimate": p, "std_error": se, "ci_low": lo, "ci_high": hi})
+        return df
+
+    return KernelSpec(game=GAME, kernel="kernels.biscuits:win_table_chunks",
+                      args=(strat, np.int64(target), np.int64(max_hands), variant_array(variants)),
+                      n_counts=2 * target * target * max_hands, tabulate=tab,
+                      describe={"players": 4, "strategy": strategy, "analysis": "game win table"},
+                      precision_measures=("game_won",))

@@ -258,7 +258,9 @@ H_POINTS = 0         # per-seat record of a hand: the seat's team points this ha
 H_OUT_FIRST = 1
 H_STARTER = 2
 H_OUT_SECOND = 3
-H_FIELDS = 4
+H_HCP = 4            # the hand's high-card points after the pass (A 4, K 3, Q 2, J 1): a simple strength measure
+H_FIELDS = 5
+MAX_HCP = 40
 MAX_TURNS = 4000
 
 
@@ -342,6 +344,11 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
             give[s] = _lowest_cards(hands[s], 2, pol == PASS_SINGLES)
     for s in range(4):
         hands[s] = (hands[s] & ~give[s]) | give[(s + 2) % 4]
+    for s in range(4):
+        hcp = 0
+        for r in range(9, 13):             # J, Q, K, A
+            hcp += (r - 8) * _popcount(_rank_bits(hands[s], r))
+        rec[s, H_HCP] = hcp
     points = np.zeros(2, dtype=np.int64)
     out_count = 0
     leader = starter
@@ -472,7 +479,7 @@ M_FIELDS = 2
 
 
 def counts_width() -> int:
-    return 4 * C_FIELDS + 2 * T_FIELDS + M_FIELDS
+    return 4 * C_FIELDS + 2 * T_FIELDS + M_FIELDS + 2 * (MAX_HCP + 1)
 
 
 @pjit
@@ -515,6 +522,9 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
                     row[b + C_OUT_FIRST] += rec[s, H_OUT_FIRST]
                     row[b + C_STARTER] += rec[s, H_STARTER]
                     row[b + C_OUT_FIRST_AS_STARTER] += rec[s, H_OUT_FIRST] * rec[s, H_STARTER]
+                    hb = base + 2 * T_FIELDS + M_FIELDS + 2 * min(rec[s, H_HCP], MAX_HCP)
+                    row[hb] += 1
+                    row[hb + 1] += rec[s, H_OUT_FIRST]
                 if unit_game == 0:
                     break
                 done = score0 >= target or score1 >= target or n_hands >= max_hands

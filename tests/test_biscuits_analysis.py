@@ -22,6 +22,8 @@ def test_threads_agree_and_tables_add_up():
     hands = t[(t.measure == "out_first") & t.seat.notna()].trials.iloc[0]
     assert t[(t.measure == "out_first") & t.seat.notna()].successes.sum() == hands   # one first out per hand
     assert t[t.measure == "game_won"].successes.sum() == 600                          # ties play on (BI-12)
+    hcp = t[t.measure == "out_first_given_hcp"]
+    assert hcp.trials.sum() == 4 * hands and hcp.successes.sum() == hands
 
 
 def test_hand_unit():

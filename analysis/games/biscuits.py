@@ -165,6 +165,9 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         rows.append(proportion_row("starter", s, r[K.C_STARTER], hands))
     tot = seat.sum(axis=0)
     rows.append(proportion_row("out_first_given_starter", None, tot[K.C_OUT_FIRST_AS_STARTER], tot[K.C_STARTER]))
+    hcp = c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_FIELDS:].reshape(K.MAX_HCP + 1, 2)
+    for h in np.nonzero(hcp[:, 0])[0]:
+        rows.append(proportion_row("out_first_given_hcp", None, hcp[h, 1], hcp[h, 0], hcp=int(h)))
     if games:
         for t, name in enumerate(("N-S", "E-W")):
             rows.append(proportion_row("game_won", None, team[t, K.T_GAMES_WON], games, team=name))
@@ -172,6 +175,8 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     df = frame(rows)
     if "team" in df.columns:
         df["team"] = df["team"].astype(object).where(df["team"].notna(), None)
+    if "hcp" in df.columns:
+        df["hcp"] = df["hcp"].astype("Int64")
     return df
 
 
@@ -238,6 +243,18 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Exact probabilities that a dealt 13-card hand (before the pass) holds each combination at least once "
         "(a dynamic programme over the ranks and suits; cardlab exact biscuits hand-combinations)."),
         exact_hand_combinations(13), digits=5))
+    hc = t[(t.measure == "out_first_given_hcp") & (t.trials >= 200)]
+    from ..plots import new_figure, yerr
+    fig, ax = new_figure()
+    ax.errorbar(hc.hcp.astype(int), hc.estimate, yerr=yerr(hc.estimate, hc.ci_low, hc.ci_high), fmt="o-", capsize=2)
+    ax.axhline(0.25, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("high-card points after the pass (A 4, K 3, Q 2, J 1)")
+    ax.set_ylabel("P(first out of the hand)")
+    ax.set_title("A simple hand-strength measure and going out first (greedy players)")
+    sections.append(Section("How hand strength predicts going out first", (
+        "High-card points of each hand after the pass, and how often that player went out first; every seat "
+        "greedy; Wilson intervals (points seen in at least 200 seat-hands)."),
+        hc[["hcp", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
     games = pd.concat([r.table[r.table.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k)
                        for k, r in res.items()])
     sections.append(Section("Games", "Who wins a game, and how many hands a game lasts.",

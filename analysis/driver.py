@@ -113,6 +113,7 @@ class _Executor:
         self._pool: Any = None
         self._client: Any = None
         self._cluster: Any = None
+        self._threads_before: int | None = None
         if backend == "processes":
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor
@@ -146,6 +147,7 @@ class _Executor:
             import numba
             if threads < 1:
                 raise CardlabError(f"bad --threads {threads}: expected a positive integer")
+            self._threads_before = numba.get_num_threads()   # restored by close(): a run leaves no trace
             numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
 
     def run(self, spec: KernelSpec, chunk_ids: np.ndarray, chunk_size: int, n_trials: int, key0, key1) -> np.ndarray:
@@ -164,6 +166,9 @@ class _Executor:
         return np.concatenate(rows, axis=0)
 
     def close(self) -> None:
+        if self._threads_before is not None:
+            import numba
+            numba.set_num_threads(self._threads_before)
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
         if self._client is not None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline
+from . import rng
+from ._jit import jit, jit_inline, pjit, prange
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
 
@@ -241,8 +242,6 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
 # Seats 0..3 clockwise; partners sit opposite, so a seat's team is seat % 2 (0 = N-S, 1 = E-W).
 # Strategies are data: strat[seat] = (play policy, pass policy, plain-exchange policy, lead-handover policy).
 
-from . import rng  # noqa: E402
-from ._jit import pjit, prange  # noqa: E402
 
 PLAY_RANDOM = 0      # uniform over the legal actions (passing included when following)
 PLAY_GREEDY = 1      # go out when possible; never beat the partner; lead the longest play with the lowest

@@ -419,11 +419,6 @@ def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
 
 
 @jit
-def bisk_key_masks(masks, order_mode, depth, split, pack):
-    return bisk_key4(masks[0], masks[1], masks[2], masks[3], order_mode, depth, split, pack)
-
-
-@jit
 def bisk_key(cards, n, order_mode, depth, split, pack):
     """Key of the evaluation set ``cards[:n]`` (52-card codes)."""
     m0 = np.int64(0)
@@ -900,6 +895,15 @@ def accumulate(row, P, rec, hi, n_win, redeals):
         row[base + D_BINGO_PHASE] += 1
 
 
+@jit
+def deal_buffers(P, n_hi, n_lo):
+    """One thread's buffers for playing deals: (rec, keys, trace, hi, lo, forced, deal stream, strategy
+    stream, workspace); ``forced`` starts all -1 (every decision left to the strategies)."""
+    return (np.zeros((P, REC_FIELDS), dtype=np.int64), np.zeros(P, dtype=np.int64),
+            np.zeros(3 * P + 2, dtype=np.int64), np.empty(n_hi, dtype=np.int64), np.empty(n_lo, dtype=np.int64),
+            np.full(3 * P, -1, dtype=np.int64), rng.new_state(), rng.new_state(), make_workspace(P))
+
+
 @pjit
 def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_deck, variants,
                     p_jingo, p_swap, swap_target, p_tuck, pack, out):
@@ -908,15 +912,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
-        keys = np.zeros(P, dtype=np.int64)
-        trace = np.zeros(3 * P + 2, dtype=np.int64)
-        hi = np.empty_like(hi_deck)
-        lo = np.empty_like(lo_deck)
-        forced = np.full(3 * P, -1, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_strat = rng.new_state()
-        ws = make_workspace(P)
+        rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0])
         for t in range(start, stop):
             n_win, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
                                            forced, key0, key1, t, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack)
@@ -1003,16 +999,8 @@ def decision_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, va
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
+        rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, hid.shape[0], lod.shape[0])
         base_rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
-        keys = np.zeros(P, dtype=np.int64)
-        trace = np.zeros(3 * P + 2, dtype=np.int64)
-        hi = np.empty_like(hid)
-        lo = np.empty_like(lod)
-        forced = np.full(3 * P, -1, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_strat = rng.new_state()
-        ws = make_workspace(P)
         row = out[ci]
         for t in range(start, stop):
             forced[:] = -1
@@ -1045,15 +1033,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, var
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
-        keys = np.zeros(P, dtype=np.int64)
-        trace = np.zeros(3 * P + 2, dtype=np.int64)
-        hi = np.empty_like(hid)
-        lo = np.empty_like(lod)
-        forced = np.full(3 * P, -1, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_strat = rng.new_state()
-        ws = make_workspace(P)
+        rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, hid.shape[0], lod.shape[0])
         pj = pj_a.copy()
         ps = ps_a.copy()
         tgt = tgt_a.copy()
@@ -1101,17 +1081,10 @@ def odds_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, varian
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        rec = np.zeros((P, REC_FIELDS), dtype=np.int64)
-        keys = np.zeros(P, dtype=np.int64)
-        trace = np.zeros(3 * P + 2, dtype=np.int64)
-        hi = np.empty(n_hi, dtype=np.int64)
-        lo = np.empty(n_lo, dtype=np.int64)
+        rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, n_hi, n_lo)
+        forced[:] = forced_base
         pool_h = hi_pool.copy()
         pool_l = lo_pool.copy()
-        forced = forced_base.copy()
-        st_deal = rng.new_state()
-        st_strat = rng.new_state()
-        ws = make_workspace(P)
         row = out[ci]
         slot = seat if decision == DEC_FLINGO else (P + seat if decision == DEC_SWAP else 2 * P + seat)
         for t in range(start, stop):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import rng
 from ._jit import jit, jit_inline, pjit, prange
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
@@ -351,7 +352,6 @@ def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, i
 # Seats are numbered clockwise; the dealer deals one card at a time starting with himself (ZS-1).
 # Strategies are data: strat[seat] = (policy, bomb policy, bomb threshold, 0).
 
-from . import rng  # noqa: E402
 
 POLICY_RANDOM = 0    # uniform over the legal actions (passing included when following)
 POLICY_GREEDY = 1    # go out if possible; lead the play with the lowest top card among the longest plays;
@@ -963,6 +963,15 @@ def _add_paired(row, base, rec_a, rec_b, s):
     row[base + 8] += (sb - sa) * (sb - sa)
 
 
+@jit
+def paired_buffers(P):
+    """One thread's buffers for replaying a deal: dealt hands and counts, working copies, two records,
+    the move list and the generator's scratch."""
+    return (np.zeros(P, dtype=np.uint64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.uint64),
+            np.zeros(P, dtype=np.int64), np.zeros((P, G_FIELDS), dtype=np.int64),
+            np.zeros((P, G_FIELDS), dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.uint64), make_scratch())
+
+
 @pjit
 def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
     """Seat by seat, on the same deal: the seat plays B (others A) against everyone on A.
@@ -973,14 +982,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal,
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        hands0 = np.zeros(P, dtype=np.uint64)
-        counts0 = np.zeros(P, dtype=np.int64)
-        hands = np.zeros(P, dtype=np.uint64)
-        counts = np.zeros(P, dtype=np.int64)
-        rec_a = np.zeros((P, G_FIELDS), dtype=np.int64)
-        rec_b = np.zeros((P, G_FIELDS), dtype=np.int64)
-        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
-        scratch = make_scratch()
+        hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
         mixed = strat_a.copy()
         d = deck.copy()
         st_deal = rng.new_state()
@@ -1014,14 +1016,7 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        hands0 = np.zeros(P, dtype=np.uint64)
-        counts0 = np.zeros(P, dtype=np.int64)
-        hands = np.zeros(P, dtype=np.uint64)
-        counts = np.zeros(P, dtype=np.int64)
-        rec_a = np.zeros((P, G_FIELDS), dtype=np.int64)
-        rec_b = np.zeros((P, G_FIELDS), dtype=np.int64)
-        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
-        scratch = make_scratch()
+        hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
         d = deck.copy()
         st_deal = rng.new_state()
         st_play = rng.new_state()

@@ -136,3 +136,10 @@ def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
         assert proc.returncode == 130 and "resume" in err and err.count("\n") == 1
     resumed = subprocess.run(_cli(*args, "--checkpoint", str(ck)), capture_output=True, text=True, check=True)
     assert json.loads(resumed.stdout)["rows"] == json.loads(full.stdout)["rows"]
+
+
+def test_a_run_restores_the_thread_count():
+    import numba
+    before = numba.get_num_threads()
+    driver.run(SPEC, trials=2000, seed=1, progress=False, threads=1)
+    assert numba.get_num_threads() == before

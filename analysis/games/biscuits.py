@@ -11,8 +11,10 @@ import pandas as pd
 from kernels import biscuits as K
 
 from ..cards import parse_cards
-from ..errors import CardlabError
-from ..rules import GameRules, load_game
+from ..driver import KernelSpec
+from ..errors import CardlabError, accepted
+from ..rules import GameRules, load_game, seat_assignments
+from ..tables import frame, mean_row, proportion_row
 
 GAME = "biscuits"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
@@ -115,9 +117,6 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
 # Hands and games
 # ---------------------------------------------------------------------------------------------
 
-from ..driver import KernelSpec  # noqa: E402
-from ..rules import seat_assignments  # noqa: E402
-from ..tables import frame, mean_row, proportion_row  # noqa: E402
 
 STRATEGIES = {"random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDOM),
               "greedy": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_NEVER),
@@ -307,7 +306,6 @@ EXACT_TABLES = ("hand-combinations",)
 
 
 def cli_exact(args) -> pd.DataFrame:
-    from ..errors import accepted
     if args.what not in EXACT_TABLES:
         raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
     return exact_hand_combinations(args.cards or 13)
@@ -316,7 +314,6 @@ def cli_exact(args) -> pd.DataFrame:
 def compare_spec(field: str, challenger: str, variants: dict | None = None) -> KernelSpec:
     """A team (both partners) switching from ``field`` to ``challenger``, paired on the same hands: the
     difference in the team's points per hand, pooled over the two teams."""
-    from ..errors import accepted
     for name in (field, challenger):
         if name not in STRATEGIES:
             raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
@@ -346,7 +343,6 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
 def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> KernelSpec:
     """P(a team wins the game) from every (its score, their score, hands played) of a 30-point, 4-hand game,
     every seat on ``strategy``. The table is symmetric in the teams, so both are pooled from N-S's view."""
-    from ..errors import accepted
     if strategy not in STRATEGIES:
         raise CardlabError(f"unknown strategy {strategy!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     target, max_hands = 30, 4

@@ -329,10 +329,6 @@ def bucket_labels(decision: str, bucket: int) -> dict:
     return {"placement": REL_NAMES[bucket]}
 
 
-def _strategy_args(strats: list[Strategy]):
-    return stack(strats)
-
-
 def decision_spec(players: int, variants: dict | None = None, strategies: list[str] | list[Strategy] | None = None,
                   ) -> KernelSpec:
     g = rules()

@@ -5,14 +5,18 @@ The kernels implement the default rules; full games, players and analyses are th
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 import pandas as pd
 
 from kernels import zheng_shangyou as K
 
 from ..cards import Card, parse_cards
-from ..errors import CardlabError
-from ..rules import GameRules, load_game
+from ..driver import KernelSpec
+from ..errors import CardlabError, accepted
+from ..rules import GameRules, load_game, seat_assignments
+from ..tables import frame, mean_row, proportion_row
 
 GAME = "zheng-shangyou"
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
@@ -159,11 +163,7 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
 # Simulation (whole games), paired comparisons, the value of holding a card
 # ---------------------------------------------------------------------------------------------
 
-from math import comb  # noqa: E402
 
-from ..driver import KernelSpec  # noqa: E402
-from ..errors import accepted  # noqa: E402
-from ..tables import frame, mean_row, proportion_row  # noqa: E402
 
 STRATEGIES = {"random": (K.POLICY_RANDOM, K.BOMB_EARLY, 0), "greedy": (K.POLICY_GREEDY, K.BOMB_EARLY, 0),
               "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0), "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3),
@@ -187,7 +187,6 @@ def _table(players: int | None, variants: dict | None):
 
 def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str]]:
     """Per-seat strategy rows (policy, bomb policy, threshold, 0) from ``--strategy`` values."""
-    from ..rules import seat_assignments
     names = seat_assignments(spec, P, "greedy", STRATEGIES)
     return np.array([list(STRATEGIES[n]) + [0] for n in names], dtype=np.int64), names
 

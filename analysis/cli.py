@@ -98,6 +98,7 @@ def build_parser() -> _Parser:
     s.add_argument("--unit", choices=("deal", "hand", "game"), help="what one trial is (where the game has several)")
     s.add_argument("--games-per-match", type=_positive_int,
                    help="consecutive games per trial, the Loser dealing (Zheng Shangyou)")
+    s.add_argument("--round", type=int, help="round type 1-4 with --unit hand (Bismarck)")
     add_run_options(s)
 
     e = sub.add_parser("eval", help="evaluate card sets (type and comparison key)")
@@ -152,6 +153,15 @@ def build_parser() -> _Parser:
     i.add_argument("--write", action="store_true", help="store the result in seeds/ as the recommended table")
     i.add_argument("--quiet", action="store_true")
     add_output_options(i)
+
+    so = sub.add_parser("solve", help="double-dummy value of a position (bismarck: 3 hands; bridge: 4 hands)")
+    so.add_argument("game", help="bismarck or bridge")
+    so.add_argument("--hands", required=True, help='hands by seat separated by "|", e.g. "AS KS|QS JS|TS 9S"')
+    so.add_argument("--trump", default="NT", help="S, H, D, C or NT (default NT)")
+    so.add_argument("--leader", type=int, default=0, help="the seat on lead (default 0)")
+    so.add_argument("--player", type=int, default=0, help="whose tricks are counted (bridge: its side)")
+    so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
+    add_output_options(so)
 
     r = sub.add_parser("report", help="build the strategy report of one game, or of every game")
     r.add_argument("game", nargs="?")
@@ -220,7 +230,7 @@ def _cmd_simulate(args) -> None:
     if args.trials is None and args.precision is None:
         raise CardlabError("give --trials N or --precision P")
     extra = {}
-    for option in ("unit", "games_per_match"):
+    for option in ("unit", "games_per_match", "round"):
         value = getattr(args, option, None)
         if value is not None:
             extra[option] = value
@@ -265,6 +275,14 @@ def _cmd_improve(args) -> None:
     emit_result(_game_call(args.game, "cli_improve")(args), args)
 
 
+def _cmd_solve(args) -> None:
+    if args.game not in ("bismarck", "bridge"):
+        raise CardlabError(f"unknown game {args.game!r} for solve; accepted: bismarck, bridge")
+    from .games import bismarck
+    df = bismarck.cli_solve(args)
+    emit_result(Result(df, {"game": args.game, "command": "solve", "version": __version__}), args)
+
+
 def _cmd_report(args) -> None:
     from .report import build_reports
     if not args.all and not args.game:
@@ -275,7 +293,7 @@ def _cmd_report(args) -> None:
 
 COMMANDS = {"games": _cmd_games, "simulate": _cmd_simulate, "eval": _cmd_eval, "beats": _cmd_beats,
             "moves": _cmd_moves, "exact": _cmd_exact,
-            "odds": _cmd_odds, "improve": _cmd_improve, "report": _cmd_report}
+            "odds": _cmd_odds, "improve": _cmd_improve, "solve": _cmd_solve, "report": _cmd_report}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -284,7 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if not args.command:
             raise CardlabError(f"give a command; accepted: {accepted(COMMANDS)}")
-        if hasattr(args, "game") and args.game is not None:
+        if getattr(args, "game", None) is not None and args.command != "solve":
             load_game(args.game)  # unknown game: a plain error listing the games
         COMMANDS[args.command](args)
     except CardlabError as e:

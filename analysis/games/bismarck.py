@@ -1,0 +1,283 @@
+"""Bismarck (rules.md section 3): hands, 12-hand games, players, the double-dummy solver's Python face.
+
+Seats 0..2 clockwise. Roles are relative to the dealer of a hand: dealer, left (forehand: leads the first
+trick, BM-4) and right. Whole-game results are by seat relative to the *first* dealer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from kernels import bismarck as K
+from kernels import dd as DD
+
+from ..cards import parse_cards
+from ..driver import KernelSpec
+from ..errors import CardlabError, accepted
+from ..rules import GameRules, load_game, seat_assignments
+from ..tables import frame, mean_row, proportion_row
+
+GAME = "bismarck"
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+SUITS = ("C", "D", "H", "S")
+ROLES = ("dealer", "left", "right")
+ROUND_NAMES = {1: "no trumps", 2: "drawn trumps", 3: "named trumps", 4: "misere"}
+STRATEGIES = {"random": K.S_RANDOM, "heuristic": K.S_HEURISTIC, "pimc": K.S_PIMC, "dd": K.S_DD}
+#: variant -> (slot, value codes); game_length/target_score are filled separately
+ENGINE_VARIANTS = {
+    "scoring": (K.V_SCORING, {"original": 0, "simplified": 1}),
+    "dealer_schedule": (K.V_SCHEDULE, {"block_of_four": 0, "rotate_each_hand": 1}),
+    "round4_start": (K.V_ROUND4, {"blog": 0, "classic": 1, "simplified": 2}),
+    "round3_trump_timing": (K.V_ROUND3, {"before_deal": 0, "after_seeing_hand": 1}),
+    "round2_trump_method": (K.V_ROUND2, {"draw_from_leftover": 0, "cut_pack": 1}),
+    "widow_exchange": (K.V_WIDOW, {"none": 0, "dealer_takes_4_discards_4": 1}),
+    "must_trump_when_void": (K.V_MUST_TRUMP, {"false": 0, "true": 1}),
+    "below_quota_penalty": (K.V_PENALTY, {"false": 0, "true": 1}),
+    "game_length": (K.V_LENGTH, {"12": 0, "4": 1, "target": 2}),
+}
+NOT_IMPLEMENTED = {"ruleset": "swedish", "widow_exchange": "swedish", "fixed_round_order": "false"}
+#: PIMC and double-dummy players take over when a hand holds at most this many cards (heuristic before):
+#: the solver is exact but not yet fast enough for whole 16-card hands at simulation volume (issue 4 note)
+PIMC_FROM = 8
+PIMC_SAMPLES = 16
+
+
+def rules() -> GameRules:
+    return load_game(GAME)
+
+
+def code(card) -> int:
+    return SUITS.index(card.suit) * 16 + RANKS.index(card.rank)
+
+
+def to_mask(text: str) -> int:
+    mask = 0
+    for c in parse_cards(text):
+        mask |= 1 << code(c)
+    return mask
+
+
+def cards_of(mask: int) -> str:
+    return " ".join(RANKS[i % 16] + SUITS[i // 16] for i in range(64) if (mask >> i) & 1)
+
+
+def variant_array(variants: dict | None, pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> np.ndarray:
+    full = rules().resolve_variants(variants)
+    for name, value in NOT_IMPLEMENTED.items():
+        if full[name] == value:
+            raise CardlabError(f"variant {name}={value} is not implemented yet for {GAME}")
+    bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
+    for name, (slot, codes) in ENGINE_VARIANTS.items():
+        bv[slot] = codes[full[name]]
+    bv[K.V_TARGET] = int(full["target_score"])
+    bv[K.V_PIMC_FROM] = pimc_from
+    bv[K.V_SAMPLES] = samples
+    return bv
+
+
+def score(round_no: int, role: str, tricks: int, variants: dict | None = None) -> int:
+    """BM-6: the score of one role for one hand (``round_no`` 1..4)."""
+    if round_no not in ROUND_NAMES or role not in ROLES or not 0 <= tricks <= 16:
+        raise CardlabError("bad scoring query: round 1-4, role dealer|left|right, tricks 0-16")
+    return int(K.hand_score(round_no - 1, ROLES.index(role), tricks, variant_array(variants)))
+
+
+def schedule_table(variants: dict | None = None, first_dealer: int = 0, hands: int = 12) -> pd.DataFrame:
+    """BM-3: who deals each hand and its round type."""
+    bv = variant_array(variants)
+    rows = []
+    for h in range(hands):
+        d, r = K.schedule(first_dealer, h, bv)
+        rows.append({"hand": h, "dealer": int(d), "round": int(r) + 1})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Simulation
+# ---------------------------------------------------------------------------------------------------
+
+def _strategy_codes(strategies, default="heuristic"):
+    names = seat_assignments(strategies, 3, default, STRATEGIES)
+    return names, np.array([STRATEGIES[n] for n in names], dtype=np.int64)
+
+
+def _round_index(round_no) -> int:
+    r = 1 if round_no is None else int(round_no)
+    if r not in ROUND_NAMES:
+        raise CardlabError(f"bad --round {round_no}: accepted 1, 2, 3, 4")
+    return r - 1
+
+
+def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
+                    unit: str | None = None, round: int | None = None) -> KernelSpec:
+    """Complete games (``unit='game'``, BM-7) or single hands of one round type (``unit='hand'``)."""
+    g = rules()
+    g.check_players(players)
+    full = g.resolve_variants(variants)
+    bv = variant_array(variants)
+    unit = unit or "game"
+    if unit not in ("game", "hand"):
+        raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
+    if unit == "game" and round is not None:
+        raise CardlabError("--round goes with --unit hand")
+    r = _round_index(round)
+    names, strat = _strategy_codes(strategies)
+    args = (strat, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
+    describe = {"players": 3, "variants": full, "strategies": names, "unit": unit}
+    if unit == "hand":
+        describe["round"] = r + 1
+    return KernelSpec(game=GAME, kernel="kernels.bismarck:simulate_chunks", args=args, n_counts=K.counts_width(),
+                      tabulate=tabulate, describe=describe,
+                      precision_measures=("made_quota",) if unit == "hand" else ("game_won",))
+
+
+def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    c = np.asarray(counts)
+    rows = []
+    per = c[: K.BASE_FEAT].reshape(4, 3, K.ROLE_FIELDS)
+    for r in range(4):
+        for role in range(3):
+            x = per[r, role]
+            n = int(x[K.R_N])
+            if n == 0:
+                continue
+            kw = {"round": r + 1, "role": ROLES[role]}
+            rows.append(mean_row("tricks", None, x[K.R_TRICKS], x[K.R_TRICKS_SQ], n, **kw))
+            rows.append(mean_row("score", None, x[K.R_SCORE], x[K.R_SCORE_SQ], n, **kw))
+            rows.append(proportion_row("made_quota", None, x[K.R_MADE], n, **kw))
+            for t in range(17):
+                if x[K.R_HIST + t]:
+                    rows.append(proportion_row("tricks_taken", None, x[K.R_HIST + t], n, tricks=t, **kw))
+    feat = c[K.BASE_FEAT: K.BASE_GAME].reshape(4, K.FEAT_FIELDS // 3, 3)
+    for r in range(4):
+        for i in range(K.FEAT_FIELDS // 3):
+            n, s, s2 = feat[r, i]
+            if n == 0:
+                continue
+            if i < K.N_HCP:
+                kw = {"feature": "hcp", "value": i}
+            elif i < K.N_HCP + 17:
+                kw = {"feature": "trump_length", "value": i - K.N_HCP}
+            else:
+                kw = {"feature": "voids", "value": i - K.N_HCP - 17}
+            rows.append(mean_row("tricks_by_feature", None, s, s2, int(n), round=r + 1, **kw))
+    games = int(c[K.BASE_GAME + 3 * K.G_FIELDS])
+    if games:
+        g = c[K.BASE_GAME: K.BASE_GAME + 3 * K.G_FIELDS].reshape(3, K.G_FIELDS)
+        for s in range(3):
+            rows.append(proportion_row("game_won", s, g[s, 0], games))
+            rows.append(proportion_row("game_shared_first", s, g[s, 1], games))
+            rows.append(mean_row("game_total", s, g[s, 2], g[s, 3], games))
+    df = frame(rows)
+    for col in ("round", "tricks", "value"):
+        if col in df.columns:
+            df[col] = df[col].astype("Int64")
+    for col in ("role", "feature"):
+        if col in df.columns:
+            df[col] = df[col].astype(object).where(df[col].notna(), None)
+    return df
+
+
+def score_histogram(counts: np.ndarray) -> pd.DataFrame:
+    """Final 12-hand totals by seat relative to the first dealer (from a game run's counts)."""
+    c = np.asarray(counts)
+    h = c[K.BASE_HIST: K.BASE_HIST + 3 * K.SCORE_BINS].reshape(3, K.SCORE_BINS)
+    rows = []
+    for s in range(3):
+        for i in np.nonzero(h[s])[0]:
+            rows.append({"seat": s, "total": int(i) + K.SCORE_LO, "games": int(h[s, i])})
+    return pd.DataFrame(rows)
+
+
+def compare_spec(field: str, challenger: str, round: int = 1, variants: dict | None = None,
+                 pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> KernelSpec:
+    """One seat switched from ``field`` to ``challenger`` on the same deals (the others stay on ``field``):
+    the switching seat's tricks and score, challenger minus field, by role."""
+    for name in (field, challenger):
+        if name not in STRATEGIES:
+            raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    r = _round_index(round)
+    bv = variant_array(variants, pimc_from, samples)
+
+    def tab(counts, trials, spec):
+        from ..stats import paired_difference
+        c = np.asarray(counts, dtype=float).reshape(3, 8)
+        rows = []
+        for role, x in list(zip(ROLES, c)) + [(None, c.sum(axis=0))]:
+            n = x[0]
+            for measure, fv, d, d2 in (("tricks", x[1], x[3], x[4]), ("score", x[5], x[6], x[7])):
+                m, se, lo, hi = paired_difference(d, d2, n)
+                rows.append({"measure": f"{measure}_challenger_minus_field", "seat": None, "round": r + 1,
+                             "role": role, "field": field, "challenger": challenger, "trials": int(n),
+                             "field_value": fv / n, "challenger_value": fv / n + m, "estimate": float(m),
+                             "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+        df = pd.DataFrame(rows)
+        df["seat"] = df["seat"].astype("Int64")
+        return df
+
+    return KernelSpec(game=GAME, kernel="kernels.bismarck:compare_chunks",
+                      args=(np.int64(STRATEGIES[field]), np.int64(STRATEGIES[challenger]), np.int64(r), bv),
+                      n_counts=24, tabulate=tab,
+                      describe={"players": 3, "field": field, "challenger": challenger, "round": r + 1,
+                                "analysis": "paired", "pimc_from": pimc_from, "samples": samples},
+                      precision_measures=("tricks_challenger_minus_field",))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The double-dummy solver
+# ---------------------------------------------------------------------------------------------------
+
+TRUMPS = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": -1}
+
+
+def _parse_hands(text: str, n: int) -> np.ndarray:
+    parts = text.split("|")
+    if len(parts) != n:
+        raise CardlabError(f"--hands takes {n} hands separated by '|', got {len(parts)}")
+    hands = np.zeros(4, dtype=np.uint64)
+    seen = 0
+    for i, p in enumerate(parts):
+        m = to_mask(p) if p.strip() else 0
+        if m & seen:
+            raise CardlabError(f"a card appears in two hands: {cards_of(m & seen)}")
+        seen |= m
+        hands[i] = np.uint64(m)
+    sizes = {bin(int(h)).count("1") for h in hands[:n]}
+    if len(sizes) != 1:
+        raise CardlabError("--hands: every hand must hold the same number of cards")
+    size = sizes.pop()
+    if not 1 <= size <= 16:
+        raise CardlabError(f"--hands: 1 to 16 cards a hand, got {size}")
+    return hands
+
+
+def solve_position(hands: str, trump: str = "NT", leader: int = 0, player: int = 0, goal: str = "max",
+                   seats: int = 3, must_trump: bool = False) -> int:
+    """Double-dummy value: the most tricks ``player`` (with ``seats=4``: its partnership, 0+2 or 1+3) takes
+    against best defence, or with ``goal='min'`` the fewest it can be held to. ``hands``: "H0|H1|H2"."""
+    h = _parse_hands(hands, seats)
+    t = str(trump).upper()
+    if t not in TRUMPS:
+        raise CardlabError(f"bad --trump {trump!r}; accepted: {accepted(TRUMPS)}")
+    for name, v in (("leader", leader), ("player", player)):
+        if not 0 <= v < seats:
+            raise CardlabError(f"bad --{name} {v}: seats are 0..{seats - 1}")
+    if goal not in ("max", "min"):
+        raise CardlabError(f"bad --goal {goal!r}; accepted: max, min")
+    full = (1 << seats) - 1
+    count = (5 if player % 2 == 0 else 10) if seats == 4 else 1 << player
+    maxteam = count if goal == "max" else full ^ count
+    ttk, ttb = DD.new_tt(20)
+    bufs = DD.new_buffers()
+    played = np.zeros(4, dtype=np.int64)
+    return int(DD.solve(h, seats, TRUMPS[t], int(must_trump), leader, played, 0, maxteam, count, ttk, ttb, bufs))
+
+
+def cli_solve(args) -> pd.DataFrame:
+    seats = 4 if args.game == "bridge" else 3
+    tricks = solve_position(args.hands, args.trump, args.leader, args.player, args.goal, seats)
+    return pd.DataFrame([{"game": args.game, "trump": args.trump.upper(), "leader": args.leader,
+                          "player": args.player, "goal": args.goal,
+                          "side": ("0+2" if args.player % 2 == 0 else "1+3") if seats == 4 else str(args.player),
+                          "tricks": tricks}])

@@ -1,0 +1,790 @@
+"""Bismarck (rules.md section 3): deal, the four round types, play, scoring, 12-hand games, players.
+
+Cards are ``suit * 16 + rank`` (rank 0 = 2 .. 12 = A; suits C D H S = 0..3), hands uint64 sets (the solver's
+encoding, :mod:`kernels.dd`). Seats 0..2 clockwise; the dealer's left leads the first trick (BM-4). Roles
+are relative to the dealer: 0 = dealer, 1 = left (forehand), 2 = right.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dd
+from . import rng
+from ._jit import jit, jit_inline, pjit, prange
+from .dd import LANE, ONE, beats, lane, legal_cards, popcount
+
+# strategies (BM-9: card play, round-3 trump naming, the widow discard)
+S_RANDOM = 0
+S_HEURISTIC = 1
+S_PIMC = 2
+S_DD = 3
+
+# variant slots (analysis/games/bismarck.py fills them from seeds/bismarck.toml)
+V_SCORING = 0          # 0 original, 1 simplified                                   BM-6
+V_SCHEDULE = 1         # 0 block_of_four, 1 rotate_each_hand                        BM-3, 3(c)1
+V_ROUND4 = 2           # 0 blog (6/4, floor 0), 1 classic (4/6), 2 simplified (4)   3(c)2
+V_ROUND3 = 3           # 0 before_deal (blind), 1 after_seeing_hand                 3(c)3
+V_ROUND2 = 4           # 0 draw_from_leftover, 1 cut_pack                           3(c)4
+V_WIDOW = 5            # 0 none, 1 dealer_takes_4_discards_4                        3(c)5
+V_MUST_TRUMP = 6       # 3(c)6
+V_PENALTY = 7          # below_quota_penalty                                        3(c)7
+V_LENGTH = 8           # 0: 12 hands, 1: 4 hands, 2: to a target                     BM-7
+V_TARGET = 9
+V_PIMC_FROM = 10       # PIMC / DD play from this many cards in hand (heuristic before)
+V_SAMPLES = 11         # PIMC samples per decision
+N_VARIANTS = 12
+
+MAX_HANDS = 120
+HCP = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], dtype=np.int64)   # J Q K A = 1 2 3 4
+
+# per-hand record, per seat
+H_TRICKS = 0
+H_SCORE = 1
+H_HCP = 2
+H_TRUMPS = 3
+H_VOIDS = 4
+H_FIELDS = 5
+
+# counts layout: per round type (4) and role (3), ROLE_FIELDS each
+R_N = 0
+R_TRICKS = 1
+R_TRICKS_SQ = 2
+R_SCORE = 3
+R_SCORE_SQ = 4
+R_MADE = 5
+R_HIST = 6                      # 17 bins: tricks 0..16
+ROLE_FIELDS = R_HIST + 17
+N_HCP = 38
+# features per round type: hcp bins, trump-length bins, void-count bins, each (n, tricks, tricks^2)
+FEAT_FIELDS = (N_HCP + 17 + 4) * 3
+# games, per seat: outright wins, shared first places, total, total^2; then games; then score histogram
+G_FIELDS = 4
+SCORE_LO = -40
+SCORE_BINS = 140
+
+
+def counts_width():
+    return 4 * 3 * ROLE_FIELDS + 4 * FEAT_FIELDS + 3 * G_FIELDS + 1 + 3 * SCORE_BINS
+
+
+BASE_FEAT = 4 * 3 * ROLE_FIELDS
+BASE_GAME = BASE_FEAT + 4 * FEAT_FIELDS
+BASE_HIST = BASE_GAME + 3 * G_FIELDS + 1
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------------
+
+@jit_inline
+def quota(rtype, role, bv):
+    """Rounds 1-3: the tricks a role must pass to score (dealer 8, others 4); round 4: the allowance."""
+    if rtype < 3:
+        return 8 if role == 0 else 4
+    r4 = bv[V_ROUND4]
+    if r4 == 0:
+        return 6 if role == 0 else 4
+    if r4 == 1:
+        return 4 if role == 0 else 6
+    return 4
+
+
+@jit_inline
+def hand_score(rtype, role, tricks, bv):
+    """BM-6: one role's score for one hand of round type ``rtype`` (0..3 = rounds 1..4)."""
+    if bv[V_SCORING] == 1:                       # simplified
+        return tricks if rtype < 3 else 4 - tricks
+    q = quota(rtype, role, bv)
+    if rtype < 3:
+        s = tricks - q
+        if s < 0 and bv[V_PENALTY] == 0:
+            s = 0
+        return s
+    s = q - tricks
+    if s < 0 and bv[V_ROUND4] == 0:              # the blog's "down to zero points for the round"
+        s = 0
+    return s
+
+
+@jit_inline
+def made_quota(rtype, role, tricks, bv):
+    q = quota(rtype, role, bv)
+    if rtype < 3:
+        return tricks >= q
+    return tricks <= q
+
+
+@jit_inline
+def schedule(first_dealer, h, bv):
+    """BM-3 / 3(c)1: the dealer and round type (0..3) of hand ``h`` of a game."""
+    if bv[V_SCHEDULE] == 0:
+        return (first_dealer + h // 4) % 3, h % 4
+    return (first_dealer + h) % 3, h % 4
+
+
+@jit_inline
+def trick_winner(row, leader, trump):
+    return (leader + dd.trick_winner_pos(row, 3, trump)) % 3
+
+
+@jit_inline
+def nth_bit(x, n):
+    """The index of the ``n``-th (from 0) set bit of ``x``."""
+    for _ in range(n):
+        x &= x - ONE
+    low = x & (~x + ONE)
+    i = 0
+    while low > ONE:
+        low >>= ONE
+        i += 1
+    return i
+
+
+@jit_inline
+def lowest_card(x):
+    low = x & (~x + ONE)
+    i = 0
+    while low > ONE:
+        low >>= ONE
+        i += 1
+    return i
+
+
+@jit_inline
+def highest_card(x):
+    i = 63
+    while i >= 0 and not ((x >> np.uint64(i)) & ONE):
+        i -= 1
+    return i
+
+
+@jit_inline
+def hcp(h):
+    t = 0
+    for s in range(4):
+        x = lane(h, s)
+        for r in range(9, 13):
+            if (x >> np.uint64(r)) & ONE:
+                t += HCP[r]
+    return t
+
+
+# ---------------------------------------------------------------------------------------------------
+# Players
+# ---------------------------------------------------------------------------------------------------
+
+@jit_inline
+def _is_master(c, unseen):
+    """No unseen card of the same suit ranks above ``c``."""
+    s = c >> 4
+    above = lane(unseen, s) & ~((ONE << np.uint64((c & 15) + 1)) - ONE)
+    return above == 0
+
+
+@jit
+def heuristic_card(h, legal, row, k, trump, misere, unseen):
+    """Sensible whist for the seat holding ``h`` (``unseen``: cards it has not seen, its own excluded)."""
+    if misere:
+        if k == 0:
+            # lead the lowest card, from the suit whose lowest card is lowest
+            best = -1
+            for s in range(4):
+                x = lane(legal, s)
+                if x:
+                    c = s * 16 + lowest_card(x)
+                    if best < 0 or (c & 15) < (best & 15):
+                        best = c
+            return best
+        cur = row[0]
+        for i in range(1, k):
+            if beats(row[i], cur, trump):
+                cur = row[i]
+        led = row[0] >> 4
+        if h & (LANE << np.uint64(16 * led)):
+            under = np.uint64(0)
+            x = legal
+            while x:
+                low = x & (~x + ONE)
+                x ^= low
+                c = lowest_card(low)
+                if not beats(c, cur, trump):
+                    under |= low
+            if under:
+                return highest_card(under)           # duck with the highest card that loses
+            return highest_card(legal)               # forced to win: win high
+        # void: throw the highest card
+        best = -1
+        for s in range(4):
+            x = lane(legal, s)
+            if x:
+                c = s * 16 + highest_card(x)
+                if best < 0 or (c & 15) > (best & 15):
+                    best = c
+        return best
+    if k == 0:
+        # cash a master (in the longest suit holding one), else lead low from the longest side suit
+        best = -1
+        blen = -1
+        for s in range(4):
+            x = lane(legal, s)
+            if x:
+                c = s * 16 + highest_card(x)
+                if _is_master(c, unseen) and popcount(x) > blen:
+                    best = c
+                    blen = popcount(x)
+        if best >= 0:
+            return best
+        for s in range(4):
+            x = lane(legal, s)
+            if x and s != trump and popcount(x) > blen:
+                best = s * 16 + lowest_card(x)
+                blen = popcount(x)
+        if best >= 0:
+            return best
+        return lowest_card(legal)
+    cur = row[0]
+    for i in range(1, k):
+        if beats(row[i], cur, trump):
+            cur = row[i]
+    led = row[0] >> 4
+    following = (h & (LANE << np.uint64(16 * led))) != 0
+    winners = np.uint64(0)
+    x = legal
+    while x:
+        low = x & (~x + ONE)
+        x ^= low
+        if beats(lowest_card(low), cur, trump):
+            winners |= low
+    if following:
+        if winners:
+            if k == 2:
+                return lowest_card(winners)          # last: win as cheaply as possible
+            top = highest_card(winners)
+            if _is_master(top, unseen):
+                return lowest_master(winners, unseen)
+        return lowest_card(legal)                    # second hand low
+    if trump >= 0 and winners:
+        return lowest_card(winners)                  # ruff (or over-ruff) as cheaply as possible
+    # discard: the lowest side card, from the shortest suit on equal ranks
+    best = -1
+    for s in range(4):
+        x = lane(legal, s)
+        if x and s != trump:
+            c = s * 16 + lowest_card(x)
+            if best < 0 or (c & 15) < (best & 15) or ((c & 15) == (best & 15)
+                                                       and popcount(x) < popcount(lane(legal, best >> 4))):
+                best = c
+    if best >= 0:
+        return best
+    return lowest_card(legal)
+
+
+@jit_inline
+def lowest_master(x, unseen):
+    """The lowest card of ``x`` (one suit) that no unseen card beats."""
+    y = x
+    while y:
+        low = y & (~y + ONE)
+        y ^= low
+        c = lowest_card(low)
+        if _is_master(c, unseen):
+            return c
+    return highest_card(x)
+
+
+@jit
+def name_trump(h, strat, st_play):
+    """Round 3 after seeing the hand (3(c)3): the longest suit, ties to more high-card points, then the
+    higher suit index; random players pick a suit at random."""
+    if strat == S_RANDOM:
+        return rng.below(st_play, 4)
+    best = 0
+    bkey = -1
+    for s in range(4):
+        x = lane(h, s)
+        key = popcount(x) * 100
+        pts = 0
+        for r in range(9, 13):
+            if (x >> np.uint64(r)) & ONE:
+                pts += HCP[r]
+        key += pts * 4 + s
+        if key > bkey:
+            bkey = key
+            best = s
+    return best
+
+
+@jit
+def discard(h, n, trump, misere, strat, st_play):
+    """The widow discard (3(c)5): ``n`` cards out of ``h``. Heuristic: the lowest side cards (highest cards in
+    the misère round); random: uniformly."""
+    out = np.uint64(0)
+    for _ in range(n):
+        if strat == S_RANDOM:
+            c = nth_bit(h, rng.below(st_play, popcount(h)))
+        elif misere:
+            best = -1
+            for s in range(4):
+                x = lane(h, s)
+                if x:
+                    c2 = s * 16 + highest_card(x)
+                    if best < 0 or (c2 & 15) > (best & 15):
+                        best = c2
+            c = best
+        else:
+            best = -1
+            for s in range(4):
+                x = lane(h, s)
+                if x and s != trump:
+                    c2 = s * 16 + lowest_card(x)
+                    if best < 0 or (c2 & 15) < (best & 15):
+                        best = c2
+            c = best if best >= 0 else lowest_card(h)
+        bit = ONE << np.uint64(c)
+        h ^= bit
+        out |= bit
+    return h, out
+
+
+# ---------------------------------------------------------------------------------------------------
+# PIMC: sampling hidden cards consistent with what a seat has seen
+# ---------------------------------------------------------------------------------------------------
+
+@jit
+def sample_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out):
+    """Deal the ``unknown`` cards uniformly at random among hole A (``n_a`` cards), hole B (``n_b``) and the
+    rest (out of play), given suits that A and B cannot hold (bit masks over suits). Exact: a dynamic
+    programme over suits counts the consistent deals, and suits are split in proportion to those counts.
+    Writes A's and B's cards to ``out[0]``, ``out[1]``; returns False if no deal is consistent.
+
+    Everything it reads is what the deciding seat knows (the unknown set, the voids, the hand sizes)."""
+    cnt = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        cnt[s] = popcount(lane(unknown, s))
+    n_w = 0
+    for s in range(4):
+        n_w += cnt[s]
+    n_w -= n_a + n_b
+    if n_w < 0:
+        return False
+    # ways[s, a, b]: number of ways for suits s..3 to give exactly a cards to A and b to B (rest to the widow)
+    for a in range(n_a + 1):
+        for b in range(n_b + 1):
+            ways[4, a, b] = 1.0 if (a == 0 and b == 0) else 0.0
+    tot_after = 0
+    for s in range(3, -1, -1):
+        k = cnt[s]
+        tot_after += k
+        for a in range(n_a + 1):
+            for b in range(n_b + 1):
+                w = 0.0
+                for x in range(min(a, k) + 1):
+                    if x > 0 and (void_a >> s) & 1:
+                        break
+                    for y in range(min(b, k - x) + 1):
+                        if y > 0 and (void_b >> s) & 1:
+                            break
+                        w += _binom(k, x) * _binom(k - x, y) * ways[s + 1, a - x, b - y]
+                ways[s, a, b] = w
+    if ways[0, n_a, n_b] <= 0.0:
+        return False
+    a = n_a
+    b = n_b
+    out[0] = np.uint64(0)
+    out[1] = np.uint64(0)
+    for s in range(4):
+        k = cnt[s]
+        u = rng.uniform(st) * ways[s, a, b]
+        chosen_x = -1
+        chosen_y = -1
+        acc = 0.0
+        for x in range(min(a, k) + 1):
+            if x > 0 and (void_a >> s) & 1:
+                break
+            for y in range(min(b, k - x) + 1):
+                if y > 0 and (void_b >> s) & 1:
+                    break
+                w = _binom(k, x) * _binom(k - x, y) * ways[s + 1, a - x, b - y]
+                if w > 0.0:
+                    chosen_x = x
+                    chosen_y = y
+                    acc += w
+                    if u < acc:
+                        break
+            if u < acc:
+                break
+        x = chosen_x
+        y = chosen_y
+        # which cards: a uniformly random ordering of the suit's unknown cards, first x to A, next y to B
+        cards = lane(unknown, s)
+        for i in range(x + y):
+            c = nth_bit(cards, rng.below(st, popcount(cards)))
+            bit = ONE << np.uint64(c)
+            cards ^= bit
+            if i < x:
+                out[0] |= bit << np.uint64(16 * s)
+            else:
+                out[1] |= bit << np.uint64(16 * s)
+        a -= x
+        b -= y
+    return True
+
+
+@jit_inline
+def _binom(n, k):
+    if k < 0 or k > n:
+        return 0.0
+    r = 1.0
+    for i in range(k):
+        r = r * (n - i) / (i + 1)
+    return r
+
+
+@jit
+def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttb, bufs, cards, values, acc, nacc):
+    """Double-dummy values (tricks of seat ``p``) of each legal card of ``p`` in the position ``hands``, added to
+    ``acc`` (indexed by card); returns nothing. ``nacc`` counts the samples."""
+    me = 1 << p
+    maxteam = me if not misere else 7 ^ me
+    played = np.zeros(4, dtype=np.int64)
+    for i in range(k):
+        played[i] = row[i]
+    n = dd.card_values(hands, 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttb, bufs, cards, values)
+    for i in range(n):
+        acc[cards[i]] += values[i]
+    nacc[0] += 1
+
+
+@jit
+def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unseen_of_p, played_all, voids,
+                known_out, bv, st_play, ttk, ttb, bufs, ways, scratch):
+    """Seat ``p``'s card. ``unseen_of_p``: the cards p has not seen; ``voids[q]``: suits q showed out of."""
+    h = hands[p]
+    led = -1 if k == 0 else row[0] >> 4
+    legal = legal_cards(h, led, trump, must_trump)
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    if strat == S_RANDOM:
+        return nth_bit(legal, rng.below(st_play, popcount(legal)))
+    if strat == S_HEURISTIC or popcount(h) > bv[V_PIMC_FROM]:
+        return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)
+    acc = np.zeros(64, dtype=np.float64)
+    nacc = np.zeros(1, dtype=np.int64)
+    cards = np.zeros(16, dtype=np.int64)
+    values = np.zeros(16, dtype=np.int64)
+    if strat == S_DD:
+        work = hands.copy()
+        solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttb, bufs, cards, values, acc, nacc)
+    else:
+        a = (p + 1) % 3
+        b = (p + 2) % 3
+        n_a = popcount(hands[a])
+        n_b = popcount(hands[b])
+        unknown = unseen_of_p & ~known_out
+        work = np.zeros(4, dtype=np.uint64)
+        for _ in range(bv[V_SAMPLES]):
+            if not sample_hidden(unknown, voids[a], voids[b], n_a, n_b, st_play, ways, scratch):
+                continue
+            work[p] = h
+            work[a] = scratch[0]
+            work[b] = scratch[1]
+            solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttb, bufs, cards, values, acc,
+                        nacc)
+    if nacc[0] == 0:
+        return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)
+    best = -1
+    x = legal
+    while x:
+        low = x & (~x + ONE)
+        x ^= low
+        c = lowest_card(low)
+        if best < 0 or (acc[c] > acc[best] if not misere else acc[c] < acc[best]):
+            best = c
+    return best
+
+
+# ---------------------------------------------------------------------------------------------------
+# A hand
+# ---------------------------------------------------------------------------------------------------
+
+@jit
+def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
+    """Shuffle, choose trumps (BM-5), deal 16 each (BM-2), the optional widow exchange. Returns
+    (trump, known_out): known_out = the round-2 indicator when it is out of play (public). The dealer's
+    discards are written to ``out[0]`` (known to the dealer only)."""
+    rng.partial_shuffle(st_deal, deck, 52)
+    trump = -1
+    if rtype == 2:
+        # round 3: named by the dealer; blind (before the deal) is a draw from the dealer's own stream
+        if bv[V_ROUND3] == 0:
+            trump = rng.below(st_plays[dealer], 4)
+    for i in range(3):
+        hands[i] = np.uint64(0)
+    for i in range(48):
+        hands[(dealer + 1 + i // 16) % 3] |= ONE << np.uint64((deck[i] // 13) * 16 + deck[i] % 13)
+    leftover = np.uint64(0)
+    for i in range(48, 52):
+        leftover |= ONE << np.uint64((deck[i] // 13) * 16 + deck[i] % 13)
+    known_out = np.uint64(0)
+    if rtype == 1:
+        if bv[V_ROUND2] == 0:
+            c = (deck[48] // 13) * 16 + deck[48] % 13          # drawn blind from the leftover, shown, out
+            trump = c >> 4
+            known_out = ONE << np.uint64(c)
+            leftover ^= known_out
+        else:
+            j = rng.below(st_deal, 52)                          # cut from the pack, then dealt as usual
+            trump = (deck[j] // 13)
+    if rtype == 2 and bv[V_ROUND3] == 1:
+        trump = name_trump(hands[dealer], strat[dealer], st_plays[dealer])
+    out[0] = np.uint64(0)
+    if bv[V_WIDOW] == 1:
+        n = popcount(leftover)
+        h, thrown = discard(hands[dealer] | leftover, n, trump, rtype == 3, strat[dealer], st_plays[dealer])
+        hands[dealer] = h
+        out[0] = thrown
+    return trump, known_out
+
+
+@jit
+def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
+              rec):
+    """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features."""
+    misere = rtype == 3
+    must_trump = bv[V_MUST_TRUMP]
+    for s in range(3):
+        rec[s, H_TRICKS] = 0
+        rec[s, H_HCP] = hcp(hands[s])
+        rec[s, H_TRUMPS] = popcount(lane(hands[s], trump)) if trump >= 0 else -1
+        v = 0
+        for q in range(4):
+            if lane(hands[s], q) == 0:
+                v += 1
+        rec[s, H_VOIDS] = v
+    full = np.uint64(0)
+    for s in range(4):
+        full |= LANE << np.uint64(16 * s)
+    played = np.uint64(0)
+    voids = np.zeros(3, dtype=np.int64)
+    row = np.zeros(4, dtype=np.int64)
+    scratch = np.zeros(2, dtype=np.uint64)
+    leader = (dealer + 1) % 3
+    for _ in range(16):
+        for k in range(3):
+            p = (leader + k) % 3
+            seen = played | hands[p] | known_out
+            for i in range(k):
+                seen |= ONE << np.uint64(row[i])
+            if p == dealer:
+                seen |= dealer_out
+            c = choose_card(strat[p], p, hands, leader, row, k, trump, misere, must_trump, full & ~seen, played,
+                            voids, known_out, bv, st_plays[p], ttk, ttb, bufs, ways, scratch)
+            if k > 0 and (c >> 4) != (row[0] >> 4):
+                voids[p] |= 1 << (row[0] >> 4)
+                if must_trump and trump >= 0 and (c >> 4) != trump:
+                    voids[p] |= 1 << trump
+            hands[p] ^= ONE << np.uint64(c)
+            row[k] = c
+        w = trick_winner(row, leader, trump)
+        rec[w, H_TRICKS] += 1
+        for i in range(3):
+            played |= ONE << np.uint64(row[i])
+        leader = w
+    for s in range(3):
+        role = (s - dealer) % 3
+        rec[s, H_SCORE] = hand_score(rtype, role, rec[s, H_TRICKS], bv)
+
+
+@jit
+def _record_hand(row, rec, dealer, rtype, bv):
+    for s in range(3):
+        role = (s - dealer) % 3
+        b = (rtype * 3 + role) * ROLE_FIELDS
+        t = rec[s, H_TRICKS]
+        sc = rec[s, H_SCORE]
+        row[b + R_N] += 1
+        row[b + R_TRICKS] += t
+        row[b + R_TRICKS_SQ] += t * t
+        row[b + R_SCORE] += sc
+        row[b + R_SCORE_SQ] += sc * sc
+        row[b + R_MADE] += made_quota(rtype, role, t, bv)
+        row[b + R_HIST + t] += 1
+        f = BASE_FEAT + rtype * FEAT_FIELDS
+        hb = f + 3 * min(rec[s, H_HCP], N_HCP - 1)
+        row[hb] += 1
+        row[hb + 1] += t
+        row[hb + 2] += t * t
+        if rec[s, H_TRUMPS] >= 0:
+            tb = f + 3 * N_HCP + 3 * rec[s, H_TRUMPS]
+            row[tb] += 1
+            row[tb + 1] += t
+            row[tb + 2] += t * t
+        vb = f + 3 * (N_HCP + 17) + 3 * rec[s, H_VOIDS]
+        row[vb] += 1
+        row[vb + 1] += t
+        row[vb + 2] += t * t
+
+
+@jit
+def new_solver_state(strat):
+    """Solver tables for a chunk: a real transposition table only where some seat uses the solver."""
+    big = False
+    for s in range(strat.shape[0]):
+        if strat[s] >= S_PIMC:
+            big = True
+    ttk, ttb = dd.new_tt(18 if big else 1)
+    bufs = dd.new_buffers()
+    ways = np.zeros((5, 17, 17), dtype=np.float64)
+    return ttk, ttb, bufs, ways
+
+
+@pjit
+def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, round_type, bv, out):
+    """Each trial: one game (``unit_game``: 12 hands, 4, or to a target; BM-7) or one hand of
+    ``round_type`` (0..3) with a random dealer."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        row = out[ci]
+        ttk, ttb, bufs, ways = new_solver_state(strat)
+        hands = np.zeros(4, dtype=np.uint64)
+        deck = np.arange(52, dtype=np.int64)
+        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        dout = np.zeros(1, dtype=np.uint64)
+        st_deal = rng.new_state()
+        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+        totals = np.zeros(3, dtype=np.int64)
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            for s in range(3):
+                rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+            first = rng.below(st_deal, 3)
+            if unit_game == 0:
+                for i in range(52):
+                    deck[i] = i
+                trump, known = deal_hand(st_deal, deck, hands, round_type, first, bv, strat, st_plays, dout)
+                play_hand(hands, first, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
+                          ways, rec)
+                _record_hand(row, rec, first, round_type, bv)
+                continue
+            totals[:] = 0
+            n_hands = 12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS)
+            for h in range(n_hands):
+                dealer, rtype = schedule(first, h, bv)
+                for i in range(52):
+                    deck[i] = i
+                trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
+                play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
+                          ways, rec)
+                _record_hand(row, rec, dealer, rtype, bv)
+                for s in range(3):
+                    totals[s] += rec[s, H_SCORE]
+                if bv[V_LENGTH] == 2 and max(totals[0], max(totals[1], totals[2])) >= bv[V_TARGET]:
+                    break
+            _record_game(row, totals, first)
+
+
+@jit
+def _record_game(row, totals, first):
+    """Game results by seat *relative to the first dealer* (0 = first dealer, 1 = left, 2 = right)."""
+    top = max(totals[0], max(totals[1], totals[2]))
+    n_top = 0
+    for s in range(3):
+        if totals[s] == top:
+            n_top += 1
+    for s in range(3):
+        rel = (s - first) % 3
+        b = BASE_GAME + rel * G_FIELDS
+        if totals[s] == top:
+            if n_top == 1:
+                row[b] += 1
+            else:
+                row[b + 1] += 1
+        row[b + 2] += totals[s]
+        row[b + 3] += totals[s] * totals[s]
+        hb = BASE_HIST + rel * SCORE_BINS + min(max(totals[s] - SCORE_LO, 0), SCORE_BINS - 1)
+        row[hb] += 1
+    row[BASE_GAME + 3 * G_FIELDS] += 1
+
+
+@pjit
+def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenger, round_type, bv, out):
+    """Paired: each trial is one hand of ``round_type`` dealt once and played three more times, once with
+    each seat switched from ``field`` to ``challenger`` (the others stay on ``field``). Per role of the
+    switching seat: n, field tricks, challenger tricks, sum and sum of squares of the trick difference, and the
+    same for the score."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        row = out[ci]
+        ttk, ttb, bufs, ways = new_solver_state(np.array([field, challenger], dtype=np.int64))
+        hands = np.zeros(4, dtype=np.uint64)
+        dealt = np.zeros(4, dtype=np.uint64)
+        deck = np.arange(52, dtype=np.int64)
+        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        dout = np.zeros(1, dtype=np.uint64)
+        st_deal = rng.new_state()
+        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+        strat = np.zeros(3, dtype=np.int64)
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            dealer = rng.below(st_deal, 3)
+            for i in range(52):
+                deck[i] = i
+            for s in range(3):
+                rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+                strat[s] = field
+            trump, known = deal_hand(st_deal, deck, dealt, round_type, dealer, bv, strat, st_plays, dout)
+            for sw in range(-1, 3):
+                for s in range(3):
+                    rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+                    strat[s] = challenger if s == sw else field
+                for s in range(3):
+                    hands[s] = dealt[s]
+                play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
+                          ways, rec)
+                if sw < 0:
+                    base_rec[:, :] = rec
+                    continue
+                role = (sw - dealer) % 3
+                b = role * 8
+                dt = rec[sw, H_TRICKS] - base_rec[sw, H_TRICKS]
+                dsc = rec[sw, H_SCORE] - base_rec[sw, H_SCORE]
+                row[b] += 1
+                row[b + 1] += base_rec[sw, H_TRICKS]
+                row[b + 2] += rec[sw, H_TRICKS]
+                row[b + 3] += dt
+                row[b + 4] += dt * dt
+                row[b + 5] += base_rec[sw, H_SCORE]
+                row[b + 6] += dsc
+                row[b + 7] += dsc * dsc
+
+
+@pjit
+def random_hands_bench(n, seed, strat_code, bv, out):
+    """Benchmark: ``n`` complete hands of round 1 (16 tricks) on one strategy; tricks of seat 0 summed."""
+    for ci in prange(out.shape[0]):
+        hands = np.zeros(4, dtype=np.uint64)
+        deck = np.arange(52, dtype=np.int64)
+        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        dout = np.zeros(1, dtype=np.uint64)
+        st_deal = rng.new_state()
+        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+        strat = np.full(3, strat_code, dtype=np.int64)
+        ttk, ttb, bufs, ways = new_solver_state(strat)
+        acc = 0
+        per = n // out.shape[0]
+        for t in range(ci * per, (ci + 1) * per):
+            rng.seed_state(st_deal, np.uint64(seed), np.uint64(0), np.uint64(t), np.uint64(0))
+            for s in range(3):
+                rng.seed_state(st_plays[s], np.uint64(seed), np.uint64(0), np.uint64(t), np.uint64(1 + s))
+            for i in range(52):
+                deck[i] = i
+            trump, known = deal_hand(st_deal, deck, hands, 0, 0, bv, strat, st_plays, dout)
+            play_hand(hands, 0, 0, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs, ways, rec)
+            acc += rec[0, H_TRICKS]
+        out[ci] = acc

@@ -1,0 +1,489 @@
+"""Double-dummy solver for plain trick-taking (whist, Bismarck, bridge): 3 or 4 hands, all visible.
+
+Cards are ``suit * 16 + rank`` (rank 0 = 2 .. 12 = A; suits 0..3 = C D H S), a hand is a uint64 set, so
+the cards of one suit are one 16-bit lane. ``trump`` is a suit index or -1 for no trumps.
+
+The game value is the number of future tricks won by the *count* side (a bit set of seats) when the *max*
+side (a bit set) tries to make it large and everybody else tries to make it small:
+
+- most tricks a player can take against two defenders: ``maxteam = countteam = {player}``;
+- fewest tricks a player can be held to in a misère round: ``countteam = {player}``, ``maxteam`` = the others
+  (they try to push tricks on the player, who ducks);
+- bridge: ``maxteam = countteam = {0, 2}`` or ``{1, 3}``.
+
+Method (what good bridge solvers do, kept small):
+
+- null-window searches "can the max side make at least ``t``?" (boolean alpha-beta), and a binary search on
+  ``t`` around them;
+- a transposition table at trick boundaries keyed by *relative ranks*: each suit's remaining cards are
+  renumbered from the top, so positions that differ only by cards already played share one entry; the entry
+  keeps a lower and an upper bound on the value, and is valid for any deal with the same trump, sides and
+  rules, so it is shared across the searches of one solve and across solves (PIMC samples);
+- equivalent cards (touching once the played cards are removed) are tried once;
+- move ordering: cash masters on lead, cheapest winner or lowest card when following, duck in misère;
+- quick tricks on lead (the leader's top sequences, capped by ruffing opponents' lengths) as a cut-off.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit, jit_inline
+
+LANE = np.uint64(0x1FFF)
+MAX_DEPTH = 68          # cards in a position: 4 x 16 at most, plus slack
+MAX_TRICKS = 18
+ONE = np.uint64(1)
+# hash multipliers (odd 64-bit constants)
+H0 = np.uint64(0x9E3779B97F4A7C15)
+H1 = np.uint64(0xC2B2AE3D27D4EB4F)
+H2 = np.uint64(0x165667B19E3779F9)
+H3 = np.uint64(0xD6E8FEB86659FD93)
+H4 = np.uint64(0xFF51AFD7ED558CCD)
+
+
+@jit_inline
+def lane(h, s):
+    """The 13-bit rank set of suit ``s`` in hand ``h``."""
+    return (h >> np.uint64(16 * s)) & LANE
+
+
+@jit_inline
+def popcount(x):
+    c = 0
+    while x:
+        x &= x - ONE
+        c += 1
+    return c
+
+
+@jit_inline
+def beats(c, best, trump):
+    """Whether card ``c`` beats the card ``best`` that is winning the trick so far (BM-4)."""
+    cs = c >> 4
+    bs = best >> 4
+    if cs == bs:
+        return c > best
+    return cs == trump
+
+
+@jit_inline
+def trick_winner_pos(row, nh, trump):
+    """Position (0 = leader) of the card that wins a complete trick ``row[:nh]``."""
+    best = row[0]
+    pos = 0
+    for i in range(1, nh):
+        if beats(row[i], best, trump):
+            best = row[i]
+            pos = i
+    return pos
+
+
+@jit_inline
+def legal_cards(h, led, trump, must_trump):
+    """Legal cards from hand ``h`` when suit ``led`` was led (-1: on lead): follow suit if able (BM-4);
+    with ``must_trump`` a void player holding trumps must trump (3(c)6)."""
+    if led < 0:
+        return h
+    f = h & (LANE << np.uint64(16 * led))
+    if f:
+        return f
+    if must_trump and trump >= 0:
+        t = h & (LANE << np.uint64(16 * trump))
+        if t:
+            return t
+    return h
+
+
+@jit
+def new_tt(log2size):
+    """A transposition table of ``2**log2size`` entries: keys (4 relative hands + meta) and bounds."""
+    n = 1 << log2size
+    keys = np.zeros((n, 5), dtype=np.uint64)
+    bounds = np.zeros((n, 3), dtype=np.int8)      # lo, hi, tricks left (replacement priority)
+    return keys, bounds
+
+
+@jit
+def new_buffers():
+    moves = np.zeros((MAX_DEPTH, 16), dtype=np.int64)
+    scores = np.zeros((MAX_DEPTH, 16), dtype=np.int64)
+    keybuf = np.zeros((MAX_DEPTH, 4), dtype=np.uint64)
+    tricks = np.zeros((MAX_TRICKS, 4), dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)           # nodes, tt hits, quick-trick cut-offs, searches
+    stack = np.zeros((MAX_DEPTH, 8), dtype=np.int64)
+    return moves, scores, keybuf, tricks, stats, stack
+
+
+@jit_inline
+def _rel_key(hands, nh, out):
+    """Relative-rank form of the hands: in each suit the remaining cards renumbered from the top (A down)."""
+    for i in range(4):
+        out[i] = np.uint64(0)
+    allh = np.uint64(0)
+    for p in range(nh):
+        allh |= hands[p]
+    for s in range(4):
+        x = lane(allh, s)
+        r = 12
+        rank = 12
+        while x:
+            bit = ONE << np.uint64(rank)
+            if x & bit:
+                card = ONE << np.uint64(16 * s + rank)
+                for p in range(nh):
+                    if hands[p] & card:
+                        out[p] |= ONE << np.uint64(16 * s + r)
+                        break
+                r -= 1
+                x ^= bit
+            rank -= 1
+
+
+@jit_inline
+def _slot(key, meta, mask):
+    h = key[0] * H0 + key[1] * H1 + key[2] * H2 + key[3] * H3 + meta * H4
+    return np.int64((h >> np.uint64(32)) & mask) & ~np.int64(1)
+
+
+@jit_inline
+def _probe(ttk, key, meta, mask):
+    i = _slot(key, meta, mask)
+    for j in range(i, i + 2):
+        if (ttk[j, 4] == meta and ttk[j, 0] == key[0] and ttk[j, 1] == key[1] and ttk[j, 2] == key[2]
+                and ttk[j, 3] == key[3]):
+            return j
+    return -1
+
+
+@jit_inline
+def _store(ttk, ttb, key, meta, mask, left, lo, hi):
+    i = _slot(key, meta, mask)
+    j = -1
+    for jj in range(i, i + 2):
+        if (ttk[jj, 4] == meta and ttk[jj, 0] == key[0] and ttk[jj, 1] == key[1] and ttk[jj, 2] == key[2]
+                and ttk[jj, 3] == key[3]):
+            j = jj
+            break
+    if j >= 0:
+        if lo > ttb[j, 0]:
+            ttb[j, 0] = lo
+        if hi < ttb[j, 1]:
+            ttb[j, 1] = hi
+        return
+    j = i if ttb[i, 2] <= ttb[i + 1, 2] else i + 1       # replace the entry with the smaller subtree
+    for q in range(4):
+        ttk[j, q] = key[q]
+    ttk[j, 4] = meta
+    ttb[j, 0] = lo
+    ttb[j, 1] = hi
+    ttb[j, 2] = left
+
+
+@jit_inline
+def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
+    """Tricks the leader can cash at once: in each suit its top sequence among the remaining cards, capped
+    in a side suit by the length of every opponent who could ruff (with ``must_trump``, of every other
+    player holding trumps: a partner forced to ruff takes the lead away)."""
+    allh = np.uint64(0)
+    for p in range(nh):
+        allh |= hands[p]
+    side = (maxteam >> leader) & 1
+    q = 0
+    for s in range(4):
+        mine = lane(hands[leader], s)
+        if mine == 0:
+            continue
+        alls = lane(allh, s)
+        t = 0
+        for r in range(12, -1, -1):
+            bit = ONE << np.uint64(r)
+            if alls & bit:
+                if mine & bit:
+                    t += 1
+                else:
+                    break
+        if t and trump >= 0 and s != trump:
+            for o in range(nh):
+                if o != leader and (must_trump or ((maxteam >> o) & 1) != side) and lane(hands[o], trump) != 0:
+                    lo = popcount(lane(hands[o], s))
+                    if lo < t:
+                        t = lo
+        q += t
+    return q
+
+
+@jit_inline
+def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out, sc):
+    """Candidate cards for seat ``p`` (one per group of equivalent cards), best-first, into ``out``."""
+    h = hands[p]
+    led = -1 if k == 0 else row[0] >> 4
+    legal = legal_cards(h, led, trump, must_trump)
+    po = np.uint64(0)
+    for q in range(nh):
+        if q != p:
+            po |= hands[q]
+    best = -1
+    best_pos = 0
+    for i in range(k):
+        po |= ONE << np.uint64(row[i])
+        if i == 0 or beats(row[i], best, trump):
+            best = row[i]
+            best_pos = i
+    misere = maxteam != countteam
+    mine = (maxteam >> p) & 1
+    ally_winning = False
+    if k > 0:
+        leader = (p - k) % nh
+        ally_winning = ((maxteam >> ((leader + best_pos) % nh)) & 1) == mine
+    n = 0
+    for s in range(4):
+        x = lane(legal, s)
+        if x == 0:
+            continue
+        allp = x | lane(po, s)
+        others = lane(po, s)
+        while x:
+            low = x & (~x + ONE)
+            x ^= low
+            above = allp & ~((low << ONE) - ONE)       # present cards higher than this one
+            nxt = above & (~above + ONE)
+            if nxt and (nxt & lane(h, s)):
+                continue                               # a touching higher card of ours stands for it
+            r = 0
+            t = low
+            while t > ONE:
+                t >>= ONE
+                r += 1
+            c = s * 16 + r
+            top = (others & ~((low << ONE) - ONE)) == 0   # no other present card above it
+            if misere:
+                if k == 0:
+                    score = -r
+                elif beats(c, best, trump):
+                    score = -100 + r
+                else:
+                    score = r
+            elif k == 0:
+                score = 100 + r if top else 20 - r
+            elif ally_winning:
+                score = -r - (50 if (s == trump and s != led) else 0)
+            elif beats(c, best, trump):
+                score = 100 - r + (30 if (top and s == led) else 0)
+            else:
+                score = -r
+            j = n
+            while j > 0 and sc[j - 1] < score:
+                out[j] = out[j - 1]
+                sc[j] = sc[j - 1]
+                j -= 1
+            out[j] = c
+            sc[j] = score
+            n += 1
+    return n
+
+
+@jit_inline
+def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countteam, meta0, ttk, ttb, tmask,
+           key, stats):
+    """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on)."""
+    stats[0] += 1
+    if k != 0:
+        return -1
+    remaining = popcount(hands[leader])
+    if won >= target:
+        return 1
+    if won + remaining < target:
+        return 0
+    need = target - won
+    _rel_key(hands, nh, key)
+    meta = meta0 | np.uint64(leader)
+    j = _probe(ttk, key, meta, tmask)
+    if j >= 0:
+        if ttb[j, 0] >= need:
+            stats[1] += 1
+            return 1
+        if ttb[j, 1] < need:
+            stats[1] += 1
+            return 0
+    if maxteam == countteam:
+        qt = _quick_tricks(hands, nh, trump, must_trump, leader, maxteam)
+        if (maxteam >> leader) & 1:
+            if qt >= need:
+                stats[2] += 1
+                return 1
+        elif remaining - qt < need:
+            stats[2] += 1
+            return 0
+    return -1
+
+
+@jit
+def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, countteam, meta0,
+            ttk, ttb, tmask, moves, scores, keybuf, tricks, stats, st):
+    """Whether the max side can make the count side win at least ``target`` tricks: a boolean alpha-beta
+    search written as a loop over an explicit stack (numba cannot cache recursive functions). ``st`` holds,
+    per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result."""
+    d = 0
+    st[0, 0] = leader0
+    st[0, 1] = 0
+    st[0, 2] = k0
+    st[0, 3] = 0
+    v = _enter(hands, nh, trump, must_trump, leader0, k0, 0, target, maxteam, countteam, meta0, ttk, ttb, tmask,
+               keybuf[0], stats)
+    going_down = v < 0
+    if going_down:
+        p = (leader0 + k0) % nh
+        st[0, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[0], k0, p, maxteam, countteam, moves[0], scores[0])
+        st[0, 4] = 0
+        st[0, 6] = 1 - ((maxteam >> p) & 1)
+    while True:
+        if going_down:
+            # try the next move at depth d, or finish the node
+            leader = st[d, 0]
+            t = st[d, 1]
+            k = st[d, 2]
+            i = st[d, 4]
+            if i < st[d, 5]:
+                p = (leader + k) % nh
+                c = moves[d, i]
+                st[d, 4] = i + 1
+                hands[p] ^= ONE << np.uint64(c)
+                row = tricks[t]
+                row[k] = c
+                if k == nh - 1:
+                    w = (leader + trick_winner_pos(row, nh, trump)) % nh
+                    nl, nt, nk, nw = w, t + 1, 0, st[d, 3] + ((countteam >> w) & 1)
+                else:
+                    nl, nt, nk, nw = leader, t, k + 1, st[d, 3]
+                d += 1
+                st[d, 0] = nl
+                st[d, 1] = nt
+                st[d, 2] = nk
+                st[d, 3] = nw
+                v = _enter(hands, nh, trump, must_trump, nl, nk, nw, target, maxteam, countteam, meta0, ttk, ttb,
+                           tmask, keybuf[d], stats)
+                if v < 0:
+                    q = (nl + nk) % nh
+                    st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[nt], nk, q, maxteam, countteam,
+                                          moves[d], scores[d])
+                    st[d, 4] = 0
+                    st[d, 6] = 1 - ((maxteam >> q) & 1)
+                else:
+                    going_down = False
+                continue
+            v = st[d, 6]
+            if k == 0:
+                need = target - st[d, 3]
+                left = np.int8(popcount(hands[leader]))
+                meta = meta0 | np.uint64(leader)
+                if v:
+                    _store(ttk, ttb, keybuf[d], meta, tmask, left, np.int8(need), left)
+                else:
+                    _store(ttk, ttb, keybuf[d], meta, tmask, left, np.int8(0), np.int8(need - 1))
+            going_down = False
+            continue
+        # going up with value v from depth d
+        if d == 0:
+            return v == 1
+        d -= 1
+        leader = st[d, 0]
+        k = st[d, 2]
+        p = (leader + k) % nh
+        hands[p] |= ONE << np.uint64(moves[d, st[d, 4] - 1])
+        is_max = (maxteam >> p) & 1
+        if (is_max and v == 1) or (not is_max and v == 0):
+            st[d, 6] = v
+            st[d, 4] = st[d, 5]          # cut: no more moves here
+        going_down = True
+
+
+@jit_inline
+def _meta(nh, trump, must_trump, maxteam, countteam):
+    return np.uint64(((trump + 1) << 4) | (maxteam << 8) | (countteam << 12) | (must_trump << 16) | (nh << 20))
+
+
+@jit
+def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, countteam, ttk, ttb, bufs):
+    """Whether the count side takes at least ``target`` of the remaining tricks (the current one included)
+    with the max side maximising. ``played[:k]`` are the cards already in the current trick, led by
+    ``leader``."""
+    moves, scores, keybuf, tricks, stats, stack = bufs
+    for i in range(k):
+        tricks[0, i] = played[i]
+    stats[3] += 1
+    tmask = np.uint64(ttk.shape[0] - 1)
+    return _search(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam,
+                   _meta(nh, trump, must_trump, maxteam, countteam), ttk, ttb, tmask, moves, scores, keybuf,
+                   tricks, stats, stack)
+
+
+@jit
+def solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs):
+    """The game value: tricks of the count side from here (the current trick included), exactly."""
+    remaining = popcount(hands[(leader + k) % nh])
+    lo = 0
+    hi = remaining
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if at_least(hands, nh, trump, must_trump, leader, played, k, mid, maxteam, countteam, ttk, ttb, bufs):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@jit
+def solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs, guess):
+    """:func:`solve` starting from a guess: steps up or down one trick at a time (cheap when the guess is
+    close, as when the value of a position is known and a child is at most a little worse)."""
+    remaining = popcount(hands[(leader + k) % nh])
+    g = min(max(guess, 0), remaining)
+    if g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam,
+                              ttk, ttb, bufs):
+        g -= 1
+        while g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam,
+                                     ttk, ttb, bufs):
+            g -= 1
+        return g
+    while g < remaining and at_least(hands, nh, trump, must_trump, leader, played, k, g + 1, maxteam, countteam,
+                                     ttk, ttb, bufs):
+        g += 1
+    return g
+
+
+@jit
+def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs, out_cards,
+                out_values):
+    """For the seat to play, every legal card (all of them, equivalent ones included) and the value of the
+    position after it. Returns the number of cards."""
+    p = (leader + k) % nh
+    led = -1 if k == 0 else played[0] >> 4
+    legal = legal_cards(hands[p], led, trump, must_trump)
+    base = solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs)
+    n = 0
+    x = legal
+    while x:
+        low = x & (~x + ONE)
+        x ^= low
+        c = 0
+        t = low
+        while t > ONE:
+            t >>= ONE
+            c += 1
+        hands[p] ^= low
+        played[k] = c
+        if k == nh - 1:
+            pos = trick_winner_pos(played, nh, trump)
+            w = (leader + pos) % nh
+            gained = (countteam >> w) & 1
+            v = gained + solve_near(hands, nh, trump, must_trump, w, played, 0, maxteam, countteam, ttk, ttb,
+                                    bufs, base - gained)
+        else:
+            v = solve_near(hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttb,
+                           bufs, base)
+        hands[p] |= low
+        out_cards[n] = c
+        out_values[n] = v
+        n += 1
+    return n

@@ -549,8 +549,9 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
 
 @jit
 def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
-              rec):
-    """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features."""
+              rec, trace):
+    """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
+    the order played."""
     misere = rtype == 3
     must_trump = bv[V_MUST_TRUMP]
     for s in range(3):
@@ -570,6 +571,7 @@ def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_
     row = np.zeros(4, dtype=np.int64)
     scratch = np.zeros(2, dtype=np.uint64)
     leader = (dealer + 1) % 3
+    n_played = 0
     for _ in range(16):
         for k in range(3):
             p = (leader + k) % 3
@@ -586,6 +588,8 @@ def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_
                     voids[p] |= 1 << trump
             hands[p] ^= ONE << np.uint64(c)
             row[k] = c
+            trace[n_played] = c
+            n_played += 1
         w = trick_winner(row, leader, trump)
         rec[w, H_TRICKS] += 1
         for i in range(3):
@@ -652,6 +656,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
         hands = np.zeros(4, dtype=np.uint64)
         deck = np.arange(52, dtype=np.int64)
         rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        trace = np.zeros(48, dtype=np.int64)
         dout = np.zeros(1, dtype=np.uint64)
         st_deal = rng.new_state()
         st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
@@ -666,7 +671,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
                     deck[i] = i
                 trump, known = deal_hand(st_deal, deck, hands, round_type, first, bv, strat, st_plays, dout)
                 play_hand(hands, first, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, rec)
+                          ways, rec, trace)
                 _record_hand(row, rec, first, round_type, bv)
                 continue
             totals[:] = 0
@@ -677,7 +682,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
                     deck[i] = i
                 trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
                 play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, rec)
+                          ways, rec, trace)
                 _record_hand(row, rec, dealer, rtype, bv)
                 for s in range(3):
                     totals[s] += rec[s, H_SCORE]
@@ -714,7 +719,8 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
     """Paired: each trial is one hand of ``round_type`` dealt once and played three more times, once with
     each seat switched from ``field`` to ``challenger`` (the others stay on ``field``). Per role of the
     switching seat: n, field tricks, challenger tricks, sum and sum of squares of the trick difference, and the
-    same for the score."""
+    same for the score. The deal (with the dealer's widow discard and blind trump) is made once, by the field
+    strategy; the switch is in the card play."""
     for ci in prange(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
@@ -726,6 +732,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
         deck = np.arange(52, dtype=np.int64)
         rec = np.zeros((3, H_FIELDS), dtype=np.int64)
         base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        trace = np.zeros(48, dtype=np.int64)
         dout = np.zeros(1, dtype=np.uint64)
         st_deal = rng.new_state()
         st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
@@ -746,7 +753,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
                 for s in range(3):
                     hands[s] = dealt[s]
                 play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, rec)
+                          ways, rec, trace)
                 if sw < 0:
                     base_rec[:, :] = rec
                     continue
@@ -771,6 +778,7 @@ def random_hands_bench(n, seed, strat_code, bv, out):
         hands = np.zeros(4, dtype=np.uint64)
         deck = np.arange(52, dtype=np.int64)
         rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        trace = np.zeros(48, dtype=np.int64)
         dout = np.zeros(1, dtype=np.uint64)
         st_deal = rng.new_state()
         st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
@@ -785,6 +793,6 @@ def random_hands_bench(n, seed, strat_code, bv, out):
             for i in range(52):
                 deck[i] = i
             trump, known = deal_hand(st_deal, deck, hands, 0, 0, bv, strat, st_plays, dout)
-            play_hand(hands, 0, 0, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs, ways, rec)
+            play_hand(hands, 0, 0, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs, ways, rec, trace)
             acc += rec[0, H_TRICKS]
         out[ci] = acc

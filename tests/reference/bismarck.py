@@ -1,0 +1,190 @@
+"""Bismarck in plain Python, from rules.md section 3 (BM-1 .. BM-9): trick winner, legal cards, scoring,
+the dealer schedule, the heuristic and random players, a whole hand, and brute-force double-dummy minimax.
+
+Cards are codes ``suit * 16 + rank`` (rank 0 = '2' .. 12 = 'A'; suits 0..3 = C D H S), hands Python sets.
+"""
+
+from __future__ import annotations
+
+import functools
+
+ROLES = ("dealer", "left", "right")
+HCP = {9: 1, 10: 2, 11: 3, 12: 4}
+
+
+def suit(c):
+    return c >> 4
+
+
+def rank(c):
+    return c & 15
+
+
+def winner_pos(row, trump):
+    """BM-4: the highest trump, else the highest card of the suit led."""
+    best = 0
+    for i, c in enumerate(row):
+        b = row[best]
+        if (suit(c) == suit(b) and rank(c) > rank(b)) or (suit(c) == trump and suit(b) != trump):
+            best = i
+    return best
+
+
+def legal(hand, led, trump, must_trump=False):
+    """BM-4: follow suit if able; 3(c)6: with must_trump a void player holding trumps must trump."""
+    if led is None:
+        return sorted(hand)
+    f = [c for c in hand if suit(c) == led]
+    if f:
+        return sorted(f)
+    if must_trump and trump >= 0:
+        t = [c for c in hand if suit(c) == trump]
+        if t:
+            return sorted(t)
+    return sorted(hand)
+
+
+def quota(round_no, role, v):
+    if round_no < 4:
+        return 8 if role == "dealer" else 4
+    return {"blog": {"dealer": 6}, "classic": {"dealer": 4}, "simplified": {}}[v["round4_start"]].get(
+        role, {"blog": 4, "classic": 6, "simplified": 4}[v["round4_start"]])
+
+
+def score(round_no, role, t, v):
+    """BM-6 with the variants of 3(c)2 and 3(c)7."""
+    if v["scoring"] == "simplified":
+        return t if round_no < 4 else 4 - t
+    q = quota(round_no, role, v)
+    if round_no < 4:
+        return t - q if v["below_quota_penalty"] == "true" else max(0, t - q)
+    return max(0, q - t) if v["round4_start"] == "blog" else q - t
+
+
+def schedule(first, h, v):
+    """BM-3 / 3(c)1: (dealer, round number 1..4) of hand h."""
+    if v["dealer_schedule"] == "block_of_four":
+        return (first + h // 4) % 3, h % 4 + 1
+    return (first + h) % 3, h % 4 + 1
+
+
+DEFAULTS = {"scoring": "original", "round4_start": "blog", "below_quota_penalty": "false",
+            "dealer_schedule": "block_of_four", "must_trump_when_void": "false"}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Players
+# ---------------------------------------------------------------------------------------------------
+
+def is_master(c, unseen):
+    return not any(suit(u) == suit(c) and rank(u) > rank(c) for u in unseen)
+
+
+def current_best(row, trump):
+    return row[winner_pos(row, trump)]
+
+
+def beats(c, best, trump):
+    return (suit(c) == suit(best) and rank(c) > rank(best)) or (suit(c) == trump and suit(best) != trump)
+
+
+def heuristic(hand, options, row, trump, misere, unseen):
+    """The heuristic player as seeds/bismarck.toml describes it."""
+    by_suit = {s: sorted(c for c in options if suit(c) == s) for s in range(4)}
+    by_suit = {s: cs for s, cs in by_suit.items() if cs}
+    if misere:
+        if not row:
+            return min(options, key=lambda c: (rank(c), suit(c)))
+        best = current_best(row, trump)
+        if any(suit(c) == suit(row[0]) for c in hand):
+            under = [c for c in options if not beats(c, best, trump)]
+            return max(under) if under else max(options)
+        return max(options, key=lambda c: (rank(c), -suit(c)))
+    if not row:
+        masters = [(len(cs), -s, cs[-1]) for s, cs in by_suit.items() if is_master(cs[-1], unseen)]
+        if masters:
+            return max(masters)[2]
+        side = [(len(cs), -s, cs[0]) for s, cs in by_suit.items() if s != trump]
+        if side:
+            return max(side)[2]
+        return min(options)
+    best = current_best(row, trump)
+    winners = [c for c in options if beats(c, best, trump)]
+    if any(suit(c) == suit(row[0]) for c in hand):
+        if winners:
+            if len(row) == 2:
+                return min(winners)
+            if is_master(max(winners), unseen):
+                return min(c for c in winners if is_master(c, unseen))
+        return min(options)
+    if trump >= 0 and winners:
+        return min(winners)
+    side = [(rank(cs[0]), len(cs), s, cs[0]) for s, cs in by_suit.items() if s != trump]
+    if side:
+        return min(side)[3]
+    return min(options)
+
+
+def play_hand(hands, dealer, round_no, trump, strategies, below, known_out=frozenset(), variants=None):
+    """One hand from dealt ``hands`` (3 sets): returns (tricks per seat, scores per seat, cards in order).
+    ``strategies[seat]`` is "random" or "heuristic"; ``below(seat, n)`` draws from that seat's stream."""
+    v = {**DEFAULTS, **(variants or {})}
+    must = v["must_trump_when_void"] == "true"
+    hands = [set(h) for h in hands]
+    misere = round_no == 4
+    played = set()
+    tricks = [0, 0, 0]
+    order = []
+    leader = (dealer + 1) % 3
+    full = {s * 16 + r for s in range(4) for r in range(13)}
+    for _ in range(16):
+        row = []
+        for k in range(3):
+            p = (leader + k) % 3
+            options = legal(hands[p], suit(row[0]) if row else None, trump, must)
+            if len(options) == 1:
+                c = options[0]
+            elif strategies[p] == "random":
+                c = options[below(p, len(options))]
+            else:
+                unseen = full - played - hands[p] - set(row) - set(known_out)
+                c = heuristic(hands[p], options, row, trump, misere, unseen)
+            hands[p].remove(c)
+            row.append(c)
+            order.append(c)
+        w = (leader + winner_pos(row, trump)) % 3
+        tricks[w] += 1
+        played |= set(row)
+        leader = w
+    scores = [score(round_no, ROLES[(s - dealer) % 3], tricks[s], v) for s in range(3)]
+    return tricks, scores, order
+
+
+# ---------------------------------------------------------------------------------------------------
+# Double dummy by brute force
+# ---------------------------------------------------------------------------------------------------
+
+def minimax(hands, trump, leader, played, maxteam, countteam, must_trump=False):
+    """Exact game value by full minimax (memoised on the position): tricks of the seats in ``countteam``
+    (a bit set) when the seats in ``maxteam`` maximise it and the others minimise it."""
+    nh = len(hands)
+
+    @functools.lru_cache(maxsize=None)
+    def go(hs, lead, row):
+        k = len(row)
+        p = (lead + k) % nh
+        if k == 0 and not hs[lead]:
+            return 0
+        vals = []
+        for c in legal(hs[p], suit(row[0]) if row else None, trump, must_trump):
+            nxt = list(hs)
+            nxt[p] = hs[p] - {c}
+            r = row + (c,)
+            if k == nh - 1:
+                w = (lead + winner_pos(r, trump)) % nh
+                vals.append(((countteam >> w) & 1) + go(tuple(nxt), w, ()))
+            else:
+                vals.append(go(tuple(nxt), lead, r))
+        return max(vals) if (maxteam >> p) & 1 else min(vals)
+
+    return go(tuple(frozenset(h) for h in hands), leader, tuple(played))

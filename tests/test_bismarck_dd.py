@@ -1,0 +1,262 @@
+"""The double-dummy solver (kernels/dd.py): against brute-force minimax on thousands of small endings (3 and
+4 hands, trumps and no trumps, mid-trick, misère goals, must-trump), against Bo Haglund's DDS (through
+endplay) on random bridge endings, the `solve` command, and the PIMC sampler."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from analysis.cli import main
+from kernels import bismarck as K
+from kernels import dd
+from kernels import rng
+from tests.reference import bismarck as ref
+
+
+def _mask(cards):
+    m = np.uint64(0)
+    for c in cards:
+        m |= np.uint64(1) << np.uint64(c)
+    return m
+
+
+def _random_ending(r, nh, m):
+    cards = r.choice(52, nh * m, replace=False)
+    cards = [int((c // 13) * 16 + c % 13) for c in cards]
+    return [set(cards[i * m:(i + 1) * m]) for i in range(nh)]
+
+
+def _solve(hands, trump, leader, played, maxteam, countteam, must, tables):
+    ttk, ttb, bufs = tables
+    h = np.zeros(4, dtype=np.uint64)
+    for i, x in enumerate(hands):
+        h[i] = _mask(x)
+    p = np.zeros(4, dtype=np.int64)
+    p[:len(played)] = played
+    return int(dd.solve(h, len(hands), trump, int(must), leader, p, len(played), maxteam, countteam, ttk, ttb, bufs))
+
+
+@pytest.fixture(scope="module")
+def tables():
+    ttk, ttb = dd.new_tt(16)
+    return ttk, ttb, dd.new_buffers()
+
+
+def _endings(seed, n):
+    r = np.random.default_rng(seed)
+    for _ in range(n):
+        nh = int(r.choice([3, 4]))
+        m = int(r.integers(1, 5 if nh == 4 else 6))
+        hands = _random_ending(r, nh, m)
+        trump = int(r.integers(-1, 4))
+        leader = int(r.integers(nh))
+        must = bool(r.random() < 0.2)
+        k = int(r.integers(0, nh)) if m > 1 else 0
+        played = []
+        for i in range(k):                      # some cards of the current trick already on the table
+            p = (leader + i) % nh
+            opts = ref.legal(hands[p], played[0] >> 4 if played else None, trump, must)
+            c = int(r.choice(opts))
+            hands[p].discard(c)
+            played.append(c)
+        if nh == 3:
+            player = int(r.integers(3))
+            count = 1 << player
+            maxteam = count if r.random() < 0.5 else 7 ^ count      # most tricks, or misère: fewest
+        else:
+            count = maxteam = 5 if r.random() < 0.5 else 10
+        yield hands, trump, leader, played, maxteam, count, must
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_solver_matches_brute_force(seed, tables):
+    n = 0
+    for hands, trump, leader, played, maxteam, count, must in _endings(seed, 500):
+        want = ref.minimax(hands, trump, leader, played, maxteam, count, must)
+        got = _solve(hands, trump, leader, played, maxteam, count, must, tables)
+        assert got == want, (hands, trump, leader, played, maxteam, count, must)
+        n += 1
+    assert n == 500
+
+
+@pytest.mark.slow
+def test_solver_matches_brute_force_many(tables):
+    for hands, trump, leader, played, maxteam, count, must in _endings(99, 20000):
+        assert _solve(hands, trump, leader, played, maxteam, count, must, tables) == \
+            ref.minimax(hands, trump, leader, played, maxteam, count, must)
+
+
+def test_card_values_match_brute_force(tables):
+    ttk, ttb, bufs = tables
+    r = np.random.default_rng(4)
+    for _ in range(60):
+        hands = _random_ending(r, 3, 4)
+        trump = int(r.integers(-1, 4))
+        h = np.zeros(4, dtype=np.uint64)
+        for i in range(3):
+            h[i] = _mask(hands[i])
+        played = np.zeros(4, dtype=np.int64)
+        cards = np.zeros(16, dtype=np.int64)
+        values = np.zeros(16, dtype=np.int64)
+        n = dd.card_values(h, 3, trump, 0, 0, played, 0, 1, 1, ttk, ttb, bufs, cards, values)
+        for c, v in zip(cards[:n], values[:n]):
+            rest = [hands[0] - {int(c)}, hands[1], hands[2]]
+            assert v == ref.minimax(rest, trump, 0, [int(c)], 1, 1)
+
+
+# --- against DDS -------------------------------------------------------------------------------------
+
+SUITS_PBN = (3, 2, 1, 0)           # PBN order S H D C; our suit indices C D H S = 0..3
+RANKS = "23456789TJQKA"
+
+
+def _pbn(hands):
+    parts = []
+    for h in hands:
+        parts.append(".".join("".join(RANKS[c & 15] for c in sorted((c for c in h if c >> 4 == s), reverse=True))
+                              for s in SUITS_PBN))
+    return "N:" + " ".join(parts)
+
+
+def _dds_bridge_endings(n_deals, m, seed, tables):
+    endplay = pytest.importorskip("endplay")
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+    denoms = {-1: Denom.nt, 0: Denom.clubs, 1: Denom.diamonds, 2: Denom.hearts, 3: Denom.spades}
+    r = np.random.default_rng(seed)
+    checked = 0
+    for _ in range(n_deals):
+        hands = _random_ending(r, 4, m)
+        for trump in (-1, 0, 1, 2, 3):
+            for leader in range(4):
+                d = Deal.from_pbn(_pbn(hands))
+                d.first = Player(leader)
+                d.trump = denoms[trump]
+                theirs = max(t for _, t in solve_board(d))          # the side on lead, best card
+                side = 5 if leader % 2 == 0 else 10
+                ours = _solve(hands, trump, leader, [], side, side, False, tables)
+                assert ours == theirs, (_pbn(hands), trump, leader)
+                checked += 1
+    return checked
+
+
+def test_bridge_endings_match_dds(tables):
+    # 100 random bridge endings of 6 cards a hand, every strain and every leader: 2,000 positions
+    assert _dds_bridge_endings(100, 6, 12, tables) == 2000
+
+
+@pytest.mark.slow
+def test_bridge_deeper_endings_match_dds(tables):
+    assert _dds_bridge_endings(100, 9, 13, tables) == 2000
+
+
+# --- the command -------------------------------------------------------------------------------------
+
+def test_solve_command(capsys):
+    assert main(["solve", "bismarck", "--hands", "AS KS 2H|QS JS 3H|TS 9S AH", "--trump", "NT", "--leader", "0",
+                 "--player", "0", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert rows[0]["tricks"] == 2
+    # misère: the fewest tricks the player can be held to
+    assert main(["solve", "bismarck", "--hands", "AS 2H|KS 3H|QS 4H", "--leader", "1", "--player", "0",
+                 "--goal", "min", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert rows[0]["tricks"] == ref.minimax([{60, 32}, {59, 33}, {58, 34}], -1, 1, [], 6, 1)
+    assert main(["solve", "bridge", "--hands", "AS|KS|QS|JS", "--player", "1", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"][0]["tricks"] == 0
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["solve", "chess", "--hands", "AS|KS|QS"], "accepted: bismarck, bridge"),
+    (["solve", "bismarck", "--hands", "AS|KS"], "3 hands"),
+    (["solve", "bismarck", "--hands", "AS|KS|KS"], "two hands"),
+    (["solve", "bismarck", "--hands", "AS|KS QS|JS"], "same number"),
+    (["solve", "bismarck", "--hands", "AS|KS|QS", "--trump", "X"], "bad --trump"),
+    (["solve", "bismarck", "--hands", "AS|KS|QS", "--leader", "3"], "seats are 0..2"),
+    (["solve", "bismarck", "--hands", "AS|KS|QS", "--goal", "most"], "accepted: max, min"),
+    (["solve", "bismarck", "--hands", "AS|KS|Q"], "bad card"),
+])
+def test_solve_bad_input(argv, fragment, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# --- the PIMC sampler --------------------------------------------------------------------------------
+
+def _sample(unknown, void_a, void_b, n_a, n_b, seed, trial=0):
+    st = rng.new_state()
+    rng.seed_state(st, np.uint64(seed), np.uint64(0), np.uint64(trial), np.uint64(1))
+    ways = np.zeros((5, 17, 17))
+    out = np.zeros(2, dtype=np.uint64)
+    ok = K.sample_hidden(np.uint64(unknown), void_a, void_b, n_a, n_b, st, ways, out)
+    return ok, int(out[0]), int(out[1])
+
+
+def test_sampler_is_consistent():
+    r = np.random.default_rng(0)
+    for trial in range(300):
+        cards = [int((c // 13) * 16 + c % 13) for c in r.choice(52, 14, replace=False)]
+        unknown = int(_mask(cards))
+        void_a, void_b = int(r.integers(16)), int(r.integers(16))
+        ok, a, b = _sample(unknown, void_a, void_b, 5, 5, 3, trial)
+        if not ok:
+            continue
+        assert a & b == 0 and (a | b) & ~unknown == 0
+        assert bin(a).count("1") == 5 and bin(b).count("1") == 5
+        assert all(not ((a >> (16 * s)) & 0x1FFF) for s in range(4) if (void_a >> s) & 1)
+        assert all(not ((b >> (16 * s)) & 0x1FFF) for s in range(4) if (void_b >> s) & 1)
+
+
+def test_sampler_is_uniform_over_consistent_deals():
+    # 6 unknown cards: 2 to A (void in clubs), 2 to B, 2 out of play; every consistent deal equally likely
+    cards = [0, 1, 16, 17, 32, 48]            # 2C 3C 2D 3D 2H 2S
+    unknown = int(_mask(cards))
+    deals = []
+    for a in combinations(cards, 2):
+        if any(c >> 4 == 0 for c in a):
+            continue
+        rest = [c for c in cards if c not in a]
+        for b in combinations(rest, 2):
+            deals.append((int(_mask(a)), int(_mask(b))))
+    index = {d: i for i, d in enumerate(deals)}
+    n = 12000
+    counts = np.zeros(len(deals))
+    for t in range(n):
+        ok, a, b = _sample(unknown, 1, 0, 2, 2, 7, t)
+        assert ok
+        counts[index[(a, b)]] += 1
+    expected = n / len(deals)
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    df = len(deals) - 1
+    # chi-square with df degrees of freedom: mean df, sd sqrt(2 df); 5 sd above the mean is never reached by chance
+    assert chi2 < df + 5 * np.sqrt(2 * df), chi2
+
+
+def test_pimc_never_reads_hidden_cards():
+    """Two deals that differ only in cards the deciding seat cannot see give the same PIMC card, with the same
+    draws: the decision depends on the information set alone."""
+    bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
+    bv[K.V_PIMC_FROM] = 16
+    bv[K.V_SAMPLES] = 6
+    r = np.random.default_rng(8)
+    ttk, ttb, bufs, ways = K.new_solver_state(np.array([K.S_PIMC]))
+    for trial in range(8):
+        deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
+        mine, others = deck[:5], deck[5:15]
+        alt = others[5:] + others[:5]                       # the other two hands exchanged
+        picks = []
+        for a, b in ((others[:5], others[5:]), (alt[:5], alt[5:])):
+            hands = np.array([_mask(mine), _mask(a), _mask(b), 0], dtype=np.uint64)
+            st = rng.new_state()
+            rng.seed_state(st, np.uint64(1), np.uint64(0), np.uint64(trial), np.uint64(1))
+            unseen = int(_mask(deck[5:]))
+            c = K.choose_card(K.S_PIMC, 0, hands, 0, np.zeros(4, dtype=np.int64), 0, -1, False, 0,
+                              np.uint64(unseen), np.uint64(0), np.zeros(3, dtype=np.int64), np.uint64(0), bv, st,
+                              ttk, ttb, bufs, ways, np.zeros(2, dtype=np.uint64))
+            picks.append((int(c), tuple(st)))
+        assert picks[0] == picks[1]

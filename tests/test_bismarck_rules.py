@@ -1,0 +1,119 @@
+"""Bismarck rules: the test vectors of rules.md 3(e) and more (BM-4 trick winner and legal cards, BM-6
+scoring and its variants, BM-3 schedules), against the kernel and the plain-Python reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analysis.errors import CardlabError
+from analysis.games import bismarck as B
+from kernels import bismarck as K
+from kernels import dd
+from tests.reference import bismarck as ref
+
+TRUMP = {"NT": -1, "C": 0, "D": 1, "H": 2, "S": 3}
+
+
+def codes(text):
+    return [B.code(c) for c in B.parse_cards(text)]
+
+
+def kernel_winner(cards, trump):
+    row = np.array(codes(cards) + [0], dtype=np.int64)
+    return int(dd.trick_winner_pos(row, 3, TRUMP[trump]))
+
+
+@pytest.mark.parametrize("cards, trump, pos", [
+    ("5S KS AH", "NT", 1),   # V-M1: the off-suit ace does not count
+    ("5S KS 2H", "H", 2),    # V-M2: a trump wins
+    ("5S 2H 3H", "H", 2),    # V-M3: the highest trump
+    ("AS 2S 3S", "NT", 0),   # the leader's ace holds
+    ("5S 2D KH", "H", 2),    # a trump over a discard
+    ("5S AD KD", "H", 0),    # discards in a non-trump suit never win
+    ("2C 3C 4C", "NT", 2),
+])
+def test_trick_winner(cards, trump, pos):
+    assert kernel_winner(cards, trump) == pos
+    assert ref.winner_pos(codes(cards), TRUMP[trump]) == pos
+
+
+def mask(text):
+    return np.uint64(B.to_mask(text))
+
+
+def test_V_M4_must_follow():
+    h = mask("3S 9S AH KD")
+    legal = int(dd.legal_cards(h, 3, -1, 0))
+    assert B.cards_of(legal) == "3S 9S"
+
+
+@pytest.mark.parametrize("must, expected", [(0, "AH KD 4C"), (1, "AH")])
+def test_V_M5_void_may_trump_or_discard(must, expected):
+    h = mask("AH KD 4C")
+    assert set(B.cards_of(int(dd.legal_cards(h, 3, 2, must))).split()) == set(expected.split())
+    assert set(ref.legal(set(codes("AH KD 4C")), 3, 2, bool(must))) == set(codes(expected))
+
+
+def test_void_without_trumps_may_play_anything_even_if_must_trump():
+    h = mask("KD 4C")
+    assert int(dd.legal_cards(h, 3, 2, 1)) == int(h)
+
+
+@pytest.mark.parametrize("variants, round_no, tricks, expected", [
+    ({}, 1, (10, 5, 1), (2, 1, 0)),                                  # V-M6
+    ({}, 2, (7, 5, 4), (0, 1, 0)),                                   # V-M7
+    ({}, 4, (2, 7, 7), (4, 0, 0)),                                   # V-M8: floored at 0
+    ({"scoring": "simplified"}, 1, (6, 5, 5), (6, 5, 5)),            # V-M10
+    ({"scoring": "simplified"}, 4, (2, 7, 7), (2, -3, -3)),          # V-M11
+    ({"round4_start": "classic"}, 4, (2, 7, 7), (2, -1, -1)),        # classic: dealer 4, others 6, no floor
+    ({"round4_start": "classic"}, 4, (6, 5, 5), (-2, 1, 1)),
+    ({"round4_start": "simplified"}, 4, (0, 9, 7), (4, -5, -3)),
+    ({"below_quota_penalty": "true"}, 3, (6, 6, 4), (-2, 2, 0)),     # 3(c)7: +-1 per trick
+    ({"below_quota_penalty": "true"}, 1, (16, 0, 0), (8, -4, -4)),
+    ({}, 3, (16, 0, 0), (8, 0, 0)),
+    ({}, 4, (0, 0, 16), (6, 4, 0)),
+])
+def test_scoring(variants, round_no, tricks, expected):
+    v = {**ref.DEFAULTS, **variants}
+    for role, t, e in zip(B.ROLES, tricks, expected):
+        assert B.score(round_no, role, t, variants) == e
+        assert ref.score(round_no, role, t, v) == e
+
+
+def test_everyone_at_par_scores_zero():
+    # 3(d): the quotas 8/4/4 add up to 16
+    assert [B.score(1, r, t) for r, t in zip(B.ROLES, (8, 4, 4))] == [0, 0, 0]
+
+
+def test_V_M12_block_of_four():
+    t = B.schedule_table({}, first_dealer=0)
+    assert list(t.dealer) == [0] * 4 + [1] * 4 + [2] * 4
+    assert list(t["round"]) == [1, 2, 3, 4] * 3
+
+
+def test_V_M13_rotate_each_hand():
+    t = B.schedule_table({"dealer_schedule": "rotate_each_hand"}, first_dealer=0)
+    assert list(t.dealer) == [h % 3 for h in range(12)]
+    assert list(t["round"]) == [h % 4 + 1 for h in range(12)]
+
+
+@pytest.mark.parametrize("schedule", ["block_of_four", "rotate_each_hand"])
+def test_each_player_deals_each_round_type_once(schedule):
+    # 3(c)1: over 12 hands both schedules give each player each round type exactly once as dealer
+    t = B.schedule_table({"dealer_schedule": schedule}, first_dealer=1)
+    assert sorted(zip(t.dealer, t["round"])) == sorted((d, r) for d in range(3) for r in range(1, 5))
+    assert all(ref.schedule(1, h, {"dealer_schedule": schedule}) == (d, r)
+               for h, d, r in zip(t.hand, t.dealer, t["round"]))
+
+
+@pytest.mark.parametrize("variant", ["ruleset=swedish", "widow_exchange=swedish", "fixed_round_order=false"])
+def test_unplayed_variants_are_refused(variant):
+    name, value = variant.split("=")
+    with pytest.raises(CardlabError, match="not implemented"):
+        B.simulation_spec(variants={name: value})
+
+
+def test_quota_table():
+    bv = B.variant_array({})
+    assert [K.quota(r, role, bv) for r in range(4) for role in range(3)] == [8, 4, 4] * 3 + [6, 4, 4]

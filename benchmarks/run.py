@@ -215,7 +215,89 @@ def peers(zs_random_rate: float) -> None:
         print(f"{'  ratio cardlab Zheng Shangyou random / RLCard':<52}{zs_random_rate / (n / t):>14.0f}")
 
 
+def _dd_deal(r, nh, m):
+    cards = r.choice(52, nh * m, replace=False)
+    hands = np.zeros(4, dtype=np.uint64)
+    for i in range(nh):
+        for c in cards[i * m:(i + 1) * m]:
+            hands[i] |= np.uint64(1) << np.uint64((c // 13) * 16 + c % 13)
+    return hands
+
+
+def bismarck() -> None:
+    from analysis.games import bismarck as bm
+    from kernels import dd
+    numba.set_num_threads(1)
+    rates = {}
+    for name, target, hands in (("random", 1_000_000, 200_000), ("heuristic", 300_000, 100_000)):
+        spec = bm.simulation_spec(unit="hand", round=1, strategies=[name])
+        t = median_time(lambda: driver.run(spec, trials=hands, seed=1, progress=False, threads=1, chunk_size=4096))
+        rates[name] = hands / t
+        row(f"Bismarck complete hands (16 tricks), {name}, 1 core", hands / t, "hands/s", target)
+    try:
+        import pyspiel
+    except ImportError:
+        print("OpenSpiel: not installed (pip install -e '.[bench]'); no peer comparison")
+    else:
+        game = pyspiel.load_game("oh_hell", {"players": 3, "num_tricks_fixed": 16})
+        bots = [pyspiel.make_uniform_random_bot(p, 99 + p) for p in range(3)]
+        n = 3_000
+
+        def run_os():
+            for i in range(n):
+                pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
+        t = median_time(run_os, repeats=3)
+        row("OpenSpiel oh_hell (3 players, 16 tricks), random C++ bots", n / t, "games/s")
+        print(f"{'  ratio cardlab Bismarck random hands / OpenSpiel':<52}{rates['random'] / (n / t):>14.1f}"
+              f"            (target >= 30)")
+    # the double-dummy solver: 3-handed deals of m cards a hand (no trumps or a random trump), one core
+    ttk, ttb = dd.new_tt(20)
+    bufs = dd.new_buffers()
+    played = np.zeros(4, dtype=np.int64)
+    for m, deals in ((8, 41), (10, 21), (12, 11)):
+        r = np.random.default_rng(m)
+        times = []
+        for i in range(deals + 1):
+            h = _dd_deal(r, 3, m)
+            trump = int(r.integers(-1, 4))
+            t0 = time.perf_counter()
+            dd.solve(h, 3, trump, 0, 1, played, 0, 1, 1, ttk, ttb, bufs)
+            if i:                                   # the first one compiles
+                times.append(time.perf_counter() - t0)
+        print(f"{f'double dummy, 3 hands of {m} cards, median of {deals}':<52}{statistics.median(times) * 1000:>14,.1f} "
+              f"{'ms':<10}{'':>12}          (max {max(times) * 1000:,.0f} ms; target for 16 cards: 50 ms)")
+    try:
+        from endplay.dds import solve_board
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        print("endplay (DDS): not installed (pip install -e '.[bench]'); no solver comparison")
+        return
+    for m in (6, 8):
+        r = np.random.default_rng(100 + m)
+        ours, theirs = [], []
+        for i in range(21):
+            h = _dd_deal(r, 4, m)
+            pbn = "N:" + " ".join(".".join("".join("23456789TJQKA"[k] for k in range(12, -1, -1)
+                                                   if (int(h[p]) >> (16 * s + k)) & 1) for s in (3, 2, 1, 0))
+                                  for p in range(4))
+            d = Deal.from_pbn(pbn)
+            d.first = Player.east
+            d.trump = Denom.nt
+            t0 = time.perf_counter()
+            solve_board(d)
+            t1 = time.perf_counter()
+            dd.solve(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttb, bufs)
+            t2 = time.perf_counter()
+            if i:
+                theirs.append(t1 - t0)
+                ours.append(t2 - t1)
+        a, b = statistics.median(ours), statistics.median(theirs)
+        print(f"{f'bridge endings of {m} cards, NT: cardlab / DDS (median of 20)':<52}{a / b:>14.2f} {'x time':<10}"
+              f"{'':>12}          ({a * 1000:.2f} ms vs {b * 1000:.2f} ms; target <= 2)")
+
+
 if __name__ == "__main__":
     main()
     zheng_shangyou()
     biscuits()
+    bismarck()

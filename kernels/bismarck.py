@@ -12,7 +12,7 @@ import numpy as np
 from . import dd
 from . import rng
 from ._jit import jit, jit_inline, pjit, prange
-from .dd import LANE, ONE, beats, lane, legal_cards, popcount
+from .dd import LANE, ONE, beats, high_index, lane, legal_cards, low_index, popcount
 
 # strategies (BM-9: card play, round-3 trump naming, the widow discard)
 S_RANDOM = 0
@@ -133,30 +133,17 @@ def nth_bit(x, n):
     """The index of the ``n``-th (from 0) set bit of ``x``."""
     for _ in range(n):
         x &= x - ONE
-    low = x & (~x + ONE)
-    i = 0
-    while low > ONE:
-        low >>= ONE
-        i += 1
-    return i
+    return low_index(x)
 
 
 @jit_inline
 def lowest_card(x):
-    low = x & (~x + ONE)
-    i = 0
-    while low > ONE:
-        low >>= ONE
-        i += 1
-    return i
+    return low_index(x)
 
 
 @jit_inline
 def highest_card(x):
-    i = 63
-    while i >= 0 and not ((x >> np.uint64(i)) & ONE):
-        i -= 1
-    return i
+    return high_index(x)
 
 
 @jit_inline
@@ -549,9 +536,9 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
 
 @jit
 def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
-              rec, trace):
+              scratch, rec, trace):
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
-    the order played."""
+    the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids)."""
     misere = rtype == 3
     must_trump = bv[V_MUST_TRUMP]
     for s in range(3):
@@ -567,21 +554,32 @@ def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_
     for s in range(4):
         full |= LANE << np.uint64(16 * s)
     played = np.uint64(0)
-    voids = np.zeros(3, dtype=np.int64)
-    row = np.zeros(4, dtype=np.int64)
-    scratch = np.zeros(2, dtype=np.uint64)
+    row = trace[48:52]
+    voids = trace[52:55]
+    voids[:] = 0
     leader = (dealer + 1) % 3
     n_played = 0
     for _ in range(16):
+        on_table = np.uint64(0)
         for k in range(3):
             p = (leader + k) % 3
-            seen = played | hands[p] | known_out
-            for i in range(k):
-                seen |= ONE << np.uint64(row[i])
-            if p == dealer:
-                seen |= dealer_out
-            c = choose_card(strat[p], p, hands, leader, row, k, trump, misere, must_trump, full & ~seen, played,
-                            voids, known_out, bv, st_plays[p], ttk, ttb, bufs, ways, scratch)
+            sp = strat[p]
+            legal = legal_cards(hands[p], -1 if k == 0 else row[0] >> 4, trump, must_trump)
+            n = popcount(legal)
+            if n == 1:
+                c = low_index(legal)
+            elif sp == S_RANDOM:
+                c = nth_bit(legal, rng.below(st_plays[p], n))
+            else:
+                seen = played | hands[p] | known_out | on_table
+                if p == dealer:
+                    seen |= dealer_out
+                if sp == S_HEURISTIC or popcount(hands[p]) > bv[V_PIMC_FROM]:
+                    c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
+                else:
+                    c = choose_card(sp, p, hands, leader, row, k, trump, misere, must_trump, full & ~seen,
+                                    played, voids, known_out, bv, st_plays[p], ttk, ttb, bufs, ways, scratch)
+            on_table |= ONE << np.uint64(c)
             if k > 0 and (c >> 4) != (row[0] >> 4):
                 voids[p] |= 1 << (row[0] >> 4)
                 if must_trump and trump >= 0 and (c >> 4) != trump:
@@ -640,7 +638,8 @@ def new_solver_state(strat):
     ttk, ttb = dd.new_tt(18 if big else 1)
     bufs = dd.new_buffers()
     ways = np.zeros((5, 17, 17), dtype=np.float64)
-    return ttk, ttb, bufs, ways
+    scratch = np.zeros(2, dtype=np.uint64)
+    return ttk, ttb, bufs, ways, scratch
 
 
 @pjit
@@ -652,11 +651,11 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         row = out[ci]
-        ttk, ttb, bufs, ways = new_solver_state(strat)
+        ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
         hands = np.zeros(4, dtype=np.uint64)
         deck = np.arange(52, dtype=np.int64)
         rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(48, dtype=np.int64)
+        trace = np.zeros(56, dtype=np.int64)
         dout = np.zeros(1, dtype=np.uint64)
         st_deal = rng.new_state()
         st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
@@ -671,7 +670,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
                     deck[i] = i
                 trump, known = deal_hand(st_deal, deck, hands, round_type, first, bv, strat, st_plays, dout)
                 play_hand(hands, first, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, rec, trace)
+                          ways, scratch, rec, trace)
                 _record_hand(row, rec, first, round_type, bv)
                 continue
             totals[:] = 0
@@ -682,7 +681,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
                     deck[i] = i
                 trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
                 play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, rec, trace)
+                          ways, scratch, rec, trace)
                 _record_hand(row, rec, dealer, rtype, bv)
                 for s in range(3):
                     totals[s] += rec[s, H_SCORE]
@@ -726,13 +725,13 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         row = out[ci]
-        ttk, ttb, bufs, ways = new_solver_state(np.array([field, challenger], dtype=np.int64))
+        ttk, ttb, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
         hands = np.zeros(4, dtype=np.uint64)
         dealt = np.zeros(4, dtype=np.uint64)
         deck = np.arange(52, dtype=np.int64)
         rec = np.zeros((3, H_FIELDS), dtype=np.int64)
         base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(48, dtype=np.int64)
+        trace = np.zeros(56, dtype=np.int64)
         dout = np.zeros(1, dtype=np.uint64)
         st_deal = rng.new_state()
         st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
@@ -753,7 +752,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
                 for s in range(3):
                     hands[s] = dealt[s]
                 play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, rec, trace)
+                          ways, scratch, rec, trace)
                 if sw < 0:
                     base_rec[:, :] = rec
                     continue
@@ -778,12 +777,12 @@ def random_hands_bench(n, seed, strat_code, bv, out):
         hands = np.zeros(4, dtype=np.uint64)
         deck = np.arange(52, dtype=np.int64)
         rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(48, dtype=np.int64)
+        trace = np.zeros(56, dtype=np.int64)
         dout = np.zeros(1, dtype=np.uint64)
         st_deal = rng.new_state()
         st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
         strat = np.full(3, strat_code, dtype=np.int64)
-        ttk, ttb, bufs, ways = new_solver_state(strat)
+        ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
         acc = 0
         per = n // out.shape[0]
         for t in range(ci * per, (ci + 1) * per):
@@ -793,6 +792,7 @@ def random_hands_bench(n, seed, strat_code, bv, out):
             for i in range(52):
                 deck[i] = i
             trump, known = deal_hand(st_deal, deck, hands, 0, 0, bv, strat, st_plays, dout)
-            play_hand(hands, 0, 0, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs, ways, rec, trace)
+            play_hand(hands, 0, 0, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs, ways, scratch, rec,
+                      trace)
             acc += rec[0, H_TRICKS]
         out[ci] = acc

@@ -50,11 +50,41 @@ def lane(h, s):
 
 @jit_inline
 def popcount(x):
-    c = 0
-    while x:
-        x &= x - ONE
-        c += 1
-    return c
+    """Set bits of a uint64 (SWAR, constant time)."""
+    x = x - ((x >> ONE) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@jit_inline
+def low_index(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return popcount((x & (~x + ONE)) - ONE)
+
+
+@jit_inline
+def high_index(x):
+    """Index of the highest set bit of a non-zero uint64 (binary search)."""
+    i = 0
+    if x >> np.uint64(32):
+        x >>= np.uint64(32)
+        i += 32
+    if x >> np.uint64(16):
+        x >>= np.uint64(16)
+        i += 16
+    if x >> np.uint64(8):
+        x >>= np.uint64(8)
+        i += 8
+    if x >> np.uint64(4):
+        x >>= np.uint64(4)
+        i += 4
+    if x >> np.uint64(2):
+        x >>= np.uint64(2)
+        i += 2
+    if x >> ONE:
+        i += 1
+    return i
 
 
 @jit_inline
@@ -250,11 +280,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
             nxt = above & (~above + ONE)
             if nxt and (nxt & lane(h, s)):
                 continue                               # a touching higher card of ours stands for it
-            r = 0
-            t = low
-            while t > ONE:
-                t >>= ONE
-                r += 1
+            r = low_index(low)
             c = s * 16 + r
             top = (others & ~((low << ONE) - ONE)) == 0   # no other present card above it
             if misere:
@@ -466,11 +492,7 @@ def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countt
     while x:
         low = x & (~x + ONE)
         x ^= low
-        c = 0
-        t = low
-        while t > ONE:
-            t >>= ONE
-            c += 1
+        c = low_index(low)
         hands[p] ^= low
         played[k] = c
         if k == nh - 1:

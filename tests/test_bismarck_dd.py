@@ -244,7 +244,7 @@ def test_pimc_never_reads_hidden_cards():
     bv[K.V_PIMC_FROM] = 16
     bv[K.V_SAMPLES] = 6
     r = np.random.default_rng(8)
-    ttk, ttb, bufs, ways = K.new_solver_state(np.array([K.S_PIMC]))
+    ttk, ttb, bufs, ways, scratch = K.new_solver_state(np.array([K.S_PIMC]))
     for trial in range(8):
         deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
         mine, others = deck[:5], deck[5:15]

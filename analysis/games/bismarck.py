@@ -169,25 +169,18 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
             rows.append(proportion_row("game_won", s, g[s, 0], games))
             rows.append(proportion_row("game_shared_first", s, g[s, 1], games))
             rows.append(mean_row("game_total", s, g[s, 2], g[s, 3], games))
+        h = c[K.BASE_HIST: K.BASE_HIST + 3 * K.SCORE_BINS].reshape(3, K.SCORE_BINS)
+        for s in range(3):
+            for i in np.nonzero(h[s])[0]:
+                rows.append(proportion_row("final_total", s, h[s, i], games, total_points=int(i) + K.SCORE_LO))
     df = frame(rows)
-    for col in ("round", "tricks", "value"):
+    for col in ("round", "tricks", "value", "total_points"):
         if col in df.columns:
             df[col] = df[col].astype("Int64")
     for col in ("role", "feature"):
         if col in df.columns:
             df[col] = df[col].astype(object).where(df[col].notna(), None)
     return df
-
-
-def score_histogram(counts: np.ndarray) -> pd.DataFrame:
-    """Final 12-hand totals by seat relative to the first dealer (from a game run's counts)."""
-    c = np.asarray(counts)
-    h = c[K.BASE_HIST: K.BASE_HIST + 3 * K.SCORE_BINS].reshape(3, K.SCORE_BINS)
-    rows = []
-    for s in range(3):
-        for i in np.nonzero(h[s])[0]:
-            rows.append({"seat": s, "total": int(i) + K.SCORE_LO, "games": int(h[s, i])})
-    return pd.DataFrame(rows)
 
 
 def compare_spec(field: str, challenger: str, round: int = 1, variants: dict | None = None,
@@ -281,3 +274,183 @@ def cli_solve(args) -> pd.DataFrame:
                           "player": args.player, "goal": args.goal,
                           "side": ("0+2" if args.player % 2 == 0 else "1+3") if seats == 4 else str(args.player),
                           "tricks": tricks}])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------------------
+
+FAIRNESS_VARIANTS = (
+    ("default (original scoring)", {}),
+    ("simplified scoring", {"scoring": "simplified"}),
+    ("round4_start=classic", {"round4_start": "classic"}),
+    ("round4_start=simplified", {"round4_start": "simplified"}),
+    ("round3 trump after seeing hand", {"round3_trump_timing": "after_seeing_hand"}),
+    ("round2 trump cut from the pack", {"round2_trump_method": "cut_pack"}),
+    ("widow: dealer takes 4, discards 4", {"widow_exchange": "dealer_takes_4_discards_4"}),
+    ("must trump when void", {"must_trump_when_void": "true"}),
+    ("below-quota penalty", {"below_quota_penalty": "true"}),
+)
+
+
+def _cycle_values(t: pd.DataFrame) -> dict:
+    """Mean score of each role summed over the four round types: what a player expects from one cycle as
+    dealer, as left and as right."""
+    s = t[t.measure == "score"]
+    out = {}
+    for role in ROLES:
+        x = s[s.role == role]
+        out[role] = float(x.estimate.sum())
+        out[role + "_se"] = float(np.sqrt((x.std_error ** 2).sum()))
+    return out
+
+
+def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True):
+    from ..driver import run
+    from ..plots import STYLE, new_figure, yerr
+    from ..report import Section
+    import matplotlib.pyplot as plt
+
+    def n(x, least=200):
+        return max(least, int(x * scale))
+
+    sections = []
+    # -- per round type and role
+    hand_tables = {}
+    for rnd in range(1, 5):
+        hand_tables[rnd] = run(simulation_spec(unit="hand", round=rnd, strategies=["heuristic"]),
+                               trials=n(100_000), seed=seed + rnd, progress=progress).table
+    rows = []
+    for rnd, t in hand_tables.items():
+        for role in ROLES:
+            sub = t[t.role == role]
+            get = {m: sub[sub.measure == m].iloc[0] for m in ("tricks", "score", "made_quota")}
+            rows.append({"round": rnd, "round_type": ROUND_NAMES[rnd], "role": role,
+                         "quota": ("<= " if rnd == 4 else ">= ") + str(K.quota(rnd - 1, ROLES.index(role),
+                                                                                variant_array({}))),
+                         "hands": int(get["tricks"].trials), "tricks": get["tricks"].estimate,
+                         "tricks_ci": f"{get['tricks'].ci_low:.3f}-{get['tricks'].ci_high:.3f}",
+                         "score": get["score"].estimate,
+                         "score_ci": f"{get['score'].ci_low:.3f}-{get['score'].ci_high:.3f}",
+                         "P(quota)": get["made_quota"].estimate,
+                         "P(quota)_ci": f"{get['made_quota'].ci_low:.4f}-{get['made_quota'].ci_high:.4f}"})
+    per_role = pd.DataFrame(rows)
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, 4, figsize=(12, 3.2), sharey=True)
+        for ax, (rnd, t) in zip(axes, hand_tables.items()):
+            for role in ROLES:
+                h = t[(t.measure == "tricks_taken") & (t.role == role)]
+                ax.plot(h.tricks.astype(int), h.estimate, marker="o", ms=3, label=role)
+            ax.set_title(f"round {rnd}: {ROUND_NAMES[rnd]}")
+            ax.set_xlabel("tricks taken")
+        axes[0].set_ylabel("probability")
+        axes[0].legend(fontsize=7)
+    sections.append(Section("Each round type, by role", (
+        "Single hands of each round type (BM-5), every seat on the heuristic player, the default rules. "
+        "P(quota): the role takes at least its quota in rounds 1-3 (dealer 8, others 4: it scores as soon as "
+        "it passes it), at most its allowance in the misère round 4 (blog: dealer 6, others 4). Score: BM-6, "
+        "original scheme. 95% intervals (Wilson for probabilities, normal for means)."), per_role, [fig]))
+
+    # -- hand features
+    rows = []
+    for rnd, t in hand_tables.items():
+        f = t[(t.measure == "tricks_by_feature") & (t.trials >= 100)]
+        rows.append(f.assign(round=rnd))
+    feats = pd.concat(rows)
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, 3, figsize=(12, 3.2))
+        for rnd in range(1, 5):
+            h = feats[(feats["round"] == rnd) & (feats.feature == "hcp")]
+            axes[0].errorbar(h.value.astype(int), h.estimate, yerr=yerr(h.estimate, h.ci_low, h.ci_high),
+                             fmt="o-", ms=3, capsize=2, label=f"round {rnd}")
+            if rnd in (2, 3):
+                h = feats[(feats["round"] == rnd) & (feats.feature == "trump_length")]
+                axes[1].errorbar(h.value.astype(int), h.estimate, yerr=yerr(h.estimate, h.ci_low, h.ci_high),
+                                 fmt="o-", ms=3, capsize=2, label=f"round {rnd}")
+            h = feats[(feats["round"] == rnd) & (feats.feature == "voids")]
+            axes[2].errorbar(h.value.astype(int), h.estimate, yerr=yerr(h.estimate, h.ci_low, h.ci_high),
+                             fmt="o-", ms=3, capsize=2, label=f"round {rnd}")
+        axes[0].set_xlabel("high-card points (A 4, K 3, Q 2, J 1)")
+        axes[1].set_xlabel("trump length")
+        axes[2].set_xlabel("void suits")
+        axes[0].set_ylabel("mean tricks taken")
+        for ax in axes:
+            ax.legend(fontsize=7)
+    coarse = feats[(feats.feature != "hcp") | (feats.value % 4 == 0)]
+    sections.append(Section("How hand features map to tricks", (
+        "Mean tricks taken by a hand with a given feature (all roles pooled; heuristic players; cells with at "
+        "least 100 hands). Round 4 is the misère round: there a strong hand takes tricks it does not want. The "
+        "table shows every fourth high-card point count; the chart shows them all."),
+        coarse[["round", "feature", "value", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
+
+    # -- whole games
+    games = run(simulation_spec(strategies=["heuristic"]), trials=n(20_000), seed=seed + 10, progress=progress)
+    gt = games.table
+    gsum = gt[gt.measure.isin(["game_won", "game_shared_first", "game_total"])]
+    hist = gt[gt.measure == "final_total"]
+    fig, ax = new_figure()
+    for s in range(3):
+        h = hist[hist.seat == s]
+        ax.plot(h.total_points.astype(int), h.estimate, marker=".",
+                label=["first dealer", "its left", "its right"][s])
+    ax.set_xlabel("final total after 12 hands")
+    ax.set_ylabel("probability")
+    ax.set_title("Final scores (heuristic players, default rules)")
+    ax.legend(fontsize=7)
+    sections.append(Section("Who wins a 12-hand game", (
+        "Complete games (BM-7): each player deals a cycle of four, block_of_four schedule. Seats relative to "
+        "the first dealer. game_won = the sole highest total; game_shared_first = tied for the highest total. "
+        "Totals below -40 or above 99 fall in the end bins of the final_total rows."),
+        gsum[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
+
+    # -- fairness of scoring schemes and variants
+    rows = []
+    for label, variants in FAIRNESS_VARIANTS:
+        t = run(simulation_spec(variants=variants, strategies=["heuristic"]), trials=n(6_000), seed=seed + 20,
+                progress=progress).table
+        cv = _cycle_values(t)
+        won = t[t.measure == "game_won"].set_index("seat")
+        r3 = t[(t.measure == "score") & (t["round"] == 3) & (t.role == "dealer")].iloc[0]
+        rows.append({"variant": label, "games": int(won.trials.iloc[0]),
+                     "cycle_dealer": cv["dealer"], "cycle_left": cv["left"], "cycle_right": cv["right"],
+                     "dealer_minus_mean_other": cv["dealer"] - (cv["left"] + cv["right"]) / 2,
+                     "se": float(np.sqrt(cv["dealer_se"] ** 2 + (cv["left_se"] ** 2 + cv["right_se"] ** 2) / 4)),
+                     "round3_dealer_score": r3.estimate,
+                     "P(first dealer wins)": won.loc[0, "estimate"], "P(its left wins)": won.loc[1, "estimate"],
+                     "P(its right wins)": won.loc[2, "estimate"]})
+    fair = pd.DataFrame(rows)
+    fig, ax = new_figure(7.0, 3.6)
+    ax.barh(fair.variant, fair.dealer_minus_mean_other, xerr=1.96 * fair.se, capsize=2)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xlabel("dealer's cycle score minus a non-dealer's (points per cycle of 4 hands)")
+    ax.invert_yaxis()
+    sections.append(Section("Is the deal fair? Scoring schemes and variants", (
+        "For each variant (one change from the defaults), 12-hand games with heuristic players. cycle_<role>: "
+        "the mean score of a role summed over the four round types, i.e. what one cycle is worth to the dealer "
+        "and to each non-dealer; dealer_minus_mean_other and its standard error measure how far the deal is "
+        "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so the game as a whole is fair "
+        "by symmetry; the P(win) columns check that. round3_dealer_score: blind against seen trumps."),
+        fair, [fig], digits=3))
+
+    # -- players on the same deals: the value of information
+    rows = []
+    for rnd in (1, 2, 3, 4):
+        for challenger, size in (("dd", 1000), ("pimc", 150)):
+            if challenger == "pimc" and rnd in (2, 3):
+                continue
+            t = run(compare_spec("heuristic", challenger, round=rnd), trials=n(size, least=60), seed=seed + 30,
+                    progress=progress).table
+            rows.append(t[t.role.isna()])
+    cmp = pd.concat(rows, ignore_index=True)
+    sections.append(Section("Heuristic, PIMC and double dummy on the same deals", (
+        f"One seat at a time switches from the heuristic player to a challenger on the same deal (the others "
+        f"stay heuristic); pooled over the three seats. The PIMC and double-dummy players take over once a hand "
+        f"holds {PIMC_FROM} cards (the last {PIMC_FROM} tricks), heuristic before: the solver is exact but not "
+        f"yet fast enough for whole 16-card hands in volume. PIMC samples {PIMC_SAMPLES} layouts of the hidden "
+        f"cards per decision. dd sees every hand: the difference dd - pimc is what perfect information is worth "
+        f"in those tricks. In round 4 (misère) fewer tricks is better."),
+        cmp[["measure", "round", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low",
+             "ci_high"]]))
+    intro = (f"Bismarck (rules.md section 3, default rules unless a section says otherwise), simulated with "
+             f"cardlab. Seed {seed}. Roles: dealer, left (leads the first trick) and right.")
+    return "Bismarck: what each seat and round is worth", intro, sections

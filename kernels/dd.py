@@ -125,12 +125,17 @@ def legal_cards(h, led, trump, must_trump):
     return h
 
 
+BUCKET = 16
+
+
 @jit
 def new_tt(log2size):
-    """A transposition table of ``2**log2size`` entries: keys (4 relative hands + meta) and bounds."""
-    n = 1 << log2size
-    keys = np.zeros((n, 5), dtype=np.uint64)
-    bounds = np.zeros((n, 3), dtype=np.int8)      # lo, hi, tricks left (replacement priority)
+    """A transposition table of ``2**log2size`` entries in buckets of 16. An entry: the suit lengths of every
+    hand, meta (sides, trump, rules, leader), a mask of relative ranks (per suit the top k), the owners of
+    those top cards (one relative-rank mask per hand), and a bound (type, value, tricks left)."""
+    n = max(1 << log2size, BUCKET)
+    keys = np.zeros((n, 7), dtype=np.uint64)
+    bounds = np.zeros((n, 3), dtype=np.int8)      # type (0: value >= b, 1: value <= b), b, tricks left
     return keys, bounds
 
 
@@ -142,12 +147,13 @@ def new_buffers():
     tricks = np.zeros((MAX_TRICKS, 4), dtype=np.int64)
     stats = np.zeros(4, dtype=np.int64)           # nodes, tt hits, quick-trick cut-offs, searches
     stack = np.zeros((MAX_DEPTH, 8), dtype=np.int64)
-    return moves, scores, keybuf, tricks, stats, stack
+    relevant = np.zeros(MAX_DEPTH, dtype=np.uint64)
+    return moves, scores, keybuf, tricks, stats, stack, relevant
 
 
 @jit_inline
 def _rel_key(hands, nh, out):
-    """Relative-rank form of the hands: in each suit the remaining cards renumbered from the top (A down)."""
+    """Relative-rank form of the hands: in each suit the remaining cards renumbered from the top (A = 12)."""
     for i in range(4):
         out[i] = np.uint64(0)
     allh = np.uint64(0)
@@ -156,70 +162,128 @@ def _rel_key(hands, nh, out):
     for s in range(4):
         x = lane(allh, s)
         r = 12
-        rank = 12
         while x:
+            rank = high_index(x)
             bit = ONE << np.uint64(rank)
-            if x & bit:
-                card = ONE << np.uint64(16 * s + rank)
-                for p in range(nh):
-                    if hands[p] & card:
-                        out[p] |= ONE << np.uint64(16 * s + r)
-                        break
-                r -= 1
-                x ^= bit
-            rank -= 1
+            card = bit << np.uint64(16 * s)
+            for p in range(nh):
+                if hands[p] & card:
+                    out[p] |= ONE << np.uint64(16 * s + r)
+                    break
+            r -= 1
+            x ^= bit
 
 
 @jit_inline
-def _slot(key, meta, mask):
-    h = key[0] * H0 + key[1] * H1 + key[2] * H2 + key[3] * H3 + meta * H4
-    return np.int64((h >> np.uint64(32)) & mask) & ~np.int64(1)
+def _lengths_key(hands, nh):
+    bits = 5 if nh == 3 else 4
+    key = np.uint64(0)
+    for p in range(nh):
+        for s in range(4):
+            key |= np.uint64(popcount(lane(hands[p], s))) << np.uint64((p * 4 + s) * bits)
+    return key
 
 
 @jit_inline
-def _probe(ttk, key, meta, mask):
-    i = _slot(key, meta, mask)
-    for j in range(i, i + 2):
-        if (ttk[j, 4] == meta and ttk[j, 0] == key[0] and ttk[j, 1] == key[1] and ttk[j, 2] == key[2]
-                and ttk[j, 3] == key[3]):
-            return j
-    return -1
+def _bucket(lenkey, meta, mask):
+    h = lenkey * H0 + meta * H4
+    h ^= h >> np.uint64(29)
+    h *= H1
+    return np.int64((h >> np.uint64(32)) & mask) & ~np.int64(BUCKET - 1)
 
 
 @jit_inline
-def _store(ttk, ttb, key, meta, mask, left, lo, hi):
-    i = _slot(key, meta, mask)
-    j = -1
-    for jj in range(i, i + 2):
-        if (ttk[jj, 4] == meta and ttk[jj, 0] == key[0] and ttk[jj, 1] == key[1] and ttk[jj, 2] == key[2]
-                and ttk[jj, 3] == key[3]):
-            j = jj
+def _top_cards(allh, topmask):
+    """The absolute cards that the relative-rank mask ``topmask`` (per suit the top k) stands for."""
+    out = np.uint64(0)
+    for s in range(4):
+        k = popcount(lane(topmask, s))
+        if k == 0:
+            continue
+        x = lane(allh, s)
+        n = popcount(x)
+        while n > k:
+            x &= x - ONE
+            n -= 1
+        out |= x << np.uint64(16 * s)
+    return out
+
+
+@jit_inline
+def _probe(ttk, ttb, lenkey, meta, rel, nh, need, mask):
+    """A stored bound that decides "value >= need" for this position: (1, its topmask) or (0, topmask);
+    (-1, 0) if none."""
+    i = _bucket(lenkey, meta, mask)
+    for j in range(i, i + BUCKET):
+        if ttk[j, 0] != lenkey or ttk[j, 1] != meta:
+            continue
+        tm = ttk[j, 2]
+        ok = True
+        for p in range(nh):
+            if (rel[p] & tm) != ttk[j, 3 + p]:
+                ok = False
+                break
+        if not ok:
+            continue
+        if ttb[j, 0] == 0:
+            if ttb[j, 1] >= need:
+                return 1, tm
+        elif ttb[j, 1] < need:
+            return 0, tm
+    return -1, np.uint64(0)
+
+
+@jit_inline
+def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, left, mask):
+    """Store "value >= bound" (typ 0) or "value <= bound" (typ 1) for every position with these suit lengths
+    and the same owners of the cards at or above the lowest relevant card of each suit."""
+    topmask = np.uint64(0)
+    for s in range(4):
+        r = lane(relevant, s)
+        if r == 0:
+            continue
+        low = r & (~r + ONE)
+        k = popcount(lane(allh, s) & ~(low - ONE))
+        topmask |= (((ONE << np.uint64(k)) - ONE) << np.uint64(13 - k)) << np.uint64(16 * s)
+    i = _bucket(lenkey, meta, mask)
+    victim = i
+    for j in range(i, i + BUCKET):
+        if ttk[j, 1] == 0:
+            victim = j
             break
-    if j >= 0:
-        if lo > ttb[j, 0]:
-            ttb[j, 0] = lo
-        if hi < ttb[j, 1]:
-            ttb[j, 1] = hi
-        return
-    j = i if ttb[i, 2] <= ttb[i + 1, 2] else i + 1       # replace the entry with the smaller subtree
-    for q in range(4):
-        ttk[j, q] = key[q]
-    ttk[j, 4] = meta
-    ttb[j, 0] = lo
-    ttb[j, 1] = hi
-    ttb[j, 2] = left
+        if ttk[j, 0] == lenkey and ttk[j, 1] == meta and ttk[j, 2] == topmask and ttb[j, 0] == typ:
+            same = True
+            for p in range(nh):
+                if ttk[j, 3 + p] != (rel[p] & topmask):
+                    same = False
+                    break
+            if same:
+                if (typ == 0 and bound > ttb[j, 1]) or (typ == 1 and bound < ttb[j, 1]):
+                    ttb[j, 1] = bound
+                return
+        if ttb[j, 2] < ttb[victim, 2]:
+            victim = j
+    ttk[victim, 0] = lenkey
+    ttk[victim, 1] = meta
+    ttk[victim, 2] = topmask
+    for p in range(4):
+        ttk[victim, 3 + p] = (rel[p] & topmask) if p < nh else np.uint64(0)
+    ttb[victim, 0] = typ
+    ttb[victim, 1] = bound
+    ttb[victim, 2] = left
 
 
 @jit_inline
 def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
     """Tricks the leader can cash at once: in each suit its top sequence among the remaining cards, capped
     in a side suit by the length of every opponent who could ruff (with ``must_trump``, of every other
-    player holding trumps: a partner forced to ruff takes the lead away)."""
+    player holding trumps: a partner forced to ruff takes the lead away). Returns (tricks, the cards used)."""
     allh = np.uint64(0)
     for p in range(nh):
         allh |= hands[p]
     side = (maxteam >> leader) & 1
     q = 0
+    used = np.uint64(0)
     for s in range(4):
         mine = lane(hands[leader], s)
         if mine == 0:
@@ -239,8 +303,15 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
                     lo = popcount(lane(hands[o], s))
                     if lo < t:
                         t = lo
+        if t:
+            x = mine
+            n = popcount(x)
+            while n > t:
+                x &= x - ONE
+                n -= 1
+            used |= x << np.uint64(16 * s)
         q += t
-    return q
+    return q, used
 
 
 @jit_inline
@@ -311,9 +382,11 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
 
 @jit_inline
 def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countteam, meta0, ttk, ttb, tmask,
-           key, stats):
-    """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on)."""
+           key, stats, relevant, d):
+    """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on). When
+    decided, ``relevant[d]`` gets the cards whose ranks the decision rests on (partition search)."""
     stats[0] += 1
+    relevant[d] = np.uint64(0)
     if k != 0:
         return -1
     remaining = popcount(hands[leader])
@@ -324,39 +397,43 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
     need = target - won
     _rel_key(hands, nh, key)
     meta = meta0 | np.uint64(leader)
-    j = _probe(ttk, key, meta, tmask)
-    if j >= 0:
-        if ttb[j, 0] >= need:
-            stats[1] += 1
-            return 1
-        if ttb[j, 1] < need:
-            stats[1] += 1
-            return 0
+    lenkey = _lengths_key(hands, nh)
+    v, tm = _probe(ttk, ttb, lenkey, meta, key, nh, need, tmask)
+    if v >= 0:
+        stats[1] += 1
+        allh = np.uint64(0)
+        for p in range(nh):
+            allh |= hands[p]
+        relevant[d] = _top_cards(allh, tm)
+        return v
     if maxteam == countteam:
-        qt = _quick_tricks(hands, nh, trump, must_trump, leader, maxteam)
+        qt, used = _quick_tricks(hands, nh, trump, must_trump, leader, maxteam)
         if (maxteam >> leader) & 1:
             if qt >= need:
                 stats[2] += 1
+                relevant[d] = used
                 return 1
         elif remaining - qt < need:
             stats[2] += 1
+            relevant[d] = used
             return 0
     return -1
 
 
 @jit
 def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, countteam, meta0,
-            ttk, ttb, tmask, moves, scores, keybuf, tricks, stats, st):
+            ttk, ttb, tmask, moves, scores, keybuf, tricks, stats, st, relevant):
     """Whether the max side can make the count side win at least ``target`` tricks: a boolean alpha-beta
     search written as a loop over an explicit stack (numba cannot cache recursive functions). ``st`` holds,
-    per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result."""
+    per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result;
+    ``relevant[d]`` the cards whose ranks the result at depth d rests on."""
     d = 0
     st[0, 0] = leader0
     st[0, 1] = 0
     st[0, 2] = k0
     st[0, 3] = 0
     v = _enter(hands, nh, trump, must_trump, leader0, k0, 0, target, maxteam, countteam, meta0, ttk, ttb, tmask,
-               keybuf[0], stats)
+               keybuf[0], stats, relevant, 0)
     going_down = v < 0
     if going_down:
         p = (leader0 + k0) % nh
@@ -365,7 +442,6 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
         st[0, 6] = 1 - ((maxteam >> p) & 1)
     while True:
         if going_down:
-            # try the next move at depth d, or finish the node
             leader = st[d, 0]
             t = st[d, 1]
             k = st[d, 2]
@@ -388,7 +464,7 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
                 st[d, 2] = nk
                 st[d, 3] = nw
                 v = _enter(hands, nh, trump, must_trump, nl, nk, nw, target, maxteam, countteam, meta0, ttk, ttb,
-                           tmask, keybuf[d], stats)
+                           tmask, keybuf[d], stats, relevant, d)
                 if v < 0:
                     q = (nl + nk) % nh
                     st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[nt], nk, q, maxteam, countteam,
@@ -398,29 +474,65 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
                 else:
                     going_down = False
                 continue
+            # every move tried without a cut: the node keeps its default, resting on all children
             v = st[d, 6]
             if k == 0:
                 need = target - st[d, 3]
                 left = np.int8(popcount(hands[leader]))
                 meta = meta0 | np.uint64(leader)
+                allh = np.uint64(0)
+                for q in range(nh):
+                    allh |= hands[q]
+                lenkey = _lengths_key(hands, nh)
                 if v:
-                    _store(ttk, ttb, keybuf[d], meta, tmask, left, np.int8(need), left)
+                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, relevant[d], 0, np.int8(need), left, tmask)
                 else:
-                    _store(ttk, ttb, keybuf[d], meta, tmask, left, np.int8(0), np.int8(need - 1))
+                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, relevant[d], 1, np.int8(need - 1), left,
+                           tmask)
             going_down = False
             continue
         # going up with value v from depth d
         if d == 0:
             return v == 1
+        rel_child = relevant[d]
         d -= 1
         leader = st[d, 0]
         k = st[d, 2]
         p = (leader + k) % nh
+        if k == nh - 1:
+            # the move completed a trick: the winner's rank counted if a card of its suit lost to it
+            row = tricks[st[d, 1]]
+            wp = trick_winner_pos(row, nh, trump)
+            wc = row[wp]
+            for j in range(nh):
+                if j != wp and (row[j] >> 4) == (wc >> 4):
+                    rel_child |= ONE << np.uint64(wc)
+                    break
         hands[p] |= ONE << np.uint64(moves[d, st[d, 4] - 1])
         is_max = (maxteam >> p) & 1
         if (is_max and v == 1) or (not is_max and v == 0):
             st[d, 6] = v
-            st[d, 4] = st[d, 5]          # cut: no more moves here
+            st[d, 4] = st[d, 5]          # cut: no more moves here; the result rests on this child alone
+            relevant[d] = rel_child
+            if k == 0:
+                # store the cut result at a trick boundary (the loop above stores exhausted nodes)
+                need = target - st[d, 3]
+                left = np.int8(popcount(hands[leader]))
+                meta = meta0 | np.uint64(leader)
+                allh = np.uint64(0)
+                for q in range(nh):
+                    allh |= hands[q]
+                lenkey = _lengths_key(hands, nh)
+                if v:
+                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, rel_child, 0, np.int8(need), left, tmask)
+                else:
+                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, rel_child, 1, np.int8(need - 1), left,
+                           tmask)
+                going_down = False
+                continue
+            going_down = False
+            continue
+        relevant[d] |= rel_child
         going_down = True
 
 
@@ -434,14 +546,14 @@ def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, c
     """Whether the count side takes at least ``target`` of the remaining tricks (the current one included)
     with the max side maximising. ``played[:k]`` are the cards already in the current trick, led by
     ``leader``."""
-    moves, scores, keybuf, tricks, stats, stack = bufs
+    moves, scores, keybuf, tricks, stats, stack, relevant = bufs
     for i in range(k):
         tricks[0, i] = played[i]
     stats[3] += 1
     tmask = np.uint64(ttk.shape[0] - 1)
     return _search(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam,
                    _meta(nh, trump, must_trump, maxteam, countteam), ttk, ttb, tmask, moves, scores, keybuf,
-                   tricks, stats, stack)
+                   tricks, stats, stack, relevant)
 
 
 @jit

@@ -246,9 +246,15 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
 PLAY_RANDOM = 0      # uniform over the legal actions (passing included when following)
 PLAY_GREEDY = 1      # go out when possible; never beat the partner; lead the longest play with the lowest
                      # top card; follow with the cheapest beating play (lowest type, then key)
+PLAY_PLANNING = 2    # split the hand into the fewest plays (plan_hand) and play only whole ones: go out when
+                     # possible; never beat the partner; with the partner on 1 card lead the lowest single;
+                     # lead the longest whole play with the lowest top card; follow with the cheapest whole
+                     # play; break combinations only when an opponent holds <= PLAN_THRESHOLD cards
+PLAN_THRESHOLD = 3
 PASS_RANDOM = 0      # two cards at random
 PASS_LOWEST = 1      # the two lowest cards
 PASS_SINGLES = 2     # the two lowest cards that pair with nothing (else the lowest)
+PASS_KEEP_COMBOS = 3 # the two lowest cards left as singles by plan_hand (else the lowest): keeps combinations
 ACT_NEVER = 0
 ACT_RANDOM = 1       # a coin for the exchange/handover, random cards
 ACT_LOWEST = 2       # plain exchange: send the lowest card, return the lowest; handover when the partner holds fewer cards
@@ -325,6 +331,213 @@ def _choose_play(st, policy, hand, n_hand, cur_kind, cur_key, partner_last, move
     return best
 
 
+MAX_PLAN = 16
+
+
+@jit
+def _take_straights(rest, buf, n, bv):
+    """Repeatedly take the lowest straight (5 consecutive ranks, the lowest card of each rank)."""
+    while True:
+        present = 0
+        for r in range(13):
+            if _rank_bits(rest, r):
+                present |= 1 << r
+        low = -1
+        ranks = 0
+        if bv[V_ACE_LOW] == 1 and (present & ((1 << 12) | 15)) == ((1 << 12) | 15):
+            ranks = (1 << 12) | 15
+            low = 0
+        else:
+            for lo in range(9):
+                if (present >> lo) & 31 == 31:
+                    low = lo
+                    ranks = 31 << lo
+                    break
+        if low < 0:
+            return rest, n
+        elem = np.uint64(0)
+        for r in range(13):
+            if (ranks >> r) & 1:
+                bits = _rank_bits(rest, r)
+                for su in range(4):
+                    if (bits >> np.uint64(su)) & np.uint64(1):
+                        elem |= np.uint64(1) << np.uint64(4 * r + su)
+                        break
+        buf[n] = elem
+        n += 1
+        rest &= ~elem
+
+
+@jit
+def _take_flushes(rest, buf, n):
+    """For each suit, while it holds 5 cards, take its 5 lowest."""
+    for su in range(4):
+        while True:
+            cnt = 0
+            for r in range(13):
+                if (rest >> np.uint64(4 * r + su)) & np.uint64(1):
+                    cnt += 1
+            if cnt < 5:
+                break
+            elem = np.uint64(0)
+            k = 0
+            for r in range(13):
+                if k < 5 and (rest >> np.uint64(4 * r + su)) & np.uint64(1):
+                    elem |= np.uint64(1) << np.uint64(4 * r + su)
+                    k += 1
+            buf[n] = elem
+            n += 1
+            rest &= ~elem
+    return rest, n
+
+
+@jit
+def _take_sets(rest, buf, n):
+    """Triples (each joined to the lowest remaining pair as a full house), pairs, singles."""
+    first = n
+    for r in range(13):
+        bits = _rank_bits(rest, r)
+        if _popcount(bits) == 3:
+            buf[n] = bits << np.uint64(4 * r)
+            n += 1
+            rest &= ~(bits << np.uint64(4 * r))
+    for i in range(first, n):
+        for r in range(13):
+            bits = _rank_bits(rest, r)
+            if _popcount(bits) == 2:
+                buf[i] |= bits << np.uint64(4 * r)
+                rest &= ~(bits << np.uint64(4 * r))
+                break
+    for r in range(13):
+        bits = _rank_bits(rest, r)
+        if _popcount(bits) == 2:
+            buf[n] = bits << np.uint64(4 * r)
+            n += 1
+            rest &= ~(bits << np.uint64(4 * r))
+    for c in range(52):
+        if (rest >> np.uint64(c)) & np.uint64(1):
+            buf[n] = np.uint64(1) << np.uint64(c)
+            n += 1
+    return n
+
+
+@jit
+def plan_hand(hand, plan, alt, bv):
+    """Split a hand into few plays (BI-6): fours kept apart, then straights first, flushes first or neither,
+    then triples with the lowest pair as full houses, pairs and singles; each four takes the lowest single as
+    its kicker (a Quad). The split with the fewest plays wins (ties: the earlier attempt). Returns the count."""
+    best = 99
+    for attempt in range(3):
+        n = 0
+        rest = hand
+        for r in range(13):
+            if _rank_bits(rest, r) == np.uint64(15):
+                alt[n] = np.uint64(15) << np.uint64(4 * r)
+                n += 1
+                rest &= ~(np.uint64(15) << np.uint64(4 * r))
+        n_fours = n
+        if attempt == 0:
+            rest, n = _take_straights(rest, alt, n, bv)
+        elif attempt == 1:
+            rest, n = _take_flushes(rest, alt, n)
+        n = _take_sets(rest, alt, n)
+        for i in range(n_fours):
+            low = -1
+            for j in range(n):
+                if _popcount(alt[j]) == 1 and (low < 0 or alt[j] < alt[low]):
+                    low = j
+            if low >= 0:
+                alt[i] |= alt[low]
+                for j in range(low, n - 1):
+                    alt[j] = alt[j + 1]
+                n -= 1
+        if n < best:
+            best = n
+            for i in range(n):
+                plan[i] = alt[i]
+    return best
+
+
+@jit
+def _choose_planning(hand, n_hand, cur_kind, partner_last, partner_count, min_opp, moves, n, bv, plan, alt):
+    """The planning player's index in moves[:n] (sorted by mask) or -1 to pass (see PLAY_PLANNING)."""
+    for i in range(n):
+        if _popcount(moves[i]) == n_hand:
+            return i                              # go out
+    if cur_kind != K_NONE and partner_last:
+        return -1                                 # never beat the partner
+    n_plan = plan_hand(hand, plan, alt, bv)
+    best = -1
+    best_a = 1 << 40
+    if cur_kind == K_NONE:
+        if partner_count == 1:
+            for i in range(n):                    # help the partner out: our lowest single
+                if _popcount(moves[i]) == 1 and (best < 0 or moves[i] < moves[best]):
+                    best = i
+            return best
+        for i in range(n):
+            whole = False
+            for j in range(n_plan):
+                if plan[j] == moves[i]:
+                    whole = True
+            if whole:
+                top = 0
+                for c in range(52):
+                    if (moves[i] >> np.uint64(c)) & np.uint64(1):
+                        top = c
+                a = (5 - _popcount(moves[i])) * 64 + top
+                if a < best_a:
+                    best_a = a
+                    best = i
+        if best >= 0:
+            return best
+        for i in range(n):
+            if _popcount(moves[i]) == 1 and (best < 0 or moves[i] < moves[best]):
+                best = i
+        return best
+    for i in range(n):
+        whole = False
+        for j in range(n_plan):
+            if plan[j] == moves[i]:
+                whole = True
+        if whole:
+            kind, key = classify(moves[i], bv)
+            a = (kind % 10) * (1 << 24) + key
+            if a < best_a:
+                best_a = a
+                best = i
+    if best >= 0 or min_opp > PLAN_THRESHOLD:
+        return best
+    for i in range(n):                            # an opponent is close to going out: break combinations
+        kind, key = classify(moves[i], bv)
+        a = (kind % 10) * (1 << 24) + key
+        if a < best_a:
+            best_a = a
+            best = i
+    return best
+
+
+@jit
+def _keep_combos_pass(hand, plan, alt, bv):
+    """PASS_KEEP_COMBOS: the two lowest cards that plan_hand leaves as singles, else the lowest cards."""
+    n_plan = plan_hand(hand, plan, alt, bv)
+    out = np.uint64(0)
+    got = 0
+    for c in range(52):
+        bit = np.uint64(1) << np.uint64(c)
+        if got < 2 and hand & bit:
+            for j in range(n_plan):
+                if plan[j] == bit:
+                    out |= bit
+                    got += 1
+    for c in range(52):
+        bit = np.uint64(1) << np.uint64(c)
+        if got < 2 and hand & bit and not out & bit:
+            out |= bit
+            got += 1
+    return out
+
+
 @jit
 def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     """One hand from dealt ``hands`` (BI-4 .. BI-11); fills ``rec[4, H_FIELDS]``; returns (team 0 points,
@@ -335,10 +548,14 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     rec[starter, H_STARTER] = 1
     # BI-4: both partners pass two cards at the same time
     give = np.zeros(4, dtype=np.uint64)
+    plan = np.zeros(MAX_PLAN, dtype=np.uint64)
+    alt = np.zeros(MAX_PLAN, dtype=np.uint64)
     for s in range(4):
         pol = strat[s, 1]
         if pol == PASS_RANDOM:
             give[s] = _random_cards(st, hands[s], 2)
+        elif pol == PASS_KEEP_COMBOS:
+            give[s] = _keep_combos_pass(hands[s], plan, alt, bv)
         else:
             give[s] = _lowest_cards(hands[s], 2, pol == PASS_SINGLES)
     for s in range(4):
@@ -363,8 +580,17 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
         moves[:n].sort()
         pick = -1
         if n > 0:
-            pick = _choose_play(st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key,
-                                cur_kind != K_NONE and last == (turn + 2) % 4, moves, n, bv)
+            partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
+            if strat[turn, 0] == PLAY_PLANNING:
+                min_opp = 99
+                for o in ((turn + 1) % 4, (turn + 3) % 4):
+                    if 0 < counts[o] < min_opp:
+                        min_opp = counts[o]
+                pick = _choose_planning(hand, counts[turn], cur_kind, partner_last, counts[(turn + 2) % 4], min_opp,
+                                        moves, n, bv, plan, alt)
+            else:
+                pick = _choose_play(st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key, partner_last, moves,
+                                    n, bv)
         if cur_kind == K_NONE and pick < 0:
             pick = 0
         if pick >= 0:

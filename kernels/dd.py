@@ -148,7 +148,8 @@ def new_buffers():
     stats = np.zeros(4, dtype=np.int64)           # nodes, tt hits, quick-trick cut-offs, searches
     stack = np.zeros((MAX_DEPTH, 8), dtype=np.int64)
     relevant = np.zeros(MAX_DEPTH, dtype=np.uint64)
-    return moves, scores, keybuf, tricks, stats, stack, relevant
+    skipped = np.zeros(MAX_DEPTH, dtype=np.uint64)
+    return moves, scores, keybuf, tricks, stats, stack, relevant, skipped
 
 
 @jit_inline
@@ -315,8 +316,9 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
 
 
 @jit_inline
-def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out, sc):
-    """Candidate cards for seat ``p`` (one per group of equivalent cards), best-first, into ``out``."""
+def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out, sc, skipped, d):
+    """Candidate cards for seat ``p`` (one per group of equivalent cards), best-first, into ``out``;
+    ``skipped[d]`` gets the cards left out as equivalent to a higher card of the same seat."""
     h = hands[p]
     led = -1 if k == 0 else row[0] >> 4
     legal = legal_cards(h, led, trump, must_trump)
@@ -338,6 +340,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
         leader = (p - k) % nh
         ally_winning = ((maxteam >> ((leader + best_pos) % nh)) & 1) == mine
     n = 0
+    skip = np.uint64(0)
     for s in range(4):
         x = lane(legal, s)
         if x == 0:
@@ -350,6 +353,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
             above = allp & ~((low << ONE) - ONE)       # present cards higher than this one
             nxt = above & (~above + ONE)
             if nxt and (nxt & lane(h, s)):
+                skip |= low << np.uint64(16 * s)
                 continue                               # a touching higher card of ours stands for it
             r = low_index(low)
             c = s * 16 + r
@@ -377,6 +381,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
             out[j] = c
             sc[j] = score
             n += 1
+    skipped[d] = skip
     return n
 
 
@@ -422,7 +427,7 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
 
 @jit
 def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, countteam, meta0,
-            ttk, ttb, tmask, moves, scores, keybuf, tricks, stats, st, relevant):
+            ttk, ttb, tmask, moves, scores, keybuf, tricks, stats, st, relevant, skipped):
     """Whether the max side can make the count side win at least ``target`` tricks: a boolean alpha-beta
     search written as a loop over an explicit stack (numba cannot cache recursive functions). ``st`` holds,
     per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result;
@@ -437,7 +442,8 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
     going_down = v < 0
     if going_down:
         p = (leader0 + k0) % nh
-        st[0, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[0], k0, p, maxteam, countteam, moves[0], scores[0])
+        st[0, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[0], k0, p, maxteam, countteam, moves[0], scores[0],
+                              skipped, 0)
         st[0, 4] = 0
         st[0, 6] = 1 - ((maxteam >> p) & 1)
     while True:
@@ -468,14 +474,16 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
                 if v < 0:
                     q = (nl + nk) % nh
                     st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[nt], nk, q, maxteam, countteam,
-                                          moves[d], scores[d])
+                                          moves[d], scores[d], skipped, d)
                     st[d, 4] = 0
                     st[d, 6] = 1 - ((maxteam >> q) & 1)
                 else:
                     going_down = False
                 continue
-            # every move tried without a cut: the node keeps its default, resting on all children
+            # every move tried without a cut: the node keeps its default, resting on all children, and on the
+            # ranks that made the skipped cards equivalent to the ones tried
             v = st[d, 6]
+            relevant[d] |= skipped[d]
             if k == 0:
                 need = target - st[d, 3]
                 left = np.int8(popcount(hands[leader]))
@@ -546,14 +554,14 @@ def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, c
     """Whether the count side takes at least ``target`` of the remaining tricks (the current one included)
     with the max side maximising. ``played[:k]`` are the cards already in the current trick, led by
     ``leader``."""
-    moves, scores, keybuf, tricks, stats, stack, relevant = bufs
+    moves, scores, keybuf, tricks, stats, stack, relevant, skipped = bufs
     for i in range(k):
         tricks[0, i] = played[i]
     stats[3] += 1
     tmask = np.uint64(ttk.shape[0] - 1)
     return _search(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam,
                    _meta(nh, trump, must_trump, maxteam, countteam), ttk, ttb, tmask, moves, scores, keybuf,
-                   tricks, stats, stack, relevant)
+                   tricks, stats, stack, relevant, skipped)
 
 
 @jit

@@ -75,12 +75,12 @@ def _endings(seed, n):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_solver_matches_brute_force(seed, tables):
     n = 0
-    for hands, trump, leader, played, maxteam, count, must in _endings(seed, 500):
+    for hands, trump, leader, played, maxteam, count, must in _endings(seed, 700):
         want = ref.minimax(hands, trump, leader, played, maxteam, count, must)
         got = _solve(hands, trump, leader, played, maxteam, count, must, tables)
         assert got == want, (hands, trump, leader, played, maxteam, count, must)
         n += 1
-    assert n == 500
+    assert n == 700
 
 
 @pytest.mark.slow

@@ -125,7 +125,11 @@ STRATEGIES = {"random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDO
               "greedy-pass-singles": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_NEVER, K.ACT_NEVER),
               "greedy-pass-random": (K.PLAY_GREEDY, K.PASS_RANDOM, K.ACT_NEVER, K.ACT_NEVER),
               "greedy-exchange": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_LOWEST, K.ACT_NEVER),
-              "greedy-handover": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST)}
+              "greedy-handover": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
+              "planning": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_LOWEST),
+              "planning-pass-lowest": (K.PLAY_PLANNING, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
+              "planning-no-handover": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_NEVER),
+              "planning-exchange": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_LOWEST, K.ACT_LOWEST)}
 PLAY_VARIANTS_NOT_IMPLEMENTED = {"pass_locks_out": "true", "starter_rule": "trailing_team_alternates",
                                  "pass_every_hand": "false", "game_end_check": "immediate"}
 
@@ -189,9 +193,9 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
 
     sections = []
     res = {}
-    for name in ("greedy", "greedy-actions", "random"):
+    for name in ("planning", "greedy", "greedy-actions", "random"):
         res[name] = run(simulation_spec(strategies=[name]), trials=n(50_000), seed=seed, progress=progress)
-    t = res["greedy"].table
+    t = res["planning"].table
     per_seat = pd.concat([r.table[r.table.measure.isin(["out_first", "team_points_per_hand"]) & r.table.seat.notna()]
                           .assign(strategy=k) for k, r in res.items()])
     starter = pd.concat([r.table[r.table.measure == "out_first_given_starter"].assign(strategy=k)
@@ -206,7 +210,7 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
         "seat's team score per hand (BI-8/BI-9)."),
         per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]]))
-    wt = run(win_table_spec("greedy"), trials=n(600_000), seed=seed + 2, progress=progress).table
+    wt = run(win_table_spec("planning"), trials=n(600_000), seed=seed + 2, progress=progress).table
     import matplotlib.pyplot as plt
     from ..plots import STYLE
     with plt.rc_context(STYLE):
@@ -221,23 +225,30 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     coarse = wt[(wt.us % 5 == 0) & (wt.them % 5 == 0)][["hands_played", "us", "them", "trials", "estimate",
                                                           "ci_low", "ci_high"]]
     sections.append(Section("Game win probability by score and hands played", (
-        "A 30-point, 4-hand game (BI-12), every seat greedy: P(a team wins) from each (its score, their score, "
+        "A 30-point, 4-hand game (BI-12), every seat planning: P(a team wins) from each (its score, their score, "
         "hands already played), by starting simulated games at random states of the grid (the Starter at "
         "random). The two teams are exchangeable, so each state is pooled with its mirror image. The table "
         "shows every fifth score; cardlab's win_table_spec gives the full grid."), coarse, [fig]))
 
     cmp_rows = []
-    for challenger in ("greedy-pass-singles", "greedy-pass-random", "greedy-exchange", "greedy-handover",
-                       "greedy-actions", "random"):
-        r = run(compare_spec("greedy", challenger), trials=n(40_000), seed=seed + 1, progress=progress).table
+    for field, challenger in (("greedy", "planning"), ("greedy", "random"),
+                              ("planning", "planning-pass-lowest"), ("planning", "planning-no-handover"),
+                              ("planning", "planning-exchange"),
+                              ("greedy", "greedy-pass-singles"), ("greedy", "greedy-pass-random"),
+                              ("greedy", "greedy-exchange"), ("greedy", "greedy-handover"),
+                              ("greedy", "greedy-actions")):
+        r = run(compare_spec(field, challenger), trials=n(40_000), seed=seed + 1, progress=progress).table
         cmp_rows.append(r[r.team.isna()])
     ct = pd.concat(cmp_rows, ignore_index=True)
-    sections.append(Section("What passing and the special actions are worth (paired)", (
-        "One team at a time switches one policy (both partners), the other team stays greedy; each hand is "
+    sections.append(Section("What the players, passing and the special actions are worth (paired)", (
+        "One team at a time switches (both partners), the other team stays on the field strategy; each hand is "
         "played from the same deal and draws both ways. estimate = the switching team's points per hand, "
-        "challenger - greedy, pooled over both teams (trials count team-hands). greedy passes its two lowest "
-        "cards and never takes a special action."),
-        ct[["challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]]))
+        "challenger - field, pooled over both teams (trials count team-hands). planning keeps its combinations "
+        "(it passes the cards its plan leaves as singles and hands the lead over after a Fancy trick when the "
+        "partner holds fewer cards); greedy passes its two lowest cards and takes no special action. Each "
+        "planning-* and greedy-* challenger changes one policy of its field."),
+        ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low",
+            "ci_high"]]))
     sections.append(Section("What a dealt hand can make: exact odds", (
         "Exact probabilities that a dealt 13-card hand (before the pass) holds each combination at least once "
         "(a dynamic programme over the ranks and suits; cardlab exact biscuits hand-combinations)."),
@@ -249,18 +260,17 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     ax.axhline(0.25, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("high-card points after the pass (A 4, K 3, Q 2, J 1)")
     ax.set_ylabel("P(first out of the hand)")
-    ax.set_title("A simple hand-strength measure and going out first (greedy players)")
+    ax.set_title("A simple hand-strength measure and going out first (planning players)")
     sections.append(Section("How hand strength predicts going out first", (
         "High-card points of each hand after the pass, and how often that player went out first; every seat "
-        "greedy; Wilson intervals (points seen in at least 200 seat-hands)."),
+        "planning; Wilson intervals (points seen in at least 200 seat-hands)."),
         hc[["hcp", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
     games = pd.concat([r.table[r.table.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k)
                        for k, r in res.items()])
     sections.append(Section("Games", "Who wins a game, and how many hands a game lasts.",
                             games[["strategy", "measure", "team", "trials", "estimate", "ci_low", "ci_high"]]))
-    intro = (f"Biscuits (rules.md section 2, default rules), simulated with cardlab. Seed {seed}. Not implemented "
-             f"yet (issue 5): the planning and partner-aware players beyond 'never beat the partner', paired "
-             f"values of pass and action policies, the game table by score.")
+    intro = (f"Biscuits (rules.md section 2, default rules), simulated with cardlab. Seed {seed}. Players: random, "
+             f"greedy and planning (seeds/biscuits.toml describes each).")
     return "Biscuits: first report", intro, sections
 
 

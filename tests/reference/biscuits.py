@@ -92,7 +92,12 @@ def play_hand(hands, starter, strategies, legal, below, v=None):
     give = []
     for s in range(4):
         pol = strategies[s][1]
-        give.append(_random(hands[s], 2, below) if pol == 0 else _lowest(hands[s], 2, pol == 2))
+        if pol == 0:
+            give.append(_random(hands[s], 2, below))
+        elif pol == 3:
+            give.append(_keep_combos(hands[s], v))
+        else:
+            give.append(_lowest(hands[s], 2, pol == 2))
     for s in range(4):
         hands[s] = (hands[s] - give[s]) | give[(s + 2) % 4]          # BI-4, simultaneously
     points = [0, 0]
@@ -111,6 +116,10 @@ def play_hand(hands, starter, strategies, legal, below, v=None):
                 else:
                     i = below(len(options) + 1)
                     pick = None if i == 0 else options[i - 1]
+            elif strategies[turn][0] == 2:
+                opp = [len(hands[o]) for o in ((turn + 1) % 4, (turn + 3) % 4) if hands[o]]
+                pick = _planning(options, me, current, current is not None and last == (turn + 2) % 4,
+                                 len(hands[(turn + 2) % 4]), min(opp, default=99), v)
             else:
                 pick = _greedy(options, me, current, current is not None and last == (turn + 2) % 4, v)
         if current is None and pick is None:
@@ -173,3 +182,99 @@ def _greedy(options, hand, current, partner_last, v):
     if current is None:
         return min(options, key=lambda p: ((5 - len(p)) * 64 + max(p)))
     return min(options, key=lambda p: (classify(p, v)[0] % 10, classify(p, v)[1]))
+
+
+# ---- the planning player (kernels/biscuits.py PLAY_PLANNING), restated ---------------------------------
+
+def plan_hand(hand, v=None):
+    """The fewest-plays split: fours apart; straights first, flushes first or neither; triples with the lowest
+    pair (full houses), pairs, singles; each four takes the lowest single as kicker. Fewest plays wins, ties to
+    the earlier attempt."""
+    v = {"ace_low_straight": "false", **(v or {})}
+    best = None
+    for attempt in range(3):
+        rest = set(hand)
+        elems = []
+        for r in range(13):
+            four = {c for c in rest if c // 4 == r}
+            if len(four) == 4:
+                elems.append(four)
+                rest -= four
+        n_fours = len(elems)
+        if attempt == 0:
+            while True:
+                ranks = {c // 4 for c in rest}
+                runs = []
+                if v["ace_low_straight"] == "true":
+                    runs.append([12, 0, 1, 2, 3])
+                runs += [list(range(lo, lo + 5)) for lo in range(9)]
+                run = next((r for r in runs if all(x in ranks for x in r)), None)
+                if run is None:
+                    break
+                e = {min(c for c in rest if c // 4 == r) for r in run}
+                elems.append(e)
+                rest -= e
+        elif attempt == 1:
+            for su in range(4):
+                while len([c for c in rest if c % 4 == su]) >= 5:
+                    e = set(sorted(c for c in rest if c % 4 == su)[:5])
+                    elems.append(e)
+                    rest -= e
+        triples = []
+        for r in range(13):
+            t = {c for c in rest if c // 4 == r}
+            if len(t) == 3:
+                triples.append(t)
+                rest -= t
+        for t in triples:
+            for r in range(13):
+                pair = {c for c in rest if c // 4 == r}
+                if len(pair) == 2:
+                    t |= pair
+                    rest -= pair
+                    break
+        elems += triples
+        for r in range(13):
+            pair = {c for c in rest if c // 4 == r}
+            if len(pair) == 2:
+                elems.append(pair)
+                rest -= pair
+        elems += [{c} for c in sorted(rest)]
+        for i in range(n_fours):
+            singles = [e for e in elems if len(e) == 1]
+            if singles:
+                low = min(singles, key=lambda e: min(e))
+                elems.remove(low)
+                elems[i] = elems[i] | low
+        if best is None or len(elems) < len(best):
+            best = elems
+    return [frozenset(e) for e in best]
+
+
+def _planning(options, hand, current, partner_last, partner_count, min_opp, v, threshold=3):
+    for p in options:
+        if len(p) == len(hand):
+            return p
+    if current is not None and partner_last:
+        return None
+    plan = set(plan_hand(hand, v))
+    whole = [p for p in options if p in plan]
+    cheap = lambda p: (classify(p, v)[0] % 10, classify(p, v)[1])      # noqa: E731
+    if current is None:
+        singles = [p for p in options if len(p) == 1]
+        if partner_count == 1:
+            return min(singles, key=lambda p: min(p))
+        if whole:
+            return min(whole, key=lambda p: ((5 - len(p)) * 64 + max(p)))
+        return min(singles, key=lambda p: min(p))
+    if whole:
+        return min(whole, key=cheap)
+    if min_opp <= threshold:
+        return min(options, key=cheap)
+    return None
+
+
+def _keep_combos(hand, v):
+    singles = sorted(min(e) for e in plan_hand(hand, v) if len(e) == 1)
+    rest = [c for c in sorted(hand) if c not in singles]
+    return set((singles + rest)[:2])

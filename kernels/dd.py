@@ -386,6 +386,35 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
 
 
 @jit_inline
+def _with_skipped(hands, nh, row, k, rel, skipped):
+    """The relevant set of a node whose every move was tried, widened so that each card skipped as
+    equivalent to a higher card of the same seat stays equivalent in every position the stored result is
+    claimed for: needed when that higher card is at or above the suit's lowest relevant card (from high to
+    low, since each addition lowers the threshold)."""
+    present = np.uint64(0)
+    for q in range(nh):
+        present |= hands[q]
+    for i in range(k):
+        present |= ONE << np.uint64(row[i])
+    out = rel
+    for s in range(4):
+        x = lane(skipped, s)
+        if x == 0:
+            continue
+        r = lane(rel, s)
+        allp = lane(present, s)
+        while x:
+            b = ONE << np.uint64(high_index(x))
+            x ^= b
+            above = allp & ~((b << ONE) - ONE)
+            a = above & (~above + ONE)
+            if r != 0 and (r & (~r + ONE)) <= a:
+                r |= b
+        out |= r << np.uint64(16 * s)
+    return out
+
+
+@jit_inline
 def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countteam, meta0, ttk, ttb, tmask,
            key, stats, relevant, d):
     """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on). When
@@ -483,7 +512,8 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             # every move tried without a cut: the node keeps its default, resting on all children, and on the
             # ranks that made the skipped cards equivalent to the ones tried
             v = st[d, 6]
-            relevant[d] |= skipped[d]
+            if skipped[d]:
+                relevant[d] = _with_skipped(hands, nh, tricks[t], k, relevant[d], skipped[d])
             if k == 0:
                 need = target - st[d, 3]
                 left = np.int8(popcount(hands[leader]))

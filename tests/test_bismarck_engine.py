@@ -137,3 +137,33 @@ def test_target_game_ends_at_target():
     assert 10 <= tot.estimate.sum() <= 63
     hands = t[(t.measure == "tricks") & (t.role == "dealer")].trials.sum()
     assert hands < 12 * 40
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--unit", "hand", "--round", "5"], "bad --round 5"),
+    (["--round", "2"], "--round goes with --unit hand"),
+    (["--unit", "deal"], "accepted: game, hand"),
+    (["--strategy", "3=pimc"], "seats are 0..2"),
+    (["--strategy", "clever"], "unknown strategy 'clever'"),
+    (["--variant", "ruleset=swedish"], "not implemented yet"),
+    (["--variant", "round4_start=huge"], "accepted: blog, classic, simplified"),
+    (["--players", "4"], "exactly 3 players"),
+])
+def test_simulate_bad_input(extra, fragment, capsys, tmp_path):
+    from analysis.cli import main
+    out = tmp_path / "x.json"
+    assert main(["simulate", "bismarck", "--trials", "5", "--quiet", "--out", str(out)] + extra) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_simulate_json_rows(capsys):
+    import json
+    from analysis.cli import main
+    assert main(["simulate", "bismarck", "--unit", "hand", "--round", "2", "--trials", "300", "--quiet",
+                 "--strategy", "0=random", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["meta"]["strategies"] == ["random", "heuristic", "heuristic"] and doc["meta"]["round"] == 2
+    made = [r for r in doc["rows"] if r["measure"] == "made_quota"]
+    assert [r["role"] for r in made] == ["dealer", "left", "right"] and all(r["trials"] == 300 for r in made)

@@ -19,6 +19,7 @@ from . import rng
 from ._jit import jit, jit_inline, pjit, prange
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
+from .bits import split_sets
 
 K_NONE = 0
 K_SINGLE = 1
@@ -392,36 +393,6 @@ def _take_flushes(rest, buf, n):
 
 
 @jit
-def _take_sets(rest, buf, n):
-    """Triples (each joined to the lowest remaining pair as a full house), pairs, singles."""
-    first = n
-    for r in range(13):
-        bits = _rank_bits(rest, r)
-        if _popcount(bits) == 3:
-            buf[n] = bits << np.uint64(4 * r)
-            n += 1
-            rest &= ~(bits << np.uint64(4 * r))
-    for i in range(first, n):
-        for r in range(13):
-            bits = _rank_bits(rest, r)
-            if _popcount(bits) == 2:
-                buf[i] |= bits << np.uint64(4 * r)
-                rest &= ~(bits << np.uint64(4 * r))
-                break
-    for r in range(13):
-        bits = _rank_bits(rest, r)
-        if _popcount(bits) == 2:
-            buf[n] = bits << np.uint64(4 * r)
-            n += 1
-            rest &= ~(bits << np.uint64(4 * r))
-    for c in range(52):
-        if (rest >> np.uint64(c)) & np.uint64(1):
-            buf[n] = np.uint64(1) << np.uint64(c)
-            n += 1
-    return n
-
-
-@jit
 def plan_hand(hand, plan, alt, bv):
     """Split a hand into few plays (BI-6): fours kept apart, then straights first, flushes first or neither,
     then triples with the lowest pair as full houses, pairs and singles; each four takes the lowest single as
@@ -440,7 +411,7 @@ def plan_hand(hand, plan, alt, bv):
             rest, n = _take_straights(rest, alt, n, bv)
         elif attempt == 1:
             rest, n = _take_flushes(rest, alt, n)
-        n = _take_sets(rest, alt, n)
+        n = split_sets(rest, alt, n, 52)
         for i in range(n_fours):
             low = -1
             for j in range(n):
@@ -458,6 +429,24 @@ def plan_hand(hand, plan, alt, bv):
     return best
 
 
+@jit_inline
+def _in_plan(m, plan, n_plan):
+    for j in range(n_plan):
+        if plan[j] == m:
+            return True
+    return False
+
+
+@jit_inline
+def _lowest_single(moves, n):
+    """The index of the single card with the lowest code in moves[:n] (-1 if none)."""
+    best = -1
+    for i in range(n):
+        if _popcount(moves[i]) == 1 and (best < 0 or moves[i] < moves[best]):
+            best = i
+    return best
+
+
 @jit
 def _choose_planning(hand, n_hand, cur_kind, partner_last, partner_count, min_opp, moves, n, bv, plan, alt):
     """The planning player's index in moves[:n] (sorted by mask) or -1 to pass (see PLAY_PLANNING)."""
@@ -471,16 +460,9 @@ def _choose_planning(hand, n_hand, cur_kind, partner_last, partner_count, min_op
     best_a = 1 << 40
     if cur_kind == K_NONE:
         if partner_count == 1:
-            for i in range(n):                    # help the partner out: our lowest single
-                if _popcount(moves[i]) == 1 and (best < 0 or moves[i] < moves[best]):
-                    best = i
-            return best
+            return _lowest_single(moves, n)       # help the partner out: our lowest single
         for i in range(n):
-            whole = False
-            for j in range(n_plan):
-                if plan[j] == moves[i]:
-                    whole = True
-            if whole:
+            if _in_plan(moves[i], plan, n_plan):
                 top = 0
                 for c in range(52):
                     if (moves[i] >> np.uint64(c)) & np.uint64(1):
@@ -491,16 +473,9 @@ def _choose_planning(hand, n_hand, cur_kind, partner_last, partner_count, min_op
                     best = i
         if best >= 0:
             return best
-        for i in range(n):
-            if _popcount(moves[i]) == 1 and (best < 0 or moves[i] < moves[best]):
-                best = i
-        return best
+        return _lowest_single(moves, n)
     for i in range(n):
-        whole = False
-        for j in range(n_plan):
-            if plan[j] == moves[i]:
-                whole = True
-        if whole:
+        if _in_plan(moves[i], plan, n_plan):
             kind, key = classify(moves[i], bv)
             a = (kind % 10) * (1 << 24) + key
             if a < best_a:

@@ -642,6 +642,15 @@ def new_solver_state(strat):
     return ttk, ttb, bufs, ways, scratch
 
 
+@jit
+def _chunk_buffers():
+    """Per-chunk buffers: hands, deck, per-seat records, trace (+ scratch), the dealer's discards, the deal
+    stream and the three seats' streams."""
+    return (np.zeros(4, dtype=np.uint64), np.arange(52, dtype=np.int64), np.zeros((3, H_FIELDS), dtype=np.int64),
+            np.zeros(56, dtype=np.int64), np.zeros(1, dtype=np.uint64), rng.new_state(),
+            np.zeros((3, rng.STATE_SIZE), dtype=np.uint64))
+
+
 @pjit
 def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, round_type, bv, out):
     """Each trial: one game (``unit_game``: 12 hands, 4, or to a target; BM-7) or one hand of
@@ -652,13 +661,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
         stop = min(start + chunk_size, n_trials)
         row = out[ci]
         ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
-        hands = np.zeros(4, dtype=np.uint64)
-        deck = np.arange(52, dtype=np.int64)
-        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(56, dtype=np.int64)
-        dout = np.zeros(1, dtype=np.uint64)
-        st_deal = rng.new_state()
-        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+        hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
         totals = np.zeros(3, dtype=np.int64)
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
@@ -726,15 +729,9 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
         stop = min(start + chunk_size, n_trials)
         row = out[ci]
         ttk, ttb, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
-        hands = np.zeros(4, dtype=np.uint64)
+        hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
         dealt = np.zeros(4, dtype=np.uint64)
-        deck = np.arange(52, dtype=np.int64)
-        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
         base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(56, dtype=np.int64)
-        dout = np.zeros(1, dtype=np.uint64)
-        st_deal = rng.new_state()
-        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
         strat = np.zeros(3, dtype=np.int64)
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
@@ -774,13 +771,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
 def random_hands_bench(n, seed, strat_code, bv, out):
     """Benchmark: ``n`` complete hands of round 1 (16 tricks) on one strategy; tricks of seat 0 summed."""
     for ci in prange(out.shape[0]):
-        hands = np.zeros(4, dtype=np.uint64)
-        deck = np.arange(52, dtype=np.int64)
-        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(56, dtype=np.int64)
-        dout = np.zeros(1, dtype=np.uint64)
-        st_deal = rng.new_state()
-        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+        hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
         strat = np.full(3, strat_code, dtype=np.int64)
         ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
         acc = 0

@@ -22,6 +22,7 @@ from . import rng
 from ._jit import jit, jit_inline, pjit, prange
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
+from .bits import split_sets
 
 K_NONE = 0          # no play yet (on lead) / an invalid card set
 K_SINGLE = 1
@@ -470,38 +471,6 @@ def _take_runs(rest, width, min_len, plan, n_plan):
 
 
 @jit
-def _plan_sets(rest, plan, n_plan):
-    """Triples (joined to the lowest spare pair as full houses), pairs, singles and jokers."""
-    n_triples = 0
-    first_triple = n_plan
-    for r in range(13):
-        bits = _rank_bits(rest, r)
-        if _popcount(bits) == 3:
-            plan[n_plan] = bits << np.uint64(4 * r)
-            n_plan += 1
-            n_triples += 1
-            rest &= ~(bits << np.uint64(4 * r))
-    for i in range(first_triple, first_triple + n_triples):
-        for r in range(13):
-            bits = _rank_bits(rest, r)
-            if _popcount(bits) == 2:
-                plan[i] |= bits << np.uint64(4 * r)
-                rest &= ~(bits << np.uint64(4 * r))
-                break
-    for r in range(13):
-        bits = _rank_bits(rest, r)
-        if _popcount(bits) == 2:
-            plan[n_plan] = bits << np.uint64(4 * r)
-            n_plan += 1
-            rest &= ~(bits << np.uint64(4 * r))
-    for c in range(54):
-        if (rest >> np.uint64(c)) & np.uint64(1):
-            plan[n_plan] = np.uint64(1) << np.uint64(c)
-            n_plan += 1
-    return n_plan
-
-
-@jit
 def plan_hand(hand, plan, alt):
     """Split a hand into few plays: bombs (four of a kind, kicker chosen when played) kept apart; then either
     straights, triple straights and pair straights first, or no sequences; triples with the lowest spare
@@ -520,7 +489,7 @@ def plan_hand(hand, plan, alt):
             rest, n_plan = _take_runs(rest, 1, 5, buf, n_plan)
             rest, n_plan = _take_runs(rest, 3, 2, buf, n_plan)
             rest, n_plan = _take_runs(rest, 2, 3, buf, n_plan)
-        n_plan = _plan_sets(rest, buf, n_plan)
+        n_plan = split_sets(rest, buf, n_plan, 54)   # triples (+ lowest pair), pairs, singles, jokers
         if attempt == 0:
             n_best = n_plan
         elif n_plan < n_best:

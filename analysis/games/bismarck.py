@@ -448,7 +448,9 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         f"holds {PIMC_FROM} cards (the last {PIMC_FROM} tricks), heuristic before: the solver is exact but not "
         f"yet fast enough for whole 16-card hands in volume. PIMC samples {PIMC_SAMPLES} layouts of the hidden "
         f"cards per decision. dd sees every hand: the difference dd - pimc is what perfect information is worth "
-        f"in those tricks. In round 4 (misère) fewer tricks is better."),
+        f"in those tricks. In round 4 (misère) fewer tricks is better; PIMC there minimises expected tricks, "
+        f"which is not the floored score, and shares PIMC's known weakness of assuming it will see the cards "
+        f"later (strategy fusion)."),
         cmp[["measure", "round", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low",
              "ci_high"]]))
     intro = (f"Bismarck (rules.md section 3, default rules unless a section says otherwise), simulated with "

@@ -122,11 +122,13 @@ def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
             "--seed", "9", "--format", "json", "--quiet", "--threads", "1"]
     full = subprocess.run(_cli(*args), capture_output=True, text=True, check=True)
     ck = tmp_path / "ck.npz"
-    # small batches (a checkpoint every 2 chunks) keep the run long enough that it is still going when the
-    # signal comes, even on a loaded machine
+    # small batches (a checkpoint every 2 chunks) keep the run going for a while
     env = dict(os.environ, CARDLAB_BATCH_CHUNKS="2")
+    # a shell without job control starts background jobs with SIGINT ignored, and Python then installs no
+    # KeyboardInterrupt handler: give the child the default disposition, as a terminal would
     proc = subprocess.Popen(_cli(*args, "--checkpoint", str(ck)), env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     reached = _wait_for_rows(ck, 20, proc)
     assert proc.poll() is None, "the run finished before it could be interrupted"
     proc.send_signal(sig)

@@ -199,17 +199,27 @@ def _sample(unknown, void_a, void_b, n_a, n_b, seed, trial=0):
 
 def test_sampler_is_consistent():
     r = np.random.default_rng(0)
+    dealt = 0
     for trial in range(300):
         cards = [int((c // 13) * 16 + c % 13) for c in r.choice(52, 14, replace=False)]
         unknown = int(_mask(cards))
         void_a, void_b = int(r.integers(16)), int(r.integers(16))
         ok, a, b = _sample(unknown, void_a, void_b, 5, 5, 3, trial)
+        # a consistent layout exists iff (Hall) A and B can each hold 5 of the cards their voids allow, and
+        # together 10 of the cards allowed to at least one of them
+        fit_a = sum(bin((unknown >> (16 * s)) & 0x1FFF).count("1") for s in range(4) if not (void_a >> s) & 1)
+        fit_b = sum(bin((unknown >> (16 * s)) & 0x1FFF).count("1") for s in range(4) if not (void_b >> s) & 1)
+        both = sum(bin((unknown >> (16 * s)) & 0x1FFF).count("1") for s in range(4)
+                   if not ((void_a >> s) & 1 and (void_b >> s) & 1))
+        assert ok == (fit_a >= 5 and fit_b >= 5 and both >= 10)
         if not ok:
             continue
+        dealt += 1
         assert a & b == 0 and (a | b) & ~unknown == 0
         assert bin(a).count("1") == 5 and bin(b).count("1") == 5
         assert all(not ((a >> (16 * s)) & 0x1FFF) for s in range(4) if (void_a >> s) & 1)
         assert all(not ((b >> (16 * s)) & 0x1FFF) for s in range(4) if (void_b >> s) & 1)
+    assert dealt > 100
 
 
 def test_sampler_is_uniform_over_consistent_deals():

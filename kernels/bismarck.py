@@ -137,13 +137,29 @@ def nth_bit(x, n):
 
 
 @jit_inline
-def lowest_card(x):
-    return low_index(x)
+def _highest_ranked(x):
+    """The card of ``x`` with the highest rank (ties: the lower suit index)."""
+    best = -1
+    for s in range(4):
+        y = lane(x, s)
+        if y:
+            c = s * 16 + high_index(y)
+            if best < 0 or (c & 15) > (best & 15):
+                best = c
+    return best
 
 
 @jit_inline
-def highest_card(x):
-    return high_index(x)
+def _lowest_ranked(x, skip_suit):
+    """The card of ``x`` outside ``skip_suit`` with the lowest rank (ties: the lower suit index); -1 if none."""
+    best = -1
+    for s in range(4):
+        y = lane(x, s)
+        if y and s != skip_suit:
+            c = s * 16 + low_index(y)
+            if best < 0 or (c & 15) < (best & 15):
+                best = c
+    return best
 
 
 @jit_inline
@@ -174,15 +190,7 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
     """Sensible whist for the seat holding ``h`` (``unseen``: cards it has not seen, its own excluded)."""
     if misere:
         if k == 0:
-            # lead the lowest card, from the suit whose lowest card is lowest
-            best = -1
-            for s in range(4):
-                x = lane(legal, s)
-                if x:
-                    c = s * 16 + lowest_card(x)
-                    if best < 0 or (c & 15) < (best & 15):
-                        best = c
-            return best
+            return _lowest_ranked(legal, -1)         # lead the lowest card
         cur = row[0]
         for i in range(1, k):
             if beats(row[i], cur, trump):
@@ -194,21 +202,13 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
             while x:
                 low = x & (~x + ONE)
                 x ^= low
-                c = lowest_card(low)
+                c = low_index(low)
                 if not beats(c, cur, trump):
                     under |= low
             if under:
-                return highest_card(under)           # duck with the highest card that loses
-            return highest_card(legal)               # forced to win: win high
-        # void: throw the highest card
-        best = -1
-        for s in range(4):
-            x = lane(legal, s)
-            if x:
-                c = s * 16 + highest_card(x)
-                if best < 0 or (c & 15) > (best & 15):
-                    best = c
-        return best
+                return high_index(under)           # duck with the highest card that loses
+            return high_index(legal)               # forced to win: win high
+        return _highest_ranked(legal)                # void: throw the highest card
     if k == 0:
         # cash a master (in the longest suit holding one), else lead low from the longest side suit
         best = -1
@@ -216,7 +216,7 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
         for s in range(4):
             x = lane(legal, s)
             if x:
-                c = s * 16 + highest_card(x)
+                c = s * 16 + high_index(x)
                 if _is_master(c, unseen) and popcount(x) > blen:
                     best = c
                     blen = popcount(x)
@@ -225,11 +225,11 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
         for s in range(4):
             x = lane(legal, s)
             if x and s != trump and popcount(x) > blen:
-                best = s * 16 + lowest_card(x)
+                best = s * 16 + low_index(x)
                 blen = popcount(x)
         if best >= 0:
             return best
-        return lowest_card(legal)
+        return low_index(legal)
     cur = row[0]
     for i in range(1, k):
         if beats(row[i], cur, trump):
@@ -241,30 +241,30 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
     while x:
         low = x & (~x + ONE)
         x ^= low
-        if beats(lowest_card(low), cur, trump):
+        if beats(low_index(low), cur, trump):
             winners |= low
     if following:
         if winners:
             if k == 2:
-                return lowest_card(winners)          # last: win as cheaply as possible
-            top = highest_card(winners)
+                return low_index(winners)          # last: win as cheaply as possible
+            top = high_index(winners)
             if _is_master(top, unseen):
                 return lowest_master(winners, unseen)
-        return lowest_card(legal)                    # second hand low
+        return low_index(legal)                    # second hand low
     if trump >= 0 and winners:
-        return lowest_card(winners)                  # ruff (or over-ruff) as cheaply as possible
+        return low_index(winners)                  # ruff (or over-ruff) as cheaply as possible
     # discard: the lowest side card, from the shortest suit on equal ranks
     best = -1
     for s in range(4):
         x = lane(legal, s)
         if x and s != trump:
-            c = s * 16 + lowest_card(x)
+            c = s * 16 + low_index(x)
             if best < 0 or (c & 15) < (best & 15) or ((c & 15) == (best & 15)
                                                        and popcount(x) < popcount(lane(legal, best >> 4))):
                 best = c
     if best >= 0:
         return best
-    return lowest_card(legal)
+    return low_index(legal)
 
 
 @jit_inline
@@ -274,10 +274,10 @@ def lowest_master(x, unseen):
     while y:
         low = y & (~y + ONE)
         y ^= low
-        c = lowest_card(low)
+        c = low_index(low)
         if _is_master(c, unseen):
             return c
-    return highest_card(x)
+    return high_index(x)
 
 
 @jit
@@ -290,12 +290,7 @@ def name_trump(h, strat, st_play):
     bkey = -1
     for s in range(4):
         x = lane(h, s)
-        key = popcount(x) * 100
-        pts = 0
-        for r in range(9, 13):
-            if (x >> np.uint64(r)) & ONE:
-                pts += HCP[r]
-        key += pts * 4 + s
+        key = popcount(x) * 100 + hcp(x) * 4 + s          # hcp of a lane: that suit's points
         if key > bkey:
             bkey = key
             best = s
@@ -311,23 +306,11 @@ def discard(h, n, trump, misere, strat, st_play):
         if strat == S_RANDOM:
             c = nth_bit(h, rng.below(st_play, popcount(h)))
         elif misere:
-            best = -1
-            for s in range(4):
-                x = lane(h, s)
-                if x:
-                    c2 = s * 16 + highest_card(x)
-                    if best < 0 or (c2 & 15) > (best & 15):
-                        best = c2
-            c = best
+            c = _highest_ranked(h)
         else:
-            best = -1
-            for s in range(4):
-                x = lane(h, s)
-                if x and s != trump:
-                    c2 = s * 16 + lowest_card(x)
-                    if best < 0 or (c2 & 15) < (best & 15):
-                        best = c2
-            c = best if best >= 0 else lowest_card(h)
+            c = _lowest_ranked(h, trump)
+            if c < 0:
+                c = low_index(h)
         bit = ONE << np.uint64(c)
         h ^= bit
         out |= bit
@@ -444,18 +427,14 @@ def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttb, b
 
 
 @jit
-def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unseen_of_p, played_all, voids,
-                known_out, bv, st_play, ttk, ttb, bufs, ways, scratch):
-    """Seat ``p``'s card. ``unseen_of_p``: the cards p has not seen; ``voids[q]``: suits q showed out of."""
+def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unseen_of_p, voids, known_out, bv,
+                st_play, ttk, ttb, bufs, ways, scratch):
+    """The card of a solver player (S_PIMC or S_DD) at seat ``p``. ``unseen_of_p``: the cards p has not
+    seen; ``voids[q]``: suits q showed out of. ``play_hand`` handles forced cards, random and heuristic play
+    and the heuristic opening of the solver players."""
     h = hands[p]
     led = -1 if k == 0 else row[0] >> 4
     legal = legal_cards(h, led, trump, must_trump)
-    if popcount(legal) == 1:
-        return lowest_card(legal)
-    if strat == S_RANDOM:
-        return nth_bit(legal, rng.below(st_play, popcount(legal)))
-    if strat == S_HEURISTIC or popcount(h) > bv[V_PIMC_FROM]:
-        return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)
     acc = np.zeros(64, dtype=np.float64)
     nacc = np.zeros(1, dtype=np.int64)
     cards = np.zeros(16, dtype=np.int64)
@@ -485,7 +464,7 @@ def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unse
     while x:
         low = x & (~x + ONE)
         x ^= low
-        c = lowest_card(low)
+        c = low_index(low)
         if best < 0 or (acc[c] > acc[best] if not misere else acc[c] < acc[best]):
             best = c
     return best
@@ -578,7 +557,7 @@ def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_
                     c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
                 else:
                     c = choose_card(sp, p, hands, leader, row, k, trump, misere, must_trump, full & ~seen,
-                                    played, voids, known_out, bv, st_plays[p], ttk, ttb, bufs, ways, scratch)
+                                    voids, known_out, bv, st_plays[p], ttk, ttb, bufs, ways, scratch)
             on_table |= ONE << np.uint64(c)
             if k > 0 and (c >> 4) != (row[0] >> 4):
                 voids[p] |= 1 << (row[0] >> 4)
@@ -765,25 +744,3 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
                 row[b + 5] += base_rec[sw, H_SCORE]
                 row[b + 6] += dsc
                 row[b + 7] += dsc * dsc
-
-
-@pjit
-def random_hands_bench(n, seed, strat_code, bv, out):
-    """Benchmark: ``n`` complete hands of round 1 (16 tricks) on one strategy; tricks of seat 0 summed."""
-    for ci in prange(out.shape[0]):
-        hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
-        strat = np.full(3, strat_code, dtype=np.int64)
-        ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
-        acc = 0
-        per = n // out.shape[0]
-        for t in range(ci * per, (ci + 1) * per):
-            rng.seed_state(st_deal, np.uint64(seed), np.uint64(0), np.uint64(t), np.uint64(0))
-            for s in range(3):
-                rng.seed_state(st_plays[s], np.uint64(seed), np.uint64(0), np.uint64(t), np.uint64(1 + s))
-            for i in range(52):
-                deck[i] = i
-            trump, known = deal_hand(st_deal, deck, hands, 0, 0, bv, strat, st_plays, dout)
-            play_hand(hands, 0, 0, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs, ways, scratch, rec,
-                      trace)
-            acc += rec[0, H_TRICKS]
-        out[ci] = acc

@@ -37,8 +37,6 @@ ONE = np.uint64(1)
 # hash multipliers (odd 64-bit constants)
 H0 = np.uint64(0x9E3779B97F4A7C15)
 H1 = np.uint64(0xC2B2AE3D27D4EB4F)
-H2 = np.uint64(0x165667B19E3779F9)
-H3 = np.uint64(0xD6E8FEB86659FD93)
 H4 = np.uint64(0xFF51AFD7ED558CCD)
 
 

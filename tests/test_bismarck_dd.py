@@ -266,7 +266,7 @@ def test_pimc_never_reads_hidden_cards():
             rng.seed_state(st, np.uint64(1), np.uint64(0), np.uint64(trial), np.uint64(1))
             unseen = int(_mask(deck[5:]))
             c = K.choose_card(K.S_PIMC, 0, hands, 0, np.zeros(4, dtype=np.int64), 0, -1, False, 0,
-                              np.uint64(unseen), np.uint64(0), np.zeros(3, dtype=np.int64), np.uint64(0), bv, st,
+                              np.uint64(unseen), np.zeros(3, dtype=np.int64), np.uint64(0), bv, st,
                               ttk, ttb, bufs, ways, np.zeros(2, dtype=np.uint64))
             picks.append((int(c), tuple(st)))
         assert picks[0] == picks[1]

@@ -19,7 +19,7 @@ from . import rng
 from ._jit import jit, jit_inline, pjit, prange
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
-from .bits import split_sets
+from .bits import sort_prefix, split_sets
 
 K_NONE = 0
 K_SINGLE = 1
@@ -552,7 +552,7 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     for _ in range(MAX_TURNS):
         hand = hands[turn]
         n = generate_moves(hand, cur_kind, cur_key, moves, bv)
-        moves[:n].sort()
+        sort_prefix(moves, n)
         pick = -1
         if n > 0:
             partner_last = cur_kind != K_NONE and last == (turn + 2) % 4

@@ -109,15 +109,6 @@ def n_counts(players: int) -> int:
 # The Bisk evaluator (BB-12)
 # =============================================================================================
 
-@jit
-def _popcount(m):
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
-
-
 @jit_inline
 def _pattern(t):
     """Component sizes of type ``t`` (descending), padded with zeros."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_inline
+from .bits import high_index, low_index, popcount  # noqa: F401  (re-exported for bismarck)
 
 LANE = np.uint64(0x1FFF)
 MAX_DEPTH = 68          # cards in a position: 4 x 16 at most, plus slack
@@ -44,45 +45,6 @@ H4 = np.uint64(0xFF51AFD7ED558CCD)
 def lane(h, s):
     """The 13-bit rank set of suit ``s`` in hand ``h``."""
     return (h >> np.uint64(16 * s)) & LANE
-
-
-@jit_inline
-def popcount(x):
-    """Set bits of a uint64 (SWAR, constant time)."""
-    x = x - ((x >> ONE) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@jit_inline
-def low_index(x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    return popcount((x & (~x + ONE)) - ONE)
-
-
-@jit_inline
-def high_index(x):
-    """Index of the highest set bit of a non-zero uint64 (binary search)."""
-    i = 0
-    if x >> np.uint64(32):
-        x >>= np.uint64(32)
-        i += 32
-    if x >> np.uint64(16):
-        x >>= np.uint64(16)
-        i += 16
-    if x >> np.uint64(8):
-        x >>= np.uint64(8)
-        i += 8
-    if x >> np.uint64(4):
-        x >>= np.uint64(4)
-        i += 4
-    if x >> np.uint64(2):
-        x >>= np.uint64(2)
-        i += 2
-    if x >> ONE:
-        i += 1
-    return i
 
 
 @jit_inline

@@ -20,9 +20,10 @@ import numpy as np
 
 from . import rng
 from ._jit import jit, jit_inline, pjit, prange
+from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
-from .bits import split_sets
+from .bits import sort_prefix, split_sets
 
 K_NONE = 0          # no play yet (on lead) / an invalid card set
 K_SINGLE = 1
@@ -39,6 +40,8 @@ KIND_NAMES = ("none", "single", "pair", "pair straight", "three of a kind", "tri
 BLACK_JOKER = 52
 RED_JOKER = 53
 MAX_MOVES = 1 << 15
+RANK_LOW_BITS = np.uint64(0x1111111111111)   # bit 4 * r for the 13 ranks
+SUITED_CARDS = np.uint64((1 << 52) - 1)
 
 # variant slots of the ``zv`` int64 array (rules.md 4(c); built by analysis.games.zheng_shangyou)
 V_STRAIGHT_SUIT = 0      # straight_suit_tiebreak: 0 false, 1 true
@@ -80,17 +83,23 @@ def classify(play, zv):
     """:func:`classify_normal`, with the keys reversed while a revolution is in force (variant 7): the 13
     ranks swap ends (jokers stay highest, suits keep their order) and a sequence is higher the lower its top."""
     kind, length, key = classify_normal(play, zv)
+    return kind, length, _revolved_key(kind, length, key, zv)
+
+
+@jit_inline
+def _revolved_key(kind, length, key, zv):
+    """A play's key in the order in force: the normal key, or its reversal under a revolution (variant 7)."""
     if zv[V_REV_STATE] == 0 or kind == K_NONE:
-        return kind, length, key
+        return key
     if kind == K_SINGLE or kind == K_PAIR:
         if key >= 52:
-            return kind, length, key
-        return kind, length, (12 - key // 4) * 4 + key % 4
+            return key
+        return (12 - key // 4) * 4 + key % 4
     if kind == K_TRIPLE or kind == K_FULL_HOUSE or kind == K_BOMB:
-        return kind, length, 12 - key
+        return 12 - key
     width = 2 if kind == K_PAIR_STRAIGHT else (3 if kind == K_TRIPLE_STRAIGHT else 1)
     top = key // 4 + length // width - 1
-    return kind, length, 4 * (13 - top) + key % 4
+    return 4 * (13 - top) + key % 4
 
 
 @jit
@@ -104,6 +113,8 @@ def classify_normal(play, zv):
     n = _popcount(play)
     if n == 0:
         return K_NONE, 0, 0
+    if n == 1:                   # a single card: its code is its key (jokers 52, 53 above the rest)
+        return K_SINGLE, 1, _low_index(play)
     jokers = (play >> np.uint64(52)) & np.uint64(3)
     if jokers:
         if n == 1:
@@ -233,12 +244,40 @@ def _emit(out, n, play, cur_kind, cur_len, cur_key, zv):
     return n
 
 
-@jit
+@jit_inline
+def _emit_known(out, n, play, kind, length, key, cur_kind, cur_len, cur_key, zv):
+    """:func:`_emit` for a play whose kind, length and (normal-order) key the generator already knows."""
+    if beats(cur_kind, cur_len, cur_key, kind, length, _revolved_key(kind, length, key, zv), zv) \
+            and n < out.shape[0]:
+        out[n] = play
+        return n + 1
+    return n
+
+
+@jit_inline
 def _subsets_of_size(bits, k, base, out, n_out):
     """All k-subsets of a 4-bit suit set, shifted to ``base``; written to out[n_out:], returns the new count."""
-    for sub in range(16):
-        if (sub & ~bits) == 0 and _popcount(np.uint64(sub)) == k:
-            out[n_out] = np.uint64(sub) << np.uint64(base)
+    c = _popcount(bits)
+    if k > c:
+        return n_out
+    if k == c:
+        out[n_out] = bits << np.uint64(base)
+        return n_out + 1
+    if k == 1:
+        for sb in range(4):
+            if (bits >> np.uint64(sb)) & np.uint64(1):
+                out[n_out] = np.uint64(1) << np.uint64(base + sb)
+                n_out += 1
+        return n_out
+    if k == c - 1:                       # leave one card out (3 of 4, 2 of 3)
+        for sb in range(4):
+            if (bits >> np.uint64(sb)) & np.uint64(1):
+                out[n_out] = (bits & ~(np.uint64(1) << np.uint64(sb))) << np.uint64(base)
+                n_out += 1
+        return n_out
+    for sa in range(4):                  # 2 of 4
+        for sb in range(sa + 1, 4):
+            out[n_out] = ((np.uint64(1) << np.uint64(sa)) | (np.uint64(1) << np.uint64(sb))) << np.uint64(base)
             n_out += 1
     return n_out
 
@@ -262,80 +301,169 @@ def generate_moves(hand, cur_kind, cur_len, cur_key, out, zv):
 
 @jit
 def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
-    """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form)."""
+    """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form).
+
+    Only the kinds that can beat the current play are generated: the same kind, plus bombs (ZS-6, found
+    at once from a bit-parallel four-of-a-kind test) and straight flushes (from each suit's runs).
+    """
     choices, n_choice, tmp, pairs, idx = scratch
     n = 0
-    # singles, pairs, triples (skipped when they cannot beat the current play)
-    small = cur_kind == K_NONE or cur_kind == K_SINGLE or cur_kind == K_PAIR or cur_kind == K_TRIPLE
-    if small:
-        for r in range(13):
-            bits = _rank_bits(hand, r)
-            if bits == np.uint64(0):
-                continue
-            for s in range(4):
-                if (bits >> np.uint64(s)) & np.uint64(1):
-                    n = _emit(out, n, np.uint64(1) << np.uint64(4 * r + s), cur_kind, cur_len, cur_key, zv)
-            for k in (2, 3):
-                m = _subsets_of_size(bits, k, 4 * r, tmp, 0)
-                for i in range(m):
-                    n = _emit(out, n, tmp[i], cur_kind, cur_len, cur_key, zv)
-        for j in (52, 53):
-            if (hand >> np.uint64(j)) & np.uint64(1):
-                n = _emit(out, n, np.uint64(1) << np.uint64(j), cur_kind, cur_len, cur_key, zv)
-    # full houses and bombs (bombs beat everything but straight flushes)
-    for r in range(13):
-        bits = _rank_bits(hand, r)
-        if _popcount(bits) >= 3 and (cur_kind == K_NONE or cur_kind == K_FULL_HOUSE):
-            m3 = _subsets_of_size(bits, 3, 4 * r, tmp, 0)
-            for q in range(13):
-                if q == r:
-                    continue
+    lead = cur_kind == K_NONE
+    # per-rank counts in parallel: nibble r of `cnt` is the number of cards of rank r (0..4); the masks
+    # hold bit 4r for the ranks held at least twice / three times
+    cnt = hand & SUITED_CARDS
+    cnt = cnt - ((cnt >> np.uint64(1)) & np.uint64(0x5555555555555))
+    cnt = (cnt & np.uint64(0x3333333333333)) + ((cnt >> np.uint64(2)) & np.uint64(0x3333333333333))
+    ge2 = ((cnt >> np.uint64(1)) | (cnt >> np.uint64(2))) & RANK_LOW_BITS
+    ge3 = ((cnt >> np.uint64(2)) | (cnt & (cnt >> np.uint64(1)))) & RANK_LOW_BITS
+    # singles: on lead every card; over a single (normal order) every card with a higher code (ZS-2)
+    if cur_kind == K_NONE or cur_kind == K_SINGLE:
+        cand = hand
+        if cur_kind == K_SINGLE and zv[V_REV_STATE] == 0:
+            cand = hand & ~((np.uint64(2) << np.uint64(cur_key)) - np.uint64(1))
+        while cand:
+            c = _low_index(cand)
+            cand &= cand - np.uint64(1)
+            n = _emit_known(out, n, np.uint64(1) << np.uint64(c), K_SINGLE, 1, c, cur_kind, cur_len, cur_key, zv)
+    # pairs (key 4 * rank + the top suit) and three of a kind (key = rank)
+    for k in range(2, 4):
+        if not (lead or (k == 2 and cur_kind == K_PAIR) or (k == 3 and cur_kind == K_TRIPLE)):
+            continue
+        ranks = ge2 if k == 2 else ge3
+        kind = K_PAIR if k == 2 else K_TRIPLE
+        while ranks:
+            r = _low_index(ranks) // 4
+            ranks &= ranks - np.uint64(1)
+            m = _subsets_of_size(_rank_bits(hand, r), k, 4 * r, tmp, 0)
+            for i in range(m):
+                key = 4 * r + _top_suit(tmp[i] >> np.uint64(4 * r)) if k == 2 else r
+                n = _emit_known(out, n, tmp[i], kind, k, key, cur_kind, cur_len, cur_key, zv)
+    # full houses (key = the triple's rank)
+    if lead or cur_kind == K_FULL_HOUSE:
+        triples = ge3
+        while triples:
+            r = _low_index(triples) // 4
+            triples &= triples - np.uint64(1)
+            m3 = _subsets_of_size(_rank_bits(hand, r), 3, 4 * r, tmp, 0)
+            twos = ge2 & ~(np.uint64(1) << np.uint64(4 * r))
+            while twos:
+                q = _low_index(twos) // 4
+                twos &= twos - np.uint64(1)
                 m2 = _subsets_of_size(_rank_bits(hand, q), 2, 4 * q, pairs, 0)
                 for i in range(m3):
                     for j in range(m2):
-                        n = _emit(out, n, tmp[i] | pairs[j], cur_kind, cur_len, cur_key, zv)
-        if bits == np.uint64(15):
-            four = np.uint64(15) << np.uint64(4 * r)
-            if zv[V_BARE_FOUR] > 0:
-                n = _emit(out, n, four, cur_kind, cur_len, cur_key, zv)
-            kickers = 54 if zv[V_KICKER_JOKER] == 1 else 52
-            for c in range(kickers):     # the kicker: any other card (default: not a joker)
-                if c // 4 != r and (hand >> np.uint64(c)) & np.uint64(1):
-                    n = _emit(out, n, four | (np.uint64(1) << np.uint64(c)), cur_kind, cur_len, cur_key, zv)
+                        n = _emit_known(out, n, tmp[i] | pairs[j], K_FULL_HOUSE, 5, r, cur_kind, cur_len, cur_key,
+                                        zv)
+    # bombs (they beat everything but higher bombs and straight flushes): the ranks held four times
+    fours = hand & (hand >> np.uint64(1)) & (hand >> np.uint64(2)) & (hand >> np.uint64(3)) & RANK_LOW_BITS
+    while fours:
+        r = _low_index(fours) // 4
+        fours &= fours - np.uint64(1)
+        four = np.uint64(15) << np.uint64(4 * r)
+        if zv[V_BARE_FOUR] > 0:
+            n = _emit_known(out, n, four, K_BOMB, 4, r, cur_kind, cur_len, cur_key, zv)
+        kickers = hand & ~four
+        if zv[V_KICKER_JOKER] != 1:
+            kickers &= SUITED_CARDS        # the kicker: any other card (default: not a joker)
+        while kickers:
+            c = _low_index(kickers)
+            kickers &= kickers - np.uint64(1)
+            n = _emit_known(out, n, four | (np.uint64(1) << np.uint64(c)), K_BOMB, 5, r, cur_kind, cur_len, cur_key,
+                            zv)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
-    for width, min_len, kind in ((1, 5, K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT), (3, 2, K_TRIPLE_STRAIGHT)):
-        if not (cur_kind == K_NONE or cur_kind == kind or (width == 1 and cur_kind != K_NONE)):
-            continue     # a run of singles may be a straight flush, which beats any play
-        for p in range(14):
-            n_choice[p] = _subsets_of_size(_rank_bits(hand, rank_of_position(p)), width,
-                                           4 * rank_of_position(p), choices[p], 0)
-        for low in range(14):
-            for high in range(low + min_len - 1, 14):
-                ok = True
-                for p in range(low, high + 1):
-                    if n_choice[p] == 0:
-                        ok = False
+    if not (lead or cur_kind == K_STRAIGHT):
+        # only straight flushes can beat the current play: each suit's runs of 5 or more positions
+        for s in range(4):
+            if _runs_of_five(_suit_positions(hand, s)) == np.uint64(0):
+                continue                             # no five in a row in this suit
+            for low in range(10):
+                play = np.uint64(0)
+                for high in range(low, 14):
+                    c = rank_of_position(high) * 4 + s
+                    if not (hand >> np.uint64(c)) & np.uint64(1):
                         break
-                if not ok:
+                    play |= np.uint64(1) << np.uint64(c)
+                    if high - low >= 4 and not ((low == 0 or low == 1) and high == 13):
+                        n = _emit_known(out, n, play, K_STRAIGHT_FLUSH, high - low + 1, 4 * low, cur_kind, cur_len,
+                                        cur_key, zv)
+    if not (lead or cur_kind == K_STRAIGHT or cur_kind == K_PAIR_STRAIGHT or cur_kind == K_TRIPLE_STRAIGHT):
+        return n
+    # each position's count, then for each width the positions held that often: a run must exist first
+    held1 = 0                                 # bit p set when position p has at least 1, 2, 3 cards
+    held2 = 0
+    held3 = 0
+    for p in range(14):
+        c = _popcount(_rank_bits(hand, rank_of_position(p)))
+        if c >= 1:
+            held1 |= 1 << p
+        if c >= 2:
+            held2 |= 1 << p
+        if c >= 3:
+            held3 |= 1 << p
+    for width, min_len, kind in ((1, 5, K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT), (3, 2, K_TRIPLE_STRAIGHT)):
+        if not (lead or cur_kind == kind):
+            continue
+        valid = held1 if width == 1 else (held2 if width == 2 else held3)
+        runs = valid
+        for i in range(1, min_len):
+            runs &= valid >> i
+        if runs == 0:
+            continue                              # no run of min_len positions
+        for p in range(14):
+            n_choice[p] = 0
+            if (valid >> p) & 1:
+                n_choice[p] = _subsets_of_size(_rank_bits(hand, rank_of_position(p)), width,
+                                               4 * rank_of_position(p), choices[p], 0)
+        for low in range(14):
+            if not (runs >> low) & 1:
+                continue
+            for high in range(low + min_len - 1, 14):
+                if n_choice[high] == 0:
                     break
                 # an ace cannot stand at both ends, and 2..A(high) is the same set of ranks as A(low)..K
                 if (low == 0 and high == 13) or (low == 1 and high == 13):
                     continue
-                n = _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx, zv)
+                n = _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv)
     return n
 
 
 @jit
-def _product(choices, n_choice, low, high, out, n, cur_kind, cur_len, cur_key, idx, zv):
-    """Emit every combination of one choice per position in [low, high] (an odometer)."""
+def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv):
+    """Emit every combination of one choice per position in [low, high] (an odometer).
+
+    The plays are sequences of ``width`` cards per position, so their kind and key are known without
+    :func:`classify` (ZS-5): one suit makes a straight flush, the key is 4 * low (+ the top suit under the
+    tie-break variants); variant 11 drops pair and triple straights through the two (position 1).
+    """
+    if width >= 2 and zv[V_NO_TWOS_SEQ] == 1 and low <= 1 <= high:
+        return n
     L = high - low + 1
+    top_base = np.uint64(4 * rank_of_position(high))
     for i in range(L):
         idx[i] = 0
     while True:
         play = np.uint64(0)
         for i in range(L):
             play |= choices[low + i, idx[i]]
-        n = _emit(out, n, play, cur_kind, cur_len, cur_key, zv)
+        key = 4 * low
+        if width == 1:
+            fold = play | (play >> np.uint64(32))         # the suits present: fold the 13 rank nibbles
+            fold |= fold >> np.uint64(16)
+            fold |= fold >> np.uint64(8)
+            fold |= fold >> np.uint64(4)
+            if _popcount(fold & np.uint64(15)) == 1:
+                kind = K_STRAIGHT_FLUSH
+            else:
+                kind = K_STRAIGHT
+                if zv[V_STRAIGHT_SUIT] == 1:
+                    key += _top_suit((play >> top_base) & np.uint64(15))
+        elif width == 2:
+            kind = K_PAIR_STRAIGHT
+            if zv[V_PAIR_STRAIGHT_TIE] == 1:
+                key += _top_suit((play >> top_base) & np.uint64(15))
+        else:
+            kind = K_TRIPLE_STRAIGHT
+        n = _emit_known(out, n, play, kind, width * L, key, cur_kind, cur_len, cur_key, zv)
         i = L - 1
         while i >= 0:
             idx[i] += 1
@@ -396,28 +524,35 @@ def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
         counts[s] += 1
 
 
+@jit_inline
+def _suit_positions(hand, suit):
+    """One suit's cards as sequence positions: bit 4p set when the card at position p (A(low) 2 3 .. K A(high))
+    is held."""
+    m = (hand >> np.uint64(suit)) & RANK_LOW_BITS          # bit 4r: rank r of this suit
+    ace = (m >> np.uint64(44)) & np.uint64(1)
+    two = (m >> np.uint64(48)) & np.uint64(1)
+    return ((m & np.uint64(0x11111111111)) << np.uint64(8)) | ace | (two << np.uint64(4)) | (ace << np.uint64(52))
+
+
+@jit_inline
+def _runs_of_five(pos):
+    """Bit 4p set when positions p .. p+4 are all held (a straight flush starts at p)."""
+    return pos & (pos >> np.uint64(4)) & (pos >> np.uint64(8)) & (pos >> np.uint64(12)) & (pos >> np.uint64(16))
+
+
 @jit
 def has_straight_flush(hand):
     for suit in range(4):
-        run = 0
-        for p in range(14):
-            if (hand >> np.uint64(4 * rank_of_position(p) + suit)) & np.uint64(1):
-                run += 1
-                if run >= 5:
-                    return True
-            else:
-                run = 0
+        if _runs_of_five(_suit_positions(hand, suit)):
+            return True
     return False
 
 
 @jit
 def has_bomb(hand):
-    for r in range(13):
-        if _rank_bits(hand, r) == np.uint64(15):
-            # a bomb needs a fifth card (default: not a joker)
-            if _popcount(hand & np.uint64((1 << 52) - 1)) >= 5:
-                return True
-    return False
+    """A four of a kind with a fifth card to go with it (default: not a joker)."""
+    fours = hand & (hand >> np.uint64(1)) & (hand >> np.uint64(2)) & (hand >> np.uint64(3)) & RANK_LOW_BITS
+    return fours != np.uint64(0) and _popcount(hand & SUITED_CARDS) >= 5
 
 
 @jit_inline
@@ -682,7 +817,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     for _ in range(MAX_TURNS):
         hand = hands[turn]
         n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch, zv)
-        moves[:n].sort()
+        sort_prefix(moves, n)
         min_opp = 99
         for s in range(P):
             if s != turn and counts[s] > 0 and counts[s] < min_opp:

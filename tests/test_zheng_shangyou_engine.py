@@ -203,3 +203,44 @@ def test_cli_moves_beats_eval_json():
 def test_cli_bad_input(args, msg):
     code, out, err = cli(*args)
     assert code == 2 and msg in err and err.count("\n") == 1
+
+
+def _structured_hand(rnd):
+    """A hand built to hold what random hands rarely do (ZS-5): a one-suit run of 5 to 7 positions (ace low
+    or high included), a pair or triple straight, a four of a kind at times, and a few loose cards."""
+    pos_rank = [11, 12] + list(range(11)) + [11]          # position -> rank, A(low) 2 3 .. K A(high)
+    suit = rnd.randrange(4)
+    length = rnd.randint(5, 7)
+    low = rnd.randint(0, 14 - length)
+    cards = {pos_rank[p] * 4 + suit for p in range(low, low + length)}
+    width = rnd.choice([2, 3])
+    start = rnd.randint(0, 11)
+    for r in (start, start + 1):
+        cards |= set(rnd.sample([r * 4 + s for s in range(4)], width))
+    if rnd.random() < 0.4:
+        r = rnd.randrange(13)
+        cards |= {r * 4 + s for s in range(4)}
+    cards |= set(rnd.sample(range(54), rnd.randint(0, 2)))
+    return sorted(cards)[:13]
+
+
+@pytest.mark.parametrize("variants", [{}] + VARIANTS, ids=lambda v: "-".join(f"{k}={x}" for k, x in v.items())
+                         or "default")
+def test_move_generator_on_sequence_rich_hands(variants):
+    """ZS-5/ZS-6 move sets on hands rich in straight flushes, pair/triple straights and bombs, on lead and over
+    every kind of current play (taken from another such hand), in both rank orders (variant 7)."""
+    from itertools import combinations
+    rnd = random.Random("rich" + str(variants))
+    for trial in range(8):
+        hand = _structured_hand(rnd)
+        other = [c for c in _structured_hand(rnd) if c not in hand]
+        other_plays = sorted(ref.legal_plays(other, None, variants), key=sorted)
+        chosen = rnd.sample(other_plays, min(6, len(other_plays)))
+        subsets = [sub for size in range(1, len(hand) + 1) for sub in combinations(hand, size)]
+        for revolution in (False, True):
+            zv = zs.variant_array(variants)
+            zv[K.V_REV_STATE] = int(revolution)
+            kinds = [(frozenset(sub), ref.classify(sub, variants, revolution)) for sub in subsets]
+            for cur in [None] + [ref.classify(sorted(p), variants, revolution) for p in chosen]:
+                want = {sub for sub, k in kinds if ref.beats(cur, k, variants)}
+                assert _kernel_moves(hand, cur, zv) == want, (hand, cur, revolution)

@@ -135,13 +135,14 @@ def beats(current, new, v=None) -> bool:
     return k == ck and n == cn and key > ckey
 
 
-def legal_plays(hand, current=None, v=None) -> set[frozenset]:
-    """Brute force: every subset of the hand that is a combination and beats ``current``."""
+def legal_plays(hand, current=None, v=None, revolution=False) -> set[frozenset]:
+    """Brute force: every subset of the hand that is a combination and beats ``current`` (whose key is in
+    the order in force: reversed while a revolution is, variant 7)."""
     out = set()
     hand = list(hand)
     for size in range(1, len(hand) + 1):
         for sub in combinations(hand, size):
-            if beats(current, classify(sub, v), v):
+            if beats(current, classify(sub, v, revolution), v):
                 out.add(frozenset(sub))
     return out
 

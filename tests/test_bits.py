@@ -1,0 +1,47 @@
+"""The shared bit helpers (kernels/bits.py): hardware bit counts and the allocation-free prefix sort."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernels import bits
+from kernels._jit import jit
+
+
+@jit
+def _counts(xs, out):
+    for i in range(xs.shape[0]):
+        x = xs[i]
+        out[i, 0] = bits.popcount(x)
+        if x:
+            out[i, 1] = bits.low_index(x)
+            out[i, 2] = bits.high_index(x)
+
+
+def test_bit_counts_match_python():
+    rng = np.random.default_rng(7)
+    xs = np.concatenate([rng.integers(0, 2**63, 2000, dtype=np.uint64) >> rng.integers(0, 63, 2000).astype(np.uint64),
+                         np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64)])
+    out = np.zeros((len(xs), 3), dtype=np.int64)
+    _counts(xs, out)
+    for x, (pc, lo, hi) in zip(xs.tolist(), out.tolist()):
+        assert pc == bin(x).count("1")
+        if x:
+            assert lo == (x & -x).bit_length() - 1 and hi == x.bit_length() - 1
+
+
+@jit
+def _sort(a, n):
+    bits.sort_prefix(a, n)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 16, 17, 33, 100, 1000, 5000])
+def test_sort_prefix_sorts_the_prefix_only(n):
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, 2**63, n + 5, dtype=np.uint64)
+    if n > 10:
+        a[: n // 3] = a[n // 3: 2 * (n // 3)]        # repeated values too
+    want = np.concatenate([np.sort(a[:n]), a[n:]])
+    _sort(a, n)
+    assert (a == want).all()

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import rng
 from ._jit import jit, jit_inline, pjit, prange
+from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
 from .bits import sort_prefix, split_sets
@@ -33,6 +34,7 @@ K_STRAIGHT_FLUSH = 15
 KIND_NAMES = {0: "none", 1: "Single", 2: "Pair", 3: "Triple", 11: "Straight", 12: "Flush", 13: "Full House",
               14: "Quad", 15: "Straight Flush"}
 MAX_MOVES = 1 << 15
+RANK_LOW_BITS = np.uint64(0x1111111111111)   # bit 4 * r for the 13 ranks
 
 V_FLUSH_COMPARE = 0     # flush_compare: 0 top_card_only, 1 lexicographic
 V_ACE_LOW = 1           # ace_low_straight: 0 false, 1 true
@@ -128,112 +130,166 @@ def _emit(out, n, play, cur_kind, cur_key, bv):
     return n
 
 
+@jit_inline
+def _emit_known(out, n, play, kind, key, cur_kind, cur_key):
+    """:func:`_emit` for a play whose kind and key the generator already knows."""
+    if beats(cur_kind, cur_key, kind, key) and n < out.shape[0]:
+        out[n] = play
+        return n + 1
+    return n
+
+
+@jit_inline
+def _wanted(kind, cur_kind):
+    """Whether plays of ``kind`` can beat the current play at all (BI-7: same group, same or higher type)."""
+    return cur_kind == K_NONE or (kind // 10 == cur_kind // 10 and kind % 10 >= cur_kind % 10)
+
+
 @jit
 def generate_moves(hand, cur_kind, cur_key, out, bv):
     """Every legal play from ``hand`` (on lead when ``cur_kind == K_NONE``); returns the count. A five-card
-    set has one reading (a straight flush is never a straight or a flush)."""
+    set has one reading (a straight flush is never a straight or a flush).
+
+    Only the types that can beat the current play are built, each with its kind and key known (BI-6), from
+    bit-parallel rank counts; nothing is allocated.
+    """
     n = 0
-    tmp = np.zeros(6, dtype=np.uint64)
-    pairs = np.zeros(6, dtype=np.uint64)
-    plain = cur_kind // 10 == 0
-    fancy = cur_kind == K_NONE or cur_kind // 10 == 1
-    if plain:
-        for r in range(13):
+    # per-rank counts in parallel: nibble r of `cnt` is the number of cards of rank r; bit 4r of the masks
+    # is set for the ranks held at least once / twice / three times / four times
+    cnt = hand - ((hand >> np.uint64(1)) & np.uint64(0x5555555555555))
+    cnt = (cnt & np.uint64(0x3333333333333)) + ((cnt >> np.uint64(2)) & np.uint64(0x3333333333333))
+    ge1 = (cnt | (cnt >> np.uint64(1)) | (cnt >> np.uint64(2))) & RANK_LOW_BITS
+    ge2 = ((cnt >> np.uint64(1)) | (cnt >> np.uint64(2))) & RANK_LOW_BITS
+    ge3 = ((cnt >> np.uint64(2)) | (cnt & (cnt >> np.uint64(1)))) & RANK_LOW_BITS
+    ge4 = (cnt >> np.uint64(2)) & RANK_LOW_BITS
+    # Plain: singles, pairs, triples of one rank (key = the rank)
+    if _wanted(K_SINGLE, cur_kind) or _wanted(K_PAIR, cur_kind) or _wanted(K_TRIPLE, cur_kind):
+        ranks = ge1
+        while ranks:
+            r = _low_index(ranks) // 4
+            ranks &= ranks - np.uint64(1)
             bits = _rank_bits(hand, r)
-            for sub in range(1, 16):
-                if (sub & ~bits) == 0 and _popcount(np.uint64(sub)) <= 3:
-                    n = _emit(out, n, np.uint64(sub) << np.uint64(4 * r), cur_kind, cur_key, bv)
-    if not fancy:
+            sub = bits
+            while sub:                            # every non-empty subset of the rank's suits
+                k = _popcount(sub)
+                if k <= 3:
+                    n = _emit_known(out, n, sub << np.uint64(4 * r), k, r, cur_kind, cur_key)
+                sub = (sub - np.uint64(1)) & bits
+    if not (cur_kind == K_NONE or cur_kind // 10 == 1):
         return n
-    # full houses and quads
-    for r in range(13):
-        bits = _rank_bits(hand, r)
-        if _popcount(bits) >= 3:
-            m3 = 0
-            for sub in range(16):
-                if (sub & ~bits) == 0 and _popcount(np.uint64(sub)) == 3:
-                    tmp[m3] = np.uint64(sub) << np.uint64(4 * r)
-                    m3 += 1
-            for q in range(13):
-                if q == r:
-                    continue
+    # full houses (key = the triple's rank)
+    if _wanted(K_FULL_HOUSE, cur_kind):
+        triples = ge3
+        while triples:
+            r = _low_index(triples) // 4
+            triples &= triples - np.uint64(1)
+            bits = _rank_bits(hand, r)
+            twos = ge2 & ~(np.uint64(1) << np.uint64(4 * r))
+            while twos:
+                q = _low_index(twos) // 4
+                twos &= twos - np.uint64(1)
                 qb = _rank_bits(hand, q)
-                m2 = 0
-                for sub in range(16):
-                    if (sub & ~qb) == 0 and _popcount(np.uint64(sub)) == 2:
-                        pairs[m2] = np.uint64(sub) << np.uint64(4 * q)
-                        m2 += 1
-                for i in range(m3):
-                    for j in range(m2):
-                        n = _emit(out, n, tmp[i] | pairs[j], cur_kind, cur_key, bv)
-        if bits == np.uint64(15):
+                for drop in range(4):             # the triple: the rank's cards but one (or all three)
+                    if _popcount(bits) == 4:
+                        t = bits & ~(np.uint64(1) << np.uint64(drop))
+                    elif drop == 0:
+                        t = bits
+                    else:
+                        break
+                    for sa in range(4):           # the pair: two of the other rank's cards
+                        for sb in range(sa + 1, 4):
+                            pb = (np.uint64(1) << np.uint64(sa)) | (np.uint64(1) << np.uint64(sb))
+                            if (pb & ~qb) == np.uint64(0):
+                                n = _emit_known(out, n, (t << np.uint64(4 * r)) | (pb << np.uint64(4 * q)),
+                                                K_FULL_HOUSE, r, cur_kind, cur_key)
+    # quads: four of a kind + any fifth card (key = the four's rank)
+    if _wanted(K_QUAD, cur_kind):
+        fours = ge4
+        while fours:
+            r = _low_index(fours) // 4
+            fours &= fours - np.uint64(1)
             four = np.uint64(15) << np.uint64(4 * r)
-            for c in range(52):
-                if c // 4 != r and (hand >> np.uint64(c)) & np.uint64(1):
-                    n = _emit(out, n, four | (np.uint64(1) << np.uint64(c)), cur_kind, cur_key, bv)
-    # straights of mixed suits (one card per rank; the one-suit ones come with the flushes)
-    lows = 10 if bv[V_ACE_LOW] == 1 else 9
-    for li in range(lows):
-        ranks = np.zeros(5, dtype=np.int64)
-        for i in range(5):
-            ranks[i] = (li + i) if li < 9 else (12 if i == 0 else i - 1)   # li == 9: A-2-3-4-5
-        ok = True
-        for i in range(5):
-            if _rank_bits(hand, ranks[i]) == np.uint64(0):
-                ok = False
-        if not ok:
-            continue
-        # an odometer over the suits each rank holds (at most 4 ** 5 choices, usually far fewer)
-        idx = np.zeros(5, dtype=np.int64)
-        while True:
-            play = np.uint64(0)
-            first = -1
-            same = True
-            for i in range(5):
-                bits = _rank_bits(hand, ranks[i])
-                k = idx[i]
-                su = 0
-                while True:                       # the k-th suit held at this rank
-                    if (bits >> np.uint64(su)) & np.uint64(1):
-                        if k == 0:
-                            break
-                        k -= 1
-                    su += 1
-                play |= np.uint64(1) << np.uint64(4 * ranks[i] + su)
-                if first < 0:
-                    first = su
-                elif su != first:
-                    same = False
-            if not same:
-                n = _emit(out, n, play, cur_kind, cur_key, bv)
-            i = 4
-            while i >= 0:
-                idx[i] += 1
-                if idx[i] < _popcount(_rank_bits(hand, ranks[i])):
-                    break
-                idx[i] = 0
-                i -= 1
-            if i < 0:
-                break
+            kickers = hand & ~four
+            while kickers:
+                c = _low_index(kickers)
+                kickers &= kickers - np.uint64(1)
+                n = _emit_known(out, n, four | (np.uint64(1) << np.uint64(c)), K_QUAD, r, cur_kind, cur_key)
+    # straights of mixed suits (one card per rank; the one-suit ones come with the flushes); key = top rank
+    if _wanted(K_STRAIGHT, cur_kind):
+        lows = 10 if bv[V_ACE_LOW] == 1 else 9
+        for li in range(lows):
+            if li < 9:
+                r0, r1, r2, r3, r4 = li, li + 1, li + 2, li + 3, li + 4
+            else:
+                r0, r1, r2, r3, r4 = 12, 0, 1, 2, 3           # li == 9: A-2-3-4-5, whose top card is the 5
+            if not ((ge1 >> np.uint64(4 * r0)) & (ge1 >> np.uint64(4 * r1)) & (ge1 >> np.uint64(4 * r2)) &
+                    (ge1 >> np.uint64(4 * r3)) & (ge1 >> np.uint64(4 * r4)) & np.uint64(1)):
+                continue
+            b0 = _rank_bits(hand, r0)
+            b1 = _rank_bits(hand, r1)
+            b2 = _rank_bits(hand, r2)
+            b3 = _rank_bits(hand, r3)
+            b4 = _rank_bits(hand, r4)
+            if (b0 & b1 & b2 & b3 & b4) == np.uint64(0) and \
+                    _popcount(b0) + _popcount(b1) + _popcount(b2) + _popcount(b3) + _popcount(b4) == 5:
+                # one card per rank, not all one suit: the only choice
+                play = ((b0 << np.uint64(4 * r0)) | (b1 << np.uint64(4 * r1)) | (b2 << np.uint64(4 * r2)) |
+                        (b3 << np.uint64(4 * r3)) | (b4 << np.uint64(4 * r4)))
+                n = _emit_known(out, n, play, K_STRAIGHT, r4, cur_kind, cur_key)
+                continue
+            # an odometer over the suits each rank holds (at most 4 ** 5 choices, usually far fewer)
+            for s0 in range(4):
+                if not (b0 >> np.uint64(s0)) & np.uint64(1):
+                    continue
+                for s1 in range(4):
+                    if not (b1 >> np.uint64(s1)) & np.uint64(1):
+                        continue
+                    for s2 in range(4):
+                        if not (b2 >> np.uint64(s2)) & np.uint64(1):
+                            continue
+                        for s3 in range(4):
+                            if not (b3 >> np.uint64(s3)) & np.uint64(1):
+                                continue
+                            for s4 in range(4):
+                                if not (b4 >> np.uint64(s4)) & np.uint64(1):
+                                    continue
+                                if s0 == s1 and s1 == s2 and s2 == s3 and s3 == s4:
+                                    continue
+                                play = ((np.uint64(1) << np.uint64(4 * r0 + s0)) |
+                                        (np.uint64(1) << np.uint64(4 * r1 + s1)) |
+                                        (np.uint64(1) << np.uint64(4 * r2 + s2)) |
+                                        (np.uint64(1) << np.uint64(4 * r3 + s3)) |
+                                        (np.uint64(1) << np.uint64(4 * r4 + s4)))
+                                n = _emit_known(out, n, play, K_STRAIGHT, r4, cur_kind, cur_key)
     # flushes and straight flushes: every five cards of one suit
-    for su in range(4):
-        cards = np.zeros(13, dtype=np.int64)
-        m = 0
-        for r in range(13):
-            if (hand >> np.uint64(4 * r + su)) & np.uint64(1):
-                cards[m] = 4 * r + su
-                m += 1
-        if m < 5:
-            continue
-        for a in range(m):
-            for b in range(a + 1, m):
-                for c in range(b + 1, m):
-                    for d in range(c + 1, m):
-                        for e in range(d + 1, m):
-                            play = ((np.uint64(1) << np.uint64(cards[a])) | (np.uint64(1) << np.uint64(cards[b])) |
-                                    (np.uint64(1) << np.uint64(cards[c])) | (np.uint64(1) << np.uint64(cards[d])) |
-                                    (np.uint64(1) << np.uint64(cards[e])))
-                            n = _emit(out, n, play, cur_kind, cur_key, bv)
+    if _wanted(K_FLUSH, cur_kind) or _wanted(K_STRAIGHT_FLUSH, cur_kind):
+        for su in range(4):
+            suit = (hand >> np.uint64(su)) & RANK_LOW_BITS
+            if _popcount(suit) < 5:
+                continue
+            # five of the suit's cards: the lowest four by nested bit loops, the fifth above them
+            sa = suit
+            while sa:
+                a = sa & (~sa + np.uint64(1))
+                sa &= sa - np.uint64(1)
+                sb = sa
+                while sb:
+                    b = sb & (~sb + np.uint64(1))
+                    sb &= sb - np.uint64(1)
+                    sc = sb
+                    while sc:
+                        c = sc & (~sc + np.uint64(1))
+                        sc &= sc - np.uint64(1)
+                        sd = sc
+                        while sd:
+                            d = sd & (~sd + np.uint64(1))
+                            sd &= sd - np.uint64(1)
+                            se = sd
+                            while se:
+                                e = se & (~se + np.uint64(1))
+                                se &= se - np.uint64(1)
+                                play = (a | b | c | d | e) << np.uint64(su)
+                                n = _emit(out, n, play, cur_kind, cur_key, bv)
     return n
 
 

@@ -109,3 +109,47 @@ def test_cli_eval_beats_moves():
     assert {r["type"] for r in rows} == {"Single", "Pair"} and len(rows) == 7
     code, out, err = cli("moves", "biscuits", "--hand", "5C 5C")
     assert code == 2 and "duplicate card 5C" in err
+
+
+def _rich_hand(rnd):
+    """A 13-card hand built to hold what random hands rarely do (BI-6): a one-suit run (straight flush, or a
+    flush with a gap), a four of a kind at times, a triple, and loose cards."""
+    suit = rnd.randrange(4)
+    low = rnd.randint(0, 8)
+    run = [(low + i) * 4 + suit for i in range(5)]
+    if rnd.random() < 0.5:
+        run[rnd.randrange(1, 4)] = min(12, low + 6) * 4 + suit       # a flush with a gap, or a longer run
+    cards = set(run)
+    if rnd.random() < 0.5:
+        r = rnd.randrange(13)
+        cards |= {r * 4 + s for s in range(4)}
+    r = rnd.randrange(13)
+    cards |= set(rnd.sample([r * 4 + s for s in range(4)], 3))
+    cards.add(rnd.randrange(52))              # the lowest and the highest cards matter to kickers and keys
+    while len(cards) < 13:
+        cards.add(rnd.randrange(52))
+    return sorted(cards)[:13]
+
+
+@pytest.mark.parametrize("variants", [{}, {"ace_low_straight": "true", "flush_compare": "lexicographic"}])
+def test_moves_on_rich_hands_over_every_kind(variants):
+    """BI-6/BI-7 move sets on hands rich in flushes, straight flushes, quads and full houses, over current
+    plays of every kind taken from another such hand."""
+    from itertools import combinations
+    bv = bi.variant_array(variants)
+    rnd = random.Random("rich" + str(variants))
+    out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+    for _ in range(16):
+        hand = _rich_hand(rnd)
+        other = [c for c in _rich_hand(rnd) if c not in hand]
+        other_plays = sorted(ref.legal_plays(other, None, variants), key=sorted)
+        picked = rnd.sample(other_plays, min(10, len(other_plays)))
+        currents = [None] + [ref.classify(sorted(p), variants) for p in picked]
+        kinds = [(frozenset(sub), ref.classify(sub, variants)) for size in (1, 2, 3, 5)
+                 for sub in combinations(hand, size)]
+        for cur in currents:
+            ck, ckey = cur if cur else (0, 0)
+            n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, ckey, out, bv)
+            got = [frozenset(i for i in range(52) if (int(x) >> i) & 1) for x in out[:n]]
+            assert len(got) == len(set(got))
+            assert set(got) == {sub for sub, k in kinds if ref.beats(cur, k)}, (hand, cur)

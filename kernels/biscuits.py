@@ -17,6 +17,7 @@ import numpy as np
 
 from . import rng
 from ._jit import jit, jit_inline, pjit, prange
+from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
@@ -486,11 +487,17 @@ def plan_hand(hand, plan, alt, bv):
 
 
 @jit_inline
-def _in_plan(m, plan, n_plan):
-    for j in range(n_plan):
-        if plan[j] == m:
-            return True
-    return False
+def _index_of(moves, n, m):
+    """The index of ``m`` in the sorted ``moves[:n]`` (binary search), or -1."""
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if moves[mid] < m:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < n and moves[lo] == m else -1
 
 
 @jit_inline
@@ -504,48 +511,50 @@ def _lowest_single(moves, n):
 
 
 @jit
-def _choose_planning(hand, n_hand, cur_kind, partner_last, partner_count, min_opp, moves, n, bv, plan, alt):
-    """The planning player's index in moves[:n] (sorted by mask) or -1 to pass (see PLAY_PLANNING)."""
-    for i in range(n):
-        if _popcount(moves[i]) == n_hand:
-            return i                              # go out
+def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count, min_opp, moves, bv, plan, n_plan):
+    """The planning player's play (a card mask; 0 = pass), see PLAY_PLANNING; ``plan[:n_plan]`` is
+    :func:`plan_hand` of ``hand``.
+
+    Only what the player looks at is computed: the whole hand (going out), the whole plan elements (each is a
+    combination, so it is legal exactly when it beats the current play) and, only when an opponent is close to
+    going out and nothing whole beats, every legal play. Ties go to the lowest mask, as a scan of the sorted
+    legal plays would give.
+    """
+    kind, key = classify(hand, bv)
+    if beats(cur_kind, cur_key, kind, key):
+        return hand                               # go out
     if cur_kind != K_NONE and partner_last:
-        return -1                                 # never beat the partner
-    n_plan = plan_hand(hand, plan, alt, bv)
-    best = -1
+        return np.uint64(0)                       # never beat the partner
+    best_m = np.uint64(0)
     best_a = 1 << 40
     if cur_kind == K_NONE:
         if partner_count == 1:
-            return _lowest_single(moves, n)       # help the partner out: our lowest single
-        for i in range(n):
-            if _in_plan(moves[i], plan, n_plan):
-                top = 0
-                for c in range(52):
-                    if (moves[i] >> np.uint64(c)) & np.uint64(1):
-                        top = c
-                a = (5 - _popcount(moves[i])) * 64 + top
-                if a < best_a:
-                    best_a = a
-                    best = i
-        if best >= 0:
-            return best
-        return _lowest_single(moves, n)
-    for i in range(n):
-        if _in_plan(moves[i], plan, n_plan):
-            kind, key = classify(moves[i], bv)
-            a = (kind % 10) * (1 << 24) + key
-            if a < best_a:
+            return hand & (~hand + np.uint64(1))  # help the partner out: our lowest single
+        for j in range(n_plan):
+            m = plan[j]
+            a = (5 - _popcount(m)) * 64 + _high_index(m)          # the longest, then the lowest top card
+            if a < best_a or (a == best_a and m < best_m):
                 best_a = a
-                best = i
-    if best >= 0 or min_opp > PLAN_THRESHOLD:
-        return best
+                best_m = m
+        return best_m
+    for j in range(n_plan):                       # the cheapest whole plan element that beats
+        m = plan[j]
+        kind, key = classify(m, bv)
+        if beats(cur_kind, cur_key, kind, key):
+            a = (kind % 10) * (1 << 24) + key
+            if a < best_a or (a == best_a and m < best_m):
+                best_a = a
+                best_m = m
+    if best_a < (1 << 40) or min_opp > PLAN_THRESHOLD:
+        return best_m
+    n = generate_moves(hand, cur_kind, cur_key, moves, bv)
     for i in range(n):                            # an opponent is close to going out: break combinations
         kind, key = classify(moves[i], bv)
         a = (kind % 10) * (1 << 24) + key
-        if a < best_a:
+        if a < best_a or (a == best_a and moves[i] < best_m):
             best_a = a
-            best = i
-    return best
+            best_m = moves[i]
+    return best_m
 
 
 @jit
@@ -581,6 +590,10 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     give = np.zeros(4, dtype=np.uint64)
     plan = np.zeros(MAX_PLAN, dtype=np.uint64)
     alt = np.zeros(MAX_PLAN, dtype=np.uint64)
+    # each seat's plan (plan_hand) is kept until its hand changes: plan_of[s] is the hand it was made for
+    plans = np.zeros((4, MAX_PLAN), dtype=np.uint64)
+    plan_n = np.zeros(4, dtype=np.int64)
+    plan_of = np.zeros(4, dtype=np.uint64)
     for s in range(4):
         pol = strat[s, 1]
         if pol == PASS_RANDOM:
@@ -607,25 +620,30 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     active = 4
     for _ in range(MAX_TURNS):
         hand = hands[turn]
-        n = generate_moves(hand, cur_kind, cur_key, moves, bv)
-        sort_prefix(moves, n)
-        pick = -1
-        if n > 0:
-            partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
-            if strat[turn, 0] == PLAY_PLANNING:
-                min_opp = 99
-                for o in ((turn + 1) % 4, (turn + 3) % 4):
-                    if 0 < counts[o] < min_opp:
-                        min_opp = counts[o]
-                pick = _choose_planning(hand, counts[turn], cur_kind, partner_last, counts[(turn + 2) % 4], min_opp,
-                                        moves, n, bv, plan, alt)
-            else:
+        partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
+        play = np.uint64(0)                       # 0 = pass
+        if strat[turn, 0] == PLAY_PLANNING:
+            min_opp = 99
+            for o in ((turn + 1) % 4, (turn + 3) % 4):
+                if 0 < counts[o] < min_opp:
+                    min_opp = counts[o]
+            if plan_of[turn] != hand or plan_n[turn] == 0:
+                plan_n[turn] = plan_hand(hand, plans[turn], alt, bv)
+                plan_of[turn] = hand
+            play = _planning_play(hand, counts[turn], cur_kind, cur_key, partner_last, counts[(turn + 2) % 4],
+                                  min_opp, moves, bv, plans[turn], plan_n[turn])
+        else:
+            n = generate_moves(hand, cur_kind, cur_key, moves, bv)
+            sort_prefix(moves, n)
+            pick = -1
+            if n > 0:
                 pick = _choose_play(st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key, partner_last, moves,
                                     n, bv)
-        if cur_kind == K_NONE and pick < 0:
-            pick = 0
-        if pick >= 0:
-            play = moves[pick]
+            if cur_kind == K_NONE and pick < 0:
+                pick = 0
+            if pick >= 0:
+                play = moves[pick]
+        if play:
             kind, key = classify(play, bv)
             hands[turn] = hand & ~play
             counts[turn] -= _popcount(play)

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import rng
 from ._jit import jit, jit_inline, pjit, prange
+from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
@@ -562,10 +563,7 @@ def _special(kind):
 
 @jit
 def _top_card(play):
-    c = 53
-    while not (play >> np.uint64(c)) & np.uint64(1):
-        c -= 1
-    return c
+    return _high_index(play)
 
 
 MAX_PLAN = 32
@@ -635,12 +633,18 @@ def plan_hand(hand, plan, alt):
 
 
 @jit
-def _choose_planning(threshold, hand, n_hand, cur_kind, moves, n, min_opp, zv, plan, alt):
-    """The planning player's move index in ``moves[:n]``, or -1 to pass (see POLICY_PLANNING)."""
-    for i in range(n):
-        if _popcount(moves[i]) == n_hand:
-            return i                          # go out
-    n_plan = plan_hand(hand, plan, alt)
+def _planning_play(threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv, plan, n_plan):
+    """The planning player's play (a card mask; 0 = pass), see POLICY_PLANNING; ``plan[:n_plan]`` is
+    :func:`plan_hand` of ``hand``.
+
+    Only what the player looks at is computed: the whole hand (going out) and the whole plan elements, each a
+    combination that is legal exactly when it beats the current play (a four of a kind is played as a bomb
+    with our lowest single as kicker). The legal plays are generated only for the fall-backs (nothing whole
+    to lead; breaking combinations). Ties go to the lowest mask, as a scan of the sorted legal plays gives.
+    """
+    kind, length, key = classify(hand, zv)
+    if beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
+        return hand                          # go out
     n_fours = 0
     lowest_single = -1
     for j in range(n_plan):
@@ -648,71 +652,62 @@ def _choose_planning(threshold, hand, n_hand, cur_kind, moves, n, min_opp, zv, p
             n_fours += 1
         elif _popcount(plan[j]) == 1 and lowest_single < 0:
             lowest_single = _top_card(plan[j])
-    # whole plan elements (a bomb: one of our fours with our lowest single as its kicker)
-    best = -1
-    best_top = 99
-    best_key = 1 << 30
-    for i in range(n):
-        m = moves[i]
-        kind, length, key = classify(m, zv)
-        whole = False
-        if _special(kind) and length == 5 and kind == K_BOMB:
-            for j in range(n_plan):
-                if _popcount(plan[j]) == 4 and (plan[j] & m) == plan[j] and lowest_single >= 0 and \
-                        (m & ~plan[j]) == (np.uint64(1) << np.uint64(lowest_single)):
-                    whole = True
-            if whole and not (cur_kind == K_NONE and n_plan > n_fours + 1):
+    lead = cur_kind == K_NONE
+    best = np.uint64(0)                      # the best whole plan element (not a five-card bomb)
+    best_rank = 1 << 30                      # lead: its top card; follow: its key
+    bomb = np.uint64(0)                      # the lowest whole bomb allowed now
+    for j in range(n_plan):
+        m = plan[j]
+        if _popcount(m) == 4 and lowest_single >= 0 and _rank_bits(m, _top_card(m) // 4) == np.uint64(15):
+            b = m | (np.uint64(1) << np.uint64(lowest_single))
+            kind, length, key = classify(b, zv)
+            if kind == K_BOMB and length == 5 and beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
                 # a bomb is spent only when it decides the game: an opponent is close to going out, or
                 # afterwards at most one plan element is left (never as a lead while other plays remain)
-                if min_opp <= threshold or n_plan - 2 <= 1:
-                    if best < 0:               # the first such bomb (moves are sorted by mask)
-                        best = i
-                        best_key = (1 << 29) + key
-                        best_top = 98
+                if not (lead and n_plan > n_fours + 1) and (min_opp <= threshold or n_plan - 2 <= 1):
+                    if bomb == np.uint64(0) or b < bomb:
+                        bomb = b
+        kind, length, key = classify(m, zv)
+        if kind == K_BOMB and length == 5:
             continue
-        for j in range(n_plan):
-            if plan[j] == m:
-                whole = True
-        if not whole:
+        if not beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
             continue
-        if cur_kind == K_NONE:
-            top = _top_card(m)
-            if top < best_top:
-                best = i
-                best_top = top
-                best_key = 0
-        elif key < best_key:
-            best = i
-            best_key = key
-    if best >= 0:
+        rank = _top_card(m) if lead else key
+        if rank < best_rank or (rank == best_rank and m < best):
+            best_rank = rank
+            best = m
+    if best:
         return best
-    if cur_kind == K_NONE:
-        # nothing whole to lead (only fours without a kicker are left): the lowest legal play
-        low = 0
+    if bomb:
+        return bomb
+    if not lead and min_opp > threshold:
+        return np.uint64(0)
+    n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch, zv)
+    pick = np.uint64(0)
+    if lead:
+        # nothing whole to lead (only fours without a kicker are left): the lowest legal play by its top card
+        low_top = 99
         for i in range(n):
-            if _top_card(moves[i]) < _top_card(moves[low]):
-                low = i
-        return low
-    if min_opp <= threshold:
-        # an opponent is close to going out: break combinations, bombs included, cheapest first
-        pick = -1
-        pick_rank = 1 << 40
-        for i in range(n):
-            kind, length, key = classify(moves[i], zv)
-            rank = (2 if kind == K_STRAIGHT_FLUSH else (1 if kind == K_BOMB else 0)) * (1 << 20) + key * 32 + length
-            if rank < pick_rank:
-                pick_rank = rank
-                pick = i
+            t = _top_card(moves[i])
+            if t < low_top or (t == low_top and moves[i] < pick):
+                low_top = t
+                pick = moves[i]
         return pick
-    return -1
+    # an opponent is close to going out: break combinations, bombs included, cheapest first
+    pick_rank = 1 << 40
+    for i in range(n):
+        kind, length, key = classify(moves[i], zv)
+        rank = (2 if kind == K_STRAIGHT_FLUSH else (1 if kind == K_BOMB else 0)) * (1 << 20) + key * 32 + length
+        if rank < pick_rank or (rank == pick_rank and moves[i] < pick):
+            pick_rank = rank
+            pick = moves[i]
+    return pick
 
 
 @jit
-def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv,
-           plan, alt):
-    """The index of the chosen move in ``moves[:n]`` (sorted by mask), or -1 to pass."""
-    if policy == POLICY_PLANNING:
-        return _choose_planning(threshold, hand, n_hand, cur_kind, moves, n, min_opp, zv, plan, alt)
+def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
+    """The random or greedy player's move: its index in ``moves[:n]`` (sorted by mask), or -1 to pass (the
+    planning player is :func:`_planning_play`)."""
     if policy == POLICY_RANDOM:
         if cur_kind == K_NONE:
             return rng.below(st, n)
@@ -802,8 +797,10 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     full = counts.copy()
     zv = zv.copy()              # the revolution state lives in this game's copy
     zv[V_REV_STATE] = 0
-    plan = np.zeros(MAX_PLAN, dtype=np.uint64)
     alt = np.zeros(MAX_PLAN, dtype=np.uint64)
+    plans = np.zeros((P, MAX_PLAN), dtype=np.uint64)
+    plan_n = np.zeros(P, dtype=np.int64)
+    plan_of = np.zeros(P, dtype=np.uint64)
     active = P
     place = 0
     winner = -1
@@ -816,20 +813,29 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     turn = leader
     for _ in range(MAX_TURNS):
         hand = hands[turn]
-        n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch, zv)
-        sort_prefix(moves, n)
         min_opp = 99
         for s in range(P):
             if s != turn and counts[s] > 0 and counts[s] < min_opp:
                 min_opp = counts[s]
-        pick = -1
-        if n > 0:
-            pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,
-                          cur_len, cur_key, moves, n, min_opp, zv, plan, alt)
-        if cur_kind == K_NONE and pick < 0:
-            pick = 0             # a leader must play (cannot happen with a non-empty hand)
-        if pick >= 0:
-            play = moves[pick]
+        play = np.uint64(0)      # 0 = pass
+        if strat[turn, 0] == POLICY_PLANNING:
+            if plan_of[turn] != hand or plan_n[turn] == 0:     # each seat's plan is kept until its hand changes
+                plan_n[turn] = plan_hand(hand, plans[turn], alt)
+                plan_of[turn] = hand
+            play = _planning_play(strat[turn, 2], hand, counts[turn], cur_kind, cur_len, cur_key, moves, scratch,
+                                  min_opp, zv, plans[turn], plan_n[turn])
+        else:
+            n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch, zv)
+            sort_prefix(moves, n)
+            pick = -1
+            if n > 0:
+                pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,
+                              cur_len, cur_key, moves, n, min_opp, zv)
+            if cur_kind == K_NONE and pick < 0:
+                pick = 0             # a leader must play (cannot happen with a non-empty hand)
+            if pick >= 0:
+                play = moves[pick]
+        if play:
             kind, length, key = classify(play, zv)
             if _special(kind):
                 rec[turn, G_BOMBS_PLAYED] += 1

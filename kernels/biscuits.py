@@ -39,7 +39,11 @@ RANK_LOW_BITS = np.uint64(0x1111111111111)   # bit 4 * r for the 13 ranks
 
 V_FLUSH_COMPARE = 0     # flush_compare: 0 top_card_only, 1 lexicographic
 V_ACE_LOW = 1           # ace_low_straight: 0 false, 1 true
-N_VARIANTS = 2
+V_PASS_LOCKS_OUT = 2    # pass_locks_out: 0 false, 1 true (a pass takes you out of the trick)
+V_STARTER_RULE = 3      # starter_rule: 0 next_clockwise_in_trailing_or_tied_team, 1 trailing_team_alternates
+V_PASS_FIRST_ONLY = 4   # pass_every_hand: 0 true, 1 false (the partner pass before the first hand only)
+V_END_IMMEDIATE = 5     # game_end_check: 0 end_of_hand, 1 immediate (the game stops when a team reaches the target)
+N_VARIANTS = 6
 
 
 @jit
@@ -532,11 +536,16 @@ def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count,
             return hand & (~hand + np.uint64(1))  # help the partner out: our lowest single
         for j in range(n_plan):
             m = plan[j]
+            kind, key = classify(m, bv)
+            if kind == K_NONE:
+                continue                          # a four left without a kicker is no play (BI-6)
             a = (5 - _popcount(m)) * 64 + _high_index(m)          # the longest, then the lowest top card
             if a < best_a or (a == best_a and m < best_m):
                 best_a = a
                 best_m = m
-        return best_m
+        if best_m:
+            return best_m
+        return hand & (~hand + np.uint64(1))      # nothing whole to lead: our lowest single
     for j in range(n_plan):                       # the cheapest whole plan element that beats
         m = plan[j]
         kind, key = classify(m, bv)
@@ -580,8 +589,16 @@ def _keep_combos_pass(hand, plan, alt, bv):
 
 @jit
 def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
-    """One hand from dealt ``hands`` (BI-4 .. BI-11); fills ``rec[4, H_FIELDS]``; returns (team 0 points,
-    team 1 points)."""
+    """One hand from dealt ``hands`` (BI-4 .. BI-11) with the partner pass; fills ``rec[4, H_FIELDS]``; returns
+    (team 0 points, team 1 points)."""
+    return play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40)
+
+
+@jit
+def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target):
+    """:func:`play_hand` inside a game: ``do_pass`` says whether the partners pass (variant pass_every_hand),
+    and under variant game_end_check=immediate the hand stops as soon as a team's game score (``score0``,
+    ``score1`` before the hand, plus this hand's points) reaches ``target``."""
     for s in range(4):
         for f in range(H_FIELDS):
             rec[s, f] = 0
@@ -596,7 +613,9 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     plan_of = np.zeros(4, dtype=np.uint64)
     for s in range(4):
         pol = strat[s, 1]
-        if pol == PASS_RANDOM:
+        if not do_pass:
+            give[s] = 0
+        elif pol == PASS_RANDOM:
             give[s] = _random_cards(st, hands[s], 2)
         elif pol == PASS_KEEP_COMBOS:
             give[s] = _keep_combos_pass(hands[s], plan, alt, bv)
@@ -618,6 +637,8 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     passes = 0
     turn = leader
     active = 4
+    locks = bv[V_PASS_LOCKS_OUT] == 1
+    locked = 0                                    # seats out of this trick by a pass (variant pass_locks_out)
     for _ in range(MAX_TURNS):
         hand = hands[turn]
         partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
@@ -660,10 +681,21 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
                 rec[turn, H_OUT_FIRST if out_count == 1 else H_OUT_SECOND] = 1
                 if out_count == 2:
                     break                             # BI-9: the hand ends at once
+                if bv[V_END_IMMEDIATE] == 1 and (score0 + points[0] >= target or score1 + points[1] >= target):
+                    break                             # variant game_end_check=immediate: the game is over
         else:
             passes += 1
-        need = active - (1 if counts[last] > 0 else 0)
-        if passes >= need:
+            if locks:
+                locked |= 1 << turn
+        if locks:
+            # variant pass_locks_out: the trick ends when every other player holding cards has passed once
+            trick_over = True
+            for s in range(4):
+                if s != last and counts[s] > 0 and not (locked >> s) & 1:
+                    trick_over = False
+        else:
+            trick_over = passes >= active - (1 if counts[last] > 0 else 0)
+        if trick_over:
             # the trick is over: `last` won it; BI-10 special action, then BI-11 the next leader
             winner = last
             fancy = cur_kind // 10 == 1
@@ -704,11 +736,12 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
             cur_kind = K_NONE
             cur_key = 0
             passes = 0
+            locked = 0
             turn = nxt
             last = nxt
             continue
         turn = (turn + 1) % 4
-        while counts[turn] == 0:
+        while counts[turn] == 0 or (locked >> turn) & 1:
             turn = (turn + 1) % 4
     for s in range(4):
         rec[s, H_POINTS] = points[s % 2]
@@ -736,6 +769,30 @@ def next_starter(prev, score0, score1):
         if mine <= theirs:
             return s
     return (prev + 1) % 4
+
+
+@jit
+def next_starter_rule(prev, score0, score1, last_start, bv):
+    """The next hand's Starter under the variant in force; ``last_start[team]`` is that team's last Starter
+    (-1 before it has had one) and is updated.
+
+    Variant starter_rule=trailing_team_alternates [OURS reading of 2(c)5]: the team that starts is the one
+    BI-3 picks (behind, or on level scores the team clockwise next to the previous Starter); inside it the two
+    players take turns, "from the last Starter in the partnership"; a team's first Starter is the one BI-3 picks.
+    """
+    s = next_starter(prev, score0, score1)
+    if bv[V_STARTER_RULE] == 1 and last_start[s % 2] >= 0:
+        s = (last_start[s % 2] + 2) % 4
+    last_start[s % 2] = s
+    return s
+
+
+@jit_inline
+def _game_over(score0, score1, n_hands, target, max_hands):
+    """BI-12: a team has reached the target or the hands are played, and the scores are not level (ties play
+    on; a safety stop after many extra hands, never reached in practice)."""
+    done = score0 >= target or score1 >= target or n_hands >= max_hands
+    return (done and score0 != score1) or n_hands >= 4 * max_hands + 40
 
 
 # count rows: per seat C_FIELDS, then per team, then game fields
@@ -769,6 +826,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
         rec = np.zeros((4, H_FIELDS), dtype=np.int64)
         moves = np.zeros(MAX_MOVES, dtype=np.uint64)
         deck = np.arange(52, dtype=np.int64)
+        last_start = np.zeros(2, dtype=np.int64)
         st_deal = rng.new_state()
         st_play = rng.new_state()
         row = out[ci]
@@ -780,11 +838,15 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
             score0 = 0
             score1 = 0
             n_hands = 0
+            last_start[:] = -1
+            last_start[starter % 2] = starter
             while True:
                 for i in range(52):
                     deck[i] = i
                 deal(st_deal, deck, hands, counts, starter)
-                p0, p1 = play_hand(hands, counts, starter, strat, st_play, rec, moves, bv)
+                do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
+                p0, p1 = play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0,
+                                           score1, target if unit_game == 1 else 1 << 40)
                 score0 += p0
                 score1 += p1
                 n_hands += 1
@@ -799,14 +861,9 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
                     hb = base + 2 * T_FIELDS + M_FIELDS + 2 * min(rec[s, H_HCP], MAX_HCP)
                     row[hb] += 1
                     row[hb + 1] += rec[s, H_OUT_FIRST]
-                if unit_game == 0:
+                if unit_game == 0 or _game_over(score0, score1, n_hands, target, max_hands):
                     break
-                done = score0 >= target or score1 >= target or n_hands >= max_hands
-                if done and score0 != score1:
-                    break
-                if n_hands >= 4 * max_hands + 40:
-                    break                             # a safety stop for endless ties (never seen)
-                starter = next_starter(starter, score0, score1)
+                starter = next_starter_rule(starter, score0, score1, last_start, bv)
             if unit_game == 1:
                 row[base + 2 * T_FIELDS + M_GAMES] += 1
                 if score0 > score1:
@@ -888,6 +945,7 @@ def win_table_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, target,
         rec = np.zeros((4, H_FIELDS), dtype=np.int64)
         moves = np.zeros(MAX_MOVES, dtype=np.uint64)
         deck = np.arange(52, dtype=np.int64)
+        last_start = np.zeros(2, dtype=np.int64)
         st_deal = rng.new_state()
         st_play = rng.new_state()
         row = out[ci]
@@ -899,18 +957,21 @@ def win_table_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, target,
             score1 = (state // target) % target
             n_hands = state // (target * target)
             starter = rng.below(st_deal, 4)
+            last_start[:] = -1                        # the earlier Starters of a game joined midway are unknown
+            last_start[starter % 2] = starter
             while True:
                 for i in range(52):
                     deck[i] = i
                 deal(st_deal, deck, hands, counts, starter)
-                p0, p1 = play_hand(hands, counts, starter, strat, st_play, rec, moves, bv)
+                do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
+                p0, p1 = play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0,
+                                           score1, target)
                 score0 += p0
                 score1 += p1
                 n_hands += 1
-                done = score0 >= target or score1 >= target or n_hands >= max_hands
-                if (done and score0 != score1) or n_hands >= 4 * max_hands + 40:
+                if _game_over(score0, score1, n_hands, target, max_hands):
                     break
-                starter = next_starter(starter, score0, score1)
+                starter = next_starter_rule(starter, score0, score1, last_start, bv)
             row[2 * state] += 1
             if score0 > score1:
                 row[2 * state + 1] += 1

@@ -32,7 +32,16 @@ def test_hand_unit():
     assert "game_won" not in set(t.measure)
 
 
-@pytest.mark.parametrize("kw, msg", [(dict(variants={"pass_locks_out": "true"}), "not implemented yet"),
+@pytest.mark.parametrize("variants", [{"pass_locks_out": "true"}, {"starter_rule": "trailing_team_alternates"},
+                                      {"pass_every_hand": "false"}, {"game_end_check": "immediate"}])
+def test_play_variants_run_whole_games(variants):
+    """2(c)1, 5, 6, 9: each play variant runs whole games; every game is won by one team (BI-12)."""
+    t = driver.run(bi.simulation_spec(variants=variants), trials=60, seed=2, progress=False).table
+    won = t[t.measure == "game_won"]
+    assert won.successes.sum() == 60 and won.trials.min() == 60
+
+
+@pytest.mark.parametrize("kw, msg", [(dict(variants={"pass_locks_out": "maybe"}), "pass_locks_out"),
                                      (dict(unit="deal"), "bad --unit"), (dict(players=5), "exactly 4 players"),
                                      (dict(strategies=["planner"]), "unknown strategy")])
 def test_bad_arguments(kw, msg):

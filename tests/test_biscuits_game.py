@@ -95,3 +95,89 @@ def test_planning_keeps_a_straight_together():
     hand = bi.to_mask("3C 4D 5H 6S 7C KD KH")
     n = K.plan_hand(np.uint64(hand), plan, alt, bv)
     assert sorted(bi.cards_of(int(x)) for x in plan[:n]) == ["3C 4D 5H 6S 7C", "KD KH"]
+
+
+@K.jit
+def _one_hand_in_game(strat, key0, trial, starter, bv, do_pass, score0, score1, target):
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    rng.seed_state(st_deal, key0, np.uint64(0), np.uint64(trial), np.uint64(0))
+    rng.seed_state(st_play, key0, np.uint64(0), np.uint64(trial), np.uint64(1))
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    counts = np.zeros(4, dtype=np.int64)
+    K.deal(st_deal, deck, hands, counts, starter)
+    dealt = hands.copy()
+    rec = np.zeros((4, K.H_FIELDS), dtype=np.int64)
+    p0, p1 = K.play_hand_in_game(hands, counts, starter, strat, st_play, rec, np.zeros(K.MAX_MOVES, dtype=np.uint64),
+                                 bv, do_pass, score0, score1, target)
+    return dealt, p0, p1, rec
+
+
+MIXED = [(1, 1, 2, 2), (0, 0, 1, 1), (2, 3, 0, 2), (0, 1, 2, 1)]
+
+
+@pytest.mark.parametrize("variants, do_pass, scores", [
+    ({"pass_locks_out": "true"}, True, (0, 0)),            # 2(c)1: a pass takes you out of the trick
+    ({}, False, (0, 0)),                                   # 2(c)6: no partner pass (a later hand)
+    ({"game_end_check": "immediate"}, True, (27, 24)),     # 2(c)9: the hand stops when a team reaches 30
+    ({"pass_locks_out": "true", "game_end_check": "immediate"}, False, (29, 29)),
+])
+def test_play_variants_match_reference(variants, do_pass, scores):
+    from analysis.games import biscuits as bi
+    bv = bi.variant_array(variants)
+    legal = legal_for(bv)
+    stopped = 0
+    for strategies in ([(0, 0, 1, 1)] * 4, MIXED, [(2, 3, 0, 2)] * 4):
+        strat = np.array(strategies, dtype=np.int64)
+        for trial in range(25):
+            starter = trial % 4
+            dealt, p0, p1, rec = _one_hand_in_game(strat, np.uint64(5), trial, starter, bv, do_pass, scores[0],
+                                                   scores[1], 30)
+            hands = [{c for c in range(52) if (int(dealt[s]) >> c) & 1} for s in range(4)]
+            st = rng.new_state()
+            rng.seed_state(st, np.uint64(5), np.uint64(0), np.uint64(trial), np.uint64(1))
+            points, first, second = ref.play_hand(hands, starter, strategies, legal, lambda n: int(rng.below(st, n)),
+                                                  variants, do_pass, scores, 30)
+            assert [int(p0), int(p1)] == points, (strategies, trial)
+            assert int(rec[first, K.H_OUT_FIRST]) == 1
+            if second is None:
+                stopped += 1
+                assert rec[:, K.H_OUT_SECOND].sum() == 0
+                assert max(scores[0] + points[0], scores[1] + points[1]) >= 30
+            else:
+                assert int(rec[second, K.H_OUT_SECOND]) == 1
+    if variants.get("game_end_check") == "immediate":
+        assert stopped > 0            # the early stop did happen in some hands
+
+
+def test_pass_locks_out_changes_play():
+    """The lock-out rule is not a no-op: some hands end differently on the same deals and draws."""
+    strat = np.array([(1, 1, 0, 0)] * 4, dtype=np.int64)
+    base = np.zeros(K.N_VARIANTS, dtype=np.int64)
+    locks = base.copy()
+    locks[K.V_PASS_LOCKS_OUT] = 1
+    differ = sum(_one_hand(strat, np.uint64(9), t, t % 4, base)[1:3] != _one_hand(strat, np.uint64(9), t, t % 4,
+                                                                                  locks)[1:3] for t in range(60))
+    assert differ > 0
+
+
+def _next_starters(rule, history):
+    bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
+    bv[K.V_STARTER_RULE] = rule
+    last = np.array([-1, -1], dtype=np.int64)
+    prev = history[0][0]
+    last[prev % 2] = prev
+    out = []
+    for _, s0, s1 in history:
+        prev = int(K.next_starter_rule(prev, s0, s1, last, bv))
+        out.append(prev)
+    return out
+
+
+def test_starter_rule_trailing_team_alternates():
+    """2(c)5: N starts; N-S behind -> S; E-W behind -> W, then E; N-S behind again: BI-3 gives S (clockwise
+    from E), the alternating reading gives N (S started N-S's last hand)."""
+    history = [(0, 5, 9), (0, 9, 5), (0, 9, 5), (0, 5, 9)]
+    assert _next_starters(0, history) == [2, 3, 1, 2]
+    assert _next_starters(1, history) == [2, 3, 1, 0]

@@ -20,7 +20,12 @@ GAME = "biscuits"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
 ENGINE_VARIANTS = {"flush_compare": (K.V_FLUSH_COMPARE, {"top_card_only": 0, "lexicographic": 1}),
-                   "ace_low_straight": (K.V_ACE_LOW, {"false": 0, "true": 1})}
+                   "ace_low_straight": (K.V_ACE_LOW, {"false": 0, "true": 1}),
+                   "pass_locks_out": (K.V_PASS_LOCKS_OUT, {"false": 0, "true": 1}),
+                   "starter_rule": (K.V_STARTER_RULE, {"next_clockwise_in_trailing_or_tied_team": 0,
+                                                       "trailing_team_alternates": 1}),
+                   "pass_every_hand": (K.V_PASS_FIRST_ONLY, {"true": 0, "false": 1}),
+                   "game_end_check": (K.V_END_IMMEDIATE, {"end_of_hand": 0, "immediate": 1})}
 
 
 def rules() -> GameRules:
@@ -130,8 +135,6 @@ STRATEGIES = {"random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDO
               "planning-pass-lowest": (K.PLAY_PLANNING, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
               "planning-no-handover": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_NEVER),
               "planning-exchange": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_LOWEST, K.ACT_LOWEST)}
-PLAY_VARIANTS_NOT_IMPLEMENTED = {"pass_locks_out": "true", "starter_rule": "trailing_team_alternates",
-                                 "pass_every_hand": "false", "game_end_check": "immediate"}
 
 
 def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
@@ -140,9 +143,6 @@ def simulation_spec(players: int | None = None, variants: dict | None = None, st
     g = rules()
     g.check_players(players)
     full = g.resolve_variants(variants)
-    for name, value in PLAY_VARIANTS_NOT_IMPLEMENTED.items():
-        if full[name] == value:
-            raise CardlabError(f"variant {name}={value} is not implemented yet for {GAME}")
     unit = unit or "game"
     if unit not in ("game", "hand"):
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")

@@ -86,13 +86,23 @@ def _random(hand, k, below):
     return out
 
 
-def play_hand(hands, starter, strategies, legal, below, v=None):
-    """Returns (points per team, first out, second out). strategies[s] = (play, pass, plain action, handover)."""
+def play_hand(hands, starter, strategies, legal, below, v=None, do_pass=True, scores=(0, 0), target=None):
+    """Returns (points per team, first out, second out). strategies[s] = (play, pass, plain action, handover).
+
+    Variants: pass_locks_out (a pass takes you out of the trick); ``do_pass`` False skips the partner pass
+    (pass_every_hand=false after the first hand); game_end_check=immediate stops the hand once a team's game
+    score (``scores`` before the hand, plus this hand's points) reaches ``target``.
+    """
+    v = v or {}
+    locks = v.get("pass_locks_out") == "true"
+    immediate = v.get("game_end_check") == "immediate" and target is not None
     hands = [set(h) for h in hands]
     give = []
     for s in range(4):
         pol = strategies[s][1]
-        if pol == 0:
+        if not do_pass:
+            give.append(set())
+        elif pol == 0:
             give.append(_random(hands[s], 2, below))
         elif pol == 3:
             give.append(_keep_combos(hands[s], v))
@@ -105,6 +115,7 @@ def play_hand(hands, starter, strategies, legal, below, v=None):
     current = None
     last = turn = starter
     passes = 0
+    out_of_trick = set()        # pass_locks_out: who has passed in this trick
     while True:
         me = hands[turn]
         options = sorted(legal(me, current), key=lambda p: sum(1 << c for c in p))
@@ -134,10 +145,14 @@ def play_hand(hands, starter, strategies, legal, below, v=None):
                 outs.append(turn)
                 if len(outs) == 2:
                     return points, outs[0], outs[1]                                            # BI-9
+                if immediate and max(scores[0] + points[0], scores[1] + points[1]) >= target:
+                    return points, outs[0], None                                    # the game is over at once
         else:
             passes += 1
+            out_of_trick.add(turn)
         holding = [s for s in range(4) if hands[s]]
-        if passes >= len([s for s in holding if s != last]):
+        others = [s for s in holding if s != last]
+        if (all(s in out_of_trick for s in others) if locks else passes >= len(others)):
             winner, partner = last, (last + 2) % 4
             nxt = None
             if current[0] // 10 == 1:                                  # Fancy: may hand the lead over
@@ -166,10 +181,11 @@ def play_hand(hands, starter, strategies, legal, below, v=None):
                     nxt = (nxt + 1) % 4
             current = None
             passes = 0
+            out_of_trick = set()
             turn = last = nxt
             continue
         turn = (turn + 1) % 4
-        while not hands[turn]:
+        while not hands[turn] or (locks and turn in out_of_trick):
             turn = (turn + 1) % 4
 
 

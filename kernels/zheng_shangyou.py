@@ -58,7 +58,8 @@ V_THREE_MULT = 9         # three_player_multiplier: 0 default, 1 literal_17
 V_REVOLUTION = 10        # revolution: 0 false, 1 true
 V_REV_STATE = 11         # (game state, not a variant) 1 while a revolution is in force
 V_LOSER_EXCHANGE = 12    # loser_exchange: 0 none, 1 offer_two, 2 winner_gives_one
-N_VARIANTS = 13
+V_MIN_STRAIGHT = 13      # fewest cards in a straight or straight flush: 5 (seed), 3 (ruleset legacy_wiki)
+N_VARIANTS = 14
 
 
 @jit_inline
@@ -170,7 +171,7 @@ def classify_normal(play, zv):
             return K_FULL_HOUSE, 5, r3
         return K_NONE, n, 0
     # sequences: every rank present the same number of times (1, 2 or 3), consecutive positions
-    if not uniform or m > 3 or (m == 1 and n_ranks < 5):
+    if not uniform or m > 3 or (m == 1 and n_ranks < zv[V_MIN_STRAIGHT]):
         return K_NONE, n, 0
     if m >= 2 and zv[V_NO_TWOS_SEQ] == 1 and (present >> 12) & 1:
         return K_NONE, n, 0          # variant 11: no twos in pair and triple straights
@@ -373,18 +374,19 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
                             zv)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
     if not (lead or cur_kind == K_STRAIGHT):
-        # only straight flushes can beat the current play: each suit's runs of 5 or more positions
+        # only straight flushes can beat the current play: each suit's runs of 5 (3) or more positions
+        min_sf = zv[V_MIN_STRAIGHT]
         for s in range(4):
-            if _runs_of_five(_suit_positions(hand, s)) == np.uint64(0):
-                continue                             # no five in a row in this suit
-            for low in range(10):
+            if _runs_of(_suit_positions(hand, s), min_sf) == np.uint64(0):
+                continue                             # no run long enough in this suit
+            for low in range(15 - min_sf):
                 play = np.uint64(0)
                 for high in range(low, 14):
                     c = rank_of_position(high) * 4 + s
                     if not (hand >> np.uint64(c)) & np.uint64(1):
                         break
                     play |= np.uint64(1) << np.uint64(c)
-                    if high - low >= 4 and not ((low == 0 or low == 1) and high == 13):
+                    if high - low >= min_sf - 1 and not ((low == 0 or low == 1) and high == 13):
                         n = _emit_known(out, n, play, K_STRAIGHT_FLUSH, high - low + 1, 4 * low, cur_kind, cur_len,
                                         cur_key, zv)
     if not (lead or cur_kind == K_STRAIGHT or cur_kind == K_PAIR_STRAIGHT or cur_kind == K_TRIPLE_STRAIGHT):
@@ -401,7 +403,8 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
             held2 |= 1 << p
         if c >= 3:
             held3 |= 1 << p
-    for width, min_len, kind in ((1, 5, K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT), (3, 2, K_TRIPLE_STRAIGHT)):
+    for width, min_len, kind in ((1, zv[V_MIN_STRAIGHT], K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT),
+                                 (3, 2, K_TRIPLE_STRAIGHT)):
         if not (lead or cur_kind == kind):
             continue
         valid = held1 if width == 1 else (held2 if width == 2 else held3)
@@ -536,15 +539,19 @@ def _suit_positions(hand, suit):
 
 
 @jit_inline
-def _runs_of_five(pos):
-    """Bit 4p set when positions p .. p+4 are all held (a straight flush starts at p)."""
-    return pos & (pos >> np.uint64(4)) & (pos >> np.uint64(8)) & (pos >> np.uint64(12)) & (pos >> np.uint64(16))
+def _runs_of(pos, length):
+    """Bit 4p set when positions p .. p+length-1 are all held (a straight flush of that length starts at p)."""
+    runs = pos
+    for i in range(1, length):
+        runs &= pos >> np.uint64(4 * i)
+    return runs
 
 
 @jit
-def has_straight_flush(hand):
+def has_straight_flush(hand, min_len=5):
+    """Whether the hand holds a straight flush of ``min_len`` cards (5; 3 under ruleset legacy_wiki)."""
     for suit in range(4):
-        if _runs_of_five(_suit_positions(hand, suit)):
+        if _runs_of(_suit_positions(hand, suit), min_len):
             return True
     return False
 
@@ -604,7 +611,7 @@ def _take_runs(rest, width, min_len, plan, n_plan):
 
 
 @jit
-def plan_hand(hand, plan, alt):
+def plan_hand(hand, plan, alt, min_straight=5):
     """Split a hand into few plays: bombs (four of a kind, kicker chosen when played) kept apart; then either
     straights, triple straights and pair straights first, or no sequences; triples with the lowest spare
     pair, pairs, singles. The split with fewer elements wins (ties: sequences first). Returns the count."""
@@ -619,7 +626,7 @@ def plan_hand(hand, plan, alt):
                 n_plan += 1
                 rest &= ~(np.uint64(15) << np.uint64(4 * r))
         if attempt == 0:
-            rest, n_plan = _take_runs(rest, 1, 5, buf, n_plan)
+            rest, n_plan = _take_runs(rest, 1, min_straight, buf, n_plan)
             rest, n_plan = _take_runs(rest, 3, 2, buf, n_plan)
             rest, n_plan = _take_runs(rest, 2, 3, buf, n_plan)
         n_plan = split_sets(rest, buf, n_plan, 54)   # triples (+ lowest pair), pairs, singles, jokers
@@ -790,7 +797,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         h = hands[s]
         rec[s, G_HOLDS_3D] = 1 if h & np.uint64(1) else 0
         rec[s, G_HAS_BOMB] = 1 if has_bomb(h) else 0
-        rec[s, G_HAS_SF] = 1 if has_straight_flush(h) else 0
+        rec[s, G_HAS_SF] = 1 if has_straight_flush(h, zv[V_MIN_STRAIGHT]) else 0
         rec[s, G_JOKERS] = _popcount(h >> np.uint64(52))
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12))
         rec[s, G_NEVER_PLAYED] = 1
@@ -820,7 +827,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         play = np.uint64(0)      # 0 = pass
         if strat[turn, 0] == POLICY_PLANNING:
             if plan_of[turn] != hand or plan_n[turn] == 0:     # each seat's plan is kept until its hand changes
-                plan_n[turn] = plan_hand(hand, plans[turn], alt)
+                plan_n[turn] = plan_hand(hand, plans[turn], alt, zv[V_MIN_STRAIGHT])
                 plan_of[turn] = hand
             play = _planning_play(strat[turn, 2], hand, counts[turn], cur_kind, cur_len, cur_key, moves, scratch,
                                   min_opp, zv, plans[turn], plan_n[turn])

@@ -122,7 +122,7 @@ VARIANTS = [
     {"straight_suit_tiebreak": "true"}, {"bare_four_is_bomb": "beats_all"},
     {"bare_four_is_bomb": "below_straight_flush"}, {"sf_vs_sf": "longer_beats_shorter"},
     {"sequence_rules": "no_twos_in_sequences"}, {"pair_straight_tiebreak": "top_pair_suit"},
-    {"bomb_kicker_may_be_joker": "true"},
+    {"bomb_kicker_may_be_joker": "true"}, {"ruleset": "legacy_wiki"},
 ]
 
 
@@ -157,10 +157,22 @@ def test_variants_classify_and_generate_like_the_reference(variants):
     ({"pair_straight_tiebreak": "top_pair_suit"}, "5D 5C 6D 6C", "5H 5S 6H 6S", True),
     ({}, "5D 5C 6D 6C", "5H 5S 6H 6S", False),
     ({"bomb_kicker_may_be_joker": "true"}, "KD KC", "9D 9C 9H 9S RJ", True),
+    # ruleset legacy_wiki (4(c)14): straights and straight flushes of 3 or more cards
+    ({"ruleset": "legacy_wiki"}, "3D 4C 5H", "4D 5C 6H", True),
+    ({"ruleset": "legacy_wiki"}, "4D 5C 6H", "3C 4H 5S", False),
+    ({"ruleset": "legacy_wiki"}, "9D 9C 9H 9S 3D", "3C 4C 5C", True),        # a 3-card straight flush
+    ({"ruleset": "legacy_wiki"}, "3D 4C 5H", "3C 4C 5C 6H", False),          # same length only
 ])
 def test_variant_vectors(variants, current, new, legal):
     zv = zs.variant_array(variants)
     assert beats(current, new, zv) is legal
+
+
+def test_legacy_wiki_sequences_of_three():
+    zv = zs.variant_array({"ruleset": "legacy_wiki"})
+    assert play("AS 2D 3C", zv)[:2] == (K.K_STRAIGHT, 3) and play("AS 2D 3C")[0] == K.K_NONE
+    assert play("QS KD AC", zv)[0] == K.K_STRAIGHT and play("KS AD 2C", zv)[0] == K.K_NONE   # no wrap-around
+    assert play("7H 8H 9H", zv)[0] == K.K_STRAIGHT_FLUSH and play("7H 8H", zv)[0] == K.K_NONE
 
 
 def test_no_twos_in_pair_straights_variant():

@@ -50,6 +50,8 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     ([(1, 0, 0)] * 4, {"deck": "4p_52"}),
     ([(1, 0, 0)] * 3, {"deck": "3p_54"}),
     ([(0, 0, 0)] * 3, {"deck": "3p_52", "three_player_multiplier": "literal_17"}),
+    ([(0, 0, 0)] * 4, {"ruleset": "legacy_wiki"}), ([(2, 2, 3)] * 4, {"ruleset": "legacy_wiki"}),
+    ([(1, 0, 0), (2, 2, 3), (1, 2, 3)], {"ruleset": "legacy_wiki", "deck": "3p_54"}),
 ])
 def test_kernel_games_match_reference(strategies, variants):
     from analysis.games import zheng_shangyou as zs
@@ -154,3 +156,11 @@ def test_revolution_reverses_the_order():
     assert key("3D", zr)[2] > key("2D", zr)[2] and key("3D", zv)[2] < key("2D", zv)[2]
     assert key("RJ", zr)[2] > key("3S", zr)[2]                       # jokers stay highest
     assert key("3D 4C 5H 6S 7D", zr)[2] > key("9D TC JH QS KD", zr)[2]
+
+
+def test_legacy_wiki_deals_52_cards():
+    """4(c)14: the older revision plays with 52 cards (a 54-card deck variant becomes its 52-card one)."""
+    from analysis.games import zheng_shangyou as zs
+    for deck, P, n in (("4p_54", 4, 52), ("3p_54", 3, 51)):
+        P_, d0, n_deal, zv, full = zs._table(None, {"ruleset": "legacy_wiki", "deck": deck})
+        assert (P_, len(d0), int(n_deal), int(zv[K.V_MIN_STRAIGHT])) == (P, 52, n, 3)

@@ -53,7 +53,10 @@ def cards_of(mask: int) -> str:
     return " ".join(str(card(i)) for i in range(54) if (mask >> i) & 1)
 
 
-NOT_IMPLEMENTED = {"deck": {"5to8p_108"}, "ruleset": {"legacy_wiki", "current_wiki"}}
+NOT_IMPLEMENTED = {"deck": {"5to8p_108"}, "ruleset": {"current_wiki"}}
+# ruleset legacy_wiki (4(c)14, the older revision): a 52-card deck and straights and straight flushes of 3 or
+# more cards; a 54-card deck variant is read as its 52-card counterpart for the same players
+LEGACY_DECKS = {"4p_54": "4p_52", "3p_54": "3p_52"}
 _CODES = {
     "straight_suit_tiebreak": (K.V_STRAIGHT_SUIT, {"false": 0, "true": 1}),
     "bare_four_is_bomb": (K.V_BARE_FOUR, {"false": 0, "beats_all": 1, "below_straight_flush": 2}),
@@ -86,7 +89,15 @@ def variant_array(variants: dict | None) -> np.ndarray:
     zv = np.zeros(K.N_VARIANTS, dtype=np.int64)
     for name, (slot, codes) in _CODES.items():
         zv[slot] = codes[full[name]]
+    zv[K.V_MIN_STRAIGHT] = 3 if full["ruleset"] == "legacy_wiki" else 5
     return zv
+
+
+def effective_deck(full: dict) -> str:
+    """The deck variant in force: under ruleset legacy_wiki a 54-card deck becomes the 52-card one."""
+    if full["ruleset"] == "legacy_wiki":
+        return LEGACY_DECKS.get(full["deck"], full["deck"])
+    return full["deck"]
 
 
 def classify_mask(mask: int, zv: np.ndarray | None = None) -> tuple[int, int, int]:
@@ -175,6 +186,7 @@ FEATURES = {"3D": (0, 0), "RJ": (0, 53), "BJ": (0, 52), "2S": (0, 51), "2H": (0,
 def _table(players: int | None, variants: dict | None):
     """(players, deck array, cards dealt, variant array) from --players and the deck variant (ZS-1, 4(c)1)."""
     full = _check_variants(variants)
+    full["deck"] = effective_deck(full)
     P_deck, size, n_deal = DECKS[full["deck"]]
     P = P_deck if players is None else rules().check_players(players)
     if P != P_deck:
@@ -413,11 +425,11 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
                 r = res[res.measure == measure].iloc[0]
                 var_rows.append({"variant": f"{name}={value}", "measure": measure, "trials": r.trials,
                                  "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
-    for deck in ("4p_52", "3p_54", "3p_52"):
-        res = run(simulation_spec(variants={"deck": deck}), trials=n(40_000), seed=seed + 4, progress=progress).table
+    for name, value in [("deck", d) for d in ("4p_52", "3p_54", "3p_52")] + [("ruleset", "legacy_wiki")]:
+        res = run(simulation_spec(variants={name: value}), trials=n(40_000), seed=seed + 4, progress=progress).table
         for measure in ("winner_given_3D", "winner_gain"):
             r = res[res.measure == measure].iloc[0]
-            var_rows.append({"variant": f"deck={deck}", "measure": measure, "trials": r.trials,
+            var_rows.append({"variant": f"{name}={value}", "measure": measure, "trials": r.trials,
                              "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
     for measure in ("winner_given_3D", "winner_gain"):
         r = t[t.measure == measure].iloc[0]
@@ -427,8 +439,9 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     sections.append(Section("The effect of each variant", (
         "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader and "
         "loser_exchange over matches of 4 games, where they matter): P(Winner) of the player holding the 3 of "
-        "diamonds in the first game, and the Winner's mean gain. Not yet implemented: two decks (5-8 players) "
-        "and the older and current Wikipedia rule sets."), vart))
+        "diamonds in the first game, and the Winner's mean gain. ruleset=legacy_wiki is the older article: 52 "
+        "cards, straights and straight flushes of 3 or more. Not yet implemented: two decks (5-8 players) and the "
+        "current article's rule set."), vart))
 
     hist = t[t.measure == "score_distribution"]
     fig, ax = new_figure()

@@ -60,6 +60,11 @@ def loser_exchange(hands, winner, loser, mode):
     hands[loser].add(give)
 
 
+def min_straight(v) -> int:
+    """Fewest cards in a straight or straight flush: 5, or 3 under ruleset legacy_wiki (4(c)14)."""
+    return 3 if (v or {}).get("ruleset") == "legacy_wiki" else 5
+
+
 def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
     """(kind, number of cards, key) or None. Kinds as in kernels/zheng_shangyou.py; sequence keys are
     4 * the lowest position (+ the top card's suit under the tie-break variants)."""
@@ -99,7 +104,7 @@ def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
             return None
         top = SEQ[low + len(ranks) - 1]
         top_suit = max(c % 4 for c in codes if c // 4 == top)
-        if width == 1 and len(ranks) >= 5:
+        if width == 1 and len(ranks) >= min_straight(v):
             if len(suits) == 1:
                 return STRAIGHT_FLUSH, n, 4 * low
             return STRAIGHT, n, 4 * low + (top_suit if v["straight_suit_tiebreak"] == "true" else 0)
@@ -326,7 +331,7 @@ def _sets(rest: set, plan: list) -> None:
     plan.extend(frozenset({c}) for c in sorted(rest))
 
 
-def plan_hand(hand) -> list:
+def plan_hand(hand, v=None) -> list:
     best = None
     for sequences in (True, False):
         plan = []
@@ -337,7 +342,7 @@ def plan_hand(hand) -> list:
                 plan.append(frozenset(four))
                 rest -= four
         if sequences:
-            rest = _runs(rest, 1, 5, plan)
+            rest = _runs(rest, 1, min_straight(v), plan)
             rest = _runs(rest, 3, 2, plan)
             rest = _runs(rest, 2, 3, plan)
         _sets(rest, plan)
@@ -353,7 +358,7 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
     for p in options:
         if len(p) == len(hand):
             return p
-    plan = plan_hand(hand)
+    plan = plan_hand(hand, v)
     fours = [e for e in plan if len(e) == 4 and len({c // 4 for c in e}) == 1]
     singles = [min(e) for e in plan if len(e) == 1]
     lowest_single = min(singles) if singles else None

@@ -21,7 +21,7 @@ from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
-from .bits import sort_prefix, split_sets
+from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count, sort_prefix, split_sets
 
 K_NONE = 0
 K_SINGLE = 1
@@ -35,7 +35,6 @@ K_STRAIGHT_FLUSH = 15
 KIND_NAMES = {0: "none", 1: "Single", 2: "Pair", 3: "Triple", 11: "Straight", 12: "Flush", 13: "Full House",
               14: "Quad", 15: "Straight Flush"}
 MAX_MOVES = 1 << 15
-RANK_LOW_BITS = np.uint64(0x1111111111111)   # bit 4 * r for the 13 ranks
 
 V_FLUSH_COMPARE = 0     # flush_compare: 0 top_card_only, 1 lexicographic
 V_ACE_LOW = 1           # ace_low_straight: 0 false, 1 true
@@ -161,8 +160,7 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
     n = 0
     # per-rank counts in parallel: nibble r of `cnt` is the number of cards of rank r; bit 4r of the masks
     # is set for the ranks held at least once / twice / three times / four times
-    cnt = hand - ((hand >> np.uint64(1)) & np.uint64(0x5555555555555))
-    cnt = (cnt & np.uint64(0x3333333333333)) + ((cnt >> np.uint64(2)) & np.uint64(0x3333333333333))
+    cnt = rank_counts(hand)
     ge1 = (cnt | (cnt >> np.uint64(1)) | (cnt >> np.uint64(2))) & RANK_LOW_BITS
     ge2 = ((cnt >> np.uint64(1)) | (cnt >> np.uint64(2))) & RANK_LOW_BITS
     ge3 = ((cnt >> np.uint64(2)) | (cnt & (cnt >> np.uint64(1)))) & RANK_LOW_BITS
@@ -331,21 +329,27 @@ MAX_HCP = 40
 MAX_TURNS = 4000
 
 
+@jit_inline
+def _lowest_of(hand, first, k):
+    """The ``k`` lowest cards of ``hand`` taken from ``first`` (a subset) before the others."""
+    out = np.uint64(0)
+    for src in (first, hand):
+        src &= ~out
+        while src and _popcount(out) < k:
+            low = src & (~src + np.uint64(1))
+            out |= low
+            src &= ~low
+    return out
+
+
 @jit
 def _lowest_cards(hand, k, avoid_pairs):
     """The k lowest cards (by rank, then code); with avoid_pairs, cards whose rank is single first."""
-    out = np.uint64(0)
-    got = 0
+    first = np.uint64(0)
     if avoid_pairs:
-        for c in range(52):
-            if got < k and (hand >> np.uint64(c)) & np.uint64(1) and _popcount(_rank_bits(hand, c // 4)) == 1:
-                out |= np.uint64(1) << np.uint64(c)
-                got += 1
-    for c in range(52):
-        if got < k and (hand >> np.uint64(c)) & np.uint64(1) and not (out >> np.uint64(c)) & np.uint64(1):
-            out |= np.uint64(1) << np.uint64(c)
-            got += 1
-    return out
+        lone = ranks_with_count(rank_counts(hand), 1)          # bit 4r: rank r held once
+        first = hand & (lone | (lone << np.uint64(1)) | (lone << np.uint64(2)) | (lone << np.uint64(3)))
+    return _lowest_of(hand, first, k)
 
 
 @jit
@@ -400,31 +404,23 @@ MAX_PLAN = 16
 def _take_straights(rest, buf, n, bv):
     """Repeatedly take the lowest straight (5 consecutive ranks, the lowest card of each rank)."""
     while True:
-        present = 0
-        for r in range(13):
-            if _rank_bits(rest, r):
-                present |= 1 << r
+        held = rank_counts(rest)
+        held = (held | (held >> np.uint64(1)) | (held >> np.uint64(2))) & RANK_LOW_BITS    # bit 4r: rank r held
         low = -1
-        ranks = 0
-        if bv[V_ACE_LOW] == 1 and (present & ((1 << 12) | 15)) == ((1 << 12) | 15):
-            ranks = (1 << 12) | 15
-            low = 0
+        if bv[V_ACE_LOW] == 1 and (held & np.uint64(0x1000000001111)) == np.uint64(0x1000000001111):
+            low = 12                                  # A-2-3-4-5 (A is rank 12)
         else:
-            for lo in range(9):
-                if (present >> lo) & 31 == 31:
-                    low = lo
-                    ranks = 31 << lo
-                    break
+            runs = held & (held >> np.uint64(4)) & (held >> np.uint64(8)) & (held >> np.uint64(12)) & \
+                (held >> np.uint64(16))
+            if runs:
+                low = _low_index(runs) // 4
         if low < 0:
             return rest, n
         elem = np.uint64(0)
-        for r in range(13):
-            if (ranks >> r) & 1:
-                bits = _rank_bits(rest, r)
-                for su in range(4):
-                    if (bits >> np.uint64(su)) & np.uint64(1):
-                        elem |= np.uint64(1) << np.uint64(4 * r + su)
-                        break
+        for i in range(5):
+            r = (low + i) % 13                        # 12, 0, 1, 2, 3 for A-2-3-4-5
+            nib = _rank_bits(rest, r)
+            elem |= (nib & (~nib + np.uint64(1))) << np.uint64(4 * r)
         buf[n] = elem
         n += 1
         rest &= ~elem
@@ -434,19 +430,13 @@ def _take_straights(rest, buf, n, bv):
 def _take_flushes(rest, buf, n):
     """For each suit, while it holds 5 cards, take its 5 lowest."""
     for su in range(4):
-        while True:
-            cnt = 0
-            for r in range(13):
-                if (rest >> np.uint64(4 * r + su)) & np.uint64(1):
-                    cnt += 1
-            if cnt < 5:
-                break
+        suit = rest & (RANK_LOW_BITS << np.uint64(su))
+        while _popcount(suit) >= 5:
             elem = np.uint64(0)
-            k = 0
-            for r in range(13):
-                if k < 5 and (rest >> np.uint64(4 * r + su)) & np.uint64(1):
-                    elem |= np.uint64(1) << np.uint64(4 * r + su)
-                    k += 1
+            for _ in range(5):
+                low = suit & (~suit + np.uint64(1))
+                elem |= low
+                suit &= ~low
             buf[n] = elem
             n += 1
             rest &= ~elem
@@ -457,21 +447,39 @@ def _take_flushes(rest, buf, n):
 def plan_hand(hand, plan, alt, bv):
     """Split a hand into few plays (BI-6): fours kept apart, then straights first, flushes first or neither,
     then triples with the lowest pair as full houses, pairs and singles; each four takes the lowest single as
-    its kicker (a Quad). The split with the fewest plays wins (ties: the earlier attempt). Returns the count."""
+    its kicker (a Quad). The split with the fewest plays wins (ties: the earlier attempt). Returns the count.
+
+    The third attempt (neither) is the first when no straight was taken, and the second when no flush was;
+    it is only worked out when it can differ."""
+    fours = ranks_with_count(rank_counts(hand), 4)
+    base = hand
+    n_fours = 0
+    f = fours
+    while f:
+        r = _low_index(f)
+        f &= f - np.uint64(1)
+        base &= ~(np.uint64(15) << np.uint64(r))
+        n_fours += 1
     best = 99
+    took_straight = False
+    took_flush = False
     for attempt in range(3):
+        if attempt == 2 and not (took_straight and took_flush):
+            break
         n = 0
-        rest = hand
-        for r in range(13):
-            if _rank_bits(rest, r) == np.uint64(15):
-                alt[n] = np.uint64(15) << np.uint64(4 * r)
-                n += 1
-                rest &= ~(np.uint64(15) << np.uint64(4 * r))
-        n_fours = n
+        f = fours
+        while f:
+            r = _low_index(f)
+            f &= f - np.uint64(1)
+            alt[n] = np.uint64(15) << np.uint64(r)
+            n += 1
+        rest = base
         if attempt == 0:
             rest, n = _take_straights(rest, alt, n, bv)
+            took_straight = n > n_fours
         elif attempt == 1:
             rest, n = _take_flushes(rest, alt, n)
+            took_flush = n > n_fours
         n = split_sets(rest, alt, n, 52)
         for i in range(n_fours):
             low = -1
@@ -570,21 +578,11 @@ def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count,
 def _keep_combos_pass(hand, plan, alt, bv):
     """PASS_KEEP_COMBOS: the two lowest cards that plan_hand leaves as singles, else the lowest cards."""
     n_plan = plan_hand(hand, plan, alt, bv)
-    out = np.uint64(0)
-    got = 0
-    for c in range(52):
-        bit = np.uint64(1) << np.uint64(c)
-        if got < 2 and hand & bit:
-            for j in range(n_plan):
-                if plan[j] == bit:
-                    out |= bit
-                    got += 1
-    for c in range(52):
-        bit = np.uint64(1) << np.uint64(c)
-        if got < 2 and hand & bit and not out & bit:
-            out |= bit
-            got += 1
-    return out
+    singles = np.uint64(0)
+    for j in range(n_plan):
+        if _popcount(plan[j]) == 1:
+            singles |= plan[j]
+    return _lowest_of(hand, singles, 2)
 
 
 @jit

@@ -75,35 +75,72 @@ def rank_bits(hand, r):
     return (hand >> np.uint64(4 * r)) & np.uint64(15)
 
 
+RANK_LOW_BITS = np.uint64(0x1111111111111)   # bit 4r for the 13 ranks of a ``rank * 4 + suit`` hand
+
+
+@jit_inline
+def rank_counts(hand):
+    """Per-rank card counts in parallel: nibble r holds the number of cards of rank r (0..4), 13 ranks."""
+    x = hand & np.uint64((1 << 52) - 1)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555))
+    return (x & np.uint64(0x3333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333))
+
+
+@jit_inline
+def ranks_with_count(cnt, k):
+    """Bit 4r set for the ranks whose count (a nibble of :func:`rank_counts`) is exactly ``k`` (0..4)."""
+    b0 = cnt
+    b1 = cnt >> np.uint64(1)
+    b2 = cnt >> np.uint64(2)
+    if k == 4:
+        m = b2
+    elif k == 3:
+        m = b0 & b1
+    elif k == 2:
+        m = b1 & ~b0
+    elif k == 1:
+        m = b0 & ~b1
+    else:
+        m = ~(b0 | b1 | b2)
+    return m & RANK_LOW_BITS
+
+
 @jit
 def split_sets(rest, buf, n, n_cards):
     """Append to ``buf[n:]`` the plain sets of ``rest`` (cards ``rank * 4 + suit``, then extra cards up to
-    ``n_cards``): triples, each joined to the lowest remaining pair (a full house), then pairs, then singles.
-    Returns the new count. Shared by the planning players of the climbing games."""
+    ``n_cards``): triples (ranks held exactly three times), each joined to the lowest remaining pair (a full
+    house), then pairs, then singles (everything left, lowest code first). Returns the new count. Shared by
+    the planning players of the climbing games."""
     first = n
-    for r in range(13):
-        bits = rank_bits(rest, r)
-        if popcount(bits) == 3:
-            buf[n] = bits << np.uint64(4 * r)
-            n += 1
-            rest &= ~(bits << np.uint64(4 * r))
+    cnt = rank_counts(rest)
+    triples = ranks_with_count(cnt, 3)
+    pairs = ranks_with_count(cnt, 2)
+    while triples:
+        r = low_index(triples)                        # = 4 * rank
+        triples &= triples - np.uint64(1)
+        buf[n] = rest & (np.uint64(15) << np.uint64(r))
+        rest &= ~buf[n]
+        n += 1
     for i in range(first, n):
-        for r in range(13):
-            bits = rank_bits(rest, r)
-            if popcount(bits) == 2:
-                buf[i] |= bits << np.uint64(4 * r)
-                rest &= ~(bits << np.uint64(4 * r))
-                break
-    for r in range(13):
-        bits = rank_bits(rest, r)
-        if popcount(bits) == 2:
-            buf[n] = bits << np.uint64(4 * r)
-            n += 1
-            rest &= ~(bits << np.uint64(4 * r))
-    for c in range(n_cards):
-        if (rest >> np.uint64(c)) & np.uint64(1):
-            buf[n] = np.uint64(1) << np.uint64(c)
-            n += 1
+        if pairs == np.uint64(0):
+            break
+        q = low_index(pairs)
+        pairs &= pairs - np.uint64(1)
+        pb = rest & (np.uint64(15) << np.uint64(q))
+        buf[i] |= pb
+        rest &= ~pb
+    while pairs:
+        q = low_index(pairs)
+        pairs &= pairs - np.uint64(1)
+        buf[n] = rest & (np.uint64(15) << np.uint64(q))
+        rest &= ~buf[n]
+        n += 1
+    if n_cards < 64:
+        rest &= (np.uint64(1) << np.uint64(n_cards)) - np.uint64(1)
+    while rest:
+        buf[n] = rest & (~rest + np.uint64(1))
+        rest &= rest - np.uint64(1)
+        n += 1
     return n
 
 

@@ -24,7 +24,7 @@ from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
-from .bits import sort_prefix, split_sets
+from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count, sort_prefix, split_sets
 
 K_NONE = 0          # no play yet (on lead) / an invalid card set
 K_SINGLE = 1
@@ -41,7 +41,6 @@ KIND_NAMES = ("none", "single", "pair", "pair straight", "three of a kind", "tri
 BLACK_JOKER = 52
 RED_JOKER = 53
 MAX_MOVES = 1 << 15
-RANK_LOW_BITS = np.uint64(0x1111111111111)   # bit 4 * r for the 13 ranks
 SUITED_CARDS = np.uint64((1 << 52) - 1)
 
 # variant slots of the ``zv`` int64 array (rules.md 4(c); built by analysis.games.zheng_shangyou)
@@ -313,9 +312,7 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
     lead = cur_kind == K_NONE
     # per-rank counts in parallel: nibble r of `cnt` is the number of cards of rank r (0..4); the masks
     # hold bit 4r for the ranks held at least twice / three times
-    cnt = hand & SUITED_CARDS
-    cnt = cnt - ((cnt >> np.uint64(1)) & np.uint64(0x5555555555555))
-    cnt = (cnt & np.uint64(0x3333333333333)) + ((cnt >> np.uint64(2)) & np.uint64(0x3333333333333))
+    cnt = rank_counts(hand)
     ge2 = ((cnt >> np.uint64(1)) | (cnt >> np.uint64(2))) & RANK_LOW_BITS
     ge3 = ((cnt >> np.uint64(2)) | (cnt & (cnt >> np.uint64(1)))) & RANK_LOW_BITS
     # singles: on lead every card; over a single (normal order) every card with a higher code (ZS-2)
@@ -620,11 +617,13 @@ def plan_hand(hand, plan, alt, min_straight=5):
         buf = plan if attempt == 0 else alt
         n_plan = 0
         rest = hand
-        for r in range(13):
-            if _rank_bits(rest, r) == np.uint64(15):
-                buf[n_plan] = np.uint64(15) << np.uint64(4 * r)
-                n_plan += 1
-                rest &= ~(np.uint64(15) << np.uint64(4 * r))
+        fours = ranks_with_count(rank_counts(hand), 4)
+        while fours:
+            r = _low_index(fours)                  # = 4 * rank
+            fours &= fours - np.uint64(1)
+            buf[n_plan] = np.uint64(15) << np.uint64(r)
+            n_plan += 1
+            rest &= ~buf[n_plan - 1]
         if attempt == 0:
             rest, n_plan = _take_runs(rest, 1, min_straight, buf, n_plan)
             rest, n_plan = _take_runs(rest, 3, 2, buf, n_plan)

@@ -62,23 +62,42 @@ def test_flush_comparison_variants():
     assert beats(b, a, bv) and not beats(a, b, bv)  # lexicographic: 9 > 8 decides
 
 
-@pytest.mark.parametrize("seed", range(25))
-@pytest.mark.parametrize("variants", [{}, {"ace_low_straight": "true", "flush_compare": "lexicographic"}])
-def test_moves_match_brute_force(seed, variants):
+def _check_moves_against_brute_force(rnd, variants, n_hands):
+    """Random hands of 6-13 cards, on lead and over four random current plays each: the generated plays are
+    exactly the subsets (of 1, 2, 3 or 5 cards) that are combinations beating the current play."""
+    from itertools import combinations
     bv = bi.variant_array(variants)
-    rnd = random.Random(seed)
-    for _ in range(4):
+    out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+    situations = 0
+    for _ in range(n_hands):
         hand = rnd.sample(range(52), rnd.randint(6, 13))
         mask = sum(1 << c for c in hand)
-        out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
         rest = [c for c in range(52) if c not in hand]
+        kinds = [(frozenset(sub), ref.classify(sub, variants)) for size in (1, 2, 3, 5)
+                 for sub in combinations(hand, size)]
         currents = [None] + [ref.classify(rnd.sample(rest, rnd.choice([1, 2, 3, 5])), variants) for _ in range(4)]
         for cur in currents:
             ck, ckey = cur if cur else (0, 0)
             n = K.generate_moves(np.uint64(mask), ck, ckey, out, bv)
             got = [frozenset(i for i in range(52) if (int(x) >> i) & 1) for x in out[:n]]
             assert len(got) == len(set(got))
-            assert set(got) == ref.legal_plays(hand, cur, variants), (hand, cur)
+            assert set(got) == {sub for sub, k in kinds if ref.beats(cur, k)}, (hand, cur)
+            situations += 1
+    return situations
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("variants", [{}, {"ace_low_straight": "true", "flush_compare": "lexicographic"}])
+def test_moves_match_brute_force(seed, variants):
+    """BI-6/BI-7 move sets: 25 x 2 x 40 = 2,000 random hands, 10,000 situations in the default run."""
+    assert _check_moves_against_brute_force(random.Random(seed), variants, 40) == 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variants", [{}, {"ace_low_straight": "true", "flush_compare": "lexicographic"}])
+def test_moves_match_brute_force_many(variants):
+    """The same on 5,000 more hands per variant set (25,000 situations)."""
+    assert _check_moves_against_brute_force(random.Random(str(variants)), variants, 5000) == 25000
 
 
 @pytest.mark.parametrize("seed", range(10))

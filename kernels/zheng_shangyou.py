@@ -526,13 +526,18 @@ def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
 
 
 @jit_inline
-def _suit_positions(hand, suit):
-    """One suit's cards as sequence positions: bit 4p set when the card at position p (A(low) 2 3 .. K A(high))
-    is held."""
-    m = (hand >> np.uint64(suit)) & RANK_LOW_BITS          # bit 4r: rank r of this suit
+def _positions(m):
+    """Ranks as sequence positions: from bit 4r set for rank r, bit 4p set for each position p (A(low) 2 3 ..
+    K A(high)) of those ranks (an ace is at both ends)."""
     ace = (m >> np.uint64(44)) & np.uint64(1)
     two = (m >> np.uint64(48)) & np.uint64(1)
     return ((m & np.uint64(0x11111111111)) << np.uint64(8)) | ace | (two << np.uint64(4)) | (ace << np.uint64(52))
+
+
+@jit_inline
+def _suit_positions(hand, suit):
+    """One suit's cards as sequence positions: bit 4p set when the card at position p is held."""
+    return _positions((hand >> np.uint64(suit)) & RANK_LOW_BITS)
 
 
 @jit_inline
@@ -575,33 +580,35 @@ MAX_PLAN = 32
 
 @jit
 def _take_runs(rest, width, min_len, plan, n_plan):
-    """Repeatedly remove the longest run (>= min_len positions) of ranks holding >= width cards, taking the
-    lowest ``width`` suits of each rank; returns (rest, n_plan)."""
+    """Repeatedly remove the longest run (>= min_len positions; the earliest of equal ones) of ranks holding
+    >= width cards, taking the lowest ``width`` suits of each rank; returns (rest, n_plan). A run cannot hold
+    the ace at both ends: with every rank held the run is A(low) .. K."""
     while True:
-        best_low = -1
-        best_len = 0
-        run = 0
-        for p in range(14):
-            if p == 13 and best_low == 0 and best_len == 13:
-                break
-            if _popcount(_rank_bits(rest, rank_of_position(p))) >= width:
-                run += 1
-                if run > best_len and not (p == 13 and p - run + 1 == 0):
-                    best_len = run
-                    best_low = p - run + 1
-            else:
-                run = 0
-        if best_len < min_len:
+        cnt = rank_counts(rest)
+        held = ranks_with_count(cnt, 4)
+        for k in range(width, 4):
+            held |= ranks_with_count(cnt, k)
+        pos = _positions(held)                    # bit 4p: position p holds >= width cards
+        runs = pos
+        length = 0
+        start = 0
+        while runs:                               # runs of length + 1 start at the set bits
+            start = _low_index(runs) // 4
+            length += 1
+            runs &= pos >> np.uint64(4 * length)
+        if length == 14:
+            length = 13
+            start = 0
+        if length < min_len:
             return rest, n_plan
         elem = np.uint64(0)
-        for p in range(best_low, best_low + best_len):
+        for p in range(start, start + length):
             r = rank_of_position(p)
             bits = _rank_bits(rest, r)
-            k = 0
-            for su in range(4):
-                if k < width and (bits >> np.uint64(su)) & np.uint64(1):
-                    elem |= np.uint64(1) << np.uint64(4 * r + su)
-                    k += 1
+            for _ in range(width):
+                low = bits & (~bits + np.uint64(1))
+                elem |= low << np.uint64(4 * r)
+                bits &= ~low
         plan[n_plan] = elem
         n_plan += 1
         rest &= ~elem

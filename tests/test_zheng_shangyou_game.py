@@ -129,6 +129,31 @@ def test_plan_hand_matches_reference_and_covers_the_hand():
             assert zs.classify_mask(sum(1 << c for c in e), zv)[0] or len(e) == 4
 
 
+def test_plan_hand_on_run_rich_hands():
+    """The planning split on hands full of runs (of singles, pairs, triples; every rank held; the ace at
+    either end), and with 3-card straights (ruleset legacy_wiki), against the reference."""
+    import random
+    rnd = random.Random(8)
+    plan = np.zeros(K.MAX_PLAN, dtype=np.uint64)
+    alt = np.zeros(K.MAX_PLAN, dtype=np.uint64)
+    for trial in range(400):
+        cards = set()
+        for _ in range(rnd.randint(1, 3)):
+            width, length = rnd.choice([1, 2, 3]), rnd.randint(2, 13)
+            low = rnd.randint(0, 13 - length)
+            for r in range(low, low + length):
+                rank = 11 if r in (0, 13) else (12 if r == 1 else r - 2)        # position -> rank
+                cards |= set(rnd.sample([rank * 4 + s for s in range(4)], width))
+        if trial % 10 == 0:
+            cards |= {rnd.randrange(4) + 4 * r for r in range(13)}           # every rank held
+        cards |= set(rnd.sample(range(54), rnd.randint(0, 3)))
+        hand = sorted(cards)
+        for v, min_straight in (({}, 5), ({"ruleset": "legacy_wiki"}, 3)):
+            n = K.plan_hand(np.uint64(sum(1 << c for c in hand)), plan, alt, min_straight)
+            got = [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in plan[:n]]
+            assert got == ref.plan_hand(hand, v), (hand, v)
+
+
 @pytest.mark.parametrize("mode", ["offer_two", "winner_gives_one"])
 def test_loser_exchange_matches_reference(mode):
     import random

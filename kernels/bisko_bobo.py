@@ -30,6 +30,7 @@ import numpy as np
 
 from . import rng
 from ._jit import jit, jit_inline, pjit, prange
+from .bits import popcount
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
 V_SUIT_ORDER = 0        # bisk_suit_order: 0 suit_rank, 1 component_first
@@ -260,7 +261,8 @@ RANK_PACK = rank_pack_table()
 
 @jit_inline
 def _count(pack, m):
-    return (pack[m] >> 56) & 15
+    """Cards in a 13-bit rank mask (one instruction; the table holds the same count in bits 56..59)."""
+    return popcount(m)
 
 
 @jit_inline

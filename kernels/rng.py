@@ -24,6 +24,9 @@ State layout (``uint64[11]``, made by :func:`new_state`):
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from ._jit import jit, jit_inline
 
@@ -41,23 +44,21 @@ STREAM_DEAL = 0
 STREAM_STRATEGY = 1
 
 
-@jit_inline
-def _mulhilo64(a, b):
-    """Return the high and low 64-bit halves of the 128-bit product ``a * b``."""
-    m32 = np.uint64(0xFFFFFFFF)
-    s32 = np.uint64(32)
-    a_lo = a & m32
-    a_hi = a >> s32
-    b_lo = b & m32
-    b_hi = b >> s32
-    ll = a_lo * b_lo
-    lh = a_lo * b_hi
-    hl = a_hi * b_lo
-    hh = a_hi * b_hi
-    mid = (ll >> s32) + (lh & m32) + (hl & m32)
-    hi = hh + (lh >> s32) + (hl >> s32) + (mid >> s32)
-    lo = a * b
-    return hi, lo
+@intrinsic
+def _mulhilo64(typingctx, a, b):
+    """The high and low 64-bit halves of the 128-bit product ``a * b`` of two uint64: one widening multiply
+    (LLVM i128), which numba does not expose by itself."""
+    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64, i128 = ir.IntType(64), ir.IntType(128)
+        x, y = args
+        prod = builder.mul(builder.zext(x, i128), builder.zext(y, i128))
+        hi = builder.trunc(builder.lshr(prod, ir.Constant(i128, 64)), i64)
+        lo = builder.trunc(prod, i64)
+        return context.make_tuple(builder, signature.return_type, (hi, lo))
+    return types.UniTuple(types.uint64, 2)(types.uint64, types.uint64), codegen
 
 
 @jit

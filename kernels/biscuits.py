@@ -315,6 +315,8 @@ PASS_RANDOM = 0      # two cards at random
 PASS_LOWEST = 1      # the two lowest cards
 PASS_SINGLES = 2     # the two lowest cards that pair with nothing (else the lowest)
 PASS_KEEP_COMBOS = 3 # the two lowest cards left as singles by plan_hand (else the lowest): keeps combinations
+PASS_PAIR = 4        # a pair: the two lowest cards of the lowest rank held at least twice (else the two lowest)
+PASS_CONNECTORS = 5  # suited connectors: the lowest two cards of one suit with adjacent ranks (else the two lowest)
 ACT_NEVER = 0
 ACT_RANDOM = 1       # a coin for the exchange/handover, random cards
 ACT_LOWEST = 2       # plain exchange: send the lowest card, return the lowest; handover when the partner holds fewer cards
@@ -575,6 +577,28 @@ def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count,
 
 
 @jit
+def _pair_pass(hand):
+    """PASS_PAIR: the two lowest cards of the lowest rank held two or more times, else the two lowest cards."""
+    cnt = rank_counts(hand)
+    multi = ranks_with_count(cnt, 2) | ranks_with_count(cnt, 3) | ranks_with_count(cnt, 4)
+    if multi == np.uint64(0):
+        return _lowest_of(hand, np.uint64(0), 2)
+    r = _low_index(multi)                       # = 4 * rank
+    return _lowest_of(hand, hand & (np.uint64(15) << np.uint64(r)), 2)
+
+
+@jit
+def _connectors_pass(hand):
+    """PASS_CONNECTORS: two cards of one suit with adjacent ranks, the lowest such (by rank, then suit), else
+    the two lowest cards."""
+    adjacent = hand & (hand >> np.uint64(4))    # bit 4r + s: ranks r and r + 1 of suit s both held
+    if adjacent == np.uint64(0):
+        return _lowest_of(hand, np.uint64(0), 2)
+    c = _low_index(adjacent)
+    return (np.uint64(1) << np.uint64(c)) | (np.uint64(1) << np.uint64(c + 4))
+
+
+@jit
 def _keep_combos_pass(hand, plan, alt, bv):
     """PASS_KEEP_COMBOS: the two lowest cards that plan_hand leaves as singles, else the lowest cards."""
     n_plan = plan_hand(hand, plan, alt, bv)
@@ -617,6 +641,10 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
             give[s] = _random_cards(st, hands[s], 2)
         elif pol == PASS_KEEP_COMBOS:
             give[s] = _keep_combos_pass(hands[s], plan, alt, bv)
+        elif pol == PASS_PAIR:
+            give[s] = _pair_pass(hands[s])
+        elif pol == PASS_CONNECTORS:
+            give[s] = _connectors_pass(hands[s])
         else:
             give[s] = _lowest_cards(hands[s], 2, pol == PASS_SINGLES)
     for s in range(4):

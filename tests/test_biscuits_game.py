@@ -39,6 +39,7 @@ def _one_hand(strat, key0, trial, starter, bv):
     [(1, 1, 0, 0)] * 4, [(1, 2, 2, 2)] * 4, [(0, 0, 1, 1)] * 4,
     [(1, 1, 2, 2), (0, 0, 1, 1), (1, 2, 0, 0), (0, 1, 2, 1)],
     [(2, 3, 0, 2)] * 4, [(2, 3, 0, 2), (1, 1, 0, 0), (2, 1, 2, 2), (0, 3, 1, 1)],
+    [(1, 4, 0, 0)] * 4, [(2, 5, 0, 2), (1, 4, 2, 2), (0, 5, 1, 1), (2, 4, 0, 2)],      # pair / connector passes
 ])
 def test_hands_match_reference(strategies):
     bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
@@ -181,3 +182,16 @@ def test_starter_rule_trailing_team_alternates():
     history = [(0, 5, 9), (0, 9, 5), (0, 9, 5), (0, 5, 9)]
     assert _next_starters(0, history) == [2, 3, 1, 2]
     assert _next_starters(1, history) == [2, 3, 1, 0]
+
+
+def test_pair_and_connector_passes():
+    """The named pass policies (BI-13 decision 1): a pair, suited connectors, and their fall-backs."""
+    from analysis.games import biscuits as bi
+
+    def give(pol, text):
+        return bi.cards_of(int(K._pair_pass(np.uint64(bi.to_mask(text))) if pol == "pair" else
+                               K._connectors_pass(np.uint64(bi.to_mask(text)))))
+    assert give("pair", "3C 7D 7H 9S 9C 9H AS") == bi.cards_of(bi.to_mask("7D 7H"))
+    assert give("pair", "3C 7D 8H 9S") == bi.cards_of(bi.to_mask("3C 7D"))           # no pair: the two lowest
+    assert give("connectors", "2C 5H 6H 6D 7D JS QS") == bi.cards_of(bi.to_mask("5H 6H"))
+    assert give("connectors", "2C 5H 7H 9D JS") == bi.cards_of(bi.to_mask("2C 5H"))   # none: the two lowest

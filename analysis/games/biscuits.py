@@ -129,12 +129,16 @@ STRATEGIES = {"random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDO
               # single-policy changes from greedy, for paired comparisons of one decision at a time
               "greedy-pass-singles": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_NEVER, K.ACT_NEVER),
               "greedy-pass-random": (K.PLAY_GREEDY, K.PASS_RANDOM, K.ACT_NEVER, K.ACT_NEVER),
+              "greedy-pass-pair": (K.PLAY_GREEDY, K.PASS_PAIR, K.ACT_NEVER, K.ACT_NEVER),
+              "greedy-pass-connectors": (K.PLAY_GREEDY, K.PASS_CONNECTORS, K.ACT_NEVER, K.ACT_NEVER),
               "greedy-exchange": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_LOWEST, K.ACT_NEVER),
               "greedy-handover": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
               "planning": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_LOWEST),
               "planning-pass-lowest": (K.PLAY_PLANNING, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
               "planning-no-handover": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_NEVER),
-              "planning-exchange": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_LOWEST, K.ACT_LOWEST)}
+              "planning-exchange": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_LOWEST, K.ACT_LOWEST),
+              "planning-pass-pair": (K.PLAY_PLANNING, K.PASS_PAIR, K.ACT_NEVER, K.ACT_LOWEST),
+              "planning-pass-connectors": (K.PLAY_PLANNING, K.PASS_CONNECTORS, K.ACT_NEVER, K.ACT_LOWEST)}
 
 
 def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
@@ -232,9 +236,11 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
 
     cmp_rows = []
     for field, challenger in (("greedy", "planning"), ("greedy", "random"),
-                              ("planning", "planning-pass-lowest"), ("planning", "planning-no-handover"),
+                              ("planning", "planning-pass-lowest"), ("planning", "planning-pass-pair"),
+                              ("planning", "planning-pass-connectors"), ("planning", "planning-no-handover"),
                               ("planning", "planning-exchange"),
                               ("greedy", "greedy-pass-singles"), ("greedy", "greedy-pass-random"),
+                              ("greedy", "greedy-pass-pair"), ("greedy", "greedy-pass-connectors"),
                               ("greedy", "greedy-exchange"), ("greedy", "greedy-handover"),
                               ("greedy", "greedy-actions")):
         r = run(compare_spec(field, challenger), trials=n(40_000), seed=seed + 1, progress=progress).table

@@ -106,6 +106,13 @@ def play_hand(hands, starter, strategies, legal, below, v=None, do_pass=True, sc
             give.append(_random(hands[s], 2, below))
         elif pol == 3:
             give.append(_keep_combos(hands[s], v))
+        elif pol == 4:                                  # a pair: the lowest rank held twice or more
+            multi = sorted(c for c in hands[s] if sum(1 for d in hands[s] if d // 4 == c // 4) >= 2)
+            give.append(set(sorted(c for c in multi if c // 4 == multi[0] // 4)[:2]) if multi
+                        else _lowest(hands[s], 2))
+        elif pol == 5:                                  # suited connectors: c and c + 4 (next rank, same suit)
+            conn = sorted(c for c in hands[s] if c + 4 in hands[s])
+            give.append({conn[0], conn[0] + 4} if conn else _lowest(hands[s], 2))
         else:
             give.append(_lowest(hands[s], 2, pol == 2))
     for s in range(4):

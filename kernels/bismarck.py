@@ -185,7 +185,7 @@ def _is_master(c, unseen):
     return above == 0
 
 
-@jit
+@jit_inline
 def heuristic_card(h, legal, row, k, trump, misere, unseen):
     """Sensible whist for the seat holding ``h`` (``unseen``: cards it has not seen, its own excluded)."""
     if misere:
@@ -474,7 +474,7 @@ def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unse
 # A hand
 # ---------------------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
     """Shuffle, choose trumps (BM-5), deal 16 each (BM-2), the optional widow exchange. Returns
     (trump, known_out): known_out = the round-2 indicator when it is out of play (public). The dealer's
@@ -485,10 +485,11 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
         # round 3: named by the dealer; blind (before the deal) is a draw from the dealer's own stream
         if bv[V_ROUND3] == 0:
             trump = rng.below(st_plays[dealer], 4)
-    for i in range(3):
-        hands[i] = np.uint64(0)
-    for i in range(48):
-        hands[(dealer + 1 + i // 16) % 3] |= ONE << np.uint64((deck[i] // 13) * 16 + deck[i] % 13)
+    for j in range(3):                     # 16 cards each, the dealer's left first (in a register, not memory)
+        h = np.uint64(0)
+        for i in range(16 * j, 16 * j + 16):
+            h |= ONE << np.uint64((deck[i] // 13) * 16 + deck[i] % 13)
+        hands[(dealer + 1 + j) % 3] = h
     leftover = np.uint64(0)
     for i in range(48, 52):
         leftover |= ONE << np.uint64((deck[i] // 13) * 16 + deck[i] % 13)
@@ -513,7 +514,7 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
     return trump, known_out
 
 
-@jit
+@jit_inline
 def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
               scratch, rec, trace):
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
@@ -577,7 +578,7 @@ def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_
         rec[s, H_SCORE] = hand_score(rtype, role, rec[s, H_TRICKS], bv)
 
 
-@jit
+@jit_inline
 def _record_hand(row, rec, dealer, rtype, bv):
     for s in range(3):
         role = (s - dealer) % 3

@@ -300,7 +300,7 @@ def generate_moves(hand, cur_kind, cur_len, cur_key, out, zv):
     return moves_into(hand, cur_kind, cur_len, cur_key, out, make_scratch(), zv)
 
 
-@jit
+@jit_inline
 def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
     """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form).
 
@@ -717,7 +717,7 @@ def _planning_play(threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, s
     return pick
 
 
-@jit
+@jit_inline
 def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
     """The random or greedy player's move: its index in ``moves[:n]`` (sorted by mask), or -1 to pass (the
     planning player is :func:`_planning_play`)."""

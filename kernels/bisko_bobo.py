@@ -541,8 +541,7 @@ def _has_suit(masks, s, suit):
     return masks[s, suit] != 0
 
 
-@jit
-def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws,
+def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws,
               pack):
     """Play one deal from the HIGH deck order ``hi`` and LOW deck order ``lo``.
 
@@ -785,6 +784,13 @@ def play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
     return n_win
 
 
+
+
+#: The deal as a called kernel (odds, traces, paired runs), and inlined into the simulation loop: a call
+#: passes fifteen arrays, and numba's reference counting of them costs more than a quarter of a deal.
+play_deal = jit(_play_deal)
+_play_deal_inline = jit_inline(_play_deal)
+
 @jit_inline
 def _first_unexchanged(order, n_order, exchanged):
     for i in range(n_order):
@@ -837,14 +843,20 @@ def simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p
     """
     attempt = 0
     while True:
-        rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(2 * attempt + rng.STREAM_DEAL))
-        rng.seed_state(st_strat, key0, key1, np.uint64(trial), np.uint64(2 * attempt + rng.STREAM_STRATEGY))
-        deal_decks(st_deal, hi_deck, lo_deck, hi, lo, P)
+        start_attempt(P, hi_deck, lo_deck, key0, key1, trial, attempt, hi, lo, st_deal, st_strat)
         n_win = play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat,
                           rec, keys, trace, ws, pack)
         if n_win >= 0 or attempt >= MAX_REDEALS:
             return n_win, attempt
         attempt += 1
+
+
+@jit_inline
+def start_attempt(P, hi_deck, lo_deck, key0, key1, trial, attempt, hi, lo, st_deal, st_strat):
+    """Seed the streams of attempt ``attempt`` of global trial ``trial`` and deal its cards."""
+    rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(2 * attempt + rng.STREAM_DEAL))
+    rng.seed_state(st_strat, key0, key1, np.uint64(trial), np.uint64(2 * attempt + rng.STREAM_STRATEGY))
+    deal_decks(st_deal, hi_deck, lo_deck, hi, lo, P)
 
 
 @jit_inline
@@ -905,11 +917,27 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0])
-        for t in range(start, stop):
-            n_win, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
-                                           forced, key0, key1, t, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack)
-            accumulate(out[ci], P, rec, hi, n_win, redeals)
+        _simulate_range(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target,
+                        p_tuck, pack, out[ci])
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
+                    pack, row):
+    """Trials ``start .. stop-1`` into one count row: :func:`simulate_deal` with the deal inlined (a serial
+    loop, so the inlining costs little compile time). Its redeal loop is simulate_deal's, written out again
+    because the inlined deal must not reach simulate_deal's other callers (each would compile it again)."""
+    rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0])
+    for t in range(start, stop):
+        attempt = 0
+        while True:
+            start_attempt(P, hi_deck, lo_deck, key0, key1, t, attempt, hi, lo, st_deal, st_strat)
+            n_win = _play_deal_inline(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat,
+                                      rec, keys, trace, ws, pack)
+            if n_win >= 0 or attempt >= MAX_REDEALS:
+                break
+            attempt += 1
+        accumulate(row, P, rec, hi, n_win, attempt)
 
 
 @jit

@@ -514,8 +514,7 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
     return trump, known_out
 
 
-@jit_inline
-def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
+def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
               scratch, rec, trace):
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
     the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids)."""
@@ -578,6 +577,14 @@ def play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_
         rec[s, H_SCORE] = hand_score(rtype, role, rec[s, H_TRICKS], bv)
 
 
+
+
+#: A hand as a called kernel (paired runs, tests), and inlined into the serial simulation loop, where the
+#: call's reference counting of a dozen arrays cost ~130 ns a hand (inlining it into the parallel loops
+#: themselves made their compilation minutes longer).
+play_hand = jit(_play_hand)
+_play_hand_inline = jit_inline(_play_hand)
+
 @jit_inline
 def _record_hand(row, rec, dealer, rtype, bv):
     for s in range(3):
@@ -639,37 +646,39 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        row = out[ci]
-        ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
-        hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
-        totals = np.zeros(3, dtype=np.int64)
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            for s in range(3):
-                rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-            first = rng.below(st_deal, 3)
+        _simulate_range(start, stop, key0, key1, strat, unit_game, round_type, bv, out[ci])
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, strat, unit_game, round_type, bv, row):
+    """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
+    inlined)."""
+    ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
+    hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
+    totals = np.zeros(3, dtype=np.int64)
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        for s in range(3):
+            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+        first = rng.below(st_deal, 3)
+        totals[:] = 0
+        n_hands = 1 if unit_game == 0 else (12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS))
+        for h in range(n_hands):
             if unit_game == 0:
-                for i in range(52):
-                    deck[i] = i
-                trump, known = deal_hand(st_deal, deck, hands, round_type, first, bv, strat, st_plays, dout)
-                play_hand(hands, first, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, scratch, rec, trace)
-                _record_hand(row, rec, first, round_type, bv)
-                continue
-            totals[:] = 0
-            n_hands = 12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS)
-            for h in range(n_hands):
+                dealer, rtype = first, round_type          # one hand of the chosen round, a random dealer
+            else:
                 dealer, rtype = schedule(first, h, bv)
-                for i in range(52):
-                    deck[i] = i
-                trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
-                play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
-                          ways, scratch, rec, trace)
-                _record_hand(row, rec, dealer, rtype, bv)
-                for s in range(3):
-                    totals[s] += rec[s, H_SCORE]
-                if bv[V_LENGTH] == 2 and max(totals[0], max(totals[1], totals[2])) >= bv[V_TARGET]:
-                    break
+            for i in range(52):
+                deck[i] = i
+            trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
+            _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
+                              ways, scratch, rec, trace)
+            _record_hand(row, rec, dealer, rtype, bv)
+            for s in range(3):
+                totals[s] += rec[s, H_SCORE]
+            if bv[V_LENGTH] == 2 and max(totals[0], max(totals[1], totals[2])) >= bv[V_TARGET]:
+                break
+        if unit_game != 0:
             _record_game(row, totals, first)
 
 

@@ -300,7 +300,7 @@ def generate_moves(hand, cur_kind, cur_len, cur_key, out, zv):
     return moves_into(hand, cur_kind, cur_len, cur_key, out, make_scratch(), zv)
 
 
-@jit_inline
+@jit
 def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
     """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form).
 

@@ -21,18 +21,8 @@ def legal_for(bv):
 
 @K.jit
 def _one_hand(strat, key0, trial, starter, bv):
-    st_deal = rng.new_state()
-    st_play = rng.new_state()
-    rng.seed_state(st_deal, key0, np.uint64(0), np.uint64(trial), np.uint64(0))
-    rng.seed_state(st_play, key0, np.uint64(0), np.uint64(trial), np.uint64(1))
-    deck = np.arange(52, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    counts = np.zeros(4, dtype=np.int64)
-    K.deal(st_deal, deck, hands, counts, starter)
-    dealt = hands.copy()
-    rec = np.zeros((4, K.H_FIELDS), dtype=np.int64)
-    p0, p1 = K.play_hand(hands, counts, starter, strat, st_play, rec, np.zeros(K.MAX_MOVES, dtype=np.uint64), bv)
-    return dealt, p0, p1, rec
+    """One hand (with the pass) from trial ``trial``'s deal and draws: (dealt hands, points, points, rec)."""
+    return _one_hand_in_game(strat, key0, trial, starter, bv, True, 0, 0, 1 << 40)
 
 
 @pytest.mark.parametrize("strategies", [

@@ -500,30 +500,6 @@ def plan_hand(hand, plan, alt, bv):
     return best
 
 
-@jit_inline
-def _index_of(moves, n, m):
-    """The index of ``m`` in the sorted ``moves[:n]`` (binary search), or -1."""
-    lo = 0
-    hi = n
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if moves[mid] < m:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo if lo < n and moves[lo] == m else -1
-
-
-@jit_inline
-def _lowest_single(moves, n):
-    """The index of the single card with the lowest code in moves[:n] (-1 if none)."""
-    best = -1
-    for i in range(n):
-        if _popcount(moves[i]) == 1 and (best < 0 or moves[i] < moves[best]):
-            best = i
-    return best
-
-
 @jit
 def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count, min_opp, moves, bv, plan, n_plan):
     """The planning player's play (a card mask; 0 = pass), see PLAY_PLANNING; ``plan[:n_plan]`` is

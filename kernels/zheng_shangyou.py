@@ -237,17 +237,9 @@ def beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
 
 
 @jit_inline
-def _emit(out, n, play, cur_kind, cur_len, cur_key, zv):
-    kind, length, key = classify(play, zv)
-    if beats(cur_kind, cur_len, cur_key, kind, length, key, zv) and n < out.shape[0]:
-        out[n] = play
-        return n + 1
-    return n
-
-
-@jit_inline
 def _emit_known(out, n, play, kind, length, key, cur_kind, cur_len, cur_key, zv):
-    """:func:`_emit` for a play whose kind, length and (normal-order) key the generator already knows."""
+    """Append ``play`` to ``out[n]`` if it beats the current play; its kind, length and (normal-order) key are
+    known to the generator, so no :func:`classify` is needed. Returns the new count."""
     if beats(cur_kind, cur_len, cur_key, kind, length, _revolved_key(kind, length, key, zv), zv) \
             and n < out.shape[0]:
         out[n] = play

@@ -146,8 +146,23 @@ def _lengths_key(hands, nh):
 
 
 @jit_inline
-def _bucket(lenkey, meta, mask):
-    h = lenkey * H0 + meta * H4
+def _top_owners(rel, nh):
+    """Who holds the highest remaining card of each suit (2 bits a suit), from the relative-rank form."""
+    sig = np.uint64(0)
+    for p in range(nh):
+        for s in range(4):
+            if (rel[p] >> np.uint64(16 * s + 12)) & ONE:
+                sig |= np.uint64(p) << np.uint64(2 * s)
+    return sig
+
+
+@jit_inline
+def _bucket(lenkey, meta, rel, nh, mask):
+    """The bucket of a position: its suit lengths, meta and the owners of each suit's top card. A stored
+    bound whose cards leave a suit's top card free is found only under the owner it was stored with
+    (fewer hits, never a wrong one); keying on the lengths alone put every position of a length pattern into
+    one bucket of 16, which thrashed."""
+    h = lenkey * H0 + (meta ^ (_top_owners(rel, nh) << np.uint64(40))) * H4
     h ^= h >> np.uint64(29)
     h *= H1
     return np.int64((h >> np.uint64(32)) & mask) & ~np.int64(BUCKET - 1)
@@ -174,7 +189,7 @@ def _top_cards(allh, topmask):
 def _probe(ttk, ttb, lenkey, meta, rel, nh, need, mask):
     """A stored bound that decides "value >= need" for this position: (1, its topmask) or (0, topmask);
     (-1, 0) if none."""
-    i = _bucket(lenkey, meta, mask)
+    i = _bucket(lenkey, meta, rel, nh, mask)
     for j in range(i, i + BUCKET):
         if ttk[j, 0] != lenkey or ttk[j, 1] != meta:
             continue
@@ -206,7 +221,7 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, left, ma
         low = r & (~r + ONE)
         k = popcount(lane(allh, s) & ~(low - ONE))
         topmask |= (((ONE << np.uint64(k)) - ONE) << np.uint64(13 - k)) << np.uint64(16 * s)
-    i = _bucket(lenkey, meta, mask)
+    i = _bucket(lenkey, meta, rel, nh, mask)
     victim = i
     for j in range(i, i + BUCKET):
         if ttk[j, 1] == 0:

@@ -106,7 +106,7 @@ def new_buffers():
     keybuf = np.zeros((MAX_DEPTH, 4), dtype=np.uint64)
     tricks = np.zeros((MAX_TRICKS, 4), dtype=np.int64)
     stats = np.zeros(4, dtype=np.int64)           # nodes, tt hits, quick-trick cut-offs, searches
-    stack = np.zeros((MAX_DEPTH, 8), dtype=np.int64)
+    stack = np.zeros((MAX_DEPTH, 12), dtype=np.int64)
     relevant = np.zeros(MAX_DEPTH, dtype=np.uint64)
     skipped = np.zeros(MAX_DEPTH, dtype=np.uint64)
     return moves, scores, keybuf, tricks, stats, stack, relevant, skipped
@@ -450,12 +450,16 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
                               skipped, 0)
         st[0, 4] = 0
         st[0, 6] = 1 - ((maxteam >> p) & 1)
+        for j in range(8, 12):
+            st[0, j] = 0
     while True:
         if going_down:
             leader = st[d, 0]
             t = st[d, 1]
             k = st[d, 2]
             i = st[d, 4]
+            while i < st[d, 5] and (moves[d, i] & 15) < st[d, 8 + (moves[d, i] >> 4)]:
+                i += 1                     # a small card that a tried small card of its suit stands for
             if i < st[d, 5]:
                 p = (leader + k) % nh
                 c = moves[d, i]
@@ -481,6 +485,8 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
                                           moves[d], scores[d], skipped, d)
                     st[d, 4] = 0
                     st[d, 6] = 1 - ((maxteam >> q) & 1)
+                    for j in range(8, 12):
+                        st[d, j] = 0
                 else:
                     going_down = False
                 continue
@@ -546,6 +552,15 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             going_down = False
             continue
         relevant[d] |= rel_child
+        # one small card a suit: once a card below every relevant rank of its suit has failed, the other cards
+        # of that suit below those ranks give the same result (they differ only in cards no result rests on)
+        c = moves[d, st[d, 4] - 1]
+        cs = c >> 4
+        if st[d, 8 + cs] == 0:
+            r = lane(relevant[d], cs)
+            low = low_index(r) if r else 16
+            if (c & 15) < low:
+                st[d, 8 + cs] = low
         going_down = True
 
 

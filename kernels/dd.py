@@ -291,6 +291,43 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
 
 
 @jit_inline
+def _sure_trumps(hands, nh, trump, side):
+    """Tricks the seats of ``side`` must take with the top trumps they hold in an unbroken sequence: every
+    such card wins the trick it is played to, and one hand plays one card a trick, so at least the most that
+    one hand of the side holds. Returns (tricks, the sequence's cards)."""
+    allt = np.uint64(0)
+    for p in range(nh):
+        allt |= lane(hands[p], trump)
+    best = 0
+    seq = np.uint64(0)
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    while allt:
+        bit = ONE << np.uint64(high_index(allt))
+        allt ^= bit
+        card = bit << np.uint64(16 * trump)
+        owner = -1
+        for p in range(nh):
+            if hands[p] & card:
+                owner = p
+        if not ((side >> owner) & 1):
+            break
+        seq |= card
+        if owner == 0:
+            n0 += 1
+        elif owner == 1:
+            n1 += 1
+        elif owner == 2:
+            n2 += 1
+        else:
+            n3 += 1
+    best = max(max(n0, n1), max(n2, n3))
+    return best, seq
+
+
+@jit_inline
 def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out, sc, skipped, d):
     """Candidate cards for seat ``p`` (one per group of equivalent cards), best-first, into ``out``;
     ``skipped[d]`` gets the cards left out as equivalent to a higher card of the same seat."""
@@ -426,6 +463,18 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
             stats[2] += 1
             relevant[d] = used
             return 0
+        if trump >= 0:
+            # sure trump tricks, whoever leads: each of a side's top trumps wins the trick it is played to
+            sure, cards = _sure_trumps(hands, nh, trump, maxteam)
+            if sure >= need:
+                stats[2] += 1
+                relevant[d] = cards
+                return 1
+            sure, cards = _sure_trumps(hands, nh, trump, ((1 << nh) - 1) & ~maxteam)
+            if remaining - sure < need:
+                stats[2] += 1
+                relevant[d] = cards
+                return 0
     return -1
 
 

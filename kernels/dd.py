@@ -351,6 +351,21 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
     if k > 0:
         leader = (p - k) % nh
         ally_winning = ((maxteam >> ((leader + best_pos) % nh)) & 1) == mine
+    # an opponent still to play in this trick who could beat the card winning now (then a partner's card is
+    # not safe, and covering it can be right)
+    threat = False
+    if k > 0 and not misere:
+        for j in range(1, nh - k):
+            q = (p + j) % nh
+            if ((maxteam >> q) & 1) == mine:
+                continue
+            fol = lane(hands[q], led)
+            if fol:
+                if (best >> 4) == led and high_index(fol) > (best & 15):
+                    threat = True
+            elif trump >= 0 and lane(hands[q], trump):
+                if (best >> 4) != trump or high_index(lane(hands[q], trump)) > (best & 15):
+                    threat = True
     n = 0
     skip = np.uint64(0)
     for s in range(4):
@@ -359,6 +374,12 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
             continue
         allp = x | lane(po, s)
         others = lane(po, s)
+        lead_bonus = 0
+        if k == 0 and trump >= 0 and s != trump and not misere:
+            # leading into a void: an opponent who can ruff discourages the suit, a partner who can encourages it
+            for q in range(nh):
+                if q != p and lane(hands[q], s) == 0 and lane(hands[q], trump) != 0:
+                    lead_bonus += 30 if ((maxteam >> q) & 1) == mine else -30
         while x:
             low = x & (~x + ONE)
             x ^= low
@@ -378,9 +399,11 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
                 else:
                     score = r
             elif k == 0:
-                score = 100 + r if top else 20 - r
-            elif ally_winning:
+                score = (100 + r if top else 20 - r) + lead_bonus
+            elif ally_winning and not threat:
                 score = -r - (50 if (s == trump and s != led) else 0)
+            elif ally_winning:
+                score = (40 - r if top and s == led else -r) - (50 if (s == trump and s != led) else 0)
             elif beats(c, best, trump):
                 score = 100 - r + (30 if (top and s == led) else 0)
             else:

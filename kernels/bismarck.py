@@ -129,6 +129,28 @@ def trick_winner(row, leader, trump):
 
 
 @jit_inline
+def _follow(h, lead_card, k):
+    """Legal cards without the must-trump rule (BM-4), without branches: the led suit's cards if any."""
+    f = h & ((LANE << np.uint64(16 * (lead_card >> 4))) & (np.uint64(0) - np.uint64(k > 0)))
+    return f if f != 0 else h
+
+
+@jit_inline
+def _winner3(row, leader, trump):
+    """The seat that wins a complete 3-card trick (BM-4), by comparing rank keys without branches: trumps
+    over the led suit over the rest, then rank."""
+    led = row[0] >> 4
+    k0 = (row[0] & 15) | 16 | (np.int64((row[0] >> 4) == trump) << 5)
+    k1 = (row[1] & 15) | (np.int64((row[1] >> 4) == led) << 4) | (np.int64((row[1] >> 4) == trump) << 5)
+    k2 = (row[2] & 15) | (np.int64((row[2] >> 4) == led) << 4) | (np.int64((row[2] >> 4) == trump) << 5)
+    pos = np.int64(k1 > k0)
+    kb = max(k0, k1)
+    pos = 2 if k2 > kb else pos
+    w = leader + pos
+    return w - 3 if w >= 3 else w
+
+
+@jit_inline
 def nth_bit(x, n):
     """The index of the ``n``-th (from 0) set bit of ``x``."""
     for _ in range(n):
@@ -543,7 +565,10 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
         for k in range(3):
             p = (leader + k) % 3
             sp = strat[p]
-            legal = legal_cards(hands[p], -1 if k == 0 else row[0] >> 4, trump, must_trump)
+            if must_trump:
+                legal = legal_cards(hands[p], -1 if k == 0 else row[0] >> 4, trump, must_trump)
+            else:
+                legal = _follow(hands[p], row[0], k)
             n = popcount(legal)
             if n == 1:
                 c = low_index(legal)
@@ -559,15 +584,16 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
                     c = choose_card(sp, p, hands, leader, row, k, trump, misere, must_trump, full & ~seen,
                                     voids, known_out, bv, st_plays[p], ttk, ttb, bufs, ways, scratch)
             on_table |= ONE << np.uint64(c)
-            if k > 0 and (c >> 4) != (row[0] >> 4):
-                voids[p] |= 1 << (row[0] >> 4)
-                if must_trump and trump >= 0 and (c >> 4) != trump:
-                    voids[p] |= 1 << trump
+            # showed out of the led suit (without branches: which cards those are is data)
+            out_of_led = (k > 0) & ((c >> 4) != (row[0] >> 4))
+            voids[p] |= np.int64(out_of_led) << (row[0] >> 4)
+            if must_trump and trump >= 0 and out_of_led and (c >> 4) != trump:
+                voids[p] |= 1 << trump
             hands[p] ^= ONE << np.uint64(c)
             row[k] = c
             trace[n_played] = c
             n_played += 1
-        w = trick_winner(row, leader, trump)
+        w = _winner3(row, leader, trump)
         rec[w, H_TRICKS] += 1
         for i in range(3):
             played |= ONE << np.uint64(row[i])

@@ -254,7 +254,7 @@ def bismarck() -> None:
     ttk, ttb = dd.new_tt(20)
     bufs = dd.new_buffers()
     played = np.zeros(4, dtype=np.int64)
-    for m, deals in ((8, 41), (10, 21), (12, 11)):
+    for m, deals in ((8, 41), (10, 21), (12, 11), (14, 9), (16, 9)):
         r = np.random.default_rng(m)
         times = []
         for i in range(deals + 1):
@@ -272,10 +272,10 @@ def bismarck() -> None:
     except ImportError:
         print("endplay (DDS): not installed (pip install -e '.[bench]'); no solver comparison")
         return
-    for m in (6, 8):
+    for m, deals in ((6, 20), (8, 20), (13, 8)):      # endings, and whole deals
         r = np.random.default_rng(100 + m)
         ours, theirs = [], []
-        for i in range(21):
+        for i in range(deals + 1):
             h = _dd_deal(r, 4, m)
             pbn = "N:" + " ".join(".".join("".join("23456789TJQKA"[k] for k in range(12, -1, -1)
                                                    if (int(h[p]) >> (16 * s + k)) & 1) for s in (3, 2, 1, 0))
@@ -292,7 +292,8 @@ def bismarck() -> None:
                 theirs.append(t1 - t0)
                 ours.append(t2 - t1)
         a, b = statistics.median(ours), statistics.median(theirs)
-        print(f"{f'bridge endings of {m} cards, NT: cardlab / DDS (median of 20)':<52}{a / b:>14.2f} {'x time':<10}"
+        what = f"bridge {'deals' if m == 13 else f'endings of {m} cards'}, NT: cardlab / DDS (median of {deals})"
+        print(f"{what:<52}{a / b:>14.2f} {'x time':<10}"
               f"{'':>12}          ({a * 1000:.2f} ms vs {b * 1000:.2f} ms; target <= 2)")
 
 

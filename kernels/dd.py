@@ -227,8 +227,8 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, left, ma
         k = popcount(lane(allh, s) & ~(low - ONE))
         topmask |= (((ONE << np.uint64(k)) - ONE) << np.uint64(13 - k)) << np.uint64(16 * s)
     i = _bucket(lenkey, meta, rel, nh, mask)
-    # the entry to replace in a full bucket: the fewest tricks left, ties (the usual case: a bucket holds one
-    # length pattern) broken at a slot picked from the position, so that no slot is overwritten every time
+    # the entry to replace in a full bucket: a slot picked from the position (always the same slot thrashed;
+    # keeping the entries with most tricks left kept stale ones from earlier solves and searched more nodes)
     x = (rel[0] ^ (rel[1] * H0) ^ (rel[2] * H1) ^ (rel[3] * H4)) * H0
     victim = i + np.int64(x >> np.uint64(64 - BUCKET_BITS))
     for j in range(i, i + BUCKET):
@@ -245,8 +245,6 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, left, ma
                 if (typ == 0 and bound > ttb[j, 1]) or (typ == 1 and bound < ttb[j, 1]):
                     ttb[j, 1] = bound
                 return
-        if ttb[j, 2] < ttb[victim, 2]:
-            victim = j
     ttk[victim, 0] = lenkey
     ttk[victim, 1] = meta
     ttk[victim, 2] = topmask

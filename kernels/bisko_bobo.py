@@ -406,22 +406,21 @@ def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
     return best
 
 
+@jit_inline
+def _card_bit(pack, card):
+    """The card's rank bit shifted into its suit's 13-bit field of one word (no branch on the suit)."""
+    e = pack[CARD_BASE + card]
+    return (e & 8191) << (13 * (e >> 13))
+
+
 @jit
 def bisk_key(cards, n, order_mode, depth, split, pack):
     """Key of the evaluation set ``cards[:n]`` (52-card codes)."""
-    m0 = np.int64(0)
-    m1 = np.int64(0)
-    m2 = np.int64(0)
-    m3 = np.int64(0)
+    acc = np.int64(0)
     for i in range(n):
-        e = pack[CARD_BASE + cards[i]]
-        s = e >> 13
-        bit = e & 8191
-        m0 |= bit if s == 0 else 0
-        m1 |= bit if s == 1 else 0
-        m2 |= bit if s == 2 else 0
-        m3 |= bit if s == 3 else 0
-    return bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
+        acc |= _card_bit(pack, cards[i])
+    return bisk_key4(acc & 8191, (acc >> 13) & 8191, (acc >> 26) & 8191, (acc >> 39) & 8191, order_mode, depth,
+                     split, pack)
 
 
 @jit_inline
@@ -433,19 +432,11 @@ def key_type(key):
 def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
     """Keys of many evaluation sets: ``sets[i, :lengths[i]]`` -> ``out[i]`` (no row views in the loop)."""
     for i in range(sets.shape[0]):
-        m0 = np.int64(0)
-        m1 = np.int64(0)
-        m2 = np.int64(0)
-        m3 = np.int64(0)
+        acc = np.int64(0)
         for j in range(lengths[i]):
-            e = pack[CARD_BASE + sets[i, j]]
-            s = e >> 13
-            bit = e & 8191
-            m0 |= bit if s == 0 else 0
-            m1 |= bit if s == 1 else 0
-            m2 |= bit if s == 2 else 0
-            m3 |= bit if s == 3 else 0
-        out[i] = bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
+            acc |= _card_bit(pack, sets[i, j])
+        out[i] = bisk_key4(acc & 8191, (acc >> 13) & 8191, (acc >> 26) & 8191, (acc >> 39) & 8191, order_mode,
+                           depth, split, pack)
 
 
 @jit
@@ -745,14 +736,14 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
     # ---- BB-10 Flipped Bisk, BB-11/BB-12 result
     jack = (wet % 13) == JACK
     ws_ = wet // 13
-    wbit = np.int64(1) << (wet % 13)
+    wbits = (np.int64(1) << (wet % 13)) << (13 * ws_)      # the Wet Bisk in its suit's field, no branch
     best = np.int64(-1)
     for s in range(P):
         src = tk if jack else up            # Jack: tucked cards + the Jack; otherwise the Bisko row + Wet Bisk
-        m0 = src[s, 0] | (wbit if ws_ == 0 else 0)
-        m1 = src[s, 1] | (wbit if ws_ == 1 else 0)
-        m2 = src[s, 2] | (wbit if ws_ == 2 else 0)
-        m3 = src[s, 3] | (wbit if ws_ == 3 else 0)
+        m0 = src[s, 0] | (wbits & 8191)
+        m1 = src[s, 1] | ((wbits >> 13) & 8191)
+        m2 = src[s, 2] | ((wbits >> 26) & 8191)
+        m3 = src[s, 3] | ((wbits >> 39) & 8191)
         keys[s] = bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
         if keys[s] > best:
             best = keys[s]

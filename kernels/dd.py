@@ -296,7 +296,7 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
     return q, used
 
 
-@jit_inline
+@jit
 def _sure_trumps(hands, nh, trump, side):
     """Tricks the seats of ``side`` must take with the top trumps they hold in an unbroken sequence: every
     such card wins the trick it is played to, and one hand plays one card a trick, so at least the most that
@@ -512,25 +512,39 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             ttk, ttb, tmask, moves, scores, keybuf, tricks, stats, st, relevant, skipped):
     """Whether the max side can make the count side win at least ``target`` tricks: a boolean alpha-beta
     search written as a loop over an explicit stack (numba cannot cache recursive functions). ``st`` holds,
-    per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result;
-    ``relevant[d]`` the cards whose ranks the result at depth d rests on."""
+    per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result, whether
+    the node was searched (not decided on arrival), and per suit the rank below which cards are not tried;
+    ``relevant[d]`` the cards whose ranks the result at depth d rests on. Arriving at a node, searching it
+    and storing its result each happen at one place in the loop (each is inlined once: compile time)."""
     d = 0
     st[0, 0] = leader0
     st[0, 1] = 0
     st[0, 2] = k0
     st[0, 3] = 0
-    v = _enter(hands, nh, trump, must_trump, leader0, k0, 0, target, maxteam, countteam, meta0, ttk, ttb, tmask,
-               keybuf[0], stats, relevant, 0)
-    going_down = v < 0
-    if going_down:
-        p = (leader0 + k0) % nh
-        st[0, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[0], k0, p, maxteam, countteam, moves[0], scores[0],
-                              skipped, 0)
-        st[0, 4] = 0
-        st[0, 6] = 1 - ((maxteam >> p) & 1)
-        for j in range(8, 12):
-            st[0, j] = 0
+    entering = True
+    going_down = False
+    v = 0
     while True:
+        if entering:
+            entering = False
+            leader = st[d, 0]
+            k = st[d, 2]
+            v = _enter(hands, nh, trump, must_trump, leader, k, st[d, 3], target, maxteam, countteam, meta0, ttk,
+                       ttb, tmask, keybuf[d], stats, relevant, d)
+            st[d, 7] = 0
+            if v < 0:
+                q = (leader + k) % nh
+                st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[st[d, 1]], k, q, maxteam, countteam,
+                                      moves[d], scores[d], skipped, d)
+                st[d, 4] = 0
+                st[d, 6] = 1 - ((maxteam >> q) & 1)
+                st[d, 7] = 1
+                for j in range(8, 12):
+                    st[d, j] = 0
+                going_down = True
+            else:
+                going_down = False
+            continue
         if going_down:
             leader = st[d, 0]
             t = st[d, 1]
@@ -555,40 +569,24 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
                 st[d, 1] = nt
                 st[d, 2] = nk
                 st[d, 3] = nw
-                v = _enter(hands, nh, trump, must_trump, nl, nk, nw, target, maxteam, countteam, meta0, ttk, ttb,
-                           tmask, keybuf[d], stats, relevant, d)
-                if v < 0:
-                    q = (nl + nk) % nh
-                    st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[nt], nk, q, maxteam, countteam,
-                                          moves[d], scores[d], skipped, d)
-                    st[d, 4] = 0
-                    st[d, 6] = 1 - ((maxteam >> q) & 1)
-                    for j in range(8, 12):
-                        st[d, j] = 0
-                else:
-                    going_down = False
+                entering = True
                 continue
             # every move tried without a cut: the node keeps its default, resting on all children, and on the
             # ranks that made the skipped cards equivalent to the ones tried
             v = st[d, 6]
             if skipped[d]:
                 relevant[d] = _with_skipped(hands, nh, tricks[t], k, relevant[d], skipped[d])
-            if k == 0:
-                need = target - st[d, 3]
-                left = np.int8(popcount(hands[leader]))
-                meta = meta0 | np.uint64(leader)
-                allh = np.uint64(0)
-                for q in range(nh):
-                    allh |= hands[q]
-                lenkey = _lengths_key(hands, nh)
-                if v:
-                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, relevant[d], 0, np.int8(need), left, tmask)
-                else:
-                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, relevant[d], 1, np.int8(need - 1), left,
-                           tmask)
             going_down = False
             continue
-        # going up with value v from depth d
+        # going up with value v from depth d: a searched node at a trick boundary stores its result first
+        if st[d, 7] and st[d, 2] == 0:
+            leader = st[d, 0]
+            need = target - st[d, 3]
+            allh = np.uint64(0)
+            for q in range(nh):
+                allh |= hands[q]
+            _store(ttk, ttb, _lengths_key(hands, nh), meta0 | np.uint64(leader), keybuf[d], nh, allh, relevant[d],
+                   1 - v, np.int8(need if v else need - 1), np.int8(popcount(hands[leader])), tmask)
         if d == 0:
             return v == 1
         rel_child = relevant[d]
@@ -611,24 +609,7 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             st[d, 6] = v
             st[d, 4] = st[d, 5]          # cut: no more moves here; the result rests on this child alone
             relevant[d] = rel_child
-            if k == 0:
-                # store the cut result at a trick boundary (the loop above stores exhausted nodes)
-                need = target - st[d, 3]
-                left = np.int8(popcount(hands[leader]))
-                meta = meta0 | np.uint64(leader)
-                allh = np.uint64(0)
-                for q in range(nh):
-                    allh |= hands[q]
-                lenkey = _lengths_key(hands, nh)
-                if v:
-                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, rel_child, 0, np.int8(need), left, tmask)
-                else:
-                    _store(ttk, ttb, lenkey, meta, keybuf[d], nh, allh, rel_child, 1, np.int8(need - 1), left,
-                           tmask)
-                going_down = False
-                continue
-            going_down = False
-            continue
+            continue                     # going up from d (storing it first if at a trick boundary)
         relevant[d] |= rel_child
         # one small card a suit: once a card below every relevant rank of its suit has failed, the other cards
         # of that suit below those ranks give the same result (they differ only in cards no result rests on)

@@ -304,32 +304,22 @@ def _sure_trumps(hands, nh, trump, side):
     allt = np.uint64(0)
     for p in range(nh):
         allt |= lane(hands[p], trump)
-    best = 0
     seq = np.uint64(0)
-    n0 = 0
-    n1 = 0
-    n2 = 0
-    n3 = 0
     while allt:
         bit = ONE << np.uint64(high_index(allt))
         allt ^= bit
         card = bit << np.uint64(16 * trump)
-        owner = -1
+        mine = False
         for p in range(nh):
-            if hands[p] & card:
-                owner = p
-        if not ((side >> owner) & 1):
+            if (hands[p] & card) and ((side >> p) & 1):
+                mine = True
+        if not mine:
             break
         seq |= card
-        if owner == 0:
-            n0 += 1
-        elif owner == 1:
-            n1 += 1
-        elif owner == 2:
-            n2 += 1
-        else:
-            n3 += 1
-    best = max(max(n0, n1), max(n2, n3))
+    best = 0
+    for p in range(nh):
+        if (side >> p) & 1:
+            best = max(best, popcount(hands[p] & seq))
     return best, seq
 
 

@@ -413,14 +413,20 @@ def _card_bit(pack, card):
     return (e & 8191) << (13 * (e >> 13))
 
 
+@jit_inline
+def _word_key(acc, order_mode, depth, split, pack):
+    """:func:`bisk_key4` of a set given as one word of four 13-bit suit fields (see :func:`_card_bit`)."""
+    return bisk_key4(acc & 8191, (acc >> 13) & 8191, (acc >> 26) & 8191, (acc >> 39) & 8191, order_mode, depth,
+                     split, pack)
+
+
 @jit
 def bisk_key(cards, n, order_mode, depth, split, pack):
     """Key of the evaluation set ``cards[:n]`` (52-card codes)."""
     acc = np.int64(0)
     for i in range(n):
         acc |= _card_bit(pack, cards[i])
-    return bisk_key4(acc & 8191, (acc >> 13) & 8191, (acc >> 26) & 8191, (acc >> 39) & 8191, order_mode, depth,
-                     split, pack)
+    return _word_key(acc, order_mode, depth, split, pack)
 
 
 @jit_inline
@@ -435,8 +441,7 @@ def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
         acc = np.int64(0)
         for j in range(lengths[i]):
             acc |= _card_bit(pack, sets[i, j])
-        out[i] = bisk_key4(acc & 8191, (acc >> 13) & 8191, (acc >> 26) & 8191, (acc >> 39) & 8191, order_mode,
-                           depth, split, pack)
+        out[i] = _word_key(acc, order_mode, depth, split, pack)
 
 
 @jit

@@ -124,11 +124,6 @@ def schedule(first_dealer, h, bv):
 
 
 @jit_inline
-def trick_winner(row, leader, trump):
-    return (leader + dd.trick_winner_pos(row, 3, trump)) % 3
-
-
-@jit_inline
 def _follow(h, lead_card, k):
     """Legal cards without the must-trump rule (BM-4), without branches: the led suit's cards if any."""
     f = h & ((LANE << np.uint64(16 * (lead_card >> 4))) & (np.uint64(0) - np.uint64(k > 0)))
@@ -136,7 +131,7 @@ def _follow(h, lead_card, k):
 
 
 @jit_inline
-def _winner3(row, leader, trump):
+def trick_winner(row, leader, trump):
     """The seat that wins a complete 3-card trick (BM-4), by comparing rank keys without branches: trumps
     over the led suit over the rest, then rank."""
     led = row[0] >> 4
@@ -593,7 +588,7 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
             row[k] = c
             trace[n_played] = c
             n_played += 1
-        w = _winner3(row, leader, trump)
+        w = trick_winner(row, leader, trump)
         rec[w, H_TRICKS] += 1
         for i in range(3):
             played |= ONE << np.uint64(row[i])

@@ -6,6 +6,11 @@ ascending ``0 = D < 1 = C < 2 = H < 3 = S`` (the Big Two order); the black joker
 So a single card's comparison key is its code (rank first, then suit; jokers above). A hand or a play is a
 ``uint64`` bit set of codes: the four cards of a rank are the 4 bits at ``4 * rank``.
 
+Two decks (variant ``deck=5to8p_108``) hold each card up to twice, so a hand or a play is a multiset written as
+two words ``(cards, dups)``: ``cards`` the codes held at least once, ``dups`` those held twice (``dups`` is a
+subset of ``cards``; with one deck it is always 0). Move lists are ``(n, 2)`` arrays of such pairs, ordered
+by ``cards`` and then ``dups``.
+
 Sequences (straights, pair and triple straights, straight flushes) use *positions* in the order
 A(low) 2 3 ... K A(high): position 0 is a low ace, 1 a two, 2 .. 12 the ranks 3 .. K and 13 a high ace
 (ZS-5; no wrap-around, so J-Q-K-A-2 is not a sequence).
@@ -24,7 +29,7 @@ from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
-from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count, sort_prefix, split_sets
+from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count
 
 K_NONE = 0          # no play yet (on lead) / an invalid card set
 K_SINGLE = 1
@@ -80,10 +85,10 @@ def _top_suit(bits):
 
 
 @jit
-def classify(play, zv):
+def classify(play, dup, zv):
     """:func:`classify_normal`, with the keys reversed while a revolution is in force (variant 7): the 13
     ranks swap ends (jokers stay highest, suits keep their order) and a sequence is higher the lower its top."""
-    kind, length, key = classify_normal(play, zv)
+    kind, length, key = classify_normal(play, dup, zv)
     return kind, length, _revolved_key(kind, length, key, zv)
 
 
@@ -104,27 +109,28 @@ def _revolved_key(kind, length, key, zv):
 
 
 @jit
-def classify_normal(play, zv):
-    """``(kind, length, key)`` of a card set (ZS-5); kind ``K_NONE`` if it is no combination.
+def classify_normal(play, dup, zv):
+    """``(kind, length, key)`` of a card multiset (ZS-5; ``dup`` = the cards in it twice, two decks only);
+    kind ``K_NONE`` if it is no combination.
 
     Keys: single = the card code; pair = 4 * rank + the higher suit; three of a kind, full house, bomb = the
     rank of the triple or the four; sequences = 4 * the lowest position (+ a suit under the tie-break
-    variants), so a higher lowest card beats.
+    variants), so a higher lowest card beats. Two decks [OURS]: a pair, triple or four may hold identical
+    cards; five cards of one rank are a bomb of that rank (a four of a kind + one other card); six or more
+    are no play; equal plays do not beat (rules.md 4(c)1).
     """
-    n = _popcount(play)
+    n = _popcount(play) + _popcount(dup)
     if n == 0:
         return K_NONE, 0, 0
     if n == 1:                   # a single card: its code is its key (jokers 52, 53 above the rest)
         return K_SINGLE, 1, _low_index(play)
     jokers = (play >> np.uint64(52)) & np.uint64(3)
     if jokers:
-        if n == 1:
-            return K_SINGLE, 1, 52 if jokers == 1 else 53
         # jokers only as singles (ZS-5); variant 13: a joker may be a bomb's fifth card
-        if zv[V_KICKER_JOKER] == 1 and n == 5 and jokers != 3:
-            rest = play & np.uint64((1 << 52) - 1)
+        if zv[V_KICKER_JOKER] == 1 and n == 5 and _popcount(jokers) + _popcount(dup >> np.uint64(52)) == 1:
+            rest = play & SUITED_CARDS
             for r in range(13):
-                if _rank_bits(rest, r) == np.uint64(15):
+                if _popcount(_rank_bits(rest, r)) + _popcount(_rank_bits(dup, r)) == 4:
                     return K_BOMB, 5, r
         return K_NONE, n, 0
     # per rank counts, without allocating: a presence mask and the ranks holding 4, 3, and the multiplicity
@@ -139,7 +145,7 @@ def classify_normal(play, zv):
     for r in range(13):
         bits = _rank_bits(play, r)
         if bits:
-            c = _popcount(bits)
+            c = _popcount(bits) + _popcount(_rank_bits(dup, r))
             present |= 1 << r
             n_ranks += 1
             suit_union |= bits
@@ -153,8 +159,6 @@ def classify_normal(play, zv):
                 m = c
             elif c != m:
                 uniform = False
-    if n == 1:
-        return K_SINGLE, 1, lo_rank * 4 + _top_suit(_rank_bits(play, lo_rank))
     if n_ranks == 1:
         if n == 2:
             return K_PAIR, 2, lo_rank * 4 + _top_suit(_rank_bits(play, lo_rank))
@@ -162,6 +166,8 @@ def classify_normal(play, zv):
             return K_TRIPLE, 3, lo_rank
         if n == 4 and zv[V_BARE_FOUR] > 0:
             return K_BOMB, 4, lo_rank    # variant 6: a bare four of a kind is a bomb
+        if n == 5:
+            return K_BOMB, 5, lo_rank    # two decks: five of a kind = a four of a kind + one card [OURS]
         return K_NONE, n, 0          # a bare four of a kind is no play by default (variant 6)
     if n == 5 and n_ranks == 2:
         if r4 >= 0:
@@ -237,63 +243,137 @@ def beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
 
 
 @jit_inline
-def _emit_known(out, n, play, kind, length, key, cur_kind, cur_len, cur_key, zv):
-    """Append ``play`` to ``out[n]`` if it beats the current play; its kind, length and (normal-order) key are
-    known to the generator, so no :func:`classify` is needed. Returns the new count."""
+def _emit_known(out, n, play, dup, kind, length, key, cur_kind, cur_len, cur_key, zv):
+    """Append the play ``(play, dup)`` to ``out[n]`` if it beats the current play; its kind, length and
+    (normal-order) key are known to the generator, so no :func:`classify` is needed. Returns the new count."""
     if beats(cur_kind, cur_len, cur_key, kind, length, _revolved_key(kind, length, key, zv), zv) \
             and n < out.shape[0]:
-        out[n] = play
+        out[n, 0] = play
+        out[n, 1] = dup
         return n + 1
     return n
 
 
 @jit_inline
-def _subsets_of_size(bits, k, base, out, n_out):
-    """All k-subsets of a 4-bit suit set, shifted to ``base``; written to out[n_out:], returns the new count."""
-    c = _popcount(bits)
+def _subsets_of_size(bits, dbits, k, base, out, n_out):
+    """All k-card multisets of one rank's cards (``bits`` the suits held, ``dbits`` those held twice), as
+    ``(cards, dups)`` rows shifted to ``base``; written to out[n_out:], returns the new count."""
+    c = _popcount(bits) + _popcount(dbits)
     if k > c:
         return n_out
     if k == c:
-        out[n_out] = bits << np.uint64(base)
+        out[n_out, 0] = bits << np.uint64(base)
+        out[n_out, 1] = dbits << np.uint64(base)
         return n_out + 1
+    if dbits:                            # two decks: every split of k over the suits, 0..2 copies each
+        c0 = (bits & np.uint64(1)) + (dbits & np.uint64(1))
+        c1 = ((bits >> np.uint64(1)) & np.uint64(1)) + ((dbits >> np.uint64(1)) & np.uint64(1))
+        c2 = ((bits >> np.uint64(2)) & np.uint64(1)) + ((dbits >> np.uint64(2)) & np.uint64(1))
+        c3 = ((bits >> np.uint64(3)) & np.uint64(1)) + ((dbits >> np.uint64(3)) & np.uint64(1))
+        for x0 in range(c0 + 1):
+            for x1 in range(c1 + 1):
+                for x2 in range(c2 + 1):
+                    x3 = k - x0 - x1 - x2
+                    if x3 < 0 or x3 > c3:
+                        continue
+                    sa = np.uint64(0)
+                    sd = np.uint64(0)
+                    for sb, x in ((0, x0), (1, x1), (2, x2), (3, x3)):
+                        if x >= 1:
+                            sa |= np.uint64(1) << np.uint64(sb)
+                        if x == 2:
+                            sd |= np.uint64(1) << np.uint64(sb)
+                    out[n_out, 0] = sa << np.uint64(base)
+                    out[n_out, 1] = sd << np.uint64(base)
+                    n_out += 1
+        return n_out
     if k == 1:
         for sb in range(4):
             if (bits >> np.uint64(sb)) & np.uint64(1):
-                out[n_out] = np.uint64(1) << np.uint64(base + sb)
+                out[n_out, 0] = np.uint64(1) << np.uint64(base + sb)
+                out[n_out, 1] = 0
                 n_out += 1
         return n_out
     if k == c - 1:                       # leave one card out (3 of 4, 2 of 3)
         for sb in range(4):
             if (bits >> np.uint64(sb)) & np.uint64(1):
-                out[n_out] = (bits & ~(np.uint64(1) << np.uint64(sb))) << np.uint64(base)
+                out[n_out, 0] = (bits & ~(np.uint64(1) << np.uint64(sb))) << np.uint64(base)
+                out[n_out, 1] = 0
                 n_out += 1
         return n_out
     for sa in range(4):                  # 2 of 4
         for sb in range(sa + 1, 4):
-            out[n_out] = ((np.uint64(1) << np.uint64(sa)) | (np.uint64(1) << np.uint64(sb))) << np.uint64(base)
+            out[n_out, 0] = ((np.uint64(1) << np.uint64(sa)) | (np.uint64(1) << np.uint64(sb))) << np.uint64(base)
+            out[n_out, 1] = 0
             n_out += 1
     return n_out
+
+
+@jit_inline
+def take(hand, dup, play, pdup):
+    """The multiset ``(hand, dup)`` less ``(play, pdup)`` (every card of the play held): ``(cards, dups)``."""
+    return (hand & ~play) | (dup & ~pdup), dup & ~play
+
+
+@jit_inline
+def add_card(hand, dup, c):
+    """The multiset ``(hand, dup)`` with one more card of code ``c``."""
+    bit = np.uint64(1) << np.uint64(c)
+    if hand & bit:
+        return hand, dup | bit
+    return hand | bit, dup
+
+
+@jit_inline
+def pair_less(a, b, c, d):
+    """Whether the play ``(a, b)`` comes before ``(c, d)`` in move-list order (cards, then dups)."""
+    return a < c or (a == c and b < d)
+
+
+@jit_inline
+def sort_moves(moves, n):
+    """Sort ``moves[:n]`` (rows ``(cards, dups)``) in place: insertion sort, as a Shell sort past 16 (see
+    :func:`kernels.bits.sort_prefix`, the one-word form)."""
+    for gap in (701, 301, 132, 57, 23, 10, 4, 1):
+        if gap > 1 and gap * 2 > n:
+            continue
+        for i in range(gap, n):
+            x0 = moves[i, 0]
+            x1 = moves[i, 1]
+            j = i - gap
+            while j >= 0 and pair_less(x0, x1, moves[j, 0], moves[j, 1]):
+                moves[j + gap, 0] = moves[j, 0]
+                moves[j + gap, 1] = moves[j, 1]
+                j -= gap
+            moves[j + gap, 0] = x0
+            moves[j + gap, 1] = x1
+
+
+def new_moves():
+    """A move list for :func:`generate_moves` and the game kernels."""
+    return np.zeros((MAX_MOVES, 2), dtype=np.uint64)
 
 
 @jit
 def make_scratch():
     """Scratch arrays for :func:`moves_into` (allocate once per chunk, not per call)."""
-    return (np.zeros((14, 6), dtype=np.uint64), np.zeros(14, dtype=np.int64), np.zeros(6, dtype=np.uint64),
-            np.zeros(6, dtype=np.uint64), np.zeros(14, dtype=np.int64))
+    return (np.zeros((14, 16, 2), dtype=np.uint64), np.zeros(14, dtype=np.int64), np.zeros((24, 2), dtype=np.uint64),
+            np.zeros((16, 2), dtype=np.uint64), np.zeros(14, dtype=np.int64))
 
 
 @jit
-def generate_moves(hand, cur_kind, cur_len, cur_key, out, zv):
-    """Every legal play from ``hand`` (on lead when ``cur_kind == K_NONE``) into ``out``; returns the count.
+def generate_moves(hand, dup, cur_kind, cur_len, cur_key, out, zv):
+    """Every legal play from the hand ``(hand, dup)`` (on lead when ``cur_kind == K_NONE``) into ``out``
+    (rows ``(cards, dups)``); returns the count.
 
-    Each play is one card set; a set of five or more cards in one suit and in sequence is a straight flush
-    only (the strongest reading). Plays are grouped by kind; ``out`` should hold ``MAX_MOVES``.
+    Each play is one card multiset; a set of five or more cards in one suit and in sequence is a straight
+    flush only (the strongest reading). ``out`` should hold ``MAX_MOVES`` rows (:func:`new_moves`).
     """
-    return moves_into(hand, cur_kind, cur_len, cur_key, out, make_scratch(), zv)
+    return moves_into(hand, dup, cur_kind, cur_len, cur_key, out, make_scratch(), zv)
 
 
 @jit
-def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
+def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
     """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form).
 
     Only the kinds that can beat the current play are generated: the same kind, plus bombs (ZS-6, found
@@ -302,11 +382,12 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
     choices, n_choice, tmp, pairs, idx = scratch
     n = 0
     lead = cur_kind == K_NONE
-    # per-rank counts in parallel: nibble r of `cnt` is the number of cards of rank r (0..4); the masks
-    # hold bit 4r for the ranks held at least twice / three times
-    cnt = rank_counts(hand)
-    ge2 = ((cnt >> np.uint64(1)) | (cnt >> np.uint64(2))) & RANK_LOW_BITS
-    ge3 = ((cnt >> np.uint64(2)) | (cnt & (cnt >> np.uint64(1)))) & RANK_LOW_BITS
+    # per-rank counts in parallel: nibble r of `cnt` is the number of cards of rank r (0..4; 0..8 with two
+    # decks); the masks hold bit 4r for the ranks held at least twice / three / four times
+    cnt = rank_counts(hand) + rank_counts(dup)
+    ge2 = ranks_at_least(cnt, 2)
+    ge3 = ranks_at_least(cnt, 3)
+    ge4 = ranks_at_least(cnt, 4)
     # singles: on lead every card; over a single (normal order) every card with a higher code (ZS-2)
     if cur_kind == K_NONE or cur_kind == K_SINGLE:
         cand = hand
@@ -315,7 +396,8 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
         while cand:
             c = _low_index(cand)
             cand &= cand - np.uint64(1)
-            n = _emit_known(out, n, np.uint64(1) << np.uint64(c), K_SINGLE, 1, c, cur_kind, cur_len, cur_key, zv)
+            n = _emit_known(out, n, np.uint64(1) << np.uint64(c), np.uint64(0), K_SINGLE, 1, c, cur_kind, cur_len,
+                            cur_key, zv)
     # pairs (key 4 * rank + the top suit) and three of a kind (key = rank)
     for k in range(2, 4):
         if not (lead or (k == 2 and cur_kind == K_PAIR) or (k == 3 and cur_kind == K_TRIPLE)):
@@ -325,42 +407,50 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
         while ranks:
             r = _low_index(ranks) // 4
             ranks &= ranks - np.uint64(1)
-            m = _subsets_of_size(_rank_bits(hand, r), k, 4 * r, tmp, 0)
+            m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
             for i in range(m):
-                key = 4 * r + _top_suit(tmp[i] >> np.uint64(4 * r)) if k == 2 else r
-                n = _emit_known(out, n, tmp[i], kind, k, key, cur_kind, cur_len, cur_key, zv)
+                key = 4 * r + _top_suit(tmp[i, 0] >> np.uint64(4 * r)) if k == 2 else r
+                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], kind, k, key, cur_kind, cur_len, cur_key, zv)
     # full houses (key = the triple's rank)
     if lead or cur_kind == K_FULL_HOUSE:
         triples = ge3
         while triples:
             r = _low_index(triples) // 4
             triples &= triples - np.uint64(1)
-            m3 = _subsets_of_size(_rank_bits(hand, r), 3, 4 * r, tmp, 0)
+            m3 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 3, 4 * r, tmp, 0)
             twos = ge2 & ~(np.uint64(1) << np.uint64(4 * r))
             while twos:
                 q = _low_index(twos) // 4
                 twos &= twos - np.uint64(1)
-                m2 = _subsets_of_size(_rank_bits(hand, q), 2, 4 * q, pairs, 0)
+                m2 = _subsets_of_size(_rank_bits(hand, q), _rank_bits(dup, q), 2, 4 * q, pairs, 0)
                 for i in range(m3):
                     for j in range(m2):
-                        n = _emit_known(out, n, tmp[i] | pairs[j], K_FULL_HOUSE, 5, r, cur_kind, cur_len, cur_key,
-                                        zv)
-    # bombs (they beat everything but higher bombs and straight flushes): the ranks held four times
-    fours = hand & (hand >> np.uint64(1)) & (hand >> np.uint64(2)) & (hand >> np.uint64(3)) & RANK_LOW_BITS
+                        n = _emit_known(out, n, tmp[i, 0] | pairs[j, 0], tmp[i, 1] | pairs[j, 1], K_FULL_HOUSE, 5, r,
+                                        cur_kind, cur_len, cur_key, zv)
+    # bombs (they beat everything but higher bombs and straight flushes): the ranks held four times or more
+    # (two decks: each four-card multiset of the rank, and five of a kind [OURS])
+    fours = ge4
     while fours:
         r = _low_index(fours) // 4
         fours &= fours - np.uint64(1)
-        four = np.uint64(15) << np.uint64(4 * r)
-        if zv[V_BARE_FOUR] > 0:
-            n = _emit_known(out, n, four, K_BOMB, 4, r, cur_kind, cur_len, cur_key, zv)
-        kickers = hand & ~four
+        rank_mask = np.uint64(15) << np.uint64(4 * r)
+        m4 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 4, 4 * r, tmp, 0)
+        kickers = hand & ~rank_mask
         if zv[V_KICKER_JOKER] != 1:
             kickers &= SUITED_CARDS        # the kicker: any other card (default: not a joker)
-        while kickers:
-            c = _low_index(kickers)
-            kickers &= kickers - np.uint64(1)
-            n = _emit_known(out, n, four | (np.uint64(1) << np.uint64(c)), K_BOMB, 5, r, cur_kind, cur_len, cur_key,
-                            zv)
+        for i in range(m4):
+            if zv[V_BARE_FOUR] > 0:
+                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 4, r, cur_kind, cur_len, cur_key, zv)
+            kick = kickers
+            while kick:
+                c = _low_index(kick)
+                kick &= kick - np.uint64(1)
+                n = _emit_known(out, n, tmp[i, 0] | (np.uint64(1) << np.uint64(c)), tmp[i, 1], K_BOMB, 5, r,
+                                cur_kind, cur_len, cur_key, zv)
+        if dup:
+            m5 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 5, 4 * r, tmp, 0)
+            for i in range(m5):
+                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 5, r, cur_kind, cur_len, cur_key, zv)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
     if not (lead or cur_kind == K_STRAIGHT):
         # only straight flushes can beat the current play: each suit's runs of 5 (3) or more positions
@@ -376,8 +466,8 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
                         break
                     play |= np.uint64(1) << np.uint64(c)
                     if high - low >= min_sf - 1 and not ((low == 0 or low == 1) and high == 13):
-                        n = _emit_known(out, n, play, K_STRAIGHT_FLUSH, high - low + 1, 4 * low, cur_kind, cur_len,
-                                        cur_key, zv)
+                        n = _emit_known(out, n, play, np.uint64(0), K_STRAIGHT_FLUSH, high - low + 1, 4 * low,
+                                        cur_kind, cur_len, cur_key, zv)
     if not (lead or cur_kind == K_STRAIGHT or cur_kind == K_PAIR_STRAIGHT or cur_kind == K_TRIPLE_STRAIGHT):
         return n
     # each position's count, then for each width the positions held that often: a run must exist first
@@ -385,7 +475,7 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
     held2 = 0
     held3 = 0
     for p in range(14):
-        c = _popcount(_rank_bits(hand, rank_of_position(p)))
+        c = (cnt >> np.uint64(4 * rank_of_position(p))) & np.uint64(15)
         if c >= 1:
             held1 |= 1 << p
         if c >= 2:
@@ -405,8 +495,10 @@ def moves_into(hand, cur_kind, cur_len, cur_key, out, scratch, zv):
         for p in range(14):
             n_choice[p] = 0
             if (valid >> p) & 1:
-                n_choice[p] = _subsets_of_size(_rank_bits(hand, rank_of_position(p)), width,
-                                               4 * rank_of_position(p), choices[p], 0)
+                r = rank_of_position(p)
+                # a straight takes one card of a rank: its distinct suits (no dups)
+                n_choice[p] = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r) if width > 1 else np.uint64(0),
+                                               width, 4 * r, choices[p], 0)
         for low in range(14):
             if not (runs >> low) & 1:
                 continue
@@ -436,8 +528,10 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
         idx[i] = 0
     while True:
         play = np.uint64(0)
+        pdup = np.uint64(0)
         for i in range(L):
-            play |= choices[low + i, idx[i]]
+            play |= choices[low + i, idx[i], 0]
+            pdup |= choices[low + i, idx[i], 1]
         key = 4 * low
         if width == 1:
             fold = play | (play >> np.uint64(32))         # the suits present: fold the 13 rank nibbles
@@ -456,7 +550,7 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
                 key += _top_suit((play >> top_base) & np.uint64(15))
         else:
             kind = K_TRIPLE_STRAIGHT
-        n = _emit_known(out, n, play, kind, width * L, key, cur_kind, cur_len, cur_key, zv)
+        n = _emit_known(out, n, play, pdup, kind, width * L, key, cur_kind, cur_len, cur_key, zv)
         i = L - 1
         while i >= 0:
             idx[i] += 1
@@ -505,15 +599,17 @@ MAX_TURNS = 2000
 
 @jit
 def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
-    """Shuffle ``deck`` (card codes) and deal ``n_deal`` cards one at a time, clockwise from the dealer
-    (ZS-1); with 3 players and 52 cards one card is left over, out of play."""
+    """Shuffle ``deck`` (card codes; two decks: each code twice) and deal ``n_deal`` cards one at a time,
+    clockwise from the dealer (ZS-1), into ``hands[P, 2]`` (cards, dups); with 3 players and 52 cards one card
+    is left over, out of play."""
     rng.partial_shuffle(st, deck, deck.shape[0])
     for s in range(P):
-        hands[s] = 0
+        hands[s, 0] = 0
+        hands[s, 1] = 0
         counts[s] = 0
     for i in range(n_deal):
         s = (dealer + i) % P
-        hands[s] |= np.uint64(1) << np.uint64(deck[i])
+        hands[s, 0], hands[s, 1] = add_card(hands[s, 0], hands[s, 1], deck[i])
         counts[s] += 1
 
 
@@ -551,10 +647,12 @@ def has_straight_flush(hand, min_len=5):
 
 
 @jit
-def has_bomb(hand):
-    """A four of a kind with a fifth card to go with it (default: not a joker)."""
-    fours = hand & (hand >> np.uint64(1)) & (hand >> np.uint64(2)) & (hand >> np.uint64(3)) & RANK_LOW_BITS
-    return fours != np.uint64(0) and _popcount(hand & SUITED_CARDS) >= 5
+def has_bomb(hand, dup):
+    """A four of a kind (two decks: four cards of one rank) with a fifth card to go with it (default: not a
+    joker)."""
+    cnt = rank_counts(hand) + rank_counts(dup)
+    fours = ((cnt >> np.uint64(2)) | (cnt >> np.uint64(3))) & RANK_LOW_BITS
+    return fours != np.uint64(0) and _popcount(hand & SUITED_CARDS) + _popcount(dup & SUITED_CARDS) >= 5
 
 
 @jit_inline
@@ -570,17 +668,48 @@ def _top_card(play):
 MAX_PLAN = 32
 
 
+@jit_inline
+def ranks_at_least(cnt, k):
+    """Bit 4r set for the ranks whose count (a nibble of ``rank_counts(cards) + rank_counts(dups)``, 0..8)
+    is at least ``k`` (1..4)."""
+    hi = (cnt >> np.uint64(2)) | (cnt >> np.uint64(3))
+    if k == 1:
+        m = cnt | (cnt >> np.uint64(1)) | hi
+    elif k == 2:
+        m = (cnt >> np.uint64(1)) | hi
+    elif k == 3:
+        m = (cnt & (cnt >> np.uint64(1))) | hi
+    else:
+        m = hi
+    return m & RANK_LOW_BITS
+
+
+@jit_inline
+def _lowest_of_rank(rest, rdup, r, k):
+    """The ``k`` lowest cards of rank ``r`` in the multiset ``(rest, rdup)`` (suits ascending, a doubled card
+    twice), as ``(cards, dups)``."""
+    bits = _rank_bits(rest, r)
+    dbits = _rank_bits(rdup, r)
+    ea = np.uint64(0)
+    ed = np.uint64(0)
+    for sb in range(4):
+        one = np.uint64(1) << np.uint64(sb)
+        if k > 0 and bits & one:
+            ea |= one
+            k -= 1
+            if k > 0 and dbits & one:
+                ed |= one
+                k -= 1
+    return ea << np.uint64(4 * r), ed << np.uint64(4 * r)
+
+
 @jit
-def _take_runs(rest, width, min_len, plan, n_plan):
+def _take_runs(rest, rdup, width, min_len, plan, n_plan):
     """Repeatedly remove the longest run (>= min_len positions; the earliest of equal ones) of ranks holding
-    >= width cards, taking the lowest ``width`` suits of each rank; returns (rest, n_plan). A run cannot hold
-    the ace at both ends: with every rank held the run is A(low) .. K."""
+    >= width cards, taking the lowest ``width`` cards of each rank; returns (rest, rdup, n_plan). A run
+    cannot hold the ace at both ends: with every rank held the run is A(low) .. K."""
     while True:
-        cnt = rank_counts(rest)
-        held = ranks_with_count(cnt, 4)
-        for k in range(width, 4):
-            held |= ranks_with_count(cnt, k)
-        pos = _positions(held)                    # bit 4p: position p holds >= width cards
+        pos = _positions(ranks_at_least(rank_counts(rest) + rank_counts(rdup), width))   # bit 4p: >= width cards
         runs = pos
         length = 0
         start = 0
@@ -592,126 +721,198 @@ def _take_runs(rest, width, min_len, plan, n_plan):
             length = 13
             start = 0
         if length < min_len:
-            return rest, n_plan
+            return rest, rdup, n_plan
         elem = np.uint64(0)
+        edup = np.uint64(0)
         for p in range(start, start + length):
-            r = rank_of_position(p)
-            bits = _rank_bits(rest, r)
-            for _ in range(width):
-                low = bits & (~bits + np.uint64(1))
-                elem |= low << np.uint64(4 * r)
-                bits &= ~low
-        plan[n_plan] = elem
+            ea, ed = _lowest_of_rank(rest, rdup, rank_of_position(p), width)
+            elem |= ea
+            edup |= ed
+        plan[n_plan, 0] = elem
+        plan[n_plan, 1] = edup
         n_plan += 1
-        rest &= ~elem
+        rest, rdup = take(rest, rdup, elem, edup)
 
 
 @jit
-def plan_hand(hand, plan, alt, min_straight=5):
-    """Split a hand into few plays: bombs (four of a kind, kicker chosen when played) kept apart; then either
-    straights, triple straights and pair straights first, or no sequences; triples with the lowest spare
-    pair, pairs, singles. The split with fewer elements wins (ties: sequences first). Returns the count."""
+def _split_sets(rest, rdup, buf, n):
+    """Append to ``buf[n:]`` the plain sets of a multiset whose ranks hold at most three cards: triples,
+    each joined to the lowest remaining pair (a full house), then pairs, then singles (lowest code first, a
+    doubled card twice; jokers last). Returns the new count. :func:`kernels.bits.split_sets` is the
+    one-deck form (Biscuits)."""
+    first = n
+    cnt = rank_counts(rest) + rank_counts(rdup)
+    triples = ranks_with_count(cnt, 3)
+    pairs = ranks_with_count(cnt, 2)
+    while triples:
+        r = _low_index(triples)                        # = 4 * rank
+        triples &= triples - np.uint64(1)
+        mask = np.uint64(15) << np.uint64(r)
+        buf[n, 0] = rest & mask
+        buf[n, 1] = rdup & mask
+        rest, rdup = take(rest, rdup, buf[n, 0], buf[n, 1])
+        n += 1
+    for i in range(first, n):
+        if pairs == np.uint64(0):
+            break
+        q = _low_index(pairs)
+        pairs &= pairs - np.uint64(1)
+        mask = np.uint64(15) << np.uint64(q)
+        pa = rest & mask
+        pd = rdup & mask
+        buf[i, 0] |= pa
+        buf[i, 1] |= pd
+        rest, rdup = take(rest, rdup, pa, pd)
+    while pairs:
+        q = _low_index(pairs)
+        pairs &= pairs - np.uint64(1)
+        mask = np.uint64(15) << np.uint64(q)
+        buf[n, 0] = rest & mask
+        buf[n, 1] = rdup & mask
+        rest, rdup = take(rest, rdup, buf[n, 0], buf[n, 1])
+        n += 1
+    while rest:
+        low = rest & (~rest + np.uint64(1))
+        buf[n, 0] = low
+        buf[n, 1] = 0
+        n += 1
+        if rdup & low:
+            buf[n, 0] = low
+            buf[n, 1] = 0
+            n += 1
+        rest &= rest - np.uint64(1)
+    return n
+
+
+@jit
+def plan_hand(hand, dup, plan, alt, min_straight=5):
+    """Split a hand into few plays (rows ``(cards, dups)`` of ``plan``): bombs (four of a kind, kicker chosen
+    when played; two decks: the lowest four cards of a rank, again while four are left) kept apart; then
+    either straights, triple straights and pair straights first, or no sequences; triples with the lowest
+    spare pair, pairs, singles. The split with fewer elements wins (ties: sequences first). Returns the count."""
     n_best = 0
     for attempt in range(2):
         buf = plan if attempt == 0 else alt
         n_plan = 0
         rest = hand
-        fours = ranks_with_count(rank_counts(hand), 4)
+        rdup = dup
+        fours = ranks_at_least(rank_counts(hand) + rank_counts(dup), 4)
         while fours:
-            r = _low_index(fours)                  # = 4 * rank
+            r = _low_index(fours) // 4
             fours &= fours - np.uint64(1)
-            buf[n_plan] = np.uint64(15) << np.uint64(r)
-            n_plan += 1
-            rest &= ~buf[n_plan - 1]
+            while _popcount(_rank_bits(rest, r)) + _popcount(_rank_bits(rdup, r)) >= 4:
+                ea, ed = _lowest_of_rank(rest, rdup, r, 4)
+                buf[n_plan, 0] = ea
+                buf[n_plan, 1] = ed
+                n_plan += 1
+                rest, rdup = take(rest, rdup, ea, ed)
         if attempt == 0:
-            rest, n_plan = _take_runs(rest, 1, min_straight, buf, n_plan)
-            rest, n_plan = _take_runs(rest, 3, 2, buf, n_plan)
-            rest, n_plan = _take_runs(rest, 2, 3, buf, n_plan)
-        n_plan = split_sets(rest, buf, n_plan, 54)   # triples (+ lowest pair), pairs, singles, jokers
+            rest, rdup, n_plan = _take_runs(rest, rdup, 1, min_straight, buf, n_plan)
+            rest, rdup, n_plan = _take_runs(rest, rdup, 3, 2, buf, n_plan)
+            rest, rdup, n_plan = _take_runs(rest, rdup, 2, 3, buf, n_plan)
+        n_plan = _split_sets(rest, rdup, buf, n_plan)   # triples (+ lowest pair), pairs, singles, jokers
         if attempt == 0:
             n_best = n_plan
         elif n_plan < n_best:
             for i in range(n_plan):
-                plan[i] = alt[i]
+                plan[i, 0] = alt[i, 0]
+                plan[i, 1] = alt[i, 1]
             n_best = n_plan
     return n_best
 
 
+@jit_inline
+def _is_four(m, md):
+    """Whether the play ``(m, md)`` is four cards of one rank (a bomb without its kicker)."""
+    return _popcount(m) + _popcount(md) == 4 and \
+        _popcount(_rank_bits(m, _top_card(m) // 4)) + _popcount(_rank_bits(md, _top_card(m) // 4)) == 4
+
+
 @jit
-def _planning_play(threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv, plan, n_plan):
-    """The planning player's play (a card mask; 0 = pass), see POLICY_PLANNING; ``plan[:n_plan]`` is
-    :func:`plan_hand` of ``hand``.
+def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv, plan,
+                   n_plan):
+    """The planning player's play ``(cards, dups)`` (``(0, 0)`` = pass), see POLICY_PLANNING; ``plan[:n_plan]``
+    is :func:`plan_hand` of the hand.
 
     Only what the player looks at is computed: the whole hand (going out) and the whole plan elements, each a
     combination that is legal exactly when it beats the current play (a four of a kind is played as a bomb
     with our lowest single as kicker). The legal plays are generated only for the fall-backs (nothing whole
-    to lead; breaking combinations). Ties go to the lowest mask, as a scan of the sorted legal plays gives.
+    to lead; breaking combinations). Ties go to the lowest play, as a scan of the sorted legal plays gives.
     """
-    kind, length, key = classify(hand, zv)
+    zero = np.uint64(0)
+    kind, length, key = classify(hand, dup, zv)
     if beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
-        return hand                          # go out
+        return hand, dup                     # go out
     n_fours = 0
     lowest_single = -1
     for j in range(n_plan):
-        if _popcount(plan[j]) == 4 and _rank_bits(plan[j], _top_card(plan[j]) // 4) == np.uint64(15):
+        if _is_four(plan[j, 0], plan[j, 1]):
             n_fours += 1
-        elif _popcount(plan[j]) == 1 and lowest_single < 0:
-            lowest_single = _top_card(plan[j])
+        elif _popcount(plan[j, 0]) + _popcount(plan[j, 1]) == 1 and lowest_single < 0:
+            lowest_single = _top_card(plan[j, 0])
     lead = cur_kind == K_NONE
-    best = np.uint64(0)                      # the best whole plan element (not a five-card bomb)
+    best = zero                              # the best whole plan element (not a five-card bomb)
+    best_d = zero
     best_rank = 1 << 30                      # lead: its top card; follow: its key
-    bomb = np.uint64(0)                      # the lowest whole bomb allowed now
+    bomb = zero                              # the lowest whole bomb allowed now
+    bomb_d = zero
     for j in range(n_plan):
-        m = plan[j]
-        if _popcount(m) == 4 and lowest_single >= 0 and _rank_bits(m, _top_card(m) // 4) == np.uint64(15):
-            b = m | (np.uint64(1) << np.uint64(lowest_single))
-            kind, length, key = classify(b, zv)
+        m = plan[j, 0]
+        md = plan[j, 1]
+        if lowest_single >= 0 and _is_four(m, md):
+            b, bd = add_card(m, md, lowest_single)
+            kind, length, key = classify(b, bd, zv)
             if kind == K_BOMB and length == 5 and beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
                 # a bomb is spent only when it decides the game: an opponent is close to going out, or
                 # afterwards at most one plan element is left (never as a lead while other plays remain)
                 if not (lead and n_plan > n_fours + 1) and (min_opp <= threshold or n_plan - 2 <= 1):
-                    if bomb == np.uint64(0) or b < bomb:
+                    if bomb == zero or pair_less(b, bd, bomb, bomb_d):
                         bomb = b
-        kind, length, key = classify(m, zv)
+                        bomb_d = bd
+        kind, length, key = classify(m, md, zv)
         if kind == K_BOMB and length == 5:
             continue
         if not beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
             continue
         rank = _top_card(m) if lead else key
-        if rank < best_rank or (rank == best_rank and m < best):
+        if rank < best_rank or (rank == best_rank and pair_less(m, md, best, best_d)):
             best_rank = rank
             best = m
+            best_d = md
     if best:
-        return best
+        return best, best_d
     if bomb:
-        return bomb
+        return bomb, bomb_d
     if not lead and min_opp > threshold:
-        return np.uint64(0)
-    n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch, zv)
-    pick = np.uint64(0)
+        return zero, zero
+    n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
+    pick = zero
+    pick_d = zero
     if lead:
         # nothing whole to lead (only fours without a kicker are left): the lowest legal play by its top card
         low_top = 99
         for i in range(n):
-            t = _top_card(moves[i])
-            if t < low_top or (t == low_top and moves[i] < pick):
+            t = _top_card(moves[i, 0])
+            if t < low_top or (t == low_top and pair_less(moves[i, 0], moves[i, 1], pick, pick_d)):
                 low_top = t
-                pick = moves[i]
-        return pick
+                pick = moves[i, 0]
+                pick_d = moves[i, 1]
+        return pick, pick_d
     # an opponent is close to going out: break combinations, bombs included, cheapest first
     pick_rank = 1 << 40
     for i in range(n):
-        kind, length, key = classify(moves[i], zv)
+        kind, length, key = classify(moves[i, 0], moves[i, 1], zv)
         rank = (2 if kind == K_STRAIGHT_FLUSH else (1 if kind == K_BOMB else 0)) * (1 << 20) + key * 32 + length
-        if rank < pick_rank or (rank == pick_rank and moves[i] < pick):
+        if rank < pick_rank or (rank == pick_rank and pair_less(moves[i, 0], moves[i, 1], pick, pick_d)):
             pick_rank = rank
-            pick = moves[i]
-    return pick
+            pick = moves[i, 0]
+            pick_d = moves[i, 1]
+    return pick, pick_d
 
 
 @jit_inline
 def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
-    """The random or greedy player's move: its index in ``moves[:n]`` (sorted by mask), or -1 to pass (the
+    """The random or greedy player's move: its index in ``moves[:n]`` (sorted), or -1 to pass (the
     planning player is :func:`_planning_play`)."""
     if policy == POLICY_RANDOM:
         if cur_kind == K_NONE:
@@ -720,7 +921,7 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
         return pick - 1          # 0 = pass
     # greedy: going out beats everything
     for i in range(n):
-        if _popcount(moves[i]) == n_hand:
+        if _popcount(moves[i, 0]) + _popcount(moves[i, 1]) == n_hand:
             return i
     best = -1
     best_len = -1
@@ -729,7 +930,7 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
     sp = -1
     sp_rank = 1 << 30
     for i in range(n):
-        kind, length, key = classify(moves[i], zv)
+        kind, length, key = classify(moves[i, 0], moves[i, 1], zv)
         if _special(kind):
             rank = (1000 if kind == K_STRAIGHT_FLUSH else 0) + key * 20 + length
             if rank < sp_rank:
@@ -737,7 +938,7 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
                 sp = i
             continue
         if cur_kind == K_NONE:
-            top = _top_card(moves[i])
+            top = _top_card(moves[i, 0])
             if length > best_len or (length == best_len and top < best_top):
                 best = i
                 best_len = length
@@ -785,27 +986,29 @@ def score_first_out(P, winner, counts, rec, full, zv):
 
 @jit
 def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
-    """Play one game from dealt ``hands`` with ``leader`` to lead; fills ``rec[P, G_FIELDS]``.
+    """Play one game from dealt ``hands[P, 2]`` (cards, dups) with ``leader`` to lead; fills
+    ``rec[P, G_FIELDS]``.
 
     Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8).
     """
     for s in range(P):
         for f in range(G_FIELDS):
             rec[s, f] = 0
-        h = hands[s]
+        h = hands[s, 0]
+        hd = hands[s, 1]
         rec[s, G_HOLDS_3D] = 1 if h & np.uint64(1) else 0
-        rec[s, G_HAS_BOMB] = 1 if has_bomb(h) else 0
+        rec[s, G_HAS_BOMB] = 1 if has_bomb(h, hd) else 0
         rec[s, G_HAS_SF] = 1 if has_straight_flush(h, zv[V_MIN_STRAIGHT]) else 0
-        rec[s, G_JOKERS] = _popcount(h >> np.uint64(52))
-        rec[s, G_TWOS] = _popcount(_rank_bits(h, 12))
+        rec[s, G_JOKERS] = _popcount(h >> np.uint64(52)) + _popcount(hd >> np.uint64(52))
+        rec[s, G_TWOS] = _popcount(_rank_bits(h, 12)) + _popcount(_rank_bits(hd, 12))
         rec[s, G_NEVER_PLAYED] = 1
     full = counts.copy()
     zv = zv.copy()              # the revolution state lives in this game's copy
     zv[V_REV_STATE] = 0
-    alt = np.zeros(MAX_PLAN, dtype=np.uint64)
-    plans = np.zeros((P, MAX_PLAN), dtype=np.uint64)
+    alt = np.zeros((MAX_PLAN, 2), dtype=np.uint64)
+    plans = np.zeros((P, MAX_PLAN, 2), dtype=np.uint64)
     plan_n = np.zeros(P, dtype=np.int64)
-    plan_of = np.zeros(P, dtype=np.uint64)
+    plan_of = np.zeros((P, 2), dtype=np.uint64)
     active = P
     place = 0
     winner = -1
@@ -817,21 +1020,25 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     passes = 0
     turn = leader
     for _ in range(MAX_TURNS):
-        hand = hands[turn]
+        hand = hands[turn, 0]
+        dup = hands[turn, 1]
         min_opp = 99
         for s in range(P):
             if s != turn and counts[s] > 0 and counts[s] < min_opp:
                 min_opp = counts[s]
         play = np.uint64(0)      # 0 = pass
+        pdup = np.uint64(0)
         if strat[turn, 0] == POLICY_PLANNING:
-            if plan_of[turn] != hand or plan_n[turn] == 0:     # each seat's plan is kept until its hand changes
-                plan_n[turn] = plan_hand(hand, plans[turn], alt, zv[V_MIN_STRAIGHT])
-                plan_of[turn] = hand
-            play = _planning_play(strat[turn, 2], hand, counts[turn], cur_kind, cur_len, cur_key, moves, scratch,
-                                  min_opp, zv, plans[turn], plan_n[turn])
+            # each seat's plan is kept until its hand changes
+            if plan_of[turn, 0] != hand or plan_of[turn, 1] != dup or plan_n[turn] == 0:
+                plan_n[turn] = plan_hand(hand, dup, plans[turn], alt, zv[V_MIN_STRAIGHT])
+                plan_of[turn, 0] = hand
+                plan_of[turn, 1] = dup
+            play, pdup = _planning_play(strat[turn, 2], hand, dup, counts[turn], cur_kind, cur_len, cur_key, moves,
+                                        scratch, min_opp, zv, plans[turn], plan_n[turn])
         else:
-            n = moves_into(hand, cur_kind, cur_len, cur_key, moves, scratch, zv)
-            sort_prefix(moves, n)
+            n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
+            sort_moves(moves, n)
             pick = -1
             if n > 0:
                 pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,
@@ -839,17 +1046,18 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
             if cur_kind == K_NONE and pick < 0:
                 pick = 0             # a leader must play (cannot happen with a non-empty hand)
             if pick >= 0:
-                play = moves[pick]
+                play = moves[pick, 0]
+                pdup = moves[pick, 1]
         if play:
-            kind, length, key = classify(play, zv)
+            kind, length, key = classify(play, pdup, zv)
             if _special(kind):
                 rec[turn, G_BOMBS_PLAYED] += 1
             if zv[V_REVOLUTION] == 1 and kind == K_BOMB:
                 # variant 7: a four of a kind turns the rank order over until the next one or the game's end;
                 # the bomb on the table is read again in the new order
                 zv[V_REV_STATE] = 1 - zv[V_REV_STATE]
-                kind, length, key = classify(play, zv)
-            hands[turn] = hand & ~play
+                kind, length, key = classify(play, pdup, zv)
+            hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)
             counts[turn] -= length
             rec[turn, G_NEVER_PLAYED] = 0
             cur_kind = kind
@@ -905,40 +1113,41 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     return winner, loser
 
 
+@jit_inline
+def _remove_card(hands, s, c):
+    """Take one card of code ``c`` out of seat ``s``'s hand (a doubled card keeps its other copy)."""
+    hands[s, 0], hands[s, 1] = take(hands[s, 0], hands[s, 1], np.uint64(1) << np.uint64(c), np.uint64(0))
+
+
 @jit
 def loser_exchange(hands, winner, loser, mode):
     """Variant 8 before a later game: the Loser gives their highest single to the Winner; then (offer_two) the
     Winner offers their two lowest cards and the Loser takes the higher, or (winner_gives_one) the Winner
-    gives their lowest card. Card order is the single order (ZS-2): the code, jokers highest."""
+    gives their lowest card. Card order is the single order (ZS-2): the code, jokers highest; with two decks
+    a doubled card is two cards of that order."""
     if mode == 0 or winner == loser:
         return
-    top = 53
-    while not (hands[loser] >> np.uint64(top)) & np.uint64(1):
-        top -= 1
-    bit = np.uint64(1) << np.uint64(top)
-    hands[loser] &= ~bit
-    hands[winner] |= bit
-    low = 0
-    while not (hands[winner] >> np.uint64(low)) & np.uint64(1):
-        low += 1
+    top = _high_index(hands[loser, 0])
+    _remove_card(hands, loser, top)
+    hands[winner, 0], hands[winner, 1] = add_card(hands[winner, 0], hands[winner, 1], top)
+    low = _low_index(hands[winner, 0])
     give = low
     if mode == 1:
-        second = low + 1
-        while not (hands[winner] >> np.uint64(second)) & np.uint64(1):
-            second += 1
-        give = second             # the Loser takes the higher of the two offered
-    gbit = np.uint64(1) << np.uint64(give)
-    hands[winner] &= ~gbit
-    hands[loser] |= gbit
+        if not (hands[winner, 1] >> np.uint64(low)) & np.uint64(1):
+            give = _low_index(hands[winner, 0] & ~(np.uint64(1) << np.uint64(low)))
+        # the Loser takes the higher of the two offered (a doubled lowest card: the same card)
+    _remove_card(hands, winner, give)
+    hands[loser, 0], hands[loser, 1] = add_card(hands[loser, 0], hands[loser, 1], give)
 
 
 @jit
 def first_leader(P, hands):
     """ZS-3: the holder of the 3 of diamonds (code 0) leads the first game; if it was left over (3 players,
-    52 cards), the holder of the lowest card does [OURS]."""
+    52 cards), the holder of the lowest card does [OURS]. Two decks: of two holders, the first from seat 0
+    (the first game's dealer) clockwise [OURS]."""
     for c in range(54):
         for s in range(P):
-            if (hands[s] >> np.uint64(c)) & np.uint64(1):
+            if (hands[s, 0] >> np.uint64(c)) & np.uint64(1):
                 return s
     return 0
 
@@ -984,7 +1193,7 @@ def _accumulate_game(row, P, rec, hands0):
         pl = rec[s, G_PLACE]
         if 1 <= pl <= 8:
             row[b + S_PLACES + pl - 1] += 1
-        feats = (rec[s, G_HAS_BOMB], rec[s, G_HAS_SF], 1 if (hands0[s] >> np.uint64(53)) & np.uint64(1) else 0,
+        feats = (rec[s, G_HAS_BOMB], rec[s, G_HAS_SF], 1 if (hands0[s, 0] >> np.uint64(53)) & np.uint64(1) else 0,
                  1 if rec[s, G_TWOS] >= 2 else 0)
         for f in range(4):
             if feats[f]:
@@ -1007,11 +1216,11 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        hands = np.zeros(P, dtype=np.uint64)
-        hands0 = np.zeros(P, dtype=np.uint64)
+        hands = np.zeros((P, 2), dtype=np.uint64)
+        hands0 = np.zeros((P, 2), dtype=np.uint64)
         counts = np.zeros(P, dtype=np.int64)
         rec = np.zeros((P, G_FIELDS), dtype=np.int64)
-        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+        moves = np.zeros((MAX_MOVES, 2), dtype=np.uint64)
         scratch = make_scratch()
         d = deck.copy()
         st_deal = rng.new_state()
@@ -1025,8 +1234,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
             for g in range(games_per_match):
                 d[:] = deck
                 deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
-                for s in range(P):
-                    hands0[s] = hands[s]
+                hands0[:, :] = hands
                 if g > 0:
                     loser_exchange(hands, leader, dealer, zv[V_LOSER_EXCHANGE])
                 rule = zv[V_LATER_LEADER]
@@ -1054,8 +1262,8 @@ FEATURE_SF = 2       # the middle card of a five-card straight flush
 
 @jit
 def _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv):
+    hands[:, :] = hands0
     for s in range(P):
-        hands[s] = hands0[s]
         counts[s] = counts0[s]
     rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
     return play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
@@ -1082,9 +1290,9 @@ def _add_paired(row, base, rec_a, rec_b, s):
 def paired_buffers(P):
     """One thread's buffers for replaying a deal: dealt hands and counts, working copies, two records,
     the move list and the generator's scratch."""
-    return (np.zeros(P, dtype=np.uint64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.uint64),
+    return (np.zeros((P, 2), dtype=np.uint64), np.zeros(P, dtype=np.int64), np.zeros((P, 2), dtype=np.uint64),
             np.zeros(P, dtype=np.int64), np.zeros((P, G_FIELDS), dtype=np.int64),
-            np.zeros((P, G_FIELDS), dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.uint64), make_scratch())
+            np.zeros((P, G_FIELDS), dtype=np.int64), np.zeros((MAX_MOVES, 2), dtype=np.uint64), make_scratch())
 
 
 @pjit
@@ -1145,14 +1353,14 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
             x = -1
             if feature == FEATURE_CARD:
                 for s in range(P):
-                    if (hands0[s] >> np.uint64(target)) & np.uint64(1):
+                    if (hands0[s, 0] >> np.uint64(target)) & np.uint64(1):
                         holder = s
                         x = target
             elif feature == FEATURE_BOMB:
                 for s in range(P):
                     if holder < 0:
                         for r in range(13):
-                            if holder < 0 and _rank_bits(hands0[s], r) == np.uint64(15):
+                            if holder < 0 and _rank_bits(hands0[s, 0], r) == np.uint64(15):
                                 holder = s
                                 x = 4 * r + rng.below(st_deal, 4)
             else:
@@ -1160,7 +1368,7 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
                     for suit in range(4):
                         run = 0
                         for p in range(14):
-                            if (hands0[s] >> np.uint64(4 * rank_of_position(p) + suit)) & np.uint64(1):
+                            if (hands0[s, 0] >> np.uint64(4 * rank_of_position(p) + suit)) & np.uint64(1):
                                 run += 1
                                 if run == 5 and holder < 0:
                                     holder = s
@@ -1174,18 +1382,19 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
             k = rng.below(st_deal, counts0[other])
             y = -1
             for cc in range(54):
-                if (hands0[other] >> np.uint64(cc)) & np.uint64(1):
-                    if k == 0:
-                        y = cc
-                        break
-                    k -= 1
+                held = ((hands0[other, 0] >> np.uint64(cc)) & np.uint64(1)) + \
+                    ((hands0[other, 1] >> np.uint64(cc)) & np.uint64(1))
+                if k < held:
+                    y = cc
+                    break
+                k -= held
             leader = first_leader(P, hands0)
             _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts,
                         st_play, zv)
-            bx = np.uint64(1) << np.uint64(x)
-            by = np.uint64(1) << np.uint64(y)
-            hands0[holder] = (hands0[holder] & ~bx) | by
-            hands0[other] = (hands0[other] & ~by) | bx
+            _remove_card(hands0, holder, x)
+            hands0[holder, 0], hands0[holder, 1] = add_card(hands0[holder, 0], hands0[holder, 1], y)
+            _remove_card(hands0, other, y)
+            hands0[other, 0], hands0[other, 1] = add_card(hands0[other, 0], hands0[other, 1], x)
             leader = first_leader(P, hands0)
             _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts,
                         st_play, zv)

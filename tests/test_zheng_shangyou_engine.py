@@ -94,10 +94,10 @@ def test_kernel_classifies_like_the_reference(seed):
 
 
 def _kernel_moves(hand, current, zv=ZV):
-    out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+    out = K.new_moves()
     ck, cn, ckey = current if current else (0, 0, 0)
-    n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out, zv)
-    plays = [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in out[:n]]
+    n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand)), ck, cn, ckey, out, zv)
+    plays = [ref.from_masks(int(x), int(y)) for x, y in out[:n]]
     assert len(plays) == len(set(plays)), "a play was generated twice"
     return set(plays)
 
@@ -208,7 +208,12 @@ def test_cli_moves_beats_eval_json():
     (["moves", "zheng-shangyou", "--hand", "3D 3D"], "duplicate card 3D"),
     (["moves", "zheng-shangyou", "--hand", "3D 4X"], "bad card '4X'"),
     (["beats", "zheng-shangyou", "--current", "3D 5S", "--play", "4D 4S"], "not a combination"),
-    (["moves", "zheng-shangyou", "--hand", "3D", "--variant", "deck=5to8p_108"], "not implemented yet"),
+    (["moves", "zheng-shangyou", "--hand", "3D 3D 3D", "--variant", "deck=5to8p_108"], "appears three times"),
+    (["moves", "zheng-shangyou", "--hand", "3D 3D", "--current", "3D", "--variant", "deck=5to8p_108"],
+     "three times"),
+    (["simulate", "zheng-shangyou", "--trials", "10", "--players", "4", "--variant", "deck=5to8p_108"],
+     "5 to 8 players"),
+    (["simulate", "zheng-shangyou", "--trials", "10", "--players", "6"], "deck=5to8p_108"),
     (["simulate", "zheng-shangyou", "--trials", "10", "--players", "3"], "deck=3p_54"),
     (["odds", "zheng-shangyou", "--seat", "0", "--trials", "10"], "does not support this command yet"),
 ])
@@ -252,7 +257,7 @@ def test_move_generator_on_sequence_rich_hands(variants):
         for revolution in (False, True):
             zv = zs.variant_array(variants)
             zv[K.V_REV_STATE] = int(revolution)
-            kinds = [(frozenset(sub), ref.classify(sub, variants, revolution)) for sub in subsets]
+            kinds = [(tuple(sorted(sub)), ref.classify(sub, variants, revolution)) for sub in subsets]
             for cur in [None] + [ref.classify(sorted(p), variants, revolution) for p in chosen]:
                 want = {sub for sub, k in kinds if ref.beats(cur, k, variants)}
                 assert _kernel_moves(hand, cur, zv) == want, (hand, cur, revolution)

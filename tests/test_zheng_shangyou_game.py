@@ -14,10 +14,10 @@ def kernel_legal_for(zv):
     def legal(hand, current, revolution=False):
         z = zv.copy()
         z[K.V_REV_STATE] = int(revolution)
-        out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+        out = K.new_moves()
         ck, cn, ckey = current if current else (0, 0, 0)
-        n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, cn, ckey, out, z)
-        return [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in out[:n]]
+        n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand.elements())), ck, cn, ckey, out, z)
+        return [ref.from_masks(int(x), int(y)) for x, y in out[:n]]
     return legal
 
 
@@ -28,12 +28,12 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     rng.seed_state(st_deal, key0, np.uint64(0), np.uint64(trial), np.uint64(0))
     rng.seed_state(st_play, key0, np.uint64(0), np.uint64(trial), np.uint64(1))
     d = deck.copy()
-    hands = np.zeros(P, dtype=np.uint64)
+    hands = np.zeros((P, 2), dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
     K.deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
     leader = K.first_leader(P, hands)
     rec = np.zeros((P, K.G_FIELDS), dtype=np.int64)
-    w, l = K.play_game(P, hands.copy(), counts, leader, strat, st_play, rec, np.zeros(K.MAX_MOVES, dtype=np.uint64),
+    w, l = K.play_game(P, hands.copy(), counts, leader, strat, st_play, rec, np.zeros((K.MAX_MOVES, 2), dtype=np.uint64),
                        K.make_scratch(), zv)
     return d, leader, w, l, rec
 
@@ -73,16 +73,19 @@ def test_kernel_games_match_reference(strategies, variants):
         assert sum(scores) == 0
 
 
-@pytest.mark.parametrize("deck, sizes", [("4p_54", [14, 14, 13, 13]), ("4p_52", [13] * 4), ("3p_54", [18] * 3),
-                                         ("3p_52", [17] * 3)])
-def test_deal_sizes(deck, sizes):
+@pytest.mark.parametrize("deck, P, sizes, copies", [
+    ("4p_54", None, [14, 14, 13, 13], 1), ("4p_52", None, [13] * 4, 1), ("3p_54", None, [18] * 3, 1), ("3p_52", None, [17] * 3, 1),
+    ("5to8p_108", 5, [22, 22, 22, 21, 21], 2), ("5to8p_108", 6, [18] * 6, 2),
+    ("5to8p_108", 7, [16, 16, 16, 15, 15, 15, 15], 2), ("5to8p_108", 8, [14] * 4 + [13] * 4, 2)])
+def test_deal_sizes(deck, P, sizes, copies):
     from analysis.games import zheng_shangyou as zs
-    P, d0, n_deal, zv, full = zs._table(None, {"deck": deck})
+    P, d0, n_deal, zv, full = zs._table(P, {"deck": deck})
     strat = np.array([[1, 0, 0, 0]] * P, dtype=np.int64)
     d, leader, w, l, rec = _one_game(P, d0, n_deal, strat, np.uint64(2), 0, 0, zv)
     hands = ref.deal([int(c) for c in d], P, 0, int(n_deal))
-    assert [len(h) for h in hands] == sizes                               # ZS-1, 4(c)1
-    assert len({c for h in hands for c in h}) == sum(sizes)
+    assert [ref.size(h) for h in hands] == sizes                          # ZS-1, 4(c)1
+    dealt = sum(hands, ref.Counter())
+    assert ref.size(dealt) == sum(sizes) and max(dealt.values()) == copies and set(dealt) <= set(range(54))
 
 
 def test_V_Z19_scoring():
@@ -116,17 +119,17 @@ def test_plan_hand_matches_reference_and_covers_the_hand():
 
     from analysis.games import zheng_shangyou as zs
     rnd = random.Random(5)
-    plan = np.zeros(K.MAX_PLAN, dtype=np.uint64)
-    alt = np.zeros(K.MAX_PLAN, dtype=np.uint64)
+    plan = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
+    alt = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
     for _ in range(300):
         hand = rnd.sample(range(54), rnd.choice([8, 13, 14, 18]))
-        n = K.plan_hand(np.uint64(sum(1 << c for c in hand)), plan, alt)
-        got = [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in plan[:n]]
+        n = K.plan_hand(np.uint64(sum(1 << c for c in hand)), np.uint64(0), plan, alt)
+        got = [ref.from_masks(int(x), int(y)) for x, y in plan[:n]]
         assert got == ref.plan_hand(hand)
         assert sorted(c for e in got for c in e) == sorted(hand)      # a partition of the hand
         zv = zs.variant_array({})
         for e in got:   # every element is a combination, except a four of a kind (its kicker comes later)
-            assert zs.classify_mask(sum(1 << c for c in e), zv)[0] or len(e) == 4
+            assert zs.classify_mask(ref.to_masks(e), zv)[0] or len(e) == 4
 
 
 def test_plan_hand_on_run_rich_hands():
@@ -134,8 +137,8 @@ def test_plan_hand_on_run_rich_hands():
     either end), and with 3-card straights (ruleset legacy_wiki), against the reference."""
     import random
     rnd = random.Random(8)
-    plan = np.zeros(K.MAX_PLAN, dtype=np.uint64)
-    alt = np.zeros(K.MAX_PLAN, dtype=np.uint64)
+    plan = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
+    alt = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
     for trial in range(400):
         cards = set()
         for _ in range(rnd.randint(1, 3)):
@@ -149,8 +152,8 @@ def test_plan_hand_on_run_rich_hands():
         cards |= set(rnd.sample(range(54), rnd.randint(0, 3)))
         hand = sorted(cards)
         for v, min_straight in (({}, 5), ({"ruleset": "legacy_wiki"}, 3)):
-            n = K.plan_hand(np.uint64(sum(1 << c for c in hand)), plan, alt, min_straight)
-            got = [frozenset(i for i in range(54) if (int(x) >> i) & 1) for x in plan[:n]]
+            n = K.plan_hand(np.uint64(sum(1 << c for c in hand)), np.uint64(0), plan, alt, min_straight)
+            got = [ref.from_masks(int(x), int(y)) for x, y in plan[:n]]
             assert got == ref.plan_hand(hand, v), (hand, v)
 
 
@@ -163,12 +166,12 @@ def test_loser_exchange_matches_reference(mode):
     rnd = random.Random(mode)
     for _ in range(200):
         cards = rnd.sample(range(54), 54)
-        hands = [set(cards[i::4]) for i in range(4)]
+        hands = [ref.Counter(cards[i::4]) for i in range(4)]
         w, l = rnd.sample(range(4), 2)
-        masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        masks = np.array([ref.to_masks(h.elements()) for h in hands], dtype=np.uint64)
         K.loser_exchange(masks, w, l, zv[K.V_LOSER_EXCHANGE])
         ref.loser_exchange(hands, w, l, mode)
-        assert [sum(1 << c for c in h) for h in hands] == [int(m) for m in masks]
+        assert [ref.to_masks(h.elements()) for h in hands] == [tuple(int(x) for x in m) for m in masks]
 
 
 def test_revolution_reverses_the_order():

@@ -40,20 +40,26 @@ def card(c: int) -> Card:
     return Card(RANKS[c // 4], SUITS[c % 4])
 
 
-def to_mask(text: str) -> int:
-    """A card list to the kernel's bit set (duplicates are an error with one deck)."""
-    mask = 0
-    for c in parse_cards(text, jokers=True):
-        mask |= 1 << code(c)
-    return mask
+def to_mask(text: str, copies: int = 1) -> tuple[int, int]:
+    """A card list to the kernel's multiset ``(cards, dups)``: the codes held at least once, and those held
+    twice. With one deck (``copies=1``) a duplicate card is an error; with two, a third copy is."""
+    mask = dup = 0
+    for c in parse_cards(text, jokers=True, allow_duplicates=copies > 1):
+        bit = 1 << code(c)
+        if dup & bit:
+            raise CardlabError(f"card {c} appears three times in {text!r}: two decks hold two of each card")
+        if mask & bit:
+            dup |= bit
+        mask |= bit
+    return mask, dup
 
 
-def cards_of(mask: int) -> str:
-    """Cards of a bit set, lowest first."""
-    return " ".join(str(card(i)) for i in range(54) if (mask >> i) & 1)
+def cards_of(mask: int, dup: int = 0) -> str:
+    """Cards of a multiset, lowest first (a doubled card twice)."""
+    return " ".join(str(card(i)) for i in range(54) for k in range(1 + ((dup >> i) & 1)) if (mask >> i) & 1)
 
 
-NOT_IMPLEMENTED = {"deck": {"5to8p_108"}, "ruleset": {"current_wiki"}}
+NOT_IMPLEMENTED = {"ruleset": {"current_wiki"}}
 # ruleset legacy_wiki (4(c)14, the older revision): a 52-card deck and straights and straight flushes of 3 or
 # more cards; a 54-card deck variant is read as its 52-card counterpart for the same players
 LEGACY_DECKS = {"4p_54": "4p_52", "3p_54": "3p_52"}
@@ -73,6 +79,13 @@ _CODES = {
     "loser_exchange": (K.V_LOSER_EXCHANGE, {"none": 0, "offer_two": 1, "winner_gives_one": 2}),
 }
 DECKS = {"4p_54": (4, 54, 54), "4p_52": (4, 52, 52), "3p_54": (3, 54, 54), "3p_52": (3, 52, 51)}
+TWO_DECKS = "5to8p_108"          # 4(c)1: 5 to 8 players, two 54-card decks dealt out (108 cards)
+TWO_DECK_PLAYERS = range(5, 9)
+
+
+def copies(variants: dict | None) -> int:
+    """How many copies of each card the deck variant in force holds (2 with two decks)."""
+    return 2 if rules().resolve_variants(variants)["deck"] == TWO_DECKS else 1
 
 
 def _check_variants(variants: dict | None) -> dict:
@@ -100,15 +113,17 @@ def effective_deck(full: dict) -> str:
     return full["deck"]
 
 
-def classify_mask(mask: int, zv: np.ndarray | None = None) -> tuple[int, int, int]:
-    """(kind, length, key) of a card bit set under the variants ``zv`` (the defaults if None)."""
-    kind, length, key = K.classify(np.uint64(mask), variant_array({}) if zv is None else zv)
+def classify_mask(mask: int | tuple[int, int], zv: np.ndarray | None = None) -> tuple[int, int, int]:
+    """(kind, length, key) of a card bit set, or a multiset ``(cards, dups)``, under the variants ``zv``
+    (the defaults if None)."""
+    mask, dup = mask if isinstance(mask, tuple) else (mask, 0)
+    kind, length, key = K.classify(np.uint64(mask), np.uint64(dup), variant_array({}) if zv is None else zv)
     return int(kind), int(length), int(key)
 
 
-def _describe(mask: int, zv: np.ndarray | None = None) -> dict:
-    kind, length, key = classify_mask(mask, zv)
-    return {"cards": cards_of(mask), "type": K.KIND_NAMES[kind] if kind else "not a combination",
+def _describe(ms: tuple[int, int], zv: np.ndarray | None = None) -> dict:
+    kind, length, key = classify_mask(ms, zv)
+    return {"cards": cards_of(*ms), "type": K.KIND_NAMES[kind] if kind else "not a combination",
             "type_index": kind, "length": length, "key": key if kind else None}
 
 
@@ -117,7 +132,7 @@ def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
     zv = variant_array(variants)
     if not sets:
         raise CardlabError("give at least one card set, e.g. \"3D 3S\"")
-    df = pd.DataFrame([_describe(to_mask(t), zv) for t in sets])
+    df = pd.DataFrame([_describe(to_mask(t, copies(variants)), zv) for t in sets])
     df["key"] = df["key"].astype("Int64")
     return df
 
@@ -125,12 +140,13 @@ def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
 def beats_table(current: str, play: str, variants: dict | None = None) -> pd.DataFrame:
     """Whether ``play`` may be played on ``current`` (ZS-4, ZS-6), with the reason."""
     zv = variant_array(variants)
-    cur = _describe(to_mask(current), zv)
-    new = _describe(to_mask(play), zv)
+    cur_ms, play_ms = to_mask(current, copies(variants)), to_mask(play, copies(variants))
+    cur = _describe(cur_ms, zv)
+    new = _describe(play_ms, zv)
     if cur["type_index"] == 0:
         raise CardlabError(f"the current play {current!r} is not a combination")
-    ck, cn, ckey = classify_mask(to_mask(current), zv)
-    k, n, key = classify_mask(to_mask(play), zv)
+    ck, cn, ckey = classify_mask(cur_ms, zv)
+    k, n, key = classify_mask(play_ms, zv)
     ok = bool(K.beats(ck, cn, ckey, k, n, key, zv))
     if k == 0:
         reason = "the play is not a combination"
@@ -153,20 +169,23 @@ def beats_table(current: str, play: str, variants: dict | None = None) -> pd.Dat
 def moves(hand: str, current: str | None = None, variants: dict | None = None) -> pd.DataFrame:
     """Every legal play from ``hand``, on lead or over ``current``."""
     zv = variant_array(variants)
-    h = to_mask(hand)
+    n_copies = copies(variants)
+    h, hd = to_mask(hand, n_copies)
     ck = cn = ckey = 0
     if current:
-        m = to_mask(current)
-        if m & h:
-            raise CardlabError("the current play shares cards with the hand")
-        ck, cn, ckey = classify_mask(m, zv)
+        m, md = to_mask(current, n_copies)
+        # a card can be in the hand and on the table only as often as the deck holds it
+        if (m & h if n_copies == 1 else (md & h) | (hd & m)):
+            raise CardlabError("the current play shares cards with the hand" if n_copies == 1 else
+                               "the hand and the current play hold a card three times: two decks hold two")
+        ck, cn, ckey = classify_mask((m, md), zv)
         if ck == 0:
             raise CardlabError(f"the current play {current!r} is not a combination")
-    out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
-    n = int(K.generate_moves(np.uint64(h), ck, cn, ckey, out, zv))
+    out = K.new_moves()
+    n = int(K.generate_moves(np.uint64(h), np.uint64(hd), ck, cn, ckey, out, zv))
     if n >= K.MAX_MOVES:
         raise CardlabError(f"more than {K.MAX_MOVES} legal plays: give a smaller hand")
-    rows = [_describe(int(x), zv) for x in out[:n]]
+    rows = [_describe((int(x), int(y)), zv) for x, y in out[:n]]
     return pd.DataFrame(rows, columns=["cards", "type", "type_index", "length", "key"])
 
 
@@ -187,12 +206,18 @@ def _table(players: int | None, variants: dict | None):
     """(players, deck array, cards dealt, variant array) from --players and the deck variant (ZS-1, 4(c)1)."""
     full = _check_variants(variants)
     full["deck"] = effective_deck(full)
+    if full["deck"] == TWO_DECKS:
+        # two 54-card decks, every card dealt (ZS-1, 4(c)1): 5 players 22/22/22/21/21 ... 8 players 14 or 13
+        P = TWO_DECK_PLAYERS[0] if players is None else rules().check_players(players)
+        if P not in TWO_DECK_PLAYERS:
+            decks = [d for d, (p, _, _) in DECKS.items() if p == P]
+            raise CardlabError(f"the deck {TWO_DECKS} is for 5 to 8 players, not {P}; use --variant deck={decks[0]}")
+        return P, np.tile(np.arange(54, dtype=np.int64), 2), np.int64(108), variant_array(variants), full
     P_deck, size, n_deal = DECKS[full["deck"]]
     P = P_deck if players is None else rules().check_players(players)
     if P != P_deck:
-        decks = [d for d, (p, _, _) in DECKS.items() if p == P]
-        hint = f"; use --variant deck={decks[0]}" if decks else " (5-8 players need two decks: not implemented yet)"
-        raise CardlabError(f"the deck {full['deck']} is for {P_deck} players, not {P}{hint}")
+        decks = [d for d, (p, _, _) in DECKS.items() if p == P] or [TWO_DECKS]
+        raise CardlabError(f"the deck {full['deck']} is for {P_deck} players, not {P}; use --variant deck={decks[0]}")
     deck = np.arange(54 if size == 54 else 52, dtype=np.int64)
     return P, deck, np.int64(n_deal), variant_array(variants), full
 
@@ -290,6 +315,9 @@ def card_value_spec(feature: str, strategy: str = "greedy", players: int | None 
                     variants: dict | None = None) -> KernelSpec:
     """The value of holding ``feature`` (a card such as RJ or 2S, 'bomb' or 'straight_flush'), paired."""
     P, deck, n_deal, zv, full = _table(players, variants)
+    if full["deck"] == TWO_DECKS:
+        raise CardlabError(f"the value of holding a card is measured with one deck; {TWO_DECKS} deals each card "
+                           "twice (accepted decks: " + ", ".join(DECKS) + ")")
     if feature not in FEATURES:
         raise CardlabError(f"unknown feature {feature!r}; accepted: {accepted(FEATURES)}")
     kind, target = FEATURES[feature]

@@ -2,12 +2,30 @@
 
 Cards are (rank, suit) with ranks '3' .. 'K', 'A', '2' as 0 .. 12 and suits D < C < H < S as 0 .. 3, or
 'BJ' / 'RJ'. The kernel's code of a suited card is rank * 4 + suit; jokers are 52 and 53.
+
+A play is a sorted tuple of codes and a hand a Counter of codes: with two decks (4(c)1) a card can be held
+twice, and a play may hold it twice.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
+
+
+def to_masks(play) -> tuple[int, int]:
+    """A multiset of codes as the kernel's (cards held at least once, cards held twice)."""
+    c = Counter(play)
+    return sum(1 << x for x in c), sum(1 << x for x, k in c.items() if k == 2)
+
+
+def from_masks(cards: int, dups: int = 0) -> tuple:
+    """The kernel's (cards, dups) as a sorted tuple of codes."""
+    return tuple(i for i in range(54) for _ in range(((cards >> i) & 1) + ((dups >> i) & 1)))
+
+
+def size(hand: Counter) -> int:
+    return sum(hand.values())
 
 SINGLE, PAIR, PAIR_STRAIGHT, TRIPLE, TRIPLE_STRAIGHT, FULL_HOUSE, STRAIGHT, BOMB, STRAIGHT_FLUSH = range(1, 10)
 # sequence order: A low, 2, 3 .. K, A high (ZS-5); rank index of each position
@@ -52,12 +70,12 @@ def loser_exchange(hands, winner, loser, mode):
     if mode == "none" or winner == loser:
         return
     top = max(hands[loser])
-    hands[loser].remove(top)
-    hands[winner].add(top)
-    low = sorted(hands[winner])
+    hands[loser] -= Counter([top])
+    hands[winner][top] += 1
+    low = sorted(hands[winner].elements())
     give = low[1] if mode == "offer_two" else low[0]
-    hands[winner].remove(give)
-    hands[loser].add(give)
+    hands[winner] -= Counter([give])
+    hands[loser][give] += 1
 
 
 def min_straight(v) -> int:
@@ -91,6 +109,8 @@ def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
         return TRIPLE, 3, codes[0] // 4
     if shape == [4]:
         return (BOMB, 4, codes[0] // 4) if v["bare_four_is_bomb"] != "false" else None
+    if shape == [5]:
+        return BOMB, 5, codes[0] // 4           # two decks: five of a kind = four + one card [OURS]
     if shape == [4, 1]:
         return BOMB, 5, next(r for r, k in ranks.items() if k == 4)
     if shape == [3, 2]:
@@ -140,15 +160,15 @@ def beats(current, new, v=None) -> bool:
     return k == ck and n == cn and key > ckey
 
 
-def legal_plays(hand, current=None, v=None, revolution=False) -> set[frozenset]:
-    """Brute force: every subset of the hand that is a combination and beats ``current`` (whose key is in
-    the order in force: reversed while a revolution is, variant 7)."""
+def legal_plays(hand, current=None, v=None, revolution=False) -> set[tuple]:
+    """Brute force: every sub-multiset of the hand (a list or Counter of codes) that is a combination and
+    beats ``current`` (whose key is in the order in force: reversed while a revolution is, variant 7)."""
     out = set()
-    hand = list(hand)
-    for size in range(1, len(hand) + 1):
-        for sub in combinations(hand, size):
+    hand = sorted(hand.elements() if isinstance(hand, Counter) else hand)
+    for k in range(1, len(hand) + 1):
+        for sub in set(combinations(hand, k)):
             if beats(current, classify(sub, v, revolution), v):
-                out.add(frozenset(sub))
+                out.add(sub)
     return out
 
 
@@ -156,9 +176,9 @@ def legal_plays(hand, current=None, v=None, revolution=False) -> set[frozenset]:
 
 def deal(deck_order, players, dealer, n_deal=None):
     """ZS-1: one card at a time, clockwise, starting with the dealer (``n_deal`` cards; the rest are out)."""
-    hands = [set() for _ in range(players)]
+    hands = [Counter() for _ in range(players)]
     for i, c in enumerate(deck_order[:n_deal]):
-        hands[(dealer + i) % players].add(c)
+        hands[(dealer + i) % players][c] += 1
     return hands
 
 
@@ -177,7 +197,7 @@ def play_game(hands, leader, strategies, legal, below, v=None):
     (winner, loser, scores, places, turns)."""
     v = {**DEFAULTS, **(v or {})}
     P = len(hands)
-    hands = [set(h) for h in hands]
+    hands = [Counter(h) for h in hands]
     rev = [False]
     legal_ = legal
 
@@ -195,9 +215,9 @@ def play_game(hands, leader, strategies, legal, below, v=None):
     turns = 0
     while True:
         turns += 1
-        options = sorted(legal(hands[turn], current), key=lambda p: sum(1 << c for c in p))
+        options = sorted(legal(hands[turn], current), key=to_masks)
         policy, bomb_policy, threshold = strategies[turn]
-        others = [len(hands[s]) for s in range(P) if s != turn and hands[s]]
+        others = [size(hands[s]) for s in range(P) if s != turn and hands[s]]
         pick = None
         if options:
             if policy == 0:
@@ -216,7 +236,7 @@ def play_game(hands, leader, strategies, legal, below, v=None):
             if v["revolution"] == "true" and kind[0] == BOMB:
                 rev[0] = not rev[0]
                 kind = classify(pick, v, rev[0])
-            hands[turn] -= set(pick)
+            hands[turn] -= Counter(pick)
             played[turn] = True
             current = kind
             last = turn
@@ -229,7 +249,7 @@ def play_game(hands, leader, strategies, legal, below, v=None):
                     if v["score_timing"] == "at_first_out":
                         for s in range(P):
                             if s != turn:
-                                n = len(hands[s])
+                                n = size(hands[s])
                                 scores[s] = -n * multiplier(P, n, not played[s], v)
                         scores[turn] = -sum(scores)
                 still = [s for s in range(P) if hands[s]]
@@ -237,7 +257,7 @@ def play_game(hands, leader, strategies, legal, below, v=None):
                     loser = still[0]
                     places[loser] = P
                     if v["score_timing"] == "at_end":     # only the Loser pays
-                        n = len(hands[loser])
+                        n = size(hands[loser])
                         scores[loser] = -n * multiplier(P, n, not played[loser], v)
                         scores[winner] = -scores[loser]
                     return winner, loser, scores, places, turns
@@ -265,7 +285,7 @@ def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None,
     def cls(p):
         return classify(p, v, revolution)
     for p in options:
-        if len(p) == len(hand):
+        if len(p) == size(hand):
             return p                                  # go out
     normal = [p for p in options if cls(p)[0] not in (BOMB, STRAIGHT_FLUSH)]
     special = [p for p in options if cls(p)[0] in (BOMB, STRAIGHT_FLUSH)]
@@ -283,14 +303,17 @@ def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None,
 
 # ---- the planning player, restated ---------------------------------------------------------------------
 
-def _runs(rest: set, width: int, min_len: int, plan: list) -> set:
-    """Take the longest run of positions whose ranks hold >= width cards (lowest suits), repeatedly."""
+def _of_rank(rest: Counter, r: int) -> list:
+    return sorted(c for c in rest.elements() if c // 4 == r)
+
+
+def _runs(rest: Counter, width: int, min_len: int, plan: list) -> Counter:
+    """Take the longest run of positions whose ranks hold >= width cards (the lowest cards), repeatedly."""
     while True:
         best = (0, None)
         run = 0
         for p in range(14):
-            r = SEQ[p]
-            if sum(1 for c in rest if c // 4 == r) >= width:
+            if len(_of_rank(rest, SEQ[p])) >= width:
                 run += 1
                 low = p - run + 1
                 if run > best[0] and not (p == 13 and low == 0):
@@ -300,47 +323,46 @@ def _runs(rest: set, width: int, min_len: int, plan: list) -> set:
         length, low = best
         if length < min_len:
             return rest
-        elem = set()
+        elem = []
         for p in range(low, low + length):
-            r = SEQ[p]
-            elem |= set(sorted(c for c in rest if c // 4 == r)[:width])
-        plan.append(frozenset(elem))
-        rest = rest - elem
+            elem += _of_rank(rest, SEQ[p])[:width]
+        plan.append(tuple(sorted(elem)))
+        rest = rest - Counter(elem)
 
 
-def _sets(rest: set, plan: list) -> None:
+def _sets(rest: Counter, plan: list) -> None:
     triples = []
     for r in range(13):
-        cards = {c for c in rest if c // 4 == r}
+        cards = _of_rank(rest, r)
         if len(cards) == 3:
-            triples.append(set(cards))
-            rest = rest - cards
+            triples.append(cards)
+            rest = rest - Counter(cards)
     for t in triples:
         for r in range(13):
-            cards = {c for c in rest if c // 4 == r}
+            cards = _of_rank(rest, r)
             if len(cards) == 2:
-                t |= cards
-                rest = rest - cards
+                t += cards
+                rest = rest - Counter(cards)
                 break
-        plan.append(frozenset(t))
+        plan.append(tuple(sorted(t)))
     for r in range(13):
-        cards = {c for c in rest if c // 4 == r}
+        cards = _of_rank(rest, r)
         if len(cards) == 2:
-            plan.append(frozenset(cards))
-            rest = rest - cards
-    plan.extend(frozenset({c}) for c in sorted(rest))
+            plan.append(tuple(cards))
+            rest = rest - Counter(cards)
+    plan.extend((c,) for c in sorted(rest.elements()))
 
 
 def plan_hand(hand, v=None) -> list:
     best = None
     for sequences in (True, False):
         plan = []
-        rest = set(hand)
+        rest = Counter(hand)
         for r in range(13):
-            four = {c for c in rest if c // 4 == r}
-            if len(four) == 4:
-                plan.append(frozenset(four))
-                rest -= four
+            while len(_of_rank(rest, r)) >= 4:          # two decks: again while four are left
+                four = _of_rank(rest, r)[:4]
+                plan.append(tuple(four))
+                rest -= Counter(four)
         if sequences:
             rest = _runs(rest, 1, min_straight(v), plan)
             rest = _runs(rest, 3, 2, plan)
@@ -356,7 +378,7 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
     def cls(p):
         return classify(p, v, revolution)
     for p in options:
-        if len(p) == len(hand):
+        if len(p) == size(hand):
             return p
     plan = plan_hand(hand, v)
     fours = [e for e in plan if len(e) == 4 and len({c // 4 for c in e}) == 1]
@@ -367,7 +389,7 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
     for p in options:
         kind = cls(p)
         if kind[0] == BOMB and len(p) == 5:
-            if any(f <= p and lowest_single is not None and p - f == {lowest_single} for f in fours):
+            if lowest_single is not None and any(Counter(p) == Counter(f) + Counter([lowest_single]) for f in fours):
                 if not (current is None and len(plan) > len(fours) + 1):
                     if min_opponent <= threshold or len(plan) - 2 <= 1:
                         bombs.append(p)
@@ -381,7 +403,7 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
     if bombs:
         return bombs[0]
     if current is None:
-        return min(options, key=lambda p: max(p))
+        return min(options, key=lambda p: (max(p), to_masks(p)))
     if min_opponent <= threshold:
         def rank(p):
             k, n, key = cls(p)

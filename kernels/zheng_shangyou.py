@@ -45,7 +45,7 @@ KIND_NAMES = ("none", "single", "pair", "pair straight", "three of a kind", "tri
               "straight", "bomb", "straight flush")
 BLACK_JOKER = 52
 RED_JOKER = 53
-MAX_MOVES = 1 << 15
+MAX_MOVES = 1 << 16    # two decks: a 22-card hand of five ranks x four suits (+ 2) has 26,529 plays
 SUITED_CARDS = np.uint64((1 << 52) - 1)
 
 # variant slots of the ``zv`` int64 array (rules.md 4(c); built by analysis.games.zheng_shangyou)

@@ -261,3 +261,84 @@ def test_move_generator_on_sequence_rich_hands(variants):
             for cur in [None] + [ref.classify(sorted(p), variants, revolution) for p in chosen]:
                 want = {sub for sub, k in kinds if ref.beats(cur, k, variants)}
                 assert _kernel_moves(hand, cur, zv) == want, (hand, cur, revolution)
+
+
+# ---- two decks (deck=5to8p_108, rules.md 4(c)1): identical cards in a hand and in a play ------------------
+TWO = {"deck": "5to8p_108"}
+ZV2 = zs.variant_array(TWO)
+
+
+def play2(text, zv=ZV2):
+    return zs.classify_mask(zs.to_mask(text, 2), zv)
+
+
+def beats2(current, new, zv=ZV2):
+    return bool(K.beats(*play2(current, zv), *play2(new, zv), zv))
+
+
+@pytest.mark.parametrize("text, kind, length", [
+    ("7S 7S", K.K_PAIR, 2), ("7S 7S 7H", K.K_TRIPLE, 3), ("RJ RJ", K.K_NONE, 2), ("BJ BJ", K.K_NONE, 2),
+    ("7S 7S 7H 7D 3C", K.K_BOMB, 5),              # a four of a kind may hold identical cards
+    ("7S 7S 7H 7H 7D", K.K_BOMB, 5),              # five of a kind: a four + one card [OURS]
+    ("7S 7S 7H 7H 7D 7D", K.K_NONE, 6), ("7S 7S 7H 7H", K.K_NONE, 4),
+    ("7S 7S 7H 3D 3D", K.K_FULL_HOUSE, 5), ("5S 5S 6H 6H", K.K_PAIR_STRAIGHT, 4),
+    ("5S 5S 5D 6H 6H 6C", K.K_TRIPLE_STRAIGHT, 6), ("3D 4D 5D 6D 7D", K.K_STRAIGHT_FLUSH, 5),
+    ("3D 4D 5D 6D 7D 7D", K.K_NONE, 6), ("3D 3D 4C 5H 6S 7D", K.K_NONE, 6),
+])
+def test_two_deck_classification(text, kind, length):
+    assert play2(text)[:2] == (kind, length)
+    want = ref.classify([zs.code(c) for c in zs.parse_cards(text, jokers=True, allow_duplicates=True)])
+    assert (want[:2] if want else (K.K_NONE, length)) == (kind, length)
+
+
+@pytest.mark.parametrize("current, new, legal", [
+    ("7S", "7S", False),                           # equal plays do not beat (4(c)1)
+    ("7H 7H", "7S 7D", True), ("7S 7D", "7S 7S", False), ("7S 7S", "7S 7H", False),
+    ("9S 9S 9H 9D 3C", "9S 9H 9H 9D 3D", False),  # a bomb of the same rank is not higher
+    ("9S 9S 9H 9D 3C", "TD TD TC TC 3D", True),
+    ("9S 9S 9H 9H 9D", "3D 4D 5D 6D 7D", True),    # a straight flush beats a five-of-a-kind bomb
+    ("2S 2S", "3C 3C 3D 3D 4H", True),
+])
+def test_two_deck_beating(current, new, legal):
+    assert beats2(current, new) is legal
+
+
+def _random_multiset(rnd, n):
+    """n cards of two decks, doubled cards and crowded ranks likely."""
+    ranks = rnd.sample(range(13), rnd.randint(2, 5))
+    pool = [r * 4 + s for r in ranks for s in range(4)] * 2 + [52, 53, 52, 53]
+    return sorted(rnd.sample(pool, n))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_two_deck_move_generator_matches_brute_force(seed):
+    """ZS-5/ZS-6 move sets of two-deck hands (each card up to twice) against every sub-multiset, on lead
+    and over plays made of the cards left, in both rank orders, under a few variants."""
+    rnd = random.Random(7000 + seed)
+    variants = [TWO, {**TWO, "bare_four_is_bomb": "beats_all"}, {**TWO, "bomb_kicker_may_be_joker": "true"},
+                {**TWO, "pair_straight_tiebreak": "top_pair_suit"}][seed % 4]
+    for _ in range(4):
+        hand = _random_multiset(rnd, rnd.randint(6, 11))
+        left = list((ref.Counter({c: 2 for c in range(54)}) - ref.Counter(hand)).elements())
+        for revolution in (False, True):
+            zv = zs.variant_array(variants)
+            zv[K.V_REV_STATE] = int(revolution)
+            assert _kernel_moves(hand, None, zv) == ref.legal_plays(hand, None, variants, revolution)
+            for _ in range(3):
+                cur = ref.classify(_random_multiset(rnd, rnd.choice([1, 2, 3, 4, 5, 6])), variants, revolution)
+                if cur is not None and left:
+                    assert _kernel_moves(hand, cur, zv) == ref.legal_plays(hand, cur, variants, revolution), \
+                        (hand, cur)
+
+
+def test_two_deck_cli():
+    code, out, err = cli("moves", "zheng-shangyou", "--hand", "7S 7S 7H 7D 3C", "--variant", "deck=5to8p_108",
+                         "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert code == 0
+    assert {r["cards"] for r in rows if r["type"] == "bomb"} == {"3C 7D 7H 7S 7S"}
+    assert {r["cards"] for r in rows if r["type"] == "pair"} == {"7D 7H", "7D 7S", "7H 7S", "7S 7S"}
+    code, out, err = cli("beats", "zheng-shangyou", "--current", "7S 7S", "--play", "7S 7H", "--variant",
+                         "deck=5to8p_108", "--format", "json")
+    row = json.loads(out)["rows"][0]
+    assert code == 0 and row["beats"] is False and "equal" in row["reason"]

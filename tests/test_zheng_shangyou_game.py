@@ -52,6 +52,12 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     ([(0, 0, 0)] * 3, {"deck": "3p_52", "three_player_multiplier": "literal_17"}),
     ([(0, 0, 0)] * 4, {"ruleset": "legacy_wiki"}), ([(2, 2, 3)] * 4, {"ruleset": "legacy_wiki"}),
     ([(1, 0, 0), (2, 2, 3), (1, 2, 3)], {"ruleset": "legacy_wiki", "deck": "3p_54"}),
+    # two decks (4(c)1): 5 to 8 players, each card twice
+    ([(0, 0, 0)] * 5, {"deck": "5to8p_108"}), ([(1, 0, 0)] * 6, {"deck": "5to8p_108"}),
+    ([(2, 2, 3)] * 7, {"deck": "5to8p_108"}),
+    ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 3), (2, 2, 3), (2, 2, 5), (0, 0, 0), (1, 0, 0)], {"deck": "5to8p_108"}),
+    ([(1, 0, 0), (2, 2, 3)] * 3, {"deck": "5to8p_108", "revolution": "true", "bare_four_is_bomb": "beats_all"}),
+    ([(2, 2, 3)] * 5, {"deck": "5to8p_108", "score_timing": "at_end", "bomb_kicker_may_be_joker": "true"}),
 ])
 def test_kernel_games_match_reference(strategies, variants):
     from analysis.games import zheng_shangyou as zs
@@ -192,3 +198,61 @@ def test_legacy_wiki_deals_52_cards():
     for deck, P, n in (("4p_54", 4, 52), ("3p_54", 3, 51)):
         P_, d0, n_deal, zv, full = zs._table(None, {"ruleset": "legacy_wiki", "deck": deck})
         assert (P_, len(d0), int(n_deal), int(zv[K.V_MIN_STRAIGHT])) == (P, 52, n, 3)
+
+
+def test_two_deck_plan_and_exchange_match_reference():
+    """The planning split and the Loser's exchange on hands of two decks (doubled cards, 5+ of a rank)."""
+    import random
+    rnd = random.Random(108)
+    plan = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
+    alt = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
+    two = list(range(54)) * 2
+    for trial in range(300):
+        hand = sorted(rnd.sample(two, rnd.choice([13, 18, 22])))
+        if trial % 3 == 0:
+            r = rnd.randrange(13)
+            hand = sorted(hand[:14] + rnd.sample([4 * r + s for s in range(4)] * 2, rnd.randint(5, 8)))
+            hand = [c for c in hand if hand.count(c) <= 2]
+        cards, dups = ref.to_masks(hand)
+        n = K.plan_hand(np.uint64(cards), np.uint64(dups), plan, alt)
+        got = [ref.from_masks(int(x), int(y)) for x, y in plan[:n]]
+        assert got == ref.plan_hand(hand), hand
+        assert sorted(c for e in got for c in e) == sorted(hand)
+    for mode in ("offer_two", "winner_gives_one"):
+        zv = np.zeros(K.N_VARIANTS, dtype=np.int64)
+        for _ in range(200):
+            cards = rnd.sample(two, 108)
+            hands = [ref.Counter(cards[i::6]) for i in range(6)]
+            w, l = rnd.sample(range(6), 2)
+            masks = np.array([ref.to_masks(h.elements()) for h in hands], dtype=np.uint64)
+            zv[K.V_LOSER_EXCHANGE] = 1 if mode == "offer_two" else 2
+            K.loser_exchange(masks, w, l, zv[K.V_LOSER_EXCHANGE])
+            ref.loser_exchange(hands, w, l, mode)
+            assert [ref.to_masks(h.elements()) for h in hands] == [tuple(int(x) for x in m) for m in masks]
+
+
+def test_two_deck_move_lists_fit():
+    """The move buffer (MAX_MOVES rows) holds every lead of a dealt two-deck hand (5 players, 22 cards): the
+    largest count over many deals stays far below it, so no play is ever cut off."""
+    from analysis.games import zheng_shangyou as zs
+    P, d0, n_deal, zv, full = zs._table(5, {"deck": "5to8p_108"})
+    most = _most_leads(P, d0, n_deal, zv, 2000)
+    assert 0 < most < K.MAX_MOVES // 4, most
+
+
+@K.jit
+def _most_leads(P, deck, n_deal, zv, n):
+    st = rng.new_state()
+    hands = np.zeros((P, 2), dtype=np.uint64)
+    counts = np.zeros(P, dtype=np.int64)
+    out = np.zeros((K.MAX_MOVES, 2), dtype=np.uint64)
+    scratch = K.make_scratch()
+    most = 0
+    d = deck.copy()
+    for t in range(n):
+        rng.seed_state(st, np.uint64(5), np.uint64(0), np.uint64(t), np.uint64(0))
+        d[:] = deck
+        K.deal_hands(st, P, 0, d, hands, counts, n_deal)
+        for s in range(P):
+            most = max(most, K.moves_into(hands[s, 0], hands[s, 1], 0, 0, 0, out, scratch, zv))
+    return most

@@ -463,13 +463,34 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         r = t[t.measure == measure].iloc[0]
         var_rows.insert(0, {"variant": "defaults", "measure": measure, "trials": r.trials, "estimate": r.estimate,
                             "ci_low": r.ci_low, "ci_high": r.ci_high})
+    two_rows = []
+    for P in TWO_DECK_PLAYERS:
+        res = run(simulation_spec(players=P, variants={"deck": TWO_DECKS}), trials=n(20_000), seed=seed + 5,
+                  progress=progress).table
+        for measure in ("winner_given_3D", "winner_gain"):
+            r = res[res.measure == measure].iloc[0]
+            var_rows.append({"variant": f"deck={TWO_DECKS} ({P} players)", "measure": measure, "trials": r.trials,
+                             "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
+        won = res[(res.measure == "winner") & res.seat.notna()]
+        two_rows.append(won.assign(players=P, seat=won.seat.astype(int), fair_share=1 / P,
+                                   cards=[len(range(s, 108, P)) for s in range(P)]))
     vart = pd.DataFrame(var_rows)
     sections.append(Section("The effect of each variant", (
         "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader and "
         "loser_exchange over matches of 4 games, where they matter): P(Winner) of the player holding the 3 of "
         "diamonds in the first game, and the Winner's mean gain. ruleset=legacy_wiki is the older article: 52 "
-        "cards, straights and straight flushes of 3 or more. Not yet implemented: two decks (5-8 players) and the "
-        "current article's rule set."), vart))
+        "cards, straights and straight flushes of 3 or more. deck=5to8p_108 is two decks for 5 to 8 players "
+        "(below). Not yet implemented: the current article's rule set."), vart))
+    tt = pd.concat(two_rows, ignore_index=True)
+    fig = bar_with_intervals(tt, "seat", "players", title="Two decks: P(Winner) by seat and player count",
+                             ylabel="P(first out)", xlabel="seat (clockwise from the dealer, seat 0)")
+    sections.append(Section("Two decks: 5 to 8 players", (
+        "Two 54-card decks, all 108 cards dealt one at a time from the dealer (seat 0), so the first 108 mod P "
+        "seats hold one card more (column 'cards'); greedy players. Identical cards can meet: a pair or a four "
+        "of a kind may hold two of the same card, equal plays do not beat, and five cards of one rank are a "
+        "bomb (cardlab's reading, seeds/zheng-shangyou.md). The first game is led by the first seat from the "
+        "dealer holding a 3 of diamonds; scoring as ZS-8 for 4 players. Compare each seat with 'fair_share'."),
+        tt[["players", "seat", "cards", "trials", "estimate", "ci_low", "ci_high", "fair_share"]], [fig]))
 
     hist = t[t.measure == "score_distribution"]
     fig, ax = new_figure()
@@ -482,5 +503,5 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8)."), None, [fig]))
     intro = (f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
              f"Seed {seed}; {main.meta['trials']:,} games for the main table. Not implemented yet (issue 6): "
-             f"some variants (listed below).")
+             f"the current article's rule set (ruleset=current_wiki).")
     return "Zheng Shangyou: strategy report", intro, sections

@@ -132,21 +132,25 @@ def zheng_shangyou() -> None:
         rates[name] = games / t
         row(f"Zheng Shangyou complete games, {name} players, 1 core", games / t, "games/s", target)
     peers(rates["random"])
+    for P in (5, 8):
+        spec = zs.simulation_spec(players=P, variants={"deck": "5to8p_108"}, strategies=["random"])
+        t = median_time(lambda: driver.run(spec, trials=4_000, seed=1, progress=False, threads=1, chunk_size=500))
+        row(f"Zheng Shangyou, two decks, {P} players, random, 1 core", 4_000 / t, "games/s", None)
     import numpy as _np
     from kernels import zheng_shangyou as ZK
-    hand = _np.uint64(zs.to_mask("3D 3C 4D 4H 5S 6D 7C 8H 9S TD JC QH KS"))
-    out = _np.zeros(ZK.MAX_MOVES, dtype=_np.uint64)
-    n_moves = int(ZK.generate_moves(hand, 0, 0, 0, out, zs.variant_array({})))
+    hand, dup = (_np.uint64(m) for m in zs.to_mask("3D 3C 4D 4H 5S 6D 7C 8H 9S TD JC QH KS"))
+    out = ZK.new_moves()
+    n_moves = int(ZK.generate_moves(hand, dup, 0, 0, 0, out, zs.variant_array({})))
     reps = 20_000
 
     @jit
-    def _gen(h, out, reps, zv):
+    def _gen(h, d, out, reps, zv):
         scratch = ZK.make_scratch()
         total = 0
         for _ in range(reps):
-            total += ZK.moves_into(h, 0, 0, 0, out, scratch, zv)
+            total += ZK.moves_into(h, d, 0, 0, 0, out, scratch, zv)
         return total
-    tg = median_time(lambda: _gen(hand, out, reps, zs.variant_array({})))
+    tg = median_time(lambda: _gen(hand, dup, out, reps, zs.variant_array({})))
     print(f"{'Zheng Shangyou move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
           f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays)")
 

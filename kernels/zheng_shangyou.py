@@ -63,7 +63,11 @@ V_REVOLUTION = 10        # revolution: 0 false, 1 true
 V_REV_STATE = 11         # (game state, not a variant) 1 while a revolution is in force
 V_LOSER_EXCHANGE = 12    # loser_exchange: 0 none, 1 offer_two, 2 winner_gives_one
 V_MIN_STRAIGHT = 13      # fewest cards in a straight or straight flush: 5 (seed), 3 (ruleset legacy_wiki)
-N_VARIANTS = 14
+V_CURRENT = 14           # ruleset current_wiki: 1 = bombs are n of a kind alone (size, then rank), no four plus
+                         # one and no straight-flush class (only the bomb beats another type)
+V_SUIT_ORDER = 15        # suit_order: 1 suits break ties of singles and pairs (seed), 0 they do not
+V_MIN_BOMB = 16          # current_wiki: the fewest cards of one rank that are a bomb (4; 3 with triple_is_bomb)
+N_VARIANTS = 17
 
 
 @jit_inline
@@ -102,7 +106,7 @@ def _revolved_key(kind, length, key, zv):
             return key
         return (12 - key // 4) * 4 + key % 4
     if kind == K_TRIPLE or kind == K_FULL_HOUSE or kind == K_BOMB:
-        return 12 - key
+        return (key // 16) * 16 + 12 - key % 16         # a bomb's size (current_wiki) stays first
     width = 2 if kind == K_PAIR_STRAIGHT else (3 if kind == K_TRIPLE_STRAIGHT else 1)
     top = key // 4 + length // width - 1
     return 4 * (13 - top) + key % 4
@@ -123,7 +127,7 @@ def classify_normal(play, dup, zv):
     if n == 0:
         return K_NONE, 0, 0
     if n == 1:                   # a single card: its code is its key (jokers 52, 53 above the rest)
-        return K_SINGLE, 1, _low_index(play)
+        return K_SINGLE, 1, _single_key(_low_index(play), zv)
     jokers = (play >> np.uint64(52)) & np.uint64(3)
     if jokers:
         # jokers only as singles (ZS-5); variant 13: a joker may be a bomb's fifth card
@@ -160,8 +164,10 @@ def classify_normal(play, dup, zv):
             elif c != m:
                 uniform = False
     if n_ranks == 1:
+        if zv[V_CURRENT] == 1 and n >= zv[V_MIN_BOMB]:
+            return K_BOMB, n, _bomb_key(n, lo_rank)      # current_wiki: n of a kind alone is a bomb
         if n == 2:
-            return K_PAIR, 2, lo_rank * 4 + _top_suit(_rank_bits(play, lo_rank))
+            return K_PAIR, 2, _pair_key(lo_rank, _rank_bits(play, lo_rank), zv)
         if n == 3:
             return K_TRIPLE, 3, lo_rank
         if n == 4 and zv[V_BARE_FOUR] > 0:
@@ -171,6 +177,8 @@ def classify_normal(play, dup, zv):
         return K_NONE, n, 0          # a bare four of a kind is no play by default (variant 6)
     if n == 5 and n_ranks == 2:
         if r4 >= 0:
+            if zv[V_CURRENT] == 1:
+                return K_NONE, n, 0   # current_wiki: a four of a kind is a bomb alone, not with a fifth card
             return K_BOMB, 5, r4      # four of a kind + any one other card (ZS-5)
         if r3 >= 0:
             return K_FULL_HOUSE, 5, r3
@@ -189,10 +197,30 @@ def classify_normal(play, dup, zv):
         return K_PAIR_STRAIGHT, n, 4 * low + tie
     if m == 3:
         return K_TRIPLE_STRAIGHT, n, 4 * low
-    if _popcount(suit_union) == 1:
+    if _popcount(suit_union) == 1 and zv[V_CURRENT] == 0:
         return K_STRAIGHT_FLUSH, n, 4 * low
     tie = _top_suit(_rank_bits(play, top_rank)) if zv[V_STRAIGHT_SUIT] == 1 else 0
     return K_STRAIGHT, n, 4 * low + tie
+
+
+@jit_inline
+def _single_key(c, zv):
+    """A single card's key: its code (rank, then suit; jokers 52, 53), or 4 * its rank without a suit order."""
+    if zv[V_SUIT_ORDER] == 1 or c >= 52:
+        return c
+    return c - c % 4
+
+
+@jit_inline
+def _pair_key(r, suits, zv):
+    """A pair's key: 4 * its rank + the higher suit in it (no suit without a suit order)."""
+    return 4 * r + (_top_suit(suits) if zv[V_SUIT_ORDER] == 1 else 0)
+
+
+@jit_inline
+def _bomb_key(n, r):
+    """current_wiki: a bomb of n cards of rank r; more cards beat fewer, then the higher rank."""
+    return 16 * (n - 3) + r
 
 
 @jit_inline
@@ -349,6 +377,7 @@ def sort_moves(moves, n):
             moves[j + gap, 1] = x1
 
 
+@jit
 def new_moves():
     """A move list for :func:`generate_moves` and the game kernels."""
     return np.zeros((MAX_MOVES, 2), dtype=np.uint64)
@@ -392,16 +421,21 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
     if cur_kind == K_NONE or cur_kind == K_SINGLE:
         cand = hand
         if cur_kind == K_SINGLE and zv[V_REV_STATE] == 0:
-            cand = hand & ~((np.uint64(2) << np.uint64(cur_key)) - np.uint64(1))
+            # the cards above the current key: its code, or (no suit order) the last code of its rank
+            top = cur_key if zv[V_SUIT_ORDER] == 1 or cur_key >= 52 else cur_key + 3
+            cand = hand & ~((np.uint64(2) << np.uint64(top)) - np.uint64(1))
         while cand:
             c = _low_index(cand)
             cand &= cand - np.uint64(1)
-            n = _emit_known(out, n, np.uint64(1) << np.uint64(c), np.uint64(0), K_SINGLE, 1, c, cur_kind, cur_len,
-                            cur_key, zv)
+            n = _emit_known(out, n, np.uint64(1) << np.uint64(c), np.uint64(0), K_SINGLE, 1, _single_key(c, zv),
+                            cur_kind, cur_len, cur_key, zv)
     # pairs (key 4 * rank + the top suit) and three of a kind (key = rank)
+    current_rules = zv[V_CURRENT] == 1
     for k in range(2, 4):
         if not (lead or (k == 2 and cur_kind == K_PAIR) or (k == 3 and cur_kind == K_TRIPLE)):
             continue
+        if current_rules and k >= zv[V_MIN_BOMB]:
+            continue                        # current_wiki with triple_is_bomb: a three of a kind is a bomb
         ranks = ge2 if k == 2 else ge3
         kind = K_PAIR if k == 2 else K_TRIPLE
         while ranks:
@@ -409,7 +443,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             ranks &= ranks - np.uint64(1)
             m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
             for i in range(m):
-                key = 4 * r + _top_suit(tmp[i, 0] >> np.uint64(4 * r)) if k == 2 else r
+                key = _pair_key(r, tmp[i, 0] >> np.uint64(4 * r), zv) if k == 2 else r
                 n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], kind, k, key, cur_kind, cur_len, cur_key, zv)
     # full houses (key = the triple's rank)
     if lead or cur_kind == K_FULL_HOUSE:
@@ -429,7 +463,19 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                                         cur_kind, cur_len, cur_key, zv)
     # bombs (they beat everything but higher bombs and straight flushes): the ranks held four times or more
     # (two decks: each four-card multiset of the rank, and five of a kind [OURS])
-    fours = ge4
+    if current_rules:
+        # current_wiki: n of a kind alone (n >= 4, or 3 with triple_is_bomb), every multiset of each size
+        ranks = ge3 if zv[V_MIN_BOMB] <= 3 else ge4
+        while ranks:
+            r = _low_index(ranks) // 4
+            ranks &= ranks - np.uint64(1)
+            held = _popcount(_rank_bits(hand, r)) + _popcount(_rank_bits(dup, r))
+            for k in range(zv[V_MIN_BOMB], held + 1):
+                m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
+                for i in range(m):
+                    n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, k, _bomb_key(k, r), cur_kind, cur_len,
+                                    cur_key, zv)
+    fours = ge4 if not current_rules else np.uint64(0)
     while fours:
         r = _low_index(fours) // 4
         fours &= fours - np.uint64(1)
@@ -452,7 +498,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             for i in range(m5):
                 n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 5, r, cur_kind, cur_len, cur_key, zv)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
-    if not (lead or cur_kind == K_STRAIGHT):
+    if not (lead or cur_kind == K_STRAIGHT) and not current_rules:
         # only straight flushes can beat the current play: each suit's runs of 5 (3) or more positions
         min_sf = zv[V_MIN_STRAIGHT]
         for s in range(4):
@@ -538,7 +584,7 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
             fold |= fold >> np.uint64(16)
             fold |= fold >> np.uint64(8)
             fold |= fold >> np.uint64(4)
-            if _popcount(fold & np.uint64(15)) == 1:
+            if _popcount(fold & np.uint64(15)) == 1 and zv[V_CURRENT] == 0:
                 kind = K_STRAIGHT_FLUSH
             else:
                 kind = K_STRAIGHT
@@ -843,10 +889,12 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
     kind, length, key = classify(hand, dup, zv)
     if beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
         return hand, dup                     # go out
+    current_rules = zv[V_CURRENT] == 1       # current_wiki: a bomb is a plan element alone (no kicker)
     n_fours = 0
     lowest_single = -1
     for j in range(n_plan):
-        if _is_four(plan[j, 0], plan[j, 1]):
+        if _is_four(plan[j, 0], plan[j, 1]) or (current_rules and
+                                               classify(plan[j, 0], plan[j, 1], zv)[0] == K_BOMB):
             n_fours += 1
         elif _popcount(plan[j, 0]) + _popcount(plan[j, 1]) == 1 and lowest_single < 0:
             lowest_single = _top_card(plan[j, 0])
@@ -859,18 +907,26 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
     for j in range(n_plan):
         m = plan[j, 0]
         md = plan[j, 1]
-        if lowest_single >= 0 and _is_four(m, md):
+        b = zero
+        bd = zero
+        if current_rules:
+            b = m                            # the element itself, if it is a bomb
+            bd = md
+        elif lowest_single >= 0 and _is_four(m, md):
             b, bd = add_card(m, md, lowest_single)
+        if b:
             kind, length, key = classify(b, bd, zv)
-            if kind == K_BOMB and length == 5 and beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
+            if kind == K_BOMB and (length == 5 or current_rules) and \
+                    beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
                 # a bomb is spent only when it decides the game: an opponent is close to going out, or
                 # afterwards at most one plan element is left (never as a lead while other plays remain)
-                if not (lead and n_plan > n_fours + 1) and (min_opp <= threshold or n_plan - 2 <= 1):
+                left = n_plan - (1 if current_rules else 2)
+                if not (lead and n_plan > n_fours + 1) and (min_opp <= threshold or left <= 1):
                     if bomb == zero or pair_less(b, bd, bomb, bomb_d):
                         bomb = b
                         bomb_d = bd
         kind, length, key = classify(m, md, zv)
-        if kind == K_BOMB and length == 5:
+        if kind == K_BOMB and (length == 5 or current_rules):
             continue
         if not beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
             continue
@@ -1220,7 +1276,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
         hands0 = np.zeros((P, 2), dtype=np.uint64)
         counts = np.zeros(P, dtype=np.int64)
         rec = np.zeros((P, G_FIELDS), dtype=np.int64)
-        moves = np.zeros((MAX_MOVES, 2), dtype=np.uint64)
+        moves = new_moves()
         scratch = make_scratch()
         d = deck.copy()
         st_deal = rng.new_state()
@@ -1292,7 +1348,7 @@ def paired_buffers(P):
     the move list and the generator's scratch."""
     return (np.zeros((P, 2), dtype=np.uint64), np.zeros(P, dtype=np.int64), np.zeros((P, 2), dtype=np.uint64),
             np.zeros(P, dtype=np.int64), np.zeros((P, G_FIELDS), dtype=np.int64),
-            np.zeros((P, G_FIELDS), dtype=np.int64), np.zeros((MAX_MOVES, 2), dtype=np.uint64), make_scratch())
+            np.zeros((P, G_FIELDS), dtype=np.int64), new_moves(), make_scratch())
 
 
 @pjit

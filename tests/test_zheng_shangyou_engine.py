@@ -123,6 +123,8 @@ VARIANTS = [
     {"bare_four_is_bomb": "below_straight_flush"}, {"sf_vs_sf": "longer_beats_shorter"},
     {"sequence_rules": "no_twos_in_sequences"}, {"pair_straight_tiebreak": "top_pair_suit"},
     {"bomb_kicker_may_be_joker": "true"}, {"ruleset": "legacy_wiki"},
+    {"ruleset": "current_wiki"}, {"ruleset": "current_wiki", "triple_is_bomb": "true"}, {"suit_order": "false"},
+    {"ruleset": "current_wiki", "suit_order": "false", "revolution": "true"},
 ]
 
 
@@ -162,10 +164,45 @@ def test_variants_classify_and_generate_like_the_reference(variants):
     ({"ruleset": "legacy_wiki"}, "4D 5C 6H", "3C 4H 5S", False),
     ({"ruleset": "legacy_wiki"}, "9D 9C 9H 9S 3D", "3C 4C 5C", True),        # a 3-card straight flush
     ({"ruleset": "legacy_wiki"}, "3D 4C 5H", "3C 4C 5C 6H", False),          # same length only
+    # ruleset current_wiki (4(a), 4(c)14): only the bomb (n of a kind alone) beats another type
+    ({"ruleset": "current_wiki"}, "RJ", "3D 3C 3H 3S", True),
+    ({"ruleset": "current_wiki"}, "3D 4D 5D 6D 7D", "3D 3C 3H 3S", True),    # one suit: a plain straight
+    ({"ruleset": "current_wiki"}, "3D 4C 5H 6S 7D", "4D 5D 6D 7D 8D", True),
+    ({"ruleset": "current_wiki"}, "KD KC", "4D 5D 6D 7D 8D", False),
+    ({"ruleset": "current_wiki"}, "AD AC AH AS", "3D 3C 3H 3S", False),
+    ({"ruleset": "current_wiki"}, "3D 3C 3H 3S", "KD KC KH", False),          # three of a kind is no bomb
+    ({"ruleset": "current_wiki", "triple_is_bomb": "true"}, "KD KC", "3D 3C 3H", True),
+    ({"ruleset": "current_wiki", "triple_is_bomb": "true"}, "2D 2C 2H", "3D 3C 3H 3S", True),   # four > three
+    ({"ruleset": "current_wiki", "deck": "5to8p_108"}, "2D 2C 2H 2S", "3D 3C 3H 3S 3D", True),  # five > four
+    # suit_order=false (the current article's option): equal ranks do not beat
+    ({"suit_order": "false"}, "AD", "AS", False), ({"suit_order": "false"}, "AS", "2D", True),
+    ({"suit_order": "false"}, "KH KD", "KS KC", False), ({"suit_order": "false"}, "BJ", "RJ", True),
 ])
 def test_variant_vectors(variants, current, new, legal):
     zv = zs.variant_array(variants)
-    assert beats(current, new, zv) is legal
+    cur, new = (zs.classify_mask(zs.to_mask(t, zs.copies(variants)), zv) for t in (current, new))
+    assert bool(K.beats(*cur, *new, zv)) is legal
+
+
+def test_current_wiki_shapes():
+    zv = zs.variant_array({"ruleset": "current_wiki"})
+    assert play("9D 9C 9H 9S 3D", zv)[0] == K.K_NONE and play("9D 9C 9H 9S 3D")[0] == K.K_BOMB
+    assert play("9D 9C 9H 9S", zv)[:2] == (K.K_BOMB, 4) and play("9D 9C 9H 9S")[0] == K.K_NONE
+    assert play("3D 4D 5D 6D 7D", zv)[0] == K.K_STRAIGHT and play("3D 4D 5D 6D 7D")[0] == K.K_STRAIGHT_FLUSH
+    assert play("9D 9C 9H 3S 3D", zv)[0] == K.K_FULL_HOUSE
+
+
+@pytest.mark.parametrize("variants, msg", [
+    ({"ruleset": "current_wiki", "bare_four_is_bomb": "beats_all"}, "does not apply under ruleset=current_wiki"),
+    ({"ruleset": "current_wiki", "sf_vs_sf": "longer_beats_shorter"}, "does not apply"),
+    ({"triple_is_bomb": "true"}, "belongs to ruleset=current_wiki"),
+    ({"ruleset": "current_wiki", "triple_is_bomb": "true", "deck": "5to8p_108"}, "for one deck"),
+    ({"suit_order": "false", "straight_suit_tiebreak": "true"}, "needs a suit order"),
+    ({"suit_order": "false", "auto_restart_after_unbeatable": "true"}, "needs a suit order"),
+])
+def test_variant_combinations_refused(variants, msg):
+    with pytest.raises(CardlabError, match=msg):
+        zs.variant_array(variants)
 
 
 def test_legacy_wiki_sequences_of_three():
@@ -310,13 +347,13 @@ def _random_multiset(rnd, n):
     return sorted(rnd.sample(pool, n))
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(15))
 def test_two_deck_move_generator_matches_brute_force(seed):
     """ZS-5/ZS-6 move sets of two-deck hands (each card up to twice) against every sub-multiset, on lead
     and over plays made of the cards left, in both rank orders, under a few variants."""
     rnd = random.Random(7000 + seed)
     variants = [TWO, {**TWO, "bare_four_is_bomb": "beats_all"}, {**TWO, "bomb_kicker_may_be_joker": "true"},
-                {**TWO, "pair_straight_tiebreak": "top_pair_suit"}][seed % 4]
+                {**TWO, "pair_straight_tiebreak": "top_pair_suit"}, {**TWO, "ruleset": "current_wiki"}][seed % 5]
     for _ in range(4):
         hand = _random_multiset(rnd, rnd.randint(6, 11))
         left = list((ref.Counter({c: 2 for c in range(54)}) - ref.Counter(hand)).elements())

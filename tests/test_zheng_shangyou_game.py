@@ -33,8 +33,7 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     K.deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
     leader = K.first_leader(P, hands)
     rec = np.zeros((P, K.G_FIELDS), dtype=np.int64)
-    w, l = K.play_game(P, hands.copy(), counts, leader, strat, st_play, rec, np.zeros((K.MAX_MOVES, 2), dtype=np.uint64),
-                       K.make_scratch(), zv)
+    w, l = K.play_game(P, hands.copy(), counts, leader, strat, st_play, rec, K.new_moves(), K.make_scratch(), zv)
     return d, leader, w, l, rec
 
 
@@ -55,9 +54,16 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     # two decks (4(c)1): 5 to 8 players, each card twice
     ([(0, 0, 0)] * 5, {"deck": "5to8p_108"}), ([(1, 0, 0)] * 6, {"deck": "5to8p_108"}),
     ([(2, 2, 3)] * 7, {"deck": "5to8p_108"}),
-    ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 3), (2, 2, 3), (2, 2, 5), (0, 0, 0), (1, 0, 0)], {"deck": "5to8p_108"}),
+    ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 3), (2, 2, 3), (2, 2, 5), (0, 0, 0), (1, 0, 0)],
+     {"deck": "5to8p_108"}),
     ([(1, 0, 0), (2, 2, 3)] * 3, {"deck": "5to8p_108", "revolution": "true", "bare_four_is_bomb": "beats_all"}),
     ([(2, 2, 3)] * 5, {"deck": "5to8p_108", "score_timing": "at_end", "bomb_kicker_may_be_joker": "true"}),
+    # the current article (ruleset current_wiki) and no suit order
+    ([(0, 0, 0)] * 4, {"ruleset": "current_wiki"}), ([(2, 2, 3), (1, 0, 0), (1, 1, 0), (2, 2, 5)],
+                                                     {"ruleset": "current_wiki"}),
+    ([(2, 2, 3)] * 4, {"ruleset": "current_wiki", "triple_is_bomb": "true"}),
+    ([(1, 2, 3), (2, 2, 3)] * 3, {"ruleset": "current_wiki", "deck": "5to8p_108", "revolution": "true"}),
+    ([(1, 0, 0), (2, 2, 3), (0, 0, 0), (1, 1, 0)], {"suit_order": "false"}),
 ])
 def test_kernel_games_match_reference(strategies, variants):
     from analysis.games import zheng_shangyou as zs
@@ -80,7 +86,8 @@ def test_kernel_games_match_reference(strategies, variants):
 
 
 @pytest.mark.parametrize("deck, P, sizes, copies", [
-    ("4p_54", None, [14, 14, 13, 13], 1), ("4p_52", None, [13] * 4, 1), ("3p_54", None, [18] * 3, 1), ("3p_52", None, [17] * 3, 1),
+    ("4p_54", None, [14, 14, 13, 13], 1), ("4p_52", None, [13] * 4, 1), ("3p_54", None, [18] * 3, 1),
+    ("3p_52", None, [17] * 3, 1),
     ("5to8p_108", 5, [22, 22, 22, 21, 21], 2), ("5to8p_108", 6, [18] * 6, 2),
     ("5to8p_108", 7, [16, 16, 16, 15, 15, 15, 15], 2), ("5to8p_108", 8, [14] * 4 + [13] * 4, 2)])
 def test_deal_sizes(deck, P, sizes, copies):
@@ -245,7 +252,7 @@ def _most_leads(P, deck, n_deal, zv, n):
     st = rng.new_state()
     hands = np.zeros((P, 2), dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
-    out = np.zeros((K.MAX_MOVES, 2), dtype=np.uint64)
+    out = K.new_moves()
     scratch = K.make_scratch()
     most = 0
     d = deck.copy()

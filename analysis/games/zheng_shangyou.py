@@ -59,7 +59,11 @@ def cards_of(mask: int, dup: int = 0) -> str:
     return " ".join(str(card(i)) for i in range(54) for k in range(1 + ((dup >> i) & 1)) if (mask >> i) & 1)
 
 
-NOT_IMPLEMENTED = {"ruleset": {"current_wiki"}}
+# ruleset current_wiki (4(a) current revision, 4(c)14): "different combinations do not beat each other, the only
+# exception is the bomb", a bomb being n of a kind alone; the variants that shape the seed's bombs and straight
+# flushes do not apply, and those that rest on suits need the suit order
+NOT_UNDER_CURRENT = ("bare_four_is_bomb", "bomb_kicker_may_be_joker", "sf_vs_sf")
+NEEDS_SUIT_ORDER = ("straight_suit_tiebreak", "pair_straight_tiebreak", "auto_restart_after_unbeatable")
 # ruleset legacy_wiki (4(c)14, the older revision): a 52-card deck and straights and straight flushes of 3 or
 # more cards; a 54-card deck variant is read as its 52-card counterpart for the same players
 LEGACY_DECKS = {"4p_54": "4p_52", "3p_54": "3p_52"}
@@ -77,6 +81,8 @@ _CODES = {
     "three_player_multiplier": (K.V_THREE_MULT, {"default": 0, "literal_17": 1}),
     "revolution": (K.V_REVOLUTION, {"false": 0, "true": 1}),
     "loser_exchange": (K.V_LOSER_EXCHANGE, {"none": 0, "offer_two": 1, "winner_gives_one": 2}),
+    "suit_order": (K.V_SUIT_ORDER, {"true": 1, "false": 0}),
+    "triple_is_bomb": (K.V_MIN_BOMB, {"false": 4, "true": 3}),
 }
 DECKS = {"4p_54": (4, 54, 54), "4p_52": (4, 52, 52), "3p_54": (3, 54, 54), "3p_52": (3, 52, 51)}
 TWO_DECKS = "5to8p_108"          # 4(c)1: 5 to 8 players, two 54-card decks dealt out (108 cards)
@@ -89,11 +95,23 @@ def copies(variants: dict | None) -> int:
 
 
 def _check_variants(variants: dict | None) -> dict:
-    """All variants with defaults; the few not implemented yet are refused with a plain error."""
+    """All variants with defaults; combinations that do not fit together are refused with a plain error."""
     full = rules().resolve_variants(variants)
-    for name, values in NOT_IMPLEMENTED.items():
-        if full[name] in values:
-            raise CardlabError(f"variant {name}={full[name]} is not implemented yet for {GAME}")
+    defaults = rules().resolve_variants({})
+    if full["ruleset"] == "current_wiki":
+        for name in NOT_UNDER_CURRENT:
+            if full[name] != defaults[name]:
+                raise CardlabError(f"variant {name}={full[name]} does not apply under ruleset=current_wiki (a bomb "
+                                   "is n of a kind alone and there is no straight-flush class)")
+    elif full["triple_is_bomb"] == "true":
+        raise CardlabError("variant triple_is_bomb=true belongs to ruleset=current_wiki; add --variant "
+                           "ruleset=current_wiki")
+    if full["triple_is_bomb"] == "true" and full["deck"] == TWO_DECKS:
+        raise CardlabError(f"variant triple_is_bomb=true is for one deck (the current article), not deck={TWO_DECKS}")
+    if full["suit_order"] == "false":
+        for name in NEEDS_SUIT_ORDER:
+            if full[name] != defaults[name]:
+                raise CardlabError(f"variant {name}={full[name]} needs a suit order; drop suit_order=false")
     return full
 
 
@@ -103,6 +121,7 @@ def variant_array(variants: dict | None) -> np.ndarray:
     for name, (slot, codes) in _CODES.items():
         zv[slot] = codes[full[name]]
     zv[K.V_MIN_STRAIGHT] = 3 if full["ruleset"] == "legacy_wiki" else 5
+    zv[K.V_CURRENT] = 1 if full["ruleset"] == "current_wiki" else 0
     return zv
 
 
@@ -444,7 +463,7 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     defaults = rules().resolve_variants({})
     for name, (slot, codes) in _CODES.items():
         for value in codes:
-            if value == defaults[name] or name in ("three_player_multiplier",):
+            if value == defaults[name] or name in ("three_player_multiplier", "triple_is_bomb"):
                 continue
             res = run(simulation_spec(variants={name: value},
                                       games_per_match=4 if name in ("later_game_leader", "loser_exchange") else 1),
@@ -453,12 +472,16 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
                 r = res[res.measure == measure].iloc[0]
                 var_rows.append({"variant": f"{name}={value}", "measure": measure, "trials": r.trials,
                                  "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
-    for name, value in [("deck", d) for d in ("4p_52", "3p_54", "3p_52")] + [("ruleset", "legacy_wiki")]:
-        res = run(simulation_spec(variants={name: value}), trials=n(40_000), seed=seed + 4, progress=progress).table
+    extra = ([{"deck": d} for d in ("4p_52", "3p_54", "3p_52")] +
+             [{"ruleset": "legacy_wiki"}, {"ruleset": "current_wiki"},
+              {"ruleset": "current_wiki", "triple_is_bomb": "true"},
+              {"ruleset": "current_wiki", "suit_order": "false"}])
+    for v in extra:
+        res = run(simulation_spec(variants=v), trials=n(40_000), seed=seed + 4, progress=progress).table
         for measure in ("winner_given_3D", "winner_gain"):
             r = res[res.measure == measure].iloc[0]
-            var_rows.append({"variant": f"{name}={value}", "measure": measure, "trials": r.trials,
-                             "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
+            var_rows.append({"variant": " ".join(f"{k}={x}" for k, x in v.items()), "measure": measure,
+                             "trials": r.trials, "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
     for measure in ("winner_given_3D", "winner_gain"):
         r = t[t.measure == measure].iloc[0]
         var_rows.insert(0, {"variant": "defaults", "measure": measure, "trials": r.trials, "estimate": r.estimate,
@@ -479,8 +502,10 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader and "
         "loser_exchange over matches of 4 games, where they matter): P(Winner) of the player holding the 3 of "
         "diamonds in the first game, and the Winner's mean gain. ruleset=legacy_wiki is the older article: 52 "
-        "cards, straights and straight flushes of 3 or more. deck=5to8p_108 is two decks for 5 to 8 players "
-        "(below). Not yet implemented: the current article's rule set."), vart))
+        "cards, straights and straight flushes of 3 or more. ruleset=current_wiki is the current article: a bomb "
+        "is four of a kind alone (or three, with triple_is_bomb), more cards beating fewer, and no straight-flush "
+        "class; suit_order=false drops the suits' tie-break of singles and pairs. deck=5to8p_108 is two decks for "
+        "5 to 8 players (below)."), vart))
     tt = pd.concat(two_rows, ignore_index=True)
     fig = bar_with_intervals(tt, "seat", "players", title="Two decks: P(Winner) by seat and player count",
                              ylabel="P(first out)", xlabel="seat (clockwise from the dealer, seat 0)")
@@ -502,6 +527,5 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     sections.append(Section("The distribution of scores", (
         "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8)."), None, [fig]))
     intro = (f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
-             f"Seed {seed}; {main.meta['trials']:,} games for the main table. Not implemented yet (issue 6): "
-             f"the current article's rule set (ruleset=current_wiki).")
+             f"Seed {seed}; {main.meta['trials']:,} games for the main table.")
     return "Zheng Shangyou: strategy report", intro, sections

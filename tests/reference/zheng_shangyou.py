@@ -42,10 +42,12 @@ def sequence_low(ranks: set[int]) -> int | None:
     return None
 
 
-DEFAULTS = {"revolution": "false", "loser_exchange": "none", "straight_suit_tiebreak": "false", "bare_four_is_bomb": "false", "sf_vs_sf": "same_length",
+DEFAULTS = {"revolution": "false", "loser_exchange": "none", "straight_suit_tiebreak": "false",
+            "bare_four_is_bomb": "false", "sf_vs_sf": "same_length",
             "sequence_rules": "as_straights", "pair_straight_tiebreak": "none", "bomb_kicker_may_be_joker": "false",
             "auto_restart_after_unbeatable": "false", "later_game_leader": "previous_winner",
-            "score_timing": "at_first_out", "three_player_multiplier": "default"}
+            "score_timing": "at_first_out", "three_player_multiplier": "default", "ruleset": "seed",
+            "suit_order": "true", "triple_is_bomb": "false"}
 
 
 def classify(codes, v=None, revolution=False):
@@ -58,7 +60,7 @@ def classify(codes, v=None, revolution=False):
     if kind in (SINGLE, PAIR):
         return c if key >= 52 else (kind, n, (12 - key // 4) * 4 + key % 4)
     if kind in (TRIPLE, FULL_HOUSE, BOMB):
-        return kind, n, 12 - key
+        return kind, n, (key // 16) * 16 + 12 - key % 16
     ranks = len({x // 4 for x in codes})
     top = key // 4 + ranks - 1
     return kind, n, 4 * (13 - top) + key % 4
@@ -100,11 +102,17 @@ def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
         return None
     ranks = Counter(c // 4 for c in codes)
     suits = {c % 4 for c in codes}
+    suit_order = v["suit_order"] == "true"        # without it, equal ranks tie (and do not beat)
+    current = v["ruleset"] == "current_wiki"
     if n == 1:
-        return SINGLE, 1, codes[0]
+        return SINGLE, 1, codes[0] if suit_order else 4 * (codes[0] // 4)
     shape = sorted(ranks.values(), reverse=True)
+    if current and len(shape) == 1 and n >= (3 if v["triple_is_bomb"] == "true" else 4):
+        return BOMB, n, 16 * (n - 3) + codes[0] // 4     # n of a kind alone: more cards, then the higher rank
+    if current and shape == [4, 1]:
+        return None                                # current_wiki: no four plus one
     if shape == [2]:
-        return PAIR, 2, max(codes)                 # rank, then the higher-suited card
+        return PAIR, 2, max(codes) if suit_order else 4 * (codes[0] // 4)   # rank, then the higher-suited card
     if shape == [3]:
         return TRIPLE, 3, codes[0] // 4
     if shape == [4]:
@@ -125,7 +133,7 @@ def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
         top = SEQ[low + len(ranks) - 1]
         top_suit = max(c % 4 for c in codes if c // 4 == top)
         if width == 1 and len(ranks) >= min_straight(v):
-            if len(suits) == 1:
+            if len(suits) == 1 and not current:
                 return STRAIGHT_FLUSH, n, 4 * low
             return STRAIGHT, n, 4 * low + (top_suit if v["straight_suit_tiebreak"] == "true" else 0)
         if width == 2 and len(ranks) >= 2:
@@ -381,18 +389,26 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
         if len(p) == size(hand):
             return p
     plan = plan_hand(hand, v)
-    fours = [e for e in plan if len(e) == 4 and len({c // 4 for c in e}) == 1]
+    alone = (v or {}).get("ruleset") == "current_wiki"      # a bomb is a plan element by itself (no kicker)
+    if alone:
+        fours = [e for e in plan if cls(e) and cls(e)[0] == BOMB]
+    else:
+        fours = [e for e in plan if len(e) == 4 and len({c // 4 for c in e}) == 1]
     singles = [min(e) for e in plan if len(e) == 1]
     lowest_single = min(singles) if singles else None
     whole = []
     bombs = []
     for p in options:
         kind = cls(p)
-        if kind[0] == BOMB and len(p) == 5:
-            if lowest_single is not None and any(Counter(p) == Counter(f) + Counter([lowest_single]) for f in fours):
-                if not (current is None and len(plan) > len(fours) + 1):
-                    if min_opponent <= threshold or len(plan) - 2 <= 1:
-                        bombs.append(p)
+        if kind[0] == BOMB and (len(p) == 5 or alone):
+            if alone:
+                spendable = p in fours
+            else:
+                spendable = lowest_single is not None and any(
+                    Counter(p) == Counter(f) + Counter([lowest_single]) for f in fours)
+            if spendable and not (current is None and len(plan) > len(fours) + 1):
+                if min_opponent <= threshold or len(plan) - (1 if alone else 2) <= 1:
+                    bombs.append(p)
             continue
         if p in plan:
             whole.append(p)

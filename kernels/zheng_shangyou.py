@@ -359,22 +359,51 @@ def pair_less(a, b, c, d):
 
 
 @jit_inline
-def sort_moves(moves, n):
-    """Sort ``moves[:n]`` (rows ``(cards, dups)``) in place: insertion sort, as a Shell sort past 16 (see
-    :func:`kernels.bits.sort_prefix`, the one-word form)."""
-    for gap in (701, 301, 132, 57, 23, 10, 4, 1):
-        if gap > 1 and gap * 2 > n:
-            continue
-        for i in range(gap, n):
-            x0 = moves[i, 0]
-            x1 = moves[i, 1]
-            j = i - gap
-            while j >= 0 and pair_less(x0, x1, moves[j, 0], moves[j, 1]):
-                moves[j + gap, 0] = moves[j, 0]
-                moves[j + gap, 1] = moves[j, 1]
-                j -= gap
-            moves[j + gap, 0] = x0
-            moves[j + gap, 1] = x1
+def select_move(moves, n, k):
+    """The index, after reordering ``moves[:n]`` in place, of the k-th smallest play (0-based, by cards, then
+    dups): the play a sorted list would hold at k, found by selection (Hoare's quickselect, median-of-three
+    pivot) in O(n) rather than by sorting. Plays in a move list are distinct."""
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        # the median of moves[lo], moves[mid], moves[hi] as the pivot
+        if pair_less(moves[mid, 0], moves[mid, 1], moves[lo, 0], moves[lo, 1]):
+            _swap_rows(moves, lo, mid)
+        if pair_less(moves[hi, 0], moves[hi, 1], moves[lo, 0], moves[lo, 1]):
+            _swap_rows(moves, lo, hi)
+        if pair_less(moves[hi, 0], moves[hi, 1], moves[mid, 0], moves[mid, 1]):
+            _swap_rows(moves, mid, hi)
+        pa = moves[mid, 0]
+        pd = moves[mid, 1]
+        i = lo
+        j = hi
+        while i <= j:
+            while pair_less(moves[i, 0], moves[i, 1], pa, pd):
+                i += 1
+            while pair_less(pa, pd, moves[j, 0], moves[j, 1]):
+                j -= 1
+            if i <= j:
+                _swap_rows(moves, i, j)
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            return k
+    return k
+
+
+@jit_inline
+def _swap_rows(moves, i, j):
+    a = moves[i, 0]
+    d = moves[i, 1]
+    moves[i, 0] = moves[j, 0]
+    moves[i, 1] = moves[j, 1]
+    moves[j, 0] = a
+    moves[j, 1] = d
 
 
 @jit
@@ -968,13 +997,12 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
 
 @jit_inline
 def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
-    """The random or greedy player's move: its index in ``moves[:n]`` (sorted), or -1 to pass (the
-    planning player is :func:`_planning_play`)."""
+    """The random or greedy player's move: its index in ``moves[:n]`` (in any order), or -1 to pass (the
+    planning player is :func:`_planning_play`). The random player draws a position in the list sorted by play
+    (cards, then dups) and :func:`select_move` finds it; the greedy player's ties go to the lowest play."""
     if policy == POLICY_RANDOM:
-        if cur_kind == K_NONE:
-            return rng.below(st, n)
-        pick = rng.below(st, n + 1)
-        return pick - 1          # 0 = pass
+        k = rng.below(st, n) if cur_kind == K_NONE else rng.below(st, n + 1) - 1     # following: -1 = pass
+        return -1 if k < 0 else select_move(moves, n, k)
     # greedy: going out beats everything
     for i in range(n):
         if _popcount(moves[i, 0]) + _popcount(moves[i, 1]) == n_hand:
@@ -989,18 +1017,21 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
         kind, length, key = classify(moves[i, 0], moves[i, 1], zv)
         if _special(kind):
             rank = (1000 if kind == K_STRAIGHT_FLUSH else 0) + key * 20 + length
-            if rank < sp_rank:
+            if rank < sp_rank or (rank == sp_rank and pair_less(moves[i, 0], moves[i, 1], moves[sp, 0],
+                                                                  moves[sp, 1])):
                 sp_rank = rank
                 sp = i
             continue
         if cur_kind == K_NONE:
             top = _top_card(moves[i, 0])
-            if length > best_len or (length == best_len and top < best_top):
+            if length > best_len or (length == best_len and (top < best_top or (
+                    top == best_top and pair_less(moves[i, 0], moves[i, 1], moves[best, 0], moves[best, 1])))):
                 best = i
                 best_len = length
                 best_top = top
         else:
-            if key < best_key:
+            if key < best_key or (key == best_key and pair_less(moves[i, 0], moves[i, 1], moves[best, 0],
+                                                                  moves[best, 1])):
                 best = i
                 best_key = key
     if best >= 0:
@@ -1094,7 +1125,6 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                                         scratch, min_opp, zv, plans[turn], plan_n[turn])
         else:
             n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
-            sort_moves(moves, n)
             pick = -1
             if n > 0:
                 pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,

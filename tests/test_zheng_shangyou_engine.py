@@ -379,3 +379,18 @@ def test_two_deck_cli():
                          "deck=5to8p_108", "--format", "json")
     row = json.loads(out)["rows"][0]
     assert code == 0 and row["beats"] is False and "equal" in row["reason"]
+
+
+def test_select_move_finds_the_sorted_position():
+    """The random player's pick: select_move gives the play a list sorted by (cards, dups) holds at k."""
+    rnd = np.random.default_rng(3)
+    for n in (1, 2, 3, 7, 16, 17, 100, 513):
+        rows = np.unique(rnd.integers(0, 1 << 12, size=(n, 2), dtype=np.uint64), axis=0)
+        rows[:, 1] &= rows[:, 0]
+        rows = np.unique(rows, axis=0)
+        want = sorted(map(tuple, rows.tolist()))
+        for k in {0, len(want) // 2, len(want) - 1, int(rnd.integers(len(want)))}:
+            moves = rows[rnd.permutation(len(rows))].copy()
+            i = K.select_move(moves, len(moves), k)
+            assert tuple(moves[i].tolist()) == want[k]
+            assert sorted(map(tuple, moves.tolist())) == want          # a reordering, nothing lost

@@ -137,32 +137,22 @@ def classify_normal(play, dup, zv):
                 if _popcount(_rank_bits(rest, r)) + _popcount(_rank_bits(dup, r)) == 4:
                     return K_BOMB, 5, r
         return K_NONE, n, 0
-    # per rank counts, without allocating: a presence mask and the ranks holding 4, 3, and the multiplicity
-    present = 0
-    n_ranks = 0
-    r4 = -1
-    r3 = -1
-    lo_rank = -1
-    m = 0
-    uniform = True
-    suit_union = np.uint64(0)
-    for r in range(13):
-        bits = _rank_bits(play, r)
-        if bits:
-            c = _popcount(bits) + _popcount(_rank_bits(dup, r))
-            present |= 1 << r
-            n_ranks += 1
-            suit_union |= bits
-            if lo_rank < 0:
-                lo_rank = r
-            if c == 4:
-                r4 = r
-            if c == 3:
-                r3 = r
-            if m == 0:
-                m = c
-            elif c != m:
-                uniform = False
+    # per rank counts in parallel (nibble r = the cards of rank r, 0..8): the ranks present, the lowest, its
+    # count m, whether every present rank holds m (a sequence's shape), and the ranks holding exactly 4 and 3
+    cnt = rank_counts(play) + rank_counts(dup)
+    nz = ranks_at_least(cnt, 1)
+    n_ranks = _popcount(nz)
+    lo_rank = _low_index(nz) // 4
+    m = (cnt >> np.uint64(4 * lo_rank)) & np.uint64(15)
+    uniform = cnt == m * nz
+    b0 = cnt & RANK_LOW_BITS
+    b1 = (cnt >> np.uint64(1)) & RANK_LOW_BITS
+    b2 = (cnt >> np.uint64(2)) & RANK_LOW_BITS
+    b3 = (cnt >> np.uint64(3)) & RANK_LOW_BITS
+    four = b2 & ~(b0 | b1 | b3)
+    three = b0 & b1 & ~(b2 | b3)
+    r4 = _low_index(four) // 4 if four else -1
+    r3 = _low_index(three) // 4 if three else -1
     if n_ranks == 1:
         if zv[V_CURRENT] == 1 and n >= zv[V_MIN_BOMB]:
             return K_BOMB, n, _bomb_key(n, lo_rank)      # current_wiki: n of a kind alone is a bomb
@@ -186,9 +176,9 @@ def classify_normal(play, dup, zv):
     # sequences: every rank present the same number of times (1, 2 or 3), consecutive positions
     if not uniform or m > 3 or (m == 1 and n_ranks < zv[V_MIN_STRAIGHT]):
         return K_NONE, n, 0
-    if m >= 2 and zv[V_NO_TWOS_SEQ] == 1 and (present >> 12) & 1:
+    if m >= 2 and zv[V_NO_TWOS_SEQ] == 1 and (nz >> np.uint64(48)) & np.uint64(1):
         return K_NONE, n, 0          # variant 11: no twos in pair and triple straights
-    low = _sequence_low(present, n_ranks)
+    low = _sequence_low(nz, n_ranks)
     if low < 0:
         return K_NONE, n, 0
     top_rank = rank_of_position(low + n_ranks - 1)
@@ -197,7 +187,11 @@ def classify_normal(play, dup, zv):
         return K_PAIR_STRAIGHT, n, 4 * low + tie
     if m == 3:
         return K_TRIPLE_STRAIGHT, n, 4 * low
-    if _popcount(suit_union) == 1 and zv[V_CURRENT] == 0:
+    fold = play | (play >> np.uint64(32))         # the suits present: fold the 13 rank nibbles
+    fold |= fold >> np.uint64(16)
+    fold |= fold >> np.uint64(8)
+    fold |= fold >> np.uint64(4)
+    if _popcount(fold & np.uint64(15)) == 1 and zv[V_CURRENT] == 0:
         return K_STRAIGHT_FLUSH, n, 4 * low
     tie = _top_suit(_rank_bits(play, top_rank)) if zv[V_STRAIGHT_SUIT] == 1 else 0
     return K_STRAIGHT, n, 4 * low + tie
@@ -224,17 +218,13 @@ def _bomb_key(n, r):
 
 
 @jit_inline
-def _sequence_low(present, n_ranks):
-    """The lowest position of a run of ``n_ranks`` consecutive positions covering the ranks present, or -1."""
-    for low in range(0, 14 - n_ranks + 1):
-        ok = True
-        for p in range(low, low + n_ranks):
-            if not (present >> rank_of_position(p)) & 1:
-                ok = False
-                break
-        if ok:
-            return low
-    return -1
+def _sequence_low(nz, n_ranks):
+    """The lowest position of a run of ``n_ranks`` consecutive positions covering the ranks present (bit 4r of
+    ``nz`` for rank r), or -1."""
+    runs = _runs_of(_positions(nz), n_ranks)     # bit 4p: positions p .. p + n_ranks - 1 all held
+    if runs == np.uint64(0):
+        return -1
+    return _low_index(runs) // 4
 
 
 @jit
@@ -767,6 +757,12 @@ def _lowest_of_rank(rest, rdup, r, k):
     dbits = _rank_bits(rdup, r)
     ea = np.uint64(0)
     ed = np.uint64(0)
+    if dbits == np.uint64(0):                # one copy of each: the k lowest bits
+        for _ in range(k):
+            low = bits & (~bits + np.uint64(1))
+            ea |= low
+            bits &= ~low
+        return ea << np.uint64(4 * r), ed
     for sb in range(4):
         one = np.uint64(1) << np.uint64(sb)
         if k > 0 and bits & one:

@@ -518,10 +518,12 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                 n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 5, r, cur_kind, cur_len, cur_key, zv)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
     if not (lead or cur_kind == K_STRAIGHT) and not current_rules:
-        # only straight flushes can beat the current play: each suit's runs of 5 (3) or more positions
+        # only straight flushes can beat the current play: each suit's runs of 5 (3) or more positions, all
+        # four suits tested at once first (nibble p of the positions holds the suits held at position p)
         min_sf = zv[V_MIN_STRAIGHT]
+        sf_runs = _runs_of(_card_positions(hand), min_sf)
         for s in range(4):
-            if _runs_of(_suit_positions(hand, s), min_sf) == np.uint64(0):
+            if (sf_runs >> np.uint64(s)) & RANK_LOW_BITS == np.uint64(0):
                 continue                             # no run long enough in this suit
             for low in range(15 - min_sf):
                 play = np.uint64(0)
@@ -688,9 +690,13 @@ def _positions(m):
 
 
 @jit_inline
-def _suit_positions(hand, suit):
-    """One suit's cards as sequence positions: bit 4p set when the card at position p is held."""
-    return _positions((hand >> np.uint64(suit)) & RANK_LOW_BITS)
+def _card_positions(hand):
+    """The suited cards by sequence position: bit 4p + s set when the card of suit s at position p is held
+    (the aces at both ends)."""
+    h = hand & SUITED_CARDS
+    ace = (h >> np.uint64(44)) & np.uint64(15)
+    two = (h >> np.uint64(48)) & np.uint64(15)
+    return ((h & np.uint64((1 << 44) - 1)) << np.uint64(8)) | ace | (two << np.uint64(4)) | (ace << np.uint64(52))
 
 
 @jit_inline
@@ -705,10 +711,7 @@ def _runs_of(pos, length):
 @jit
 def has_straight_flush(hand, min_len=5):
     """Whether the hand holds a straight flush of ``min_len`` cards (5; 3 under ruleset legacy_wiki)."""
-    for suit in range(4):
-        if _runs_of(_suit_positions(hand, suit), min_len):
-            return True
-    return False
+    return _runs_of(_card_positions(hand), min_len) != np.uint64(0)
 
 
 @jit

@@ -32,8 +32,10 @@ $(BENCH_STAMP): pyproject.toml $(BASE_STAMP)
 report: $(BASE_STAMP)
 	$(PY) -m analysis report --all
 
+# one worker process per core, each test file in one worker (its kernels compile once, in parallel with
+# the other files'); a single test or file runs as usual with plain pytest
 test: $(DEV_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 test-slow: $(DEV_STAMP)
 	$(PY) -m pytest -m slow

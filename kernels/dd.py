@@ -91,12 +91,12 @@ BUCKET = 1 << BUCKET_BITS
 
 @jit
 def new_tt(log2size):
-    """A transposition table of ``2**log2size`` entries in buckets of 16. An entry: the suit lengths of every
-    hand, meta (sides, trump, rules, leader), a mask of relative ranks (per suit the top k), the owners of
-    those top cards (one relative-rank mask per hand), and a bound (type, value, tricks left)."""
+    """A transposition table of ``2**log2size`` entries in buckets of ``BUCKET``. An entry: the suit lengths of
+    every hand, meta (sides, trump, rules, leader), a mask of relative ranks (per suit the top k), the owners of
+    those top cards (one relative-rank mask per hand), and a bound (type, value)."""
     n = max(1 << log2size, BUCKET)
     keys = np.zeros((n, 7), dtype=np.uint64)
-    bounds = np.zeros((n, 3), dtype=np.int8)      # type (0: value >= b, 1: value <= b), b, tricks left
+    bounds = np.zeros((n, 2), dtype=np.int8)      # type (0: value >= b, 1: value <= b), b
     return keys, bounds
 
 
@@ -215,7 +215,7 @@ def _probe(ttk, ttb, lenkey, meta, rel, nh, need, mask):
 
 
 @jit_inline
-def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, left, mask):
+def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, mask):
     """Store "value >= bound" (typ 0) or "value <= bound" (typ 1) for every position with these suit lengths
     and the same owners of the cards at or above the lowest relevant card of each suit."""
     topmask = np.uint64(0)
@@ -252,7 +252,6 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, left, ma
         ttk[victim, 3 + p] = (rel[p] & topmask) if p < nh else np.uint64(0)
     ttb[victim, 0] = typ
     ttb[victim, 1] = bound
-    ttb[victim, 2] = left
 
 
 @jit_inline
@@ -576,7 +575,7 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             for q in range(nh):
                 allh |= hands[q]
             _store(ttk, ttb, _lengths_key(hands, nh), meta0 | np.uint64(leader), keybuf[d], nh, allh, relevant[d],
-                   1 - v, np.int8(need if v else need - 1), np.int8(popcount(hands[leader])), tmask)
+                   1 - v, np.int8(need if v else need - 1), tmask)
         if d == 0:
             return v == 1
         rel_child = relevant[d]

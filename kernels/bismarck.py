@@ -125,7 +125,10 @@ def schedule(first_dealer, h, bv):
 
 @jit_inline
 def _follow(h, lead_card, k):
-    """Legal cards without the must-trump rule (BM-4), without branches: the led suit's cards if any."""
+    """Legal cards without the must-trump rule (BM-4), without branches: the led suit's cards if any. The
+    simulated hand's form of :func:`kernels.dd.legal_cards` (which the solver uses, and the hand when
+    must_trump is on): calling that one here, branch-free too, measured ~4.7% slower on random hands
+    (three A/B runs), so the two are kept and a test holds them equal."""
     f = h & ((LANE << np.uint64(16 * (lead_card >> 4))) & (np.uint64(0) - np.uint64(k > 0)))
     return f if f != 0 else h
 

@@ -55,6 +55,20 @@ def test_V_M5_void_may_trump_or_discard(must, expected):
     assert set(ref.legal(set(codes("AH KD 4C")), 3, 2, bool(must))) == set(codes(expected))
 
 
+def test_simulated_hands_follow_like_the_solver():
+    """BM-4: the hand kernel's branch-free _follow (must_trump off) gives the legal cards of dd.legal_cards,
+    on lead and after every led suit, over random hands (voids and single suits included)."""
+    rnd = np.random.default_rng(4)
+    follow = K.jit(K._follow.py_func)
+    for _ in range(2000):
+        cards = rnd.choice(52, int(rnd.integers(1, 17)), replace=False)
+        h = np.uint64(sum(1 << int((c // 13) * 16 + c % 13) for c in cards))
+        assert follow(h, 0, 0) == dd.legal_cards(h, -1, -1, 0)
+        for led in range(4):
+            lead_card = led * 16 + int(rnd.integers(13))
+            assert follow(h, lead_card, 1) == dd.legal_cards(h, led, int(rnd.integers(-1, 4)), 0)
+
+
 def test_void_without_trumps_may_play_anything_even_if_must_trump():
     h = mask("KD 4C")
     assert int(dd.legal_cards(h, 3, 2, 1)) == int(h)

@@ -362,22 +362,43 @@ def card_value_spec(feature: str, strategy: str = "greedy", players: int | None 
                       precision_measures=("value_of_holding_win",))
 
 
-def exact_hand_features(players: int | None = None) -> pd.DataFrame:
-    """Exact probabilities for a dealt hand (14 or 13 of 54 cards): a four of a kind, each joker, k twos."""
-    P, deck, n_deal, zv, full = _table(players, {})
-    if P != 4:
-        raise CardlabError("the exact hand-feature table is for the default deck (4 players, 54 cards)")
+def _hands_without_bomb(copies: int, jokers: int, size: int) -> int:
+    """The hands of ``size`` cards with fewer than four cards of every rank: the coefficient of x^size in
+    (sum_{k<4} C(4 copies, k) x^k)^13 (1 + x)^jokers (each rank's cards chosen apart, jokers freely)."""
+    poly = [1]
+    for factor in [[comb(4 * copies, k) for k in range(4)]] * 13 + [[comb(jokers, k) for k in range(jokers + 1)]]:
+        out = [0] * (len(poly) + len(factor) - 1)
+        for i, x in enumerate(poly):
+            for j, y in enumerate(factor):
+                out[i + j] += x * y
+        poly = out
+    return poly[size] if size < len(poly) else 0
+
+
+def exact_hand_features(players: int | None = None, variants: dict | None = None) -> pd.DataFrame:
+    """Exact probabilities for a dealt hand of each size the deck variant deals (ZS-1, 4(c)1): four or more
+    cards of a rank (a bomb), the jokers, exactly k twos. Counted exactly (a generating function over the
+    ranks for the bomb), for one deck or two."""
+    P, deck, n_deal, zv, full = _table(players, variants)
+    two = full["deck"] == TWO_DECKS
+    n_cards, copies = len(deck), (2 if two else 1)
+    jokers = n_cards - 52 * copies                 # 2 per deck, or none
+    sizes = sorted({int(n_deal) // P + (1 if s < int(n_deal) % P else 0) for s in range(P)}, reverse=True)
     rows = []
-    for size in (14, 13):
-        total = comb(54, size)
-        bomb = sum((-1) ** (k + 1) * comb(13, k) * comb(54 - 4 * k, size - 4 * k)
-                   for k in range(1, size // 4 + 1)) / total
+    for size in sizes:
+        total = comb(n_cards, size)
+        bomb = (total - _hands_without_bomb(copies, jokers, size)) / total     # exact integers, one rounding
         rows.append({"hand_size": size, "feature": "four of a kind (a bomb)", "probability": bomb})
-        rows.append({"hand_size": size, "feature": "the red joker", "probability": size / 54})
-        rows.append({"hand_size": size, "feature": "both jokers", "probability": comb(52, size - 2) / total})
-        for k in range(5):
+        if jokers:
+            red = copies                           # red jokers in the pack, as many black ones
+            rows.append({"hand_size": size, "feature": "the red joker" if not two else "a red joker",
+                         "probability": (total - comb(n_cards - red, size)) / total})
+            both = (total - 2 * comb(n_cards - red, size) + comb(n_cards - 2 * red, size)) / total
+            rows.append({"hand_size": size, "feature": "both jokers" if not two else "a black and a red joker",
+                         "probability": both})
+        for k in range(4 * copies + 1):
             rows.append({"hand_size": size, "feature": f"exactly {k} twos",
-                         "probability": comb(4, k) * comb(50, size - k) / total})
+                         "probability": comb(4 * copies, k) * comb(n_cards - 4 * copies, size - k) / total})
     return pd.DataFrame(rows)
 
 
@@ -387,7 +408,8 @@ EXACT_TABLES = ("hand-features",)
 def cli_exact(args) -> pd.DataFrame:
     if args.what not in EXACT_TABLES:
         raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
-    return exact_hand_features(args.players)
+    from ..rules import parse_variant_options
+    return exact_hand_features(args.players, parse_variant_options(args.variant))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -487,6 +509,7 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         var_rows.insert(0, {"variant": "defaults", "measure": measure, "trials": r.trials, "estimate": r.estimate,
                             "ci_low": r.ci_low, "ci_high": r.ci_high})
     two_rows = []
+    bomb_rows = []
     for P in TWO_DECK_PLAYERS:
         res = run(simulation_spec(players=P, variants={"deck": TWO_DECKS}), trials=n(20_000), seed=seed + 5,
                   progress=progress).table
@@ -497,6 +520,11 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         won = res[(res.measure == "winner") & res.seat.notna()]
         two_rows.append(won.assign(players=P, seat=won.seat.astype(int), fair_share=1 / P,
                                    cards=[len(range(s, 108, P)) for s in range(P)]))
+        ex = exact_hand_features(P, {"deck": TWO_DECKS}).set_index(["hand_size", "feature"])["probability"]
+        exact = np.mean([ex[(len(range(s, 108, P)), "four of a kind (a bomb)")] for s in range(P)])
+        dealt = res[(res.measure == "dealt") & (res.feature == "bomb")].iloc[0]
+        bomb_rows.append({"players": P, "exact": exact, "simulated": dealt.estimate, "ci_low": dealt.ci_low,
+                          "ci_high": dealt.ci_high, "seat_hands": dealt.trials})
     vart = pd.DataFrame(var_rows)
     sections.append(Section("The effect of each variant", (
         "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader and "
@@ -516,6 +544,11 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "bomb (cardlab's reading, seeds/zheng-shangyou.md). The first game is led by the first seat from the "
         "dealer holding a 3 of diamonds; scoring as ZS-8 for 4 players. Compare each seat with 'fair_share'."),
         tt[["players", "seat", "cards", "trials", "estimate", "ci_low", "ci_high", "fair_share"]], [fig]))
+    sections.append(Section("Two decks: how often a dealt hand holds a bomb", (
+        "Four or more cards of one rank in a dealt hand: exact (a generating function over the ranks, "
+        "averaged over the seats' hand sizes; `cardlab exact zheng-shangyou hand-features --players P "
+        "--variant deck=5to8p_108` gives each size and more features) beside the simulated deals above."),
+        pd.DataFrame(bomb_rows), digits=4))
 
     hist = t[t.measure == "score_distribution"]
     fig, ax = new_figure()

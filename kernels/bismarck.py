@@ -12,6 +12,7 @@ import numpy as np
 from . import dd
 from . import rng
 from ._jit import jit, jit_inline, pjit, prange
+from .bits import nth_bit
 from .dd import LANE, ONE, beats, high_index, lane, legal_cards, low_index, popcount
 
 # strategies (BM-9: card play, round-3 trump naming, the widow discard)
@@ -146,14 +147,6 @@ def trick_winner(row, leader, trump):
     pos = 2 if k2 > kb else pos
     w = leader + pos
     return w - 3 if w >= 3 else w
-
-
-@jit_inline
-def nth_bit(x, n):
-    """The index of the ``n``-th (from 0) set bit of ``x``."""
-    for _ in range(n):
-        x &= x - ONE
-    return low_index(x)
 
 
 @jit_inline

@@ -70,6 +70,18 @@ def high_index(x):
 
 
 @jit_inline
+def nth_bit(x, n):
+    """The index of the ``n``-th (from 0, lowest first) set bit of ``x`` (which has more than ``n``).
+
+    >>> import numpy as np; nth_bit(np.uint64(0b101100), 1)
+    3
+    """
+    for _ in range(n):
+        x &= x - np.uint64(1)
+    return low_index(x)
+
+
+@jit_inline
 def rank_bits(hand, r):
     """The 4 suit bits of rank ``r`` in a hand encoded as ``rank * 4 + suit``."""
     return (hand >> np.uint64(4 * r)) & np.uint64(15)

@@ -27,6 +27,7 @@ from . import rng
 from ._jit import jit, jit_inline, pjit, prange
 from .bits import high_index as _high_index
 from .bits import low_index as _low_index
+from .bits import nth_bit
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
 from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count
@@ -273,6 +274,25 @@ def _emit_known(out, n, play, dup, kind, length, key, cur_kind, cur_len, cur_key
 
 
 @jit_inline
+def _singles_above(hand, cur_key, zv):
+    """The cards of ``hand`` that beat a single of key ``cur_key`` in the normal order: those above its code,
+    or (no suit order) above the last code of its rank."""
+    top = cur_key if zv[V_SUIT_ORDER] == 1 or cur_key >= 52 else cur_key + 3
+    return hand & ~((np.uint64(2) << np.uint64(top)) - np.uint64(1))
+
+
+@jit_inline
+def _no_bomb_or_straight_flush(hand, dup, zv):
+    """Whether no bomb and no straight flush can be made from the hand (a bomb needs four cards of a rank,
+    three under current_wiki's triple_is_bomb; current_wiki has no straight flushes)."""
+    cnt = rank_counts(hand) + rank_counts(dup)
+    if zv[V_CURRENT] == 1:
+        return ranks_at_least(cnt, zv[V_MIN_BOMB]) == np.uint64(0)
+    return ranks_at_least(cnt, 4) == np.uint64(0) and \
+        _runs_of(_card_positions(hand), zv[V_MIN_STRAIGHT]) == np.uint64(0)
+
+
+@jit_inline
 def _subsets_of_size(bits, dbits, k, base, out, n_out):
     """All k-card multisets of one rank's cards (``bits`` the suits held, ``dbits`` those held twice), as
     ``(cards, dups)`` rows shifted to ``base``; written to out[n_out:], returns the new count."""
@@ -440,9 +460,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
     if cur_kind == K_NONE or cur_kind == K_SINGLE:
         cand = hand
         if cur_kind == K_SINGLE and zv[V_REV_STATE] == 0:
-            # the cards above the current key: its code, or (no suit order) the last code of its rank
-            top = cur_key if zv[V_SUIT_ORDER] == 1 or cur_key >= 52 else cur_key + 3
-            cand = hand & ~((np.uint64(2) << np.uint64(top)) - np.uint64(1))
+            cand = _singles_above(hand, cur_key, zv)
         while cand:
             c = _low_index(cand)
             cand &= cand - np.uint64(1)
@@ -1122,6 +1140,16 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 plan_of[turn, 1] = dup
             play, pdup = _planning_play(strat[turn, 2], hand, dup, counts[turn], cur_kind, cur_len, cur_key, moves,
                                         scratch, min_opp, zv, plans[turn], plan_n[turn])
+        elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and _no_bomb_or_straight_flush(hand, dup, zv):
+            # following a single from a hand without bombs or straight flushes (most turns): the legal plays
+            # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
+            # play is the r-th such card and the greedy player's cheapest the lowest (same draws as below)
+            cand = _singles_above(hand, cur_key, zv)
+            n = _popcount(cand)
+            if n > 0:
+                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                if k >= 0:
+                    play = np.uint64(1) << np.uint64(nth_bit(cand, k))
         else:
             n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
             pick = -1

@@ -826,6 +826,18 @@ def _take_runs(rest, rdup, width, min_len, plan, n_plan):
         rest, rdup = take(rest, rdup, elem, edup)
 
 
+@jit_inline
+def _move_rank(rest, rdup, r4, buf, i):
+    """Move every card of the rank at bit ``r4`` (= 4 * rank) from the multiset ``(rest, rdup)`` into row
+    ``i`` of ``buf`` (added to what the row holds); returns what is left."""
+    mask = np.uint64(15) << np.uint64(r4)
+    pa = rest & mask
+    pd = rdup & mask
+    buf[i, 0] |= pa
+    buf[i, 1] |= pd
+    return take(rest, rdup, pa, pd)
+
+
 @jit
 def _split_sets(rest, rdup, buf, n):
     """Append to ``buf[n:]`` the plain sets of a multiset whose ranks hold at most three cards: triples,
@@ -839,29 +851,22 @@ def _split_sets(rest, rdup, buf, n):
     while triples:
         r = _low_index(triples)                        # = 4 * rank
         triples &= triples - np.uint64(1)
-        mask = np.uint64(15) << np.uint64(r)
-        buf[n, 0] = rest & mask
-        buf[n, 1] = rdup & mask
-        rest, rdup = take(rest, rdup, buf[n, 0], buf[n, 1])
+        buf[n, 0] = 0
+        buf[n, 1] = 0
+        rest, rdup = _move_rank(rest, rdup, r, buf, n)
         n += 1
-    for i in range(first, n):
+    for i in range(first, n):                          # each triple takes the lowest pair left
         if pairs == np.uint64(0):
             break
         q = _low_index(pairs)
         pairs &= pairs - np.uint64(1)
-        mask = np.uint64(15) << np.uint64(q)
-        pa = rest & mask
-        pd = rdup & mask
-        buf[i, 0] |= pa
-        buf[i, 1] |= pd
-        rest, rdup = take(rest, rdup, pa, pd)
+        rest, rdup = _move_rank(rest, rdup, q, buf, i)
     while pairs:
         q = _low_index(pairs)
         pairs &= pairs - np.uint64(1)
-        mask = np.uint64(15) << np.uint64(q)
-        buf[n, 0] = rest & mask
-        buf[n, 1] = rdup & mask
-        rest, rdup = take(rest, rdup, buf[n, 0], buf[n, 1])
+        buf[n, 0] = 0
+        buf[n, 1] = 0
+        rest, rdup = _move_rank(rest, rdup, q, buf, n)
         n += 1
     while rest:
         low = rest & (~rest + np.uint64(1))

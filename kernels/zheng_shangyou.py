@@ -597,7 +597,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
     return n
 
 
-@jit
+@jit_inline
 def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv):
     """Emit every combination of one choice per position in [low, high] (an odometer).
 

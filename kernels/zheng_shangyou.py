@@ -555,38 +555,28 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                                         cur_kind, cur_len, cur_key, zv)
     if not (lead or cur_kind == K_STRAIGHT or cur_kind == K_PAIR_STRAIGHT or cur_kind == K_TRIPLE_STRAIGHT):
         return n
-    # each position's count, then for each width the positions held that often: a run must exist first
-    held1 = 0                                 # bit p set when position p has at least 1, 2, 3 cards
-    held2 = 0
-    held3 = 0
-    for p in range(14):
-        c = (cnt >> np.uint64(4 * rank_of_position(p))) & np.uint64(15)
-        if c >= 1:
-            held1 |= 1 << p
-        if c >= 2:
-            held2 |= 1 << p
-        if c >= 3:
-            held3 |= 1 << p
+    # for each width, the positions held that often (bit 4p, from the counts in parallel): a run must exist
     for width, min_len, kind in ((1, zv[V_MIN_STRAIGHT], K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT),
                                  (3, 2, K_TRIPLE_STRAIGHT)):
         if not (lead or cur_kind == kind):
             continue
-        valid = held1 if width == 1 else (held2 if width == 2 else held3)
-        runs = valid
-        for i in range(1, min_len):
-            runs &= valid >> i
-        if runs == 0:
+        valid = _positions(ranks_at_least(cnt, width))
+        runs = _runs_of(valid, min_len)           # bit 4p: positions p .. p + min_len - 1 all held
+        if runs == np.uint64(0):
             continue                              # no run of min_len positions
+        covered = runs                            # the positions inside such a run: only those get choices
+        for i in range(1, min_len):
+            covered |= runs << np.uint64(4 * i)
         for p in range(14):
             n_choice[p] = 0
-            if (valid >> p) & 1:
+            if (covered >> np.uint64(4 * p)) & np.uint64(1):
                 r = rank_of_position(p)
                 # a straight takes one card of a rank: its distinct suits (no dups)
                 n_choice[p] = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r) if width > 1 else np.uint64(0),
                                                width, 4 * r, choices[p], 0)
-        for low in range(14):
-            if not (runs >> low) & 1:
-                continue
+        while runs:
+            low = _low_index(runs) // 4
+            runs &= runs - np.uint64(1)
             for high in range(low + min_len - 1, 14):
                 if n_choice[high] == 0:
                     break

@@ -1121,12 +1121,14 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     for _ in range(MAX_TURNS):
         hand = hands[turn, 0]
         dup = hands[turn, 1]
-        min_opp = 99
-        for s in range(P):
-            if s != turn and counts[s] > 0 and counts[s] < min_opp:
-                min_opp = counts[s]
+        min_opp = 99             # the fewest cards an opponent holds: only the players that look at it
+        if strat[turn, 0] == POLICY_PLANNING or strat[turn, 1] == BOMB_STOP:
+            for s in range(P):
+                if s != turn and counts[s] > 0 and counts[s] < min_opp:
+                    min_opp = counts[s]
         play = np.uint64(0)      # 0 = pass
         pdup = np.uint64(0)
+        single = -1              # the card, when the play is known to be a single (no classify needed)
         if strat[turn, 0] == POLICY_PLANNING:
             # each seat's plan is kept until its hand changes
             if plan_of[turn, 0] != hand or plan_of[turn, 1] != dup or plan_n[turn] == 0:
@@ -1144,7 +1146,8 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
             if n > 0:
                 k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
                 if k >= 0:
-                    play = np.uint64(1) << np.uint64(nth_bit(cand, k))
+                    single = nth_bit(cand, k)
+                    play = np.uint64(1) << np.uint64(single)
         else:
             n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
             pick = -1
@@ -1157,7 +1160,10 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 play = moves[pick, 0]
                 pdup = moves[pick, 1]
         if play:
-            kind, length, key = classify(play, pdup, zv)
+            if single >= 0:
+                kind, length, key = K_SINGLE, 1, _single_key(single, zv)
+            else:
+                kind, length, key = classify(play, pdup, zv)
             if _special(kind):
                 rec[turn, G_BOMBS_PLAYED] += 1
             if zv[V_REVOLUTION] == 1 and kind == K_BOMB:

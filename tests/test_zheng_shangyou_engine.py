@@ -394,3 +394,20 @@ def test_select_move_finds_the_sorted_position():
             i = K.select_move(moves, len(moves), k)
             assert tuple(moves[i].tolist()) == want[k]
             assert sorted(map(tuple, moves.tolist())) == want          # a reordering, nothing lost
+
+
+@pytest.mark.parametrize("variants", [TWO, {**TWO, "ruleset": "current_wiki"}, {**TWO, "suit_order": "false"},
+                                      {**TWO, "bare_four_is_bomb": "below_straight_flush", "revolution": "true"}],
+                         ids=["two-decks", "current_wiki", "no-suit-order", "bare-four"])
+def test_two_deck_move_generator_matches_brute_force_many(variants):
+    """150 two-deck hands of 8 to 12 cards (crowded ranks, doubled cards), on lead and over 4 random current
+    plays each, under four variant sets."""
+    rnd = random.Random("many" + str(variants))
+    zv = zs.variant_array(variants)
+    for _ in range(150):
+        hand = _random_multiset(rnd, rnd.randint(8, 12))
+        assert _kernel_moves(hand, None, zv) == ref.legal_plays(hand, None, variants)
+        for _ in range(4):
+            cur = ref.classify(_random_multiset(rnd, rnd.choice([1, 2, 3, 4, 5, 6, 8])), variants)
+            if cur is not None:
+                assert _kernel_moves(hand, cur, zv) == ref.legal_plays(hand, cur, variants), (hand, cur)

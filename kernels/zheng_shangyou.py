@@ -1104,10 +1104,18 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     full = counts.copy()
     zv = zv.copy()              # the revolution state lives in this game's copy
     zv[V_REV_STATE] = 0
-    alt = np.zeros((MAX_PLAN, 2), dtype=np.uint64)
-    plans = np.zeros((P, MAX_PLAN, 2), dtype=np.uint64)
-    plan_n = np.zeros(P, dtype=np.int64)
-    plan_of = np.zeros((P, 2), dtype=np.uint64)
+    planners = 0                # the planning players' buffers, only when one plays
+    for s in range(P):
+        if strat[s, 0] == POLICY_PLANNING:
+            planners = P
+    alt = np.zeros((MAX_PLAN if planners else 0, 2), dtype=np.uint64)
+    plans = np.zeros((planners, MAX_PLAN, 2), dtype=np.uint64)
+    plan_n = np.zeros(planners, dtype=np.int64)
+    plan_of = np.zeros((planners, 2), dtype=np.uint64)
+    # whether a seat's hand can make no bomb and no straight flush: once true it stays true as cards leave
+    plain = np.zeros(P, dtype=np.bool_)
+    for s in range(P):
+        plain[s] = _no_bomb_or_straight_flush(hands[s, 0], hands[s, 1], zv)
     active = P
     place = 0
     winner = -1
@@ -1137,7 +1145,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 plan_of[turn, 1] = dup
             play, pdup = _planning_play(strat[turn, 2], hand, dup, counts[turn], cur_kind, cur_len, cur_key, moves,
                                         scratch, min_opp, zv, plans[turn], plan_n[turn])
-        elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and _no_bomb_or_straight_flush(hand, dup, zv):
+        elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and plain[turn]:
             # following a single from a hand without bombs or straight flushes (most turns): the legal plays
             # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
             # play is the r-th such card and the greedy player's cheapest the lowest (same draws as below)
@@ -1172,6 +1180,8 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 zv[V_REV_STATE] = 1 - zv[V_REV_STATE]
                 kind, length, key = classify(play, pdup, zv)
             hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)
+            if not plain[turn]:
+                plain[turn] = _no_bomb_or_straight_flush(hands[turn, 0], hands[turn, 1], zv)
             counts[turn] -= length
             rec[turn, G_NEVER_PLAYED] = 0
             cur_kind = kind

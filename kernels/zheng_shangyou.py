@@ -1083,6 +1083,12 @@ def score_first_out(P, winner, counts, rec, full, zv):
     rec[winner, G_SCORE] = gain
 
 
+@jit_inline
+def _next_seat(s, P):
+    """The next seat clockwise (a compare, not a division by the run-time P)."""
+    return s + 1 if s + 1 < P else 0
+
+
 @jit
 def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     """Play one game from dealt ``hands[P, 2]`` (cards, dups) with ``leader`` to lead; fills
@@ -1224,13 +1230,13 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
             passes = 0
             turn = last
             if counts[turn] == 0:      # the last player went out: the next player with cards leads
-                turn = (turn + 1) % P
+                turn = _next_seat(turn, P)
                 while counts[turn] == 0:
-                    turn = (turn + 1) % P
+                    turn = _next_seat(turn, P)
             continue
-        turn = (turn + 1) % P
+        turn = _next_seat(turn, P)
         while counts[turn] == 0:
-            turn = (turn + 1) % P
+            turn = _next_seat(turn, P)
     rec[winner, G_WIN] = 1
     for s in range(P):
         rec[s, G_SCORE_SQ] = rec[s, G_SCORE] * rec[s, G_SCORE]

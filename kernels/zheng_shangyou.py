@@ -288,8 +288,7 @@ def _no_bomb_or_straight_flush(hand, dup, zv):
     cnt = rank_counts(hand) + rank_counts(dup)
     if zv[V_CURRENT] == 1:
         return ranks_at_least(cnt, zv[V_MIN_BOMB]) == np.uint64(0)
-    return ranks_at_least(cnt, 4) == np.uint64(0) and \
-        _runs_of(_card_positions(hand), zv[V_MIN_STRAIGHT]) == np.uint64(0)
+    return ranks_at_least(cnt, 4) == np.uint64(0) and not has_straight_flush(hand, zv[V_MIN_STRAIGHT])
 
 
 @jit_inline
@@ -726,8 +725,7 @@ def has_straight_flush(hand, min_len=5):
 def has_bomb(hand, dup):
     """A four of a kind (two decks: four cards of one rank) with a fifth card to go with it (default: not a
     joker)."""
-    cnt = rank_counts(hand) + rank_counts(dup)
-    fours = ((cnt >> np.uint64(2)) | (cnt >> np.uint64(3))) & RANK_LOW_BITS
+    fours = ranks_at_least(rank_counts(hand) + rank_counts(dup), 4)
     return fours != np.uint64(0) and _popcount(hand & SUITED_CARDS) + _popcount(dup & SUITED_CARDS) >= 5
 
 

@@ -8,8 +8,9 @@ So a single card's comparison key is its code (rank first, then suit; jokers abo
 
 Two decks (variant ``deck=5to8p_108``) hold each card up to twice, so a hand or a play is a multiset written as
 two words ``(cards, dups)``: ``cards`` the codes held at least once, ``dups`` those held twice (``dups`` is a
-subset of ``cards``; with one deck it is always 0). Move lists are ``(n, 2)`` arrays of such pairs, ordered
-by ``cards`` and then ``dups``.
+subset of ``cards``; with one deck it is always 0). Move lists are ``(n, 2)`` arrays of such pairs, in the
+generator's order; the order of plays (the random player's draw, the players' ties) is by ``cards``, then
+``dups`` (:func:`pair_less`, :func:`select_move`).
 
 Sequences (straights, pair and triple straights, straight flushes) use *positions* in the order
 A(low) 2 3 ... K A(high): position 0 is a low ace, 1 a two, 2 .. 12 the ranks 3 .. K and 13 a high ace

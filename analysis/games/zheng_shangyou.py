@@ -362,6 +362,12 @@ def card_value_spec(feature: str, strategy: str = "greedy", players: int | None 
                       precision_measures=("value_of_holding_win",))
 
 
+def hand_sizes(P: int, n_deal: int) -> list[int]:
+    """Each seat's cards (seat 0 deals): ``n_deal`` cards one at a time from the dealer (ZS-1), so the first
+    ``n_deal % P`` seats hold one more."""
+    return [n_deal // P + (1 if s < n_deal % P else 0) for s in range(P)]
+
+
 def _hands_without_bomb(copies: int, jokers: int, size: int) -> int:
     """The hands of ``size`` cards with fewer than four cards of every rank: the coefficient of x^size in
     (sum_{k<4} C(4 copies, k) x^k)^13 (1 + x)^jokers (each rank's cards chosen apart, jokers freely)."""
@@ -383,7 +389,7 @@ def exact_hand_features(players: int | None = None, variants: dict | None = None
     two = full["deck"] == TWO_DECKS
     n_cards, copies = len(deck), (2 if two else 1)
     jokers = n_cards - 52 * copies                 # 2 per deck, or none
-    sizes = sorted({int(n_deal) // P + (1 if s < int(n_deal) % P else 0) for s in range(P)}, reverse=True)
+    sizes = sorted(set(hand_sizes(P, int(n_deal))), reverse=True)
     rows = []
     for size in sizes:
         total = comb(n_cards, size)
@@ -519,9 +525,9 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
                              "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
         won = res[(res.measure == "winner") & res.seat.notna()]
         two_rows.append(won.assign(players=P, seat=won.seat.astype(int), fair_share=1 / P,
-                                   cards=[len(range(s, 108, P)) for s in range(P)]))
+                                   cards=hand_sizes(P, 108)))
         ex = exact_hand_features(P, {"deck": TWO_DECKS}).set_index(["hand_size", "feature"])["probability"]
-        exact = np.mean([ex[(len(range(s, 108, P)), "four of a kind (a bomb)")] for s in range(P)])
+        exact = np.mean([ex[(size, "four of a kind (a bomb)")] for size in hand_sizes(P, 108)])
         dealt = res[(res.measure == "dealt") & (res.feature == "bomb")].iloc[0]
         bomb_rows.append({"players": P, "exact": exact, "simulated": dealt.estimate, "ci_low": dealt.ci_low,
                           "ci_high": dealt.ci_high, "seat_hands": dealt.trials})

@@ -9,8 +9,8 @@ So a single card's comparison key is its code (rank first, then suit; jokers abo
 Two decks (variant ``deck=5to8p_108``) hold each card up to twice, so a hand or a play is a multiset written as
 two words ``(cards, dups)``: ``cards`` the codes held at least once, ``dups`` those held twice (``dups`` is a
 subset of ``cards``; with one deck it is always 0). Move lists are ``(n, 2)`` arrays of such pairs, in the
-generator's order; the order of plays (the random player's draw, the players' ties) is by ``cards``, then
-``dups`` (:func:`pair_less`, :func:`select_move`).
+generator's documented order (:func:`moves_into`), which is the order the random player draws from; the
+players' ties go to the lowest play by ``cards``, then ``dups`` (:func:`pair_less`).
 
 Sequences (straights, pair and triple straights, straight flushes) use *positions* in the order
 A(low) 2 3 ... K A(high): position 0 is a low ace, 1 a two, 2 .. 12 the ranks 3 .. K and 13 a high ace
@@ -293,9 +293,17 @@ def _no_bomb_or_straight_flush(hand, dup, zv):
 
 
 @jit_inline
+def pair_less(a, b, c, d):
+    """Whether the play ``(a, b)`` comes before ``(c, d)`` in play order (cards, then dups): the players' tie-break."""
+    return a < c or (a == c and b < d)
+
+
+@jit_inline
 def _subsets_of_size(bits, dbits, k, base, out, n_out):
     """All k-card multisets of one rank's cards (``bits`` the suits held, ``dbits`` those held twice), as
-    ``(cards, dups)`` rows shifted to ``base``; written to out[n_out:], returns the new count."""
+    ``(cards, dups)`` rows shifted to ``base``, in play order (:func:`pair_less`); written to out[n_out:],
+    returns the new count. The move generator's order rests on this order (see :func:`moves_into`)."""
+    first = n_out
     c = _popcount(bits) + _popcount(dbits)
     if k > c:
         return n_out
@@ -321,8 +329,16 @@ def _subsets_of_size(bits, dbits, k, base, out, n_out):
                             sa |= np.uint64(1) << np.uint64(sb)
                         if x == 2:
                             sd |= np.uint64(1) << np.uint64(sb)
-                    out[n_out, 0] = sa << np.uint64(base)
-                    out[n_out, 1] = sd << np.uint64(base)
+                    # insertion into order (at most 19 multisets of one rank)
+                    sa <<= np.uint64(base)
+                    sd <<= np.uint64(base)
+                    i = n_out
+                    while i > first and pair_less(sa, sd, out[i - 1, 0], out[i - 1, 1]):
+                        out[i, 0] = out[i - 1, 0]
+                        out[i, 1] = out[i - 1, 1]
+                        i -= 1
+                    out[i, 0] = sa
+                    out[i, 1] = sd
                     n_out += 1
         return n_out
     if k == 1:
@@ -332,15 +348,15 @@ def _subsets_of_size(bits, dbits, k, base, out, n_out):
                 out[n_out, 1] = 0
                 n_out += 1
         return n_out
-    if k == c - 1:                       # leave one card out (3 of 4, 2 of 3)
-        for sb in range(4):
+    if k == c - 1:                       # leave one card out (3 of 4, 2 of 3), the highest suit first
+        for sb in range(3, -1, -1):
             if (bits >> np.uint64(sb)) & np.uint64(1):
                 out[n_out, 0] = (bits & ~(np.uint64(1) << np.uint64(sb))) << np.uint64(base)
                 out[n_out, 1] = 0
                 n_out += 1
         return n_out
-    for sa in range(4):                  # 2 of 4
-        for sb in range(sa + 1, 4):
+    for sb in range(1, 4):               # 2 of 4
+        for sa in range(sb):
             out[n_out, 0] = ((np.uint64(1) << np.uint64(sa)) | (np.uint64(1) << np.uint64(sb))) << np.uint64(base)
             out[n_out, 1] = 0
             n_out += 1
@@ -360,60 +376,6 @@ def add_card(hand, dup, c):
     if hand & bit:
         return hand, dup | bit
     return hand | bit, dup
-
-
-@jit_inline
-def pair_less(a, b, c, d):
-    """Whether the play ``(a, b)`` comes before ``(c, d)`` in move-list order (cards, then dups)."""
-    return a < c or (a == c and b < d)
-
-
-@jit_inline
-def select_move(moves, n, k):
-    """The index, after reordering ``moves[:n]`` in place, of the k-th smallest play (0-based, by cards, then
-    dups): the play a sorted list would hold at k, found by selection (Hoare's quickselect, median-of-three
-    pivot) in O(n) rather than by sorting. Plays in a move list are distinct."""
-    lo = 0
-    hi = n - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        # the median of moves[lo], moves[mid], moves[hi] as the pivot
-        if pair_less(moves[mid, 0], moves[mid, 1], moves[lo, 0], moves[lo, 1]):
-            _swap_rows(moves, lo, mid)
-        if pair_less(moves[hi, 0], moves[hi, 1], moves[lo, 0], moves[lo, 1]):
-            _swap_rows(moves, lo, hi)
-        if pair_less(moves[hi, 0], moves[hi, 1], moves[mid, 0], moves[mid, 1]):
-            _swap_rows(moves, mid, hi)
-        pa = moves[mid, 0]
-        pd = moves[mid, 1]
-        i = lo
-        j = hi
-        while i <= j:
-            while pair_less(moves[i, 0], moves[i, 1], pa, pd):
-                i += 1
-            while pair_less(pa, pd, moves[j, 0], moves[j, 1]):
-                j -= 1
-            if i <= j:
-                _swap_rows(moves, i, j)
-                i += 1
-                j -= 1
-        if k <= j:
-            hi = j
-        elif k >= i:
-            lo = i
-        else:
-            return k
-    return k
-
-
-@jit_inline
-def _swap_rows(moves, i, j):
-    a = moves[i, 0]
-    d = moves[i, 1]
-    moves[i, 0] = moves[j, 0]
-    moves[i, 1] = moves[j, 1]
-    moves[j, 0] = a
-    moves[j, 1] = d
 
 
 @jit
@@ -446,6 +408,19 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
 
     Only the kinds that can beat the current play are generated: the same kind, plus bombs (ZS-6, found
     at once from a bit-parallel four-of-a-kind test) and straight flushes (from each suit's runs).
+
+    The order of the list is part of the reproducibility contract (the random player draws an index into it;
+    ``tests/reference/zheng_shangyou.option_order`` states it independently). Classes in this order:
+
+    0. singles, by card code;
+    1. pairs, 2. three of a kind, by play (:func:`pair_less`; the rank first);
+    3. full houses, by the triple's rank, the pair's rank, then the triple's and the pair's cards;
+    4. bombs, by rank; then (current_wiki) by size and cards, or (four plus one) by the four's cards with the
+       bare four before the kickers by code, and five of a kind after them;
+    5. straight flushes when following anything but a straight (then: by suit, low position, high position);
+    6. straights (and straight flushes on lead or over a straight), 7. pair straights, 8. triple straights:
+       by low position, high position, then the cards at each position from the low end (an odometer whose
+       last digit turns fastest), each rank's cards in play order.
     """
     choices, n_choice, tmp, pairs, idx = scratch
     n = 0
@@ -1008,12 +983,11 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
 
 @jit_inline
 def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
-    """The random or greedy player's move: its index in ``moves[:n]`` (in any order), or -1 to pass (the
-    planning player is :func:`_planning_play`). The random player draws a position in the list sorted by play
-    (cards, then dups) and :func:`select_move` finds it; the greedy player's ties go to the lowest play."""
+    """The random or greedy player's move: its index in ``moves[:n]``, or -1 to pass (the planning player is
+    :func:`_planning_play`). The random player draws a position in the list as :func:`moves_into` orders it;
+    the greedy player's ties go to the lowest play (:func:`pair_less`), whatever the list's order."""
     if policy == POLICY_RANDOM:
-        k = rng.below(st, n) if cur_kind == K_NONE else rng.below(st, n + 1) - 1     # following: -1 = pass
-        return -1 if k < 0 else select_move(moves, n, k)
+        return rng.below(st, n) if cur_kind == K_NONE else rng.below(st, n + 1) - 1     # following: -1 = pass
     # greedy: going out beats everything
     for i in range(n):
         if _popcount(moves[i, 0]) + _popcount(moves[i, 1]) == n_hand:

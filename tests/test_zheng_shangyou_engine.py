@@ -381,19 +381,44 @@ def test_two_deck_cli():
     assert code == 0 and row["beats"] is False and "equal" in row["reason"]
 
 
-def test_select_move_finds_the_sorted_position():
-    """The random player's pick: select_move gives the play a list sorted by (cards, dups) holds at k."""
-    rnd = np.random.default_rng(3)
-    for n in (1, 2, 3, 7, 16, 17, 100, 513):
-        rows = np.unique(rnd.integers(0, 1 << 12, size=(n, 2), dtype=np.uint64), axis=0)
-        rows[:, 1] &= rows[:, 0]
-        rows = np.unique(rows, axis=0)
-        want = sorted(map(tuple, rows.tolist()))
-        for k in {0, len(want) // 2, len(want) - 1, int(rnd.integers(len(want)))}:
-            moves = rows[rnd.permutation(len(rows))].copy()
-            i = K.select_move(moves, len(moves), k)
-            assert tuple(moves[i].tolist()) == want[k]
-            assert sorted(map(tuple, moves.tolist())) == want          # a reordering, nothing lost
+def _ordered_kernel_moves(hand, current, zv):
+    out = K.new_moves()
+    ck, cn, ckey = current if current else (0, 0, 0)
+    n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand)), ck, cn, ckey, out, zv)
+    return [ref.from_masks(int(x), int(y)) for x, y in out[:n]]
+
+
+def _crowded_hand(rnd, n, copies):
+    """n cards from a few neighbouring ranks (and the jokers): bombs, straights and straight flushes likely."""
+    low = rnd.randint(0, 7)
+    pool = [r * 4 + s for r in range(low, low + 6) for s in range(4)] * copies + [52, 53] * copies
+    if low == 7:
+        pool += [11 * 4 + s for s in range(4)]      # reach the ace and the two (low straights)
+    return sorted(rnd.sample(pool, n))
+
+
+@pytest.mark.parametrize("variants", [{}, {"ruleset": "legacy_wiki"}, {"ruleset": "current_wiki"},
+                                      {"ruleset": "current_wiki", "triple_is_bomb": "true"},
+                                      {"bare_four_is_bomb": "beats_all", "bomb_kicker_may_be_joker": "true"},
+                                      TWO, {**TWO, "ruleset": "current_wiki"},
+                                      {**TWO, "bare_four_is_bomb": "below_straight_flush"}],
+                         ids=["seed", "legacy", "current", "triple-bomb", "bare-four", "two-decks",
+                              "two-current", "two-bare-four"])
+def test_move_list_order_is_the_stated_order(variants):
+    """The random player draws an index into the generator's list: its order is the one the reference states
+    (ref.option_order), on lead and over current plays of every kind, straights included."""
+    rnd = random.Random("order" + str(variants))
+    copies = 2 if variants.get("deck") == "5to8p_108" else 1
+    v = {**ref.DEFAULTS, **variants}
+    zv = zs.variant_array(variants)
+    for _ in range(60):
+        hand = _crowded_hand(rnd, rnd.randint(6, 13), copies)
+        currents = [None] + [ref.classify(_crowded_hand(rnd, k, copies), v) for k in (1, 2, 3, 4, 5, 5, 6, 8)]
+        for cur in currents:
+            moves = _ordered_kernel_moves(hand, cur, zv)
+            keys = [ref.option_order(p, cur, v) for p in moves]
+            assert len(set(keys)) == len(keys)                 # a total order: no ties left to the generator
+            assert keys == sorted(keys), (hand, cur)
 
 
 @pytest.mark.parametrize("variants", [TWO, {**TWO, "ruleset": "current_wiki"}, {**TWO, "suit_order": "false"},

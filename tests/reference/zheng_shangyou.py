@@ -180,6 +180,47 @@ def legal_plays(hand, current=None, v=None, revolution=False) -> set[tuple]:
     return out
 
 
+def option_order(play, current=None, v=None):
+    """The random player's order of its legal plays (it draws an index into them), as a sort key.
+
+    Classes first: singles, pairs, three of a kind, full houses, bombs, straight flushes when following
+    anything but a straight, then straights (with the straight flushes on lead or over a straight), pair
+    straights and triple straights. Within a class: singles by code; pairs and triples by play
+    (:func:`to_masks`); full houses by the triple's rank, the pair's rank, the triple's cards, the pair's
+    cards; bombs by rank, then (current_wiki) by size and cards, or by the four's cards with the bare four
+    before each kicker by code, and five of a kind last; straight flushes of that class by suit, low and high
+    position; sequences by low position, high position, then the cards at each position from the low end.
+    """
+    kind, n, _ = classify_normal(play, v)
+    count = Counter(play)
+    ranks = Counter(c // 4 for c in play if c < 52)
+
+    def part(r):                       # the play's cards of one rank
+        return to_masks([c for c in play if c < 52 and c // 4 == r])
+    if kind == SINGLE:
+        return (0, play[0])
+    if kind in (PAIR, TRIPLE):
+        return (1 if kind == PAIR else 2, to_masks(play))
+    if kind == FULL_HOUSE:
+        t = next(r for r, k in ranks.items() if k == 3)
+        q = next(r for r, k in ranks.items() if k == 2)
+        return (3, t, q, part(t), part(q))
+    if kind == BOMB:
+        r = max(ranks, key=lambda x: ranks[x])
+        if (v or {}).get("ruleset") == "current_wiki":
+            return (4, r, n, to_masks(play))
+        if len(ranks) == 1 and n == 5:
+            return (4, r, 1, to_masks(play))           # five of a kind (two decks)
+        kicker = [c for c in count if c >= 52 or c // 4 != r]
+        return (4, r, 0, part(r), kicker[0] if kicker else -1)
+    low = sequence_low(set(ranks))
+    width = n // len(ranks)
+    high = low + len(ranks) - 1
+    if kind == STRAIGHT_FLUSH and current is not None and current[0] != STRAIGHT:
+        return (5, play[0] % 4, low, high)
+    return (5 + width, low, high, tuple(part(SEQ[p]) for p in range(low, high + 1)))
+
+
 # ---- a whole game (ZS-1, ZS-3, ZS-4, ZS-7, ZS-8), written from the rules -----------------------------
 
 def deal(deck_order, players, dealer, n_deal=None):
@@ -223,12 +264,13 @@ def play_game(hands, leader, strategies, legal, below, v=None):
     turns = 0
     while True:
         turns += 1
-        options = sorted(legal(hands[turn], current), key=to_masks)
+        options = sorted(legal(hands[turn], current), key=to_masks)     # the greedy and planning ties: lowest
         policy, bomb_policy, threshold = strategies[turn]
         others = [size(hands[s]) for s in range(P) if s != turn and hands[s]]
         pick = None
         if options:
             if policy == 0:
+                options.sort(key=lambda p: option_order(p, current, v))
                 if current is None:
                     pick = options[below(len(options))]
                 else:

@@ -612,6 +612,166 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
             return n
 
 
+# ---- the random leader's play without the list: count each class, draw, decode ------------------------------
+
+@jit_inline
+def _n_subsets(c, w):
+    """How many w-card subsets ``c`` cards have (``c`` <= 4, ``w`` <= 4)."""
+    if w > c:
+        return 0
+    if w == 1 or w == c - 1:
+        return c
+    if w == c:
+        return 1
+    return 6                                    # 2 of 4
+
+
+@jit_inline
+def _nth_subset(bits, w, j):
+    """The j-th w-card subset of one rank's suits ``bits`` (one deck) in :func:`_subsets_of_size`'s order."""
+    c = _popcount(bits)
+    if w == c:
+        return bits
+    if w == 1:
+        return np.uint64(1) << np.uint64(nth_bit(bits, j))
+    if w == c - 1:                              # the highest held suit is left out first
+        return bits & ~(np.uint64(1) << np.uint64(nth_bit(bits, c - 1 - j)))
+    b = 1                                       # 2 of 4, colex: {a, b} with C(b, 2) <= j < C(b + 1, 2)
+    while (b + 1) * b // 2 <= j:
+        b += 1
+    return (np.uint64(1) << np.uint64(j - b * (b - 1) // 2)) | (np.uint64(1) << np.uint64(b))
+
+
+@jit_inline
+def _sequence_ok(low, high, width, min_len, zv):
+    """Whether positions low..high make a sequence of that width the generator emits (ZS-5; variant 11)."""
+    if high - low + 1 < min_len or ((low == 0 or low == 1) and high == 13):
+        return False
+    return not (width >= 2 and zv[V_NO_TWOS_SEQ] == 1 and low <= 1 <= high)
+
+
+@jit_inline
+def _sequences(hand, cnt, width, min_len, zv, k):
+    """Sequences of ``width`` cards a position from a one-deck hand (``cnt`` its :func:`rank_counts`), in
+    the generator's order: with ``k < 0`` their count; else the k-th as ``(cards, -1)``, or
+    ``(0, k - count)`` when k is past them."""
+    runs = _runs_of(_positions(ranks_at_least(cnt, width)), min_len)
+    total = 0
+    while runs:
+        low = _low_index(runs) // 4
+        runs &= runs - np.uint64(1)
+        prod = 1
+        for high in range(low, 14):
+            c = _n_subsets(_popcount(_rank_bits(hand, rank_of_position(high))), width)
+            if c == 0:
+                break
+            prod *= c
+            if not _sequence_ok(low, high, width, min_len, zv):
+                continue
+            if 0 <= k < total + prod:
+                # the (k - total)-th choice vector, the last position turning fastest
+                j = k - total
+                play = np.uint64(0)
+                for p in range(high, low - 1, -1):
+                    r = rank_of_position(p)
+                    bits = _rank_bits(hand, r)
+                    m = _n_subsets(_popcount(bits), width)
+                    play |= _nth_subset(bits, width, j % m) << np.uint64(4 * r)
+                    j //= m
+                return play, -1
+            total += prod
+    return np.uint64(0), (total if k < 0 else k - total)
+
+
+@jit_inline
+def lead_play(hand, k, zv):
+    """With ``k < 0``: how many plays a one-deck hand (dups 0) can lead, outside current_wiki; else the
+    k-th of them in :func:`moves_into`'s order, found by counting each class instead of listing the plays
+    (the random leader's draw)."""
+    cnt = rank_counts(hand)
+    ge2 = ranks_at_least(cnt, 2)
+    ge3 = ranks_at_least(cnt, 3)
+    ge4 = ranks_at_least(cnt, 4)
+    total = 0
+    # singles
+    n1 = _popcount(hand)
+    if 0 <= k < n1:
+        return np.uint64(1) << np.uint64(nth_bit(hand, k))
+    total += n1
+    # pairs, then three of a kind: by rank, then the rank's subsets
+    n_pairs = 0
+    for w in range(2, 4):
+        ranks = ge2 if w == 2 else ge3
+        while ranks:
+            r = _low_index(ranks) // 4
+            ranks &= ranks - np.uint64(1)
+            bits = _rank_bits(hand, r)
+            m = _n_subsets(_popcount(bits), w)
+            if w == 2:
+                n_pairs += m
+            if 0 <= k - total < m:
+                return _nth_subset(bits, w, k - total) << np.uint64(4 * r)
+            total += m
+    # full houses: triple rank, pair rank, the triple's subset, the pair's subset
+    triples = ge3
+    while triples:
+        r = _low_index(triples) // 4
+        triples &= triples - np.uint64(1)
+        tb = _rank_bits(hand, r)
+        m3 = _n_subsets(_popcount(tb), 3)
+        block = m3 * (n_pairs - _n_subsets(_popcount(tb), 2))
+        if 0 <= k - total < block:
+            j = k - total
+            twos = ge2 & ~(np.uint64(1) << np.uint64(4 * r))
+            while twos:
+                q = _low_index(twos) // 4
+                twos &= twos - np.uint64(1)
+                qb = _rank_bits(hand, q)
+                m2 = _n_subsets(_popcount(qb), 2)
+                if j < m3 * m2:
+                    return (_nth_subset(tb, 3, j // m2) << np.uint64(4 * r)) | \
+                        (_nth_subset(qb, 2, j % m2) << np.uint64(4 * q))
+                j -= m3 * m2
+        total += block
+    # bombs: four of a kind, bare (variant) before each kicker by code
+    kickers_all = hand if zv[V_KICKER_JOKER] == 1 else hand & SUITED_CARDS
+    bare = 1 if zv[V_BARE_FOUR] > 0 else 0
+    fours = ge4
+    while fours:
+        r = _low_index(fours) // 4
+        fours &= fours - np.uint64(1)
+        four = np.uint64(15) << np.uint64(4 * r)
+        kick = kickers_all & ~four
+        block = bare + _popcount(kick)
+        if 0 <= k - total < block:
+            j = k - total
+            if j < bare:
+                return four
+            return four | (np.uint64(1) << np.uint64(nth_bit(kick, j - bare)))
+        total += block
+    # sequences of width 1, 2, 3 (straights and straight flushes, pair and triple straights)
+    for width in range(1, 4):
+        min_len = zv[V_MIN_STRAIGHT] if width == 1 else 2
+        play, rest = _sequences(hand, cnt, width, min_len, zv, k - total if k >= 0 else -1)
+        if rest < 0:
+            return play
+        if k < 0:
+            total += rest
+        else:
+            total = k - rest
+    return np.uint64(total)
+
+
+@jit
+def lead_plays(hand, zv, out):
+    """Every play :func:`lead_play` decodes, in order, into ``out`` (tests); returns the count."""
+    n = np.int64(lead_play(hand, -1, zv))
+    for k in range(n):
+        out[k, 0] = lead_play(hand, k, zv)
+        out[k, 1] = 0
+    return n
+
+
 # =============================================================================================
 # Whole games (ZS-1, ZS-3, ZS-4, ZS-7, ZS-8)
 # =============================================================================================
@@ -1135,6 +1295,11 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 if k >= 0:
                     single = nth_bit(cand, k)
                     play = np.uint64(1) << np.uint64(single)
+        elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
+            # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
+            play = lead_play(hand, rng.below(st, np.int64(lead_play(hand, -1, zv))), zv)
+            if play & (play - np.uint64(1)) == 0 and zv[V_REV_STATE] == 0:
+                single = _low_index(play)        # a single in the normal order: its key is its code
         else:
             n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
             pick = -1

@@ -390,10 +390,9 @@ def _ordered_kernel_moves(hand, current, zv):
 
 def _crowded_hand(rnd, n, copies):
     """n cards from a few neighbouring ranks (and the jokers): bombs, straights and straight flushes likely."""
-    low = rnd.randint(0, 7)
-    pool = [r * 4 + s for r in range(low, low + 6) for s in range(4)] * copies + [52, 53] * copies
-    if low == 7:
-        pool += [11 * 4 + s for s in range(4)]      # reach the ace and the two (low straights)
+    low = rnd.randint(0, 8)                         # six neighbouring sequence positions (A low .. A high)
+    ranks = {ref.SEQ[p] for p in range(low, low + 6)}
+    pool = [r * 4 + s for r in ranks for s in range(4)] * copies + [52, 53] * copies
     return sorted(rnd.sample(pool, n))
 
 
@@ -419,6 +418,24 @@ def test_move_list_order_is_the_stated_order(variants):
             keys = [ref.option_order(p, cur, v) for p in moves]
             assert len(set(keys)) == len(keys)                 # a total order: no ties left to the generator
             assert keys == sorted(keys), (hand, cur)
+
+
+@pytest.mark.parametrize("variants", [{}, {"ruleset": "legacy_wiki"}, {"bare_four_is_bomb": "beats_all"},
+                                      {"bomb_kicker_may_be_joker": "true", "bare_four_is_bomb": "below_straight_flush"},
+                                      {"sequence_rules": "no_twos_in_sequences", "straight_suit_tiebreak": "true"},
+                                      {"ruleset": "legacy_wiki", "sequence_rules": "no_twos_in_sequences"}],
+                         ids=["seed", "legacy", "bare-four", "kicker-joker", "no-twos", "legacy-no-twos"])
+def test_random_leader_decodes_the_kth_play(variants):
+    """The random leader's play without a list (lead_play: count each class, decode the k-th) is the k-th
+    play of the generator's list, for every k, on crowded hands and on dealt-like hands."""
+    rnd = random.Random("lead" + str(variants))
+    zv = zs.variant_array(variants)
+    out = K.new_moves()
+    for i in range(300):
+        hand = _crowded_hand(rnd, rnd.randint(1, 14), 1) if i % 2 else sorted(rnd.sample(range(54), rnd.randint(1, 18)))
+        mask = np.uint64(ref.to_masks(hand)[0])
+        n = K.lead_plays(mask, zv, out)
+        assert [tuple(r) for r in out[:n].tolist()] == [ref.to_masks(p) for p in _ordered_kernel_moves(hand, None, zv)]
 
 
 @pytest.mark.parametrize("variants", [TWO, {**TWO, "ruleset": "current_wiki"}, {**TWO, "suit_order": "false"},

@@ -762,6 +762,33 @@ def lead_play(hand, k, zv):
     return np.uint64(total)
 
 
+@jit_inline
+def follow_same_kind(hand, w, cur_key, zv, k):
+    """Following a pair (``w`` = 2) or three of a kind (3) of key ``cur_key`` in the normal order with a
+    hand of single cards that makes no bomb or straight flush: with ``k < 0`` how many plays beat it (ZS-4:
+    the same kind, higher), else the k-th of them in :func:`moves_into`'s order (no list)."""
+    cur_rank = cur_key // 4 if w == 2 else cur_key
+    ranks = ranks_at_least(rank_counts(hand), w) & ~((np.uint64(1) << np.uint64(4 * cur_rank)) - np.uint64(1))
+    total = 0
+    while ranks:
+        r = _low_index(ranks) // 4
+        ranks &= ranks - np.uint64(1)
+        bits = _rank_bits(hand, r)
+        m = _n_subsets(_popcount(bits), w)
+        if r > cur_rank:
+            if 0 <= k - total < m:
+                return _nth_subset(bits, w, k - total) << np.uint64(4 * r)
+            total += m
+        elif w == 2:                         # the same rank: the pairs with a higher top suit (suit order)
+            for j in range(m):
+                sub = _nth_subset(bits, 2, j)
+                if _pair_key(r, sub, zv) > cur_key:
+                    if k == total:
+                        return sub << np.uint64(4 * r)
+                    total += 1
+    return np.uint64(total)
+
+
 @jit
 def lead_plays(hand, zv, out):
     """Every play :func:`lead_play` decodes, in order, into ``out`` (tests); returns the count."""
@@ -1295,6 +1322,15 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 if k >= 0:
                     single = nth_bit(cand, k)
                     play = np.uint64(1) << np.uint64(single)
+        elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and zv[V_REV_STATE] == 0 and plain[turn] and dup == 0:
+            # following a pair or three of a kind from such a hand: only higher plays of that kind (the
+            # greedy player's cheapest is the first, as for singles)
+            w = 2 if cur_kind == K_PAIR else 3
+            n = np.int64(follow_same_kind(hand, w, cur_key, zv, -1))
+            if n > 0:
+                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                if k >= 0:
+                    play = follow_same_kind(hand, w, cur_key, zv, k)
         elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
             # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
             play = lead_play(hand, rng.below(st, np.int64(lead_play(hand, -1, zv))), zv)

@@ -438,6 +438,32 @@ def test_random_leader_decodes_the_kth_play(variants):
         assert [tuple(r) for r in out[:n].tolist()] == [ref.to_masks(p) for p in _ordered_kernel_moves(hand, None, zv)]
 
 
+@pytest.mark.parametrize("variants", [{}, {"suit_order": "false"}, {"ruleset": "current_wiki"},
+                                      {"ruleset": "legacy_wiki"}], ids=["seed", "no-suit-order", "current", "legacy"])
+def test_following_a_pair_or_triple_without_a_list(variants):
+    """follow_same_kind (the game's path for a hand that makes no bomb or straight flush) gives the
+    generator's list over a pair or a three of a kind, in its order."""
+    rnd = random.Random("follow" + str(variants))
+    zv = zs.variant_array(variants)
+    v = {**ref.DEFAULTS, **variants}
+    checked = nonempty = 0
+    while checked < 400:
+        hand = _crowded_hand(rnd, rnd.randint(2, 12), 1) if checked % 2 else sorted(rnd.sample(range(54), 9))
+        mask = np.uint64(ref.to_masks(hand)[0])
+        if not K._no_bomb_or_straight_flush(mask, np.uint64(0), zv):
+            continue
+        cur = ref.classify(_crowded_hand(rnd, rnd.choice([2, 3]), 1), v)
+        if cur is None or cur[0] not in (ref.PAIR, ref.TRIPLE):
+            continue
+        w = 2 if cur[0] == ref.PAIR else 3
+        n = int(K.follow_same_kind(mask, w, cur[2], zv, -1))
+        got = [ref.from_masks(int(K.follow_same_kind(mask, w, cur[2], zv, k))) for k in range(n)]
+        assert got == _ordered_kernel_moves(hand, cur, zv), (hand, cur)
+        checked += 1
+        nonempty += n > 0
+    assert nonempty > 100
+
+
 @pytest.mark.parametrize("variants", [TWO, {**TWO, "ruleset": "current_wiki"}, {**TWO, "suit_order": "false"},
                                       {**TWO, "bare_four_is_bomb": "below_straight_flush", "revolution": "true"}],
                          ids=["two-decks", "current_wiki", "no-suit-order", "bare-four"])

@@ -669,18 +669,56 @@ def _sequences(hand, cnt, width, min_len, zv, k):
             if not _sequence_ok(low, high, width, min_len, zv):
                 continue
             if 0 <= k < total + prod:
-                # the (k - total)-th choice vector, the last position turning fastest
-                j = k - total
-                play = np.uint64(0)
-                for p in range(high, low - 1, -1):
-                    r = rank_of_position(p)
-                    bits = _rank_bits(hand, r)
-                    m = _n_subsets(_popcount(bits), width)
-                    play |= _nth_subset(bits, width, j % m) << np.uint64(4 * r)
-                    j //= m
-                return play, -1
+                return _window_play(hand, low, high, width, k - total, np.uint64(15)), -1
             total += prod
     return np.uint64(0), (total if k < 0 else k - total)
+
+
+@jit_inline
+def _window_play(hand, low, high, width, j, top_suits):
+    """The j-th sequence of ``width`` cards a position over positions low..high in the generator's order
+    (an odometer, the last position turning fastest; the top position's cards limited to ``top_suits``)."""
+    play = np.uint64(0)
+    for p in range(high, low - 1, -1):
+        r = rank_of_position(p)
+        bits = _rank_bits(hand, r)
+        if p == high:
+            bits &= top_suits
+        m = _n_subsets(_popcount(bits), width)
+        play |= _nth_subset(bits, width, j % m) << np.uint64(4 * r)
+        j //= m
+    return play
+
+
+@jit_inline
+def follow_straight(hand, length, cur_key, zv, k):
+    """Following a straight of ``length`` cards and key ``cur_key`` in the normal order with a one-deck hand
+    that makes no bomb or straight flush: with ``k < 0`` how many straights beat it (ZS-6: the same length,
+    a higher key: low position, then the top card's suit under straight_suit_tiebreak), else the k-th in
+    :func:`moves_into`'s order (no list)."""
+    cur_low = cur_key // 4
+    runs = _runs_of(_positions(ranks_at_least(rank_counts(hand), 1)), length)
+    runs &= ~((np.uint64(1) << np.uint64(4 * cur_low)) - np.uint64(1))
+    total = 0
+    while runs:
+        low = _low_index(runs) // 4
+        runs &= runs - np.uint64(1)
+        high = low + length - 1
+        if (low == 0 or low == 1) and high == 13:
+            continue
+        top_suits = np.uint64(15)
+        if low == cur_low:
+            if zv[V_STRAIGHT_SUIT] == 0:
+                continue                     # the same low position does not beat
+            top_suits = np.uint64(15) & ~((np.uint64(2) << np.uint64(cur_key % 4)) - np.uint64(1))
+        prod = 1
+        for p in range(low, high + 1):
+            bits = _rank_bits(hand, rank_of_position(p))
+            prod *= _popcount(bits & top_suits if p == high else bits)
+        if 0 <= k - total < prod:
+            return _window_play(hand, low, high, 1, k - total, top_suits)
+        total += prod
+    return np.uint64(total)
 
 
 @jit_inline
@@ -844,10 +882,11 @@ def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
         hands[s, 0] = 0
         hands[s, 1] = 0
         counts[s] = 0
+    s = dealer
     for i in range(n_deal):
-        s = (dealer + i) % P
         hands[s, 0], hands[s, 1] = add_card(hands[s, 0], hands[s, 1], deck[i])
         counts[s] += 1
+        s = _next_seat(s, P)
 
 
 @jit_inline
@@ -1331,6 +1370,13 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
                 if k >= 0:
                     play = follow_same_kind(hand, w, cur_key, zv, k)
+        elif cur_kind == K_STRAIGHT and zv[V_REV_STATE] == 0 and plain[turn] and dup == 0:
+            # following a straight from such a hand: only higher straights of its length (greedy: the first)
+            n = np.int64(follow_straight(hand, cur_len, cur_key, zv, -1))
+            if n > 0:
+                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                if k >= 0:
+                    play = follow_straight(hand, cur_len, cur_key, zv, k)
         elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
             # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
             play = lead_play(hand, rng.below(st, np.int64(lead_play(hand, -1, zv))), zv)

@@ -439,29 +439,37 @@ def test_random_leader_decodes_the_kth_play(variants):
 
 
 @pytest.mark.parametrize("variants", [{}, {"suit_order": "false"}, {"ruleset": "current_wiki"},
-                                      {"ruleset": "legacy_wiki"}], ids=["seed", "no-suit-order", "current", "legacy"])
-def test_following_a_pair_or_triple_without_a_list(variants):
-    """follow_same_kind (the game's path for a hand that makes no bomb or straight flush) gives the
-    generator's list over a pair or a three of a kind, in its order."""
+                                      {"ruleset": "legacy_wiki"}, {"straight_suit_tiebreak": "true"}],
+                         ids=["seed", "no-suit-order", "current", "legacy", "straight-suit"])
+def test_following_without_a_list(variants):
+    """follow_same_kind and follow_straight (the game's paths for a hand that makes no bomb or straight
+    flush) give the generator's list over a pair, a three of a kind or a straight, in its order."""
     rnd = random.Random("follow" + str(variants))
     zv = zs.variant_array(variants)
     v = {**ref.DEFAULTS, **variants}
     checked = nonempty = 0
-    while checked < 400:
+    kinds = set()
+    while checked < 600:
         hand = _crowded_hand(rnd, rnd.randint(2, 12), 1) if checked % 2 else sorted(rnd.sample(range(54), 9))
         mask = np.uint64(ref.to_masks(hand)[0])
         if not K._no_bomb_or_straight_flush(mask, np.uint64(0), zv):
             continue
-        cur = ref.classify(_crowded_hand(rnd, rnd.choice([2, 3]), 1), v)
-        if cur is None or cur[0] not in (ref.PAIR, ref.TRIPLE):
+        cur = ref.classify(_crowded_hand(rnd, rnd.choice([2, 3, 5, 5, 6]), 1), v)
+        if cur is None or cur[0] not in (ref.PAIR, ref.TRIPLE, ref.STRAIGHT):
             continue
-        w = 2 if cur[0] == ref.PAIR else 3
-        n = int(K.follow_same_kind(mask, w, cur[2], zv, -1))
-        got = [ref.from_masks(int(K.follow_same_kind(mask, w, cur[2], zv, k))) for k in range(n)]
+        if cur[0] == ref.STRAIGHT:
+            n = int(K.follow_straight(mask, cur[1], cur[2], zv, -1))
+            got = [ref.from_masks(int(K.follow_straight(mask, cur[1], cur[2], zv, k))) for k in range(n)]
+        else:
+            w = 2 if cur[0] == ref.PAIR else 3
+            n = int(K.follow_same_kind(mask, w, cur[2], zv, -1))
+            got = [ref.from_masks(int(K.follow_same_kind(mask, w, cur[2], zv, k))) for k in range(n)]
         assert got == _ordered_kernel_moves(hand, cur, zv), (hand, cur)
         checked += 1
-        nonempty += n > 0
-    assert nonempty > 100
+        if n > 0:
+            nonempty += 1
+            kinds.add(cur[0])
+    assert nonempty > 100 and kinds == {ref.PAIR, ref.TRIPLE, ref.STRAIGHT}
 
 
 @pytest.mark.parametrize("variants", [TWO, {**TWO, "ruleset": "current_wiki"}, {**TWO, "suit_order": "false"},

@@ -1257,7 +1257,7 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
 
 
 @jit
-def _multiplier(P, c, never_played, full, zv):
+def _multiplier(P, c, never_played, zv):
     """ZS-8 multipliers: 4 players x3 never played, x2 with 10 or more, else x1; 3 players x3 never played,
     x2 from 12 cards, else x1 (variant literal_17: x3 only with 17 or more cards held)."""
     if P == 3:
@@ -1268,14 +1268,14 @@ def _multiplier(P, c, never_played, full, zv):
 
 
 @jit
-def score_first_out(P, winner, counts, rec, full, zv):
+def score_first_out(P, winner, counts, rec, zv):
     """ZS-8, at the moment the Winner goes out: every other player pays per card held (see
     :func:`_multiplier`), and the Winner gains the total. Uses rec's G_NEVER_PLAYED."""
     gain = 0
     for s in range(P):
         if s != winner:
             c = counts[s]
-            mult = _multiplier(P, c, rec[s, G_NEVER_PLAYED], full[s], zv)
+            mult = _multiplier(P, c, rec[s, G_NEVER_PLAYED], zv)
             rec[s, G_SCORE] = -c * mult
             rec[s, G_CARDS_LEFT] = c
             gain += c * mult
@@ -1306,21 +1306,22 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         rec[s, G_JOKERS] = _popcount(h >> np.uint64(52)) + _popcount(hd >> np.uint64(52))
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12)) + _popcount(_rank_bits(hd, 12))
         rec[s, G_NEVER_PLAYED] = 1
-    full = counts.copy()
-    zv = zv.copy()              # the revolution state lives in this game's copy
-    zv[V_REV_STATE] = 0
-    planners = 0                # the planning players' buffers, only when one plays
+    if zv[V_REVOLUTION] == 1 or zv[V_REV_STATE] != 0:
+        zv = zv.copy()          # the revolution state lives in this game's copy
+        zv[V_REV_STATE] = 0
+    # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
+    # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
+    # pbuf[P] the plan maker's work area
+    planners = 0
     for s in range(P):
         if strat[s, 0] == POLICY_PLANNING:
-            planners = P
-    alt = np.zeros((MAX_PLAN if planners else 0, 2), dtype=np.uint64)
-    plans = np.zeros((planners, MAX_PLAN, 2), dtype=np.uint64)
-    plan_n = np.zeros(planners, dtype=np.int64)
-    plan_of = np.zeros((planners, 2), dtype=np.uint64)
-    # whether a seat's hand can make no bomb and no straight flush: once true it stays true as cards leave
-    plain = np.zeros(P, dtype=np.bool_)
+            planners = P + 1
+    pbuf = np.zeros((planners, MAX_PLAN + 2, 2), dtype=np.uint64)
+    # bit s: seat s's hand can make no bomb and no straight flush (once true it stays true as cards leave)
+    plain = 0
     for s in range(P):
-        plain[s] = _no_bomb_or_straight_flush(hands[s, 0], hands[s, 1], zv)
+        if _no_bomb_or_straight_flush(hands[s, 0], hands[s, 1], zv):
+            plain |= 1 << s
     active = P
     place = 0
     winner = -1
@@ -1344,13 +1345,14 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         single = -1              # the card, when the play is known to be a single (no classify needed)
         if strat[turn, 0] == POLICY_PLANNING:
             # each seat's plan is kept until its hand changes
-            if plan_of[turn, 0] != hand or plan_of[turn, 1] != dup or plan_n[turn] == 0:
-                plan_n[turn] = plan_hand(hand, dup, plans[turn], alt, zv[V_MIN_STRAIGHT])
-                plan_of[turn, 0] = hand
-                plan_of[turn, 1] = dup
+            mine = pbuf[turn]
+            if mine[MAX_PLAN, 0] != hand or mine[MAX_PLAN, 1] != dup or mine[MAX_PLAN + 1, 0] == 0:
+                mine[MAX_PLAN + 1, 0] = plan_hand(hand, dup, mine[:MAX_PLAN], pbuf[P, :MAX_PLAN], zv[V_MIN_STRAIGHT])
+                mine[MAX_PLAN, 0] = hand
+                mine[MAX_PLAN, 1] = dup
             play, pdup = _planning_play(strat[turn, 2], hand, dup, counts[turn], cur_kind, cur_len, cur_key, moves,
-                                        scratch, min_opp, zv, plans[turn], plan_n[turn])
-        elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and plain[turn]:
+                                        scratch, min_opp, zv, mine[:MAX_PLAN], np.int64(mine[MAX_PLAN + 1, 0]))
+        elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and (plain >> turn) & 1:
             # following a single from a hand without bombs or straight flushes (most turns): the legal plays
             # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
             # play is the r-th such card and the greedy player's cheapest the lowest (same draws as below)
@@ -1361,7 +1363,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 if k >= 0:
                     single = nth_bit(cand, k)
                     play = np.uint64(1) << np.uint64(single)
-        elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and zv[V_REV_STATE] == 0 and plain[turn] and dup == 0:
+        elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and zv[V_REV_STATE] == 0 and (plain >> turn) & 1 and dup == 0:
             # following a pair or three of a kind from such a hand: only higher plays of that kind (the
             # greedy player's cheapest is the first, as for singles)
             w = 2 if cur_kind == K_PAIR else 3
@@ -1370,7 +1372,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
                 if k >= 0:
                     play = follow_same_kind(hand, w, cur_key, zv, k)
-        elif cur_kind == K_STRAIGHT and zv[V_REV_STATE] == 0 and plain[turn] and dup == 0:
+        elif cur_kind == K_STRAIGHT and zv[V_REV_STATE] == 0 and (plain >> turn) & 1 and dup == 0:
             # following a straight from such a hand: only higher straights of its length (greedy: the first)
             n = np.int64(follow_straight(hand, cur_len, cur_key, zv, -1))
             if n > 0:
@@ -1406,8 +1408,8 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 zv[V_REV_STATE] = 1 - zv[V_REV_STATE]
                 kind, length, key = classify(play, pdup, zv)
             hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)
-            if not plain[turn]:
-                plain[turn] = _no_bomb_or_straight_flush(hands[turn, 0], hands[turn, 1], zv)
+            if not (plain >> turn) & 1 and _no_bomb_or_straight_flush(hands[turn, 0], hands[turn, 1], zv):
+                plain |= 1 << turn
             counts[turn] -= length
             rec[turn, G_NEVER_PLAYED] = 0
             cur_kind = kind
@@ -1422,7 +1424,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 if winner < 0:
                     winner = turn
                     if zv[V_SCORE_TIMING] == 0:
-                        score_first_out(P, turn, counts, rec, full, zv)
+                        score_first_out(P, turn, counts, rec, zv)
                 if active == 1:
                     for s in range(P):
                         if counts[s] > 0:
@@ -1430,7 +1432,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                             rec[s, G_PLACE] = P
                     if zv[V_SCORE_TIMING] == 1:
                         # variant at_end: only the Loser still holds cards, and pays the Winner
-                        mult = _multiplier(P, counts[loser], rec[loser, G_NEVER_PLAYED], full[loser], zv)
+                        mult = _multiplier(P, counts[loser], rec[loser, G_NEVER_PLAYED], zv)
                         rec[loser, G_SCORE] = -counts[loser] * mult
                         rec[loser, G_CARDS_LEFT] = counts[loser]
                         rec[winner, G_SCORE] = counts[loser] * mult

@@ -106,7 +106,7 @@ def test_V_Z19_scoring():
     rec = np.zeros((4, K.G_FIELDS), dtype=np.int64)
     rec[3, K.G_NEVER_PLAYED] = 1
     counts = np.array([0, 3, 10, 14], dtype=np.int64)
-    K.score_first_out(4, 0, counts, rec, counts, np.zeros(K.N_VARIANTS, dtype=np.int64))
+    K.score_first_out(4, 0, counts, rec, np.zeros(K.N_VARIANTS, dtype=np.int64))
     assert rec[:, K.G_SCORE].tolist() == [65, -3, -20, -42]
 
 
@@ -116,14 +116,14 @@ def test_V_Z21_three_player_scoring():
     rec = np.zeros((4, K.G_FIELDS), dtype=np.int64)
     rec[1, K.G_NEVER_PLAYED] = 1
     counts = np.array([0, 17, 16, 11], dtype=np.int64)
-    K.score_first_out(4, 0, counts, rec, counts, zv)          # 4 players: 17 unplayed x3, 16 x2, 11 x2
+    K.score_first_out(4, 0, counts, rec, zv)          # 4 players: 17 unplayed x3, 16 x2, 11 x2
     assert rec[1:, K.G_SCORE].tolist() == [-51, -32, -22]
     rec3 = np.zeros((3, K.G_FIELDS), dtype=np.int64)
     rec3[1, K.G_NEVER_PLAYED] = 1
-    K.score_first_out(3, 0, np.array([0, 17, 16], dtype=np.int64), rec3, np.full(3, 17, dtype=np.int64), zv)
+    K.score_first_out(3, 0, np.array([0, 17, 16], dtype=np.int64), rec3, zv)
     assert rec3[1:, K.G_SCORE].tolist() == [-51, -32]
     rec3 = np.zeros((3, K.G_FIELDS), dtype=np.int64)
-    K.score_first_out(3, 0, np.array([0, 11, 12], dtype=np.int64), rec3, np.full(3, 17, dtype=np.int64), zv)
+    K.score_first_out(3, 0, np.array([0, 11, 12], dtype=np.int64), rec3, zv)
     assert rec3[1:, K.G_SCORE].tolist() == [-11, -24]
 
 

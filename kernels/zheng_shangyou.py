@@ -391,6 +391,16 @@ def make_scratch():
             np.zeros((16, 2), dtype=np.uint64), np.zeros(14, dtype=np.int64))
 
 
+@jit_inline
+def _sequence_ok(low, high, width, min_len, zv):
+    """Whether positions low..high make a sequence of that width the generator emits (ZS-5): long enough; an
+    ace cannot stand at both ends, and 2..A(high) is the same set of ranks as A(low)..K; variant 11 drops
+    pair and triple straights through the two (position 1)."""
+    if high - low + 1 < min_len or ((low == 0 or low == 1) and high == 13):
+        return False
+    return not (width >= 2 and zv[V_NO_TWOS_SEQ] == 1 and low <= 1 <= high)
+
+
 @jit
 def generate_moves(hand, dup, cur_kind, cur_len, cur_key, out, zv):
     """Every legal play from the hand ``(hand, dup)`` (on lead when ``cur_kind == K_NONE``) into ``out``
@@ -525,7 +535,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                     if not (hand >> np.uint64(c)) & np.uint64(1):
                         break
                     play |= np.uint64(1) << np.uint64(c)
-                    if high - low >= min_sf - 1 and not ((low == 0 or low == 1) and high == 13):
+                    if _sequence_ok(low, high, 1, min_sf, zv):
                         n = _emit_known(out, n, play, np.uint64(0), K_STRAIGHT_FLUSH, high - low + 1, 4 * low,
                                         cur_kind, cur_len, cur_key, zv)
     if not (lead or cur_kind == K_STRAIGHT or cur_kind == K_PAIR_STRAIGHT or cur_kind == K_TRIPLE_STRAIGHT):
@@ -555,8 +565,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             for high in range(low + min_len - 1, 14):
                 if n_choice[high] == 0:
                     break
-                # an ace cannot stand at both ends, and 2..A(high) is the same set of ranks as A(low)..K
-                if (low == 0 and high == 13) or (low == 1 and high == 13):
+                if not _sequence_ok(low, high, width, min_len, zv):
                     continue
                 n = _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv)
     return n
@@ -568,10 +577,8 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
 
     The plays are sequences of ``width`` cards per position, so their kind and key are known without
     :func:`classify` (ZS-5): one suit makes a straight flush, the key is 4 * low (+ the top suit under the
-    tie-break variants); variant 11 drops pair and triple straights through the two (position 1).
+    tie-break variants). The caller checks the positions (:func:`_sequence_ok`).
     """
-    if width >= 2 and zv[V_NO_TWOS_SEQ] == 1 and low <= 1 <= high:
-        return n
     L = high - low + 1
     top_base = np.uint64(4 * rank_of_position(high))
     for i in range(L):
@@ -640,14 +647,6 @@ def _nth_subset(bits, w, j):
     while (b + 1) * b // 2 <= j:
         b += 1
     return (np.uint64(1) << np.uint64(j - b * (b - 1) // 2)) | (np.uint64(1) << np.uint64(b))
-
-
-@jit_inline
-def _sequence_ok(low, high, width, min_len, zv):
-    """Whether positions low..high make a sequence of that width the generator emits (ZS-5; variant 11)."""
-    if high - low + 1 < min_len or ((low == 0 or low == 1) and high == 13):
-        return False
-    return not (width >= 2 and zv[V_NO_TWOS_SEQ] == 1 and low <= 1 <= high)
 
 
 @jit_inline

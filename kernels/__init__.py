@@ -7,7 +7,8 @@ The on-disk numba cache is keyed by the kernels' source: numba checks only the t
 defines a cached function, not of the modules it calls, so after an edit to (say) ``bits.py`` a cached
 caller would keep running the old code. Compiled code therefore lives in ``.numba_cache/<digest of every
 kernels/*.py>`` at the repository root (below ``$NUMBA_CACHE_DIR`` when that is set); an edit to any kernel
-compiles everything afresh, and an unchanged tree reuses its cache.
+compiles everything afresh, and an unchanged tree reuses its cache. ``CARDLAB_NO_PDEP`` (see
+:data:`kernels.bits.FAST_PDEP`) is in the digest too, as it changes what is compiled.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def _cache_dir() -> Path:
     for src in sorted(here.glob("*.py")):
         digest.update(src.name.encode())
         digest.update(src.read_bytes())
+    digest.update(os.environ.get("CARDLAB_NO_PDEP", "").encode())   # a compile-time choice (bits.FAST_PDEP)
     root = Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR") else here.parent / ".numba_cache"
     return root / digest.hexdigest()[:16]
 

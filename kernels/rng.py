@@ -16,9 +16,10 @@ The block function is bit-for-bit numpy's ``np.random.Philox`` (also Philox4x64-
 ``tests/test_rng.py`` checks it. numba's own ``np.random`` is never used in a kernel: it is not
 reproducible under ``prange``.
 
-State layout (``uint64[11]``, made by :func:`new_state`):
-``[0:4]`` counter, ``[4:6]`` key, ``[6:10]`` output buffer, ``[10]`` index of the next unused 32-bit half
-(0..8; 8 = buffer empty).
+State layout (``uint64[26]``, made by :func:`new_state`):
+``[0:4]`` counter, ``[4:6]`` key, ``[6:10]`` output buffer (the block before ``counter``), ``[10]`` index of the
+next unused 32-bit half (0..8; 8 = buffer empty); ``[11:26]`` the word pool (see :func:`pool_fill`), idle
+unless filled.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ M1 = np.uint64(0xCA5A826395121157)
 W0 = np.uint64(0x9E3779B97F4A7C15)
 W1 = np.uint64(0xBB67AE8584CAA73B)
 MASK32 = np.uint64(0xFFFFFFFF)
-STATE_SIZE = 11
+STATE_SIZE = 26
+POOL = 11               # where the pool starts in a state
 
 # Batches of swap ranges stay below 2**28, so a word is rejected or needs a modulo with probability < 1/16.
 BATCH_LIMIT = np.uint64(1 << 28)
@@ -137,6 +139,109 @@ def below(st, n):
         threshold = (np.uint64(0x100000000) - nn) % nn
         while low < threshold:
             m = next32(st) * nn
+            low = m & MASK32
+    return np.int64(m >> np.uint64(32))
+
+
+@jit
+def pool_fill(st):
+    """Compute the stream's next 16 or more words at once, ahead of a stretch of play that draws them one by
+    one with :func:`pool_below` and ends with :func:`pool_commit`.
+
+    The draws and the stream are exactly those of :func:`below` on ``st``; only the timing of the block
+    function changes. Drawn lazily, a block lands in the middle of the play (a refill branch mispredicted
+    once in eight words, the block's latency on the critical path); computed here, the blocks of several
+    streams overlap and the draws are loads. Between fill and commit, draw from ``st`` only through the pool.
+
+    Pool layout (``st[POOL:POOL + 15]``): ``[0:12]`` the outputs of blocks ``b0 .. b0 + 2`` (the first copied
+    from the buffer when it is partly used), ``[12]`` ``b0``, ``[13]`` the next word as an index from word
+    ``8 * b0``, ``[14]`` the end of the pool's words (16 or 24).
+    """
+    pos = st[10]
+    first = 0
+    b0 = st[0]
+    j = np.uint64(0)
+    if pos < 8:                                   # the buffer holds block counter - 1, words pos..7 unused
+        b0 = st[0] - np.uint64(1)
+        for i in range(4):
+            st[POOL + i] = st[6 + i]
+        first = 1
+        j = pos
+    for q in range(first, first + 2):
+        a, b, c, d = philox4x64_10(b0 + np.uint64(q), st[1], st[2], st[3], st[4], st[5])
+        st[POOL + 4 * q] = a
+        st[POOL + 4 * q + 1] = b
+        st[POOL + 4 * q + 2] = c
+        st[POOL + 4 * q + 3] = d
+    st[POOL + 12] = b0
+    st[POOL + 13] = j
+    st[POOL + 14] = np.uint64(8 * (first + 2))
+
+
+@jit
+def pool_commit(st):
+    """Leave ``st`` where plain draws would have left it: after the pool's used words (buffer included)."""
+    b0 = st[POOL + 12]
+    j = st[POOL + 13]
+    q = j >> np.uint64(3)
+    pos = j & np.uint64(7)
+    if pos == 0:                                  # whole blocks used: the next word starts block b0 + q
+        st[0] = b0 + q
+        st[10] = 8
+    else:
+        for i in range(4):
+            st[6 + i] = st[POOL + 4 * q + np.uint64(i)]
+        st[0] = b0 + q + np.uint64(1)
+        st[10] = pos
+
+
+@jit_inline
+def _pool_next32(st):
+    j = st[POOL + 13]
+    if j >= st[POOL + 14]:                        # used up (only after rejections): move the pool on
+        pool_commit(st)
+        pool_fill(st)
+        j = st[POOL + 13]
+    word = st[POOL + (j >> np.uint64(1))]
+    if j & np.uint64(1):
+        word = word >> np.uint64(32)
+    else:
+        word = word & MASK32
+    st[POOL + 13] = j + np.uint64(1)
+    return word
+
+
+@jit_inline
+def pool_below(st, n):
+    """:func:`below` drawn from the pool (same words, same result)."""
+    nn = np.uint64(n)
+    m = _pool_next32(st) * nn
+    low = m & MASK32
+    if low < nn:
+        threshold = (np.uint64(0x100000000) - nn) % nn
+        while low < threshold:
+            m = _pool_next32(st) * nn
+            low = m & MASK32
+    return np.int64(m >> np.uint64(32))
+
+
+@jit_inline
+def pool_choice(st, n):
+    """A choice among ``n >= 1`` options from the pool: :func:`pool_below` for ``n > 1``; ``0`` with no word
+    drawn for ``n == 1`` (a forced choice), without a branch on ``n``, so a caller need not test for it."""
+    nn = np.uint64(n)
+    j = st[POOL + 13]
+    if j >= st[POOL + 14]:
+        pool_commit(st)
+        pool_fill(st)
+        j = st[POOL + 13]
+    m = ((st[POOL + (j >> np.uint64(1))] >> ((j & np.uint64(1)) << np.uint64(5))) & MASK32) * nn
+    st[POOL + 13] = j + np.uint64(nn > 1)
+    low = m & MASK32
+    if low < nn and nn > 1:
+        threshold = (np.uint64(0x100000000) - nn) % nn
+        while low < threshold:
+            m = _pool_next32(st) * nn
             low = m & MASK32
     return np.int64(m >> np.uint64(32))
 

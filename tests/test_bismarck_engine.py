@@ -167,3 +167,23 @@ def test_simulate_json_rows(capsys):
     assert doc["meta"]["strategies"] == ["random", "heuristic", "heuristic"] and doc["meta"]["round"] == 2
     made = [r for r in doc["rows"] if r["measure"] == "made_quota"]
     assert [r["role"] for r in made] == ["dealer", "left", "right"] and all(r["trials"] == 300 for r in made)
+
+
+@K.jit
+def _hcp(hs, out):
+    for i in range(hs.shape[0]):
+        out[i] = K.hcp(hs[i])
+
+
+def test_high_card_points_count_each_honour():
+    """The branch-free hcp (J Q K A = 1 2 3 4, rules.md 3: the hand features) against a count card by card."""
+    r = np.random.default_rng(3)
+    codes = [s * 16 + k for s in range(4) for k in range(13)]
+    hs = np.array([sum(1 << codes[i] for i in r.choice(52, n, replace=False))
+                   for n in (0, 1, 5, 13, 16, 20, 52) for _ in range(20)], dtype=np.uint64)
+    out = np.zeros(len(hs), dtype=np.int64)
+    _hcp(hs, out)
+    points = {"J": 1, "Q": 2, "K": 3, "A": 4}
+    for h, got in zip(hs, out):
+        cards = B.cards_of(int(h)).split()
+        assert got == sum(points.get(c[0], 0) for c in cards)

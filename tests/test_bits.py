@@ -45,3 +45,42 @@ def test_sort_prefix_sorts_the_prefix_only(n):
     want = np.concatenate([np.sort(a[:n]), a[n:]])
     _sort(a, n)
     assert (a == want).all()
+
+
+@jit
+def _nth(xs, ks, out):
+    for i in range(xs.shape[0]):
+        out[i, 0] = bits.nth_bit_loop(xs[i], ks[i])
+        out[i, 1] = bits.nth_bit(xs[i], ks[i])
+
+
+@jit
+def _nth_pdep(xs, ks, out):
+    for i in range(xs.shape[0]):
+        out[i] = bits.nth_bit_pdep(xs[i], ks[i])
+
+
+def _nth_cases():
+    rng = np.random.default_rng(11)
+    xs = rng.integers(1, 2**63, 3000, dtype=np.uint64) >> rng.integers(0, 63, 3000).astype(np.uint64)
+    xs = np.concatenate([xs | np.uint64(1), np.array([2**64 - 1, 2**63, 1, 0x8000000000000001], dtype=np.uint64)])
+    ks = np.array([int(rng.integers(0, bin(int(x)).count("1"))) for x in xs], dtype=np.int64)
+    ks[-4:] = [63, 0, 0, 1]
+    want = [[i for i in range(64) if int(x) >> i & 1][k] for x, k in zip(xs, ks)]
+    return xs, ks, np.array(want)
+
+
+def test_nth_bit_forms_agree_with_python():
+    """nth_bit (pdep where the CPU has a fast one, else the loop) and the portable loop: the n-th set bit."""
+    xs, ks, want = _nth_cases()
+    out = np.zeros((len(xs), 2), dtype=np.int64)
+    _nth(xs, ks, out)
+    assert (out[:, 0] == want).all() and (out[:, 1] == want).all()
+
+
+@pytest.mark.skipif(not bits.FAST_PDEP, reason="this CPU has no fast pdep; nth_bit is the loop here")
+def test_nth_bit_pdep_agrees_with_python():
+    xs, ks, want = _nth_cases()
+    out = np.zeros(len(xs), dtype=np.int64)
+    _nth_pdep(xs, ks, out)
+    assert (out == want).all()

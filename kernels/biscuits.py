@@ -750,9 +750,12 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
     return points[0], points[1]
 
 
+_shuffle_pack = rng.unrolled_shuffle(52, 52)
+
+
 @jit
 def deal(st, deck, hands, counts, starter):
-    rng.partial_shuffle(st, deck, 52)
+    _shuffle_pack(st, deck)               # rng.partial_shuffle(st, deck, 52), unrolled
     for s in range(4):
         hands[s] = 0
         counts[s] = 13

@@ -39,6 +39,8 @@ N_VARIANTS = 12
 MAX_HANDS = 120
 #: The pack in the order it is shuffled from: card ``i`` (0..51, suit-major) as its code ``suit * 16 + rank``.
 DECK = np.array([(i // 13) * 16 + i % 13 for i in range(52)], dtype=np.int64)
+#: ``rng.partial_shuffle(st, deck, 52)`` unrolled for the 52-card pack (same result).
+_shuffle_pack = rng.unrolled_shuffle(52, 52)
 HCP = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], dtype=np.int64)   # J Q K A = 1 2 3 4
 
 # per-hand record, per seat
@@ -497,7 +499,7 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
     card codes of :data:`DECK` in order, then shuffled (codes, not 0..51, so a hand is one shift a card: the
     divisions by 13 cost ~50 ns a deal)."""
     deck[:] = DECK
-    rng.partial_shuffle(st_deal, deck, 52)
+    _shuffle_pack(st_deal, deck)
     trump = -1
     if rtype == 2:
         # round 3: named by the dealer; blind (before the deal) is a draw from the dealer's own stream

@@ -871,12 +871,22 @@ G_FIELDS = 12
 MAX_TURNS = 2000
 
 
+_shuffle_54 = rng.unrolled_shuffle(54, 54)
+_shuffle_108 = rng.unrolled_shuffle(108, 108)
+
+
 @jit
 def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
     """Shuffle ``deck`` (card codes; two decks: each code twice) and deal ``n_deal`` cards one at a time,
     clockwise from the dealer (ZS-1), into ``hands[P, 2]`` (cards, dups); with 3 players and 52 cards one card
     is left over, out of play."""
-    rng.partial_shuffle(st, deck, deck.shape[0])
+    n = deck.shape[0]
+    if n == 54:                           # one deck, jokers in: the usual case, unrolled (same result)
+        _shuffle_54(st, deck)
+    elif n == 108:
+        _shuffle_108(st, deck)
+    else:
+        rng.partial_shuffle(st, deck, n)
     for s in range(P):
         hands[s, 0] = 0
         hands[s, 1] = 0

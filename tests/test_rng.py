@@ -159,3 +159,36 @@ def test_pool_draws_are_the_plain_draws(skip, spans, choice):
     out = np.zeros((2, len(spans) + 20), dtype=np.int64)
     _pooled_vs_plain(skip, spans, 20, choice, out)
     assert (out[0] == out[1]).all()
+
+
+@pytest.mark.parametrize("n,k", [(52, 52), (52, 16), (32, 32), (54, 54), (13, 5), (2, 2)])
+def test_unrolled_shuffle_is_partial_shuffle(n, k):
+    """rng.unrolled_shuffle(n, k): the same permutation as partial_shuffle from the same stream, the same words
+    consumed, rejected words included (the run has some: a trial that used more words than batches)."""
+    import numba
+
+    fast = rng.unrolled_shuffle(n, k)
+
+    @numba.njit
+    def both(trials, out, used):
+        a = rng.new_state()
+        b = rng.new_state()
+        for t in range(trials):
+            rng.seed_state(a, np.uint64(8), np.uint64(1), np.uint64(t), np.uint64(0))
+            rng.seed_state(b, np.uint64(8), np.uint64(1), np.uint64(t), np.uint64(0))
+            da = np.arange(n)
+            db = np.arange(n)
+            fast(a, da)
+            rng.partial_shuffle(b, db, k)
+            out[t, 0, :] = da
+            out[t, 1, :] = db
+            used[t, 0] = a[0] * 8 + a[10] - 8
+            used[t, 1] = b[0] * 8 + b[10] - 8
+
+    trials = 3000
+    out = np.zeros((trials, 2, n), dtype=np.int64)
+    used = np.zeros((trials, 2), dtype=np.int64)
+    both(trials, out, used)
+    assert (out[:, 0] == out[:, 1]).all() and (used[:, 0] == used[:, 1]).all()
+    if n >= 32:                  # big batches: a word is rejected with probability up to 1/16
+        assert used[:, 0].max() > len(rng.shuffle_batches(n, k))

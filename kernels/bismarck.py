@@ -140,12 +140,18 @@ def _follow(h, lead_card, k):
 
 @jit_inline
 def trick_winner(row, leader, trump):
-    """The seat that wins a complete 3-card trick (BM-4), by comparing rank keys without branches: trumps
-    over the led suit over the rest, then rank."""
-    led = row[0] >> 4
-    k0 = (row[0] & 15) | 16 | (np.int64((row[0] >> 4) == trump) << 5)
-    k1 = (row[1] & 15) | (np.int64((row[1] >> 4) == led) << 4) | (np.int64((row[1] >> 4) == trump) << 5)
-    k2 = (row[2] & 15) | (np.int64((row[2] >> 4) == led) << 4) | (np.int64((row[2] >> 4) == trump) << 5)
+    """The seat that wins a complete 3-card trick ``row[:3]`` (BM-4): :func:`trick_winner_of`."""
+    return trick_winner_of(row[0], row[1], row[2], leader, trump)
+
+
+@jit_inline
+def trick_winner_of(c0, c1, c2, leader, trump):
+    """The seat that wins the trick ``c0 c1 c2`` led by ``leader`` (BM-4), by comparing rank keys without
+    branches: trumps over the led suit over the rest, then rank."""
+    led = c0 >> 4
+    k0 = (c0 & 15) | 16 | (np.int64(led == trump) << 5)
+    k1 = (c1 & 15) | (np.int64((c1 >> 4) == led) << 4) | (np.int64((c1 >> 4) == trump) << 5)
+    k2 = (c2 & 15) | (np.int64((c2 >> 4) == led) << 4) | (np.int64((c2 >> 4) == trump) << 5)
     pos = np.int64(k1 > k0)
     kb = max(k0, k1)
     pos = 2 if k2 > kb else pos
@@ -534,6 +540,36 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
     return trump, known_out
 
 
+@jit_inline
+def _random_follow(hands, p, led_lane, st_plays):
+    """A random seat's card when ``led_lane`` (the led suit's lane mask; 0 on lead) was led."""
+    h = hands[p]
+    f = h & led_lane
+    legal = f if f != 0 else h
+    c = nth_bit(legal, rng.pool_choice(st_plays[p], popcount(legal)))
+    hands[p] = h ^ (ONE << np.uint64(c))
+    return c
+
+
+@jit_inline
+def _random_tricks(hands, leader, trump, st_plays, rec, trace):
+    """The 16 tricks of :func:`_play_hand` when all three seats play random legal cards and must-trump is off:
+    the same draws and cards, with the trick in registers and none of the bookkeeping the other players need
+    (seen cards, voids). Random hands are ~25% faster this way."""
+    for t in range(16):
+        p1 = leader + 1 if leader < 2 else 0
+        p2 = p1 + 1 if p1 < 2 else 0
+        c0 = _random_follow(hands, leader, np.uint64(0), st_plays)
+        led_lane = LANE << np.uint64(c0 & 48)
+        c1 = _random_follow(hands, p1, led_lane, st_plays)
+        c2 = _random_follow(hands, p2, led_lane, st_plays)
+        trace[3 * t] = c0
+        trace[3 * t + 1] = c1
+        trace[3 * t + 2] = c2
+        leader = trick_winner_of(c0, c1, c2, leader, trump)
+        rec[leader, H_TRICKS] += 1
+
+
 def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
               scratch, rec, trace):
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
@@ -562,7 +598,10 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
     voids[:] = 0
     leader = (dealer + 1) % 3
     n_played = 0
-    for _ in range(16):
+    if not must_trump and strat[0] == S_RANDOM and strat[1] == S_RANDOM and strat[2] == S_RANDOM:
+        _random_tricks(hands, leader, trump, st_plays, rec, trace)
+        n_played = 48                     # the general loop below is skipped
+    while n_played < 48:
         on_table = np.uint64(0)
         for k in range(3):
             p = (leader + k) % 3

@@ -120,7 +120,8 @@ def nth_bit_loop(x, n):
 @jit_inline
 def nth_bit_pdep(x, n):
     """:func:`nth_bit_loop` in two instructions and no branch: ``pdep`` puts bit ``n`` at the ``n``-th set
-    bit of ``x``; only where :data:`FAST_PDEP`. On random Bismarck hands this is ~28% of the whole hand."""
+    bit of ``x``; only where :data:`FAST_PDEP`. Random Bismarck hands went 601k -> 774k/s with it (the loop's
+    mispredicted exits were ~22% of a hand)."""
     return low_index(_pdep64(np.uint64(1) << np.uint64(n), np.uint64(x)))
 
 

@@ -122,10 +122,10 @@ def test_uniform_in_unit_interval():
 
 
 @rng.jit
-def _pooled_vs_plain(skip, spans, after, choice, out):
-    """Draws ``below(spans[i])`` after ``skip`` plain words, through the pool (fill, draws, commit) and plainly,
-    then ``after`` plain words more in both; ``out[0]`` pooled, ``out[1]`` plain. ``choice``: draw through
-    ``pool_choice``, which draws nothing for a span of 1."""
+def _pooled_vs_plain(skip, spans, after, out):
+    """Choices among ``spans[i]`` after ``skip`` plain words, through the pool (fill, pool_choice, commit) and
+    plainly (``below``, nothing drawn for a span of 1), then ``after`` plain words more in both; ``out[0]``
+    pooled, ``out[1]`` plain."""
     a = rng.new_state()
     b = rng.new_state()
     for st in (a, b):
@@ -134,30 +134,25 @@ def _pooled_vs_plain(skip, spans, after, choice, out):
             rng.next32(st)
     rng.pool_fill(a)
     for i in range(spans.shape[0]):
-        if choice:                                   # pool_choice: a span of 1 draws nothing
-            out[0, i] = rng.pool_choice(a, spans[i])
-            out[1, i] = rng.below(b, spans[i]) if spans[i] > 1 else 0
-        else:
-            out[0, i] = rng.pool_below(a, spans[i])
-            out[1, i] = rng.below(b, spans[i])
+        out[0, i] = rng.pool_choice(a, spans[i])
+        out[1, i] = rng.below(b, spans[i]) if spans[i] > 1 else 0
     rng.pool_commit(a)
     for i in range(after):
         out[0, spans.shape[0] + i] = rng.next32(a)
         out[1, spans.shape[0] + i] = rng.next32(b)
 
 
-@pytest.mark.parametrize("choice", [False, True])
 @pytest.mark.parametrize("skip", [0, 1, 5, 7, 8, 9, 16, 23])
 @pytest.mark.parametrize("spans", [[], [5], [16, 15, 14, 13, 12, 11, 10, 9], [7] * 16, [3] * 40,
                                    [1, 4, 1, 1, 9, 2, 1, 13, 1, 1, 1, 5, 16, 1, 3, 2, 1, 1, 7, 1],
                                    [2**31 + 1] * 30])     # the last: half the words rejected, pool refills
-def test_pool_draws_are_the_plain_draws(skip, spans, choice):
-    """rng.pool_fill / pool_below / pool_choice / pool_commit: the same numbers as below() on the same stream
-    (pool_choice skipping spans of 1), and the stream left where plain draws leave it, from every position in a
-    block (a partly used buffer included)."""
+def test_pool_draws_are_the_plain_draws(skip, spans):
+    """rng.pool_fill / pool_choice / pool_commit: the same numbers as below() on the same stream (a span of 1
+    draws nothing), and the stream left where plain draws leave it, from every position in a block (a partly
+    used buffer included)."""
     spans = np.array(spans, dtype=np.int64)
     out = np.zeros((2, len(spans) + 20), dtype=np.int64)
-    _pooled_vs_plain(skip, spans, 20, choice, out)
+    _pooled_vs_plain(skip, spans, 20, out)
     assert (out[0] == out[1]).all()
 
 

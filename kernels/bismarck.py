@@ -41,7 +41,6 @@ MAX_HANDS = 120
 DECK = np.array([(i // 13) * 16 + i % 13 for i in range(52)], dtype=np.int64)
 #: ``rng.partial_shuffle(st, deck, 52)`` unrolled for the 52-card pack (same result).
 _shuffle_pack = rng.unrolled_shuffle(52, 52)
-HCP = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], dtype=np.int64)   # J Q K A = 1 2 3 4
 
 # per-hand record, per seat
 H_TRICKS = 0
@@ -190,7 +189,7 @@ RANK_J = np.uint64(sum(1 << (16 * s + 9) for s in range(4)))     # the jacks of 
 
 @jit_inline
 def hcp(h):
-    """High-card points (J Q K A = 1 2 3 4, :data:`HCP`) of a set, in any lanes: one count per rank, no
+    """High-card points (J Q K A = 1 2 3 4) of a set, in any lanes: one count per rank, no
     branches (a bit-by-bit loop cost ~40 ns a random hand in mispredictions)."""
     return (popcount(h & RANK_J) + 2 * popcount(h & (RANK_J << ONE)) + 3 * popcount(h & (RANK_J << np.uint64(2)))
             + 4 * popcount(h & (RANK_J << np.uint64(3))))
@@ -555,7 +554,7 @@ def _random_follow(hands, p, led_lane, st_plays):
 def _random_tricks(hands, leader, trump, st_plays, rec, trace):
     """The 16 tricks of :func:`_play_hand` when all three seats play random legal cards and must-trump is off:
     the same draws and cards, with the trick in registers and none of the bookkeeping the other players need
-    (seen cards, voids). Random hands are ~25% faster this way."""
+    (seen cards, voids): random hands ~1.15M -> ~1.23M/s back to back."""
     for t in range(16):
         p1 = leader + 1 if leader < 2 else 0
         p2 = p1 + 1 if p1 < 2 else 0

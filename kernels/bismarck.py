@@ -541,7 +541,8 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
 
 @jit_inline
 def _random_follow(hands, p, led_lane, st_plays):
-    """A random seat's card when ``led_lane`` (the led suit's lane mask; 0 on lead) was led."""
+    """A random seat's card when ``led_lane`` (the led suit's lane mask; 0 on lead) was led: a uniform draw
+    among the legal cards, following suit if able (BM-4)."""
     h = hands[p]
     f = h & led_lane
     legal = f if f != 0 else h
@@ -552,9 +553,9 @@ def _random_follow(hands, p, led_lane, st_plays):
 
 @jit_inline
 def _random_tricks(hands, leader, trump, st_plays, rec, trace):
-    """The 16 tricks of :func:`_play_hand` when all three seats play random legal cards and must-trump is off:
-    the same draws and cards, with the trick in registers and none of the bookkeeping the other players need
-    (seen cards, voids): random hands ~1.15M -> ~1.23M/s back to back."""
+    """The 16 tricks (BM-4) of :func:`_play_hand` when all three seats play random legal cards and must-trump
+    (3(c)6) is off: the same draws and cards, with the trick in registers and none of the bookkeeping the other
+    players need (seen cards, voids): random hands ~1.15M -> ~1.23M/s back to back."""
     for t in range(16):
         p1 = leader + 1 if leader < 2 else 0
         p2 = p1 + 1 if p1 < 2 else 0

@@ -176,7 +176,8 @@ def _hcp(hs, out):
 
 
 def test_high_card_points_count_each_honour():
-    """The branch-free hcp (J Q K A = 1 2 3 4, rules.md 3: the hand features) against a count card by card."""
+    """The branch-free hcp (J Q K A = 1 2 3 4; the report's ``hcp`` feature, a measure and not a rule) against a
+    count card by card."""
     r = np.random.default_rng(3)
     codes = [s * 16 + k for s in range(4) for k in range(13)]
     hs = np.array([sum(1 << codes[i] for i in r.choice(52, n, replace=False))

@@ -445,13 +445,103 @@ def _with_skipped(hands, nh, row, k, rel, skipped):
 
 
 @jit_inline
+def _takes_trick(hands, nh, trump, row, k, leader, side):
+    """Whether the seats of ``side`` take the current trick, ``row[:k]`` played (k >= 1), however everybody
+    plays: their best card of the led suit tops every card the others can still play to it and nobody else can
+    ruff, or they have ruffed and nobody else can overruff, or one of them can ruff and nobody else can. Returns
+    (1, the card whose rank that rests on, or 0) or (0, 0)."""
+    ss = row[0] >> 4
+    best = row[0]
+    bp = 0
+    for i in range(1, k):
+        if beats(row[i], best, trump):
+            best = row[i]
+            bp = i
+    ours = (side >> ((leader + bp) % nh)) & 1
+    cross = trump >= 0 and ss != trump
+    if cross and (best >> 4) == trump:
+        # ruffed: sure if it is ours and no one else still to play can overruff (a player of the led suit
+        # must follow)
+        if not ours:
+            return 0, np.uint64(0)
+        for j in range(k, nh):
+            q = (leader + j) % nh
+            if not (side >> q) & 1 and lane(hands[q], ss) == 0:
+                t = lane(hands[q], trump)
+                if t and high_index(t) > (best & 15):
+                    return 0, np.uint64(0)
+        return 1, ONE << np.uint64(best)
+    top = best if ours else -1
+    theirs = -1 if ours else best
+    we_ruff = False
+    for j in range(k, nh):
+        q = (leader + j) % nh
+        f = lane(hands[q], ss)
+        if (side >> q) & 1:
+            if f:
+                top = max(top, ss * 16 + high_index(f))
+            elif cross and lane(hands[q], trump):
+                we_ruff = True
+        elif f:
+            theirs = max(theirs, ss * 16 + high_index(f))
+        elif cross and lane(hands[q], trump):
+            return 0, np.uint64(0)              # they can ruff
+    if top > theirs:
+        return 1, ONE << np.uint64(top)
+    if we_ruff:
+        return 1, np.uint64(0)
+    return 0, np.uint64(0)
+
+
+@jit_inline
+def _loses_lead(hands, nh, trump, leader, side):
+    """Whether the leader's side (``side``, the leader among it) loses the trick it leads however it plays: in
+    every suit the leader holds, the top card is the other side's, and in a side suit no partner of the leader
+    can ruff it. Returns (1, the top cards it rests on) or (0, 0)."""
+    allh = np.uint64(0)
+    for p in range(nh):
+        allh |= hands[p]
+    rel = np.uint64(0)
+    for s in range(4):
+        if lane(hands[leader], s) == 0:
+            continue
+        topbit = ONE << np.uint64(16 * s + high_index(lane(allh, s)))
+        for q in range(nh):
+            if (side >> q) & 1:
+                if hands[q] & topbit:
+                    return 0, np.uint64(0)
+                if trump >= 0 and s != trump and q != leader and lane(hands[q], s) == 0 and lane(hands[q], trump):
+                    return 0, np.uint64(0)
+        rel |= topbit
+    return 1, rel
+
+
+@jit_inline
 def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countteam, meta0, ttk, ttb, tmask,
-           key, stats, relevant, d):
+           key, stats, relevant, d, row):
     """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on). When
     decided, ``relevant[d]`` gets the cards whose ranks the decision rests on (partition search)."""
     stats[0] += 1
     relevant[d] = np.uint64(0)
+    allseats = (1 << nh) - 1
     if k != 0:
+        # mid-trick: a trick that one side surely takes decides it when the count side needs one more trick,
+        # or every trick left (both sides want tricks: not in a misère goal, where nobody does)
+        if maxteam != countteam:
+            return -1
+        need = target - won
+        if need == 1:
+            ok, rel = _takes_trick(hands, nh, trump, row, k, leader, countteam)
+            if ok:
+                stats[2] += 1
+                relevant[d] = rel
+                return 1
+        elif need == popcount(hands[leader]) + 1:
+            ok, rel = _takes_trick(hands, nh, trump, row, k, leader, allseats & ~countteam)
+            if ok:
+                stats[2] += 1
+                relevant[d] = rel
+                return 0
         return -1
     remaining = popcount(hands[leader])
     if won >= target:
@@ -470,6 +560,16 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
             allh |= hands[p]
         relevant[d] = _top_cards(allh, tm)
         return v
+    # the leader's side surely loses the trick it leads: decides it when the count side needs one more trick
+    # (leading from the other side) or every trick left (leading itself)
+    counting = (countteam >> leader) & 1
+    if maxteam == countteam and ((need == 1 and not counting) or (need == remaining and counting)):
+        side = countteam if counting else allseats & ~countteam
+        ok, rel = _loses_lead(hands, nh, trump, leader, side)
+        if ok:
+            stats[2] += 1
+            relevant[d] = rel
+            return 1 - counting
     if maxteam == countteam:
         qt, used = _quick_tricks(hands, nh, trump, must_trump, leader, maxteam)
         if (maxteam >> leader) & 1:
@@ -519,7 +619,7 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             leader = st[d, 0]
             k = st[d, 2]
             v = _enter(hands, nh, trump, must_trump, leader, k, st[d, 3], target, maxteam, countteam, meta0, ttk,
-                       ttb, tmask, keybuf[d], stats, relevant, d)
+                       ttb, tmask, keybuf[d], stats, relevant, d, tricks[st[d, 1]])
             st[d, 7] = 0
             if v < 0:
                 q = (leader + k) % nh

@@ -86,6 +86,8 @@ def legal_cards(h, led, trump, must_trump):
 
 
 BUCKET_BITS = 5
+LEAD_LEN_W = 20
+DISC_W = 4
 BUCKET = 1 << BUCKET_BITS
 
 
@@ -375,6 +377,13 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
             for q in range(nh):
                 if q != p and lane(hands[q], s) == 0 and lane(hands[q], trump) != 0:
                     lead_bonus += 30 if ((maxteam >> q) & 1) == mine else -30
+        if k == 0 and not misere:
+            # a suit in which the other side holds few cards gives them few replies: a smaller tree (a void
+            # opponent may play any card, counted as many)
+            for q in range(nh):
+                if ((maxteam >> q) & 1) != mine:
+                    ln = popcount(lane(hands[q], s))
+                    lead_bonus -= LEAD_LEN_W * (ln if ln else popcount(h) + 1)
         while x:
             low = x & (~x + ONE)
             x ^= low
@@ -403,6 +412,8 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
                 score = 100 - r + (30 if (top and s == led) else 0)
             else:
                 score = -r
+            if k > 0 and s != led and not misere:
+                score += DISC_W * popcount(lane(h, s))      # a discard or ruff: from a long suit first
             j = n
             while j > 0 and sc[j - 1] < score:
                 out[j] = out[j - 1]

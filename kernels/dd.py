@@ -151,24 +151,26 @@ def _lengths_key(hands, nh):
 
 @jit_inline
 def _top_owners(rel, nh):
-    """Who holds the highest remaining card of each suit (from the relative ranks)."""
+    """Who holds the highest and the second-highest remaining card of each suit (from the relative ranks)."""
     sig = np.uint64(0)
     for p in range(nh):
         for s in range(4):
             if (rel[p] >> np.uint64(16 * s + 12)) & ONE:
                 sig |= np.uint64(p) << np.uint64(2 * s)
+            if (rel[p] >> np.uint64(16 * s + 11)) & ONE:
+                sig |= np.uint64(p + 1) << np.uint64(8 + 3 * s)
     return sig
 
 
 @jit_inline
 def _bucket(lenkey, meta, rel, nh, mask):
-    """The bucket of a position: its suit lengths, meta and the owner of each suit's top card. A stored bound
-    whose cards leave one of those free is found only under the owners it was stored with (fewer hits, never
-    a wrong one). Keying on the lengths alone put every position of a length pattern into one bucket, which
-    thrashed: on 21 deals of 3x13, 23.3M nodes with length keys and the first slot always replaced, 10.1M
-    with the slot to replace picked from the position, 6.1M with the two top owners in the key and buckets
-    of 32. With the move ordering of the lead by the other side's lengths, the top owner alone did better
-    than the two top owners (3x13: 3.9M -> 3.6M nodes on 40 deals; bridge 13 cards: 9.9M -> 8.7M on 8)."""
+    """The bucket of a position: its suit lengths, meta and the owners of each suit's two top cards. A
+    stored bound whose cards leave one of those free is found only under the owners it was stored with
+    (fewer hits, never a wrong one). Keying on the lengths alone put every position of a length pattern into
+    one bucket, which thrashed: on 21 deals of 3x13, 23.3M nodes with length keys and the first slot always
+    replaced, 10.1M with the slot to replace picked from the position, 6.1M with the two top owners in the
+    key and buckets of 32. The top owner alone: fewer nodes on 3x13 and bridge deals, but on 3x16 (9 deals)
+    35M -> 140M: more positions share a bucket and it thrashes."""
     h = lenkey * H0 + (meta ^ (_top_owners(rel, nh) << np.uint64(40))) * H4
     h ^= h >> np.uint64(29)
     h *= H1

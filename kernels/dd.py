@@ -260,9 +260,12 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, mask):
 
 @jit_inline
 def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
-    """Tricks the leader can cash at once: in each suit its top sequence among the remaining cards, capped
-    in a side suit by the length of every opponent who could ruff (with ``must_trump``, of every other
-    player holding trumps: a partner forced to ruff takes the lead away). Returns (tricks, the cards used)."""
+    """Tricks the leader can cash at once: in each suit its top sequence among the remaining cards (the whole
+    suit when that sequence is at least as long as every other hand's holding), capped in a side suit by the
+    length of every opponent who could ruff (with ``must_trump``, of every other player holding trumps: a
+    partner forced to ruff takes the lead away). Capped rounds are followed by every possible ruffer, so
+    nobody who could ruff a later suit discards on the way. Returns (tricks, the cards used: the top
+    sequences, which is all the ranks the count rests on)."""
     allh = np.uint64(0)
     for p in range(nh):
         allh |= hands[p]
@@ -282,6 +285,14 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
                     t += 1
                 else:
                     break
+        top = t
+        if t:
+            longest = 0
+            for o in range(nh):
+                if o != leader:
+                    longest = max(longest, popcount(lane(hands[o], s)))
+            if t >= longest:
+                t = popcount(mine)                 # the rest of the suit: long cards nobody can follow
         if t and trump >= 0 and s != trump:
             for o in range(nh):
                 if o != leader and (must_trump or ((maxteam >> o) & 1) != side) and lane(hands[o], trump) != 0:
@@ -291,7 +302,7 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
         if t:
             x = mine
             n = popcount(x)
-            while n > t:
+            while n > min(t, top):
                 x &= x - ONE
                 n -= 1
             used |= x << np.uint64(16 * s)

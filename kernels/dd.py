@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_inline
-from .bits import high_index, low_index, popcount  # noqa: F401  (re-exported for bismarck)
+from .bits import compress, high_index, low_index, popcount  # noqa: F401  (re-exported for bismarck)
 
 LANE = np.uint64(0x1FFF)
 MAX_DEPTH = 68          # cards in a position: 4 x 16 at most, plus slack
@@ -118,7 +118,9 @@ def new_buffers():
 
 @jit_inline
 def _rel_key(hands, nh, out):
-    """Relative-rank form of the hands: in each suit the remaining cards renumbered from the top (A = 12)."""
+    """Relative-rank form of the hands: in each suit the remaining cards renumbered from the top (A = 12): a
+    hand's cards of a suit gathered at the positions of every remaining card of it (``compress``), moved up
+    to the ace."""
     for i in range(4):
         out[i] = np.uint64(0)
     allh = np.uint64(0)
@@ -126,17 +128,9 @@ def _rel_key(hands, nh, out):
         allh |= hands[p]
     for s in range(4):
         x = lane(allh, s)
-        r = 12
-        while x:
-            rank = high_index(x)
-            bit = ONE << np.uint64(rank)
-            card = bit << np.uint64(16 * s)
-            for p in range(nh):
-                if hands[p] & card:
-                    out[p] |= ONE << np.uint64(16 * s + r)
-                    break
-            r -= 1
-            x ^= bit
+        shift = np.uint64(16 * s + 13 - popcount(x))
+        for p in range(nh):
+            out[p] |= compress(lane(hands[p], s), x) << shift
 
 
 @jit_inline

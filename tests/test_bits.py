@@ -84,3 +84,46 @@ def test_nth_bit_pdep_agrees_with_python():
     out = np.zeros(len(xs), dtype=np.int64)
     _nth_pdep(xs, ks, out)
     assert (out == want).all()
+
+
+@jit
+def _compress(xs, ms, out):
+    for i in range(xs.shape[0]):
+        out[i, 0] = bits.compress_loop(xs[i], ms[i])
+        out[i, 1] = bits.compress(xs[i], ms[i])
+
+
+@jit
+def _compress_pext(xs, ms, out):
+    for i in range(xs.shape[0]):
+        out[i] = bits.compress_pext(xs[i], ms[i])
+
+
+def _compress_cases():
+    rng = np.random.default_rng(12)
+    xs = rng.integers(0, 2**63, 3000, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, 3000, dtype=np.uint64)
+    ms = rng.integers(0, 2**63, 3000, dtype=np.uint64) >> rng.integers(0, 63, 3000).astype(np.uint64)
+    xs = np.concatenate([xs, np.array([2**64 - 1, 0, 2**64 - 1, 0x5555], dtype=np.uint64)])
+    ms = np.concatenate([ms, np.array([2**64 - 1, 2**64 - 1, 0, 0x1FFF], dtype=np.uint64)])
+    want = []
+    for x, m in zip(xs, ms):
+        picked = [int(x) >> i & 1 for i in range(64) if int(m) >> i & 1]
+        want.append(sum(b << j for j, b in enumerate(picked)))
+    return xs, ms, np.array(want, dtype=np.uint64)
+
+
+def test_compress_forms_agree_with_python():
+    """compress (pext where the CPU has a fast one, else the loop) and the portable loop: the bits of x at the
+    set positions of the mask, packed low (the double-dummy solver's relative ranks)."""
+    xs, ms, want = _compress_cases()
+    out = np.zeros((len(xs), 2), dtype=np.uint64)
+    _compress(xs, ms, out)
+    assert (out[:, 0] == want).all() and (out[:, 1] == want).all()
+
+
+@pytest.mark.skipif(not bits.FAST_PDEP, reason="this CPU has no fast pext; compress is the loop here")
+def test_compress_pext_agrees_with_python():
+    xs, ms, want = _compress_cases()
+    out = np.zeros(len(xs), dtype=np.uint64)
+    _compress_pext(xs, ms, out)
+    assert (out == want).all()

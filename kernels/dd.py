@@ -86,6 +86,7 @@ def legal_cards(h, led, trump, must_trump):
 
 
 BUCKET_BITS = 5
+DEEP_KEY = 9          # tricks left from which the bucket key has each suit's three top owners, not two
 LEAD_LEN_W = 20
 DISC_W = 4
 ALLY_TOP = 60
@@ -145,27 +146,32 @@ def _lengths_key(hands, nh):
 
 @jit_inline
 def _top_owners(rel, nh):
-    """Who holds the highest and the second-highest remaining card of each suit (from the relative ranks)."""
+    """Who holds the highest and the second-highest remaining card of each suit, and with ``DEEP_KEY`` tricks
+    or more left the third-highest too (from the relative ranks)."""
     sig = np.uint64(0)
+    deep = popcount(rel[0]) >= DEEP_KEY
     for p in range(nh):
         for s in range(4):
             if (rel[p] >> np.uint64(16 * s + 12)) & ONE:
                 sig |= np.uint64(p) << np.uint64(2 * s)
             if (rel[p] >> np.uint64(16 * s + 11)) & ONE:
                 sig |= np.uint64(p + 1) << np.uint64(8 + 3 * s)
+            if deep and (rel[p] >> np.uint64(16 * s + 10)) & ONE:
+                sig |= np.uint64(p + 1) << np.uint64(20 + 3 * s)
     return sig
 
 
 @jit_inline
 def _bucket(lenkey, meta, rel, nh, mask):
-    """The bucket of a position: its suit lengths, meta and the owners of each suit's two top cards. A
-    stored bound whose cards leave one of those free is found only under the owners it was stored with
-    (fewer hits, never a wrong one). Keying on the lengths alone put every position of a length pattern into
-    one bucket, which thrashed: on 21 deals of 3x13, 23.3M nodes with length keys and the first slot always
-    replaced, 10.1M with the slot to replace picked from the position, 6.1M with the two top owners in the
-    key and buckets of 32. The top owner alone: fewer nodes on 3x13 and bridge deals, but on 3x16 (9 deals)
-    35M -> 140M: more positions share a bucket and it thrashes."""
-    h = lenkey * H0 + (meta ^ (_top_owners(rel, nh) << np.uint64(40))) * H4
+    """The bucket of a position: its suit lengths, meta and the owners of each suit's top cards. A stored
+    bound whose cards leave one of those free is found only under the owners it was stored with (fewer hits,
+    never a wrong one). Keying on the lengths alone put every position of a length pattern into one bucket,
+    which thrashed: on 21 deals of 3x13, 23.3M nodes with length keys and the first slot always replaced,
+    10.1M with the slot to replace picked from the position, 6.1M with the two top owners in the key and
+    buckets of 32. How many top owners pays depends on the depth: the top owner alone gave fewer nodes on
+    3x13 and bridge deals but thrashed on 3x16 (9 deals: 35M -> 140M nodes); three top owners once 9 tricks
+    or more are left took 3x16 from 35M to 26M nodes, with 3x13 and bridge deals within 1.5%."""
+    h = lenkey * H0 + meta * H4 + _top_owners(rel, nh) * H1
     h ^= h >> np.uint64(29)
     h *= H1
     return np.int64((h >> np.uint64(32)) & mask) & ~np.int64(BUCKET - 1)

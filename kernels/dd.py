@@ -90,6 +90,7 @@ DEEP_KEY = 9          # tricks left from which the bucket key has each suit's th
 LEAD_LEN_W = 20
 DISC_W = 4
 ALLY_TOP = 60
+OVERTAKEN = 50
 BUCKET = 1 << BUCKET_BITS
 
 
@@ -364,6 +365,8 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
     # an opponent still to play in this trick who could beat the card winning now (then a partner's card is
     # not safe, and covering it can be right)
     threat = False
+    opp_hi = -1                     # the highest card of the led suit an opponent still to play holds
+    opp_ruff = False                # an opponent still to play can ruff
     if k > 0 and not misere:
         for j in range(1, nh - k):
             q = (p + j) % nh
@@ -371,11 +374,22 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
                 continue
             fol = lane(hands[q], led)
             if fol:
+                opp_hi = max(opp_hi, high_index(fol))
                 if (best >> 4) == led and high_index(fol) > (best & 15):
                     threat = True
             elif trump >= 0 and lane(hands[q], trump):
+                opp_ruff = led != trump
                 if (best >> 4) != trump or high_index(lane(hands[q], trump)) > (best & 15):
                     threat = True
+    # a partner still to play tops the trick in the led suit whatever the opponents do: play low
+    ally_tops = False
+    if k > 0 and not misere and not opp_ruff and (best >> 4) == led:
+        for j in range(1, nh - k):
+            q = (p + j) % nh
+            if ((maxteam >> q) & 1) == mine:
+                fol = lane(hands[q], led)
+                if fol and high_index(fol) > max(opp_hi, best & 15):
+                    ally_tops = True
     n = 0
     skip = np.uint64(0)
     for s in range(4):
@@ -423,12 +437,17 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
                     score = r
             elif k == 0:
                 score = (100 + r if top else (ALLY_TOP - r if ally_top else 20 - r)) + lead_bonus
+            elif ally_tops:
+                score = -r - (50 if (s == trump and s != led) else 0)
             elif ally_winning and not threat:
                 score = -r - (50 if (s == trump and s != led) else 0)
             elif ally_winning:
                 score = (40 - r if top and s == led else -r) - (50 if (s == trump and s != led) else 0)
             elif beats(c, best, trump):
-                score = 100 - r + (30 if (top and s == led) else 0)
+                if s == led and (opp_ruff or r < opp_hi):
+                    score = OVERTAKEN - r           # an opponent still to play can beat it
+                else:
+                    score = 100 - r + (30 if (top and s == led) else 0)
             else:
                 score = -r
             if k > 0 and s != led and not misere:

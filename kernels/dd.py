@@ -30,7 +30,8 @@ Method (what good bridge solvers do, kept small):
   side needs one more trick or all that are left.
 
 Compile time: helpers called at two places are compiled functions, not inlined (``_quick_tricks``,
-``_takes_trick``, ``_sure_trumps``): inlining them doubled the solver's compile time (11 -> 22 s).
+``_takes_trick``, ``_sure_trumps``): inlined, ``solve`` took 22 s to compile, 15 s as they are (11 s before
+the mid-trick cut-offs and the partner's quick tricks were added).
 """
 
 from __future__ import annotations

@@ -277,7 +277,8 @@ def double_dummy() -> None:
                 times.append(time.perf_counter() - t0)
                 nodes.append(int(bufs[4][0]))
         # nodes are the figure to compare between versions of the search: unlike times, they are not noisy
-        print(f"{f'double dummy, 3 hands of {m} cards, median of {deals}':<52}{statistics.median(times) * 1000:>14,.1f} "
+        what = f"double dummy, 3 hands of {m} cards, median of {deals}"
+        print(f"{what:<52}{statistics.median(times) * 1000:>14,.1f} "
               f"{'ms':<10}{'':>12}          (max {max(times) * 1000:,.0f} ms; median {statistics.median(nodes):,.0f} "
               f"nodes; target for 16 cards: 50 ms)")
     try:

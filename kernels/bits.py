@@ -69,32 +69,27 @@ def high_index(x):
     return 63 - _ctlz(np.uint64(x))
 
 
-@intrinsic
-def _pdep64(typingctx, src, mask):
-    """BMI2's ``pdep``: deposit the low bits of ``src`` at the set positions of ``mask`` (only compiled where
-    :data:`FAST_PDEP` holds)."""
-    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
-        return None
+def _bmi2_intrinsic(name, doc):
+    """An intrinsic ``f(src: uint64, mask: uint64) -> uint64`` calling BMI2's ``name`` (only compiled where
+    :data:`FAST_PDEP` holds: the same CPUs run ``pdep`` and ``pext`` fast)."""
 
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64]))
-        return builder.call(fn, list(args))
-    return types.uint64(types.uint64, types.uint64), codegen
+    @intrinsic
+    def _f(typingctx, src, mask):
+        if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            fn = builder.module.declare_intrinsic(f"llvm.x86.bmi.{name}.64", fnty=ir.FunctionType(i64, [i64, i64]))
+            return builder.call(fn, list(args))
+        return types.uint64(types.uint64, types.uint64), codegen
+    _f.__doc__ = doc
+    return _f
 
 
-@intrinsic
-def _pext64(typingctx, src, mask):
-    """BMI2's ``pext``: gather the bits of ``src`` at the set positions of ``mask`` into the low bits (only
-    compiled where :data:`FAST_PDEP` holds: the same CPUs run both fast)."""
-    if not (isinstance(src, types.Integer) and isinstance(mask, types.Integer)):
-        return None
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=ir.FunctionType(i64, [i64, i64]))
-        return builder.call(fn, list(args))
-    return types.uint64(types.uint64, types.uint64), codegen
+_pdep64 = _bmi2_intrinsic("pdep", "``pdep``: deposit the low bits of ``src`` at the set positions of ``mask``.")
+_pext64 = _bmi2_intrinsic("pext", "``pext``: gather the bits of ``src`` at the set positions of ``mask`` into the "
+                                  "low bits.")
 
 
 def _fast_pdep() -> bool:

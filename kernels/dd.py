@@ -69,7 +69,8 @@ def beats(c, best, trump):
 
 @jit_inline
 def trick_winner_pos(row, nh, trump):
-    """Position (0 = leader) of the card that wins a complete trick ``row[:nh]``."""
+    """Position (0 = leader) of the card that wins a complete trick ``row[:nh]`` (or is winning the first
+    ``nh`` cards of one)."""
     best = row[0]
     pos = 0
     for i in range(1, nh):
@@ -510,12 +511,8 @@ def _takes_trick(hands, nh, trump, row, k, leader, side):
     ruff, or they have ruffed and nobody else can overruff, or one of them can ruff and nobody else can. Returns
     (1, the card whose rank that rests on, or 0) or (0, 0)."""
     ss = row[0] >> 4
-    best = row[0]
-    bp = 0
-    for i in range(1, k):
-        if beats(row[i], best, trump):
-            best = row[i]
-            bp = i
+    bp = trick_winner_pos(row, k, trump)          # the card winning so far
+    best = row[bp]
     ours = (side >> ((leader + bp) % nh)) & 1
     cross = trump >= 0 and ss != trump
     if cross and (best >> 4) == trump:

@@ -108,7 +108,8 @@ def _fast_pdep() -> bool:
     return bool(binding.get_host_cpu_features().get("bmi2")) and name not in ("znver1", "znver2", "bdver4")
 
 
-#: True where :func:`nth_bit` is one ``pdep`` (decided once, at import).
+#: True where :func:`nth_bit` is one ``pdep`` and :func:`compress` one ``pext`` (decided once, at import; the
+#: CPUs that run one in microcode run both so).
 FAST_PDEP = _fast_pdep()
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rng
-from ._jit import jit, jit_inline, pjit, prange
+from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import popcount as _popcount
@@ -834,47 +834,56 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
         last_start = np.zeros(2, dtype=np.int64)
         st_deal = rng.new_state()
         st_play = rng.new_state()
-        row = out[ci]
-        base = 4 * C_FIELDS
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-            starter = rng.below(st_deal, 4)          # BI-3: the first Starter at random
-            score0 = 0
-            score1 = 0
-            n_hands = 0
-            last_start[:] = -1
-            last_start[starter % 2] = starter
-            while True:
-                for i in range(52):
-                    deck[i] = i
-                deal(st_deal, deck, hands, counts, starter)
-                do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
-                p0, p1 = play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0,
-                                           score1, target if unit_game == 1 else 1 << 40)
-                score0 += p0
-                score1 += p1
-                n_hands += 1
-                row[base + 2 * T_FIELDS + M_HANDS] += 1
-                for s in range(4):
-                    b = s * C_FIELDS
-                    row[b + C_POINTS] += rec[s, H_POINTS]
-                    row[b + C_POINTS_SQ] += rec[s, H_POINTS] * rec[s, H_POINTS]
-                    row[b + C_OUT_FIRST] += rec[s, H_OUT_FIRST]
-                    row[b + C_STARTER] += rec[s, H_STARTER]
-                    row[b + C_OUT_FIRST_AS_STARTER] += rec[s, H_OUT_FIRST] * rec[s, H_STARTER]
-                    hb = base + 2 * T_FIELDS + M_FIELDS + 2 * min(rec[s, H_HCP], MAX_HCP)
-                    row[hb] += 1
-                    row[hb + 1] += rec[s, H_OUT_FIRST]
-                if unit_game == 0 or _game_over(score0, score1, n_hands, target, max_hands):
-                    break
-                starter = next_starter_rule(starter, score0, score1, last_start, bv)
-            if unit_game == 1:
-                row[base + 2 * T_FIELDS + M_GAMES] += 1
-                if score0 > score1:
-                    row[base + T_GAMES_WON] += 1
-                elif score1 > score0:
-                    row[base + T_FIELDS + T_GAMES_WON] += 1
+        _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands, bv, out[ci],
+                        (hands, counts, rec, moves, deck, last_start, st_deal, st_play))
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands, bv, row, bufs):
+    """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row, on borrowed views of the
+    arguments: no reference counting in the loop (kernels._jit.borrowed)."""
+    strat, bv, row, bufs = borrowed((strat, bv, row, bufs))
+    hands, counts, rec, moves, deck, last_start, st_deal, st_play = bufs
+    base = 4 * C_FIELDS
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+        starter = rng.below(st_deal, 4)          # BI-3: the first Starter at random
+        score0 = 0
+        score1 = 0
+        n_hands = 0
+        last_start[:] = -1
+        last_start[starter % 2] = starter
+        while True:
+            for i in range(52):
+                deck[i] = i
+            deal(st_deal, deck, hands, counts, starter)
+            do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
+            p0, p1 = play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0,
+                                       score1, target if unit_game == 1 else 1 << 40)
+            score0 += p0
+            score1 += p1
+            n_hands += 1
+            row[base + 2 * T_FIELDS + M_HANDS] += 1
+            for s in range(4):
+                b = s * C_FIELDS
+                row[b + C_POINTS] += rec[s, H_POINTS]
+                row[b + C_POINTS_SQ] += rec[s, H_POINTS] * rec[s, H_POINTS]
+                row[b + C_OUT_FIRST] += rec[s, H_OUT_FIRST]
+                row[b + C_STARTER] += rec[s, H_STARTER]
+                row[b + C_OUT_FIRST_AS_STARTER] += rec[s, H_OUT_FIRST] * rec[s, H_STARTER]
+                hb = base + 2 * T_FIELDS + M_FIELDS + 2 * min(rec[s, H_HCP], MAX_HCP)
+                row[hb] += 1
+                row[hb + 1] += rec[s, H_OUT_FIRST]
+            if unit_game == 0 or _game_over(score0, score1, n_hands, target, max_hands):
+                break
+            starter = next_starter_rule(starter, score0, score1, last_start, bv)
+        if unit_game == 1:
+            row[base + 2 * T_FIELDS + M_GAMES] += 1
+            if score0 > score1:
+                row[base + T_GAMES_WON] += 1
+            elif score1 > score0:
+                row[base + T_FIELDS + T_GAMES_WON] += 1
 
 
 PAIR_STATS = 7   # n, points A, points B, sum d, sum d^2, first out A, first out B (for the switching team)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rng
-from ._jit import jit, jit_inline, pjit, prange
+from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import popcount
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
@@ -918,7 +918,18 @@ def _simulate_range(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_ji
     """Trials ``start .. stop-1`` into one count row: :func:`simulate_deal` with the deal inlined (a serial
     loop, so the inlining costs little compile time). Its redeal loop is simulate_deal's, written out again
     because the inlined deal must not reach simulate_deal's other callers (each would compile it again)."""
-    rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0])
+    _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
+                   pack, row, deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0]))
+
+
+@jit
+def _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
+                   pack, row, bufs):
+    """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
+    (kernels._jit.borrowed)."""
+    hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row, bufs = borrowed(
+        (hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row, bufs))
+    rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = bufs
     for t in range(start, stop):
         attempt = 0
         while True:

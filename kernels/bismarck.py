@@ -11,7 +11,7 @@ import numpy as np
 
 from . import dd
 from . import rng
-from ._jit import jit, jit_inline, pjit, prange
+from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import nth_bit
 from .dd import LANE, ONE, beats, high_index, lane, legal_cards, low_index, popcount
 
@@ -720,10 +720,18 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
 @jit
 def _simulate_range(start, stop, key0, key1, strat, unit_game, round_type, bv, row):
     """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
-    inlined)."""
-    ttk, ttb, bufs, ways, scratch = new_solver_state(strat)
-    hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
-    totals = np.zeros(3, dtype=np.int64)
+    inlined: :func:`_simulate_loop`)."""
+    _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, row, new_solver_state(strat),
+                   _chunk_buffers(), np.zeros(3, dtype=np.int64))
+
+
+@jit
+def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, row, solver, bufs, totals):
+    """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
+    (kernels._jit.borrowed)."""
+    strat, bv, row, solver, bufs, totals = borrowed((strat, bv, row, solver, bufs, totals))
+    ttk, ttb, dd_bufs, ways, scratch = solver
+    hands, deck, rec, trace, dout, st_deal, st_plays = bufs
     for t in range(start, stop):
         rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
         for s in range(3):
@@ -737,7 +745,7 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, round_type, bv, r
             else:
                 dealer, rtype = schedule(first, h, bv)
             trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
-            _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
+            _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, dd_bufs,
                               ways, scratch, rec, trace)
             _record_hand(row, rec, dealer, rtype, bv)
             for s in range(3):

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline
+from ._jit import borrowed, jit, jit_inline
 from .bits import compress, high_index, low_index, popcount  # noqa: F401  (re-exported for bismarck)
 
 LANE = np.uint64(0x1FFF)
@@ -68,14 +68,14 @@ def beats(c, best, trump):
 
 
 @jit_inline
-def trick_winner_pos(row, nh, trump):
-    """Position (0 = leader) of the card that wins a complete trick ``row[:nh]`` (or is winning the first
-    ``nh`` cards of one)."""
-    best = row[0]
+def trick_winner_pos(row, nh, trump, at=0):
+    """Position (0 = leader) of the card that wins a complete trick ``row[at:at + nh]`` (or is winning the
+    first ``nh`` cards of one)."""
+    best = row[at]
     pos = 0
     for i in range(1, nh):
-        if beats(row[i], best, trump):
-            best = row[i]
+        if beats(row[at + i], best, trump):
+            best = row[at + i]
             pos = i
     return pos
 
@@ -124,7 +124,7 @@ def new_buffers():
     moves = np.zeros((MAX_DEPTH, 16), dtype=np.int64)
     scores = np.zeros((MAX_DEPTH, 16), dtype=np.int64)
     keybuf = np.zeros((MAX_DEPTH, 4), dtype=np.uint64)
-    tricks = np.zeros((MAX_TRICKS, 4), dtype=np.int64)
+    tricks = np.zeros(MAX_TRICKS * 4, dtype=np.int64)   # trick t's cards at 4t .. 4t + 3
     stats = np.zeros(4, dtype=np.int64)           # nodes, tt hits, quick-trick cut-offs, searches
     stack = np.zeros((MAX_DEPTH, 12), dtype=np.int64)
     relevant = np.zeros(MAX_DEPTH, dtype=np.uint64)
@@ -133,12 +133,12 @@ def new_buffers():
 
 
 @jit_inline
-def _rel_key(hands, nh, out):
+def _rel_key(hands, nh, out, d):
     """Relative-rank form of the hands: in each suit the remaining cards renumbered from the top (A = 12): a
     hand's cards of a suit gathered at the positions of every remaining card of it (``compress``), moved up
     to the ace."""
     for i in range(4):
-        out[i] = np.uint64(0)
+        out[d, i] = np.uint64(0)
     allh = np.uint64(0)
     for p in range(nh):
         allh |= hands[p]
@@ -146,7 +146,7 @@ def _rel_key(hands, nh, out):
         x = lane(allh, s)
         shift = np.uint64(16 * s + 13 - popcount(x))
         for p in range(nh):
-            out[p] |= compress(lane(hands[p], s), x) << shift
+            out[d, p] |= compress(lane(hands[p], s), x) << shift
 
 
 @jit_inline
@@ -160,24 +160,24 @@ def _lengths_key(hands, nh):
 
 
 @jit_inline
-def _top_owners(rel, nh):
+def _top_owners(rel, d, nh):
     """Who holds the highest and the second-highest remaining card of each suit, and with ``DEEP_KEY`` tricks
     or more left the third-highest too (from the relative ranks)."""
     sig = np.uint64(0)
-    deep = popcount(rel[0]) >= DEEP_KEY
+    deep = popcount(rel[d, 0]) >= DEEP_KEY
     for p in range(nh):
         for s in range(4):
-            if (rel[p] >> np.uint64(16 * s + 12)) & ONE:
+            if (rel[d, p] >> np.uint64(16 * s + 12)) & ONE:
                 sig |= np.uint64(p) << np.uint64(2 * s)
-            if (rel[p] >> np.uint64(16 * s + 11)) & ONE:
+            if (rel[d, p] >> np.uint64(16 * s + 11)) & ONE:
                 sig |= np.uint64(p + 1) << np.uint64(8 + 3 * s)
-            if deep and (rel[p] >> np.uint64(16 * s + 10)) & ONE:
+            if deep and (rel[d, p] >> np.uint64(16 * s + 10)) & ONE:
                 sig |= np.uint64(p + 1) << np.uint64(20 + 3 * s)
     return sig
 
 
 @jit_inline
-def _bucket(lenkey, meta, rel, nh, mask):
+def _bucket(lenkey, meta, rel, d, nh, mask):
     """The bucket of a position: its suit lengths, meta and the owners of each suit's top cards. A stored
     bound whose cards leave one of those free is found only under the owners it was stored with (fewer hits,
     never a wrong one). Keying on the lengths alone put every position of a length pattern into one bucket,
@@ -186,7 +186,7 @@ def _bucket(lenkey, meta, rel, nh, mask):
     buckets of 32. How many top owners pays depends on the depth: the top owner alone gave fewer nodes on
     3x13 and bridge deals but thrashed on 3x16 (9 deals: 35M -> 140M nodes); three top owners once 9 tricks
     or more are left took 3x16 from 35M to 26M nodes, with 3x13 and bridge deals within 1.5%."""
-    h = lenkey * H0 + meta * H4 + _top_owners(rel, nh) * H1
+    h = lenkey * H0 + meta * H4 + _top_owners(rel, d, nh) * H1
     h ^= h >> np.uint64(29)
     h *= H1
     return np.int64((h >> np.uint64(32)) & mask) & ~np.int64(BUCKET - 1)
@@ -210,17 +210,17 @@ def _top_cards(allh, topmask):
 
 
 @jit_inline
-def _probe(ttk, ttb, lenkey, meta, rel, nh, need, mask):
+def _probe(ttk, ttb, lenkey, meta, rel, d, nh, need, mask):
     """A stored bound that decides "value >= need" for this position: (1, its topmask) or (0, topmask);
     (-1, 0) if none."""
-    i = _bucket(lenkey, meta, rel, nh, mask)
+    i = _bucket(lenkey, meta, rel, d, nh, mask)
     for j in range(i, i + BUCKET):
         if ttk[j, 0] != lenkey or ttk[j, 1] != meta:
             continue
         tm = ttk[j, 2]
         ok = True
         for p in range(nh):
-            if (rel[p] & tm) != ttk[j, 3 + p]:
+            if (rel[d, p] & tm) != ttk[j, 3 + p]:
                 ok = False
                 break
         if not ok:
@@ -234,7 +234,7 @@ def _probe(ttk, ttb, lenkey, meta, rel, nh, need, mask):
 
 
 @jit_inline
-def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, mask):
+def _store(ttk, ttb, lenkey, meta, rel, d, nh, allh, relevant, typ, bound, mask):
     """Store "value >= bound" (typ 0) or "value <= bound" (typ 1) for every position with these suit lengths
     and the same owners of the cards at or above the lowest relevant card of each suit."""
     topmask = np.uint64(0)
@@ -245,10 +245,10 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, mask):
         low = r & (~r + ONE)
         k = popcount(lane(allh, s) & ~(low - ONE))
         topmask |= (((ONE << np.uint64(k)) - ONE) << np.uint64(13 - k)) << np.uint64(16 * s)
-    i = _bucket(lenkey, meta, rel, nh, mask)
+    i = _bucket(lenkey, meta, rel, d, nh, mask)
     # the entry to replace in a full bucket: a slot picked from the position (always the same slot thrashed;
     # keeping the entries with most tricks left kept stale ones from earlier solves and searched more nodes)
-    x = (rel[0] ^ (rel[1] * H0) ^ (rel[2] * H1) ^ (rel[3] * H4)) * H0
+    x = (rel[d, 0] ^ (rel[d, 1] * H0) ^ (rel[d, 2] * H1) ^ (rel[d, 3] * H4)) * H0
     victim = i + np.int64(x >> np.uint64(64 - BUCKET_BITS))
     for j in range(i, i + BUCKET):
         if ttk[j, 1] == 0:
@@ -257,7 +257,7 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, mask):
         if ttk[j, 0] == lenkey and ttk[j, 1] == meta and ttk[j, 2] == topmask and ttb[j, 0] == typ:
             same = True
             for p in range(nh):
-                if ttk[j, 3 + p] != (rel[p] & topmask):
+                if ttk[j, 3 + p] != (rel[d, p] & topmask):
                     same = False
                     break
             if same:
@@ -268,7 +268,7 @@ def _store(ttk, ttb, lenkey, meta, rel, nh, allh, relevant, typ, bound, mask):
     ttk[victim, 1] = meta
     ttk[victim, 2] = topmask
     for p in range(4):
-        ttk[victim, 3 + p] = (rel[p] & topmask) if p < nh else np.uint64(0)
+        ttk[victim, 3 + p] = (rel[d, p] & topmask) if p < nh else np.uint64(0)
     ttb[victim, 0] = typ
     ttb[victim, 1] = bound
 
@@ -353,11 +353,12 @@ def _sure_trumps(hands, nh, trump, side):
 
 
 @jit_inline
-def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out, sc, skipped, d):
+def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, out, sc, skipped, d):
     """Candidate cards for seat ``p`` (one per group of equivalent cards), best-first, into ``out``;
-    ``skipped[d]`` gets the cards left out as equivalent to a higher card of the same seat."""
+    ``skipped[d]`` gets the cards left out as equivalent to a higher card of the same seat. The trick so far is
+    ``row[at:at + k]``; the moves go to ``out[d]``, their scores to ``sc[d]``."""
     h = hands[p]
-    led = -1 if k == 0 else row[0] >> 4
+    led = -1 if k == 0 else row[at] >> 4
     legal = legal_cards(h, led, trump, must_trump)
     po = np.uint64(0)
     for q in range(nh):
@@ -366,9 +367,9 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
     best = -1
     best_pos = 0
     for i in range(k):
-        po |= ONE << np.uint64(row[i])
-        if i == 0 or beats(row[i], best, trump):
-            best = row[i]
+        po |= ONE << np.uint64(row[at + i])
+        if i == 0 or beats(row[at + i], best, trump):
+            best = row[at + i]
             best_pos = i
     misere = maxteam != countteam
     mine = (maxteam >> p) & 1
@@ -467,19 +468,19 @@ def _gen_moves(hands, nh, trump, must_trump, row, k, p, maxteam, countteam, out,
             if k > 0 and s != led and not misere:
                 score += DISC_W * popcount(lane(h, s))      # a discard or ruff: from a long suit first
             j = n
-            while j > 0 and sc[j - 1] < score:
-                out[j] = out[j - 1]
-                sc[j] = sc[j - 1]
+            while j > 0 and sc[d, j - 1] < score:
+                out[d, j] = out[d, j - 1]
+                sc[d, j] = sc[d, j - 1]
                 j -= 1
-            out[j] = c
-            sc[j] = score
+            out[d, j] = c
+            sc[d, j] = score
             n += 1
     skipped[d] = skip
     return n
 
 
 @jit_inline
-def _with_skipped(hands, nh, row, k, rel, skipped):
+def _with_skipped(hands, nh, row, at, k, rel, skipped):
     """The relevant set of a node whose every move was tried, widened so that each card skipped as
     equivalent to a higher card of the same seat stays equivalent in every position the stored result is
     claimed for: needed when that higher card is at or above the suit's lowest relevant card (from high to
@@ -488,7 +489,7 @@ def _with_skipped(hands, nh, row, k, rel, skipped):
     for q in range(nh):
         present |= hands[q]
     for i in range(k):
-        present |= ONE << np.uint64(row[i])
+        present |= ONE << np.uint64(row[at + i])
     out = rel
     for s in range(4):
         x = lane(skipped, s)
@@ -508,14 +509,14 @@ def _with_skipped(hands, nh, row, k, rel, skipped):
 
 
 @jit
-def _takes_trick(hands, nh, trump, row, k, leader, side):
-    """Whether the seats of ``side`` take the current trick (BM-4), ``row[:k]`` played (k >= 1), however everybody
+def _takes_trick(hands, nh, trump, row, at, k, leader, side):
+    """Whether the seats of ``side`` take the current trick (BM-4), ``row[at:at + k]`` played (k >= 1), however everybody
     plays: their best card of the led suit tops every card the others can still play to it and nobody else can
     ruff, or they have ruffed and nobody else can overruff, or one of them can ruff and nobody else can. Returns
     (1, the card whose rank that rests on, or 0) or (0, 0)."""
-    ss = row[0] >> 4
-    bp = trick_winner_pos(row, k, trump)          # the card winning so far
-    best = row[bp]
+    ss = row[at] >> 4
+    bp = trick_winner_pos(row, k, trump, at)      # the card winning so far
+    best = row[at + bp]
     ours = (side >> ((leader + bp) % nh)) & 1
     cross = trump >= 0 and ss != trump
     if cross and (best >> 4) == trump:
@@ -577,7 +578,7 @@ def _loses_lead(hands, nh, trump, leader, side):
 
 @jit_inline
 def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countteam, meta0, ttk, ttb, tmask,
-           key, stats, relevant, d, row):
+           key, stats, relevant, d, row, at):
     """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on). When
     decided, ``relevant[d]`` gets the cards whose ranks the decision rests on (partition search)."""
     stats[0] += 1
@@ -590,13 +591,13 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
             return -1
         need = target - won
         if need == 1:
-            ok, rel = _takes_trick(hands, nh, trump, row, k, leader, countteam)
+            ok, rel = _takes_trick(hands, nh, trump, row, at, k, leader, countteam)
             if ok:
                 stats[2] += 1
                 relevant[d] = rel
                 return 1
         elif need == popcount(hands[leader]) + 1:
-            ok, rel = _takes_trick(hands, nh, trump, row, k, leader, allseats & ~countteam)
+            ok, rel = _takes_trick(hands, nh, trump, row, at, k, leader, allseats & ~countteam)
             if ok:
                 stats[2] += 1
                 relevant[d] = rel
@@ -608,17 +609,9 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
     if won + remaining < target:
         return 0
     need = target - won
-    _rel_key(hands, nh, key)
+    _rel_key(hands, nh, key, d)
     meta = meta0 | np.uint64(leader)
     lenkey = _lengths_key(hands, nh)
-    v, tm = _probe(ttk, ttb, lenkey, meta, key, nh, need, tmask)
-    if v >= 0:
-        stats[1] += 1
-        allh = np.uint64(0)
-        for p in range(nh):
-            allh |= hands[p]
-        relevant[d] = _top_cards(allh, tm)
-        return v
     # the leader's side surely loses the trick it leads: decides it when the count side needs one more trick
     # (leading from the other side) or every trick left (leading itself)
     counting = (countteam >> leader) & 1
@@ -668,6 +661,14 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
                 stats[2] += 1
                 relevant[d] = cards
                 return 0
+    v, tm = _probe(ttk, ttb, lenkey, meta, key, d, nh, need, tmask)
+    if v >= 0:
+        stats[1] += 1
+        allh = np.uint64(0)
+        for p in range(nh):
+            allh |= hands[p]
+        relevant[d] = _top_cards(allh, tm)
+        return v
     return -1
 
 
@@ -679,7 +680,10 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
     per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result, whether
     the node was searched (not decided on arrival), and per suit the rank below which cards are not tried;
     ``relevant[d]`` the cards whose ranks the result at depth d rests on. Arriving at a node, searching it
-    and storing its result each happen at one place in the loop (each is inlined once: compile time)."""
+    and storing its result each happen at one place in the loop (each is inlined once: compile time). The
+    buffers are used as borrowed views: no reference counting on them in the loop."""
+    hands, ttk, ttb, moves, scores, keybuf, tricks, stats, st, relevant, skipped = borrowed(
+        (hands, ttk, ttb, moves, scores, keybuf, tricks, stats, st, relevant, skipped))
     d = 0
     st[0, 0] = leader0
     st[0, 1] = 0
@@ -694,12 +698,12 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             leader = st[d, 0]
             k = st[d, 2]
             v = _enter(hands, nh, trump, must_trump, leader, k, st[d, 3], target, maxteam, countteam, meta0, ttk,
-                       ttb, tmask, keybuf[d], stats, relevant, d, tricks[st[d, 1]])
+                       ttb, tmask, keybuf, stats, relevant, d, tricks, 4 * st[d, 1])
             st[d, 7] = 0
             if v < 0:
                 q = (leader + k) % nh
-                st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks[st[d, 1]], k, q, maxteam, countteam,
-                                      moves[d], scores[d], skipped, d)
+                st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks, 4 * st[d, 1], k, q, maxteam,
+                                      countteam, moves, scores, skipped, d)
                 st[d, 4] = 0
                 st[d, 6] = 1 - ((maxteam >> q) & 1)
                 st[d, 7] = 1
@@ -721,10 +725,9 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
                 c = moves[d, i]
                 st[d, 4] = i + 1
                 hands[p] ^= ONE << np.uint64(c)
-                row = tricks[t]
-                row[k] = c
+                tricks[4 * t + k] = c
                 if k == nh - 1:
-                    w = (leader + trick_winner_pos(row, nh, trump)) % nh
+                    w = (leader + trick_winner_pos(tricks, nh, trump, 4 * t)) % nh
                     nl, nt, nk, nw = w, t + 1, 0, st[d, 3] + ((countteam >> w) & 1)
                 else:
                     nl, nt, nk, nw = leader, t, k + 1, st[d, 3]
@@ -739,7 +742,7 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             # ranks that made the skipped cards equivalent to the ones tried
             v = st[d, 6]
             if skipped[d]:
-                relevant[d] = _with_skipped(hands, nh, tricks[t], k, relevant[d], skipped[d])
+                relevant[d] = _with_skipped(hands, nh, tricks, 4 * t, k, relevant[d], skipped[d])
             going_down = False
             continue
         # going up with value v from depth d: a searched node at a trick boundary stores its result first
@@ -749,8 +752,8 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             allh = np.uint64(0)
             for q in range(nh):
                 allh |= hands[q]
-            _store(ttk, ttb, _lengths_key(hands, nh), meta0 | np.uint64(leader), keybuf[d], nh, allh, relevant[d],
-                   1 - v, np.int8(need if v else need - 1), tmask)
+            _store(ttk, ttb, _lengths_key(hands, nh), meta0 | np.uint64(leader), keybuf, d, nh, allh,
+                   relevant[d], 1 - v, np.int8(need if v else need - 1), tmask)
         if d == 0:
             return v == 1
         rel_child = relevant[d]
@@ -760,11 +763,11 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
         p = (leader + k) % nh
         if k == nh - 1:
             # the move completed a trick: the winner's rank counted if a card of its suit lost to it
-            row = tricks[st[d, 1]]
-            wp = trick_winner_pos(row, nh, trump)
-            wc = row[wp]
+            at = 4 * st[d, 1]
+            wp = trick_winner_pos(tricks, nh, trump, at)
+            wc = tricks[at + wp]
             for j in range(nh):
-                if j != wp and (row[j] >> 4) == (wc >> 4):
+                if j != wp and (tricks[at + j] >> 4) == (wc >> 4):
                     rel_child |= ONE << np.uint64(wc)
                     break
         hands[p] |= ONE << np.uint64(moves[d, st[d, 4] - 1])
@@ -799,7 +802,7 @@ def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, c
     ``leader``."""
     moves, scores, keybuf, tricks, stats, stack, relevant, skipped = bufs
     for i in range(k):
-        tricks[0, i] = played[i]
+        tricks[i] = played[i]
     stats[3] += 1
     tmask = np.uint64(ttk.shape[0] - 1)
     return _search(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam,

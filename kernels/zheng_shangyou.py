@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import rng
-from ._jit import jit, jit_inline, pjit, prange
+from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import nth_bit
@@ -1583,29 +1583,38 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
         d = deck.copy()
         st_deal = rng.new_state()
         st_play = rng.new_state()
-        row = out[ci]
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-            dealer = 0
-            leader = -1
-            for g in range(games_per_match):
-                d[:] = deck
-                deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
-                hands0[:, :] = hands
-                if g > 0:
-                    loser_exchange(hands, leader, dealer, zv[V_LOSER_EXCHANGE])
-                rule = zv[V_LATER_LEADER]
-                if leader < 0 or rule == 1:
-                    leader = first_leader(P, hands)
-                elif rule == 2:
-                    leader = dealer
-                elif rule == 3:
-                    leader = (dealer + 1) % P
-                winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
-                _accumulate_game(row, P, rec, hands0)
-                dealer = loser
-                leader = winner
+        _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out[ci],
+                        (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play))
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, bufs):
+    """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row, on borrowed views of the
+    arguments: no reference counting in the loop (kernels._jit.borrowed)."""
+    deck, strat, zv, row, bufs = borrowed((deck, strat, zv, row, bufs))
+    hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play = bufs
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+        dealer = 0
+        leader = -1
+        for g in range(games_per_match):
+            d[:] = deck
+            deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
+            hands0[:, :] = hands
+            if g > 0:
+                loser_exchange(hands, leader, dealer, zv[V_LOSER_EXCHANGE])
+            rule = zv[V_LATER_LEADER]
+            if leader < 0 or rule == 1:
+                leader = first_leader(P, hands)
+            elif rule == 2:
+                leader = dealer
+            elif rule == 3:
+                leader = (dealer + 1) % P
+            winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
+            _accumulate_game(row, P, rec, hands0)
+            dealer = loser
+            leader = winner
 
 
 # =============================================================================================

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numba
 from numba import types
+from llvmlite import ir
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -59,3 +60,24 @@ def borrowed(typingctx, arr):
     def codegen(context, builder, signature, args):
         return _borrow(context, builder, signature.args[0], args[0])
     return arr(arr), codegen
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """A hint to bring row ``i`` of the 2-D array ``arr`` (and, by the hardware's stride prefetcher, the rows
+    after it) into the cache ahead of its use (LLVM's ``llvm.prefetch``, for a read). No effect on results."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 2 and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        zero = context.get_constant(types.intp, 0)
+        idx = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [idx, zero])
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # (address, read, keep in all cache levels, data cache)
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.none(arr, i), codegen

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import borrowed, jit, jit_inline
+from ._jit import borrowed, jit, jit_inline, prefetch
 from .bits import compress, high_index, low_index, popcount  # noqa: F401  (re-exported for bismarck)
 
 LANE = np.uint64(0x1FFF)
@@ -210,11 +210,12 @@ def _top_cards(allh, topmask):
 
 
 @jit_inline
-def _probe(ttk, ttb, lenkey, meta, rel, d, nh, need, mask):
-    """A stored bound that decides "value >= need" for this position: (1, its topmask) or (0, topmask);
-    (-1, 0) if none."""
-    i = _bucket(lenkey, meta, rel, d, nh, mask)
+def _probe(ttk, ttb, i, lenkey, meta, rel, d, nh, need):
+    """A stored bound in bucket ``i`` that decides "value >= need" for this position: (1, its topmask) or
+    (0, topmask); (-1, 0) if none."""
     for j in range(i, i + BUCKET):
+        if ttk[j, 1] == 0:
+            break                     # a bucket fills from its first slot and never empties: none further
         if ttk[j, 0] != lenkey or ttk[j, 1] != meta:
             continue
         tm = ttk[j, 2]
@@ -612,6 +613,9 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
     _rel_key(hands, nh, key, d)
     meta = meta0 | np.uint64(leader)
     lenkey = _lengths_key(hands, nh)
+    bucket = _bucket(lenkey, meta, key, d, nh, tmask)
+    prefetch(ttk, bucket)          # the table is probed after the cut-offs below: its memory on the way meanwhile
+    prefetch(ttk, bucket + 2)
     # the leader's side surely loses the trick it leads: decides it when the count side needs one more trick
     # (leading from the other side) or every trick left (leading itself)
     counting = (countteam >> leader) & 1
@@ -661,7 +665,7 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
                 stats[2] += 1
                 relevant[d] = cards
                 return 0
-    v, tm = _probe(ttk, ttb, lenkey, meta, key, d, nh, need, tmask)
+    v, tm = _probe(ttk, ttb, bucket, lenkey, meta, key, d, nh, need)
     if v >= 0:
         stats[1] += 1
         allh = np.uint64(0)

@@ -27,7 +27,12 @@ Method (what good bridge solvers do, kept small):
 - cut-offs on arriving at a trick: quick tricks (the leader's top sequences, whole suits when nobody else can
   follow, capped by ruffing opponents' lengths; in bridge also a partner's, reached by an entry), sure trump
   tricks, and a trick the leader's side cannot win; mid-trick, a trick one side surely takes, when the count
-  side needs one more trick or all that are left.
+  side needs one more trick or all that are left. At a trick boundary these come before the table probe
+  (their relevant cards generalise better than a stored entry's: bridge deals -9% nodes), and the probed
+  bucket is prefetched while they run.
+
+Speed per node: the search loop works on borrowed views of its buffers (``kernels._jit.borrowed``), so numba
+counts no references in it; those atomic operations had taken a fifth of the time.
 
 Compile time: helpers called at two places are compiled functions, not inlined (``_quick_tricks``,
 ``_takes_trick``, ``_sure_trumps``): inlined, ``solve`` took 22 s to compile, 15 s as they are (11 s before

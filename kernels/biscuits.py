@@ -818,6 +818,17 @@ def counts_width() -> int:
     return 4 * C_FIELDS + 2 * T_FIELDS + M_FIELDS + 2 * (MAX_HCP + 1)
 
 
+@jit_inline
+def _deal_and_play(st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands, score0, score1,
+                   target):
+    """Deal hand number ``n_hands`` of a game (0 = the first) and play it: the points of each team."""
+    for i in range(52):
+        deck[i] = i
+    deal(st_deal, deck, hands, counts, starter)
+    do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
+    return play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0, score1, target)
+
+
 @pjit
 def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, out):
     """Each trial is one game to ``target`` points or ``max_hands`` hands (BI-12; ties play on), or one hand
@@ -855,12 +866,8 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands
         last_start[:] = -1
         last_start[starter % 2] = starter
         while True:
-            for i in range(52):
-                deck[i] = i
-            deal(st_deal, deck, hands, counts, starter)
-            do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
-            p0, p1 = play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0,
-                                       score1, target if unit_game == 1 else 1 << 40)
+            p0, p1 = _deal_and_play(st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands,
+                                    score0, score1, target if unit_game == 1 else 1 << 40)
             score0 += p0
             score1 += p1
             n_hands += 1
@@ -974,12 +981,8 @@ def win_table_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, target,
             last_start[:] = -1                        # the earlier Starters of a game joined midway are unknown
             last_start[starter % 2] = starter
             while True:
-                for i in range(52):
-                    deck[i] = i
-                deal(st_deal, deck, hands, counts, starter)
-                do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
-                p0, p1 = play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0,
-                                           score1, target)
+                p0, p1 = _deal_and_play(st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands,
+                                        score0, score1, target)
                 score0 += p0
                 score1 += p1
                 n_hands += 1

@@ -8,8 +8,8 @@ because kernels accumulate counts and probabilities. No bare ``numba.njit`` else
 from __future__ import annotations
 
 import numba
-from numba import types
 from llvmlite import ir
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 

@@ -516,10 +516,10 @@ def _with_skipped(hands, nh, row, at, k, rel, skipped):
 
 @jit
 def _takes_trick(hands, nh, trump, row, at, k, leader, side):
-    """Whether the seats of ``side`` take the current trick (BM-4), ``row[at:at + k]`` played (k >= 1), however everybody
-    plays: their best card of the led suit tops every card the others can still play to it and nobody else can
-    ruff, or they have ruffed and nobody else can overruff, or one of them can ruff and nobody else can. Returns
-    (1, the card whose rank that rests on, or 0) or (0, 0)."""
+    """Whether the seats of ``side`` take the current trick (BM-4), ``row[at:at + k]`` played (k >= 1),
+    however everybody plays: their best card of the led suit tops every card the others can still play to it
+    and nobody else can ruff, or they have ruffed and nobody else can overruff, or one of them can ruff and
+    nobody else can. Returns (1, the card whose rank that rests on, or 0) or (0, 0)."""
     ss = row[at] >> 4
     bp = trick_winner_pos(row, k, trump, at)      # the card winning so far
     best = row[at + bp]

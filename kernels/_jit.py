@@ -3,6 +3,9 @@
 Every kernel in this package is compiled through :func:`jit` (serial helpers) or :func:`pjit` (the
 parallel chunk loops). ``cache=True`` keeps compiled code on disk between runs; ``fastmath`` stays off
 because kernels accumulate counts and probabilities. No bare ``numba.njit`` elsewhere.
+
+Also here, because they are about how numba handles memory rather than about any game: :func:`borrowed`
+(array views that numba does not reference-count, for the hot loops) and :func:`prefetch` (a cache hint).
 """
 
 from __future__ import annotations

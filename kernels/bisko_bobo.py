@@ -317,33 +317,65 @@ def _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth
     return (np.int64(t) << 59) | (np.int64(suits_field) << 50) | (ranks << 14)
 
 
-@jit
+@jit_inline
 def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
-    """Key of an evaluation set given as four 13-bit rank masks (C, H, D, S); see the module docstring."""
+    """Key of an evaluation set given as four 13-bit rank masks (C, H, D, S); see the module docstring.
+
+    Every evaluation set in play has at most 6 cards (BB-13), and then the type and the suits of its
+    components come from one table lookup and the key is built without a branch on the cards
+    (:func:`_table_key`): the type, the number of components and the suits are random in play, and the
+    branches on them were mispredicted (the final evaluation was ~30% of a deal). Larger sets and
+    ``allow_same_suit_split`` take :func:`_search_key`."""
     c0 = _count(pack, m0)
     c1 = _count(pack, m1)
     c2 = _count(pack, m2)
     c3 = _count(pack, m3)
-    if not split and c0 + c1 + c2 + c3 <= 6:
-        # the common case (every evaluation set in play, BB-13): type and suits from one table lookup
-        e = pack[ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3]
-        t = e & 15
-        if t > 0:
-            comps = e >> (4 + 15 * order_mode)
-            suits_field = np.int64(0)
-            ranks = np.int64(0)
-            nr = 0
-            for i in range(3):
-                cz = (comps >> (5 * i)) & 31
-                z = cz >> 2
-                if z == 0:
-                    break
-                su = cz & 3
-                suits_field |= (su + 1) << (3 * (2 - i))
-                ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, su), 0, z, ranks, nr, depth)
-            return (t << 59) | (suits_field << 50) | (ranks << 14)
-    else:
-        t = _type_split(c0, c1, c2, c3) if split else type_from_counts(c0, c1, c2, c3)
+    if split or c0 + c1 + c2 + c3 > 6:
+        return _search_key(m0, m1, m2, m3, c0, c1, c2, c3, order_mode, depth, split, pack)
+    return _table_key(m0, m1, m2, m3, pack[ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3], order_mode, depth,
+                      pack)
+
+
+@jit_inline
+def _table_key(m0, m1, m2, m3, e, order_mode, depth, pack):
+    """The key from the table entry ``e`` of the suit counts (see :func:`rank_pack_table`): both the Bisk key
+    and the No Bisk key are computed, each without a branch on the cards, and the type picks one."""
+    t = e & 15
+    comps = e >> (4 + 15 * order_mode)
+    suits_field = np.int64(0)
+    ranks = np.int64(0)
+    nr = 0
+    for i in range(3):
+        cz = (comps >> (5 * i)) & 31
+        z = cz >> 2                              # 0: no such component (nothing added below)
+        su = cz & 3
+        suits_field |= ((su + 1) * (z > 0)) << (3 * (2 - i))
+        take = z
+        if depth == 1:                           # first_card_only: the first rank of the Bisk alone
+            take = max(min(take, 1 - nr), 0)
+        # as _take, with take = 0 adding nothing: ranks 1 .. take of the component's suit, then a 0 nibble
+        nib = (pack[_mask_of(m0, m1, m2, m3, su)] >> (4 * (13 - take))) & ((np.int64(1) << (4 * take)) - 1)
+        ranks |= nib << (4 * (9 - nr - take))
+        nr += (take + 1) * (take > 0)
+    bisk = (t << 59) | (suits_field << 50) | (ranks << 14)
+    # No Bisk (BB-12 step 5): at most one card per suit, compared by (suit, rank), highest first
+    none = np.int64(0)
+    slot = 0
+    for s in range(3, -1, -1):
+        m = _mask_of(m0, m1, m2, m3, s)
+        has = m != 0
+        card = s * 13 + ((pack[m] >> 48) & 15)                   # card + 1 (the table's rank + 1)
+        use = has and (depth == 0 or slot == 0)
+        none |= (card * use) << (35 + 6 * (3 - slot))
+        slot += has
+    return bisk if t > 0 else none
+
+
+@jit
+def _search_key(m0, m1, m2, m3, c0, c1, c2, c3, order_mode, depth, split, pack):
+    """:func:`bisk_key4` for sets of more than 6 cards and for ``allow_same_suit_split``: the type from the
+    counts, then the best assignment of components to suits (BB-12 steps 1-2)."""
+    t = _type_split(c0, c1, c2, c3) if split else type_from_counts(c0, c1, c2, c3)
     if t == 0:
         # No Bisk (BB-12 step 5): at most one card per suit; compare by (suit, rank), highest first.
         key = np.int64(0)
@@ -583,14 +615,12 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
     ptr = 2 * P + 1
     # ---- BB-5 Risky-Bisk, in seat order; each card is dealt as soon as the choice is made
     jingos = 0
+    forced_later = 0               # opening Biskos after the current seat (they must take a Jingo)
     for s in range(P):
-        forced_later = 0
-        free_later = 0
-        for t in range(s + 1, P):
-            if w[W_BISKO, t]:
-                forced_later += 1
-            else:
-                free_later += 1
+        forced_later += w[W_BISKO, s]
+    for s in range(P):
+        forced_later -= w[W_BISKO, s]
+        free_later = P - 1 - s - forced_later
         if w[W_BISKO, s]:
             take_jingo = True       # an opening Bisko must take a Jingo
         else:
@@ -750,28 +780,27 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         m2 = src[s, 2] | ((wbits >> 26) & 8191)
         m3 = src[s, 3] | ((wbits >> 39) & 8191)
         keys[s] = bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
-        if keys[s] > best:
-            best = keys[s]
+        best = max(best, keys[s])
+    # who won: without a branch on the seat (the winner is random, a branch on it mispredicted)
     n_win = 0
     for s in range(P):
-        if keys[s] == best:
-            n_win += 1
+        n_win += keys[s] == best
         rec[s, R_FINAL_TYPE] = key_type(keys[s])
     trace[3 * P] = wet
     trace[3 * P + 1] = ptr
+    units = 60
     if n_win > 1:
         tie = variants[V_EXACT_TIE]
         if tie == 2:
             return -1
         if tie == 1:
             return 0
-    units = 60 // n_win
+        units = 60 // n_win
     for s in range(P):
-        if keys[s] == best:
-            rec[s, R_WIN] = units
-            rec[s, R_WIN_SQ] = units * units
-            if n_win == 1:
-                rec[s, R_SOLE_WIN] = 1
+        won = keys[s] == best
+        rec[s, R_WIN] = units * won
+        rec[s, R_WIN_SQ] = units * units * won
+        rec[s, R_SOLE_WIN] = won and n_win == 1
     return n_win
 
 
@@ -815,13 +844,55 @@ def _pick_target(st, rule, order, i, n_order, exchanged, up, my_suit, n_elig):
     return -1
 
 
-@jit_inline
+# The shuffles of the decks of 2-6 players (BB-1: HIGH 20-32 cards, LOW 32-20, P LOW cards drawn), unrolled
+# (rng.unrolled_shuffle: the same words, swaps and result as rng.partial_shuffle; ~50 ns less a 4-player deal)
+_SHUFFLE_HI20 = rng.unrolled_shuffle(20, 20)
+_SHUFFLE_HI24 = rng.unrolled_shuffle(24, 24)
+_SHUFFLE_HI28 = rng.unrolled_shuffle(28, 28)
+_SHUFFLE_HI32 = rng.unrolled_shuffle(32, 32)
+_SHUFFLE_LO2 = rng.unrolled_shuffle(32, 2)
+_SHUFFLE_LO3 = rng.unrolled_shuffle(32, 3)
+_SHUFFLE_LO4 = rng.unrolled_shuffle(28, 4)
+_SHUFFLE_LO5 = rng.unrolled_shuffle(24, 5)
+_SHUFFLE_LO6 = rng.unrolled_shuffle(20, 6)
+
+
+@jit
 def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
-    """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st``."""
-    hi[:] = hi_deck
-    rng.partial_shuffle(st, hi, hi.shape[0])
-    lo[:] = lo_deck
-    rng.partial_shuffle(st, lo, n_low)
+    """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st``: the
+    unrolled shuffles for the decks of the rules, rng.partial_shuffle for any other (the same result).
+
+    A compiled function (inlined, its nine shuffles doubled the compile time of each caller), on borrowed
+    views of its arguments, copying by loops: a slice assignment checks for overlap, ~15 ns a deal."""
+    st, hi_deck, lo_deck, hi, lo = borrowed((st, hi_deck, lo_deck, hi, lo))
+    n = hi.shape[0]
+    for i in range(n):
+        hi[i] = hi_deck[i]
+    if n == 24:
+        _SHUFFLE_HI24(st, hi)
+    elif n == 20:
+        _SHUFFLE_HI20(st, hi)
+    elif n == 28:
+        _SHUFFLE_HI28(st, hi)
+    elif n == 32:
+        _SHUFFLE_HI32(st, hi)
+    else:
+        rng.partial_shuffle(st, hi, n)
+    m = lo.shape[0]
+    for i in range(m):
+        lo[i] = lo_deck[i]
+    if n_low == 4 and m == 28:
+        _SHUFFLE_LO4(st, lo)
+    elif n_low == 2 and m == 32:
+        _SHUFFLE_LO2(st, lo)
+    elif n_low == 3 and m == 32:
+        _SHUFFLE_LO3(st, lo)
+    elif n_low == 5 and m == 24:
+        _SHUFFLE_LO5(st, lo)
+    elif n_low == 6 and m == 20:
+        _SHUFFLE_LO6(st, lo)
+    else:
+        rng.partial_shuffle(st, lo, n_low)
 
 
 @jit_inline

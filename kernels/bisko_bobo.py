@@ -323,9 +323,10 @@ def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
 
     Every evaluation set in play has at most 6 cards (BB-13), and then the type and the suits of its
     components come from one table lookup and the key is built without a branch on the cards
-    (:func:`_table_key`): the type, the number of components and the suits are random in play, and the
-    branches on them were mispredicted (the final evaluation was ~30% of a deal). Larger sets and
-    ``allow_same_suit_split`` take :func:`_search_key`."""
+    (:func:`_table_key`). The type, the number of components and their suits are random in play, so
+    branches on them cannot be predicted; without them the final evaluation of a 4-player deal (four keys)
+    took ~90 ns instead of ~120 ns, of ~390 ns for the deal. Larger sets and ``allow_same_suit_split`` take
+    :func:`_search_key`."""
     c0 = _count(pack, m0)
     c1 = _count(pack, m1)
     c2 = _count(pack, m2)
@@ -781,7 +782,7 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         m3 = src[s, 3] | ((wbits >> 39) & 8191)
         keys[s] = bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
         best = max(best, keys[s])
-    # who won: without a branch on the seat (the winner is random, a branch on it mispredicted)
+    # who won, without a branch on the seat (the winner is random: such a branch cannot be predicted)
     n_win = 0
     for s in range(P):
         n_win += keys[s] == best

@@ -26,7 +26,8 @@ Method (what good bridge solvers do, kept small):
   duck in misère;
 - cut-offs on arriving at a trick: quick tricks (the leader's top sequences, whole suits when nobody else can
   follow, capped by ruffing opponents' lengths; in bridge also a partner's, reached by an entry), sure trump
-  tricks, and a trick the leader's side cannot win; mid-trick, a trick one side surely takes, when the count
+  tricks, a trick the leader's side cannot win, and, when the leader's side needs every trick left, too few
+  suits whose top card it holds (``_runs_short``); mid-trick, a trick one side surely takes, when the count
   side needs one more trick or all that are left. At a trick boundary these come before the table probe
   (their relevant cards generalise better than a stored entry's: bridge deals -9% nodes), and the probed
   bucket is prefetched while they run.
@@ -583,6 +584,45 @@ def _loses_lead(hands, nh, trump, leader, side):
 
 
 @jit_inline
+def _runs_short(hands, nh, trump, side, remaining):
+    """Whether the seats of ``side`` (the leader among them) fail to take every one of the ``remaining``
+    tricks. Taking them all, they lead every trick, and never a suit whose top card the other side holds (its
+    holder would win the trick); each trick led in a suit takes a card of it from every hand of the side that
+    holds one. So they take at most, in each suit whose top card they hold, as many tricks as their longest
+    hand in it. With trumps left this holds for a side of one seat only (a partner may ruff a lead).
+    Returns (1, the other side's top cards it rests on) or (0, 0). DDS has the same bound in no trumps
+    ("later tricks"). Measured on the node counts of the bench deals: 3x16 -16%, bridge -18%, 3x13 -12%."""
+    if trump >= 0 and side & (side - 1):
+        for p in range(nh):
+            if lane(hands[p], trump):
+                return 0, np.uint64(0)
+    allh = np.uint64(0)
+    for p in range(nh):
+        allh |= hands[p]
+    room = 0
+    rel = np.uint64(0)
+    for s in range(4):
+        x = lane(allh, s)
+        if x == 0:
+            continue
+        topbit = ONE << np.uint64(16 * s + high_index(x))
+        longest = 0
+        ours = False
+        for q in range(nh):
+            if (side >> q) & 1:
+                longest = max(longest, popcount(lane(hands[q], s)))
+                if hands[q] & topbit:
+                    ours = True
+        if ours:
+            room += longest
+        else:
+            rel |= topbit
+    if room < remaining:
+        return 1, rel
+    return 0, np.uint64(0)
+
+
+@jit_inline
 def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countteam, meta0, ttk, ttb, tmask,
            key, stats, relevant, d, row, at):
     """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on). When
@@ -627,6 +667,8 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
     if maxteam == countteam and ((need == 1 and not counting) or (need == remaining and counting)):
         side = countteam if counting else allseats & ~countteam
         ok, rel = _loses_lead(hands, nh, trump, leader, side)
+        if not ok:
+            ok, rel = _runs_short(hands, nh, trump, side, remaining)
         if ok:
             stats[2] += 1
             relevant[d] = rel

@@ -202,7 +202,6 @@ def _type_split(c0, c1, c2, c3):
 
 PATTERNS = {1: (2,), 2: (2, 2), 3: (3,), 4: (3, 2), 5: (4,), 6: (2, 2, 2), 7: (3, 3), 8: (4, 2), 9: (5,), 10: (6,)}
 ASSIGN_BASE = 1 << 13
-CARD_BASE = ASSIGN_BASE + 7 ** 4   # 52 entries: suit << 13 | 1 << rank
 
 
 def rank_pack_table() -> np.ndarray:
@@ -212,16 +211,13 @@ def rank_pack_table() -> np.ndarray:
       down, and its card count in bits 56-59;
     * ``pack[ASSIGN_BASE + c0 + 7 c1 + 49 c2 + 343 c3]`` for suit counts with at most 6 cards in all: the
       type (bits 0-3), then for each ``bisk_suit_order`` mode (bits 4-18 for suit_rank, 19-33 for
-      component_first) its components in comparison order, 5 bits each (suit | size << 2);
-    * ``pack[CARD_BASE + card]`` for the 52 card codes: ``suit << 13 | 1 << rank``.
+      component_first) its components in comparison order, 5 bits each (suit | size << 2).
       With at most 6 cards the suits that hold each component are determined by the counts (BB-13), which
       this builder checks; larger sets take the general search.
     """
     import itertools
 
-    pack = np.zeros(CARD_BASE + 52, dtype=np.int64)
-    for c in range(52):
-        pack[CARD_BASE + c] = ((c // 13) << 13) | (1 << (c % 13))
+    pack = np.zeros(ASSIGN_BASE + 7 ** 4, dtype=np.int64)
     for m in range(1 << 13):
         v = 0
         j = 0
@@ -442,10 +438,10 @@ def _search_key(m0, m1, m2, m3, c0, c1, c2, c3, order_mode, depth, split, pack):
 
 
 @jit_inline
-def _card_bit(pack, card):
-    """The card's rank bit shifted into its suit's 13-bit field of one word (no branch on the suit)."""
-    e = pack[CARD_BASE + card]
-    return (e & 8191) << (13 * (e >> 13))
+def _card_bit(card):
+    """The card's rank bit in its suit's 13-bit field of one word: bit ``13 * suit + rank``, which is bit
+    ``card`` itself."""
+    return np.int64(1) << card
 
 
 @jit_inline
@@ -460,7 +456,7 @@ def bisk_key(cards, n, order_mode, depth, split, pack):
     """Key of the evaluation set ``cards[:n]`` (52-card codes)."""
     acc = np.int64(0)
     for i in range(n):
-        acc |= _card_bit(pack, cards[i])
+        acc |= _card_bit(cards[i])
     return _word_key(acc, order_mode, depth, split, pack)
 
 
@@ -475,7 +471,7 @@ def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
     for i in range(sets.shape[0]):
         acc = np.int64(0)
         for j in range(lengths[i]):
-            acc |= _card_bit(pack, sets[i, j])
+            acc |= _card_bit(sets[i, j])
         out[i] = _word_key(acc, order_mode, depth, split, pack)
 
 

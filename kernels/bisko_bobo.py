@@ -843,55 +843,27 @@ def _pick_target(st, rule, order, i, n_order, exchanged, up, my_suit, n_elig):
     return -1
 
 
-# The shuffles of the decks of 2-6 players (BB-1: HIGH 20-32 cards, LOW 32-20, P LOW cards drawn), unrolled
-# (rng.unrolled_shuffle: the same words, swaps and result as rng.partial_shuffle; ~50 ns less a 4-player deal)
-_SHUFFLE_HI20 = rng.unrolled_shuffle(20, 20)
-_SHUFFLE_HI24 = rng.unrolled_shuffle(24, 24)
-_SHUFFLE_HI28 = rng.unrolled_shuffle(28, 28)
-_SHUFFLE_HI32 = rng.unrolled_shuffle(32, 32)
-_SHUFFLE_LO2 = rng.unrolled_shuffle(32, 2)
-_SHUFFLE_LO3 = rng.unrolled_shuffle(32, 3)
-_SHUFFLE_LO4 = rng.unrolled_shuffle(28, 4)
-_SHUFFLE_LO5 = rng.unrolled_shuffle(24, 5)
-_SHUFFLE_LO6 = rng.unrolled_shuffle(20, 6)
+# The decks of 2-6 players (BB-1): HIGH 20-32 cards, all shuffled; LOW 32-20 cards, P of them drawn. Their
+# shuffles are unrolled (rng.shuffle_for; ~50 ns less a 4-player deal); a test holds these shapes to the decks.
+HIGH_SHAPES = ((20, 20), (24, 24), (28, 28), (32, 32))
+LOW_SHAPES = ((32, 2), (32, 3), (28, 4), (24, 5), (20, 6))
+_shuffle_high = rng.shuffle_for(HIGH_SHAPES)
+_shuffle_low = rng.shuffle_for(LOW_SHAPES)
 
 
 @jit
 def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
-    """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st``: the
-    unrolled shuffles for the decks of the rules, rng.partial_shuffle for any other (the same result).
+    """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st``.
 
-    A compiled function (inlined, its nine shuffles doubled the compile time of each caller), on borrowed
-    views of its arguments, copying by loops: a slice assignment checks for overlap, ~15 ns a deal."""
+    A compiled function (inlined, its nine unrolled shuffles doubled the compile time of each caller), on
+    borrowed views of its arguments, copying by loops: a slice assignment checks for overlap, ~15 ns a deal."""
     st, hi_deck, lo_deck, hi, lo = borrowed((st, hi_deck, lo_deck, hi, lo))
-    n = hi.shape[0]
-    for i in range(n):
+    for i in range(hi.shape[0]):
         hi[i] = hi_deck[i]
-    if n == 24:
-        _SHUFFLE_HI24(st, hi)
-    elif n == 20:
-        _SHUFFLE_HI20(st, hi)
-    elif n == 28:
-        _SHUFFLE_HI28(st, hi)
-    elif n == 32:
-        _SHUFFLE_HI32(st, hi)
-    else:
-        rng.partial_shuffle(st, hi, n)
-    m = lo.shape[0]
-    for i in range(m):
+    _shuffle_high(st, hi, hi.shape[0])
+    for i in range(lo.shape[0]):
         lo[i] = lo_deck[i]
-    if n_low == 4 and m == 28:
-        _SHUFFLE_LO4(st, lo)
-    elif n_low == 2 and m == 32:
-        _SHUFFLE_LO2(st, lo)
-    elif n_low == 3 and m == 32:
-        _SHUFFLE_LO3(st, lo)
-    elif n_low == 5 and m == 24:
-        _SHUFFLE_LO5(st, lo)
-    elif n_low == 6 and m == 20:
-        _SHUFFLE_LO6(st, lo)
-    else:
-        rng.partial_shuffle(st, lo, n_low)
+    _shuffle_low(st, lo, n_low)
 
 
 @jit_inline

@@ -156,13 +156,17 @@ def test_pool_draws_are_the_plain_draws(skip, spans):
     assert (out[0] == out[1]).all()
 
 
-@pytest.mark.parametrize("n,k", [(52, 52), (52, 16), (32, 32), (54, 54), (13, 5), (2, 2)])
-def test_unrolled_shuffle_is_partial_shuffle(n, k):
-    """rng.unrolled_shuffle(n, k): the same permutation as partial_shuffle from the same stream, the same words
-    consumed, rejected words included (the run has some: a trial that used more words than batches)."""
+@pytest.mark.parametrize("n,k,shapes", [(52, 52, None), (52, 16, None), (32, 32, None), (54, 54, None),
+                                        (13, 5, None), (2, 2, None),
+                                        (20, 6, ((13, 5), (20, 6))),     # rng.shuffle_for, its second branch
+                                        (20, 4, ((13, 5), (20, 6)))])    # rng.shuffle_for, no shape: fallback
+def test_unrolled_shuffle_is_partial_shuffle(n, k, shapes):
+    """rng.unrolled_shuffle(n, k), and rng.shuffle_for on a shape it holds or not: the same permutation as
+    partial_shuffle from the same stream, the same words consumed, rejected words included (the run has some:
+    a trial that used more words than batches)."""
     import numba
 
-    fast = rng.unrolled_shuffle(n, k)
+    fast = rng.shuffle_for(shapes or ((n, k),))
 
     @numba.njit
     def both(trials, out, used):
@@ -173,7 +177,7 @@ def test_unrolled_shuffle_is_partial_shuffle(n, k):
             rng.seed_state(b, np.uint64(8), np.uint64(1), np.uint64(t), np.uint64(0))
             da = np.arange(n)
             db = np.arange(n)
-            fast(a, da)
+            fast(a, da, k)
             rng.partial_shuffle(b, db, k)
             out[t, 0, :] = da
             out[t, 1, :] = db

@@ -360,7 +360,7 @@ def shuffle_for(shapes: tuple[tuple[int, int], ...]):
     lines = ["def shuffle(st, deck, k):", "    n = deck.shape[0]"]
     for i, (n, k) in enumerate(shapes):
         lines += [f"    {'el' if i else ''}if n == {n} and k == {k}:"] + _unrolled_lines(n, k, "        ", f"_{i}")
-    lines += ["    else:" if shapes else "    if True:", "        partial_shuffle(st, deck, k)"]
+    lines += ["    else:", "        partial_shuffle(st, deck, k)"] if shapes else ["    partial_shuffle(st, deck, k)"]
     namespace = {"np": np, "next32": next32, "MASK32": MASK32, "partial_shuffle": partial_shuffle}
     exec("\n".join(lines), namespace)                          # noqa: S102 (source built above from ints)
     return numba.njit(nogil=True, error_model="numpy", inline="always")(namespace["shuffle"])

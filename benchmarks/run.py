@@ -272,6 +272,7 @@ def double_dummy() -> None:
             trump = int(r.integers(-1, 4))
             bufs[4][:] = 0                          # the solver's counters: nodes, table hits, ...
             t0 = time.perf_counter()
+            dd.clear_tt(ttk, ttb)                   # each deal is solved from an empty table (a new generation)
             dd.solve(h, 3, trump, 0, 1, played, 0, 1, 1, ttk, ttb, bufs)
             if i:                                   # the first one compiles
                 times.append(time.perf_counter() - t0)
@@ -291,7 +292,7 @@ def double_dummy() -> None:
     # the same question to both solvers: the value of the deal (DDS: one optimal card and its score), and the
     # value of every legal card of the seat to lead (DDS's default mode; ours: card_values). Each call starts
     # cold: DDS keeps its table only while the deal stays the same, so the two questions are asked in separate
-    # passes over the deals, and our table is emptied (outside the timing) before each call.
+    # passes over the deals, and our table is emptied (a new generation, timed) at the start of each call.
     out_cards = np.zeros(16, dtype=np.int64)
     out_values = np.zeros(16, dtype=np.int64)
     for m, deals in ((6, 20), (8, 20), (13, 8)):      # endings, and whole deals
@@ -310,10 +311,10 @@ def double_dummy() -> None:
         for question, mode in (("value", SolveMode.OptimalOne), ("every card", SolveMode.Default)):
             ours, theirs = [], []
             for i, (h, d) in enumerate(boards):
-                ttk[:] = 0
                 t0 = time.perf_counter()
                 answer = solve_board(d, mode)
                 t1 = time.perf_counter()
+                dd.clear_tt(ttk, ttb)
                 if question == "value":
                     value = dd.solve(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttb, bufs)
                 else:

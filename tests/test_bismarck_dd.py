@@ -116,6 +116,29 @@ def test_later_tricks_bound_holds_by_brute_force():
     assert fired > 300                          # 495 of the 1500
 
 
+def test_clear_tt_empties_the_table():
+    """dd.clear_tt: after a new generation, a solve searches exactly the nodes it searches on a new table (every
+    entry of the old generation counts as empty, even those of the same deal); the entries are whole cache
+    lines; the generation counter starting over zeroes the table."""
+    r = np.random.default_rng(5)
+    deals = [(_random_ending(r, 3, 8), int(r.integers(-1, 4))) for _ in range(4)]
+    used, bufs = dd.new_tt(12), dd.new_buffers()
+    assert used[0].shape[1] == 8 and used[0].ctypes.data % 64 == 0
+    for i, (hands, trump) in enumerate(deals):
+        found = []
+        for ttk, ttb in (dd.new_tt(12), used, used):     # the same deal again on the used table, cleared
+            dd.clear_tt(ttk, ttb)
+            bufs[4][:] = 0
+            value = _solve(hands, trump, 0, [], 1, 1, False, (ttk, ttb, bufs))
+            found.append((value, int(bufs[4][0])))
+        assert found[0] == found[1] == found[2], (i, found)
+    ttk, ttb = used
+    assert ttb[0] == 1 + 2 * len(deals) and ttk.any()
+    ttb[0] = (1 << 31) - 1
+    dd.clear_tt(ttk, ttb)
+    assert ttb[0] == 1 and not ttk.any()
+
+
 def test_card_values_match_brute_force(tables):
     ttk, ttb, bufs = tables
     r = np.random.default_rng(4)

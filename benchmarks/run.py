@@ -62,6 +62,19 @@ def _words(n, key0):
     return acc
 
 
+def median_interval(xs, confidence=0.95):
+    """A distribution-free interval for the median of the distribution ``xs`` was drawn from: the order
+    statistics x_(k) .. x_(n+1-k) with the largest k such that P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2."""
+    from math import comb
+    xs = sorted(xs)
+    n = len(xs)
+    k, tail = 0, 0.0
+    while k < n // 2 and tail + comb(n, k) / 2 ** n <= (1 - confidence) / 2:
+        tail += comb(n, k) / 2 ** n
+        k += 1
+    return (xs[k - 1], xs[n - k]) if k else (xs[0], xs[-1])
+
+
 def row(name, value, unit, target=None, note=""):
     tgt = "" if target is None else f"{target:>12,.0f}"
     ratio = "" if target is None else f"{value / target:6.2f}x"
@@ -263,7 +276,10 @@ def double_dummy() -> None:
     ttk, ttb = dd.new_tt(20)
     bufs = dd.new_buffers()
     played = np.zeros(4, dtype=np.int64)
-    for m, deals in ((8, 41), (10, 21), (12, 11), (14, 9), (16, 9)):
+    # the time of a deal spreads over three orders of magnitude (3x16: 0 ms to 1.3 s), so the median of a few
+    # deals is a rough figure: 41 deals of 16 cards, with the median's 95% interval (until session 11 the bench
+    # timed 9: the same deals as the first 9 here, whose median it also prints)
+    for m, deals in ((8, 41), (10, 21), (12, 11), (14, 9), (16, 41)):
         r = np.random.default_rng(m)
         times = []
         nodes = []
@@ -279,9 +295,12 @@ def double_dummy() -> None:
                 nodes.append(int(bufs[4][0]))
         # nodes are the figure to compare between versions of the search: unlike times, they are not noisy
         what = f"double dummy, 3 hands of {m} cards, median of {deals}"
+        low, high = median_interval(times)
+        extra = (f"; 95% interval {low * 1000:,.0f}-{high * 1000:,.0f} ms; first 9 deals' median "
+                 f"{statistics.median(times[:9]) * 1000:,.0f} ms" if deals > 9 and m == 16 else "")
         print(f"{what:<52}{statistics.median(times) * 1000:>14,.1f} "
               f"{'ms':<10}{'':>12}          (max {max(times) * 1000:,.0f} ms; median {statistics.median(nodes):,.0f} "
-              f"nodes; target for 16 cards: 50 ms)")
+              f"nodes{extra}; target for 16 cards: 50 ms)")
     try:
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode

@@ -322,15 +322,9 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
         mine = lane(hands[leader], s)
         if mine == 0:
             continue
-        alls = lane(allh, s)
-        t = 0
-        for r in range(12, -1, -1):
-            bit = ONE << np.uint64(r)
-            if alls & bit:
-                if mine & bit:
-                    t += 1
-                else:
-                    break
+        others = lane(allh, s) & ~mine
+        above = mine if others == 0 else mine & ~((ONE << np.uint64(high_index(others) + 1)) - ONE)
+        t = popcount(above)                        # the top sequence: the cards above every other hand's
         top = t
         if t:
             longest = 0
@@ -346,9 +340,9 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
                     if lo < t:
                         t = lo
         if t:
-            x = mine
-            n = popcount(x)
-            while n > min(t, top):
+            x = above
+            n = top
+            while n > t:                               # capped below the top sequence: its t highest cards
                 x &= x - ONE
                 n -= 1
             used |= x << np.uint64(16 * s)
@@ -361,21 +355,16 @@ def _sure_trumps(hands, nh, trump, side):
     """Tricks the seats of ``side`` must take with the top trumps they hold in an unbroken sequence: every
     such card wins the trick it is played to, and one hand plays one card a trick, so at least the most that
     one hand of the side holds. Returns (tricks, the sequence's cards)."""
-    allt = np.uint64(0)
+    mine = np.uint64(0)
+    others = np.uint64(0)
     for p in range(nh):
-        allt |= lane(hands[p], trump)
-    seq = np.uint64(0)
-    while allt:
-        bit = ONE << np.uint64(high_index(allt))
-        allt ^= bit
-        card = bit << np.uint64(16 * trump)
-        mine = False
-        for p in range(nh):
-            if (hands[p] & card) and ((side >> p) & 1):
-                mine = True
-        if not mine:
-            break
-        seq |= card
+        if (side >> p) & 1:
+            mine |= lane(hands[p], trump)
+        else:
+            others |= lane(hands[p], trump)
+    if others:
+        mine &= ~((ONE << np.uint64(high_index(others) + 1)) - ONE)       # the side's trumps above all others
+    seq = mine << np.uint64(16 * trump)
     best = 0
     for p in range(nh):
         if (side >> p) & 1:

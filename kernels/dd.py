@@ -13,12 +13,13 @@ side (a bit set) tries to make it large and everybody else tries to make it smal
 
 Method (what good bridge solvers do, kept small):
 
-- null-window searches "can the max side make at least ``t``?" (boolean alpha-beta), and a binary search on
-  ``t`` around them;
+- null-window searches "can the max side make at least ``t``?" (boolean alpha-beta), and a search on ``t``
+  around them (down from all the tricks left with 3 hands, binary with 4: :func:`solve`);
 - a transposition table at trick boundaries keyed by *relative ranks*: each suit's remaining cards are
   renumbered from the top, so positions that differ only by cards already played share one entry; the entry
   keeps a lower and an upper bound on the value, and is valid for any deal with the same trump, sides and
-  rules, so it is shared across the searches of one solve and across solves (PIMC samples);
+  rules, so it is shared across the searches of one solve and across solves (PIMC samples); an entry is one
+  cache line, and :func:`clear_tt` empties the table at no cost (a new generation);
 - equivalent cards (touching once the played cards are removed) are tried once;
 - move ordering: on lead, suits in which the other side holds few cards first (fewer replies: a smaller
   tree), masters, then low cards to a partner's master; following, a sure winner (cheapest first), then a

@@ -576,7 +576,11 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
     the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids)."""
     misere = rtype == 3
     must_trump = bv[V_MUST_TRUMP]
-    dd.clear_tt(ttk, ttb)                 # the solver's entries of earlier hands (other deals) count as empty
+    solver = False
+    for s in range(3):
+        solver |= strat[s] >= S_PIMC
+    if solver:
+        dd.clear_tt(ttk, ttb)             # the solver's entries of earlier hands (other deals) count as empty
     for s in range(3):
         rec[s, H_TRICKS] = 0
         rec[s, H_HCP] = hcp(hands[s])

@@ -106,7 +106,9 @@ def legal_cards(h, led, trump, must_trump):
 # buckets of 64 entries (an entry is a cache line): against 32, 3x16 nodes -5% (41 deals) and -9% (the 9 deals the
 # bench used to time), time likewise; bridge and 3x13 within 0.5%; 128 searched fewer nodes but took longer
 BUCKET_BITS = 6
-DEEP_KEY = 9          # tricks left from which the bucket key has each suit's three top owners, not two
+# tricks left from which the bucket key has each suit's three top owners, not two. With buckets of 64, 11 against
+# 9 on three sets of 3x16 deals (41, 25, 41): total nodes -1.6%, +4.1%, -2.6%; median nodes -10%, -3%, -5.6%
+DEEP_KEY = 11
 # move-ordering weights (_gen_moves; scores: a master led ~100 + rank, a low lead ~20 - rank). Measured on
 # 3x13/3x16/bridge deals by nodes searched: LEAD_LEN_W from 6 to 40 all helped, 16-40 a plateau; the others
 # moved nodes by a few per cent to ~15%, within a plateau around these values.
@@ -212,7 +214,8 @@ def _bucket(lenkey, meta, rel, d, nh, mask):
     10.1M with the slot to replace picked from the position, 6.1M with the two top owners in the key and
     buckets of 32. How many top owners pays depends on the depth: the top owner alone gave fewer nodes on
     3x13 and bridge deals but thrashed on 3x16 (9 deals: 35M -> 140M nodes); three top owners once 9 tricks
-    or more are left took 3x16 from 35M to 26M nodes, with 3x13 and bridge deals within 1.5%."""
+    or more are left took 3x16 from 35M to 26M nodes, with 3x13 and bridge deals within 1.5% (buckets of 32;
+    with 64, from 11 tricks: ``DEEP_KEY``)."""
     h = lenkey * H0 + meta * H4 + _top_owners(rel, d, nh) * H1
     h ^= h >> np.uint64(29)
     h *= H1

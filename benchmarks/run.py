@@ -273,7 +273,7 @@ def double_dummy() -> None:
     beside DDS, one core."""
     from kernels import dd
     numba.set_num_threads(1)
-    ttk, ttb = dd.new_tt(20)
+    ttk, ttg = dd.new_tt(20)
     bufs = dd.new_buffers()
     played = np.zeros(4, dtype=np.int64)
     # the time of a deal spreads over three orders of magnitude (3x16: 0 ms to 1.3 s), so the median of a few
@@ -288,8 +288,8 @@ def double_dummy() -> None:
             trump = int(r.integers(-1, 4))
             bufs[4][:] = 0                          # the solver's counters: nodes, table hits, ...
             t0 = time.perf_counter()
-            dd.clear_tt(ttk, ttb)                   # each deal is solved from an empty table (a new generation)
-            dd.solve(h, 3, trump, 0, 1, played, 0, 1, 1, ttk, ttb, bufs)
+            dd.clear_tt(ttk, ttg)                   # each deal is solved from an empty table (a new generation)
+            dd.solve(h, 3, trump, 0, 1, played, 0, 1, 1, ttk, ttg, bufs)
             if i:                                   # the first one compiles
                 times.append(time.perf_counter() - t0)
                 nodes.append(int(bufs[4][0]))
@@ -333,11 +333,11 @@ def double_dummy() -> None:
                 t0 = time.perf_counter()
                 answer = solve_board(d, mode)
                 t1 = time.perf_counter()
-                dd.clear_tt(ttk, ttb)
+                dd.clear_tt(ttk, ttg)
                 if question == "value":
-                    value = dd.solve(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttb, bufs)
+                    value = dd.solve(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttg, bufs)
                 else:
-                    n = dd.card_values(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttb, bufs, out_cards,
+                    n = dd.card_values(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttg, bufs, out_cards,
                                        out_values)
                     value = int(out_values[:n].max())
                 t2 = time.perf_counter()

@@ -434,7 +434,7 @@ def _binom(n, k):
 
 
 @jit
-def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttb, bufs, cards, values, acc, nacc):
+def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc, nacc):
     """Double-dummy values (tricks of seat ``p``) of each legal card of ``p`` in the position ``hands``, added to
     ``acc`` (indexed by card); returns nothing. ``nacc`` counts the samples."""
     me = 1 << p
@@ -442,7 +442,7 @@ def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttb, b
     played = np.zeros(4, dtype=np.int64)
     for i in range(k):
         played[i] = row[i]
-    n = dd.card_values(hands, 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttb, bufs, cards, values)
+    n = dd.card_values(hands, 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, cards, values)
     for i in range(n):
         acc[cards[i]] += values[i]
     nacc[0] += 1
@@ -450,7 +450,7 @@ def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttb, b
 
 @jit
 def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unseen_of_p, voids, known_out, bv,
-                st_play, ttk, ttb, bufs, ways, scratch):
+                st_play, ttk, ttg, bufs, ways, scratch):
     """The card of a solver player (S_PIMC or S_DD) at seat ``p``. ``unseen_of_p``: the cards p has not
     seen; ``voids[q]``: suits q showed out of. ``play_hand`` handles forced cards, random and heuristic play
     and the heuristic opening of the solver players."""
@@ -463,7 +463,7 @@ def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unse
     values = np.zeros(16, dtype=np.int64)
     if strat == S_DD:
         work = hands.copy()
-        solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttb, bufs, cards, values, acc, nacc)
+        solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc, nacc)
     else:
         a = (p + 1) % 3
         b = (p + 2) % 3
@@ -477,7 +477,7 @@ def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unse
             work[p] = h
             work[a] = scratch[0]
             work[b] = scratch[1]
-            solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttb, bufs, cards, values, acc,
+            solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc,
                         nacc)
     if nacc[0] == 0:
         return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)
@@ -570,17 +570,12 @@ def _random_tricks(hands, leader, trump, st_plays, rec, trace):
         rec[leader, H_TRICKS] += 1
 
 
-def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttb, bufs, ways,
+def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttg, bufs, ways,
               scratch, rec, trace):
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
     the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids)."""
     misere = rtype == 3
     must_trump = bv[V_MUST_TRUMP]
-    solver = False
-    for s in range(3):
-        solver |= strat[s] >= S_PIMC
-    if solver:
-        dd.clear_tt(ttk, ttb)             # the solver's entries of earlier hands (other deals) count as empty
     for s in range(3):
         rec[s, H_TRICKS] = 0
         rec[s, H_HCP] = hcp(hands[s])
@@ -593,10 +588,14 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
     for s in range(4):
         full |= LANE << np.uint64(16 * s)
     sampling = False                      # the voids are tracked only for sampling (PIMC) players, who read them
+    solver = False
     for s in range(3):
         sampling |= strat[s] == S_PIMC
+        solver |= strat[s] >= S_PIMC
         if strat[s] == S_RANDOM:          # random seats draw from pools: the same draws, computed ahead
             rng.pool_fill(st_plays[s])
+    if solver:
+        dd.clear_tt(ttk, ttg)             # the solver's entries of earlier hands (other deals) count as empty
     played = np.uint64(0)
     row = trace[48:52]
     voids = trace[52:55]
@@ -628,7 +627,7 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
                     c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
                 else:
                     c = choose_card(sp, p, hands, leader, row, k, trump, misere, must_trump, full & ~seen,
-                                    voids, known_out, bv, st_plays[p], ttk, ttb, bufs, ways, scratch)
+                                    voids, known_out, bv, st_plays[p], ttk, ttg, bufs, ways, scratch)
             on_table |= ONE << np.uint64(c)
             if sampling:                  # showed out of the led suit (which cards those are is data)
                 out_of_led = (k > 0) & ((c >> 4) != (row[0] >> 4))
@@ -695,11 +694,11 @@ def new_solver_state(strat):
     for s in range(strat.shape[0]):
         if strat[s] >= S_PIMC:
             big = True
-    ttk, ttb = dd.new_tt(18 if big else 1)
+    ttk, ttg = dd.new_tt(18 if big else 1)
     bufs = dd.new_buffers()
     ways = np.zeros((5, 17, 17), dtype=np.float64)
     scratch = np.zeros(2, dtype=np.uint64)
-    return ttk, ttb, bufs, ways, scratch
+    return ttk, ttg, bufs, ways, scratch
 
 
 @jit
@@ -735,7 +734,7 @@ def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, ro
     """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
     (kernels._jit.borrowed)."""
     strat, bv, row, solver, bufs, totals = borrowed((strat, bv, row, solver, bufs, totals))
-    ttk, ttb, dd_bufs, ways, scratch = solver
+    ttk, ttg, dd_bufs, ways, scratch = solver
     hands, deck, rec, trace, dout, st_deal, st_plays = bufs
     for t in range(start, stop):
         rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
@@ -750,7 +749,7 @@ def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, ro
             else:
                 dealer, rtype = schedule(first, h, bv)
             trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
-            _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, dd_bufs,
+            _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, dd_bufs,
                               ways, scratch, rec, trace)
             _record_hand(row, rec, dealer, rtype, bv)
             for s in range(3):
@@ -796,7 +795,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         row = out[ci]
-        ttk, ttb, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
+        ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
         hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
         dealt = np.zeros(4, dtype=np.uint64)
         base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
@@ -814,7 +813,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
                     strat[s] = challenger if s == sw else field
                 for s in range(3):
                     hands[s] = dealt[s]
-                play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs,
+                play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs,
                           ways, scratch, rec, trace)
                 if sw < 0:
                     base_rec[:, :] = rec

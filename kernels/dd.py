@@ -103,6 +103,15 @@ def legal_cards(h, led, trump, must_trump):
     return h
 
 
+@jit_inline
+def _above(mine, others):
+    """The cards of ``mine`` above every card of ``others`` (one suit's lane each): a top sequence among the
+    cards of both."""
+    if others == 0:
+        return mine
+    return mine & ~((ONE << np.uint64(high_index(others) + 1)) - ONE)
+
+
 # buckets of 64 entries (an entry is a cache line): against 32, 3x16 nodes -5% (41 deals) and -9% (the 9 deals the
 # bench used to time), time likewise; bridge and 3x13 within 0.5%; 128 searched fewer nodes but took longer
 BUCKET_BITS = 6
@@ -139,13 +148,13 @@ def new_tt(log2size):
 
 
 @jit
-def clear_tt(ttk, ttb):
+def clear_tt(ttk, ttg):
     """Empty the table at no cost: a new generation, so every stored entry counts as empty (zeroing the table,
     ``ttk[:] = 0``, also empties it)."""
-    ttb[0] += ONE
-    if ttb[0] >= np.uint64(1 << 31):
+    ttg[0] += ONE
+    if ttg[0] >= np.uint64(1 << 31):
         ttk[:] = 0
-        ttb[0] = ONE
+        ttg[0] = ONE
 
 
 @jit
@@ -326,8 +335,7 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
         mine = lane(hands[leader], s)
         if mine == 0:
             continue
-        others = lane(allh, s) & ~mine
-        above = mine if others == 0 else mine & ~((ONE << np.uint64(high_index(others) + 1)) - ONE)
+        above = _above(mine, lane(allh, s) & ~mine)
         t = popcount(above)                        # the top sequence: the cards above every other hand's
         top = t
         if t:
@@ -366,9 +374,7 @@ def _sure_trumps(hands, nh, trump, side):
             mine |= lane(hands[p], trump)
         else:
             others |= lane(hands[p], trump)
-    if others:
-        mine &= ~((ONE << np.uint64(high_index(others) + 1)) - ONE)       # the side's trumps above all others
-    seq = mine << np.uint64(16 * trump)
+    seq = _above(mine, others) << np.uint64(16 * trump)        # the side's trumps above all the others
     best = 0
     for p in range(nh):
         if (side >> p) & 1:
@@ -865,7 +871,7 @@ def _meta(nh, trump, must_trump, maxteam, countteam):
 
 
 @jit
-def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, countteam, ttk, ttb, bufs):
+def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, countteam, ttk, ttg, bufs):
     """Whether the count side takes at least ``target`` of the remaining tricks (the current one included)
     with the max side maximising. ``played[:k]`` are the cards already in the current trick, led by
     ``leader``."""
@@ -875,28 +881,28 @@ def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, c
     stats[3] += 1
     tmask = np.uint64(ttk.shape[0] - 1)
     return _search(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam,
-                   _meta(nh, trump, must_trump, maxteam, countteam) | (ttb[0] << GEN_SHIFT), ttk, tmask, moves,
+                   _meta(nh, trump, must_trump, maxteam, countteam) | (ttg[0] << GEN_SHIFT), ttk, tmask, moves,
                    scores, keybuf, tricks, stats, stack, relevant, skipped)
 
 
 @jit
-def solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs):
+def solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs):
     """The game value: tricks of the count side from here (the current trick included), exactly.
 
     Each search asks "can the count side make t?"; a success costs most (every reply of the other side is
     searched). With 3 hands the searches go down from all the tricks left: a single seat's value is small
     beside them, the failures above it are cheap, and the one proof comes last. Nodes against a binary search
-    on t: 3x16 -10% (the 9 bench deals) and -3.5% (12 others), 3x13 -1%. With 4 hands (bridge) a binary
+    on t: 3x16 -7.5% (41 deals), -10% (9 of them) and -3.5% (12 others), 3x13 -1%. With 4 hands (bridge) a binary
     search: going down cost 2% and 12% more nodes on two sets of deals."""
     remaining = popcount(hands[(leader + k) % nh])
     if nh == 3:
-        return solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs,
+        return solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs,
                           remaining)
     lo = 0
     hi = remaining
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if at_least(hands, nh, trump, must_trump, leader, played, k, mid, maxteam, countteam, ttk, ttb, bufs):
+        if at_least(hands, nh, trump, must_trump, leader, played, k, mid, maxteam, countteam, ttk, ttg, bufs):
             lo = mid
         else:
             hi = mid - 1
@@ -904,33 +910,33 @@ def solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, t
 
 
 @jit
-def solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs, guess):
+def solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, guess):
     """:func:`solve` starting from a guess: steps up or down one trick at a time (cheap when the guess is
     close, as when the value of a position is known and a child is at most a little worse)."""
     remaining = popcount(hands[(leader + k) % nh])
     g = min(max(guess, 0), remaining)
     if g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam,
-                              ttk, ttb, bufs):
+                              ttk, ttg, bufs):
         g -= 1
         while g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam,
-                                     ttk, ttb, bufs):
+                                     ttk, ttg, bufs):
             g -= 1
         return g
     while g < remaining and at_least(hands, nh, trump, must_trump, leader, played, k, g + 1, maxteam, countteam,
-                                     ttk, ttb, bufs):
+                                     ttk, ttg, bufs):
         g += 1
     return g
 
 
 @jit
-def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs, out_cards,
+def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards,
                 out_values):
     """For the seat to play, every legal card (all of them, equivalent ones included) and the value of the
     position after it. Returns the number of cards."""
     p = (leader + k) % nh
     led = -1 if k == 0 else played[0] >> 4
     legal = legal_cards(hands[p], led, trump, must_trump)
-    base = solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttb, bufs)
+    base = solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs)
     n = 0
     x = legal
     while x:
@@ -943,10 +949,10 @@ def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countt
             pos = trick_winner_pos(played, nh, trump)
             w = (leader + pos) % nh
             gained = (countteam >> w) & 1
-            v = gained + solve_near(hands, nh, trump, must_trump, w, played, 0, maxteam, countteam, ttk, ttb,
+            v = gained + solve_near(hands, nh, trump, must_trump, w, played, 0, maxteam, countteam, ttk, ttg,
                                     bufs, base - gained)
         else:
-            v = solve_near(hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttb,
+            v = solve_near(hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttg,
                            bufs, base)
         hands[p] |= low
         out_cards[n] = c

@@ -31,19 +31,19 @@ def _random_ending(r, nh, m):
 
 
 def _solve(hands, trump, leader, played, maxteam, countteam, must, tables):
-    ttk, ttb, bufs = tables
+    ttk, ttg, bufs = tables
     h = np.zeros(4, dtype=np.uint64)
     for i, x in enumerate(hands):
         h[i] = _mask(x)
     p = np.zeros(4, dtype=np.int64)
     p[:len(played)] = played
-    return int(dd.solve(h, len(hands), trump, int(must), leader, p, len(played), maxteam, countteam, ttk, ttb, bufs))
+    return int(dd.solve(h, len(hands), trump, int(must), leader, p, len(played), maxteam, countteam, ttk, ttg, bufs))
 
 
 @pytest.fixture(scope="module")
 def tables():
-    ttk, ttb = dd.new_tt(16)
-    return ttk, ttb, dd.new_buffers()
+    ttk, ttg = dd.new_tt(16)
+    return ttk, ttg, dd.new_buffers()
 
 
 def _endings(seed, n):
@@ -126,21 +126,21 @@ def test_clear_tt_empties_the_table():
     assert used[0].shape[1] == 8 and used[0].ctypes.data % 64 == 0
     for i, (hands, trump) in enumerate(deals):
         found = []
-        for ttk, ttb in (dd.new_tt(12), used, used):     # the same deal again on the used table, cleared
-            dd.clear_tt(ttk, ttb)
+        for ttk, ttg in (dd.new_tt(12), used, used):     # the same deal again on the used table, cleared
+            dd.clear_tt(ttk, ttg)
             bufs[4][:] = 0
-            value = _solve(hands, trump, 0, [], 1, 1, False, (ttk, ttb, bufs))
+            value = _solve(hands, trump, 0, [], 1, 1, False, (ttk, ttg, bufs))
             found.append((value, int(bufs[4][0])))
         assert found[0] == found[1] == found[2], (i, found)
-    ttk, ttb = used
-    assert ttb[0] == 1 + 2 * len(deals) and ttk.any()
-    ttb[0] = (1 << 31) - 1
-    dd.clear_tt(ttk, ttb)
-    assert ttb[0] == 1 and not ttk.any()
+    ttk, ttg = used
+    assert ttg[0] == 1 + 2 * len(deals) and ttk.any()
+    ttg[0] = (1 << 31) - 1
+    dd.clear_tt(ttk, ttg)
+    assert ttg[0] == 1 and not ttk.any()
 
 
 def test_card_values_match_brute_force(tables):
-    ttk, ttb, bufs = tables
+    ttk, ttg, bufs = tables
     r = np.random.default_rng(4)
     for _ in range(60):
         hands = _random_ending(r, 3, 4)
@@ -151,7 +151,7 @@ def test_card_values_match_brute_force(tables):
         played = np.zeros(4, dtype=np.int64)
         cards = np.zeros(16, dtype=np.int64)
         values = np.zeros(16, dtype=np.int64)
-        n = dd.card_values(h, 3, trump, 0, 0, played, 0, 1, 1, ttk, ttb, bufs, cards, values)
+        n = dd.card_values(h, 3, trump, 0, 0, played, 0, 1, 1, ttk, ttg, bufs, cards, values)
         for c, v in zip(cards[:n], values[:n]):
             rest = [hands[0] - {int(c)}, hands[1], hands[2]]
             assert v == ref.minimax(rest, trump, 0, [int(c)], 1, 1)
@@ -303,7 +303,7 @@ def test_pimc_never_reads_hidden_cards():
     bv[K.V_PIMC_FROM] = 16
     bv[K.V_SAMPLES] = 6
     r = np.random.default_rng(8)
-    ttk, ttb, bufs, ways, scratch = K.new_solver_state(np.array([K.S_PIMC]))
+    ttk, ttg, bufs, ways, scratch = K.new_solver_state(np.array([K.S_PIMC]))
     for trial in range(8):
         deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
         mine, others = deck[:5], deck[5:15]
@@ -316,6 +316,6 @@ def test_pimc_never_reads_hidden_cards():
             unseen = int(_mask(deck[5:]))
             c = K.choose_card(K.S_PIMC, 0, hands, 0, np.zeros(4, dtype=np.int64), 0, -1, False, 0,
                               np.uint64(unseen), np.zeros(3, dtype=np.int64), np.uint64(0), bv, st,
-                              ttk, ttb, bufs, ways, np.zeros(2, dtype=np.uint64))
+                              ttk, ttg, bufs, ways, np.zeros(2, dtype=np.uint64))
             picks.append((int(c), tuple(st)))
         assert picks[0] == picks[1]

@@ -27,12 +27,12 @@ def _one_hand(strat, key0, trial, rtype, dealer, bv):
     dout = np.zeros(1, dtype=np.uint64)
     trump, known = K.deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
     dealt = hands.copy()
-    ttk, ttb, bufs, ways, scratch = K.new_solver_state(strat)
+    ttk, ttg, bufs, ways, scratch = K.new_solver_state(strat)
     rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
     trace = np.zeros(56, dtype=np.int64)
     # the players' streams as they stand after the deal, for the reference to draw from
     streams = st_plays.copy()
-    K.play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttb, bufs, ways, scratch, rec,
+    K.play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec,
                 trace)
     return dealt, trump, known, dout[0], rec, trace, streams
 

@@ -261,10 +261,10 @@ def solve_position(hands: str, trump: str = "NT", leader: int = 0, player: int =
     full = (1 << seats) - 1
     count = (5 if player % 2 == 0 else 10) if seats == 4 else 1 << player
     maxteam = count if goal == "max" else full ^ count
-    ttk, ttb = DD.new_tt(20)
+    ttk, ttg = DD.new_tt(20)
     bufs = DD.new_buffers()
     played = np.zeros(4, dtype=np.int64)
-    return int(DD.solve(h, seats, TRUMPS[t], int(must_trump), leader, played, 0, maxteam, count, ttk, ttb, bufs))
+    return int(DD.solve(h, seats, TRUMPS[t], int(must_trump), leader, played, 0, maxteam, count, ttk, ttg, bufs))
 
 
 def cli_solve(args) -> pd.DataFrame:

@@ -172,6 +172,37 @@ compress = compress_pext if FAST_PDEP else compress_loop
 
 
 @jit_inline
+def expand_loop(x, mask):
+    """The low bits of ``x`` deposited, in order, at the set positions of ``mask`` (the inverse of
+    :func:`compress_loop`; portable: one step per bit of ``mask``).
+
+    >>> import numpy as np; int(expand_loop(np.uint64(0b011), np.uint64(0b1110)))
+    6
+    """
+    out = np.uint64(0)
+    k = np.uint64(0)
+    m = np.uint64(mask)
+    while m:
+        b = m & (~m + np.uint64(1))
+        if (np.uint64(x) >> k) & np.uint64(1):
+            out |= b
+        k += np.uint64(1)
+        m ^= b
+    return out
+
+
+@jit_inline
+def expand_pdep(x, mask):
+    """:func:`expand_loop` in one ``pdep``; only where :data:`FAST_PDEP`."""
+    return _pdep64(np.uint64(x), np.uint64(mask))
+
+
+#: The low bits of ``x`` deposited at the set positions of ``mask``: ``pdep`` where the CPU has a fast one, else
+#: the loop. Both give the same answer (tests/test_bits.py).
+expand = expand_pdep if FAST_PDEP else expand_loop
+
+
+@jit_inline
 def rank_bits(hand, r):
     """The 4 suit bits of rank ``r`` in a hand encoded as ``rank * 4 + suit``."""
     return (hand >> np.uint64(4 * r)) & np.uint64(15)

@@ -101,3 +101,28 @@ def test_compress_forms_agree_with_python():
     out = np.zeros((len(xs), 2), dtype=np.uint64)
     _compress(xs, ms, out)
     assert (out[:, 0] == want).all() and (out[:, 1] == want).all()
+
+
+@jit
+def _expand(xs, ms, out):
+    for i in range(xs.shape[0]):
+        out[i, 0] = bits.expand_loop(xs[i], ms[i])
+        out[i, 1] = bits.expand(xs[i], ms[i])
+
+
+def test_expand_forms_agree_with_python():
+    """expand (pdep where the CPU has a fast one, else the loop) and the portable loop: the low bits of x laid
+    at the set positions of the mask, in order (the double-dummy solver's relative ranks); compress undoes it."""
+    assert (bits.expand is bits.expand_pdep) == bits.FAST_PDEP       # which form the second column tests
+    xs, ms, _ = _compress_cases()
+    want = []
+    for x, m in zip(xs, ms):
+        pos = [i for i in range(64) if int(m) >> i & 1]
+        want.append(sum(1 << p for j, p in enumerate(pos) if int(x) >> j & 1))
+    want = np.array(want, dtype=np.uint64)
+    out = np.zeros((len(xs), 2), dtype=np.uint64)
+    _expand(xs, ms, out)
+    assert (out[:, 0] == want).all() and (out[:, 1] == want).all()
+    back = np.zeros((len(xs), 2), dtype=np.uint64)
+    _compress(want, ms, back)
+    assert (back[:, 0] == xs & np.array([(1 << bin(int(m)).count("1")) - 1 for m in ms], dtype=np.uint64)).all()

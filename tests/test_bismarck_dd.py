@@ -139,6 +139,16 @@ def test_clear_tt_empties_the_table():
     assert ttg[0] == 1 and not ttk.any()
 
 
+def test_solver_takes_three_or_four_hands(tables):
+    """The search is compiled for 3 hands and for 4 (dd.at_least); any other count is refused, not solved with
+    the wrong loops."""
+    ttk, ttg, bufs = tables
+    h = np.zeros(4, dtype=np.uint64)
+    h[0], h[1] = _mask([0]), _mask([1])
+    with pytest.raises(ValueError, match="3 or 4 hands"):
+        dd.solve(h, 2, -1, 0, 0, np.zeros(4, dtype=np.int64), 0, 1, 1, ttk, ttg, bufs)
+
+
 def test_card_values_match_brute_force(tables):
     ttk, ttg, bufs = tables
     r = np.random.default_rng(4)

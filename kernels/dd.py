@@ -398,7 +398,7 @@ def _sure_trumps(hands, nh, trump, side):
     every such card wins the trick it is played to, and one hand plays one card a trick, so at least the most
     that one hand of that side holds. Returns (1 if that side is ``side``, 0 if it is the other seats, -1 if
     nobody holds a trump; the tricks; the sequence's cards). Only one side can hold such a sequence, so one
-    call serves both (two calls had cost ~2% of a 3x16 solve)."""
+    call serves both (one call instead of two, with the probe's check of one hand fewer: 3x16 and bridge -3%)."""
     mine = np.uint64(0)
     others = np.uint64(0)
     for p in range(nh):

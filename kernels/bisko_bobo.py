@@ -566,7 +566,7 @@ def _has_suit(masks, s, suit):
 
 
 def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws,
-              pack):
+              pack, lazy=False):
     """Play one deal from the HIGH deck order ``hi`` and LOW deck order ``lo``.
 
     Seats are numbered in playing order: seat 0 is the dealer's left and seat P-1 the dealer (BB-4, BB-5).
@@ -577,6 +577,8 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
     ``rec[P, SEAT_FIELDS]`` (zeroed here), the evaluation ``keys[P]`` and ``trace`` (per seat: action,
     swap partner or -1, tucked flag; then the Wet Bisk and the number of HIGH cards used).
     Returns the number of seats sharing the win (0 = no winner, -1 = the deal must be redealt).
+    With ``lazy`` (the simulation loop) ``keys[s]`` is whole only for the seats of the best Bisk type, the
+    others' the type alone (``type << 59``): winners, record and counts are the same.
     """
     order_mode = variants[V_SUIT_ORDER]
     depth = variants[V_DEPTH]
@@ -592,8 +594,7 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         rec[s, R_BUCKET_FLINGO] = -1
         rec[s, R_BUCKET_SWAP] = -1
         rec[s, R_BUCKET_TUCK] = -1
-        for f in range(w.shape[0]):
-            w[f, s] = 0
+        w[W_EXCHANGED, s] = 0
     visible = 0                    # cards seen face up, per suit: 8 bits a suit
     # ---- BB-4 Opening Bisk: two rounds face up, dealer last, then the Wet Bisk face down
     for s in range(P):
@@ -603,6 +604,7 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         _add(up, s, a)
         w[W_OPENING_SUIT, s] = a // 13
         w[W_JINGO_CARD, s] = -1
+        w[W_BISKO, s] = 0
         if a // 13 == b // 13:
             w[W_BISKO, s] = 1            # opening Bisko: both cards stay upright
             _add(up, s, b)
@@ -769,15 +771,37 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
     # ---- BB-10 Flipped Bisk, BB-11/BB-12 result
     jack = (wet % 13) == JACK
     wbits = np.int64(1) << wet          # the Wet Bisk in its suit's field
+    src = tk if jack else up                # Jack: tucked cards + the Jack; otherwise the Bisko row + Wet Bisk
+    if lazy and not split:
+        # every seat's type from its suit counts (one table entry); the whole key only for the seats of the
+        # best type, as no other can win: keys[s] is then the type alone (type << 59, nothing below it).
+        # With the per-seat ints cleared only where read before set: +3..9% deals/s (concurrent A/B)
+        tmax = np.int64(0)
+        for s in range(P):
+            x = src[s] | wbits
+            c0 = popcount(x & 8191)
+            c1 = popcount((x >> 13) & 8191)
+            c2 = popcount((x >> 26) & 8191)
+            c3 = popcount((x >> 39) & 8191)
+            if c0 + c1 + c2 + c3 > 6:
+                keys[s] = _word_key(x, order_mode, depth, split, pack)
+            else:
+                keys[s] = (pack[ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3] & 15) << 59
+            tmax = max(tmax, keys[s] >> 59)
+        for s in range(P):
+            if keys[s] == tmax << 59:
+                x = src[s] | wbits
+                m0 = x & 8191
+                m1 = (x >> 13) & 8191
+                m2 = (x >> 26) & 8191
+                m3 = (x >> 39) & 8191
+                e = pack[ASSIGN_BASE + popcount(m0) + 7 * popcount(m1) + 49 * popcount(m2) + 343 * popcount(m3)]
+                keys[s] = _table_key(m0, m1, m2, m3, e, order_mode, depth, pack)
+    else:
+        for s in range(P):
+            keys[s] = _word_key(src[s] | wbits, order_mode, depth, split, pack)
     best = np.int64(-1)
     for s in range(P):
-        src = tk if jack else up            # Jack: tucked cards + the Jack; otherwise the Bisko row + Wet Bisk
-        x = src[s] | wbits
-        m0 = x & 8191
-        m1 = (x >> 13) & 8191
-        m2 = (x >> 26) & 8191
-        m3 = (x >> 39) & 8191
-        keys[s] = bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack)
         best = max(best, keys[s])
     # who won, without a branch on the seat (the winner is random: such a branch cannot be predicted)
     n_win = 0
@@ -982,7 +1006,7 @@ def _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jin
         while True:
             start_attempt(P, hi_deck, lo_deck, key0, key1, t, attempt, hi, lo, st_deal, st_strat)
             n_win = _play_deal_inline(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat,
-                                      rec, keys, trace, ws, pack)
+                                      rec, keys, trace, ws, pack, True)
             if n_win >= 0 or attempt >= MAX_REDEALS:
                 break
             attempt += 1

@@ -329,8 +329,14 @@ def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
     c3 = _count(pack, m3)
     if split or c0 + c1 + c2 + c3 > 6:
         return _search_key(m0, m1, m2, m3, c0, c1, c2, c3, order_mode, depth, split, pack)
-    return _table_key(m0, m1, m2, m3, pack[ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3], order_mode, depth,
-                      pack)
+    return _table_key(m0, m1, m2, m3, _table_entry(pack, c0, c1, c2, c3), order_mode, depth, pack)
+
+
+@jit_inline
+def _table_entry(pack, c0, c1, c2, c3):
+    """The table entry of suit counts with at most 6 cards in all (:func:`rank_pack_table`): the type in its low
+    4 bits, then the components."""
+    return pack[ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3]
 
 
 @jit_inline
@@ -783,10 +789,10 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
             c1 = popcount((x >> 13) & 8191)
             c2 = popcount((x >> 26) & 8191)
             c3 = popcount((x >> 39) & 8191)
-            if c0 + c1 + c2 + c3 > 6:
+            if c0 + c1 + c2 + c3 > 6:          # never in play (BB-13), but the table stops at 6 cards
                 keys[s] = _word_key(x, order_mode, depth, split, pack)
             else:
-                keys[s] = (pack[ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3] & 15) << 59
+                keys[s] = (_table_entry(pack, c0, c1, c2, c3) & 15) << 59
             tmax = max(tmax, keys[s] >> 59)
         for s in range(P):
             if keys[s] == tmax << 59:

@@ -8,13 +8,13 @@ Also here, because they are about how numba handles memory rather than about any
 (array views that numba does not reference-count, for the hot loops) and :func:`prefetch` (a cache hint).
 
 Compile time: numba compiles a :func:`jit` function once per distinct argument types, and a constant is typed
-``Literal[int](0)``, not ``int64``. A call ``f(x, 0)`` from compiled code, or a variable first set to a
-constant (``cur_key = 0``) and passed on before it changes, compiles ``f`` once more for the literal (numba
-types the call while the variable's type is still the literal). Write ``np.int64(0)`` there: the code run is
-the same, one compile fewer. It paid in the double-dummy chain (its search is large: a cold run of the Bismarck
-tests 196 s -> 158 s). The climbing games' play loops have more such duplicates, but small ones: removing 8 of
-them saved 3 s of 286, so they stay as they are. The numba cache's index files (``*.nbi``) list each
-function's signatures.
+``Literal[int](0)``, not ``int64``. A call ``f(x, 0)`` from compiled code, or a variable first set to a constant
+(``cur_key = 0``) and passed on before it changes, compiles ``f`` once more for the literal (numba types the call
+while the variable's type is still the literal). Write ``np.int64(0)`` there: the code run is the same, one compile
+fewer. It paid in the double-dummy chain (``dd.card_values`` and ``bismarck.solver_card``; its search is large: a
+cold run of the Bismarck tests 196 s -> 158 s). The climbing games' play loops have more such duplicates, but small
+ones: removing 8 of them saved 3 s of 286, so they stay as they are. The numba cache's index files (``*.nbi``) list
+each function's signatures.
 """
 
 from __future__ import annotations

@@ -442,8 +442,7 @@ def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttg, b
     played = np.zeros(4, dtype=np.int64)
     for i in range(k):
         played[i] = row[i]
-    # the hand count as a plain int64, as from Python: a literal 3 made numba compile the solver's chain
-    # (card_values, solve, solve_near, at_least) a second time, for Literal[int](3)
+    # np.int64(3), not 3: a literal compiles the solver's chain a second time (kernels/_jit.py)
     n = dd.card_values(hands, np.int64(3), trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, cards,
                        values)
     for i in range(n):

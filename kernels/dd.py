@@ -261,7 +261,7 @@ def _bucket(lenkey, meta, rel, d, nh, mask):
     buckets of 32. How many top owners pays depends on the depth: the top owner alone gave fewer nodes on
     3x13 and bridge deals but thrashed on 3x16 (9 deals: 35M -> 140M nodes); three top owners once 9 tricks
     or more are left took 3x16 from 35M to 26M nodes, with 3x13 and bridge deals within 1.5% (buckets of 32;
-    with 64, from 11 tricks: ``DEEP_KEY``)."""
+    with 64, from 11 tricks: ``DEEP_KEY``). With 4 hands the top owner alone pays (:func:`_top_owners`)."""
     h = lenkey * H0 + meta * H4 + _top_owners(rel, d, nh) * H1
     h ^= h >> np.uint64(29)
     h *= H1
@@ -997,9 +997,7 @@ def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countt
             pos = trick_winner_pos(played, nh, trump)
             w = _seat(leader + pos, nh)
             gained = (countteam >> w) & 1
-            # np.int64(0), not 0: a literal argument makes numba compile solve_near, at_least and both forms of the
-            # search again, for Literal[int](0). With bismarck.solver_card's hand count likewise, a cold run of the
-            # two Bismarck test files took 158 s instead of 196 s
+            # np.int64(0), not 0: a literal compiles the chain down to the search again (kernels/_jit.py)
             v = gained + solve_near(hands, nh, trump, must_trump, w, played, np.int64(0), maxteam, countteam, ttk,
                                     ttg, bufs, base - gained)
         else:

@@ -358,19 +358,21 @@ def _store(ttk, lenkey, meta, rel, d, nh, allh, relevant, typ, bound, mask):
 
 
 @jit
-def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
+def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
     """Tricks the leader can cash at once: in each suit its top sequence among the remaining cards (the whole
     suit when that sequence is at least as long as every other hand's holding), capped in a side suit by the
     length of every opponent who could ruff (with ``must_trump``, of every other player holding trumps: a
     partner forced to ruff takes the lead away). Capped rounds are followed by every possible ruffer, so
     nobody who could ruff a later suit discards on the way. Returns (tricks, the cards used: the top
-    sequences, which is all the ranks the count rests on)."""
+    sequences, which is all the ranks the count rests on). With more than ``want`` tricks the cards are only
+    those that ``want`` tricks rest on (:func:`_fewer_quick`)."""
     allh = np.uint64(0)
     for p in range(nh):
         allh |= hands[p]
     side = (maxteam >> leader) & 1
     q = 0
     used = np.uint64(0)
+    info = 0                    # per suit, 8 bits: the tricks counted; from bit 32 up, the top cards they use
     for s in range(4):
         mine = lane(hands[leader], s)
         if mine == 0:
@@ -398,8 +400,53 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam):
                 x &= x - ONE
                 n -= 1
             used |= x << np.uint64(16 * s)
+            info |= (t << (8 * s)) | (min(top, t) << (32 + 8 * s))
         q += t
+    if q > want:
+        return q, _fewer_quick(used, info, want)
     return q, used
+
+
+@jit
+def _fewer_quick(used, info, want):
+    """Of the quick tricks' cards ``used`` (per suit, in ``info``, the tricks and the top cards they use), the
+    fewest that still make ``want`` tricks: suits taken whole, at most one of them in part (its top cards; the
+    long cards count only with the whole top sequence). Every relevant card kept is one more owner that a
+    stored bound asks of a position, and one more rank below which small cards are not equivalent."""
+    best_cost = 99
+    best_sub = 15
+    best_u = -1
+    best_r = 0
+    for sub in range(16):
+        tr = 0
+        cost = 0
+        for s in range(4):
+            if (sub >> s) & 1:
+                tr += (info >> (8 * s)) & 255
+                cost += (info >> (32 + 8 * s)) & 255
+        if tr >= want:
+            if cost < best_cost:
+                best_cost, best_sub, best_u, best_r = cost, sub, -1, 0
+            continue
+        r = want - tr
+        for u in range(4):
+            if not (sub >> u) & 1 and ((info >> (8 * u)) & 255) > r:
+                c = cost + min(r, (info >> (32 + 8 * u)) & 255)
+                if c < best_cost:
+                    best_cost, best_sub, best_u, best_r = c, sub, u, r
+    out = np.uint64(0)
+    for s in range(4):
+        x = lane(used, s)
+        if (best_sub >> s) & 1:
+            out |= x << np.uint64(16 * s)
+        elif s == best_u:
+            n = popcount(x)
+            keep = min(best_r, (info >> (32 + 8 * s)) & 255)
+            while n > keep:                        # its top cards: the lowest go
+                x &= x - ONE
+                n -= 1
+            out |= x << np.uint64(16 * s)
+    return out
 
 
 @jit
@@ -425,6 +472,25 @@ def _sure_trumps(hands, nh, trump, side):
         if ((side >> p) & 1) == who:
             best = max(best, popcount(hands[p] & seq))
     return who, best, seq
+
+
+@jit
+def _fewer_trumps(hands, cards, want):
+    """Of a sure trump sequence ``cards`` (:func:`_sure_trumps`), the top cards down to where one hand holds
+    ``want`` of them: a position with the same owners of those has at least ``want`` sure trump tricks."""
+    x = cards
+    keep = np.uint64(0)
+    cnt = 0                     # per hand, 8 bits: how many of the cards kept it holds
+    while x:
+        c = ONE << np.uint64(high_index(x))
+        x ^= c
+        keep |= c
+        for p in range(4):
+            if hands[p] & c:
+                cnt += 1 << (8 * p)
+                if ((cnt >> (8 * p)) & 255) >= want:
+                    return keep
+    return keep
 
 
 @jit_inline
@@ -669,6 +735,7 @@ def _runs_short(hands, nh, trump, side, remaining):
     for p in range(nh):
         allh |= hands[p]
     room = 0
+    lens = 0                    # per suit, 8 bits: the side's longest hand in a suit whose top card it lacks
     rel = np.uint64(0)
     for s in range(4):
         x = lane(allh, s)
@@ -686,9 +753,25 @@ def _runs_short(hands, nh, trump, side, remaining):
             room += longest
         else:
             rel |= topbit
+            lens |= longest << (8 * s)
     if room < remaining:
-        return 1, rel
+        return 1, _fewer_tops(rel, lens, room, remaining)
     return 0, np.uint64(0)
+
+
+@jit
+def _fewer_tops(rel, lens, room, remaining):
+    """Of the other side's top cards ``rel`` that :func:`_runs_short` rests on, those that keep the bound: a
+    suit may go free (a position with the same lengths may give its top card to the side: at most the side's
+    longest hand in it, ``lens``, more tricks), the shortest first."""
+    for ln in range(14):
+        for s in range(4):
+            if lane(rel, s) and ((lens >> (8 * s)) & 255) == ln:
+                if room + ln >= remaining:
+                    return rel
+                room += ln
+                rel &= ~(LANE << np.uint64(16 * s))
+    return rel
 
 
 @jit_inline
@@ -748,7 +831,9 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
         # entry). The partner's in bridge only: with 3 hands they decided 0.4% more nodes and cost more time
         # than they saved (3x13 and 3x16 deals)
         side = (maxteam >> leader) & 1
-        qt, used = _quick_tricks(hands, nh, trump, must_trump, leader, maxteam)
+        # the tricks that decide it: ``need`` for the max side on lead, one more than it can spare otherwise
+        want = need if side else remaining - need + 1
+        qt, used = _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want)
         if nh == 4 and (qt < need if side else remaining - qt >= need):
             allh = np.uint64(0)
             for q in range(nh):
@@ -762,7 +847,8 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
                         entry = c
                         break
                 if entry >= 0:
-                    qt2, used2 = _quick_tricks(hands, nh, trump, must_trump, q, maxteam)
+                    # all the partner's cards (the entry's suit among them): not fewer
+                    qt2, used2 = _quick_tricks(hands, nh, trump, must_trump, q, maxteam, MAX_TRICKS)
                     if qt2 > qt and lane(used2, entry):
                         qt, used = qt2, used2
         if qt >= need if side else remaining - qt < need:
@@ -774,7 +860,7 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
             who, sure, cards = _sure_trumps(hands, nh, trump, maxteam)
             if (who == 1 and sure >= need) or (who == 0 and remaining - sure < need):
                 stats[2] += 1
-                relevant[d] = cards
+                relevant[d] = _fewer_trumps(hands, cards, need if who == 1 else remaining - need + 1)
                 return who
     v, tm = _probe(ttk, bucket, lenkey, meta, key, d, nh, need)
     if v >= 0:

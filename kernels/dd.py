@@ -31,7 +31,8 @@ Method (what good bridge solvers do, kept small):
   suits whose top card it holds (``_runs_short``); mid-trick, a trick one side surely takes, when the count
   side needs one more trick or all that are left. At a trick boundary these come before the table probe
   (their relevant cards generalise better than a stored entry's: bridge deals -9% nodes), and the probed
-  bucket is prefetched while they run.
+  bucket is prefetched while they run. Each keeps only the cards its bound needs (``_fewer_quick``,
+  ``_fewer_trumps``, ``_fewer_tops``): nodes 3x16 -3%, bridge -5%, time about the same.
 
 Speed per node: the search loop works on borrowed views of its buffers (``kernels._jit.borrowed``), so numba
 counts no references in it; those atomic operations had taken a fifth of the time.

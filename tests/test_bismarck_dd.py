@@ -116,6 +116,69 @@ def test_later_tricks_bound_holds_by_brute_force():
     assert fired > 300                          # 495 of the 1500
 
 
+def _same_owners(r, hands, kept):
+    """The hands with every card outside ``kept`` dealt again at random, each hand keeping its suit lengths:
+    a position that a stored bound resting on ``kept`` also speaks for."""
+    out = [set(x) for x in hands]
+    for s in range(4):
+        free = [c for x in hands for c in x if c >> 4 == s and not (int(kept) >> c) & 1]
+        counts = [sum(1 for c in x if c >> 4 == s and not (int(kept) >> c) & 1) for x in hands]
+        for x in out:
+            x.difference_update(free)
+        r.shuffle(free)
+        for x, n in zip(out, counts):
+            x.update(free[:n])
+            free = free[n:]
+    h = np.zeros(4, dtype=np.uint64)
+    for q, x in enumerate(out):
+        h[q] = _mask(x)
+    return h
+
+
+def test_cut_offs_rest_on_the_cards_they_keep():
+    """The cut-offs at a trick's start keep only the cards their bound needs (dd._fewer_quick, _fewer_trumps,
+    _fewer_tops): every position with the same suit lengths and the same owners of those cards has the bound
+    too (the cards of the other ranks dealt again), and they do keep fewer cards on a good share of them."""
+    r = np.random.default_rng(15)
+    fewer = {"quick": 0, "trumps": 0, "short": 0}
+    for i in range(600):
+        nh = 3 if i % 2 else 4
+        m = int(r.integers(4, 14))
+        hands = _random_ending(r, nh, m)
+        trump = int(r.integers(-1, 4))
+        leader = int(r.integers(nh))
+        side = (1 << leader) | (1 << ((leader + 2) % 4)) if nh == 4 else 1 << leader
+        h = np.zeros(4, dtype=np.uint64)
+        for q, x in enumerate(hands):
+            h[q] = _mask(x)
+        q_all, used_all = dd._quick_tricks(h, nh, trump, 0, leader, side, 99)
+        for want in range(1, q_all):
+            q, used = dd._quick_tricks(h, nh, trump, 0, leader, side, want)
+            assert q == q_all and used & ~used_all == 0
+            fewer["quick"] += used != used_all
+            for _ in range(4):
+                assert dd._quick_tricks(_same_owners(r, hands, used), nh, trump, 0, leader, side, 99)[0] >= want
+        if trump >= 0:
+            who, sure, cards = dd._sure_trumps(h, nh, trump, side)
+            for want in range(1, sure + 1):
+                kept = dd._fewer_trumps(h, cards, want)
+                assert kept & ~cards == 0
+                fewer["trumps"] += kept != cards
+                for _ in range(4):
+                    w2, sure2, _ = dd._sure_trumps(_same_owners(r, hands, kept), nh, trump, side)
+                    assert w2 == who and sure2 >= want
+        short, rel = dd._runs_short(h, nh, trump if nh == 3 else -1, side, m)
+        if short:
+            for _ in range(4):
+                assert dd._runs_short(_same_owners(r, hands, rel), nh, trump if nh == 3 else -1, side, m)[0] == 1
+            allh = int(np.bitwise_or.reduce(h))
+            tops = sum(1 for s in range(4) if (allh >> (16 * s)) & 0x1FFF and not any(
+                (int(h[q]) >> (16 * s + ((allh >> (16 * s)) & 0x1FFF).bit_length() - 1)) & 1
+                for q in range(nh) if (side >> q) & 1))
+            fewer["short"] += bin(int(rel)).count("1") < tops
+    assert min(fewer.values()) > 20, fewer
+
+
 def test_clear_tt_empties_the_table():
     """dd.clear_tt: after a new generation, a solve searches exactly the nodes it searches on a new table (every
     entry of the old generation counts as empty, even those of the same deal); the entries are whole cache

@@ -726,8 +726,9 @@ def _runs_short(hands, nh, trump, side, remaining):
     from every hand of the side that holds one. So they take at most, in each suit whose top card they hold,
     as many tricks as their longest hand in it. With trumps left this holds for a side of one seat only (a
     partner may ruff a lead).
-    Returns (1, the other side's top cards it rests on) or (0, 0). DDS has the same bound in no trumps
-    ("later tricks"). Measured on the node counts of the bench deals: 3x16 -16%, bridge -18%, 3x13 -12%."""
+    Returns (1, the other side's top cards it rests on: those the bound needs, :func:`_fewer_tops`) or (0, 0).
+    DDS has the same bound in no trumps ("later tricks"). Measured on the node counts of the bench deals:
+    3x16 -16%, bridge -18%, 3x13 -12%."""
     if trump >= 0 and side & (side - 1):
         for p in range(nh):
             if lane(hands[p], trump):

@@ -148,16 +148,17 @@ def test_cut_offs_rest_on_the_cards_they_keep():
         trump = int(r.integers(-1, 4))
         leader = int(r.integers(nh))
         side = (1 << leader) | (1 << ((leader + 2) % 4)) if nh == 4 else 1 << leader
+        must = int(r.random() < 0.3)
         h = np.zeros(4, dtype=np.uint64)
         for q, x in enumerate(hands):
             h[q] = _mask(x)
-        q_all, used_all = dd._quick_tricks(h, nh, trump, 0, leader, side, 99)
+        q_all, used_all = dd._quick_tricks(h, nh, trump, must, leader, side, 99)
         for want in range(1, q_all):
-            q, used = dd._quick_tricks(h, nh, trump, 0, leader, side, want)
+            q, used = dd._quick_tricks(h, nh, trump, must, leader, side, want)
             assert q == q_all and used & ~used_all == 0
             fewer["quick"] += used != used_all
             for _ in range(4):
-                assert dd._quick_tricks(_same_owners(r, hands, used), nh, trump, 0, leader, side, 99)[0] >= want
+                assert dd._quick_tricks(_same_owners(r, hands, used), nh, trump, must, leader, side, 99)[0] >= want
         if trump >= 0:
             who, sure, cards = dd._sure_trumps(h, nh, trump, side)
             for want in range(1, sure + 1):

@@ -133,10 +133,12 @@ BUCKET_BITS = 6
 DEEP_KEY = 11
 # move-ordering weights (_gen_moves; scores: a master led ~100 + rank, a low lead ~20 - rank). Measured on
 # 3x13/3x16/bridge deals by nodes searched: LEAD_LEN_W from 6 to 40 all helped, 16-40 a plateau; the others
-# moved nodes by a few per cent to ~15%, within a plateau around these values.
+# moved nodes by a few per cent to ~15%, within a plateau around these values. ALLY_TOP 60 -> 90 once the cut-offs
+# kept fewer cards (nodes, two sets of 40 deals each): bridge -4.3%, -5.8%; 3x16 -2.6%, -4.8% (the bench's 201:
+# -2.2%). 150 did better on bridge (-10%, -6%) but not on 3x16 (+2%, -7.5%); 40: +3% and +4%.
 LEAD_LEN_W = 20       # on lead: per card the other side holds in the suit (a void: the hand size + 1)
 DISC_W = 4            # following with another suit: per card of that suit held (discard from length)
-ALLY_TOP = 60         # on lead: a low card to a partner's top card (other low cards: 20)
+ALLY_TOP = 90         # on lead: a low card to a partner's top card (other low cards: 20; a master: 100 + rank)
 OVERTAKEN = 50        # following: a card that wins now but an opponent still to play can beat (sure: 100)
 BUCKET = 1 << BUCKET_BITS
 

@@ -375,7 +375,7 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
     side = (maxteam >> leader) & 1
     q = 0
     used = np.uint64(0)
-    info = 0                    # per suit, 8 bits: the tricks counted; from bit 32 up, the top cards they use
+    info = 0                    # per suit, 8 bits: the tricks counted (the top cards they use are used's)
     for s in range(4):
         mine = lane(hands[leader], s)
         if mine == 0:
@@ -403,7 +403,7 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
                 x &= x - ONE
                 n -= 1
             used |= x << np.uint64(16 * s)
-            info |= (t << (8 * s)) | (min(top, t) << (32 + 8 * s))
+            info |= t << (8 * s)
         q += t
     if q > want:
         return q, _fewer_quick(used, info, want)
@@ -412,7 +412,7 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
 
 @jit
 def _fewer_quick(used, info, want):
-    """Of the quick tricks' cards ``used`` (per suit, in ``info``, the tricks and the top cards they use), the
+    """Of the quick tricks' cards ``used`` (per suit: the top cards of the tricks that ``info`` counts), the
     fewest that still make ``want`` tricks: suits taken whole, at most one of them in part (its top cards; the
     long cards count only with the whole top sequence). Every relevant card kept is one more owner that a
     stored bound asks of a position, and one more rank below which small cards are not equivalent."""
@@ -426,7 +426,7 @@ def _fewer_quick(used, info, want):
         for s in range(4):
             if (sub >> s) & 1:
                 tr += (info >> (8 * s)) & 255
-                cost += (info >> (32 + 8 * s)) & 255
+                cost += popcount(lane(used, s))
         if tr >= want:
             if cost < best_cost:
                 best_cost, best_sub, best_u, best_r = cost, sub, -1, 0
@@ -434,7 +434,7 @@ def _fewer_quick(used, info, want):
         r = want - tr
         for u in range(4):
             if not (sub >> u) & 1 and ((info >> (8 * u)) & 255) > r:
-                c = cost + min(r, (info >> (32 + 8 * u)) & 255)
+                c = cost + min(r, popcount(lane(used, u)))
                 if c < best_cost:
                     best_cost, best_sub, best_u, best_r = c, sub, u, r
     out = np.uint64(0)
@@ -444,7 +444,7 @@ def _fewer_quick(used, info, want):
             out |= x << np.uint64(16 * s)
         elif s == best_u:
             n = popcount(x)
-            keep = min(best_r, (info >> (32 + 8 * s)) & 255)
+            keep = min(best_r, n)
             while n > keep:                        # its top cards: the lowest go
                 x &= x - ONE
                 n -= 1

@@ -138,7 +138,8 @@ def _same_owners(r, hands, kept):
 def test_cut_offs_rest_on_the_cards_they_keep():
     """The cut-offs at a trick's start keep only the cards their bound needs (dd._fewer_quick, _fewer_trumps,
     _fewer_tops): every position with the same suit lengths and the same owners of those cards has the bound
-    too (the cards of the other ranks dealt again), and they do keep fewer cards on a good share of them."""
+    too (the cards of the other ranks dealt again; the bounds rest on following suit and the trick's winner,
+    BM-4), and they do keep fewer cards on a good share of them."""
     r = np.random.default_rng(15)
     fewer = {"quick": 0, "trumps": 0, "short": 0}
     for i in range(600):
@@ -172,11 +173,12 @@ def test_cut_offs_rest_on_the_cards_they_keep():
         if short:
             for _ in range(4):
                 assert dd._runs_short(_same_owners(r, hands, rel), nh, trump if nh == 3 else -1, side, m)[0] == 1
-            allh = int(np.bitwise_or.reduce(h))
-            tops = sum(1 for s in range(4) if (allh >> (16 * s)) & 0x1FFF and not any(
-                (int(h[q]) >> (16 * s + ((allh >> (16 * s)) & 0x1FFF).bit_length() - 1)) & 1
-                for q in range(nh) if (side >> q) & 1))
-            fewer["short"] += bin(int(rel)).count("1") < tops
+            theirs = 0                          # suits whose top card the other side holds: the untrimmed set
+            for s in range(4):
+                top = max((c for x in hands for c in x if c >> 4 == s), default=None)
+                if top is not None and not any(top in hands[q] for q in range(nh) if (side >> q) & 1):
+                    theirs += 1
+            fewer["short"] += bin(int(rel)).count("1") < theirs
     assert min(fewer.values()) > 20, fewer
 
 

@@ -1332,16 +1332,18 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     place = 0
     winner = -1
     loser = -1
-    cur_kind = K_NONE
-    cur_len = 0
-    cur_key = 0
+    # np.int64, not plain constants: passed on while still literal, they would compile moves_into, beats and
+    # _planning_play once more each for Literal[int](0) (kernels/_jit.py)
+    cur_kind = np.int64(K_NONE)
+    cur_len = np.int64(0)
+    cur_key = np.int64(0)
     last = leader
     passes = 0
     turn = leader
     for _ in range(MAX_TURNS):
         hand = hands[turn, 0]
         dup = hands[turn, 1]
-        min_opp = 99             # the fewest cards an opponent holds: only the players that look at it
+        min_opp = np.int64(99)   # the fewest cards an opponent holds: only the players that look at it
         if strat[turn, 0] == POLICY_PLANNING or strat[turn, 1] == BOMB_STOP:
             for s in range(P):
                 if s != turn and counts[s] > 0 and counts[s] < min_opp:

@@ -27,12 +27,14 @@ Method (what good bridge solvers do, kept small):
   duck in misère;
 - cut-offs on arriving at a trick: quick tricks (the leader's top sequences, whole suits when nobody else can
   follow, capped by ruffing opponents' lengths; in bridge also a partner's, reached by an entry), sure trump
-  tricks, a trick the leader's side cannot win, and, when the leader's side needs every trick left, too few
-  suits whose top card it holds (``_runs_short``); mid-trick, a trick one side surely takes, when the count
+  tricks for either side (a hand's top i trumps take i minus the other side's trumps above its i-th:
+  :func:`_trump_tricks`; against the top sequence alone, 3x16 nodes -35%), a trick the leader's side cannot
+  win, and, when the leader's side needs every trick left, too few suits whose top card it holds
+  (``_runs_short``); mid-trick, a trick one side surely takes, when the count
   side needs one more trick or all that are left. At a trick boundary these come before the table probe
   (their relevant cards generalise better than a stored entry's: bridge deals -9% nodes), and the probed
   bucket is prefetched while they run. Each keeps only the cards its bound needs (``_fewer_quick``,
-  ``_fewer_trumps``, ``_fewer_tops``): nodes 3x16 -3%, bridge -5%, time about the same.
+  ``_trump_tricks``, ``_fewer_tops``): nodes 3x16 -3%, bridge -5%, time about the same.
 
 Speed per node: the search loop works on borrowed views of its buffers (``kernels._jit.borrowed``), so numba
 counts no references in it; those atomic operations had taken a fifth of the time.
@@ -41,7 +43,7 @@ The search is compiled for a constant hand count (``numba.literally``; :func:`at
 hands and one for 4), so its loops over the hands unroll: 3x16 -20% time, bridge -13%.
 
 Compile time: helpers called at two places are compiled functions, not inlined (``_quick_tricks``,
-``_takes_trick``, ``_sure_trumps``): inlined, ``solve`` took 22 s to compile, 15 s as they are (11 s before
+``_takes_trick``; also ``_trump_tricks``): inlined, ``solve`` took 22 s to compile, 15 s as they are (11 s before
 the mid-trick cut-offs and the partner's quick tricks were added). The two forms of the search take ~35 s
 together, against ~20 s for the one form that took any hand count.
 """
@@ -453,47 +455,42 @@ def _fewer_quick(used, info, want):
 
 
 @jit
-def _sure_trumps(hands, nh, trump, side):
-    """Tricks that the side holding the top trump must take with its top trumps in an unbroken sequence:
-    every such card wins the trick it is played to, and one hand plays one card a trick, so at least the most
-    that one hand of that side holds. Returns (1 if that side is ``side``, 0 if it is the other seats, -1 if
-    nobody holds a trump; the tricks; the sequence's cards). Only one side can hold such a sequence, so one
-    call serves both (one call instead of two, with the probe's check of one hand fewer: 3x16 and bridge -3%)."""
-    mine = np.uint64(0)
-    others = np.uint64(0)
-    for p in range(nh):
-        if (side >> p) & 1:
-            mine |= lane(hands[p], trump)
-        else:
-            others |= lane(hands[p], trump)
-    if (mine | others) == 0:
-        return -1, 0, np.uint64(0)
-    who = 1 if mine > others else 0             # whose trumps include the highest (the other's are all below)
-    seq = (_above(mine, others) if who else _above(others, mine)) << np.uint64(16 * trump)
-    best = 0
-    for p in range(nh):
-        if ((side >> p) & 1) == who:
-            best = max(best, popcount(hands[p] & seq))
-    return who, best, seq
+def _trump_tricks(hands, nh, trump, side, want1, want0):
+    """Trump tricks a side must take, whoever leads and however everyone plays. Every card is played by the
+    end, one a trick from each hand, and a trick with a trump in it goes to its highest trump (BM-4): so a
+    hand's i-th highest trump loses only to a higher trump of the other side played to the same trick, and
+    each such card beats one of them at most; the hand's top i trumps take at least i minus the other side's
+    trumps above its i-th (a partner's trump above it wins that trick for the side too). The best of that over
+    a side's hands and i is a lower bound on its tricks: the top unbroken sequence of the side that holds the
+    top trump is one case; a guarded second trump (K x against a lone A) is another, for either side.
 
-
-@jit
-def _fewer_trumps(hands, cards, want):
-    """Of a sure trump sequence ``cards`` (:func:`_sure_trumps`), the top cards down to where one hand holds
-    ``want`` of them: a position with the same owners of those has at least ``want`` sure trump tricks."""
-    x = cards
-    keep = np.uint64(0)
-    cnt = 0                     # per hand, 8 bits: how many of the cards kept it holds
+    Walks the trumps from the top and returns, at the first card where it holds: (1, the trumps walked) when
+    ``side``'s bound reaches ``want1``; (0, the trumps walked) when the other seats' reaches ``want0``; (-1, 0)
+    when neither does. A position with the same suit lengths and owners of the trumps walked has the same
+    bound (the cards walked are its top trumps)."""
+    t = np.uint64(0)
+    for p in range(nh):
+        t |= lane(hands[p], trump)
+    cnt = 0                     # per hand, 8 bits: its trumps walked
+    ours = 0                    # trumps of ``side`` walked, and of the other seats
+    theirs = 0
+    x = t
     while x:
-        c = ONE << np.uint64(high_index(x))
-        x ^= c
-        keep |= c
-        for p in range(4):
-            if hands[p] & c:
+        b = ONE << np.uint64(high_index(x))
+        x ^= b
+        for p in range(nh):
+            if lane(hands[p], trump) & b:
                 cnt += 1 << (8 * p)
-                if ((cnt >> (8 * p)) & 255) >= want:
-                    return keep
-    return keep
+                mine = (cnt >> (8 * p)) & 255
+                if (side >> p) & 1:
+                    ours += 1
+                    if mine - theirs >= want1:
+                        return 1, (t & ~(b - ONE)) << np.uint64(16 * trump)
+                else:
+                    theirs += 1
+                    if mine - ours >= want0:
+                        return 0, (t & ~(b - ONE)) << np.uint64(16 * trump)
+    return -1, np.uint64(0)
 
 
 @jit_inline
@@ -860,11 +857,11 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
             relevant[d] = used
             return side
         if trump >= 0:
-            # sure trump tricks, whoever leads: each of a side's top trumps wins the trick it is played to
-            who, sure, cards = _sure_trumps(hands, nh, trump, maxteam)
-            if (who == 1 and sure >= need) or (who == 0 and remaining - sure < need):
+            # sure trump tricks, whoever leads: enough for the max side, or for the other side to hold it below
+            who, cards = _trump_tricks(hands, nh, trump, maxteam, need, remaining - need + 1)
+            if who >= 0:
                 stats[2] += 1
-                relevant[d] = _fewer_trumps(hands, cards, need if who == 1 else remaining - need + 1)
+                relevant[d] = cards
                 return who
     v, tm = _probe(ttk, bucket, lenkey, meta, key, d, nh, need)
     if v >= 0:

@@ -116,6 +116,41 @@ def test_later_tricks_bound_holds_by_brute_force():
     assert fired > 300                          # 495 of the 1500
 
 
+def test_trump_tricks_bound_holds_by_brute_force():
+    """dd._trump_tricks (BM-4): a hand's top i trumps take at least i minus the other side's trumps above its
+    i-th, whoever leads. Wherever it says a side must take ``want`` tricks, brute-force minimax agrees (3 hands
+    with a side of one or two seats, bridge partnerships; must-trump or not); it also decides where the other
+    side holds the top trump (a guarded second trump), which the top sequence alone never does."""
+    r = np.random.default_rng(16)
+    fired = below_top = 0
+    for i in range(1500):
+        nh = 3 if i % 2 else 4
+        m = int(r.integers(1, 6 if nh == 3 else 5))
+        hands = _random_ending(r, nh, m)
+        trump = int(r.integers(0, 4))
+        leader = int(r.integers(nh))
+        must = bool(r.random() < 0.3)
+        if nh == 4:
+            side = 5 if r.random() < 0.5 else 10
+        else:
+            side = 1 << leader if r.random() < 0.5 else 7 ^ (1 << int(r.integers(3)))
+        h = np.zeros(4, dtype=np.uint64)
+        for q, x in enumerate(hands):
+            h[q] = _mask(x)
+        want = int(r.integers(1, m + 1))
+        for want1, want0 in ((want, 99), (99, want)):
+            who, _ = dd._trump_tricks(h, nh, trump, side, want1, want0)
+            if who < 0:
+                continue
+            fired += 1
+            tricks = ref.minimax(hands, trump, leader, [], side, side, must)
+            winner = side if who == 1 else (1 << nh) - 1 - side
+            assert (tricks if who == 1 else m - tricks) >= want, (hands, trump, leader, side, must, want)
+            top = max(c for x in hands for c in x if c >> 4 == trump)
+            below_top += not any(top in hands[q] for q in range(nh) if (winner >> q) & 1)
+    assert fired > 300 and below_top > 20, (fired, below_top)
+
+
 def _same_owners(r, hands, kept):
     """The hands with every card outside ``kept`` dealt again at random, each hand keeping its suit lengths:
     a position that a stored bound resting on ``kept`` also speaks for."""
@@ -136,7 +171,7 @@ def _same_owners(r, hands, kept):
 
 
 def test_cut_offs_rest_on_the_cards_they_keep():
-    """The cut-offs at a trick's start keep only the cards their bound needs (dd._fewer_quick, _fewer_trumps,
+    """The cut-offs at a trick's start keep only the cards their bound needs (dd._fewer_quick, _trump_tricks,
     _fewer_tops): every position with the same suit lengths and the same owners of those cards has the bound
     too (the cards of the other ranks dealt again; the bounds rest on following suit and the trick's winner,
     BM-4), and they do keep fewer cards on a good share of them."""
@@ -161,14 +196,15 @@ def test_cut_offs_rest_on_the_cards_they_keep():
             for _ in range(4):
                 assert dd._quick_tricks(_same_owners(r, hands, used), nh, trump, must, leader, side, 99)[0] >= want
         if trump >= 0:
-            who, sure, cards = dd._sure_trumps(h, nh, trump, side)
-            for want in range(1, sure + 1):
-                kept = dd._fewer_trumps(h, cards, want)
-                assert kept & ~cards == 0
-                fewer["trumps"] += kept != cards
+            trumps = _mask(c for x in hands for c in x if c >> 4 == trump)
+            for want1, want0 in [(w, 99) for w in range(1, m + 1)] + [(99, w) for w in range(1, m + 1)]:
+                who, kept = dd._trump_tricks(h, nh, trump, side, want1, want0)
+                if who < 0:
+                    continue
+                assert kept & ~trumps == 0
+                fewer["trumps"] += kept != trumps
                 for _ in range(4):
-                    w2, sure2, _ = dd._sure_trumps(_same_owners(r, hands, kept), nh, trump, side)
-                    assert w2 == who and sure2 >= want
+                    assert dd._trump_tricks(_same_owners(r, hands, kept), nh, trump, side, want1, want0)[0] == who
         short, rel = dd._runs_short(h, nh, trump if nh == 3 else -1, side, m)
         if short:
             for _ in range(4):

@@ -35,7 +35,7 @@ report: $(BASE_STAMP)
 # one worker process per core, each test file in one worker (its kernels compile once, in parallel with
 # the other files'); a single test or file runs as usual with plain pytest
 test: $(DEV_STAMP)
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 test-slow: $(DEV_STAMP)
 	$(PY) -m pytest -m slow

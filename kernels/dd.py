@@ -28,13 +28,13 @@ Method (what good bridge solvers do, kept small):
 - cut-offs on arriving at a trick: quick tricks (the leader's top sequences, whole suits when nobody else can
   follow, capped by ruffing opponents' lengths; in bridge also a partner's, reached by an entry), sure trump
   tricks for either side (a hand's top i trumps take i minus the other side's trumps above its i-th:
-  :func:`_trump_tricks`; against the top sequence alone, 3x16 nodes -35%), a trick the leader's side cannot
-  win, and, when the leader's side needs every trick left, too few suits whose top card it holds
-  (``_runs_short``); mid-trick, a trick one side surely takes, when the count
-  side needs one more trick or all that are left. At a trick boundary these come before the table probe
-  (their relevant cards generalise better than a stored entry's: bridge deals -9% nodes), and the probed
-  bucket is prefetched while they run. Each keeps only the cards its bound needs (``_fewer_quick``,
-  ``_trump_tricks``, ``_fewer_tops``): nodes 3x16 -3%, bridge -5%, time about the same.
+  :func:`_trump_tricks`; against the top sequence alone, the bench's 3x16 nodes -30%), a trick the leader's
+  side cannot win, and, when the leader's side needs every trick left, too few suits whose top card it holds
+  (``_runs_short``); mid-trick, a trick one side surely takes, when the count side needs one more trick or
+  all that are left. At a trick boundary these come before the table probe (their relevant cards generalise
+  better than a stored entry's: bridge deals -9% nodes), and the probed bucket is prefetched while they run.
+  Each keeps only the cards its bound needs (``_fewer_quick``, ``_trump_tricks``, ``_fewer_tops``): nodes 3x16
+  -3%, bridge -5%, time about the same.
 
 Speed per node: the search loop works on borrowed views of its buffers (``kernels._jit.borrowed``), so numba
 counts no references in it; those atomic operations had taken a fifth of the time.
@@ -43,9 +43,9 @@ The search is compiled for a constant hand count (``numba.literally``; :func:`at
 hands and one for 4), so its loops over the hands unroll: 3x16 -20% time, bridge -13%.
 
 Compile time: helpers called at two places are compiled functions, not inlined (``_quick_tricks``,
-``_takes_trick``; also ``_trump_tricks``): inlined, ``solve`` took 22 s to compile, 15 s as they are (11 s before
-the mid-trick cut-offs and the partner's quick tricks were added). The two forms of the search take ~35 s
-together, against ~20 s for the one form that took any hand count.
+``_takes_trick``), and so is the long walk of ``_trump_tricks``: inlined, ``solve`` took 22 s to compile,
+15 s as they are (11 s before the mid-trick cut-offs and the partner's quick tricks were added). The two forms
+of the search take ~35 s together, against ~20 s for the one form that took any hand count.
 """
 
 from __future__ import annotations

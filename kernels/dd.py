@@ -25,8 +25,9 @@ Method (what good bridge solvers do, kept small):
   tree), masters, then low cards to a partner's master; following, a sure winner (cheapest first), then a
   winner that can still be beaten, low when a partner still to play tops the trick, discards from long suits;
   duck in misère;
-- cut-offs on arriving at a trick: quick tricks (the leader's top sequences, whole suits when nobody else can
-  follow, capped by ruffing opponents' lengths; in bridge also a partner's, reached by an entry), sure trump
+- cut-offs on arriving at a trick: quick tricks (the rounds of a suit the leader wins from the top, with the
+  others following low: top sequences, cards left on top by a falling honour, long cards; capped by ruffing
+  opponents' lengths; in bridge also a partner's, reached by an entry: :func:`_quick_tricks`), sure trump
   tricks for either side (a hand's top i trumps take i minus the other side's trumps above its i-th:
   :func:`_trump_tricks`; against the top sequence alone, the bench's 3x16 nodes -30%), a trick the leader's
   side cannot win, and, when the leader's side needs every trick left, too few suits whose top card it holds
@@ -116,15 +117,6 @@ def legal_cards(h, led, trump, must_trump):
         if t:
             return t
     return h
-
-
-@jit_inline
-def _above(mine, others):
-    """The cards of ``mine`` above every card of ``others`` (one suit's lane each): a top sequence among the
-    cards of both."""
-    if others == 0:
-        return mine
-    return mine & ~((ONE << np.uint64(high_index(others) + 1)) - ONE)
 
 
 # buckets of 64 entries (an entry is a cache line): against 32, 3x16 nodes -5% (41 deals) and -9% (the 9 deals the
@@ -364,16 +356,19 @@ def _store(ttk, lenkey, meta, rel, d, nh, allh, relevant, typ, bound, mask):
 
 @jit
 def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
-    """Tricks the leader can cash at once: in each suit its top sequence among the remaining cards (the whole
-    suit when that sequence is at least as long as every other hand's holding), capped in a side suit by the
-    length of every opponent who could ruff (with ``must_trump``, of every other player holding trumps: a
-    partner forced to ruff takes the lead away). Capped rounds are followed by every possible ruffer, so
-    nobody who could ruff a later suit discards on the way. Returns (tricks, the cards used: the top
-    sequences, which is all the ranks the count rests on). With more than ``want`` tricks the cards are only
-    those that ``want`` tricks rest on (:func:`_fewer_quick`)."""
-    allh = np.uint64(0)
-    for p in range(nh):
-        allh |= hands[p]
+    """Tricks the leader can cash at once, leading a suit round after round from the top. Every other hand
+    follows suit while it can (BM-4), and its best defence is to play its lowest cards and keep its top card:
+    so the leader's r-th highest card wins the r-th round when it beats the top card of every other hand that
+    holds r cards or more of the suit (a shorter holding has run out). The rounds count while they are won:
+    a top sequence, then cards that an opponent's falling honour leaves on top (A K J 9 7 against Q 4 and
+    T 5 3: five tricks; the top sequence alone counted two), then long cards. A partner counts as another
+    hand (its top card above the leader's would take the lead away). Capped in a side suit by the length of
+    every opponent who could ruff (with ``must_trump``, of every other player holding trumps: a partner forced
+    to ruff takes the lead away); capped rounds are followed by every possible ruffer, so nobody who could
+    ruff a later suit discards on the way. Returns (tricks, the cards used: per suit the leader's cards of the
+    rounds that had another hand's card to beat, which is all the ranks the count rests on: the rest is
+    lengths). With more than ``want`` tricks the cards are only those that ``want`` tricks rest on
+    (:func:`_fewer_quick`). Against the top sequence alone: bridge nodes -22%, 3x16 -14% (40 deals each)."""
     side = (maxteam >> leader) & 1
     q = 0
     used = np.uint64(0)
@@ -382,16 +377,20 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
         mine = lane(hands[leader], s)
         if mine == 0:
             continue
-        above = _above(mine, lane(allh, s) & ~mine)
-        t = popcount(above)                        # the top sequence: the cards above every other hand's
-        top = t
-        if t:
-            longest = 0
-            for o in range(nh):
-                if o != leader:
-                    longest = max(longest, popcount(lane(hands[o], s)))
-            if t >= longest:
-                t = popcount(mine)                 # the rest of the suit: long cards nobody can follow
+        # a hand of n cards of the suit whose top card is below the leader's a highest ones stops the rounds
+        # after the a-th if a < n (its top card is still there then), and never otherwise
+        t = popcount(mine)                         # rounds won
+        longest = 0
+        for o in range(nh):
+            if o != leader:
+                lo = lane(hands[o], s)
+                if lo:
+                    n = popcount(lo)
+                    a = popcount(mine >> np.uint64(high_index(lo) + 1))
+                    if a < n:
+                        t = min(t, a)
+                    longest = max(longest, n)
+        top = min(t, longest)                      # the rounds that had another hand's card to beat
         if t and trump >= 0 and s != trump:
             for o in range(nh):
                 if o != leader and (must_trump or ((maxteam >> o) & 1) != side) and lane(hands[o], trump) != 0:
@@ -399,9 +398,10 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
                     if lo < t:
                         t = lo
         if t:
-            x = above
-            n = top
-            while n > t:                               # capped below the top sequence: its t highest cards
+            x = mine
+            n = popcount(mine)
+            keep = min(t, top)
+            while n > keep:                            # the cards of the rounds that beat another hand's
                 x &= x - ONE
                 n -= 1
             used |= x << np.uint64(16 * s)
@@ -416,7 +416,7 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
 def _fewer_quick(used, info, want):
     """Of the quick tricks' cards ``used`` (per suit: the top cards of the tricks that ``info`` counts), the
     fewest that still make ``want`` tricks: suits taken whole, at most one of them in part (its top cards; the
-    long cards count only with the whole top sequence). Every relevant card kept is one more owner that a
+    long cards count only with every card used). Every relevant card kept is one more owner that a
     stored bound asks of a position, and one more rank below which small cards are not equivalent."""
     best_cost = 99
     best_sub = 15

@@ -151,10 +151,11 @@ def test_trump_tricks_bound_holds_by_brute_force():
 
 
 def test_quick_tricks_bound_holds_by_brute_force():
-    """dd._quick_tricks: the leader's side takes at least the tricks it counts, against brute-force minimax (3
-    hands with a side of one or two seats, bridge partnerships; trumps or not, must-trump or not)."""
+    """dd._quick_tricks: the leader's side takes at least the tricks it counts, the leader's alone or with a
+    partner reached by an entry (dd._side_rounds), against brute-force minimax (3 hands with a side of one or
+    two seats, bridge partnerships; trumps or not, must-trump or not)."""
     r = np.random.default_rng(17)
-    fired = 0
+    fired = together = 0
     for i in range(600):
         nh = 3 if i % 2 else 4
         m = int(r.integers(2, 6 if nh == 3 else 5))
@@ -169,11 +170,16 @@ def test_quick_tricks_bound_holds_by_brute_force():
         h = np.zeros(4, dtype=np.uint64)
         for q, x in enumerate(hands):
             h[q] = _mask(x)
-        qt, _ = dd._quick_tricks(h, nh, trump, must, leader, side, 99)
-        if qt:
+        qt, used, info = dd._rounds(h, nh, trump, must, leader, side)
+        best = qt
+        for q in range(nh):                     # with a partner reached by an entry (dd._side_rounds)
+            if q != leader and (side >> q) & 1:
+                best = max(best, dd._side_rounds(h, nh, trump, must, leader, q, side, np.uint64(used), info)[0])
+        if best:
             fired += 1
-            assert ref.minimax(hands, trump, leader, [], side, side, must) >= qt, (hands, trump, leader, side, qt)
-    assert fired > 250, fired
+            together += best > qt
+            assert ref.minimax(hands, trump, leader, [], side, side, must) >= best, (hands, trump, leader, side, best)
+    assert fired > 250 and together > 60, (fired, together)        # 420 and 135 of the 600
 
 
 def test_quick_tricks_count_past_the_top_sequence():

@@ -24,6 +24,20 @@ def _mask(cards):
     return m
 
 
+def _array(hands):
+    h = np.zeros(4, dtype=np.uint64)
+    for q, x in enumerate(hands):
+        h[q] = _mask(x)
+    return h
+
+
+def _leader_side(r, nh, leader):
+    """The leader's side: a bridge partnership, or with 3 hands the leader alone or with one of the others."""
+    if nh == 4:
+        return (1 << leader) | (1 << ((leader + 2) % 4))
+    return 1 << leader if r.random() < 0.5 else 7 ^ (1 << int(r.choice([q for q in range(3) if q != leader])))
+
+
 def _random_ending(r, nh, m):
     cards = r.choice(52, nh * m, replace=False)
     cards = [int((c // 13) * 16 + c % 13) for c in cards]
@@ -32,9 +46,7 @@ def _random_ending(r, nh, m):
 
 def _solve(hands, trump, leader, played, maxteam, countteam, must, tables):
     ttk, ttg, bufs = tables
-    h = np.zeros(4, dtype=np.uint64)
-    for i, x in enumerate(hands):
-        h[i] = _mask(x)
+    h = _array(hands)
     p = np.zeros(4, dtype=np.int64)
     p[:len(played)] = played
     return int(dd.solve(h, len(hands), trump, int(must), leader, p, len(played), maxteam, countteam, ttk, ttg, bufs))
@@ -44,6 +56,17 @@ def _solve(hands, trump, leader, played, maxteam, countteam, must, tables):
 def tables():
     ttk, ttg = dd.new_tt(16)
     return ttk, ttg, dd.new_buffers()
+
+
+def _small_ending(r, i, below3, below4, trumps_from):
+    """The i-th position of a bound's test: 3 hands when i is odd, 4 otherwise, of 2 to ``below3 - 1`` or
+    ``below4 - 1`` cards; a trump suit from ``trumps_from`` (-1: no trumps too); a leader."""
+    nh = 3 if i % 2 else 4
+    m = int(r.integers(2, below3 if nh == 3 else below4))
+    hands = _random_ending(r, nh, m)
+    trump = int(r.integers(trumps_from, 4))
+    leader = int(r.integers(nh))
+    return nh, m, hands, trump, leader
 
 
 def _endings(seed, n):
@@ -102,13 +125,8 @@ def test_later_tricks_bound_holds_by_brute_force():
         hands = _random_ending(r, nh, m)
         trump = int(r.integers(-1, 4)) if nh == 3 else -1
         leader = int(r.integers(nh))
-        if nh == 4:
-            side = (1 << leader) | (1 << ((leader + 2) % 4))
-        else:
-            side = 1 << leader if r.random() < 0.5 else 7 ^ (1 << int(r.choice([q for q in range(3) if q != leader])))
-        h = np.zeros(4, dtype=np.uint64)
-        for q, x in enumerate(hands):
-            h[q] = _mask(x)
+        side = _leader_side(r, nh, leader)
+        h = _array(hands)
         short, _ = dd._runs_short(h, nh, trump, side, m)
         if short:
             fired += 1
@@ -124,19 +142,13 @@ def test_trump_tricks_bound_holds_by_brute_force():
     r = np.random.default_rng(16)
     fired = below_top = 0
     for i in range(400):
-        nh = 3 if i % 2 else 4
-        m = int(r.integers(2, 6 if nh == 3 else 4))
-        hands = _random_ending(r, nh, m)
-        trump = int(r.integers(0, 4))
-        leader = int(r.integers(nh))
+        nh, m, hands, trump, leader = _small_ending(r, i, 6, 4, 0)
         must = bool(r.random() < 0.3)
         if nh == 4:
             side = 5 if r.random() < 0.5 else 10
         else:
             side = 1 << leader if r.random() < 0.5 else 7 ^ (1 << int(r.integers(3)))
-        h = np.zeros(4, dtype=np.uint64)
-        for q, x in enumerate(hands):
-            h[q] = _mask(x)
+        h = _array(hands)
         ours = max((w for w in range(1, m + 1) if dd._trump_tricks(h, nh, trump, side, w, 99)[0] == 1), default=0)
         theirs = max((w for w in range(1, m + 1) if dd._trump_tricks(h, nh, trump, side, 99, w)[0] == 0), default=0)
         if ours == theirs == 0:
@@ -157,19 +169,10 @@ def test_quick_tricks_bound_holds_by_brute_force():
     r = np.random.default_rng(17)
     fired = together = 0
     for i in range(600):
-        nh = 3 if i % 2 else 4
-        m = int(r.integers(2, 6 if nh == 3 else 5))
-        hands = _random_ending(r, nh, m)
-        trump = int(r.integers(-1, 4))
-        leader = int(r.integers(nh))
+        nh, m, hands, trump, leader = _small_ending(r, i, 6, 5, -1)
         must = int(r.random() < 0.3)
-        if nh == 4:
-            side = (1 << leader) | (1 << ((leader + 2) % 4))
-        else:
-            side = 1 << leader if r.random() < 0.5 else 7 ^ (1 << int(r.choice([q for q in range(3) if q != leader])))
-        h = np.zeros(4, dtype=np.uint64)
-        for q, x in enumerate(hands):
-            h[q] = _mask(x)
+        side = _leader_side(r, nh, leader)
+        h = _array(hands)
         qt, used, info = dd._rounds(h, nh, trump, must, leader, side)
         best = qt
         for q in range(nh):                     # with a partner reached by an entry (dd._side_rounds)
@@ -190,9 +193,7 @@ def test_second_hand_bound_holds_by_brute_force():
         if trump >= 0 or not played:
             continue
         nh, k = len(hands), len(played)
-        h = np.zeros(4, dtype=np.uint64)
-        for q, x in enumerate(hands):
-            h[q] = _mask(x)
+        h = _array(hands)
         row = np.zeros(4, dtype=np.int64)
         row[:k] = played
         for side in (count, ((1 << nh) - 1) & ~count):
@@ -211,17 +212,13 @@ def test_quick_tricks_count_past_the_top_sequence():
     c = lambda rank, suit: suit * 16 + "23456789TJQKA".index(rank)      # noqa: E731
     hands = [{c(x, 0) for x in "AKJ97"}, {c("Q", 0), c("4", 0)} | {c(x, 1) for x in "234"},
              {c(x, 0) for x in "T53"} | {c(x, 2) for x in "23"}]
-    h = np.zeros(4, dtype=np.uint64)
-    for q, x in enumerate(hands):
-        h[q] = _mask(x)
+    h = _array(hands)
     assert dd._quick_tricks(h, 3, -1, 0, 0, 1, 99)[0] == 5 == ref.minimax(hands, -1, 0, [], 1, 1)
     r = np.random.default_rng(18)
     past = 0
     for _ in range(400):
         hands = _random_ending(r, 4, int(r.integers(4, 10)))
-        h = np.zeros(4, dtype=np.uint64)
-        for q, x in enumerate(hands):
-            h[q] = _mask(x)
+        h = _array(hands)
         seq = 0
         for s in range(4):
             mine = [x for x in hands[0] if x >> 4 == s]
@@ -251,10 +248,7 @@ def _same_owners(r, hands, kept):
         for x, n in zip(out, counts):
             x.update(free[:n])
             free = free[n:]
-    h = np.zeros(4, dtype=np.uint64)
-    for q, x in enumerate(out):
-        h[q] = _mask(x)
-    return h
+    return _array(out)
 
 
 def test_cut_offs_rest_on_the_cards_they_keep():
@@ -272,9 +266,7 @@ def test_cut_offs_rest_on_the_cards_they_keep():
         leader = int(r.integers(nh))
         side = (1 << leader) | (1 << ((leader + 2) % 4)) if nh == 4 else 1 << leader
         must = int(r.random() < 0.3)
-        h = np.zeros(4, dtype=np.uint64)
-        for q, x in enumerate(hands):
-            h[q] = _mask(x)
+        h = _array(hands)
         q_all, used_all = dd._quick_tricks(h, nh, trump, must, leader, side, 99)
         for want in range(1, q_all):
             q, used = dd._quick_tricks(h, nh, trump, must, leader, side, want)
@@ -344,9 +336,7 @@ def test_card_values_match_brute_force(tables):
     for _ in range(60):
         hands = _random_ending(r, 3, 4)
         trump = int(r.integers(-1, 4))
-        h = np.zeros(4, dtype=np.uint64)
-        for i in range(3):
-            h[i] = _mask(hands[i])
+        h = _array(hands[:3])
         played = np.zeros(4, dtype=np.int64)
         cards = np.zeros(16, dtype=np.int64)
         values = np.zeros(16, dtype=np.int64)

@@ -22,9 +22,10 @@ Method (what good bridge solvers do, kept small):
   cache line, and :func:`clear_tt` empties the table at no cost (a new generation);
 - equivalent cards (touching once the played cards are removed) are tried once;
 - move ordering: on lead, suits in which the other side holds few cards first (fewer replies: a smaller
-  tree), masters, then low cards to a partner's master; following, a sure winner (cheapest first), then a
-  winner that can still be beaten, low when a partner still to play tops the trick, discards from long suits;
-  duck in misère;
+  tree), masters, then low cards to a partner's master, and with 4 hands the killer lead first (the last
+  lead that cut the search at that depth); following, a sure winner (cheapest first), then a winner that can
+  still be beaten (as a low card if a hand still to play must top it), low when a partner still to play tops
+  the trick, discards from long suits; duck in misère;
 - cut-offs on arriving at a trick: quick tricks (the rounds of a suit the leader wins from the top, with the
   others following low: top sequences, cards left on top by a falling honour, long cards; capped by ruffing
   opponents' lengths; in bridge also a partner's, reached by an entry: :func:`_quick_tricks`), sure trump
@@ -387,7 +388,8 @@ def _quick_tricks(hands, nh, trump, must_trump, leader, maxteam, want):
 
 @jit
 def _rounds(hands, nh, trump, must_trump, leader, maxteam):
-    """:func:`_quick_tricks` before trimming: (tricks, the cards used, per suit 8 bits: the tricks counted)."""
+    """:func:`_quick_tricks` before trimming (it rests on following suit and the trick's winner, BM-4): (tricks,
+    the cards used, per suit 8 bits: the tricks counted)."""
     side = (maxteam >> leader) & 1
     q = 0
     used = np.uint64(0)
@@ -757,7 +759,7 @@ def _takes_trick(hands, nh, trump, row, at, k, leader, side):
 
 @jit
 def _second_hand(hands, nh, row, at, k, leader, side, wants):
-    """Whether the seats of ``side`` take ``wants`` tricks from here, in no trumps, mid-trick: they surely
+    """Whether the seats of ``side`` take ``wants`` tricks from here, in no trumps, mid-trick (BM-4): they surely
     take this one (:func:`_takes_trick`), and the hand that wins it, on lead, then cashes the rest (its rounds,
     :func:`_rounds`, counted with the cards of the hands still to play to this trick: they lose one card each
     first, which stops no round). DDS has such a cut-off for the second hand (QuickTricksSecondHand). Bridge

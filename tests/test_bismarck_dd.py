@@ -163,7 +163,7 @@ def test_trump_tricks_bound_holds_by_brute_force():
 
 
 def test_quick_tricks_bound_holds_by_brute_force():
-    """dd._quick_tricks: the leader's side takes at least the tricks it counts, the leader's alone or with a
+    """dd._quick_tricks (BM-4): the leader's side takes at least the tricks it counts, the leader's alone or with a
     partner reached by an entry (dd._side_rounds), against brute-force minimax (3 hands with a side of one or
     two seats, bridge partnerships; trumps or not, must-trump or not)."""
     r = np.random.default_rng(17)
@@ -186,7 +186,7 @@ def test_quick_tricks_bound_holds_by_brute_force():
 
 
 def test_second_hand_bound_holds_by_brute_force():
-    """dd._second_hand (no trumps, mid-trick): a side that surely takes the trick and whose winner then cashes
+    """dd._second_hand (BM-4; no trumps, mid-trick): a side that surely takes the trick and whose winner then cashes
     its rounds takes at least that many tricks, against brute-force minimax (3 and 4 hands)."""
     fired = 0
     for hands, trump, leader, played, maxteam, count, must in _endings(21, 3000):

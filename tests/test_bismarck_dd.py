@@ -267,9 +267,9 @@ def test_cut_offs_rest_on_the_cards_they_keep():
         side = (1 << leader) | (1 << ((leader + 2) % 4)) if nh == 4 else 1 << leader
         must = int(r.random() < 0.3)
         h = _array(hands)
-        q_all, used_all = dd._quick_tricks(h, nh, trump, must, leader, side, 99)
+        q_all, used_all, _ = dd._quick_tricks(h, nh, trump, must, leader, side, 99)
         for want in range(1, q_all):
-            q, used = dd._quick_tricks(h, nh, trump, must, leader, side, want)
+            q, used, _ = dd._quick_tricks(h, nh, trump, must, leader, side, want)
             assert q == q_all and used & ~used_all == 0
             fewer["quick"] += used != used_all
             for _ in range(4):

@@ -23,7 +23,8 @@ Method (what good bridge solvers do, kept small):
 - equivalent cards (touching once the played cards are removed) are tried once;
 - move ordering: on lead, suits in which the other side holds few cards first (fewer replies: a smaller
   tree), masters, then low cards to a partner's master, and with 4 hands the killer lead first (the last
-  lead that cut the search at that depth); following, a sure winner (cheapest first), then a winner that can
+  lead that cut the search at that depth), and in bridge no trumps three terms from DDS (``PARTNER_VOID``,
+  ``RHO_HONOUR``, ``SEQ_LEAD``); following, a sure winner (cheapest first), then a winner that can
   still be beaten (as a low card if a hand still to play must top it), low when a partner still to play tops
   the trick, discards from long suits; duck in misère;
 - cut-offs on arriving at a trick: quick tricks (the rounds of a suit the leader wins from the top, with the

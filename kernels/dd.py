@@ -146,9 +146,10 @@ OVERTAKEN = 50        # following: a card that wins now but an opponent still to
 # right-hand opponent (who plays last) holds the top or second card and more than one card; the second-highest
 # card of the suit from a sequence below an opponent's top card (K from K Q against the A). 200 bridge deals (5
 # sets of 40): nodes -9.2% in all, the geometric mean of the per-deal ratio 0.928 (se 0.017), fewer nodes on 72% of
-# the deals. Tried beside them and not kept (each within 1% on those deals): LHO holding the second card of a suit
-# we top (+), the partner holding the 2nd and 3rd cards (+), the LHO's top card with the partner's second (+), an
-# opponent's singleton top card (+), the second card on our side (+); a killer bonus of 200 (+4% nodes)
+# the deals. Tried beside them as bonuses and not kept (each within 1% on those deals): the LHO holding the second
+# card of a suit we top, the partner holding the 2nd and 3rd cards, the LHO's top card with the partner's second,
+# an opponent's singleton top card, the second card on our side; a killer bonus of 200 (+4% nodes); killers at the
+# 2nd-4th hands (x2.4 nodes with a bonus of 30)
 PARTNER_VOID = 40
 RHO_HONOUR = 40
 SEQ_LEAD = 60
@@ -565,7 +566,8 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
     ``row[at:at + k]``; the moves go to ``out[d]``, their scores to ``sc[d]``. With 4 hands, a lead of
     ``killer`` (the last lead at this depth that cut the search) comes first: bridge nodes -21% and -19% on two
     sets of 40 deals (medians -1%, -5%); with 3 hands it searched more (the bench's 3x16 deals: +9% nodes with a
-    small bonus, far more when first)."""
+    small bonus, far more when first). Bridge leads in no trumps also weigh ``PARTNER_VOID``, ``RHO_HONOUR`` and
+    ``SEQ_LEAD``."""
     h = hands[p]
     led = -1 if k == 0 else row[at] >> 4
     legal = legal_cards(h, led, trump, must_trump)
@@ -649,17 +651,16 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         if nh == 4 and k == 0 and trump < 0 and not misere:
             lp = lane(hands[_seat(p + 2, nh)], s)
             lr = lane(hands[_seat(p + 3, nh)], s)
-            a1 = ONE << np.uint64(high_index(allp))            # the suit's top three cards
-            a2 = allp ^ a1
-            a2 = (ONE << np.uint64(high_index(a2))) if a2 else np.uint64(0)
-            a3 = allp ^ a1 ^ a2
-            a3 = (ONE << np.uint64(high_index(a3))) if a3 else np.uint64(0)
+            a1 = ONE << np.uint64(high_index(allp))            # the suit's top card, and its second
+            rest = allp ^ a1
+            a2 = (ONE << np.uint64(high_index(rest))) if rest else np.uint64(0)
             if lp == 0:
                 lead_bonus -= PARTNER_VOID
             if (lr & (a1 | a2)) and popcount(lr) != 1:
                 lead_bonus -= RHO_HONOUR
-            if not ((x | lp) & a1) and (x & a2) and (x & a3):
-                seq_lead = a2
+            rest ^= a2
+            if not ((x | lp) & a1) and (x & a2) and rest and (x >> np.uint64(high_index(rest))) & ONE:
+                seq_lead = a2                                   # and the third card is ours too
         while x:
             low = x & (~x + ONE)
             x ^= low

@@ -27,14 +27,24 @@ V_SCHEDULE = 1         # 0 block_of_four, 1 rotate_each_hand                    
 V_ROUND4 = 2           # 0 blog (6/4, floor 0), 1 classic (4/6), 2 simplified (4)   3(c)2
 V_ROUND3 = 3           # 0 before_deal (blind), 1 after_seeing_hand                 3(c)3
 V_ROUND2 = 4           # 0 draw_from_leftover, 1 cut_pack                           3(c)4
-V_WIDOW = 5            # 0 none, 1 dealer_takes_4_discards_4                        3(c)5
+V_WIDOW = 5            # 0 none, 1 dealer_takes_4_discards_4, 2 swedish (forehand)  3(c)5
 V_MUST_TRUMP = 6       # 3(c)6
 V_PENALTY = 7          # below_quota_penalty                                        3(c)7
 V_LENGTH = 8           # 0: 12 hands, 1: 4 hands, 2: to a target                     BM-7
 V_TARGET = 9
 V_PIMC_FROM = 10       # PIMC / DD play from this many cards in hand (heuristic before)
 V_SAMPLES = 11         # PIMC samples per decision
-N_VARIANTS = 12
+V_RULESET = 12         # 0 blog, 1 swedish                                          3(c)10
+V_FREE_ORDER = 13      # fixed_round_order: 0 true, 1 false (the dealer picks)      3(c)9
+N_VARIANTS = 14
+
+# Swedish Bismarck (3(c)10): forehand's contracts, as round types 0..3 so that the counts keep their layout
+SPEL = 0               # no trumps, win tricks
+SPADER = 1             # spades are trumps
+VALFRI = 2             # forehand names trumps
+PASS = 3               # no trumps, avoid tricks
+SPADES = 3
+ALL_ROUNDS = 15        # the round types (or contracts) still to play in a cycle, one bit each
 
 MAX_HANDS = 120
 #: The pack in the order it is shuffled from: card ``i`` (0..51, suit-major) as its code ``suit * 16 + rank``.
@@ -83,7 +93,13 @@ BASE_HIST = BASE_GAME + 3 * G_FIELDS + 1
 
 @jit_inline
 def quota(rtype, role, bv):
-    """Rounds 1-3: the tricks a role must pass to score (dealer 8, others 4); round 4: the allowance."""
+    """Rounds 1-3: the tricks a role must pass to score (dealer 8, others 4); round 4: the allowance.
+    Swedish (3(c)10): forehand (role 1) 8, the others 4 in Spel, Spader and Valfri; in Pass forehand at most 4,
+    the others at most 6."""
+    if bv[V_RULESET] == 1:
+        if rtype < 3:
+            return 8 if role == 1 else 4
+        return 4 if role == 1 else 6
     if rtype < 3:
         return 8 if role == 0 else 4
     r4 = bv[V_ROUND4]
@@ -96,7 +112,12 @@ def quota(rtype, role, bv):
 
 @jit_inline
 def hand_score(rtype, role, tricks, bv):
-    """BM-6: one role's score for one hand of round type ``rtype`` (0..3 = rounds 1..4)."""
+    """BM-6: one role's score for one hand of round type ``rtype`` (0..3 = rounds 1..4). Swedish (3(c)10): one
+    point a trick above the quota, minus one a trick below it (in Pass a trick below the allowance scores), so
+    that every hand's scores add up to 0."""
+    if bv[V_RULESET] == 1:
+        q = quota(rtype, role, bv)
+        return tricks - q if rtype < 3 else q - tricks
     if bv[V_SCORING] == 1:                       # simplified
         return tricks if rtype < 3 else 4 - tricks
     q = quota(rtype, role, bv)
@@ -121,8 +142,10 @@ def made_quota(rtype, role, tricks, bv):
 
 @jit_inline
 def schedule(first_dealer, h, bv):
-    """BM-3 / 3(c)1: the dealer and round type (0..3) of hand ``h`` of a game."""
-    if bv[V_SCHEDULE] == 0:
+    """BM-3 / 3(c)1: the dealer and round type (0..3) of hand ``h`` of a game. Where the round type is chosen
+    (``fixed_round_order = false``, or forehand's contract in Swedish Bismarck) it is the fixed order's, and the
+    deal replaces it (:func:`deal_round`). Swedish Bismarck passes the deal left every hand."""
+    if bv[V_SCHEDULE] == 0 and bv[V_RULESET] == 0:
         return (first_dealer + h // 4) % 3, h % 4
     return (first_dealer + h) % 3, h % 4
 
@@ -339,6 +362,70 @@ def discard(h, n, trump, misere, strat, st_play):
     return h, out
 
 
+#: choose_round's modes: what the chooser has seen when it picks a round type or contract
+SEEN_NOTHING = 0       # free order, the choice made before the deal (round3_trump_timing = before_deal)
+SEEN_HAND = 1          # free order, the dealer's 16 cards (round3_trump_timing = after_seeing_hand)
+SEEN_WIDOW = 2         # Swedish: forehand's contract, from the 4 face-up cards alone
+
+
+@jit
+def choose_round(seen, remaining, mode, strat, st):
+    """The round type (0..3) that a dealer (free order, 3(c)9) or forehand (the Swedish contract, 3(c)10) picks
+    among ``remaining`` (bit r: type r not yet played in this cycle, at least one bit set), from the cards
+    ``seen`` under ``mode`` (SEEN_*).
+
+    Random players pick uniformly (no draw when one type is left). The others:
+
+    * ``SEEN_NOTHING``: the lowest type left (a blind choice cannot use the cards, so any order is as good);
+    * ``SEEN_HAND`` (16 cards; the dealer needs 8 tricks in rounds 1-3, and may take 6 in the misère round):
+      round 4 with at most 9 high-card points (a hand averages 12.3), round 3 with a suit of 6 or more,
+      round 1 with 15 points or more, round 2 with a suit of 5 or more; else the lowest type left;
+    * ``SEEN_WIDOW`` (forehand takes the 4 cards into the hand): Pass with at most 1 point among them, Valfri
+      with 3 cards of a suit or 2 holding 3 points or more, Spader with 2 spades, Spel with 6 points or more;
+      else the lowest contract left.
+
+    Each rule applies only while its type is left."""
+    n = popcount(np.uint64(remaining))
+    if strat == S_RANDOM:
+        pick = rng.below(st, n) if n > 1 else 0
+        for r in range(4):
+            if (remaining >> r) & 1:
+                if pick == 0:
+                    return r
+                pick -= 1
+    lowest = 0
+    while not (remaining >> lowest) & 1:
+        lowest += 1
+    if mode == SEEN_NOTHING:
+        return lowest
+    points = hcp(seen)
+    longest = 0
+    pair_points = False
+    for s in range(4):
+        k = popcount(lane(seen, s))
+        longest = max(longest, k)
+        pair_points |= k >= 2 and hcp(lane(seen, s)) >= 3     # hcp counts in any lane
+    if mode == SEEN_HAND:
+        if (remaining >> 3) & 1 and points <= 9:
+            return 3
+        if (remaining >> 2) & 1 and longest >= 6:
+            return 2
+        if remaining & 1 and points >= 15:
+            return 0
+        if (remaining >> 1) & 1 and longest >= 5:
+            return 1
+        return lowest
+    if (remaining >> PASS) & 1 and points <= 1:
+        return PASS
+    if (remaining >> VALFRI) & 1 and (longest >= 3 or pair_points):
+        return VALFRI
+    if (remaining >> SPADER) & 1 and popcount(lane(seen, SPADES)) >= 2:
+        return SPADER
+    if (remaining >> SPEL) & 1 and points >= 6:
+        return SPEL
+    return lowest
+
+
 # ---------------------------------------------------------------------------------------------------
 # PIMC: sampling hidden cards consistent with what a seat has seen
 # ---------------------------------------------------------------------------------------------------
@@ -500,28 +587,57 @@ def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unse
 
 @jit_inline
 def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
+    """:func:`deal_round` for a given round type: returns (trump, known_out)."""
+    rtype, trump, known_out = deal_round(st_deal, deck, hands, rtype, ALL_ROUNDS, dealer, bv, strat, st_plays, out)
+    return trump, known_out
+
+
+@jit_inline
+def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_plays, out):
     """Shuffle, choose trumps (BM-5), deal 16 each (BM-2), the optional widow exchange. Returns
-    (trump, known_out): known_out = the round-2 indicator when it is out of play (public). The dealer's
-    discards are written to ``out[0]`` (known to the dealer only). ``deck`` (52 ints) is laid out here: the
-    card codes of :data:`DECK` in order, then shuffled (codes, not 0..51, so a hand is one shift a card: the
-    divisions by 13 cost ~50 ns a deal)."""
+    (round type, trump, known_out): known_out = the round-2 indicator when it is out of play (public). The
+    exchanging seat's discards are written to ``out[0]`` (known to it only). ``deck`` (52 ints) is laid out here:
+    the card codes of :data:`DECK` in order, then shuffled (codes, not 0..51, so a hand is one shift a card: the
+    divisions by 13 cost ~50 ns a deal).
+
+    ``rtype < 0``: the round type is chosen among ``remaining`` (:func:`choose_round`). With the blog's rules
+    (``fixed_round_order = false``, 3(c)9) the dealer chooses when it names round-3 trumps: before the deal,
+    blind (``round3_trump_timing = before_deal``), or after seeing its hand. Swedish Bismarck (3(c)10): the 4
+    leftover cards are face up, forehand (the dealer's left) chooses the contract from them (naming trumps in
+    Valfri), takes them and discards 4."""
     deck[:] = DECK
     _shuffle_pack(st_deal, deck)
     trump = -1
-    if rtype == 2:
-        # round 3: named by the dealer; blind (before the deal) is a draw from the dealer's own stream
-        if bv[V_ROUND3] == 0:
+    swedish = bv[V_RULESET] == 1
+    fore = (dealer + 1) % 3
+    if swedish:
+        widow = np.uint64(0)
+        for i in range(48, 52):
+            widow |= ONE << np.uint64(deck[i])
+        if rtype < 0:
+            rtype = choose_round(widow, remaining, SEEN_WIDOW, strat[fore], st_plays[fore])
+        if rtype == SPADER:
+            trump = SPADES
+        elif rtype == VALFRI:
+            trump = name_trump(widow, strat[fore], st_plays[fore])
+    elif bv[V_ROUND3] == 0:
+        if rtype < 0:                      # 3(c)9 with blind trumps: the round is chosen before the deal too
+            rtype = choose_round(np.uint64(0), remaining, SEEN_NOTHING, strat[dealer], st_plays[dealer])
+        if rtype == 2:
+            # round 3: named by the dealer; blind (before the deal) is a draw from the dealer's own stream
             trump = rng.below(st_plays[dealer], 4)
     for j in range(3):                     # 16 cards each, the dealer's left first (in a register, not memory)
         h = np.uint64(0)
         for i in range(16 * j, 16 * j + 16):
             h |= ONE << np.uint64(deck[i])
         hands[(dealer + 1 + j) % 3] = h
+    if rtype < 0:                          # 3(c)9, the dealer having seen its hand
+        rtype = choose_round(hands[dealer], remaining, SEEN_HAND, strat[dealer], st_plays[dealer])
     leftover = np.uint64(0)
     for i in range(48, 52):
         leftover |= ONE << np.uint64(deck[i])
     known_out = np.uint64(0)
-    if rtype == 1:
+    if rtype == 1 and not swedish:
         if bv[V_ROUND2] == 0:
             c = deck[48]                                         # drawn blind from the leftover, shown, out
             trump = c >> 4
@@ -530,15 +646,16 @@ def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
         else:
             j = rng.below(st_deal, 52)                          # cut from the pack, then dealt as usual
             trump = deck[j] >> 4
-    if rtype == 2 and bv[V_ROUND3] == 1:
+    if rtype == 2 and bv[V_ROUND3] == 1 and not swedish:
         trump = name_trump(hands[dealer], strat[dealer], st_plays[dealer])
     out[0] = np.uint64(0)
-    if bv[V_WIDOW] == 1:
+    if bv[V_WIDOW] != 0:
+        ex = dealer if bv[V_WIDOW] == 1 else fore                # the dealer, or forehand (swedish)
         n = popcount(leftover)
-        h, thrown = discard(hands[dealer] | leftover, n, trump, rtype == 3, strat[dealer], st_plays[dealer])
-        hands[dealer] = h
+        h, thrown = discard(hands[ex] | leftover, n, trump, rtype == 3, strat[ex], st_plays[ex])
+        hands[ex] = h
         out[0] = thrown
-    return trump, known_out
+    return rtype, trump, known_out
 
 
 @jit_inline
@@ -578,6 +695,7 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
     the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids)."""
     misere = rtype == 3
     must_trump = bv[V_MUST_TRUMP]
+    exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3     # who knows the discards
     for s in range(3):
         rec[s, H_TRICKS] = 0
         rec[s, H_HCP] = hcp(hands[s])
@@ -623,7 +741,7 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
                 c = low_index(legal)
             else:
                 seen = played | hands[p] | known_out | on_table
-                if p == dealer:
+                if p == exchanger:
                     seen |= dealer_out
                 if sp == S_HEURISTIC or popcount(hands[p]) > bv[V_PIMC_FROM]:
                     c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
@@ -728,14 +846,16 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, round_type, bv, r
     """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
     inlined: :func:`_simulate_loop`)."""
     _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, row, new_solver_state(strat),
-                   _chunk_buffers(), np.zeros(3, dtype=np.int64))
+                   _chunk_buffers(), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64))
 
 
 @jit
-def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, row, solver, bufs, totals):
+def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, row, solver, bufs, totals, remaining):
     """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
-    (kernels._jit.borrowed)."""
-    strat, bv, row, solver, bufs, totals = borrowed((strat, bv, row, solver, bufs, totals))
+    (kernels._jit.borrowed). ``remaining[seat]``: the round types (Swedish: contracts) a seat has still to choose
+    in its cycle, where the round type is chosen (3(c)9, 3(c)10): each is chosen once a cycle."""
+    strat, bv, row, solver, bufs, totals, remaining = borrowed((strat, bv, row, solver, bufs, totals, remaining))
+    chosen = unit_game != 0 and (bv[V_FREE_ORDER] == 1 or bv[V_RULESET] == 1)
     ttk, ttg, dd_bufs, ways, scratch = solver
     hands, deck, rec, trace, dout, st_deal, st_plays = bufs
     for t in range(start, stop):
@@ -744,13 +864,22 @@ def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, ro
             rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
         first = rng.below(st_deal, 3)
         totals[:] = 0
+        remaining[:] = ALL_ROUNDS
         n_hands = 1 if unit_game == 0 else (12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS))
         for h in range(n_hands):
             if unit_game == 0:
                 dealer, rtype = first, round_type          # one hand of the chosen round, a random dealer
             else:
                 dealer, rtype = schedule(first, h, bv)
-            trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
+            if chosen:
+                chooser = (dealer + 1) % 3 if bv[V_RULESET] == 1 else dealer
+                rtype, trump, known = deal_round(st_deal, deck, hands, -1, remaining[chooser], dealer, bv, strat,
+                                                 st_plays, dout)
+                remaining[chooser] ^= 1 << rtype
+                if remaining[chooser] == 0:
+                    remaining[chooser] = ALL_ROUNDS
+            else:
+                trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
             _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, dd_bufs,
                               ways, scratch, rec, trace)
             _record_hand(row, rec, dealer, rtype, bv)

@@ -145,7 +145,7 @@ def test_target_game_ends_at_target():
     (["--unit", "deal"], "accepted: game, hand"),
     (["--strategy", "3=pimc"], "seats are 0..2"),
     (["--strategy", "clever"], "unknown strategy 'clever'"),
-    (["--variant", "ruleset=swedish"], "not implemented yet"),
+    (["--variant", "ruleset=swedish", "--variant", "scoring=simplified"], "does not apply with ruleset=swedish"),
     (["--variant", "round4_start=huge"], "accepted: blog, classic, simplified"),
     (["--players", "4"], "exactly 3 players"),
 ])
@@ -188,3 +188,141 @@ def test_high_card_points_count_each_honour():
     for h, got in zip(hs, out):
         cards = B.cards_of(int(h)).split()
         assert got == sum(points.get(c[0], 0) for c in cards)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Chosen round types: fixed_round_order = false (3(c)9) and Swedish Bismarck (3(c)10)
+# ---------------------------------------------------------------------------------------------------
+
+def _random_set(rnd, n):
+    return sorted(int(c // 13) * 16 + int(c % 13) for c in rnd.choice(52, n, replace=False))
+
+
+@pytest.mark.parametrize("mode, size", [(K.SEEN_NOTHING, 16), (K.SEEN_HAND, 16), (K.SEEN_WIDOW, 4)])
+@pytest.mark.parametrize("strategy", [K.S_RANDOM, K.S_HEURISTIC])
+def test_round_choice_matches_reference(mode, size, strategy):
+    """The chooser against the reference's reading of its documented rules, on random hands or widows and every
+    set of round types left; the random player's pick from the same stream."""
+    rnd = np.random.default_rng(17 + mode)
+    picked = set()
+    for i in range(600):
+        seen = _random_set(rnd, size)
+        remaining = int(rnd.integers(1, 16))
+        st = rng.new_state()
+        rng.seed_state(st, np.uint64(5), np.uint64(0), np.uint64(i), np.uint64(1))
+        twin = st.copy()
+        got = K.choose_round(np.uint64(sum(1 << c for c in seen)), remaining, mode, strategy, st)
+        left = {r for r in range(4) if (remaining >> r) & 1}
+        want = ref.choose_round(seen, left, mode, NAMES[strategy], lambda n: int(rng.below(twin, n)))
+        assert got == want and got in left
+        picked.add(got)
+    assert picked == {0, 1, 2, 3}
+
+
+def test_heuristic_choices_follow_the_cards():
+    """3(c)9: a weak dealer's hand picks the misère round, a long suit named trumps; 3(c)10: a widow without
+    honours picks Pass, three cards of a suit Valfri in that suit."""
+    st = rng.new_state()
+    weak = np.uint64(B.to_mask("2C 3C 4C 5C 6D 7D 8D 9D 2H 3H 4H 5H 6S 7S 8S 9S"))
+    assert K.choose_round(weak, 15, K.SEEN_HAND, K.S_HEURISTIC, st) == 3
+    assert K.choose_round(weak, 7, K.SEEN_HAND, K.S_HEURISTIC, st) == 0           # misère used: the lowest left
+    long_suit = np.uint64(B.to_mask("AH KH QH 9H 7H 5H 3H 2C 4C 6D 8D TD JS 4S 5S 6S"))
+    assert K.choose_round(long_suit, 15, K.SEEN_HAND, K.S_HEURISTIC, st) == 2
+    assert K.choose_round(np.uint64(B.to_mask("2C 5D 7H 9S")), 15, K.SEEN_WIDOW, K.S_HEURISTIC, st) == K.PASS
+    widow = np.uint64(B.to_mask("3D 8D TD AS"))
+    assert K.choose_round(widow, 15, K.SEEN_WIDOW, K.S_HEURISTIC, st) == K.VALFRI
+    assert K.name_trump(widow, K.S_HEURISTIC, st) == 1
+
+
+@K.jit
+def _one_round(strat, key0, trial, dealer, remaining, bv):
+    """K.deal_round with the round type chosen, then the hand, as _one_hand."""
+    st_deal = rng.new_state()
+    rng.seed_state(st_deal, key0, np.uint64(0), np.uint64(trial), np.uint64(0))
+    st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+    for s in range(3):
+        rng.seed_state(st_plays[s], key0, np.uint64(0), np.uint64(trial), np.uint64(1 + s))
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    dout = np.zeros(1, dtype=np.uint64)
+    rtype, trump, known = K.deal_round(st_deal, deck, hands, np.int64(-1), remaining, dealer, bv, strat, st_plays,
+                                       dout)
+    dealt = hands.copy()
+    ttk, ttg, bufs, ways, scratch = K.new_solver_state(strat)
+    rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
+    trace = np.zeros(56, dtype=np.int64)
+    streams = st_plays.copy()
+    K.play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec,
+                trace)
+    return rtype, dealt, trump, known, dout[0], deck[48:52].copy(), rec, trace, streams
+
+
+@pytest.mark.parametrize("seats", [(1, 1, 1), (1, 0, 1), (0, 0, 0)])
+def test_swedish_hands_match_reference(seats):
+    """3(c)10: forehand chooses the contract from the face-up widow (its rules as the reference reads them), names
+    Valfri's trumps from it, takes it and discards 4 (it alone knows them), and leads; the hand is then the
+    reference's, card for card, with Swedish scores."""
+    variants = {"ruleset": "swedish"}
+    bv = B.variant_array(variants)
+    strat = np.array(seats, dtype=np.int64)
+    chosen = set()
+    for trial in range(40):
+        dealer = trial % 3
+        fore = (dealer + 1) % 3
+        remaining = 1 + trial % 15
+        rtype, dealt, trump, known, dout, widow, rec, trace, streams = _one_round(strat, np.uint64(23), trial, dealer,
+                                                                                  remaining, bv)
+        widow = {int(c) for c in widow}
+        if seats[fore] == K.S_HEURISTIC:
+            assert rtype == ref.choose_round(widow, {r for r in range(4) if (remaining >> r) & 1}, 2, "heuristic",
+                                             None)
+            if rtype == K.VALFRI:
+                assert trump == ref.name_trump(widow)
+        assert (remaining >> rtype) & 1
+        chosen.add(int(rtype))
+        assert trump == {K.SPEL: -1, K.SPADER: 3, K.PASS: -1}.get(int(rtype), trump) and known == 0
+        hands = [_set(dealt[s]) for s in range(3)]
+        thrown = _set(dout)
+        assert [len(h) for h in hands] == [16, 16, 16] and len(thrown) == 4
+        assert hands[fore] | thrown >= widow and not thrown & set().union(*hands)
+        assert set().union(*hands) | thrown == {s * 16 + r for s in range(4) for r in range(13)}
+
+        def below(seat, n, _st=streams):
+            return int(rng.below(_st[seat], n))
+
+        tricks, scores, order = ref.play_hand(hands, dealer, int(rtype) + 1, trump, [NAMES[s] for s in seats], below,
+                                              variants={**ref.DEFAULTS, **variants}, private_out=(fore, thrown))
+        assert list(trace[:48]) == order and order[0] in hands[fore]     # forehand leads
+        assert list(rec[:, K.H_TRICKS]) == tricks and list(rec[:, K.H_SCORE]) == scores
+        assert sum(scores) == 0
+    assert chosen == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("variants", [{"ruleset": "swedish"}, {"fixed_round_order": "false"},
+                                      {"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"},
+                                      {"fixed_round_order": "false", "dealer_schedule": "rotate_each_hand"}])
+@pytest.mark.parametrize("strategy", ["heuristic", "random"])
+def test_chosen_rounds_are_each_played_once_a_cycle(variants, strategy):
+    """3(c)9 and 3(c)10: each chooser (the dealer; Swedish: forehand) plays every round type once in its four
+    hands, so every (round, role) cell holds 3 hands a game; Swedish scores add up to 0 in every game."""
+    t = run(B.simulation_spec(variants=variants, strategies=[strategy]), trials=50, seed=4, progress=False).table
+    assert set(t[t.measure == "tricks"].trials) == {150}
+    for rnd in range(1, 5):
+        m = t[(t.measure == "tricks") & (t["round"] == rnd)]
+        assert len(m) == 3 and abs(m.total.sum() - 16 * 150) < 1e-9
+    if "ruleset" in variants:
+        assert t[t.measure == "game_total"].total.sum() == 0
+
+
+def test_choosing_after_seeing_the_hand_is_worth_something_to_the_dealer():
+    """3(c)9: a dealer who picks each round type for the hand it holds does better, over its cycle, than one who
+    plays them in the fixed order (heuristic players; the same seeds, so the deals of corresponding hands match
+    until the choices differ). The difference must exceed 4 standard errors."""
+    def cycle(variants):
+        t = run(B.simulation_spec(variants=variants, strategies=["heuristic"]), trials=1500, seed=8,
+                progress=False).table
+        s = t[(t.measure == "score") & (t.role == "dealer")]
+        return s.estimate.sum(), float(np.sqrt((s.std_error ** 2).sum()))
+    fixed, se_f = cycle({})
+    free, se_c = cycle({"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"})
+    assert free - fixed > 4 * np.hypot(se_f, se_c), (fixed, free)

@@ -121,13 +121,53 @@ def test_each_player_deals_each_round_type_once(schedule):
                for h, d, r in zip(t.hand, t.dealer, t["round"]))
 
 
-@pytest.mark.parametrize("variant", ["ruleset=swedish", "widow_exchange=swedish", "fixed_round_order=false"])
-def test_unplayed_variants_are_refused(variant):
+SWEDISH = {"ruleset": "swedish"}
+
+
+@pytest.mark.parametrize("round_no, tricks, expected", [
+    (1, (3, 10, 3), (-1, 2, -1)),      # Spel: forehand (left) needs 8, the others 4: +-1 a trick
+    (2, (4, 8, 4), (0, 0, 0)),         # Spader at par
+    (3, (0, 16, 0), (-4, 8, -4)),      # Valfri, every trick to forehand
+    (4, (7, 2, 7), (-1, 2, -1)),       # Pass: forehand at most 4, the others at most 6
+    (4, (0, 16, 0), (6, -12, 6)),
+])
+def test_swedish_scoring(round_no, tricks, expected):
+    """3(c)10: Swedish quotas by forehand (the dealer's left), one point a trick above or below them."""
+    v = {**ref.DEFAULTS, **SWEDISH}
+    for role, t, e in zip(B.ROLES, tricks, expected):
+        assert B.score(round_no, role, t, SWEDISH) == e
+        assert ref.score(round_no, role, t, v) == e
+
+
+def test_swedish_scores_add_up_to_zero():
+    """The Swedish quotas add up to 16 in every contract (8 + 4 + 4, Pass 4 + 6 + 6): every split of the 16 tricks
+    scores 0 in all."""
+    bv = B.variant_array(SWEDISH)
+    for r in range(4):
+        for a in range(17):
+            for b in range(17 - a):
+                assert sum(K.hand_score(r, role, t, bv) for role, t in enumerate((a, b, 16 - a - b))) == 0
+
+
+def test_swedish_passes_the_deal_every_hand():
+    t = B.schedule_table(SWEDISH, first_dealer=2)
+    assert list(t.dealer) == [(2 + h) % 3 for h in range(12)]
+    assert all(ref.schedule(2, h, {**ref.DEFAULTS, **SWEDISH})[0] == d for h, d in zip(t.hand, t.dealer))
+
+
+@pytest.mark.parametrize("variant", ["scoring=simplified", "dealer_schedule=block_of_four", "widow_exchange=none",
+                                     "fixed_round_order=true", "round3_trump_timing=after_seeing_hand"])
+def test_swedish_refuses_the_blogs_own_variants(variant):
+    """With ruleset=swedish the blog's dealing and scoring variants are not played: setting one is an error,
+    even at its default value, rather than silently ignored."""
     name, value = variant.split("=")
-    with pytest.raises(CardlabError, match="not implemented"):
-        B.simulation_spec(variants={name: value})
+    with pytest.raises(CardlabError, match=f"variant {name} does not apply with ruleset=swedish"):
+        B.simulation_spec(variants={**SWEDISH, name: value})
+    B.simulation_spec(variants={**SWEDISH, "must_trump_when_void": "true", "game_length": "4"})
 
 
 def test_quota_table():
     bv = B.variant_array({})
     assert [K.quota(r, role, bv) for r in range(4) for role in range(3)] == [8, 4, 4] * 3 + [6, 4, 4]
+    bv = B.variant_array(SWEDISH)
+    assert [K.quota(r, role, bv) for r in range(4) for role in range(3)] == [4, 8, 4] * 3 + [6, 4, 6]

@@ -31,12 +31,21 @@ ENGINE_VARIANTS = {
     "round4_start": (K.V_ROUND4, {"blog": 0, "classic": 1, "simplified": 2}),
     "round3_trump_timing": (K.V_ROUND3, {"before_deal": 0, "after_seeing_hand": 1}),
     "round2_trump_method": (K.V_ROUND2, {"draw_from_leftover": 0, "cut_pack": 1}),
-    "widow_exchange": (K.V_WIDOW, {"none": 0, "dealer_takes_4_discards_4": 1}),
+    "widow_exchange": (K.V_WIDOW, {"none": 0, "dealer_takes_4_discards_4": 1, "swedish": 2}),
     "must_trump_when_void": (K.V_MUST_TRUMP, {"false": 0, "true": 1}),
     "below_quota_penalty": (K.V_PENALTY, {"false": 0, "true": 1}),
     "game_length": (K.V_LENGTH, {"12": 0, "4": 1, "target": 2}),
+    "ruleset": (K.V_RULESET, {"blog": 0, "swedish": 1}),
+    "fixed_round_order": (K.V_FREE_ORDER, {"true": 0, "false": 1}),
 }
-NOT_IMPLEMENTED = {"ruleset": "swedish", "widow_exchange": "swedish", "fixed_round_order": "false"}
+#: The blog's rules that Swedish Bismarck (3(c)10) replaces with its own: the deal passes left every hand,
+#: forehand chooses the contract, takes the face-up widow and discards 4, and the quotas and scores are Swedish.
+#: Setting one of them with ruleset=swedish is refused: it would not be played.
+BLOG_ONLY = ("scoring", "dealer_schedule", "round4_start", "round3_trump_timing", "round2_trump_method",
+             "widow_exchange", "below_quota_penalty", "fixed_round_order")
+#: Swedish contracts as the kernel's round types 0..3 (kernels.bismarck.SPEL .. PASS)
+CONTRACT_NAMES = {1: "spel (no trumps)", 2: "spader (spades trumps)", 3: "valfri (forehand names trumps)",
+                  4: "pass (avoid tricks)"}
 #: PIMC and double-dummy players take over when a hand holds at most this many cards (heuristic before):
 #: the solver is exact but not yet fast enough for whole 16-card hands at simulation volume (issue 4 note)
 PIMC_FROM = 8
@@ -64,12 +73,16 @@ def cards_of(mask: int) -> str:
 
 def variant_array(variants: dict | None, pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> np.ndarray:
     full = rules().resolve_variants(variants)
-    for name, value in NOT_IMPLEMENTED.items():
-        if full[name] == value:
-            raise CardlabError(f"variant {name}={value} is not implemented yet for {GAME}")
+    if full["ruleset"] == "swedish":
+        clash = [name for name in BLOG_ONLY if name in (variants or {})]
+        if clash:
+            raise CardlabError(f"variant {clash[0]} does not apply with ruleset=swedish (3(c)10 sets it); "
+                               f"with swedish only these apply: must_trump_when_void, game_length, target_score")
     bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
     for name, (slot, codes) in ENGINE_VARIANTS.items():
         bv[slot] = codes[full[name]]
+    if full["ruleset"] == "swedish":
+        bv[K.V_WIDOW] = 2                      # forehand takes the face-up widow (3(c)10)
     bv[K.V_TARGET] = int(full["target_score"])
     bv[K.V_PIMC_FROM] = pimc_from
     bv[K.V_SAMPLES] = samples

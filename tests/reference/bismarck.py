@@ -45,6 +45,10 @@ def legal(hand, led, trump, must_trump=False):
 
 
 def quota(round_no, role, v):
+    if v.get("ruleset") == "swedish":           # 3(c)10: forehand (left) 8 / others 4; Pass: 4 / 6
+        if round_no < 4:
+            return 8 if role == "left" else 4
+        return 4 if role == "left" else 6
     if round_no < 4:
         return 8 if role == "dealer" else 4
     return {"blog": {"dealer": 6}, "classic": {"dealer": 4}, "simplified": {}}[v["round4_start"]].get(
@@ -52,7 +56,10 @@ def quota(round_no, role, v):
 
 
 def score(round_no, role, t, v):
-    """BM-6 with the variants of 3(c)2 and 3(c)7."""
+    """BM-6 with the variants of 3(c)2 and 3(c)7; Swedish (3(c)10): +1 a trick above the quota, -1 below."""
+    if v.get("ruleset") == "swedish":
+        q = quota(round_no, role, v)
+        return t - q if round_no < 4 else q - t
     if v["scoring"] == "simplified":
         return t if round_no < 4 else 4 - t
     q = quota(round_no, role, v)
@@ -62,10 +69,42 @@ def score(round_no, role, t, v):
 
 
 def schedule(first, h, v):
-    """BM-3 / 3(c)1: (dealer, round number 1..4) of hand h."""
-    if v["dealer_schedule"] == "block_of_four":
+    """BM-3 / 3(c)1: (dealer, round number 1..4) of hand h; Swedish Bismarck passes the deal every hand."""
+    if v["dealer_schedule"] == "block_of_four" and v.get("ruleset", "blog") == "blog":
         return (first + h // 4) % 3, h % 4 + 1
     return (first + h) % 3, h % 4 + 1
+
+
+def hcp_of(cards):
+    return sum(HCP.get(rank(c), 0) for c in cards)
+
+
+def choose_round(seen, remaining, mode, strategy, below):
+    """kernels.bismarck.choose_round as its docstring says it: the round type 0..3 (Swedish: Spel, Spader,
+    Valfri, Pass) among ``remaining`` (a set), from the cards ``seen``; mode 0 blind, 1 the dealer's hand, 2 the
+    Swedish widow. ``below(n)`` draws for a random player."""
+    left = sorted(remaining)
+    if strategy == "random":
+        return left[below(len(left))] if len(left) > 1 else left[0]
+    if mode == 0:
+        return left[0]
+    points = hcp_of(seen)
+    by_suit = [[c for c in seen if suit(c) == s] for s in range(4)]
+    longest = max(len(x) for x in by_suit)
+    rules = ([(3, points <= 9), (2, longest >= 6), (0, points >= 15), (1, longest >= 5)] if mode == 1 else
+             [(3, points <= 1), (2, longest >= 3 or any(len(x) >= 2 and hcp_of(x) >= 3 for x in by_suit)),
+              (1, len(by_suit[3]) >= 2), (0, points >= 6)])
+    for r, ok in rules:
+        if r in remaining and ok:
+            return r
+    return left[0]
+
+
+def name_trump(cards):
+    """Round 3 after seeing the hand, and Valfri from the widow: the longest suit, ties to more high-card points,
+    then the higher suit index."""
+    return max(range(4), key=lambda s: (sum(1 for c in cards if suit(c) == s),
+                                        hcp_of(c for c in cards if suit(c) == s), s))
 
 
 DEFAULTS = {"scoring": "original", "round4_start": "blog", "below_quota_penalty": "false",
@@ -125,9 +164,11 @@ def heuristic(hand, options, row, trump, misere, unseen):
     return min(options)
 
 
-def play_hand(hands, dealer, round_no, trump, strategies, below, known_out=frozenset(), variants=None):
+def play_hand(hands, dealer, round_no, trump, strategies, below, known_out=frozenset(), variants=None,
+              private_out=(None, frozenset())):
     """One hand from dealt ``hands`` (3 sets): returns (tricks per seat, scores per seat, cards in order).
-    ``strategies[seat]`` is "random" or "heuristic"; ``below(seat, n)`` draws from that seat's stream."""
+    ``strategies[seat]`` is "random" or "heuristic"; ``below(seat, n)`` draws from that seat's stream.
+    ``private_out``: (seat, cards) that seat alone knows to be out of play (its widow discards)."""
     v = {**DEFAULTS, **(variants or {})}
     must = v["must_trump_when_void"] == "true"
     hands = [set(h) for h in hands]
@@ -148,6 +189,8 @@ def play_hand(hands, dealer, round_no, trump, strategies, below, known_out=froze
                 c = options[below(p, len(options))]
             else:
                 unseen = full - played - hands[p] - set(row) - set(known_out)
+                if p == private_out[0]:
+                    unseen -= set(private_out[1])
                 c = heuristic(hands[p], options, row, trump, misere, unseen)
             hands[p].remove(c)
             row.append(c)

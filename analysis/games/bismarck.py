@@ -301,6 +301,9 @@ FAIRNESS_VARIANTS = (
     ("round3 trump after seeing hand", {"round3_trump_timing": "after_seeing_hand"}),
     ("round2 trump cut from the pack", {"round2_trump_method": "cut_pack"}),
     ("widow: dealer takes 4, discards 4", {"widow_exchange": "dealer_takes_4_discards_4"}),
+    ("widow face up: forehand takes 4, discards 4", {"widow_exchange": "swedish"}),
+    ("dealer picks each round after seeing the hand",
+     {"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}),
     ("must trump when void", {"must_trump_when_void": "true"}),
     ("below-quota penalty", {"below_quota_penalty": "true"}),
 )
@@ -444,6 +447,44 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so the game as a whole is fair "
         "by symmetry; the P(win) columns check that. round3_dealer_score: blind against seen trumps."),
         fair, [fig], digits=3))
+
+    # -- Swedish Bismarck (3(c)10)
+    sw_variants = {"ruleset": "swedish"}
+    sw = run(simulation_spec(variants=sw_variants, strategies=["heuristic"]), trials=n(6_000), seed=seed + 40,
+             progress=progress).table
+    rows = []
+    for rnd, contract in CONTRACT_NAMES.items():
+        for role in ROLES:
+            sub = sw[(sw["round"] == rnd) & (sw.role == role)]
+            get = {m: sub[sub.measure == m].iloc[0] for m in ("tricks", "score", "made_quota")}
+            rows.append({"contract": contract, "role": "forehand" if role == "left" else role,
+                         "quota": ("<= " if rnd == 4 else ">= ") + str(K.quota(rnd - 1, ROLES.index(role),
+                                                                                variant_array(sw_variants))),
+                         "hands": int(get["tricks"].trials), "tricks": get["tricks"].estimate,
+                         "score": get["score"].estimate, "score_ci_low": get["score"].ci_low,
+                         "score_ci_high": get["score"].ci_high, "P(quota)": get["made_quota"].estimate})
+    swedish = pd.DataFrame(rows)
+    won = sw[sw.measure == "game_won"].set_index("seat")
+    fig, ax = new_figure(7.0, 3.2)
+    for i, role in enumerate(("dealer", "forehand", "right")):
+        x = swedish[swedish.role == role]
+        ax.errorbar(np.arange(4) + (i - 1) * 0.12, x.score, yerr=yerr(x.score, x.score_ci_low, x.score_ci_high),
+                    fmt="o", capsize=2, label=role)
+    ax.set_xticks(range(4), [c.split()[0] for c in CONTRACT_NAMES.values()])
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_ylabel("mean score of a hand")
+    ax.set_title("Swedish Bismarck: score by contract and role (heuristic players)")
+    ax.legend(fontsize=7)
+    p_win = ", ".join(f"{who} {won.loc[s_, 'estimate']:.3f} ({won.loc[s_, 'ci_low']:.3f}-{won.loc[s_, 'ci_high']:.3f})"
+                      for s_, who in enumerate(("first dealer", "its left", "its right")))
+    sections.append(Section("Swedish Bismarck for comparison", (
+        "ruleset=swedish (rules.md 3(c)10): the deal passes left every hand, forehand (the dealer's left) chooses "
+        "the contract from the 4 face-up widow cards alone, each contract once in its four turns, takes the widow, "
+        "discards 4 and leads; quotas forehand 8, others 4 (Pass: at most 4 and 6); one point a trick above the "
+        "quota, minus one below, so every hand sums to 0. 12-hand games, heuristic players (their contract rules "
+        "are in seeds/bismarck.md). Every player is forehand once in each contract, so the game is fair by "
+        f"symmetry; the table shows where the points come from. P(sole highest total) by seat: {p_win}."),
+        swedish, [fig], digits=3))
 
     # -- players on the same deals: the value of information
     rows = []

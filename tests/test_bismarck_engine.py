@@ -16,7 +16,10 @@ NAMES = {K.S_RANDOM: "random", K.S_HEURISTIC: "heuristic"}
 
 
 @K.jit
-def _one_hand(strat, key0, trial, rtype, dealer, bv):
+def _one_round(strat, key0, trial, rtype, remaining, dealer, bv):
+    """Deal (K.deal_round; ``rtype < 0``: the round type chosen among ``remaining``) and play one hand; returns the
+    round type, the dealt hands, trumps, the public and private cards out, the 4 leftover cards, the record, the
+    trace and the players' streams as they stand after the deal (for the reference to draw from)."""
     st_deal = rng.new_state()
     rng.seed_state(st_deal, key0, np.uint64(0), np.uint64(trial), np.uint64(0))
     st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
@@ -25,16 +28,22 @@ def _one_hand(strat, key0, trial, rtype, dealer, bv):
     deck = np.arange(52, dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     dout = np.zeros(1, dtype=np.uint64)
-    trump, known = K.deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
+    rtype, trump, known = K.deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_plays, dout)
     dealt = hands.copy()
     ttk, ttg, bufs, ways, scratch = K.new_solver_state(strat)
     rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
     trace = np.zeros(56, dtype=np.int64)
-    # the players' streams as they stand after the deal, for the reference to draw from
     streams = st_plays.copy()
     K.play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec,
                 trace)
-    return dealt, trump, known, dout[0], rec, trace, streams
+    return rtype, dealt, trump, known, dout[0], deck[48:52].copy(), rec, trace, streams
+
+
+def _one_hand(strat, key0, trial, rtype, dealer, bv):
+    """One hand of the given round type: (dealt, trump, known, discards, rec, trace, streams)."""
+    _, dealt, trump, known, dout, _, rec, trace, streams = _one_round(strat, key0, trial, rtype, K.ALL_ROUNDS, dealer,
+                                                                      bv)
+    return dealt, trump, known, dout, rec, trace, streams
 
 
 def _set(mask):
@@ -234,29 +243,6 @@ def test_heuristic_choices_follow_the_cards():
     assert K.name_trump(widow, K.S_HEURISTIC, st) == 1
 
 
-@K.jit
-def _one_round(strat, key0, trial, dealer, remaining, bv):
-    """K.deal_round with the round type chosen, then the hand, as _one_hand."""
-    st_deal = rng.new_state()
-    rng.seed_state(st_deal, key0, np.uint64(0), np.uint64(trial), np.uint64(0))
-    st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
-    for s in range(3):
-        rng.seed_state(st_plays[s], key0, np.uint64(0), np.uint64(trial), np.uint64(1 + s))
-    deck = np.arange(52, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    dout = np.zeros(1, dtype=np.uint64)
-    rtype, trump, known = K.deal_round(st_deal, deck, hands, np.int64(-1), remaining, dealer, bv, strat, st_plays,
-                                       dout)
-    dealt = hands.copy()
-    ttk, ttg, bufs, ways, scratch = K.new_solver_state(strat)
-    rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
-    trace = np.zeros(56, dtype=np.int64)
-    streams = st_plays.copy()
-    K.play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec,
-                trace)
-    return rtype, dealt, trump, known, dout[0], deck[48:52].copy(), rec, trace, streams
-
-
 @pytest.mark.parametrize("seats", [(1, 1, 1), (1, 0, 1), (0, 0, 0)])
 def test_swedish_hands_match_reference(seats):
     """3(c)10: forehand chooses the contract from the face-up widow (its rules as the reference reads them), names
@@ -270,8 +256,8 @@ def test_swedish_hands_match_reference(seats):
         dealer = trial % 3
         fore = (dealer + 1) % 3
         remaining = 1 + trial % 15
-        rtype, dealt, trump, known, dout, widow, rec, trace, streams = _one_round(strat, np.uint64(23), trial, dealer,
-                                                                                  remaining, bv)
+        rtype, dealt, trump, known, dout, widow, rec, trace, streams = _one_round(strat, np.uint64(23), trial, -1,
+                                                                                  remaining, dealer, bv)
         widow = {int(c) for c in widow}
         if seats[fore] == K.S_HEURISTIC:
             assert rtype == ref.choose_round(widow, {r for r in range(4) if (remaining >> r) & 1}, 2, "heuristic",

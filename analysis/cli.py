@@ -99,6 +99,10 @@ def build_parser() -> _Parser:
     s.add_argument("--games-per-match", type=_positive_int,
                    help="consecutive games per trial, the Loser dealing (Zheng Shangyou)")
     s.add_argument("--round", type=int, help="round type 1-4 with --unit hand (Bismarck)")
+    s.add_argument("--pimc-from", type=int, help="PIMC and double-dummy players take over when a hand holds at most "
+                   "this many cards, 0-16 (Bismarck; default 8, 16 = the whole hand)")
+    s.add_argument("--pimc-samples", type=int, help="PIMC samples of the hidden cards per card played (Bismarck; "
+                   "default 16)")
     add_run_options(s)
 
     e = sub.add_parser("eval", help="evaluate card sets (type and comparison key)")
@@ -230,7 +234,7 @@ def _cmd_simulate(args) -> None:
     if args.trials is None and args.precision is None:
         raise CardlabError("give --trials N or --precision P")
     extra = {}
-    for option in ("unit", "games_per_match", "round"):
+    for option in ("unit", "games_per_match", "round", "pimc_from", "pimc_samples"):
         value = getattr(args, option, None)
         if value is not None:
             extra[option] = value

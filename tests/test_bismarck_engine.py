@@ -157,6 +157,8 @@ def test_target_game_ends_at_target():
     (["--variant", "ruleset=swedish", "--variant", "scoring=simplified"], "does not apply with ruleset=swedish"),
     (["--variant", "round4_start=huge"], "accepted: blog, classic, simplified"),
     (["--players", "4"], "exactly 3 players"),
+    (["--strategy", "pimc", "--pimc-from", "17"], "bad --pimc-from 17: accepted 0 to 16"),
+    (["--pimc-samples", "0"], "bad --pimc-samples 0: accepted 1 to 1000"),
 ])
 def test_simulate_bad_input(extra, fragment, capsys, tmp_path):
     from analysis.cli import main
@@ -312,3 +314,17 @@ def test_choosing_after_seeing_the_hand_is_worth_something_to_the_dealer():
     fixed, se_f = cycle({})
     free, se_c = cycle({"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"})
     assert free - fixed > 4 * np.hypot(se_f, se_c), (fixed, free)
+
+
+def test_pimc_parameters_reach_the_players():
+    """--pimc-from 0 keeps the PIMC player heuristic to the last card (a one-card hand is forced): the same table
+    as the heuristic's; from 3 cards on it solves, and the hands differ; the meta names the parameters."""
+    def table(strategy, **kw):
+        r = run(B.simulation_spec(unit="hand", round=1, strategies=[strategy], **kw), trials=60, seed=2,
+                progress=False)
+        return r
+    heur = table("heuristic")
+    zero = table("pimc", pimc_from=0, pimc_samples=4)
+    assert zero.meta["pimc_from"] == 0 and zero.meta["pimc_samples"] == 4 and "pimc_from" not in heur.meta
+    assert zero.table.equals(heur.table)
+    assert not table("pimc", pimc_from=3, pimc_samples=4).table.equals(heur.table)

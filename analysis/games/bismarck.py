@@ -72,6 +72,10 @@ def cards_of(mask: int) -> str:
 
 
 def variant_array(variants: dict | None, pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> np.ndarray:
+    if not 0 <= pimc_from <= 16:
+        raise CardlabError(f"bad --pimc-from {pimc_from}: accepted 0 to 16 (cards in hand)")
+    if not 1 <= samples <= 1000:
+        raise CardlabError(f"bad --pimc-samples {samples}: accepted 1 to 1000")
     full = rules().resolve_variants(variants)
     if full["ruleset"] == "swedish":
         clash = [name for name in BLOG_ONLY if name in (variants or {})]
@@ -123,12 +127,16 @@ def _round_index(round_no) -> int:
 
 
 def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
-                    unit: str | None = None, round: int | None = None) -> KernelSpec:
-    """Complete games (``unit='game'``, BM-7) or single hands of one round type (``unit='hand'``)."""
+                    unit: str | None = None, round: int | None = None, pimc_from: int | None = None,
+                    pimc_samples: int | None = None) -> KernelSpec:
+    """Complete games (``unit='game'``, BM-7) or single hands of one round type (``unit='hand'``). ``pimc_from``
+    and ``pimc_samples``: the PIMC and double-dummy players' parameters (defaults PIMC_FROM, PIMC_SAMPLES)."""
     g = rules()
     g.check_players(players)
     full = g.resolve_variants(variants)
-    bv = variant_array(variants)
+    pimc_from = PIMC_FROM if pimc_from is None else pimc_from
+    pimc_samples = PIMC_SAMPLES if pimc_samples is None else pimc_samples
+    bv = variant_array(variants, pimc_from, pimc_samples)
     unit = unit or "game"
     if unit not in ("game", "hand"):
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
@@ -138,6 +146,8 @@ def simulation_spec(players: int | None = None, variants: dict | None = None, st
     names, strat = _strategy_codes(strategies)
     args = (strat, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
     describe = {"players": 3, "variants": full, "strategies": names, "unit": unit}
+    if any(n in ("pimc", "dd") for n in names):
+        describe.update(pimc_from=pimc_from, pimc_samples=pimc_samples)
     if unit == "hand":
         describe["round"] = r + 1
     return KernelSpec(game=GAME, kernel="kernels.bismarck:simulate_chunks", args=args, n_counts=K.counts_width(),

@@ -300,6 +300,10 @@ def test_chosen_rounds_are_each_played_once_a_cycle(variants, strategy):
         assert len(m) == 3 and abs(m.total.sum() - 16 * 150) < 1e-9
     if "ruleset" in variants:
         assert t[t.measure == "game_total"].total.sum() == 0
+        named = t[t.measure == "tricks"]
+        assert list(named.contract) == [c for c in ("spel", "spader", "valfri", "pass") for _ in range(3)]
+    else:
+        assert "contract" not in t.columns
 
 
 def test_choosing_after_seeing_the_hand_is_worth_something_to_the_dealer():

@@ -203,6 +203,11 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     for col in ("role", "feature"):
         if col in df.columns:
             df[col] = df[col].astype(object).where(df[col].notna(), None)
+    if spec.describe.get("variants", {}).get("ruleset") == "swedish" and "round" in df.columns:
+        # 3(c)10: the round types are forehand's contracts
+        names = {r: name.split()[0] for r, name in CONTRACT_NAMES.items()}
+        df.insert(int(df.columns.get_loc("round")) + 1, "contract",
+                  [names.get(int(r)) if pd.notna(r) else None for r in df["round"]])
     return df
 
 

@@ -689,10 +689,11 @@ def _random_tricks(hands, leader, trump, st_plays, rec, trace):
         rec[leader, H_TRICKS] += 1
 
 
-def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st_plays, ttk, ttg, bufs, ways,
+def _play_hand(hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_plays, ttk, ttg, bufs, ways,
               scratch, rec, trace):
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
-    the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids)."""
+    the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids). ``widow_out``:
+    the cards the widow exchange discarded, which only the exchanging seat knows (:func:`deal_round`)."""
     misere = rtype == 3
     must_trump = bv[V_MUST_TRUMP]
     exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3     # who knows the discards
@@ -742,7 +743,7 @@ def _play_hand(hands, dealer, rtype, trump, known_out, dealer_out, strat, bv, st
             else:
                 seen = played | hands[p] | known_out | on_table
                 if p == exchanger:
-                    seen |= dealer_out
+                    seen |= widow_out
                 if sp == S_HEURISTIC or popcount(hands[p]) > bv[V_PIMC_FROM]:
                     c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
                 else:
@@ -871,15 +872,14 @@ def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, ro
                 dealer, rtype = first, round_type          # one hand of the chosen round, a random dealer
             else:
                 dealer, rtype = schedule(first, h, bv)
+            # where the round type is chosen, the chooser (Swedish: forehand) picks it among those it has left
+            chooser = (dealer + 1) % 3 if bv[V_RULESET] == 1 else dealer
+            rtype, trump, known = deal_round(st_deal, deck, hands, -1 if chosen else rtype, remaining[chooser],
+                                             dealer, bv, strat, st_plays, dout)
             if chosen:
-                chooser = (dealer + 1) % 3 if bv[V_RULESET] == 1 else dealer
-                rtype, trump, known = deal_round(st_deal, deck, hands, -1, remaining[chooser], dealer, bv, strat,
-                                                 st_plays, dout)
                 remaining[chooser] ^= 1 << rtype
                 if remaining[chooser] == 0:
                     remaining[chooser] = ALL_ROUNDS
-            else:
-                trump, known = deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, dout)
             _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, dd_bufs,
                               ways, scratch, rec, trace)
             _record_hand(row, rec, dealer, rtype, bv)

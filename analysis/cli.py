@@ -98,7 +98,8 @@ def build_parser() -> _Parser:
     s.add_argument("--unit", choices=("deal", "hand", "game"), help="what one trial is (where the game has several)")
     s.add_argument("--games-per-match", type=_positive_int,
                    help="consecutive games per trial, the Loser dealing (Zheng Shangyou)")
-    s.add_argument("--round", type=int, help="round type 1-4 with --unit hand (Bismarck)")
+    s.add_argument("--round", type=int, help="round type 1-4 with --unit hand (Bismarck; with ruleset=swedish the "
+                   "contract: 1 Spel, 2 Spader, 3 Valfri, 4 Pass)")
     s.add_argument("--pimc-from", type=int, help="PIMC and double-dummy players take over when a hand holds at most "
                    "this many cards, 0-16 (Bismarck; default 8, 16 = the whole hand)")
     s.add_argument("--pimc-samples", type=int, help="PIMC samples of the hidden cards per card played (Bismarck; "

@@ -610,16 +610,16 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
     trump = -1
     swedish = bv[V_RULESET] == 1
     fore = (dealer + 1) % 3
+    leftover = np.uint64(0)                # the 4 cards left after the deal (Swedish: face up, the widow)
+    for i in range(48, 52):
+        leftover |= ONE << np.uint64(deck[i])
     if swedish:
-        widow = np.uint64(0)
-        for i in range(48, 52):
-            widow |= ONE << np.uint64(deck[i])
         if rtype < 0:
-            rtype = choose_round(widow, remaining, SEEN_WIDOW, strat[fore], st_plays[fore])
+            rtype = choose_round(leftover, remaining, SEEN_WIDOW, strat[fore], st_plays[fore])
         if rtype == SPADER:
             trump = SPADES
         elif rtype == VALFRI:
-            trump = name_trump(widow, strat[fore], st_plays[fore])
+            trump = name_trump(leftover, strat[fore], st_plays[fore])
     elif bv[V_ROUND3] == 0:
         if rtype < 0:                      # 3(c)9 with blind trumps: the round is chosen before the deal too
             rtype = choose_round(np.uint64(0), remaining, SEEN_NOTHING, strat[dealer], st_plays[dealer])
@@ -633,9 +633,6 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
         hands[(dealer + 1 + j) % 3] = h
     if rtype < 0:                          # 3(c)9, the dealer having seen its hand
         rtype = choose_round(hands[dealer], remaining, SEEN_HAND, strat[dealer], st_plays[dealer])
-    leftover = np.uint64(0)
-    for i in range(48, 52):
-        leftover |= ONE << np.uint64(deck[i])
     known_out = np.uint64(0)
     if rtype == 1 and not swedish:
         if bv[V_ROUND2] == 0:

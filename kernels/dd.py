@@ -703,7 +703,11 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                 elif s == led and (opp_ruff or r < opp_hi):
                     score = OVERTAKEN - r           # an opponent still to play can beat it
                 else:
-                    score = 100 - r + (30 if (top and s == led) else 0)
+                    # a sure winner, the cheapest first. A bonus of 30 for the suit's top card had put A before
+                    # J from A J over a king played second (a finesse: the ace taken, the king wins later); without
+                    # it, nodes on three sets of 40 bridge deals -18.6%, -11.8%, -13.8% (median deal -17.5%, -3.9%,
+                    # -6.6%), on 80 and 40 3x16 deals -21.1%, -29.3% (median -7.4%, -13.0%)
+                    score = 100 - r
             else:
                 score = -r
             if k > 0 and s != led and not misere:

@@ -696,7 +696,11 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
             elif ally_winning and not threat:
                 score = -r - (50 if (s == trump and s != led) else 0)
             elif ally_winning:
-                score = (40 - r if top and s == led else -r) - (50 if (s == trump and s != led) else 0)
+                # a partner's card is winning and an opponent still to play could beat it: cover with a card no
+                # opponent still to play can beat (the cheapest), else play low. Against covering only with the
+                # suit's top card: bridge nodes -10.0%, -8.7%, -7.1% (three sets of 40), 3x16 +0.2%, -1.8%
+                secure = s == led and (top or (not opp_ruff and r > opp_hi))
+                score = (40 - r if secure else -r) - (50 if (s == trump and s != led) else 0)
             elif beats(c, best, trump):
                 if s == led and r < floor:
                     score = -r                      # a hand still to play must follow above it: it cannot win

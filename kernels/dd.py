@@ -26,7 +26,8 @@ Method (what good bridge solvers do, kept small):
   lead that cut the search at that depth), and in bridge no trumps three terms from DDS (``PARTNER_VOID``,
   ``RHO_HONOUR``, ``SEQ_LEAD``); following, a sure winner (cheapest first), then a winner that can
   still be beaten (as a low card if a hand still to play must top it), low when a partner still to play tops
-  the trick, discards from long suits; duck in misère;
+  the trick, over a partner's card that an opponent still to play could beat the cheapest card no such
+  opponent can beat, discards from long suits; duck in misère;
 - cut-offs on arriving at a trick: quick tricks (the rounds of a suit the leader wins from the top, with the
   others following low: top sequences, cards left on top by a falling honour, long cards; capped by ruffing
   opponents' lengths; in bridge also a partner's, reached by an entry: :func:`_quick_tricks`), sure trump
@@ -42,7 +43,14 @@ Method (what good bridge solvers do, kept small):
   -3%, bridge -5%, time about the same.
 
 Speed per node: the search loop works on borrowed views of its buffers (``kernels._jit.borrowed``), so numba
-counts no references in it; those atomic operations had taken a fifth of the time.
+counts no references in it; those atomic operations had taken a fifth of the time. The table lies on huge pages
+where the platform gives them (:func:`new_tt`): a probe at a random place in 64 MiB had missed the TLB.
+
+Profiling: perf's cpu-clock sampling works on these machines (hardware counters do not); numba's compiled code
+has no symbols for perf, but each function's object code (``cres.library._get_compiled_object()`` in a process
+that compiled it, not one that loaded it from the cache) lists its functions with ``nm``, and
+``lib.get_pointer_to_function(name)`` gives their addresses: a ``/tmp/perf-<pid>.map`` from those names perf's
+samples to functions, and ``objdump -d`` of the object, its offsets shifted, to instructions.
 
 The search is compiled for a constant hand count (``numba.literally``; :func:`at_least` calls a form for 3
 hands and one for 4), so its loops over the hands unroll: 3x16 -20% time, bridge -13%.

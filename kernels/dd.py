@@ -182,7 +182,8 @@ def new_tt(log2size):
     A table of 4 MiB or more is aligned to a huge page and asks for huge pages before its memory is first
     touched (:func:`kernels._jit.advise_huge`): a probe lands on a random page, and with 4 KiB pages nearly
     every probe missed the TLB (perf: the bucket's prefetch and first load took ~12% of a bridge solve).
-    Bridge deals -17% time, 3x16 -4.5% (the same deals solved in turn on either table, one process)."""
+    The same deals solved in turn on either table, one process, two runs: bridge -13% and -17% time, 3x16 -0.4%
+    and -4.5%."""
     n = max(1 << log2size, BUCKET)
     big = n * 64 >= 2 * HUGE_PAGE
     align = HUGE_PAGE if big else 64

@@ -508,3 +508,13 @@ def test_pimc_never_reads_hidden_cards():
                               ttk, ttg, bufs, ways, np.zeros(2, dtype=np.uint64))
             picks.append((int(c), tuple(st)))
         assert picks[0] == picks[1]
+
+
+def test_new_tt_is_empty_and_aligned():
+    """The table's layout (kernels/dd.py new_tt): rows of one cache line, all zero before use (new_tt no longer
+    takes zeroed memory from numpy: it zeroes after asking for huge pages); from 4 MiB aligned to a huge page."""
+    from kernels._jit import HUGE_PAGE
+    for log2, align in ((12, 64), (15, 64), (16, HUGE_PAGE)):       # 2**16 rows: 4 MiB
+        ttk, ttg = dd.new_tt(log2)
+        assert ttk.shape == (1 << log2, 8) and ttk.dtype == np.uint64 and ttk.flags.c_contiguous
+        assert ttk.ctypes.data % align == 0 and not ttk.any() and int(ttg[0]) == 1

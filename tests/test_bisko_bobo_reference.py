@@ -129,7 +129,7 @@ def _traced_counts(spec, n, key0, key1):
     (6, ["random"], {"allow_same_suit_split": "true", "bedtime_double_trigger": "any_bisko_before_bedtime"}),
 ])
 def test_simulation_counts_match_traced_deals(players, strategies, variants):
-    """The simulation loop (keys whole only for the seats of the best type, flag counts in a chunk buffer) counts
+    """The simulation loop (keys whole only for the seats of the best type, counts in per-chunk histograms) counts
     exactly what the traced deals, each seat's key whole, add up to, over several chunks."""
     spec = bb.simulation_spec(players, variants=variants, strategies=strategies)
     n, chunk = 600, 250

@@ -922,39 +922,47 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        row = out[ci]
-        ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
-        hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
-        dealt = np.zeros(4, dtype=np.uint64)
-        base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        strat = np.zeros(3, dtype=np.int64)
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            dealer = rng.below(st_deal, 3)
+        _compare_range(start, stop, key0, key1, field, challenger, round_type, bv, out[ci])
+
+
+@jit
+def _compare_range(start, stop, key0, key1, field, challenger, round_type, bv, row):
+    """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row: a serial function of its own, as in the
+    other kernels. With the trials inlined into the prange loop, numba found "more than one entry to or exit
+    from the loop" and ran the chunks one at a time (a NumbaPerformanceWarning); the deal's unrolled shuffle,
+    whose deck-size check can raise, is the likely second exit."""
+    ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
+    hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
+    dealt = np.zeros(4, dtype=np.uint64)
+    base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+    strat = np.zeros(3, dtype=np.int64)
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        dealer = rng.below(st_deal, 3)
+        for s in range(3):
+            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+            strat[s] = field
+        trump, known = deal_hand(st_deal, deck, dealt, round_type, dealer, bv, strat, st_plays, dout)
+        for sw in range(-1, 3):
             for s in range(3):
                 rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-                strat[s] = field
-            trump, known = deal_hand(st_deal, deck, dealt, round_type, dealer, bv, strat, st_plays, dout)
-            for sw in range(-1, 3):
-                for s in range(3):
-                    rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-                    strat[s] = challenger if s == sw else field
-                for s in range(3):
-                    hands[s] = dealt[s]
-                play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs,
-                          ways, scratch, rec, trace)
-                if sw < 0:
-                    base_rec[:, :] = rec
-                    continue
-                role = (sw - dealer) % 3
-                b = role * 8
-                dt = rec[sw, H_TRICKS] - base_rec[sw, H_TRICKS]
-                dsc = rec[sw, H_SCORE] - base_rec[sw, H_SCORE]
-                row[b] += 1
-                row[b + 1] += base_rec[sw, H_TRICKS]
-                row[b + 2] += rec[sw, H_TRICKS]
-                row[b + 3] += dt
-                row[b + 4] += dt * dt
-                row[b + 5] += base_rec[sw, H_SCORE]
-                row[b + 6] += dsc
-                row[b + 7] += dsc * dsc
+                strat[s] = challenger if s == sw else field
+            for s in range(3):
+                hands[s] = dealt[s]
+            play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs,
+                      ways, scratch, rec, trace)
+            if sw < 0:
+                base_rec[:, :] = rec
+                continue
+            role = (sw - dealer) % 3
+            b = role * 8
+            dt = rec[sw, H_TRICKS] - base_rec[sw, H_TRICKS]
+            dsc = rec[sw, H_SCORE] - base_rec[sw, H_SCORE]
+            row[b] += 1
+            row[b + 1] += base_rec[sw, H_TRICKS]
+            row[b + 2] += rec[sw, H_TRICKS]
+            row[b + 3] += dt
+            row[b + 4] += dt * dt
+            row[b + 5] += base_rec[sw, H_SCORE]
+            row[b + 6] += dsc
+            row[b + 7] += dsc * dsc

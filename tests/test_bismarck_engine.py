@@ -333,3 +333,18 @@ def test_pimc_parameters_reach_the_players():
     assert zero.meta["pimc_from"] == 0 and zero.meta["pimc_samples"] == 4 and "pimc_from" not in heur.meta
     assert zero.table.equals(heur.table)
     assert not table("pimc", pimc_from=3, pimc_samples=4).table.equals(heur.table)
+
+
+def test_paired_comparison_of_a_strategy_with_itself_is_exactly_zero():
+    """Every trial switches each of the three seats in turn: 60 hands give 60 pairs per role, 180 pooled."""
+    t = run(B.compare_spec("heuristic", "heuristic", round=2), trials=60, seed=3, progress=False).table
+    assert t.trials.tolist() == [60] * 6 + [180] * 2
+    assert (t.estimate == 0).all() and (t.std_error == 0).all()
+
+
+def test_paired_comparison_is_the_same_on_one_thread_and_two():
+    """compare_chunks runs its chunks in parallel (its trials in a serial helper): same table either way."""
+    spec = B.compare_spec("heuristic", "random", round=4)
+    a = run(spec, trials=120, seed=5, chunk_size=20, progress=False, threads=1).rows()
+    b = run(spec, trials=120, seed=5, chunk_size=20, progress=False, threads=2).rows()
+    assert a == b

@@ -100,6 +100,11 @@ def main() -> None:
     t1 = median_time(lambda: driver.run(spec, trials=trials, seed=1, progress=False, threads=1))
     deals_core = trials / t1
     row(f"full five-phase deals, heuristic, {P} players, 1 core", deals_core, "deals/s", 5_000_000)
+    # the other player counts (the same compiled kernel; a deal's cost grows with the seats)
+    for p_other in (2, 3, 5, 6):
+        spec_p = bb.simulation_spec(p_other)
+        tp = median_time(lambda: driver.run(spec_p, trials=trials // 2, seed=1, progress=False, threads=1))
+        row(f"full deals, heuristic, {p_other} players, 1 core", trials // 2 / tp, "deals/s", 5_000_000)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     tall = median_time(lambda: driver.run(spec, trials=trials, seed=1, progress=False))
     row(f"full deals, all {numba.config.NUMBA_NUM_THREADS} threads", trials / tall, "deals/s", None,

@@ -30,7 +30,7 @@ import numpy as np
 
 from . import rng
 from ._jit import borrowed, jit, jit_inline, pjit, prange
-from .bits import popcount
+from .bits import high_index, low_index, popcount
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
 V_SUIT_ORDER = 0        # bisk_suit_order: 0 suit_rank, 1 component_first
@@ -555,8 +555,7 @@ def make_workspace(P):
 W_JINGO_CARD = 0
 W_BISKO = 1
 W_ORDER = 2
-W_LOW_KEY = 3
-W_EXCHANGED = 4
+W_POS = 3               # a Jingo player's position in the swap order (-1: no Jingo)
 W_DOUBLE = 5
 W_OPENING_SUIT = 6
 
@@ -600,7 +599,6 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         rec[s, R_BUCKET_FLINGO] = -1
         rec[s, R_BUCKET_SWAP] = -1
         rec[s, R_BUCKET_TUCK] = -1
-        w[W_EXCHANGED, s] = 0           # the other per-seat ints are set before they are read
     visible = 0                    # cards seen face up, per suit: 8 bits a suit
     # ---- BB-4 Opening Bisk: two rounds face up, dealer last, then the Wet Bisk face down
     for s in range(P):
@@ -681,32 +679,36 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
     for s in range(P):
         trace[s * 3 + 1] = -1
     if jingos > 0:
+        # The Jingo players in swap order (BB-6: highest LOW card first, on equal rank S > D > H > C): a LOW card's
+        # key rank * 4 + suit is one bit of ``keys_m``, and a player's position is the number of higher keys.
+        # Positions not yet exchanged are the bits of ``ux``; the eligible partners of position i its bits above i.
+        # (Against an insertion sort and loops over the order for the eligible count and the target: identical
+        # counts on 95 cases, every target rule included; in-process A/B +2-3% deals/s at 4 players, +6% at 5-6.)
         order = w[W_ORDER]
-        exchanged = w[W_EXCHANGED]
+        pos_of = w[W_POS]
+        keys_m = np.int64(0)
+        n_order = 0
+        for s in range(P):
+            pos_of[s] = -1
+            if w[W_JINGO_CARD, s] >= 0:
+                c = lo[n_order]
+                keys_m |= np.int64(1) << ((c % 13) * 4 + c // 13)
+                n_order += 1
         n_order = 0
         for s in range(P):
             if w[W_JINGO_CARD, s] >= 0:
                 c = lo[n_order]
-                # higher rank first; on equal rank S > D > H > C, which is the game's suit order
-                w[W_LOW_KEY, n_order] = (c % 13) * 4 + c // 13
-                order[n_order] = s
+                i = popcount(keys_m >> ((c % 13) * 4 + c // 13 + 1))
+                order[i] = s
+                pos_of[s] = i
                 n_order += 1
-        for i in range(1, n_order):       # insertion sort, highest LOW card first (at most 6 players)
-            j = i
-            while j > 0 and w[W_LOW_KEY, j] > w[W_LOW_KEY, j - 1]:
-                w[W_LOW_KEY, j], w[W_LOW_KEY, j - 1] = w[W_LOW_KEY, j - 1], w[W_LOW_KEY, j]
-                order[j], order[j - 1] = order[j - 1], order[j]
-                j -= 1
+        ux = (np.int64(1) << n_order) - 1
         for i in range(n_order):
             s = order[i]
-            if w[W_EXCHANGED, s]:
+            elig = ux & ~((np.int64(2) << i) - 1)
+            if (ux >> i) & 1 == 0 or elig == 0:
                 continue
-            n_elig = 0
-            for j in range(i + 1, n_order):
-                if not w[W_EXCHANGED, order[j]]:
-                    n_elig += 1
-            if n_elig == 0:
-                continue
+            n_elig = popcount(elig)
             ms = w[W_JINGO_CARD, s] // 13
             fit = 0                          # what my Jingo card fits: 0 nothing, 1 my tucked suit, 2 an upright suit
             if _has_suit(tk, s, ms):
@@ -715,7 +717,7 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
                 fit = 2
             partner = -1
             # variant bingo_swap_optional=false: the highest-ranked unswapped player must swap
-            must = variants[V_SWAP_OPTIONAL] == 0 and i == _first_unexchanged(order, n_order, exchanged)
+            must = variants[V_SWAP_OPTIONAL] == 0 and i == np.int64(low_index(ux))
             if not must:
                 rec[s, R_BUCKET_SWAP] = fit * 2 + w[W_BISKO, s]
             f = forced[P + s]
@@ -725,11 +727,12 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
                 # f = 0: no swap; f = -2: swap with the strategy's target; f = -1: the strategy decides
                 want = must or f == -2 or (f == -1 and _coin(st, p_swap[s, fit, w[W_BISKO, s]]))
                 if want:
-                    partner = _pick_target(st, swap_target[s], order, i, n_order, exchanged, up, ms, n_elig)
+                    partner = order[_pick_target_pos(st, swap_target[s], order, elig, up, ms, n_elig)]
             if partner >= 0:
                 w[W_JINGO_CARD, s], w[W_JINGO_CARD, partner] = w[W_JINGO_CARD, partner], w[W_JINGO_CARD, s]
-                w[W_EXCHANGED, s] = 1
-                w[W_EXCHANGED, partner] = 1
+                ux &= ~(np.int64(1) << i)
+                if pos_of[partner] >= 0:
+                    ux &= ~(np.int64(1) << pos_of[partner])
                 rec[s, R_SWAP_INIT] = 1
                 rec[s, R_SWAPPED] = 1
                 rec[partner, R_SWAPPED] = 1
@@ -834,36 +837,24 @@ play_deal = jit(_play_deal)
 _play_deal_inline = jit_inline(_play_deal)
 
 @jit_inline
-def _first_unexchanged(order, n_order, exchanged):
-    for i in range(n_order):
-        if not exchanged[order[i]]:
-            return i
-    return -1
-
-
-@jit_inline
-def _pick_target(st, rule, order, i, n_order, exchanged, up, my_suit, n_elig):
-    """The swap partner of the player at ``order[i]`` under target rule ``rule`` (see the tables)."""
-    if rule == 1:
-        for j in range(i + 1, n_order):
-            if not exchanged[order[j]]:
-                return order[j]
-    if rule == 2:
-        pick = rng.below(st, n_elig)
-        for j in range(i + 1, n_order):
-            if not exchanged[order[j]]:
-                if pick == 0:
-                    return order[j]
-                pick -= 1
-    if rule == 3:
-        for j in range(n_order - 1, i, -1):
-            t = order[j]
-            if not exchanged[t] and not _has_suit(up, t, my_suit):
-                return t
-    for j in range(n_order - 1, i, -1):   # rule 0, and the fallback of rule 3
-        if not exchanged[order[j]]:
-            return order[j]
-    return -1
+def _pick_target_pos(st, rule, order, elig, up, my_suit, n_elig):
+    """The swap order position of the partner chosen by target rule ``rule`` (see the tables) among the eligible
+    positions ``elig`` (a mask; a higher bit is a lower-ranked player)."""
+    if rule == 1:                              # the highest-ranked eligible
+        return np.int64(low_index(elig))
+    if rule == 2:                              # a random eligible player, counted from the highest-ranked
+        e = elig
+        for _ in range(rng.below(st, n_elig)):
+            e &= e - 1
+        return np.int64(low_index(e))
+    if rule == 3:                              # the lowest-ranked eligible without my card's suit upright
+        e = elig
+        while e:
+            j = np.int64(high_index(e))
+            if not _has_suit(up, order[j], my_suit):
+                return j
+            e ^= np.int64(1) << j
+    return np.int64(high_index(elig))          # rule 0 (the lowest-ranked eligible), and rule 3's fallback
 
 
 # The decks of 2-6 players (BB-1): HIGH 20-32 cards, all shuffled; LOW 32-20 cards, P of them drawn. Their
@@ -954,6 +945,7 @@ def accumulate(row, P, rec, hi, n_win, redeals, hist):
 def decode_hist(P, hist, row):
     """Add a chunk's histograms (:func:`accumulate`) to its count row: a win index ``k > 0`` is a share of 60 / k
     units (R_WIN), a sole win for k = 1; a seat takes a Jingo iff it does not fling (BB-5)."""
+    base = P * SEAT_FIELDS
     for s in range(P):
         b = s * SEAT_FIELDS
         hb = s * H_SEAT
@@ -980,22 +972,21 @@ def decode_hist(P, hist, row):
                         row[b + C_OB_WIN] += n * u * ob
                         row[b + C_OB_JACK] += n * ob * jack
                         row[b + C_OB_JACK_WIN] += n * u * ob * jack
-        base = P * SEAT_FIELDS
         for fc in range(3):
             for code in range(32):
                 n = hist[hb + HC + fc * 32 + code]
                 fl = code & 1
                 reward = (code >> 1) & 1
+                started = (code >> 2) & 1
                 row[b + R_FLINGO] += n * fl
                 row[b + R_JINGO] += n * (1 - fl)
                 row[b + R_REWARD] += n * reward
-                row[b + R_SWAP_INIT] += n * ((code >> 2) & 1)
+                row[b + R_SWAP_INIT] += n * started
                 row[b + R_SWAPPED] += n * ((code >> 3) & 1)
                 row[b + R_TUCKED_JINGO] += n * ((code >> 4) & 1)
                 row[b + R_FREE_FLINGO_REWARD] += n * reward * (fc == 1)
-                row[base + D_SWAPS] += n * ((code >> 2) & 1)
+                row[base + D_SWAPS] += n * started
                 row[base + D_JINGO_PLAYERS] += n * (1 - fl)
-    base = P * SEAT_FIELDS
     for jack in range(2):
         for w1 in range(8):
             for bingo in range(2):

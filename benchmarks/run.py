@@ -308,7 +308,6 @@ def double_dummy() -> None:
                     nodes[i - 1] = int(bufs[4][0])
         # nodes are the figure to compare between versions of the search: unlike times, they are not noisy
         what = f"double dummy, 3 hands of {m} cards, median of {deals}"
-        # (each deal its fastest of DD_PASSES passes)
         low, high = median_interval(times)
         extra = (f"; 95% interval {low * 1000:,.0f}-{high * 1000:,.0f} ms; first 9 deals' median "
                  f"{statistics.median(times[:9]) * 1000:,.0f} ms" if deals > 9 and m == 16 else "")

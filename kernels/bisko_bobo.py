@@ -547,17 +547,18 @@ def _coin(st, p):
 
 @jit
 def make_workspace(P):
-    """(upright cards [P], tucked cards [P], per-seat ints [8,P]); a seat's cards are one word, card c at bit c
-    (so suit u's 13-bit rank mask is at bit 13u)."""
-    return (np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros((8, P), dtype=np.int64))
+    """(upright cards [P], tucked cards [P], per-seat ints [W_ROWS, P]); a seat's cards are one word, card c at
+    bit c (so suit u's 13-bit rank mask is at bit 13u)."""
+    return (np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros((W_ROWS, P), dtype=np.int64))
 
 
 W_JINGO_CARD = 0
 W_BISKO = 1
 W_ORDER = 2
 W_POS = 3               # a Jingo player's position in the swap order (-1: no Jingo)
-W_DOUBLE = 5
-W_OPENING_SUIT = 6
+W_DOUBLE = 4
+W_OPENING_SUIT = 5
+W_ROWS = 6
 
 
 @jit_inline
@@ -688,20 +689,17 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         pos_of = w[W_POS]
         keys_m = np.int64(0)
         n_order = 0
-        for s in range(P):
+        for s in range(P):                   # the LOW cards go to the Jingo players in seat order
             pos_of[s] = -1
             if w[W_JINGO_CARD, s] >= 0:
                 c = lo[n_order]
-                keys_m |= np.int64(1) << ((c % 13) * 4 + c // 13)
+                pos_of[s] = (c % 13) * 4 + c // 13       # the key, until the position replaces it below
+                keys_m |= np.int64(1) << pos_of[s]
                 n_order += 1
-        n_order = 0
         for s in range(P):
-            if w[W_JINGO_CARD, s] >= 0:
-                c = lo[n_order]
-                i = popcount(keys_m >> ((c % 13) * 4 + c // 13 + 1))
-                order[i] = s
-                pos_of[s] = i
-                n_order += 1
+            if pos_of[s] >= 0:
+                pos_of[s] = popcount(keys_m >> (pos_of[s] + 1))
+                order[pos_of[s]] = s
         ux = (np.int64(1) << n_order) - 1
         for i in range(n_order):
             s = order[i]

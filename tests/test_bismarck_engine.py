@@ -342,9 +342,14 @@ def test_paired_comparison_of_a_strategy_with_itself_is_exactly_zero():
     assert (t.estimate == 0).all() and (t.std_error == 0).all()
 
 
-def test_paired_comparison_is_the_same_on_one_thread_and_two():
-    """compare_chunks runs its chunks in parallel (its trials in a serial helper): same table either way."""
-    spec = B.compare_spec("heuristic", "random", round=4)
-    a = run(spec, trials=120, seed=5, chunk_size=20, progress=False, threads=1).rows()
-    b = run(spec, trials=120, seed=5, chunk_size=20, progress=False, threads=2).rows()
-    assert a == b
+def test_paired_comparison_is_the_same_on_one_thread_and_two_and_sees_a_real_difference():
+    """compare_chunks runs its chunks in parallel (its trials in a serial helper): same table either way. A random
+    player in the heuristic's place takes fewer tricks in round 1 (no trumps, BM-4): the pooled paired difference's
+    95% interval lies below zero."""
+    spec = B.compare_spec("heuristic", "random", round=1)
+    a = run(spec, trials=120, seed=5, chunk_size=20, progress=False, threads=1)
+    b = run(spec, trials=120, seed=5, chunk_size=20, progress=False, threads=2)
+    assert a.rows() == b.rows()
+    t = a.table
+    pooled = t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
+    assert pooled.trials == 360 and pooled.ci_high < 0

@@ -55,6 +55,25 @@ def _draws_only(n, hid, lod, P, key0):
 
 
 @jit
+def _lane_draws_only(n, hid, lod, P, key0):
+    """The same, eight deals at a time as the simulation's lanes draw them (one Philox block, batched swaps)."""
+    n_hi, n_lo = hid.shape[0], lod.shape[0]
+    bh, bl = rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P)
+    words = np.zeros(K.MAX_LANE_WORDS * K.LANES, dtype=np.int64)
+    sw = np.zeros(max(n_hi, n_lo) * K.LANES, dtype=np.int64)
+    hil = np.zeros(n_hi * K.LANES, dtype=np.int64)
+    lol = np.zeros(n_lo * K.LANES, dtype=np.int64)
+    st = rng.new_state()
+    hi = np.empty_like(hid)
+    lo = np.empty_like(lod)
+    acc = 0
+    for t0 in range(0, n, K.LANES):
+        K._lanes_deal(t0, key0, np.uint64(0), P, hid, lod, bh, bl, words, sw, hil, lol, st, hi, lo)
+        acc += hil[0] + lol[0]
+    return acc
+
+
+@jit
 def _words(n, key0):
     st = rng.new_state()
     rng.seed_state(st, key0, np.uint64(0), np.uint64(0), np.uint64(0))
@@ -105,6 +124,16 @@ def main() -> None:
         spec_p = bb.simulation_spec(p_other)
         tp = median_time(lambda: driver.run(spec_p, trials=trials // 2, seed=1, progress=False, threads=1))
         row(f"full deals, heuristic, {p_other} players, 1 core", trials // 2 / tp, "deals/s", 5_000_000)
+    # the same deals by the scalar loop alone (the lanes' baseline: identical counts), and a strategy the lanes do
+    # not play (random decisions draw coins: the scalar loop plays it)
+    a = spec.args
+    row_s = np.zeros(K.n_counts(P), dtype=np.int64)
+    ts = median_time(lambda: K.simulate_range_scalar(0, trials // 2, np.uint64(1), np.uint64(0), *a, row_s))
+    row(f"full deals, {P} players, scalar loop (no lanes), 1 core", trials // 2 / ts, "deals/s", None,
+        f"lanes {deals_core / (trials // 2 / ts):.2f}x faster")
+    spec_r = bb.simulation_spec(P, strategies=["random"])
+    tr = median_time(lambda: driver.run(spec_r, trials=trials // 2, seed=1, progress=False, threads=1))
+    row(f"full deals, random strategy, {P} players, 1 core", trials // 2 / tr, "deals/s", None, "(scalar loop)")
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     tall = median_time(lambda: driver.run(spec, trials=trials, seed=1, progress=False))
     row(f"full deals, all {numba.config.NUMBA_NUM_THREADS} threads", trials / tall, "deals/s", None,
@@ -113,8 +142,10 @@ def main() -> None:
     hid, lod = bb.high_deck(P), bb.low_deck(P)
     numba.set_num_threads(1)
     td = median_time(lambda: _draws_only(trials, hid, lod, P, np.uint64(1)))
-    row("random numbers of one deal only (shuffles), 1 core", trials / td, "deals/s")
-    print(f"{'  ratio full deal / random numbers alone':<52}{(trials / t1) / (trials / td):>14.3f}"
+    row("random numbers of one deal only (scalar shuffles), 1 core", trials / td, "deals/s")
+    tl = median_time(lambda: _lane_draws_only(trials, hid, lod, P, np.uint64(1)))
+    row("random numbers of one deal only (lanes' shuffles), 1 core", trials / tl, "deals/s")
+    print(f"{'  ratio full deal / random numbers alone (lanes)':<52}{(trials / t1) / (trials / tl):>14.3f}"
           "            (1.0 = the deal costs no more than its random numbers)")
     # --- batch evaluation
     r = np.random.default_rng(0)

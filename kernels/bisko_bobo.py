@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import rng
+from . import rng, simd
 from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import high_index, low_index, popcount
+from .simd import (vany, vclz, veq, vgather, vge, vgt, viota, vlane, vload, vlt, vmax, vmin, vne, vpopcount, vscatter,
+                   vselect, vshl, vshr, vsplat, vstore)
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
 V_SUIT_ORDER = 0        # bisk_suit_order: 0 suit_rank, 1 component_first
@@ -1020,9 +1022,25 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_
 @jit
 def _simulate_range(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
                     pack, row):
-    """Trials ``start .. stop-1`` into one count row: :func:`simulate_deal` with the deal inlined (a serial
-    loop, so the inlining costs little compile time). Its redeal loop is simulate_deal's, written out again
-    because the inlined deal must not reach simulate_deal's other callers (each would compile it again)."""
+    """Trials ``start .. stop-1`` into one count row: eight at a time in SIMD lanes where they apply
+    (:func:`lanes_apply`), the rest (and every trial where they do not) by :func:`_simulate_loop`, the scalar deal
+    inlined. The two give the same counts."""
+    hist = np.zeros(P * H_SEAT + H_DEAL + 1, dtype=np.int64)     # + the lanes' dump bin (never decoded)
+    bufs = deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0])
+    t = start
+    if lanes_apply(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck):
+        t = _lanes_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
+                        pack, bufs, lane_buffers(P, hi_deck, lo_deck, p_jingo, p_swap, swap_target, p_tuck), hist,
+                        row)
+    _simulate_loop(t, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row,
+                   bufs, hist)
+    decode_hist(P, hist, row)
+
+
+@jit
+def simulate_range_scalar(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target,
+                          p_tuck, pack, row):
+    """:func:`_simulate_range` without the lanes (tests hold the two to each other)."""
     hist = np.zeros(P * H_SEAT + H_DEAL, dtype=np.int64)
     _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
                    pack, row, deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0]), hist)
@@ -1047,6 +1065,490 @@ def _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jin
                 break
             attempt += 1
         accumulate(row, P, rec, hi, n_win, attempt, hist)
+
+
+# =============================================================================================
+# The simulation loop, eight deals at a time (SIMD lanes)
+# =============================================================================================
+#
+# The deal above branches on the cards at every step (Bisko or Tuck, Flingo or Jingo, a reward, a swap, a tuck,
+# the type of each set, the winner); those branches cannot be predicted, and they were the larger part of a deal's
+# time (its profile was flat, no line over ~6%). The lane form plays LANES = 8 consecutive trials side by side,
+# each per-deal quantity one kernels.simd vector (a lane a deal), each phase a masked step with no branch on the
+# cards; the shuffles of the eight deals are computed together too (their Philox block and their swaps), which had
+# been a quarter of the scalar deal's time. It gives the scalar loop's counts exactly, deal for deal (tests hold
+# the two to each other over every variant, strategy and player count), and is taken where it applies
+# (:func:`lanes_apply`: strategies whose decisions are all certain, p in {0, 1} and a target rule other than
+# random, as every built-in strategy but ``random``; not allow_same_suit_split or flingo_reward_chain).
+# A lane that needs what the vectors leave out goes to the scalar code: a rejected shuffle word (~2% of deals: the
+# lane's decks from the scalar shuffle, the same words), an evaluation set of more than 6 cards, or a redeal
+# (the whole trial replayed by play_deal, as the scalar loop would play it).
+#
+# Layout: per-lane values of seat s and field f at ``S[(f * P + s) * 8 ...]`` (:func:`_o`), decks lane-minor
+# (position p of lane l at ``8p + l``), booleans as masks (-1 true, 0 false).
+
+LANES = simd.N
+JACK_BITS = (1 << JACK) | (1 << (13 + JACK)) | (1 << (26 + JACK)) | (1 << (39 + JACK))
+N_JINGO = JINGO_SHAPE[0] * JINGO_SHAPE[1] * JINGO_SHAPE[2] * JINGO_SHAPE[3]     # p_jingo entries per seat
+MAX_LANE_WORDS = 8          # the lanes draw one Philox block (8 words) a deal: every deck shape needs at most 6
+(F_UP, F_TK, F_BIS, F_OSU, F_JBIT, F_JSU, F_FREE, F_FFL, F_FL, F_REW, F_SWI, F_SWD, F_TJ, F_KEY, F_TYP, F_DBL,
+ F_POS) = range(17)         # upright, tucked, opening Bisko, opening suit, Jingo card bit and suit, free choice,
+N_F = 17                    # free Flingo, Flingo, reward, swap started, swapped, Jingo tucked, key, type, double
+#                             Bedtime, swap-order position (first the LOW key)
+
+
+@jit_inline
+def _o(f, s, P):
+    """Where field ``f`` of seat ``s`` starts in the lane state ``S``."""
+    return (f * P + s) * LANES
+
+
+@jit_inline
+def _suit(c):
+    """``c // 13`` for cards 0 <= c < 52, lane by lane (a multiply and a shift: vectors have no division)."""
+    return (c * 5042) >> 16
+
+
+@jit
+def lanes_apply(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck):
+    """Whether the lane form plays these variants and strategies (see the section's comment)."""
+    if variants[V_SPLIT] != 0 or variants[V_REWARD_CHAIN] != 0:
+        return False
+    for x in p_jingo.ravel():
+        if 0.0 < x < 1.0:
+            return False
+    for x in p_swap.ravel():
+        if 0.0 < x < 1.0:
+            return False
+    for x in p_tuck.ravel():
+        if 0.0 < x < 1.0:
+            return False
+    for s in range(P):
+        if swap_target[s] == 2:
+            return False
+    n_words = rng.batch_table(hi_deck.shape[0], hi_deck.shape[0]).shape[0]
+    return n_words + rng.batch_table(lo_deck.shape[0], P).shape[0] <= MAX_LANE_WORDS
+
+
+@jit
+def lane_buffers(P, hi_deck, lo_deck, p_jingo, p_swap, swap_target, p_tuck):
+    """The lanes' tables and buffers: the strategies as masks (PJ, PS, PT) and target rules (TG), the decks (hiL,
+    loL), the state S, histogram bins (IDX), shuffle batches (BH, BL: rng.batch_table), words (WRD), swap
+    indices (SW)."""
+    n_hi = hi_deck.shape[0]
+    n_lo = lo_deck.shape[0]
+    PJ = np.zeros(P * N_JINGO, dtype=np.int64)
+    PS = np.zeros(P * N_FIT * 2, dtype=np.int64)
+    PT = np.zeros(P * N_REL, dtype=np.int64)
+    TG = np.zeros(P, dtype=np.int64)
+    fj = p_jingo.ravel()
+    fs = p_swap.ravel()
+    ft = p_tuck.ravel()
+    for i in range(P * N_JINGO):
+        PJ[i] = -np.int64(fj[i] >= 1.0)          # as _coin: p >= 1 always, p <= 0 never
+    for i in range(P * N_FIT * 2):
+        PS[i] = -np.int64(fs[i] >= 1.0)
+    for i in range(P * N_REL):
+        PT[i] = -np.int64(ft[i] >= 1.0)
+    for s in range(P):
+        TG[s] = swap_target[s]
+    return (PJ, PS, PT, TG, np.zeros(LANES * n_hi, dtype=np.int64), np.zeros(LANES * n_lo, dtype=np.int64),
+            np.zeros(N_F * P * LANES, dtype=np.int64), np.zeros((3 * P + 1) * LANES, dtype=np.int64),
+            rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P), np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64),
+            np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64))
+
+
+MASK32 = 0xFFFFFFFF
+M0H, M0L = int(rng.M0) >> 32, int(rng.M0) & MASK32
+M1H, M1L = int(rng.M1) >> 32, int(rng.M1) & MASK32
+
+
+@jit_inline
+def _vmulhilo(c, mh, ml):
+    """The high and low 64-bit halves of ``c * (mh << 32 | ml)`` in every lane (four 32x32 multiplies)."""
+    cl = c & MASK32
+    ch = vshr(c, 32)
+    ll = cl * ml
+    lh = cl * mh
+    hl = ch * ml
+    hh = ch * mh
+    mid = vshr(ll, 32) + (lh & MASK32) + (hl & MASK32)
+    return hh + vshr(lh, 32) + vshr(hl, 32) + vshr(mid, 32), (mid << 32) | (ll & MASK32)
+
+
+@jit_inline
+def _vphilox_words(trials, key0, key1, words):
+    """The first Philox4x64-10 block of the deal stream of each lane's trial (rng.seed_state, STREAM_DEAL), as
+    the eight 32-bit words next32 would give, word w of every lane at ``words[8w : 8w + 8]``."""
+    c0 = vsplat(0)
+    c1 = trials
+    c2 = vsplat(rng.STREAM_DEAL)
+    c3 = vsplat(0)
+    k0 = key0
+    k1 = key1
+    for r in range(10):
+        if r > 0:
+            k0 = k0 + rng.W0
+            k1 = k1 + rng.W1
+        hi0, lo0 = _vmulhilo(c0, M0H, M0L)
+        hi1, lo1 = _vmulhilo(c2, M1H, M1L)
+        c0, c1, c2, c3 = hi1 ^ c1 ^ vsplat(k0), lo1, hi0 ^ c3 ^ vsplat(k1), lo0
+    vstore(words, 0, c0 & MASK32)
+    vstore(words, 8, vshr(c0, 32))
+    vstore(words, 16, c1 & MASK32)
+    vstore(words, 24, vshr(c1, 32))
+    vstore(words, 32, c2 & MASK32)
+    vstore(words, 40, vshr(c2, 32))
+    vstore(words, 48, c3 & MASK32)
+    vstore(words, 56, vshr(c3, 32))
+
+
+@jit_inline
+def _vshuffle(deck, n, batches, b0, words, D, SW):
+    """rng.partial_shuffle of ``deck`` (n cards) in every lane at once, lane-minor into ``D`` (position p of lane l
+    at ``D[8p + l]``), from the words ``b0, b0 + 1, ...`` of ``words``; ``batches`` rows (first, end, 2**32 mod
+    the product of the ranges). Returns the lanes whose word was rejected (their D is wrong)."""
+    iota = viota()
+    for p in range(n):
+        vstore(D, p * LANES, vsplat(deck[p]))
+    rej = vsplat(0)
+    for b in range(batches.shape[0]):
+        i = batches[b, 0]
+        j = batches[b, 1]
+        x = vload(words, (b0 + b) * LANES)
+        for t in range(i, j):
+            m = x * (n - t)
+            vstore(SW, t * LANES, (vshr(m, 32) + t) * LANES + iota)
+            x = m & MASK32
+        rej = rej | vlt(x, batches[b, 2])
+        for t in range(i, j):
+            at = vload(SW, t * LANES)
+            a = vload(D, t * LANES)
+            vstore(D, t * LANES, vgather(D, at))
+            vscatter(D, at, a)
+    return rej
+
+
+@jit_inline
+def _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, BH, BL, WRD, SW, hiL, loL, st_deal, hi, lo):
+    """The decks of trials ``t0 .. t0 + 7`` into ``hiL``/``loL`` (lane-minor), as deal_decks shuffles them (attempt
+    0); a lane with a rejected word takes deal_decks itself. Returns the mask of those lanes."""
+    n_hi = hi_deck.shape[0]
+    _vphilox_words(viota() + t0, key0, key1, WRD)
+    rej = _vshuffle(hi_deck, n_hi, BH, 0, WRD, hiL, SW)
+    rej = rej | _vshuffle(lo_deck, lo_deck.shape[0], BL, BH.shape[0], WRD, loL, SW)
+    if vany(rej) != 0:
+        for l in range(LANES):
+            if vlane(rej, l) != 0:
+                rng.seed_state(st_deal, key0, key1, np.uint64(t0 + l), np.uint64(rng.STREAM_DEAL))
+                deal_decks(st_deal, hi_deck, lo_deck, hi, lo, P)
+                for p in range(n_hi):
+                    hiL[p * LANES + l] = hi[p]
+                for p in range(lo_deck.shape[0]):
+                    loL[p * LANES + l] = lo[p]
+    return rej
+
+
+@jit
+def lane_decks(t0, key0, key1, P, hi_deck, lo_deck):
+    """The decks of trials ``t0 .. t0 + 7`` as the lanes deal them, for tests: (hi[8, n_hi], lo[8, n_lo], the
+    lanes that fell back to the scalar shuffle)."""
+    n_hi = hi_deck.shape[0]
+    n_lo = lo_deck.shape[0]
+    hiL = np.zeros(LANES * n_hi, dtype=np.int64)
+    loL = np.zeros(LANES * n_lo, dtype=np.int64)
+    rej = _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P),
+                      np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64), np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64),
+                      hiL, loL, rng.new_state(), np.empty(n_hi, dtype=np.int64), np.empty(n_lo, dtype=np.int64))
+    out = np.zeros(LANES, dtype=np.bool_)
+    for l in range(LANES):
+        out[l] = vlane(rej, l) != 0
+    return hiL.reshape((n_hi, LANES)).T.copy(), loL.reshape((n_lo, LANES)).T.copy(), out
+
+
+@jit_inline
+def _vkey(x, e, order_mode, depth, pack):
+    """:func:`_table_key` in every lane (BB-12): the evaluation set ``x`` as one word of four 13-bit suit fields,
+    ``e`` its table entry (:func:`_table_entry`); the Bisk and the No Bisk key both built, one selected."""
+    t = e & 15
+    comps = e >> (4 + 15 * order_mode)
+    suits_field = vsplat(0)
+    ranks = vsplat(0)
+    nr = vsplat(0)
+    for i in range(3):
+        cz = (comps >> (5 * i)) & 31
+        z = cz >> 2
+        su = cz & 3
+        suits_field = suits_field | (((su + 1) & vgt(z, 0)) << (3 * (2 - i)))
+        take = z
+        if depth == 1:
+            take = vmax(vmin(take, 1 - nr), 0)
+        m = (x >> (su * 13)) & 8191
+        nib = (vgather(pack, m) >> ((13 - take) << 2)) & (vshl(1, take << 2) - 1)
+        ranks = ranks | (nib << ((9 - nr - take) << 2))
+        nr = nr + ((take + 1) & vgt(take, 0))
+    bisk = (t << 59) | (suits_field << 50) | (ranks << 14)
+    none = vsplat(0)
+    slot = vsplat(0)
+    for s in range(3, -1, -1):
+        m = (x >> (13 * s)) & 8191
+        has = vne(m, 0)
+        card = (s * 13 + 64) - vclz(m)
+        use = has
+        if depth == 1:
+            use = has & veq(slot, 0)
+        none = none | ((card & use) << (35 + 6 * (3 - slot)))
+        slot = slot - has
+    return vselect(vgt(t, 0), bisk, none)
+
+
+@jit
+def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist,
+                 row):
+    """Trials ``t0 .. t0 + 7``, one a lane, played as the scalar deal plays them (:func:`_play_deal`, whose
+    comments give the rules phase by phase) and counted into ``hist`` as :func:`accumulate` counts them; a lane
+    with an evaluation set of more than 6 cards or a tie to redeal is replayed by :func:`play_deal` instead."""
+    hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row = borrowed(
+        (hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row))
+    PJ, PS, PT, TG, hiL, loL, S, IDX, BH, BL, WRD, SW = lbufs
+    rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = bufs
+    n_hi = hi_deck.shape[0]
+    k = n_hi // 4
+    order_mode = variants[V_SUIT_ORDER]
+    depth = variants[V_DEPTH]
+    jrule = variants[V_JINGO_RULE]
+    trule = -np.int64(variants[V_TUCK_RULE] == 1)
+    iota = viota()
+    _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, BH, BL, WRD, SW, hiL, loL, st_deal, hi, lo)
+    zero = vsplat(0)
+    # ---- BB-4 Opening Bisk: a Bisko (both cards one suit) upright, else the second card tucked
+    vis = zero
+    flater = zero
+    for s in range(P):
+        a = vload(hiL, s * LANES)
+        b = vload(hiL, (P + s) * LANES)
+        sa = _suit(a)
+        sb = _suit(b)
+        bis = veq(sa, sb)
+        bb = vshl(1, b)
+        vstore(S, _o(F_UP, s, P), vshl(1, a) | (bb & bis))
+        vstore(S, _o(F_TK, s, P), bb & ~bis)
+        vis = vis + vshl(1, sa << 3) + vshl(1, sb << 3)
+        vstore(S, _o(F_BIS, s, P), bis)
+        vstore(S, _o(F_OSU, s, P), sa)
+        vstore(S, _o(F_SWI, s, P), zero)
+        vstore(S, _o(F_SWD, s, P), zero)
+        flater = flater - bis
+    wb = vshl(1, vload(hiL, 2 * P * LANES))
+    ptr = vsplat(2 * P + 1)
+    jingos = zero
+    # ---- BB-5 Risky-Bisk in seat order: the Jingo-count constraint, the strategy's choice, the reward card
+    for s in range(P):
+        bis = vload(S, _o(F_BIS, s, P))
+        flater = flater + bis
+        free_later = (P - 1 - s) - flater
+        if jrule == 1:
+            f0 = veq(free_later, 0)
+            fok = ~(f0 & veq(jingos + flater, 1))
+            jok = ~(f0 & veq(jingos + flater, 0))
+        else:
+            fok = vsplat(-1)
+            jok = vsplat(-1)
+        free = ~bis & fok & jok
+        us = vload(S, _o(F_OSU, s, P))
+        unseen = vmin(vmax(k - ((vis >> (us << 3)) & 255), 0), 8)
+        jb = vmin(jingos, 2)
+        lf = vgt(free_later, 0) & 1
+        pj = vgather(PJ, (((jb * 2 + lf) * 4 + us) * 9 + unseen) + s * N_JINGO)
+        tj = bis | (free & pj) | (~bis & ~free & jok)
+        c = vgather(hiL, ptr * LANES + iota)
+        cs = _suit(c)
+        cb = vshl(1, c)
+        fl = ~tj
+        vstore(S, _o(F_JBIT, s, P), cb & tj)
+        vstore(S, _o(F_JSU, s, P), vselect(tj, cs, -1))
+        rew = fl & veq(cs, us) & vlt(ptr + 1, n_hi)
+        c2 = vgather(hiL, vmin(ptr + 1, n_hi - 1) * LANES + iota)
+        vstore(S, _o(F_UP, s, P), vload(S, _o(F_UP, s, P)) | (cb & fl) | (vshl(1, c2) & rew))
+        vis = vis + (vshl(1, cs << 3) & fl) + (vshl(1, _suit(c2) << 3) & rew)
+        ptr = ptr + 1 - rew
+        jingos = jingos - tj
+        vstore(S, _o(F_FREE, s, P), free)
+        vstore(S, _o(F_FFL, s, P), free & fl)
+        vstore(S, _o(F_FL, s, P), fl)
+        vstore(S, _o(F_REW, s, P), rew)
+    # ---- BB-6 Bingo-Bango, every lane at once: the LOW cards go to the Jingo players in seat order; a player's
+    #      position is the number of higher LOW keys (rank * 4 + suit); positions in order, each swapping (or not)
+    #      with an eligible later position not yet exchanged (``ux``)
+    cnt = zero
+    keys_m = zero
+    for s in range(P):
+        isj = vge(vload(S, _o(F_JSU, s, P)), 0)
+        c = vgather(loL, cnt * LANES + iota)
+        su = _suit(c)
+        key = (c - su * 13) * 4 + su
+        vstore(S, _o(F_POS, s, P), vselect(isj, key, -1))
+        keys_m = keys_m | (vshl(1, key) & isj)
+        cnt = cnt - isj
+    for s in range(P):
+        key = vload(S, _o(F_POS, s, P))
+        vstore(S, _o(F_POS, s, P), vselect(vge(key, 0), vpopcount(keys_m >> (key + 1)), -1))
+    ux = vshl(1, cnt) - 1
+    must_rule = -np.int64(variants[V_SWAP_OPTIONAL] == 0)
+    for i in range(P):
+        elig = ux & ~((np.int64(2) << i) - 1)
+        active = vne((ux >> i) & 1, 0) & vne(elig, 0)
+        if vany(active) == 0:
+            continue
+        sv = zero
+        for s in range(P):
+            sv = vselect(veq(vload(S, _o(F_POS, s, P)), i), s, sv)
+        base = sv * LANES + iota
+        ms = vgather(S, base + F_JSU * P * LANES) & active          # my Jingo card's suit (0 where inactive)
+        sh = ms * 13
+        up_s = vgather(S, base + F_UP * P * LANES)
+        tk_s = vgather(S, base + F_TK * P * LANES)
+        bis = vgather(S, base + F_BIS * P * LANES) & 1
+        fit = vselect(vne((up_s >> sh) & 8191, 0), 2, vselect(vne((tk_s >> sh) & 8191, 0), 1, 0))
+        must = must_rule & veq(ux & ((np.int64(1) << i) - 1), 0)
+        want = active & (must | vgather(PS, sv * (N_FIT * 2) + fit * 2 + bis))
+        if vany(want) == 0:
+            continue
+        rule = vgather(TG, sv)
+        j_high = 63 - vclz(elig)
+        j_low = vpopcount((elig & -elig) - 1)
+        lacking = zero                   # eligible positions whose player has no upright card of my suit
+        for s in range(P):
+            pos = vload(S, _o(F_POS, s, P))
+            lacks = veq((vload(S, _o(F_UP, s, P)) >> sh) & 8191, 0) & vge(pos, 0)
+            lacking = lacking | (vshl(1, pos & lacks) & lacks)
+        lacking = lacking & elig
+        j3 = vselect(vne(lacking, 0), 63 - vclz(lacking), j_high)
+        j = vselect(veq(rule, 1), j_low, vselect(veq(rule, 3), j3, j_high))
+        pv = zero
+        for s in range(P):
+            pv = vselect(veq(vload(S, _o(F_POS, s, P)), j), s, pv)
+        pbase = pv * LANES + iota
+        jb_s = vgather(S, base + F_JBIT * P * LANES)
+        jb_p = vgather(S, pbase + F_JBIT * P * LANES)
+        js_s = vgather(S, base + F_JSU * P * LANES)
+        js_p = vgather(S, pbase + F_JSU * P * LANES)
+        for s in range(P):
+            m_s = veq(sv, s) & want
+            m_p = veq(pv, s) & want
+            vstore(S, _o(F_JBIT, s, P), vselect(m_s, jb_p, vselect(m_p, jb_s, vload(S, _o(F_JBIT, s, P)))))
+            vstore(S, _o(F_JSU, s, P), vselect(m_s, js_p, vselect(m_p, js_s, vload(S, _o(F_JSU, s, P)))))
+            vstore(S, _o(F_SWI, s, P), vload(S, _o(F_SWI, s, P)) | m_s)
+            vstore(S, _o(F_SWD, s, P), vload(S, _o(F_SWD, s, P)) | m_s | m_p)
+        ux = ux & ~(want & (vshl(1, j) | (np.int64(1) << i)))
+    # ---- BB-7/BB-8 placing the Jingo cards
+    for s in range(P):
+        js = vload(S, _o(F_JSU, s, P))
+        has = vge(js, 0)
+        sh = (js & has) * 13
+        tk = vload(S, _o(F_TK, s, P))
+        up = vload(S, _o(F_UP, s, P))
+        mt = vne((tk >> sh) & 8191, 0) & has
+        mu = vne((up >> sh) & 8191, 0)
+        rel = vselect(mt, 0, vselect(mu, 1, 2))
+        tuck = has & (mt | trule) & vgather(PT, rel + s * N_REL)
+        jbit = vload(S, _o(F_JBIT, s, P))
+        vstore(S, _o(F_TK, s, P), tk | (jbit & tuck))
+        vstore(S, _o(F_UP, s, P), up | (jbit & ~tuck))
+        vstore(S, _o(F_TJ, s, P), tuck)
+    # ---- BB-9 Bedtime Bisk: one card each, then a second for the doubles (while the HIGH deck lasts)
+    for s in range(P):
+        if variants[V_BEDTIME] == 0:
+            d = vload(S, _o(F_BIS, s, P))
+        else:
+            up = vload(S, _o(F_UP, s, P))
+            d = zero
+            for su in range(4):
+                m = (up >> (13 * su)) & 8191
+                d = d | vne(m & (m - 1), 0)
+        vstore(S, _o(F_DBL, s, P), d)
+    for rnd in range(2):
+        for s in range(P):
+            cond = vlt(ptr, n_hi)
+            if rnd == 1:
+                cond = cond & vload(S, _o(F_DBL, s, P))
+            c = vgather(hiL, vmin(ptr, n_hi - 1) * LANES + iota)
+            vstore(S, _o(F_UP, s, P), vload(S, _o(F_UP, s, P)) | (vshl(1, c) & cond))
+            ptr = ptr - cond
+    # ---- BB-10 Flipped Bisk (a Jack: the tucked row), BB-11/BB-12 the keys and the winners
+    jk = vne(wb & JACK_BITS, 0)
+    best = vsplat(-1)
+    bad = zero
+    for s in range(P):
+        x = vselect(jk, vload(S, _o(F_TK, s, P)), vload(S, _o(F_UP, s, P))) | wb
+        c0 = vpopcount(x & 8191)
+        c1 = vpopcount((x >> 13) & 8191)
+        c2 = vpopcount((x >> 26) & 8191)
+        c3 = vpopcount((x >> 39) & 8191)
+        big = vgt(c0 + c1 + c2 + c3, 6)
+        bad = bad | big
+        e = vgather(pack, ((c0 + 7 * c1 + 49 * c2 + 343 * c3) & ~big) + ASSIGN_BASE)
+        key = _vkey(x, e, order_mode, depth, pack)
+        vstore(S, _o(F_KEY, s, P), key)
+        vstore(S, _o(F_TYP, s, P), e & 15)
+        best = vmax(best, key)
+    nwin = zero
+    for s in range(P):
+        nwin = nwin - veq(vload(S, _o(F_KEY, s, P)), best)
+    tie = variants[V_EXACT_TIE]
+    # ---- the histogram bins of every lane (as accumulate), a lane to be replayed
+    #      (a set of more than 6 cards, a redeal) into the dump bin at the end
+    bad = bad | (vgt(nwin, 1) & -np.int64(tie == 2))
+    nw = vselect(vgt(nwin, 1) & -np.int64(tie == 1), 0, nwin)
+    jack = jk & 1
+    dump = hist.shape[0] - 1
+    nj = zero
+    for s in range(P):
+        hb = s * H_SEAT
+        wi = nw & veq(vload(S, _o(F_KEY, s, P)), best)
+        fr = vload(S, _o(F_FREE, s, P)) & 1
+        fc = fr + (fr & ~vload(S, _o(F_FFL, s, P)))
+        fl = vload(S, _o(F_FL, s, P)) & 1
+        bis = vload(S, _o(F_BIS, s, P)) & 1
+        ia = (hb + HA) + vload(S, _o(F_TYP, s, P)) * H_WIN + wi
+        ib = (hb + HB) + ((wi * 2 + jack) * 2 + bis) * 3 + fc
+        code = fl | ((vload(S, _o(F_REW, s, P)) & 1) << 1) | ((vload(S, _o(F_SWI, s, P)) & 1) << 2) | (
+            (vload(S, _o(F_SWD, s, P)) & 1) << 3) | ((vload(S, _o(F_TJ, s, P)) & 1) << 4)
+        ic = (hb + HC) + fc * 32 + code
+        vstore(IDX, (3 * s) * LANES, vselect(bad, dump, ia))
+        vstore(IDX, (3 * s + 1) * LANES, vselect(bad, dump, ib))
+        vstore(IDX, (3 * s + 2) * LANES, vselect(bad, dump, ic))
+        nj = nj + 1 - fl
+    idl = (P * H_SEAT) + (jack * 8 + nw + 1) * 2 + (vgt(nj, 0) & 1)
+    vstore(IDX, 3 * P * LANES, vselect(bad, dump, idl))
+    for i in range((3 * P + 1) * LANES):
+        hist[IDX[i]] += 1
+    if vany(bad) == 0:
+        return
+    for l in range(LANES):
+        if vlane(bad, l) != 0:
+            t = t0 + l
+            attempt = 0
+            while True:
+                start_attempt(P, hi_deck, lo_deck, key0, key1, t, attempt, hi, lo, st_deal, st_strat)
+                nw1 = play_deal(P, hi, lo, variants, p_jingo, p_swap, tgt, p_tuck, forced, st_strat, rec, keys,
+                                trace, ws, pack)
+                if nw1 >= 0 or attempt >= MAX_REDEALS:
+                    break
+                attempt += 1
+            accumulate(row, P, rec, hi, nw1, attempt, hist)
+
+
+@jit
+def _lanes_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack,
+                bufs, lbufs, hist, row):
+    """Whole batches of LANES trials from ``start``; returns where they stop (the rest is the scalar loop's)."""
+    t = start
+    while t + LANES <= stop:
+        _lanes_batch(t, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, bufs,
+                     lbufs, hist, row)
+        t += LANES
+    return t
 
 
 @jit

@@ -381,3 +381,25 @@ def batch_digits(st, spans, out):
             x = m & MASK32
         if x >= prod or x >= (np.uint64(0x100000000) - prod) % prod:
             return
+
+
+@jit
+def batch_table(n, k):
+    """:func:`shuffle_batches` as rows (first, end, 2**32 mod the product of the ranges) in a compiled function: a
+    batch's word is rejected iff its last low half is below the third column."""
+    k = min(k, n - 1)
+    out = np.zeros((max(k, 0), 3), dtype=np.int64)
+    nb = 0
+    i = 0
+    while i < k:
+        prod = np.uint64(1)
+        j = i
+        while j < k and prod * np.uint64(n - j) <= BATCH_LIMIT:
+            prod *= np.uint64(n - j)
+            j += 1
+        out[nb, 0] = i
+        out[nb, 1] = j
+        out[nb, 2] = np.int64((np.uint64(0x100000000) - prod) % prod)
+        nb += 1
+        i = j
+    return out[:nb]

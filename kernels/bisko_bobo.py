@@ -1527,16 +1527,9 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
         return
     for l in range(LANES):
         if vlane(bad, l) != 0:
-            t = t0 + l
-            attempt = 0
-            while True:
-                start_attempt(P, hi_deck, lo_deck, key0, key1, t, attempt, hi, lo, st_deal, st_strat)
-                nw1 = play_deal(P, hi, lo, variants, p_jingo, p_swap, tgt, p_tuck, forced, st_strat, rec, keys,
-                                trace, ws, pack)
-                if nw1 >= 0 or attempt >= MAX_REDEALS:
-                    break
-                attempt += 1
-            accumulate(row, P, rec, hi, nw1, attempt, hist)
+            nw1, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, forced, key0,
+                                         key1, t0 + l, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack)
+            accumulate(row, P, rec, hi, nw1, redeals, hist)
 
 
 @jit

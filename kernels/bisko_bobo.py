@@ -31,8 +31,8 @@ import numpy as np
 from . import rng, simd
 from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import high_index, low_index, popcount
-from .simd import (vany, vclz, veq, vgather, vge, vgt, viota, vlane, vload, vlt, vmax, vmin, vne, vpopcount, vscatter,
-                   vselect, vshl, vshr, vsplat, vstore)
+from .simd import (vany, vclz, veq, vgather, vge, vgt, viota, vlane, vload, vlt, vmax, vmax_lane, vmin, vne, vpopcount,
+                   vscatter, vselect, vshl, vshr, vsplat, vstore)
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
 V_SUIT_ORDER = 0        # bisk_suit_order: 0 suit_rank, 1 component_first
@@ -475,8 +475,22 @@ def key_type(key):
 
 @jit
 def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
-    """Keys of many evaluation sets: ``sets[i, :lengths[i]]`` -> ``out[i]`` (no row views in the loop)."""
-    for i in range(sets.shape[0]):
+    """Keys of many evaluation sets: ``sets[i, :lengths[i]]`` -> ``out[i]``, eight sets at a time in SIMD lanes
+    (:func:`_eval_lanes`); ``sets`` and ``out`` C-contiguous int64 (52-card codes)."""
+    n = sets.shape[0]
+    w = sets.shape[1]
+    flat = sets.reshape(n * w)
+    iota = viota()
+    for b in range(0, n - LANES + 1, LANES):
+        rows = iota + b
+        ln = vload(lengths, b)
+        acc = vsplat(0)
+        for j in range(vmax_lane(ln)):
+            has = vlt(j, ln)
+            card = vgather(flat, vselect(has, rows * w + j, 0))       # a lane past its length reads element 0
+            acc = acc | (vshl(1, card) & has)
+        _eval_lanes(acc, b, order_mode, depth, split, pack, out)
+    for i in range(n - n % LANES, n):
         acc = np.int64(0)
         for j in range(lengths[i]):
             acc |= _card_bit(sets[i, j])
@@ -485,9 +499,37 @@ def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
 
 @jit
 def eval_masks(masks, order_mode, depth, split, pack, out):
-    """Keys of many sets given as rank masks ``masks[i, 4]`` (the kernels' own form)."""
-    for i in range(masks.shape[0]):
+    """Keys of many sets given as rank masks ``masks[i, 4]`` (the kernels' own form), eight at a time in SIMD
+    lanes (:func:`_eval_lanes`); ``masks`` and ``out`` C-contiguous int64."""
+    n = masks.shape[0]
+    flat = masks.reshape(n * 4)
+    iota = viota()
+    for b in range(0, n - LANES + 1, LANES):
+        r4 = (iota + b) * 4
+        x = (vgather(flat, r4) | (vgather(flat, r4 + 1) << 13) | (vgather(flat, r4 + 2) << 26)
+             | (vgather(flat, r4 + 3) << 39))
+        _eval_lanes(x, b, order_mode, depth, split, pack, out)
+    for i in range(n - n % LANES, n):
         out[i] = bisk_key4(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], order_mode, depth, split, pack)
+
+
+@jit_inline
+def _eval_lanes(x, b, order_mode, depth, split, pack, out):
+    """``out[b .. b + 7]`` = the keys of eight sets, each a word of four 13-bit suit fields (:func:`_card_bit`):
+    the table key in vector form (:func:`_vkey`, as the simulation's lanes evaluate); a set of more than 6
+    cards, and every set under ``allow_same_suit_split``, by the scalar :func:`_word_key`."""
+    c0 = vpopcount(x & 8191)
+    c1 = vpopcount((x >> 13) & 8191)
+    c2 = vpopcount((x >> 26) & 8191)
+    c3 = vpopcount((x >> 39) & 8191)
+    big = vgt(c0 + c1 + c2 + c3, 6) | -np.int64(split != 0)
+    idx = ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3
+    e = vgather(pack, vselect(big, ASSIGN_BASE, idx))              # a large set reads a valid entry, unused
+    vstore(out, b, _vkey(x, e, order_mode, depth, pack))
+    if vany(big):
+        for l in range(LANES):
+            if vlane(big, l):
+                out[b + l] = _word_key(vlane(x, l), order_mode, depth, split, pack)
 
 
 @jit

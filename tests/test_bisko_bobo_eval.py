@@ -132,6 +132,33 @@ def test_key_invariant_under_card_order(cards, rnd):
     assert k1 == k2
 
 
+# ---- the batch forms (eight sets at a time in SIMD lanes) against the single-set key ------------------------
+@pytest.mark.parametrize("split", [0, 1])
+@pytest.mark.parametrize("order_mode, depth", [(0, 0), (0, 1), (1, 0), (1, 1)])
+def test_batch_keys_equal_single_keys(order_mode, depth, split):
+    """eval_batch (card lists) and eval_masks (suit masks) give bisk_key's key for every set: sizes 0..13 (the
+    lanes evaluate sets of at most 6 cards, larger ones and allow_same_suit_split fall back to the scalar
+    search), a batch length that is not a multiple of 8 (the tail is scalar)."""
+    r = np.random.default_rng(7 + 4 * order_mode + 2 * depth + split)
+    n = 3_003
+    lengths = r.integers(0, 14, n)
+    lengths[:64] = 6                                 # whole lane batches of table-sized sets
+    sets = np.full((n, 13), 51, dtype=np.int64)      # past a set's length: a card that must not be read
+    masks = np.zeros((n, 4), dtype=np.int64)
+    for i in range(n):
+        sets[i, :lengths[i]] = r.choice(52, lengths[i], replace=False)
+        for c in sets[i, :lengths[i]]:
+            masks[i, c // 13] |= 1 << (c % 13)
+    want = np.array([K.bisk_key(sets[i], lengths[i], order_mode, depth, split, K.RANK_PACK) for i in range(n)])
+    got = np.zeros(n, dtype=np.int64)
+    K.eval_batch(sets, lengths, order_mode, depth, split, K.RANK_PACK, got)
+    assert np.array_equal(got, want)
+    got[:] = 0
+    K.eval_masks(masks, order_mode, depth, split, K.RANK_PACK, got)
+    assert np.array_equal(got, want)
+    assert len(np.unique(want >> 59)) == 11          # every Bisk type among the sets
+
+
 # ---- exact type counts against an independent enumeration over suit-count shapes -------------
 def independent_type_counts(k: int, m: int) -> np.ndarray:
     """Count m-card sets of a 4 x k deck by suit counts: sum over (c0..c3) of prod C(k, ci)."""

@@ -68,7 +68,7 @@ def _lane_draws_only(n, hid, lod, P, key0):
     lo = np.empty_like(lod)
     acc = 0
     for t0 in range(0, n, K.LANES):
-        K._lanes_deal(t0, key0, np.uint64(0), P, hid, lod, bh, bl, words, sw, hil, lol, st, hi, lo)
+        K._lanes_deal(t0, key0, np.uint64(0), P, hid, lod, bh, bl, words, sw, hil, lol, st, hi, lo, 0)
         acc += hil[0] + lol[0]
     return acc
 

@@ -31,8 +31,8 @@ import numpy as np
 from . import rng, simd
 from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import high_index, low_index, popcount
-from .simd import (vany, vclz, veq, vgather, vge, vgt, viota, vlane, vload, vlt, vmax, vmax_lane, vmin, vne, vpopcount,
-                   vscatter, vselect, vshl, vshr, vsplat, vstore)
+from .simd import (vany, vclz, veq, vgather, vge, vgt, viota, vlane, vload, vlt, vmax, vmax_lane, vmin, vmulu32, vne,
+                   vpopcount, vscatter, vselect, vshl, vshr, vsplat, vstore, vsum)
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
 V_SUIT_ORDER = 0        # bisk_suit_order: 0 suit_rank, 1 component_first
@@ -1122,9 +1122,10 @@ def _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jin
 # the two to each other over every variant, strategy and player count), and is taken where it applies
 # (:func:`lanes_apply`: strategies whose decisions are all certain, p in {0, 1} and a target rule other than
 # random, as every built-in strategy but ``random``; not allow_same_suit_split or flingo_reward_chain).
-# A lane that needs what the vectors leave out goes to the scalar code: a rejected shuffle word (~2% of deals: the
-# lane's decks from the scalar shuffle, the same words), an evaluation set of more than 6 cards, or a redeal
-# (the whole trial replayed by play_deal, as the scalar loop would play it).
+# A rejected shuffle word (~4% of 4-player deals) is redrawn in the vectors, the lane's next word for the same
+# batch as next32 would give it. A lane that needs what the vectors leave out goes to the scalar code: more words
+# than one Philox block (the decks from deal_decks), an evaluation set of more than 6 cards, or a redeal (the whole
+# trial replayed by play_deal, as the scalar loop would play it).
 #
 # Layout: per-lane values of seat s and field f at ``S[(f * P + s) * 8 ...]`` (:func:`_o`), decks lane-minor
 # (position p of lane l at ``8p + l``), booleans as masks (-1 true, 0 false).
@@ -1175,8 +1176,8 @@ def lanes_apply(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_t
 @jit
 def lane_buffers(P, hi_deck, lo_deck, p_jingo, p_swap, swap_target, p_tuck):
     """The lanes' tables and buffers: the strategies as masks (PJ, PS, PT) and target rules (TG), the decks (hiL,
-    loL), the state S, histogram bins (IDX), shuffle batches (BH, BL: rng.batch_table), words (WRD), swap
-    indices (SW)."""
+    loL), the state S, the lanes' histogram (H8: bin b of lane l at ``8b + l``), shuffle batches (BH, BL:
+    rng.batch_table), words (WRD), swap indices (SW)."""
     n_hi = hi_deck.shape[0]
     n_lo = lo_deck.shape[0]
     PJ = np.zeros(P * N_JINGO, dtype=np.int64)
@@ -1195,7 +1196,7 @@ def lane_buffers(P, hi_deck, lo_deck, p_jingo, p_swap, swap_target, p_tuck):
     for s in range(P):
         TG[s] = swap_target[s]
     return (PJ, PS, PT, TG, np.zeros(LANES * n_hi, dtype=np.int64), np.zeros(LANES * n_lo, dtype=np.int64),
-            np.zeros(N_F * P * LANES, dtype=np.int64), np.zeros((3 * P + 1) * LANES, dtype=np.int64),
+            np.zeros(N_F * P * LANES, dtype=np.int64), np.zeros((P * H_SEAT + H_DEAL + 1) * LANES, dtype=np.int64),
             rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P), np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64),
             np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64))
 
@@ -1246,66 +1247,92 @@ def _vphilox_words(trials, key0, key1, words):
 
 
 @jit_inline
-def _vshuffle(deck, n, batches, b0, words, D, SW):
+def _vshuffle(deck, n, batches, wp, words, D, SW):
     """rng.partial_shuffle of ``deck`` (n cards) in every lane at once, lane-minor into ``D`` (position p of lane l
-    at ``D[8p + l]``), from the words ``b0, b0 + 1, ...`` of ``words``; ``batches`` rows (first, end, 2**32 mod
-    the product of the ranges). Returns the lanes whose word was rejected (their D is wrong)."""
+    at ``D[8p + l]``); ``batches`` rows (first, end, 2**32 mod the product of the ranges). Lane l takes its words
+    from ``words[8w + l]`` starting at ``w = wp[l]``, and a word rejected for a batch is followed by the next one
+    for the same batch, as next32 gives them to the scalar shuffle. Returns (the next word of each lane, the
+    lanes that ran past the block's 8 words: their D is wrong)."""
     iota = viota()
     for p in range(n):
         vstore(D, p * LANES, vsplat(deck[p]))
-    rej = vsplat(0)
+    over = vsplat(0)
     for b in range(batches.shape[0]):
         i = batches[b, 0]
         j = batches[b, 1]
-        x = vload(words, (b0 + b) * LANES)
+        over = over | vgt(wp, MAX_LANE_WORDS - 1)
+        x = vgather(words, vmin(wp, MAX_LANE_WORDS - 1) * LANES + iota)
         for t in range(i, j):
-            m = x * (n - t)
+            m = vmulu32(x, n - t)                       # both below 2**32: one vpmuludq
             vstore(SW, t * LANES, (vshr(m, 32) + t) * LANES + iota)
             x = m & MASK32
-        rej = rej | vlt(x, batches[b, 2])
+        rej = vlt(x, batches[b, 2]) & ~over
+        wp = wp + 1
+        while vany(rej) != 0:                           # ~4% of 4-player deals have a rejected word
+            over = over | (vgt(wp, MAX_LANE_WORDS - 1) & rej)
+            x = vgather(words, vmin(wp, MAX_LANE_WORDS - 1) * LANES + iota)
+            wp = wp - rej
+            for t in range(i, j):
+                m = vmulu32(x, n - t)
+                vstore(SW, t * LANES, vselect(rej, (vshr(m, 32) + t) * LANES + iota, vload(SW, t * LANES)))
+                x = m & MASK32
+            rej = rej & vlt(x, batches[b, 2]) & ~over
         for t in range(i, j):
             at = vload(SW, t * LANES)
             a = vload(D, t * LANES)
             vstore(D, t * LANES, vgather(D, at))
             vscatter(D, at, a)
-    return rej
+    return wp, over
 
 
 @jit_inline
-def _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, BH, BL, WRD, SW, hiL, loL, st_deal, hi, lo):
+def _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, BH, BL, WRD, SW, hiL, loL, st_deal, hi, lo, first_word):
     """The decks of trials ``t0 .. t0 + 7`` into ``hiL``/``loL`` (lane-minor), as deal_decks shuffles them (attempt
-    0); a lane with a rejected word takes deal_decks itself. Returns the mask of those lanes."""
-    n_hi = hi_deck.shape[0]
+    0): the HIGH deck, then the LOW deck from the words after it, from word ``first_word`` of the block (0; tests
+    start later to reach the fallback). A lane that would need more than the block's 8 words (five rejections in
+    one deal: not seen in 10M deals) takes deal_decks itself. Returns (the words each lane used, the lanes that
+    fell back)."""
     _vphilox_words(viota() + t0, key0, key1, WRD)
-    rej = _vshuffle(hi_deck, n_hi, BH, 0, WRD, hiL, SW)
-    rej = rej | _vshuffle(lo_deck, lo_deck.shape[0], BL, BH.shape[0], WRD, loL, SW)
-    if vany(rej) != 0:
-        for l in range(LANES):
-            if vlane(rej, l) != 0:
-                rng.seed_state(st_deal, key0, key1, np.uint64(t0 + l), np.uint64(rng.STREAM_DEAL))
-                deal_decks(st_deal, hi_deck, lo_deck, hi, lo, P)
-                for p in range(n_hi):
-                    hiL[p * LANES + l] = hi[p]
-                for p in range(lo_deck.shape[0]):
-                    loL[p * LANES + l] = lo[p]
-    return rej
+    wp, over = _vshuffle(hi_deck, hi_deck.shape[0], BH, vsplat(first_word), WRD, hiL, SW)
+    wp, over_lo = _vshuffle(lo_deck, lo_deck.shape[0], BL, wp, WRD, loL, SW)
+    over = over | over_lo
+    if vany(over) != 0:
+        _deal_lanes_scalar(vsum(over & vshl(1, viota())), t0, key0, key1, P, hi_deck, lo_deck, hiL, loL, st_deal, hi,
+                           lo)
+    return wp, over
 
 
 @jit
-def lane_decks(t0, key0, key1, P, hi_deck, lo_deck):
+def _deal_lanes_scalar(lanes, t0, key0, key1, P, hi_deck, lo_deck, hiL, loL, st_deal, hi, lo):
+    """deal_decks for the lanes in the bit mask ``lanes``, into their columns of ``hiL``/``loL``."""
+    for l in range(LANES):
+        if (lanes >> l) & 1:
+            rng.seed_state(st_deal, key0, key1, np.uint64(t0 + l), np.uint64(rng.STREAM_DEAL))
+            deal_decks(st_deal, hi_deck, lo_deck, hi, lo, P)
+            for p in range(hi_deck.shape[0]):
+                hiL[p * LANES + l] = hi[p]
+            for p in range(lo_deck.shape[0]):
+                loL[p * LANES + l] = lo[p]
+
+
+@jit
+def lane_decks(t0, key0, key1, P, hi_deck, lo_deck, first_word):
     """The decks of trials ``t0 .. t0 + 7`` as the lanes deal them, for tests: (hi[8, n_hi], lo[8, n_lo], the
-    lanes that fell back to the scalar shuffle)."""
+    words each lane used, the lanes that fell back to the scalar shuffle)."""
     n_hi = hi_deck.shape[0]
     n_lo = lo_deck.shape[0]
     hiL = np.zeros(LANES * n_hi, dtype=np.int64)
     loL = np.zeros(LANES * n_lo, dtype=np.int64)
-    rej = _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P),
-                      np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64), np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64),
-                      hiL, loL, rng.new_state(), np.empty(n_hi, dtype=np.int64), np.empty(n_lo, dtype=np.int64))
-    out = np.zeros(LANES, dtype=np.bool_)
+    wp, over = _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P),
+                           np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64),
+                           np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64), hiL, loL, rng.new_state(),
+                           np.empty(n_hi, dtype=np.int64), np.empty(n_lo, dtype=np.int64), first_word)
+    words = np.zeros(LANES, dtype=np.int64)
+    fell_back = np.zeros(LANES, dtype=np.bool_)
     for l in range(LANES):
-        out[l] = vlane(rej, l) != 0
-    return hiL.reshape((n_hi, LANES)).T.copy(), loL.reshape((n_lo, LANES)).T.copy(), out
+        words[l] = vlane(wp, l) - first_word
+        fell_back[l] = vlane(over, l) != 0
+    return hiL.reshape((n_hi, LANES)).T.copy(), loL.reshape((n_lo, LANES)).T.copy(), words, fell_back
 
 
 @jit_inline
@@ -1352,7 +1379,7 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
     with an evaluation set of more than 6 cards or a tie to redeal is replayed by :func:`play_deal` instead."""
     hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row = borrowed(
         (hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row))
-    PJ, PS, PT, TG, hiL, loL, S, IDX, BH, BL, WRD, SW = lbufs
+    PJ, PS, PT, TG, hiL, loL, S, H8, BH, BL, WRD, SW = lbufs
     rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = bufs
     n_hi = hi_deck.shape[0]
     k = n_hi // 4
@@ -1361,7 +1388,7 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
     jrule = variants[V_JINGO_RULE]
     trule = -np.int64(variants[V_TUCK_RULE] == 1)
     iota = viota()
-    _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, BH, BL, WRD, SW, hiL, loL, st_deal, hi, lo)
+    _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, BH, BL, WRD, SW, hiL, loL, st_deal, hi, lo, 0)
     zero = vsplat(0)
     # ---- BB-4 Opening Bisk: a Bisko (both cards one suit) upright, else the second card tucked
     vis = zero
@@ -1442,21 +1469,31 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
         active = vne((ux >> i) & 1, 0) & vne(elig, 0)
         if vany(active) == 0:
             continue
+        # the seat at position i (sv) and its fields, by masks over the seats (cheaper than gathers from S)
         sv = zero
+        js_s = zero
+        up_s = zero
+        tk_s = zero
+        bis = zero
+        jb_s = zero
+        rule = zero
         for s in range(P):
-            sv = vselect(veq(vload(S, _o(F_POS, s, P)), i), s, sv)
-        base = sv * LANES + iota
-        ms = vgather(S, base + F_JSU * P * LANES) & active          # my Jingo card's suit (0 where inactive)
+            m = veq(vload(S, _o(F_POS, s, P)), i)
+            sv = sv | (m & s)
+            js_s = js_s | (vload(S, _o(F_JSU, s, P)) & m)
+            up_s = up_s | (vload(S, _o(F_UP, s, P)) & m)
+            tk_s = tk_s | (vload(S, _o(F_TK, s, P)) & m)
+            bis = bis | (vload(S, _o(F_BIS, s, P)) & m)
+            jb_s = jb_s | (vload(S, _o(F_JBIT, s, P)) & m)
+            rule = rule | (m & TG[s])
+        bis = bis & 1
+        ms = js_s & active                          # my Jingo card's suit (0 where inactive)
         sh = ms * 13
-        up_s = vgather(S, base + F_UP * P * LANES)
-        tk_s = vgather(S, base + F_TK * P * LANES)
-        bis = vgather(S, base + F_BIS * P * LANES) & 1
         fit = vselect(vne((up_s >> sh) & 8191, 0), 2, vselect(vne((tk_s >> sh) & 8191, 0), 1, 0))
         must = must_rule & veq(ux & ((np.int64(1) << i) - 1), 0)
         want = active & (must | vgather(PS, sv * (N_FIT * 2) + fit * 2 + bis))
         if vany(want) == 0:
             continue
-        rule = vgather(TG, sv)
         j_high = 63 - vclz(elig)
         j_low = vpopcount((elig & -elig) - 1)
         lacking = zero                   # eligible positions whose player has no upright card of my suit
@@ -1467,14 +1504,14 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
         lacking = lacking & elig
         j3 = vselect(vne(lacking, 0), 63 - vclz(lacking), j_high)
         j = vselect(veq(rule, 1), j_low, vselect(veq(rule, 3), j3, j_high))
-        pv = zero
+        pv = zero                                   # the seat at position j, its Jingo card
+        jb_p = zero
+        js_p = zero
         for s in range(P):
-            pv = vselect(veq(vload(S, _o(F_POS, s, P)), j), s, pv)
-        pbase = pv * LANES + iota
-        jb_s = vgather(S, base + F_JBIT * P * LANES)
-        jb_p = vgather(S, pbase + F_JBIT * P * LANES)
-        js_s = vgather(S, base + F_JSU * P * LANES)
-        js_p = vgather(S, pbase + F_JSU * P * LANES)
+            m = veq(vload(S, _o(F_POS, s, P)), j)
+            pv = pv | (m & s)
+            jb_p = jb_p | (vload(S, _o(F_JBIT, s, P)) & m)
+            js_p = js_p | (vload(S, _o(F_JSU, s, P)) & m)
         for s in range(P):
             m_s = veq(sv, s) & want
             m_p = veq(pv, s) & want
@@ -1538,7 +1575,8 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
     for s in range(P):
         nwin = nwin - veq(vload(S, _o(F_KEY, s, P)), best)
     tie = variants[V_EXACT_TIE]
-    # ---- the histogram bins of every lane (as accumulate), a lane to be replayed
+    # ---- the histogram bins of every lane (as accumulate), counted in the lanes' own histogram H8 (eight lanes
+    #      never share a slot, so one gather, add and scatter counts a bin of all eight); a lane to be replayed
     #      (a set of more than 6 cards, a redeal) into the dump bin at the end
     bad = bad | (vgt(nwin, 1) & -np.int64(tie == 2))
     nw = vselect(vgt(nwin, 1) & -np.int64(tie == 1), 0, nwin)
@@ -1557,14 +1595,12 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
         code = fl | ((vload(S, _o(F_REW, s, P)) & 1) << 1) | ((vload(S, _o(F_SWI, s, P)) & 1) << 2) | (
             (vload(S, _o(F_SWD, s, P)) & 1) << 3) | ((vload(S, _o(F_TJ, s, P)) & 1) << 4)
         ic = (hb + HC) + fc * 32 + code
-        vstore(IDX, (3 * s) * LANES, vselect(bad, dump, ia))
-        vstore(IDX, (3 * s + 1) * LANES, vselect(bad, dump, ib))
-        vstore(IDX, (3 * s + 2) * LANES, vselect(bad, dump, ic))
+        _vcount(H8, vselect(bad, dump, ia), iota)
+        _vcount(H8, vselect(bad, dump, ib), iota)
+        _vcount(H8, vselect(bad, dump, ic), iota)
         nj = nj + 1 - fl
     idl = (P * H_SEAT) + (jack * 8 + nw + 1) * 2 + (vgt(nj, 0) & 1)
-    vstore(IDX, 3 * P * LANES, vselect(bad, dump, idl))
-    for i in range((3 * P + 1) * LANES):
-        hist[IDX[i]] += 1
+    _vcount(H8, vselect(bad, dump, idl), iota)
     if vany(bad) == 0:
         return
     for l in range(LANES):
@@ -1574,15 +1610,27 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
             accumulate(row, P, rec, hi, nw1, redeals, hist)
 
 
+@jit_inline
+def _vcount(H8, b, iota):
+    """Count bin ``b`` of every lane into the lanes' histogram (``H8[8b + l]``)."""
+    at = b * LANES + iota
+    vscatter(H8, at, vgather(H8, at) + 1)
+
+
 @jit
 def _lanes_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack,
                 bufs, lbufs, hist, row):
-    """Whole batches of LANES trials from ``start``; returns where they stop (the rest is the scalar loop's)."""
+    """Whole batches of LANES trials from ``start``, their counts added to ``hist`` at the end; returns where they
+    stop (the rest is the scalar loop's)."""
     t = start
     while t + LANES <= stop:
         _lanes_batch(t, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, bufs,
                      lbufs, hist, row)
         t += LANES
+    H8 = lbufs[7]
+    for b in range(hist.shape[0]):
+        for l in range(LANES):
+            hist[b] += H8[b * LANES + l]
     return t
 
 

@@ -15,6 +15,7 @@ import operator
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
+from numba.core.registry import cpu_target
 from numba.extending import intrinsic, models, overload, register_model
 
 N = 8
@@ -94,6 +95,24 @@ vxor = _binary("vxor", lambda b, x, y: b.xor(x, y))
 vshl = _binary("vshl", lambda b, x, y: b.shl(x, y))
 vsar = _binary("vsar", lambda b, x, y: b.ashr(x, y))
 vshr = _binary("vshr", lambda b, x, y: b.lshr(x, y))
+
+
+def _emit_mulu32(builder, x, y):
+    """The full 64-bit product of the low 32 bits of ``x`` and ``y`` (unsigned), lane by lane. With AVX-512 LLVM
+    emits ``vpmullq`` for a 64-bit multiply even when both operands fit 32 bits (15 cycles' latency on Intel, 3
+    uops) where ``vpmuludq`` does it in one; on such a target the intrinsic is called, elsewhere the operands are
+    masked and multiplied (what LLVM turns into ``vpmuludq`` without AVX-512)."""
+    features = getattr(cpu_target.target_context.codegen(), "_tm_features", "") or ""
+    if "+avx512f" in features.split(","):
+        v16 = ir.VectorType(ir.IntType(32), 2 * N)
+        fn = builder.module.declare_intrinsic("llvm.x86.avx512.pmulu.dq.512", fnty=ir.FunctionType(_VT, [v16, v16]))
+        return builder.call(fn, [builder.bitcast(x, v16), builder.bitcast(y, v16)])
+    low = ir.Constant(_VT, [0xFFFFFFFF] * N)
+    return builder.mul(builder.and_(x, low), builder.and_(y, low))
+
+
+vmulu32 = _binary("vmulu32", _emit_mulu32)
+
 veq = _binary("veq", _cmp("=="))
 vne = _binary("vne", _cmp("!="))
 vlt = _binary("vlt", _cmp("<"))

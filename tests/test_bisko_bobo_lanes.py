@@ -78,21 +78,39 @@ def test_lanes_apply_only_to_what_they_play():
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_lane_decks_are_the_scalar_shuffles(players):
     """The eight decks the lanes shuffle together (one Philox block, batched swaps) are deal_decks' from the same
-    streams; lanes with a rejected word (which fall back to deal_decks) are among them."""
+    streams, lanes whose words were rejected and redrawn among them (they use more words than the batches)."""
     hid, lod = bb.high_deck(players), bb.low_deck(players)
+    n_batches = len(rng.batch_table(len(hid), len(hid))) + len(rng.batch_table(len(lod), players))
     st = rng.new_state()
     hi, lo = np.empty_like(hid), np.empty_like(lod)
-    fell_back = 0
+    redrawn = 0
     for batch in range(150):
         t0 = 8 * batch + 3
-        dh, dl, rej = K.lane_decks(t0, KEY0, KEY1, np.int64(players), hid, lod)
-        fell_back += int(rej.sum())
+        dh, dl, words, fell_back = K.lane_decks(t0, KEY0, KEY1, np.int64(players), hid, lod, 0)
+        assert not fell_back.any()
+        redrawn += int((words > n_batches).sum())
         for lane in range(8):
             rng.seed_state(st, KEY0, KEY1, np.uint64(t0 + lane), np.uint64(rng.STREAM_DEAL))
             K.deal_decks(st, hid, lod, hi, lo, players)
             assert dh[lane].tolist() == hi.tolist(), (t0, lane)
             assert dl[lane, :players].tolist() == lo[:players].tolist(), (t0, lane)
-    assert fell_back > 0
+            assert words[lane] >= n_batches
+    assert redrawn > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_lanes_past_the_block_fall_back_to_deal_decks(players):
+    """A lane needing more than the block's 8 words takes deal_decks: started at word 6 every lane runs past it
+    (two words cannot serve three or more batches), and the decks are still deal_decks'."""
+    hid, lod = bb.high_deck(players), bb.low_deck(players)
+    st = rng.new_state()
+    hi, lo = np.empty_like(hid), np.empty_like(lod)
+    dh, dl, words, fell_back = K.lane_decks(11, KEY0, KEY1, np.int64(players), hid, lod, 6)
+    assert fell_back.all()
+    for lane in range(8):
+        rng.seed_state(st, KEY0, KEY1, np.uint64(11 + lane), np.uint64(rng.STREAM_DEAL))
+        K.deal_decks(st, hid, lod, hi, lo, players)
+        assert dh[lane].tolist() == hi.tolist() and dl[lane].tolist() == lo.tolist()
 
 
 @pytest.mark.parametrize("n,k", [(20, 20), (24, 24), (28, 28), (32, 32), (32, 2), (20, 6), (52, 52), (13, 5), (2, 2)])

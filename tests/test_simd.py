@@ -7,7 +7,7 @@ import numpy as np
 
 from kernels import simd
 from kernels.simd import (vadd, vand, vany, vclz, veq, vge, vgather, vgt, viota, vlane, vle, vload, vlt, vmax,
-                          vmax_lane, vmin, vmul, vne, vor, vpopcount, vsar, vscatter, vselect, vshl, vshr, vsplat,
+                          vmax_lane, vmin, vmul, vmulu32, vne, vor, vpopcount, vsar, vscatter, vselect, vshl, vshr, vsplat,
                           vstore, vsub, vsum, vxor)
 
 N = simd.N
@@ -53,6 +53,28 @@ def test_lane_operations_match_numpy():
     for i, e in enumerate(expect):
         assert out[i * N:(i + 1) * N].tolist() == np.asarray(e, dtype=np.int64).tolist(), i
     assert got == (int(a.sum()), int(b.max()), 0, int(b[5]))
+
+
+@numba.njit
+def _mulu32(a, b, k, out):
+    vstore(out, 0, vmulu32(vload(a, 0), vload(b, 0)))
+    vstore(out, N, vmulu32(vload(a, 0), k))
+
+
+def test_mulu32_is_the_product_of_the_low_halves():
+    """vmulu32: the 64-bit product of the low 32 bits of each lane, unsigned (the high halves are ignored), with
+    a vector or a scalar operand."""
+    r = np.random.default_rng(2)
+    a = r.integers(-2 ** 63, 2 ** 63 - 1, size=N, dtype=np.int64)
+    b = r.integers(-2 ** 63, 2 ** 63 - 1, size=N, dtype=np.int64)
+    a[:3] = (0xFFFFFFFF, -1, 5)
+    b[:3] = (0xFFFFFFFF, 2 ** 32 + 3, 7)
+    out = np.zeros(2 * N, dtype=np.int64)
+    _mulu32(a, b, np.int64(-(2 ** 40) + 13), out)
+    lo = [_u(x) & 0xFFFFFFFF for x in a]
+    want = [(x * (_u(y) & 0xFFFFFFFF)) & (2 ** 64 - 1) for x, y in zip(lo, b)]
+    want += [(x * ((-(2 ** 40) + 13) & 0xFFFFFFFF)) for x in lo]
+    assert [_u(v) for v in out] == want
 
 
 @numba.njit

@@ -13,9 +13,10 @@ bits   content
 59-62  type index 0..10 (0 = no Bisk)
 50-58  Bisk types: up to three component suits, 3 bits each (suit + 1, 0 = none), in
        comparison order (suit rank, or component size first under ``component_first``)
-14-49  Bisk types: nine 4-bit slots: each component's ranks (rank + 1, highest first) followed by
-       a 0 that ends its list, component by component in the order above; so the rank lists
-       compare component by component, and an equal prefix loses to a longer list
+11-49  Bisk types: each component's ranks as a 13-bit rank mask (bit r = rank r), the components in
+       the order above at bits 37-49, 24-36 and 11-23. Comparing the masks as integers compares the
+       rank lists highest first, an equal prefix losing to a longer list (the highest rank in which
+       two masks differ decides); under ``first_card_only`` only the first component's highest rank
 35-58  no Bisk: up to four cards (one per suit at most), 6 bits each (card + 1), sorted by
        (suit, rank) highest first; a missing card is 0, so more cards win an equal prefix
 ====== ==================================================================================
@@ -245,6 +246,7 @@ def rank_pack_table() -> np.ndarray:
                     if all(counts[s] >= z for s, z in zip(suits, comps))}
             assert len(ways) == 1, (counts, ways)   # unique up to equal components
             zs = next(iter(ways))
+            assert all(counts[su] == z for z, su in zs), counts   # a component is its suit's every card
             # the components in comparison order for each bisk_suit_order mode: (suit, size) in 5 bits each
             for mode, order in ((0, sorted(zs, key=lambda c: (c[1], c[0]), reverse=True)),
                                 (1, sorted(zs, key=lambda c: (c[0], c[1]), reverse=True))):
@@ -264,15 +266,19 @@ def _count(pack, m):
 
 
 @jit_inline
-def _take(pack, m, skip, take, field, nr, depth):
-    """Append ranks skip+1 .. skip+take (from the top) of rank mask ``m`` to the 9-nibble rank field."""
-    if depth == 1:                       # first_card_only: the first rank of the Bisk alone
-        take = min(take, 1 - nr)
-        if take <= 0:
-            return field, nr
-    nib = (pack[m] >> (4 * (13 - skip - take))) & ((np.int64(1) << (4 * take)) - 1)
-    # one zero nibble after each component ends its list: an equal prefix then loses to a longer list
-    return field | (nib << (4 * (9 - nr - take))), nr + take + 1
+def _take(m, skip, take, i, depth):
+    """Ranks skip+1 .. skip+take (from the top) of rank mask ``m`` as a rank mask at component ``i``'s place in the
+    key (the first rank of component 0 alone under first_card_only)."""
+    if depth == 1:
+        take = 1 if i == 0 else 0
+    for _ in range(skip):
+        m &= ~(np.int64(1) << high_index(m))
+    out = np.int64(0)
+    for _ in range(take):
+        h = np.int64(1) << high_index(m)
+        out |= h
+        m &= ~h
+    return out << (37 - 13 * i)
 
 
 @jit_inline
@@ -301,18 +307,16 @@ def _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth
         sa, sb = sb, sa
         za, zb = zb, za
     suits_field = (sa + 1) << 6
-    ranks = np.int64(0)
-    nr = 0
-    ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, sa), 0, za, ranks, nr, depth)
+    ranks = _take(_mask_of(m0, m1, m2, m3, sa), 0, za, 0, depth)
     if zb > 0:
         suits_field |= (sb + 1) << 3
         # under allow_same_suit_split a suit supplying two components continues below its last card
-        ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, sb), za if sb == sa else 0, zb, ranks, nr, depth)
+        ranks |= _take(_mask_of(m0, m1, m2, m3, sb), za if sb == sa else 0, zb, 1, depth)
     if zc > 0:
         suits_field |= sc + 1
         skip = (za if sc == sa else 0) + (zb if sc == sb else 0)
-        ranks, nr = _take(pack, _mask_of(m0, m1, m2, m3, sc), skip, zc, ranks, nr, depth)
-    return (np.int64(t) << 59) | (np.int64(suits_field) << 50) | (ranks << 14)
+        ranks |= _take(_mask_of(m0, m1, m2, m3, sc), skip, zc, 2, depth)
+    return (np.int64(t) << 59) | (np.int64(suits_field) << 50) | ranks
 
 
 @jit_inline
@@ -350,21 +354,18 @@ def _table_key(m0, m1, m2, m3, e, order_mode, depth, pack):
     comps = e >> (4 + 15 * order_mode)
     suits_field = np.int64(0)
     ranks = np.int64(0)
-    nr = 0
     for i in range(3):
         cz = (comps >> (5 * i)) & 31
         z = cz >> 2                              # 0: no such component (nothing added below)
         su = cz & 3
         suits_field |= ((su + 1) * (z > 0)) << (3 * (2 - i))
-        take = z
+        # with at most 6 cards a component holds every card of its suit (rank_pack_table checks it)
+        m = _mask_of(m0, m1, m2, m3, su) * (z > 0)
         if depth == 1:                           # first_card_only: the first rank of the Bisk alone
-            take = max(min(take, 1 - nr), 0)
-        # as _take, with take = 0 adding nothing: ranks 1 .. take of the component's suit, then a 0 nibble
-        nib = (pack[_mask_of(m0, m1, m2, m3, su)] >> (4 * (13 - take))) & ((np.int64(1) << (4 * take)) - 1)
-        ranks |= nib << (4 * (9 - nr - take))
-        nr += (take + 1) * (take > 0)
+            m = (m & -(np.int64(1) << high_index(np.uint64(m) | np.uint64(1)))) * (i == 0)   # its highest rank
+        ranks |= m << (37 - 13 * i)
     if t > 0:
-        return (t << 59) | (suits_field << 50) | (ranks << 14)
+        return (t << 59) | (suits_field << 50) | ranks
     # No Bisk (BB-12 step 5): at most one card per suit, compared by (suit, rank), highest first
     none = np.int64(0)
     slot = 0
@@ -1148,8 +1149,9 @@ def _o(f, s, P):
 
 @jit_inline
 def _suit(c):
-    """``c // 13`` for cards 0 <= c < 52, lane by lane (a multiply and a shift: vectors have no division)."""
-    return (c * 5042) >> 16
+    """``c // 13`` for cards 0 <= c < 52, lane by lane (a multiply and a shift: vectors have no division; vmulu32, as
+    the 64-bit multiply would be vpmullq)."""
+    return vmulu32(c, 5042) >> 16
 
 
 @jit
@@ -1343,20 +1345,20 @@ def _vkey(x, e, order_mode, depth, pack):
     comps = e >> (4 + 15 * order_mode)
     suits_field = vsplat(0)
     ranks = vsplat(0)
-    nr = vsplat(0)
     for i in range(3):
         cz = (comps >> (5 * i)) & 31
         z = cz >> 2
         su = cz & 3
-        suits_field = suits_field | (((su + 1) & vgt(z, 0)) << (3 * (2 - i)))
-        take = z
+        has = vgt(z, 0)
+        suits_field = suits_field | (((su + 1) & has) << (3 * (2 - i)))
+        m = (x >> (su * 13)) & 8191 & has        # a component is its suit's every card (at most 6 cards in all)
         if depth == 1:
-            take = vmax(vmin(take, 1 - nr), 0)
-        m = (x >> (su * 13)) & 8191
-        nib = (vgather(pack, m) >> ((13 - take) << 2)) & (vshl(1, take << 2) - 1)
-        ranks = ranks | (nib << ((9 - nr - take) << 2))
-        nr = nr + ((take + 1) & vgt(take, 0))
-    bisk = (t << 59) | (suits_field << 50) | (ranks << 14)
+            if i == 0:
+                m = m & -vshl(1, (63 - vclz(m)) & 63)     # its highest rank alone
+            else:
+                m = vsplat(0)
+        ranks = ranks | (m << (37 - 13 * i))
+    bisk = (t << 59) | (suits_field << 50) | ranks
     none = vsplat(0)
     slot = vsplat(0)
     for s in range(3, -1, -1):

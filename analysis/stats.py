@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import math
 from statistics import NormalDist
 
 import numpy as np
@@ -28,6 +29,8 @@ def wilson(successes, trials, confidence: float = 0.95):
     >>> round(float(lo), 4), round(float(hi), 4)
     (0.4038, 0.5962)
     """
+    if np.ndim(successes) == 0 and np.ndim(trials) == 0:
+        return _wilson_scalar(float(successes), float(trials), z_value(confidence))
     x = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
     z = z_value(confidence)
@@ -38,6 +41,21 @@ def wilson(successes, trials, confidence: float = 0.95):
         centre = (p + z * z / (2.0 * n)) / denom
         half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
     return p, se, np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def _wilson_scalar(x: float, n: float, z: float):
+    """:func:`wilson` of one proportion in Python floats: the same operations in the same order (IEEE doubles,
+    so the same bits) without numpy's per-call cost on 0-d arrays (~45 us a call; a Bisko-Bobo table makes 231)."""
+    if not n > 0:
+        nan = np.float64(np.nan)
+        return nan, nan, nan, nan
+    p = x / n
+    se = math.sqrt(p * (1.0 - p) / n)
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2.0 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
+    return (np.float64(p), np.float64(se), np.float64(min(max(centre - half, 0.0), 1.0)),
+            np.float64(min(max(centre + half, 0.0), 1.0)))
 
 
 def mean_interval(total, total_sq, trials, confidence: float = 0.95):

@@ -32,6 +32,21 @@ def test_wilson_exact_coverage(n):
     assert abs(cover.mean() - 0.95) < 0.01
 
 
+def test_wilson_of_one_proportion_is_the_array_form_bit_for_bit():
+    """A scalar call takes a Python-float path (no 0-d arrays); it must give the array form's bits exactly, so
+    that tables and reports do not change with the path."""
+    r = np.random.default_rng(5)
+    n = np.concatenate([[0, 1, 2, 3, 10, 60], r.integers(1, 10 ** 8, 400)])
+    x = np.concatenate([[0, 0, 1, 3, 10, 0.5], r.random(400) * n[6:]])
+    x[::7] = np.floor(x[::7])
+    x[6::11] = n[6::11]
+    arrays = wilson(x, n)
+    for i in range(len(n)):
+        one = wilson(x[i], int(n[i]))
+        for a, b in zip(one, arrays):
+            assert np.float64(a).tobytes() == np.float64(b[i]).tobytes(), (x[i], n[i])
+
+
 def test_empty_trials_give_nan():
     p, se, lo, hi = wilson(0, 0)
     assert np.isnan(p) and np.isnan(lo)

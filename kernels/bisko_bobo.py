@@ -288,7 +288,7 @@ def _mask_of(m0, m1, m2, m3, s):
 
 
 @jit
-def _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth, pack):
+def _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth):
     """Key of type ``t`` with components of sizes (za, zb, zc) taken from suits (sa, sb, sc)."""
     # Order the components for comparison: by suit (suit_rank), or by size then suit (component_first).
     k0 = (za * 8 + sa if order_mode == 1 else sa * 8 + za) if za > 0 else -1
@@ -404,7 +404,7 @@ def _search_key(m0, m1, m2, m3, c0, c1, c2, c3, order_mode, depth, split, pack):
             for s in range(3, -1, -1):
                 cs = c0 if s == 0 else (c1 if s == 1 else (c2 if s == 2 else c3))
                 if cs >= za:
-                    return _assignment_key(t, s, 0, 0, za, 0, 0, m0, m1, m2, m3, order_mode, depth, pack)
+                    return _assignment_key(t, s, 0, 0, za, 0, 0, m0, m1, m2, m3, order_mode, depth)
         if zc > 0:
             # Three Bisk [2,2,2]: equal components, so the three highest suits holding two cards
             s1 = -1
@@ -419,7 +419,7 @@ def _search_key(m0, m1, m2, m3, c0, c1, c2, c3, order_mode, depth, split, pack):
                         s2 = s
                     elif s3 < 0:
                         s3 = s
-            return _assignment_key(t, s1, s2, s3, 2, 2, 2, m0, m1, m2, m3, order_mode, depth, pack)
+            return _assignment_key(t, s1, s2, s3, 2, 2, 2, m0, m1, m2, m3, order_mode, depth)
     best = np.int64(-1)
     # Every way of giving the components to suits that can hold them (BB-12 step 2): keep the best key.
     for sa in range(4):
@@ -440,7 +440,7 @@ def _search_key(m0, m1, m2, m3, c0, c1, c2, c3, order_mode, depth, split, pack):
                     cc = c0 if sc == 0 else (c1 if sc == 1 else (c2 if sc == 2 else c3))
                     if cc < zc + (za if sc == sa else 0) + (zb if sc == sb else 0):
                         continue
-                k = _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth, pack)
+                k = _assignment_key(t, sa, sb, sc, za, zb, zc, m0, m1, m2, m3, order_mode, depth)
                 if k > best:
                     best = k
     return best
@@ -519,14 +519,9 @@ def _eval_lanes(x, b, order_mode, depth, split, pack, out):
     """``out[b .. b + 7]`` = the keys of eight sets, each a word of four 13-bit suit fields (:func:`_card_bit`):
     the table key in vector form (:func:`_vkey`, as the simulation's lanes evaluate); a set of more than 6
     cards, and every set under ``allow_same_suit_split``, by the scalar :func:`_word_key`."""
-    c0 = vpopcount(x & 8191)
-    c1 = vpopcount((x >> 13) & 8191)
-    c2 = vpopcount((x >> 26) & 8191)
-    c3 = vpopcount((x >> 39) & 8191)
-    big = vgt(c0 + c1 + c2 + c3, 6) | -np.int64(split != 0)
-    idx = ASSIGN_BASE + c0 + 7 * c1 + 49 * c2 + 343 * c3
-    e = vgather(pack, vselect(big, ASSIGN_BASE, idx))              # a large set reads a valid entry, unused
-    vstore(out, b, _vkey(x, e, order_mode, depth, pack))
+    e, big = _ventry(x, pack)
+    big = big | -np.int64(split != 0)
+    vstore(out, b, _vkey(x, e, order_mode, depth))
     if vany(big):
         for l in range(LANES):
             if vlane(big, l):
@@ -1338,7 +1333,19 @@ def lane_decks(t0, key0, key1, P, hi_deck, lo_deck, first_word):
 
 
 @jit_inline
-def _vkey(x, e, order_mode, depth, pack):
+def _ventry(x, pack):
+    """:func:`_table_entry` in every lane for the sets ``x`` (words of four 13-bit suit fields), and the mask of
+    the sets of more than 6 cards, which the table does not cover (they read a valid entry, unused)."""
+    c0 = vpopcount(x & 8191)
+    c1 = vpopcount((x >> 13) & 8191)
+    c2 = vpopcount((x >> 26) & 8191)
+    c3 = vpopcount((x >> 39) & 8191)
+    big = vgt(c0 + c1 + c2 + c3, 6)
+    return vgather(pack, ((c0 + 7 * c1 + 49 * c2 + 343 * c3) & ~big) + ASSIGN_BASE), big
+
+
+@jit_inline
+def _vkey(x, e, order_mode, depth):
     """:func:`_table_key` in every lane (BB-12): the evaluation set ``x`` as one word of four 13-bit suit fields,
     ``e`` its table entry (:func:`_table_entry`); the Bisk and the No Bisk key both built, one selected."""
     t = e & 15
@@ -1562,14 +1569,9 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
     bad = zero
     for s in range(P):
         x = vselect(jk, vload(S, _o(F_TK, s, P)), vload(S, _o(F_UP, s, P))) | wb
-        c0 = vpopcount(x & 8191)
-        c1 = vpopcount((x >> 13) & 8191)
-        c2 = vpopcount((x >> 26) & 8191)
-        c3 = vpopcount((x >> 39) & 8191)
-        big = vgt(c0 + c1 + c2 + c3, 6)
+        e, big = _ventry(x, pack)
         bad = bad | big
-        e = vgather(pack, ((c0 + 7 * c1 + 49 * c2 + 343 * c3) & ~big) + ASSIGN_BASE)
-        key = _vkey(x, e, order_mode, depth, pack)
+        key = _vkey(x, e, order_mode, depth)
         vstore(S, _o(F_KEY, s, P), key)
         vstore(S, _o(F_TYP, s, P), e & 15)
         best = vmax(best, key)

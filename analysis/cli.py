@@ -2,6 +2,11 @@
 
 Every command that takes bad input prints one line on stderr naming the problem and what is accepted,
 exits with code 2, and leaves no partial output file behind.
+
+The parser is built from the game registry (:mod:`analysis.games`): each command that works on a game has
+one sub-parser per game that has the command's capability, holding the shared options and the game's own
+(:class:`~analysis.games.base.Option` data), so ``cardlab simulate bismarck --help`` shows what Bismarck
+takes. A game without the capability is refused in the user's words before anything else is read.
 """
 
 from __future__ import annotations
@@ -12,9 +17,11 @@ import sys
 from typing import Sequence
 
 from . import __version__
+from . import games as registry
 from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, run
 from .errors import CardlabError, Interrupted, accepted
-from .rules import describe_games, load_game, parse_variant_options
+from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
+from .rules import parse_variant_options
 from .tables import FORMATS, Result, write_text_atomic
 
 EXIT_USAGE = 2
@@ -22,20 +29,57 @@ EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump) and exit code 2."""
+    """argparse with one-line errors (no usage dump) and exit code 2; a game that a command does not take
+    is refused in the user's words (see :class:`_GameParsers`)."""
+
+    #: (command, option) -> the games whose sub-parser of the command takes the option (the top parser's)
+    owners: dict[tuple[str, str], list[str]]
 
     def error(self, message: str):  # type: ignore[override]
         raise CardlabError(message)
 
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            flag = next((e.partition("=")[0] for e in extras if e.startswith("--")), None)
+            others = getattr(self, "owners", {}).get((getattr(ns, "command", None), flag or ""))
+            game = getattr(ns, "game", None)
+            if flag and game and others:
+                raise CardlabError(f"{ns.command} {game} does not take {flag}; games whose {ns.command} takes it: "
+                                   f"{accepted(others)}")
+            raise CardlabError(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return v
+    def _check_value(self, action, value):  # type: ignore[override]
+        if action.choices is None or value in action.choices:
+            return
+        if isinstance(action, _GameParsers):
+            action.refuse(value)
+        if action.option_strings:
+            what = f"bad {action.option_strings[0]}"
+        else:
+            noun = "command" if isinstance(action, argparse._SubParsersAction) else action.dest.replace("_", " ")
+            what = f"unknown {_NOUNS.get(noun, noun)}"
+        raise CardlabError(f"{what} {value!r}; accepted: {accepted(list(action.choices))}")
+
+
+#: how a person names a positional argument in a refusal
+_NOUNS = {"field": "strategy", "challenger": "strategy"}
+
+
+class _GameParsers(argparse._SubParsersAction):
+    """The per-game sub-parsers of one command, for the games that have its ``capability``."""
+
+    capability = ""
+
+    def refuse(self, name: str) -> None:
+        """An unknown game, or one without the capability: one line naming the games that have it."""
+        if self.capability == "solve":
+            registry.solver_for(name)
+        registry.require(name, self.capability)
+
+
+_positive_int = positive_int
 
 
 def _seed(text: str) -> int:
@@ -63,19 +107,34 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
 
 
-def add_run_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
-    """The options every simulation command shares."""
-    if players:
-        p.add_argument("--players", type=_positive_int, help="number of players (the game's default if omitted)")
+def add_variant_option(p: argparse.ArgumentParser, game: Game | None = None) -> None:
+    names = f": {', '.join(game.rules.variants)} (cardlab games lists their values)" if game else ""
+    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help=f"a rule variant (repeatable){names}")
+
+
+def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
+    """``--players`` (for a game with a fixed count, only that count is accepted)."""
+    pl = game.rules.players
+    text = (f"number of players, {pl['min']} to {pl['max']} (default {pl['default']})" if pl["min"] != pl["max"]
+            else f"number of players: always {pl['min']}")
+    p.add_argument("--players", type=_positive_int, help=text)
+
+
+def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, strategies: bool = True) -> None:
+    """The options every simulation command shares (and, with ``game``, its variants and strategies)."""
+    if game is not None:
+        add_players_option(p, game)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--trials", type=_positive_int, help="number of trials (deals or games)")
     g.add_argument("--precision", type=_precision,
                    help="instead of --trials: run until every reported cell is within +-P at 95%%")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
-    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help="a named rule variant (repeatable)")
-    p.add_argument("--strategy", action="append", metavar="NAME|SEAT=NAME",
-                   help="strategy for every seat, or SEAT=NAME for one seat (repeatable)")
+    add_variant_option(p, game)
+    if strategies:
+        names = f"; NAME: {', '.join(game.strategies())} (default {game.default_strategy()})" if game else ""
+        p.add_argument("--strategy", action="append", metavar="NAME|SEAT=NAME",
+                       help=f"strategy for every seat, or SEAT=NAME for one seat (repeatable){names}")
     p.add_argument("--backend", default="threads", choices=BACKENDS, help="where chunks run (default threads)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a LocalCluster)")
     p.add_argument("--workers", type=_positive_int, help="processes or dask workers (default: CPU count)")
@@ -85,91 +144,116 @@ def add_run_options(p: argparse.ArgumentParser, *, players: bool = True) -> None
     add_output_options(p)
 
 
+def _game_parsers(sub, command: str, capability: str, help: str, description: str | None = None):
+    """A command with one sub-parser per game that has ``capability``; yields (game, its parser)."""
+    p = sub.add_parser(command, help=help, description=description or help)
+    ids = registry.games_with(capability)
+    gp = p.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser, action=_GameParsers,
+                          help=f"one of: {', '.join(ids)}")
+    gp.capability = capability
+    if capability == "solve":
+        for deal in ids:
+            yield registry.solver_for(deal), deal, gp.add_parser(deal, help=f"a {deal} deal")
+        return
+    for game in registry.all_games():
+        if game.has(capability):
+            yield game, game.id, gp.add_parser(game.id, help=game.name, description=f"{help}: {game.name}")
+
+
 def build_parser() -> _Parser:
     p = _Parser(prog="cardlab", description="cardlab: a Monte Carlo strategy lab for four card games.")
     p.add_argument("--version", action="version", version=f"cardlab {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    g = sub.add_parser("games", help="list the games, their variants and strategies")
+    g = sub.add_parser("games", help="list the games, their capabilities, variants and strategies")
     add_output_options(g)
 
-    s = sub.add_parser("simulate", help="simulate a game and tabulate what happened")
-    s.add_argument("game")
-    s.add_argument("--unit", choices=("deal", "hand", "game"), help="what one trial is (where the game has several)")
-    s.add_argument("--games-per-match", type=_positive_int,
-                   help="consecutive games per trial, the Loser dealing (Zheng Shangyou)")
-    s.add_argument("--round", type=int, help="round type 1-4 with --unit hand (Bismarck; with ruleset=swedish the "
-                   "contract: 1 Spel, 2 Spader, 3 Valfri, 4 Pass)")
-    s.add_argument("--pimc-from", type=int, help="PIMC and double-dummy players take over when a hand holds at most "
-                   "this many cards, 0-16 (Bismarck; default 8, 16 = the whole hand)")
-    s.add_argument("--pimc-samples", type=int, help="PIMC samples of the hidden cards per card played (Bismarck; "
-                   "default 16)")
-    add_run_options(s)
+    sub_simulate = sub.add_parser("simulate", help="simulate a game and tabulate what happened")
+    gp = sub_simulate.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser, action=_GameParsers,
+                                     help=f"one of: {', '.join(registry.game_ids())}")
+    gp.capability = "simulate"
+    for game in registry.all_games():
+        s = gp.add_parser(game.id, help=game.name, description=f"simulate {game.name} and tabulate what happened")
+        for o in game.simulate_options:
+            o.add_to(s)
+        add_run_options(s, game)
 
-    e = sub.add_parser("eval", help="evaluate card sets (type and comparison key)")
-    e.add_argument("game")
-    e.add_argument("cards", nargs="+", help="one quoted card set per argument, e.g. \"KC JC TC\"")
-    e.add_argument("--variant", action="append", metavar="NAME=VALUE")
-    add_output_options(e)
+    for game, _, e in _game_parsers(sub, "eval", "evaluate", "evaluate card sets (type and comparison key)"):
+        e.add_argument("cards", nargs="+", help="one quoted card set per argument, e.g. \"KC JC TC\"")
+        add_variant_option(e, game)
+        add_output_options(e)
 
-    b = sub.add_parser("beats", help="whether a play may be played on the current one, and why")
-    b.add_argument("game")
-    b.add_argument("--current", required=True, help="the play on the table")
-    b.add_argument("--play", required=True, help="the play to test")
-    b.add_argument("--variant", action="append", metavar="NAME=VALUE")
-    add_output_options(b)
+    for game, _, b in _game_parsers(sub, "beats", "beats", "whether a play may be played on the current one, and why"):
+        b.add_argument("--current", required=True, help="the play on the table")
+        b.add_argument("--play", required=True, help="the play to test")
+        add_variant_option(b, game)
+        add_output_options(b)
 
-    mv = sub.add_parser("moves", help="every legal play from a hand, on lead or over the current play")
-    mv.add_argument("game")
-    mv.add_argument("--hand", required=True)
-    mv.add_argument("--current", help="the play on the table (omit on lead)")
-    mv.add_argument("--variant", action="append", metavar="NAME=VALUE")
-    add_output_options(mv)
+    for game, _, mv in _game_parsers(sub, "moves", "moves", "every legal play from a hand, on lead or over the "
+                                     "current play"):
+        mv.add_argument("--hand", required=True)
+        mv.add_argument("--current", help="the play on the table (omit on lead)")
+        add_variant_option(mv, game)
+        add_output_options(mv)
 
-    x = sub.add_parser("exact", help="exact answers by enumeration")
-    x.add_argument("game")
-    x.add_argument("what", help="which table, e.g. bisk-types")
-    x.add_argument("--players", type=_positive_int)
-    x.add_argument("--cards", type=_positive_int, help="set size")
-    x.add_argument("--variant", action="append", metavar="NAME=VALUE")
-    add_output_options(x)
+    for game, _, x in _game_parsers(sub, "exact", "exact", "exact answers by enumeration"):
+        x.add_argument("table", choices=game.exact_tables, metavar="TABLE",
+                       help=f"which table: {', '.join(game.exact_tables)}")
+        for o in game.exact_options:
+            o.add_to(x)
+        add_variant_option(x, game)
+        add_output_options(x)
 
-    o = sub.add_parser("odds", help="win probability of each action at a decision, from what a player sees")
-    o.add_argument("game")
-    o.add_argument("--seat", type=int, required=True, help="the deciding seat (0 = dealer's left)")
-    o.add_argument("--decision", default="flingo", choices=("flingo", "swap", "tuck"))
-    o.add_argument("--upright", help="the player's opening upright card")
-    o.add_argument("--tucked", help="the player's tucked card")
-    o.add_argument("--jingo-card", help="the player's Jingo card (swap and tuck decisions)")
-    o.add_argument("--opening", action="append", metavar="SEAT=CARDS", help="another seat's two opening cards")
-    o.add_argument("--flingo", action="append", metavar="SEAT=CARDS",
-                   help="an earlier seat that took a Flingo, with the card(s) it got")
-    o.add_argument("--jingo", action="append", type=int, metavar="SEAT", help="an earlier seat that took a Jingo")
-    o.add_argument("--jingos-so-far", type=int, help="Jingos taken by earlier seats when their choices are not given")
-    o.add_argument("--seen", help="other cards seen on the table (Flingo cards of unnamed seats)")
-    add_run_options(o)
+    for game, _, o in _game_parsers(sub, "odds", "odds", "win probability of each action at a decision, from what "
+                                    "a player sees"):
+        for opt in game.odds_options:
+            opt.add_to(o)
+        add_run_options(o, game)
 
-    i = sub.add_parser("improve", help="compute the recommended strategy by iterated best responses")
-    i.add_argument("game")
-    i.add_argument("--players", type=_positive_int, action="append", help="player counts (default: all)")
-    i.add_argument("--trials", type=_positive_int, default=400_000, help="deals per look (default 400000)")
-    i.add_argument("--rounds", type=_positive_int, default=4, help="at most this many improvement rounds")
-    i.add_argument("--seed", type=_seed, default=0)
-    i.add_argument("--write", action="store_true", help="store the result in seeds/ as the recommended table")
-    i.add_argument("--quiet", action="store_true")
-    add_output_options(i)
+    for game, _, c in _game_parsers(sub, "compare", "compare", "paired comparison of two strategies on the same "
+                                    "deals: one seat (or team) switches from FIELD to CHALLENGER"):
+        c.add_argument("field", choices=game.strategies(), metavar="FIELD",
+                       help=f"the strategy of the field: {', '.join(game.strategies())}")
+        c.add_argument("challenger", choices=game.strategies(), metavar="CHALLENGER",
+                       help="the strategy of the switching seat")
+        for opt in game.compare_options:
+            opt.add_to(c)
+        add_run_options(c, game, strategies=False)
 
-    so = sub.add_parser("solve", help="double-dummy value of a position (bismarck: 3 hands; bridge: 4 hands)")
-    so.add_argument("game", help="bismarck or bridge")
-    so.add_argument("--hands", required=True, help='hands by seat separated by "|", e.g. "AS KS|QS JS|TS 9S"')
-    so.add_argument("--trump", default="NT", help="S, H, D, C or NT (default NT)")
-    so.add_argument("--leader", type=int, default=0, help="the seat on lead (default 0)")
-    so.add_argument("--player", type=int, default=0, help="whose tricks are counted (bridge: its side)")
-    so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
-    add_output_options(so)
+    for game, _, i in _game_parsers(sub, "improve", "improve", "compute the recommended strategy by iterated best "
+                                    "responses"):
+        pl = game.rules.players
+        i.add_argument("--players", type=_positive_int, action="append",
+                       help=f"player counts (repeatable; default all, {pl['min']} to {pl['max']})")
+        i.add_argument("--trials", type=_positive_int, default=400_000, help="deals per look (default 400000)")
+        i.add_argument("--rounds", type=_positive_int, default=4, help="at most this many improvement rounds")
+        i.add_argument("--seed", type=_seed, default=0)
+        i.add_argument("--write", action="store_true", help="store the result in seeds/ as the recommended table")
+        i.add_argument("--quiet", action="store_true")
+        add_output_options(i)
+
+    for game, deal, so in _game_parsers(sub, "solve", "solve", "double-dummy value of a position (bismarck: 3 "
+                                        "hands; bridge: 4 hands)"):
+        seats = 4 if deal == "bridge" else 3
+        example = "AS KS|QS JS|TS 9S|8S 7S" if seats == 4 else "AS KS|QS JS|TS 9S"
+        so.add_argument("--hands", required=True, help=f'{seats} hands by seat separated by "|", e.g. "{example}"')
+        so.add_argument("--trump", default="NT", help="S, H, D, C or NT (default NT)")
+        so.add_argument("--leader", type=int, default=0, help="the seat on lead (default 0)")
+        so.add_argument("--player", type=int, default=0, help="whose tricks are counted"
+                        + (" (its side: 0+2 or 1+3)" if seats == 4 else ""))
+        so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
+        add_output_options(so)
+
+    p.owners = {}
+    for cmd, action in sub.choices.items():
+        for games in action._subparsers._group_actions if action._subparsers else ():
+            for gid, gparser in games.choices.items():
+                for a in gparser._actions:
+                    for flag in a.option_strings:
+                        p.owners.setdefault((cmd, flag), []).append(gid)
 
     r = sub.add_parser("report", help="build the strategy report of one game, or of every game")
-    r.add_argument("game", nargs="?")
+    r.add_argument("game", nargs="?", help=f"one of: {', '.join(registry.games_with('report'))}")
     r.add_argument("--all", action="store_true", help="every game that has a report")
     r.add_argument("--scale", type=float, default=1.0, help="multiply the default sizes (e.g. 0.05 for a quick look)")
     r.add_argument("--seed", type=_seed, default=2026)
@@ -190,6 +274,27 @@ def emit_result(result: Result, args) -> None:
     emit(result.render(args.format), getattr(args, "out", None))
 
 
+def describe_games() -> list[dict]:
+    """One record per registered game: players, capabilities, variants (default and values), strategies."""
+    out = []
+    for game in registry.all_games():
+        g = game.rules
+        caps = game.capabilities()
+        out.append({
+            "game": game.id, "name": g.name, "rules": g.data["game"].get("rules"),
+            "players": g.players,
+            "capabilities": {c: c in caps for c in CAPABILITIES},
+            "commands": ["simulate"] + [CAPABILITIES[c].command for c in caps if CAPABILITIES[c].command],
+            "exact_tables": list(game.exact_tables),
+            "solve_deals": list(game.solve_deals),
+            "variants": {k: {"default": v["default"], "values": v["values"], "rule": v.get("rule")}
+                         for k, v in g.variants.items()},
+            "strategies": {k: v.get("doc", "") for k, v in g.strategies.items()},
+            "default_strategy": game.default_strategy(),
+        })
+    return out
+
+
 def _cmd_games(args) -> None:
     info = describe_games()
     if args.format == "json":
@@ -198,118 +303,142 @@ def _cmd_games(args) -> None:
     if args.format == "csv":
         lines = ["game,kind,name,default,values"]
         for g in info:
+            for k in g["commands"]:
+                lines.append(f"{g['game']},command,{k},,")
             for k, v in g["variants"].items():
                 lines.append(f"{g['game']},variant,{k},{v['default']},{'|'.join(map(str, v['values']))}")
             for k in g["strategies"]:
-                lines.append(f"{g['game']},strategy,{k},,")
+                lines.append(f"{g['game']},strategy,{k},{'true' if k == g['default_strategy'] else ''},")
         emit("\n".join(lines) + "\n", args.out)
         return
     parts = []
     for g in info:
         pl = g["players"]
-        parts.append(f"{g['game']}  ({g['name']}; {pl['min']}-{pl['max']} players, default {pl['default']}; {g['rules']})")
-        parts.append("  variants:")
+        count = (f"{pl['min']} players" if pl["min"] == pl["max"] else
+                 f"{pl['min']}-{pl['max']} players, default {pl['default']}")
+        parts.append(f"{g['game']}  ({g['name']}; {count}; {g['rules']})")
+        parts.append(f"  commands: {', '.join(g['commands'])}")
+        parts.append("  variants (default first):")
         for k, v in g["variants"].items():
-            parts.append(f"    {k} = {v['default']}   [{', '.join(map(str, v['values']))}]   {v['rule']}")
+            others = [str(x) for x in v["values"] if str(x) != str(v["default"])]
+            parts.append(f"    {k} = {v['default']}   [{', '.join([str(v['default'])] + others)}]   {v['rule']}")
         parts.append("  strategies:")
         for k, doc in g["strategies"].items():
-            parts.append(f"    {k}: {doc}")
+            mark = " (default)" if k == g["default_strategy"] else ""
+            parts.append(f"    {k}{mark}: {doc}")
     emit("\n".join(parts) + "\n", args.out)
 
 
-def _game_call(game: str, name: str):
-    g = load_game(game)
-    fn = getattr(g.module(), name, None)
-    if fn is None:
-        raise CardlabError(f"{game} does not support this command yet (not implemented: {name})")
-    return fn
+def run_options(args) -> RunOptions:
+    return RunOptions(trials=args.trials, precision=args.precision, seed=args.seed, chunk_size=args.chunk_size,
+                      backend=args.backend, threads=args.threads, workers=args.workers, scheduler=args.scheduler,
+                      progress=not args.quiet, checkpoint=args.checkpoint)
 
 
-def run_options(args) -> dict:
-    return dict(trials=args.trials, precision=args.precision, seed=args.seed, chunk_size=args.chunk_size,
-                backend=args.backend, threads=args.threads, workers=args.workers, scheduler=args.scheduler,
-                progress=not args.quiet, checkpoint=args.checkpoint)
+def _given(args, options) -> dict:
+    """The values of a game's own options that were given (left-out ones take the game's defaults)."""
+    return {o.name: getattr(args, o.name) for o in options if getattr(args, o.name, None) is not None}
 
 
-def _cmd_simulate(args) -> None:
+def _need_size(args) -> None:
     if args.trials is None and args.precision is None:
         raise CardlabError("give --trials N or --precision P")
-    extra = {}
-    for option in ("unit", "games_per_match", "round", "pimc_from", "pimc_samples"):
-        value = getattr(args, option, None)
-        if value is not None:
-            extra[option] = value
-    build = _game_call(args.game, "simulation_spec")
-    import inspect
-    unknown = [o for o in extra if o not in inspect.signature(build).parameters]
-    if unknown:
-        raise CardlabError(f"{args.game} does not take --{unknown[0].replace('_', '-')}")
-    spec = build(players=args.players, variants=parse_variant_options(args.variant), strategies=args.strategy,
-                 **extra)
-    emit_result(run(spec, **run_options(args)), args)
 
 
-def _cmd_eval(args) -> None:
-    df = _game_call(args.game, "evaluate")(args.cards, variants=parse_variant_options(args.variant))
-    emit_result(Result(df, {"game": args.game, "command": "eval", "version": __version__}), args)
+def _cmd_simulate(game: Game, args) -> None:
+    _need_size(args)
+    spec = game.simulation_spec(players=getattr(args, "players", None), variants=parse_variant_options(args.variant),
+                                strategies=args.strategy, **_given(args, game.simulate_options))
+    emit_result(run(spec, **run_options(args).kwargs()), args)
 
 
-def _cmd_beats(args) -> None:
-    df = _game_call(args.game, "beats_table")(args.current, args.play, variants=parse_variant_options(args.variant))
-    emit_result(Result(df, {"game": args.game, "command": "beats", "version": __version__}), args)
+def _meta(game: Game, command: str, **extra) -> dict:
+    return {"game": game.id, "command": command, **extra, "version": __version__}
 
 
-def _cmd_moves(args) -> None:
-    df = _game_call(args.game, "moves")(args.hand, args.current, variants=parse_variant_options(args.variant))
-    emit_result(Result(df, {"game": args.game, "command": "moves", "moves": len(df), "version": __version__}), args)
+def _cmd_eval(game: Game, args) -> None:
+    df = game.evaluate(args.cards, variants=parse_variant_options(args.variant))
+    emit_result(Result(df, _meta(game, "eval")), args)
 
 
-def _cmd_exact(args) -> None:
-    df = _game_call(args.game, "cli_exact")(args)
-    emit_result(Result(df, {"game": args.game, "command": "exact", "what": args.what,
-                            "players": args.players, "cards": args.cards, "version": __version__}), args)
+def _cmd_beats(game: Game, args) -> None:
+    df = game.beats(args.current, args.play, variants=parse_variant_options(args.variant))
+    emit_result(Result(df, _meta(game, "beats")), args)
 
 
-def _cmd_odds(args) -> None:
-    if args.trials is None and args.precision is None:
-        raise CardlabError("give --trials N or --precision P")
-    emit_result(_game_call(args.game, "cli_odds")(args), args)
+def _cmd_moves(game: Game, args) -> None:
+    df = game.moves(args.hand, args.current, variants=parse_variant_options(args.variant))
+    emit_result(Result(df, _meta(game, "moves", moves=len(df))), args)
 
 
-def _cmd_improve(args) -> None:
-    emit_result(_game_call(args.game, "cli_improve")(args), args)
+def _cmd_exact(game: Game, args) -> None:
+    given = _given(args, game.exact_options)
+    df = game.exact(args.table, variants=parse_variant_options(args.variant), **given)
+    emit_result(Result(df, _meta(game, "exact", what=args.table, **given)), args)
 
 
-def _cmd_solve(args) -> None:
-    if args.game not in ("bismarck", "bridge"):
-        raise CardlabError(f"unknown game {args.game!r} for solve; accepted: bismarck, bridge")
-    from .games import bismarck
-    df = bismarck.cli_solve(args)
+def _cmd_odds(game: Game, args) -> None:
+    _need_size(args)
+    position = _given(args, game.odds_options)
+    if getattr(args, "players", None) is not None:
+        position["players"] = args.players
+    emit_result(game.odds(run_options(args), variants=parse_variant_options(args.variant), strategies=args.strategy,
+                          **position), args)
+
+
+def _cmd_compare(game: Game, args) -> None:
+    _need_size(args)
+    spec = game.compare_spec(args.field, args.challenger, players=getattr(args, "players", None),
+                             variants=parse_variant_options(args.variant), **_given(args, game.compare_options))
+    emit_result(run(spec, **run_options(args).kwargs()), args)
+
+
+def _cmd_improve(game: Game, args) -> None:
+    emit_result(game.improve(args.players, trials=args.trials, rounds=args.rounds, seed=args.seed, write=args.write,
+                             progress=not args.quiet), args)
+
+
+def _cmd_solve(game: Game, args) -> None:
+    df = game.solve(SolveRequest(deal=args.game, hands=args.hands, trump=args.trump, leader=args.leader,
+                                 player=args.player, goal=args.goal))
     emit_result(Result(df, {"game": args.game, "command": "solve", "version": __version__}), args)
 
 
 def _cmd_report(args) -> None:
     from .report import build_reports
     if not args.all and not args.game:
-        raise CardlabError("give a game, or --all for every game")
+        raise CardlabError(f"give a game, or --all for every game; games with reports: "
+                           f"{accepted(registry.games_with('report'))}")
+    if args.game:
+        registry.require(args.game, "report")
     build_reports(None if args.all else args.game, out_dir=args.out, scale=args.scale, seed=args.seed,
                   progress=not args.quiet)
 
 
-COMMANDS = {"games": _cmd_games, "simulate": _cmd_simulate, "eval": _cmd_eval, "beats": _cmd_beats,
-            "moves": _cmd_moves, "exact": _cmd_exact,
-            "odds": _cmd_odds, "improve": _cmd_improve, "solve": _cmd_solve, "report": _cmd_report}
+GAME_COMMANDS = {"simulate": _cmd_simulate, "eval": _cmd_eval, "beats": _cmd_beats, "moves": _cmd_moves,
+                 "exact": _cmd_exact, "odds": _cmd_odds, "compare": _cmd_compare, "improve": _cmd_improve,
+                 "solve": _cmd_solve}
+COMMANDS = ["games", *GAME_COMMANDS, "report"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
         if not args.command:
             raise CardlabError(f"give a command; accepted: {accepted(COMMANDS)}")
-        if getattr(args, "game", None) is not None and args.command != "solve":
-            load_game(args.game)  # unknown game: a plain error listing the games
-        COMMANDS[args.command](args)
+        if args.command == "games":
+            _cmd_games(args)
+        elif args.command == "report":
+            _cmd_report(args)
+        else:
+            if args.game is None:
+                cap = "simulate" if args.command == "simulate" else next(
+                    c.name for c in CAPABILITIES.values() if c.command == args.command)
+                ids = registry.game_ids() if cap == "simulate" else registry.games_with(cap)
+                raise CardlabError(f"give a game after {args.command}; accepted: {accepted(ids)}")
+            game = registry.solver_for(args.game) if args.command == "solve" else registry.get(args.game)
+            GAME_COMMANDS[args.command](game, args)
     except CardlabError as e:
         print(f"cardlab: error: {e}", file=sys.stderr)
         return EXIT_USAGE

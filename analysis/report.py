@@ -1,7 +1,8 @@
 """The report builder: ``reports/<game>/README.md`` (Markdown + PNG charts) and ``report.html`` (one
 self-contained file, figures embedded), from the sections a game module provides.
 
-A game takes part by defining ``report_sections(scale, seed, progress) -> list[Section]``. Output is
+A game takes part by having the ``report`` capability (:meth:`analysis.games.base.Game.report_sections`,
+which returns the title, the introduction and the :class:`Section` list). Output is
 deterministic for a fixed seed and scale: no timestamps, no timings, PNGs without metadata.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,9 +18,8 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__
-from .errors import CardlabError, accepted
+from .errors import CardlabError
 from .plots import png_bytes
-from .rules import game_ids, load_game
 from .tables import write_text_atomic
 
 
@@ -93,20 +94,15 @@ def write_report(game: str, title: str, intro: str, sections: list[Section], out
 def build_reports(game: str | None, *, out_dir: str | Path = "reports", scale: float = 1.0, seed: int = 2026,
                   progress: bool = True) -> list[Path]:
     """Build the report of ``game``, or of every game that has one (``game=None``)."""
-    if scale <= 0:
-        raise CardlabError(f"bad --scale {scale}: expected a positive number")
-    games = game_ids() if game is None else [game]
+    if not (math.isfinite(scale) and scale > 0):
+        raise CardlabError(f"bad --scale {scale}: expected a positive number such as 0.05 or 1")
+    from . import games as registry
+    games = [registry.require(game, "report")] if game is not None else \
+        [registry.get(g) for g in registry.games_with("report")]
     done = []
-    for gid in games:
-        g = load_game(gid)
-        mod = g.module()
-        if not hasattr(mod, "report_sections"):
-            if game is not None:
-                raise CardlabError(f"{gid} has no report yet; games with reports: "
-                                   f"{accepted([i for i in game_ids() if hasattr(load_game(i).module(), 'report_sections')])}")
-            continue
-        title, intro, sections = mod.report_sections(scale=scale, seed=seed, progress=progress)
-        done.append(write_report(gid, title, intro, sections, out_dir))
+    for g in games:
+        title, intro, sections = g.report_sections(scale=scale, seed=seed, progress=progress)
+        done.append(write_report(g.id, title, intro, sections, out_dir))
         if progress:
             print(f"wrote {done[-1]}/README.md and report.html")
     return done

@@ -7,13 +7,11 @@ with errors that name the bad value and list what is accepted.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -42,8 +40,7 @@ class GameRules:
 
     @property
     def deck(self) -> Deck:
-        d = self.data["deck"]
-        return Deck(ranks=tuple(d["ranks"]), suits=tuple(d["suits"]), jokers=tuple(d.get("jokers", ())))
+        return Deck.from_toml(self.data["deck"])
 
     @property
     def variants(self) -> dict[str, dict]:
@@ -52,9 +49,6 @@ class GameRules:
     @property
     def strategies(self) -> dict[str, dict]:
         return self.data.get("strategies", {})
-
-    def module(self):
-        return importlib.import_module(self.data["game"]["module"])
 
     def check_players(self, players: int | None) -> int:
         p = self.players
@@ -109,21 +103,6 @@ def parse_variant_options(items: list[str] | None) -> dict[str, str]:
         if not eq or not name or not value:
             raise CardlabError(f"bad --variant {item!r}: expected NAME=VALUE")
         out[name.strip()] = value.strip()
-    return out
-
-
-def describe_games() -> list[dict[str, Any]]:
-    """One record per game: players, variants (default and values) and strategies."""
-    out = []
-    for gid in game_ids():
-        g = load_game(gid)
-        out.append({
-            "game": gid, "name": g.name, "rules": g.data["game"].get("rules"),
-            "players": g.players,
-            "variants": {k: {"default": v["default"], "values": v["values"], "rule": v.get("rule")}
-                         for k, v in g.variants.items()},
-            "strategies": {k: v.get("doc", "") for k, v in g.strategies.items()},
-        })
     return out
 
 

@@ -16,7 +16,7 @@ TRUMP = {"NT": -1, "C": 0, "D": 1, "H": 2, "S": 3}
 
 
 def codes(text):
-    return [B.code(c) for c in B.parse_cards(text)]
+    return B.DECK.indices(text)
 
 
 def kernel_winner(cards, trump):

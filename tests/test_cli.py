@@ -79,7 +79,12 @@ BAD = [
     (["eval", "bisko-bobo", "KC KC"], "duplicate card KC"),
     (["exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "25"], "bad --cards 25"),
     (["exact", "bisko-bobo", "hands", "--players", "4", "--cards", "2"], "unknown table 'hands'"),
-    (["nocommand"], "invalid choice"),
+    (["nocommand"], "unknown command 'nocommand'"),
+    (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
+    (["odds", "zheng-shangyou", "--trials", "10"], "Zheng Shangyou has no odds calculator"),
+    (["solve", "bisko-bobo", "--hands", "AS|KS|QS"], "Bisko-Bobo has no double-dummy solver"),
+    (["compare", "bisko-bobo", "heuristic", "nosuch", "--trials", "10"], "unknown strategy 'nosuch'"),
+    (["simulate", "bisko-bobo", "--trials", "10", "--format", "xml"], "bad --format 'xml'; accepted: table, csv, json"),
 ]
 
 

@@ -219,7 +219,7 @@ def test_no_twos_in_pair_straights_variant():
 
 
 def test_rich_hand_with_every_kind():
-    hand = [zs.code(c) for c in zs.parse_cards("3D 3C 3H 3S 4D 4C 4H 5D 5C 6D 7D 8D 2S", jokers=True)]
+    hand = zs.DECK.indices("3D 3C 3H 3S 4D 4C 4H 5D 5C 6D 7D 8D 2S")
     assert _kernel_moves(hand, None) == ref.legal_plays(hand, None)
 
 
@@ -252,7 +252,7 @@ def test_cli_moves_beats_eval_json():
      "5 to 8 players"),
     (["simulate", "zheng-shangyou", "--trials", "10", "--players", "6"], "deck=5to8p_108"),
     (["simulate", "zheng-shangyou", "--trials", "10", "--players", "3"], "deck=3p_54"),
-    (["odds", "zheng-shangyou", "--seat", "0", "--trials", "10"], "does not support this command yet"),
+    (["odds", "zheng-shangyou", "--seat", "0", "--trials", "10"], "Zheng Shangyou has no odds calculator; games with it: bisko-bobo"),
 ])
 def test_cli_bad_input(args, msg):
     code, out, err = cli(*args)
@@ -324,7 +324,7 @@ def beats2(current, new, zv=ZV2):
 ])
 def test_two_deck_classification(text, kind, length):
     assert play2(text)[:2] == (kind, length)
-    want = ref.classify([zs.code(c) for c in zs.parse_cards(text, jokers=True, allow_duplicates=True)])
+    want = ref.classify(zs.DECK.indices(text, allow_duplicates=True))
     assert (want[:2] if want else (K.K_NONE, length)) == (kind, length)
 
 

@@ -10,11 +10,11 @@ import pandas as pd
 
 from kernels import biscuits as K
 
-from ..cards import parse_cards
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seat_assignments
 from ..tables import frame, mean_row, proportion_row
+from .base import Game, Option, positive_int
 
 GAME = "biscuits"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
@@ -32,19 +32,11 @@ def rules() -> GameRules:
     return load_game(GAME)
 
 
-def code(card) -> int:
-    return RANKS.index(card.rank) * 4 + SUITS.index(card.suit)
-
-
-def to_mask(text: str) -> int:
-    mask = 0
-    for c in parse_cards(text):
-        mask |= 1 << code(c)
-    return mask
-
-
-def cards_of(mask: int) -> str:
-    return " ".join(RANKS[i // 4] + SUITS[i % 4] for i in range(52) if (mask >> i) & 1)
+# the card codes (rank * 4 + suit, BI-2), from seeds/biscuits.toml's [deck]
+DECK = rules().deck
+code = DECK.index
+to_mask = DECK.mask
+cards_of = DECK.text
 
 
 def variant_array(variants: dict | None) -> np.ndarray:
@@ -321,10 +313,11 @@ def exact_hand_combinations(cards: int = 13) -> pd.DataFrame:
 EXACT_TABLES = ("hand-combinations",)
 
 
-def cli_exact(args) -> pd.DataFrame:
-    if args.what not in EXACT_TABLES:
-        raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
-    return exact_hand_combinations(args.cards or 13)
+def exact(table: str, cards: int | None = None) -> pd.DataFrame:
+    """``cardlab exact biscuits hand-combinations [--cards N]``."""
+    if table not in EXACT_TABLES:
+        raise CardlabError(f"unknown table {table!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
+    return exact_hand_combinations(13 if cards is None else cards)
 
 
 def compare_spec(field: str, challenger: str, variants: dict | None = None) -> KernelSpec:
@@ -383,3 +376,55 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
                       n_counts=2 * target * target * max_hands, tabulate=tab,
                       describe={"players": 4, "strategy": strategy, "analysis": "game win table"},
                       precision_measures=("game_won",))
+
+
+# ---------------------------------------------------------------------------------------------------
+# The game interface (analysis.games.base)
+# ---------------------------------------------------------------------------------------------------
+
+class Biscuits(Game):
+    id = GAME
+    simulate_options = (
+        Option("--unit", "what one trial is: a whole game to 30 points or 4 hands (default), or one hand",
+               choices=("game", "hand")),
+    )
+    exact_tables = EXACT_TABLES
+    examples = {
+        "evaluate": {"sets": ["3C 4D 5H 6S 7C", "KD KH"]},
+        "beats": {"current": "5C 5D", "play": "9H 9S"},
+        "moves": {"hand": "3C 4D 5H 6S 7C KD KH", "current": "4S"},
+        "exact": {"table": "hand-combinations", "cards": 5},
+        "compare": {"field": "greedy", "challenger": "planning"},
+        "report": {"scale": 0.002},
+    }
+    exact_options = (Option("--cards", "hand size (default 13)", type=positive_int),)
+
+    def strategies(self):
+        return tuple(STRATEGIES)
+
+    def default_strategy(self):
+        return "greedy"
+
+    def simulation_spec(self, players=None, variants=None, strategies=None, **options):
+        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+
+    def evaluate(self, sets, variants=None):
+        return evaluate(list(sets), variants)
+
+    def beats(self, current, play, variants=None):
+        return beats_table(current, play, variants)
+
+    def moves(self, hand, current=None, variants=None):
+        return moves(hand, current, variants)
+
+    def exact(self, table, variants=None, **options):
+        if variants:
+            rules().resolve_variants(variants)
+        return exact(table, **options)
+
+    def compare_spec(self, field, challenger, players=None, variants=None, **options):
+        rules().check_players(players)
+        return compare_spec(field, challenger, variants, **options)
+
+    def report_sections(self, scale=1.0, seed=2026, progress=True):
+        return report_sections(scale=scale, seed=seed, progress=progress)

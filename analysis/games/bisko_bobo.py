@@ -16,16 +16,16 @@ import pandas as pd
 
 from kernels import bisko_bobo as K
 
-from ..cards import RANKS, Deck
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seeds_dir
 from ..tables import frame, mean_row, proportion_row
+from .base import Game, Option, positive_int
 
 GAME = "bisko-bobo"
 TYPE_NAMES = ["No Bisk", "Bisko", "Two Bisk", "Tri Bisk", "Full Bisk", "Quad Bisk", "Three Bisk",
               "Double Tri Bisk", "Big Full Bisk", "Quinn Bisk", "Hex Bisk"]
-DECK = Deck(ranks=RANKS, suits=("C", "H", "D", "S"))
+DECK = load_game(GAME).deck        # code = suit * 13 + rank, C < H < D < S (BB-2)
 STRATEGIES = ("heuristic", "always-flingo", "always-jingo", "random", "no-swap", "recommended")
 RECOMMENDED_FILE = "bisko-bobo-recommended.json"
 
@@ -294,14 +294,14 @@ def exact_bisk_types(players: int, cards: int, variants: dict[str, str] | None =
 EXACT_TABLES = ("bisk-types",)
 
 
-def cli_exact(args) -> pd.DataFrame:
+def exact(table: str, players: int | None = None, cards: int | None = None,
+          variants: dict[str, str] | None = None) -> pd.DataFrame:
     """``cardlab exact bisko-bobo bisk-types --players P --cards M``."""
-    if args.what not in EXACT_TABLES:
-        raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
-    if args.cards is None:
+    if table not in EXACT_TABLES:
+        raise CardlabError(f"unknown table {table!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
+    if cards is None:
         raise CardlabError("give --cards M, the set size")
-    from ..rules import parse_variant_options
-    return exact_bisk_types(rules().check_players(args.players), args.cards, parse_variant_options(args.variant))
+    return exact_bisk_types(rules().check_players(players), cards, variants)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -457,19 +457,24 @@ def improve(players: int, *, trials: int = 400_000, rounds: int = 4, seed: int =
     return strats, pd.DataFrame(history), table
 
 
-def cli_improve(args):
+def improve_tables(players: list[int] | None = None, *, trials: int = 400_000, rounds: int = 4, seed: int = 0,
+                   write: bool = False, progress: bool = True):
+    """``cardlab improve bisko-bobo``: :func:`improve` for each player count (default 2-6), its history as
+    a Result; ``write`` stores the tables in seeds/ as the recommended strategy."""
     from ..tables import Result
-    players = args.players or list(range(2, 7))
+    players = list(players or range(2, 7))
+    for P in players:
+        rules().check_players(P)
     hist = []
     stored = dict(_recommended_tables()) or {}
     stored.setdefault("players", {})
     for P in players:
-        strats, h, _ = improve(P, trials=args.trials, rounds=args.rounds, seed=args.seed, progress=not args.quiet)
+        strats, h, _ = improve(P, trials=trials, rounds=rounds, seed=seed, progress=progress)
         hist.append(h)
         stored["players"][str(P)] = {"seats": [strategy_to_dict(s) for s in strats],
-                                     "trials_per_round": args.trials, "rounds": int(h["round"].max()),
-                                     "converged": bool(h["changes"].iloc[-1] == 0), "seed": args.seed}
-    if args.write:
+                                     "trials_per_round": trials, "rounds": int(h["round"].max()),
+                                     "converged": bool(h["changes"].iloc[-1] == 0), "seed": seed}
+    if write:
         from ..tables import write_text_atomic
         stored["about"] = ("Recommended Bisko-Bobo strategy tables (one per seat, seat 0 = dealer's left), "
                            "computed by 'cardlab improve bisko-bobo --write': iterated best responses on "
@@ -477,7 +482,7 @@ def cli_improve(args):
                            "at least 3 standard errors from zero.")
         write_text_atomic(recommended_path(), json.dumps(stored, indent=1, sort_keys=True) + "\n")
         _recommended_tables.cache_clear()
-    return Result(pd.concat(hist, ignore_index=True), {"game": GAME, "command": "improve", "written": args.write})
+    return Result(pd.concat(hist, ignore_index=True), {"game": GAME, "command": "improve", "written": write})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -625,15 +630,12 @@ def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataF
     return df
 
 
-def cli_odds(args):
-    from ..cli import run_options
+def odds(run_options: dict, players: int | None = None, seat: int = 0, variants: dict | None = None,
+         strategies: list[str] | None = None, **position):
+    """``cardlab odds bisko-bobo``: :func:`odds_spec` run by the driver (``run_options``: its keywords)."""
     from ..driver import run
-    from ..rules import parse_variant_options
-    spec = odds_spec(rules().check_players(args.players), args.seat, decision=args.decision, upright=args.upright,
-                     tucked=args.tucked, jingo_card=args.jingo_card, opening=args.opening, flingo=args.flingo,
-                     jingo=args.jingo, jingos_so_far=args.jingos_so_far, seen=args.seen,
-                     variants=parse_variant_options(args.variant), strategies=args.strategy)
-    res = run(spec, **run_options(args))
+    spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)
+    res = run(spec, **run_options)
     acc = res.table[res.table.measure == "acceptance"].iloc[0]
     if acc.estimate == 0 or np.isnan(acc.estimate):
         raise CardlabError("no sampled deal matched what was given (is the situation possible?); "
@@ -836,3 +838,67 @@ def recommended_differences() -> pd.DataFrame:
                 rows.append({"players": P, "seat": s, "decision": "tuck", "situation": REL_NAMES[int(b)],
                              "recommended": "tucked" if rec.p_tuck[b] else "upright"})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# The game interface (analysis.games.base)
+# ---------------------------------------------------------------------------------------------
+
+class BiskoBobo(Game):
+    id = GAME
+    exact_tables = EXACT_TABLES
+    examples = {
+        "evaluate": {"sets": ["KC JC TC", "AS KS AH KH"]},
+        "exact": {"table": "bisk-types", "players": 4, "cards": 2},
+        "odds": {"run": {"trials": 400, "chunk_size": 200}, "seat": 1, "decision": "flingo", "upright": "9H",
+                 "tucked": "KS"},
+        "compare": {"field": "heuristic", "challenger": "always-jingo"},
+        "improve": {"players": [3], "trials": 2000, "rounds": 1},
+        "report": {"scale": 0.002},
+    }
+    exact_options = (
+        Option("--players", "number of players (the game's default if omitted)", type=positive_int),
+        Option("--cards", "set size", type=positive_int),
+    )
+    odds_options = (
+        Option("--seat", "the deciding seat (0 = dealer's left)", type=int, required=True),
+        Option("--decision", "the decision (default flingo)", choices=DECISIONS),
+        Option("--upright", "the player's opening upright card"),
+        Option("--tucked", "the player's tucked card"),
+        Option("--jingo-card", "the player's Jingo card (swap and tuck decisions)"),
+        Option("--opening", "another seat's two opening cards", action="append", metavar="SEAT=CARDS"),
+        Option("--flingo", "an earlier seat that took a Flingo, with the card(s) it got", action="append",
+               metavar="SEAT=CARDS"),
+        Option("--jingo", "an earlier seat that took a Jingo", action="append", type=int, metavar="SEAT"),
+        Option("--jingos-so-far", "Jingos taken by earlier seats when their choices are not given", type=int),
+        Option("--seen", "other cards seen on the table (Flingo cards of unnamed seats)"),
+    )
+
+    def strategies(self):
+        return STRATEGIES
+
+    def default_strategy(self):
+        return "heuristic"
+
+    def simulation_spec(self, players=None, variants=None, strategies=None, **options):
+        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+
+    def evaluate(self, sets, variants=None):
+        return evaluate(list(sets), variants)
+
+    def exact(self, table, variants=None, **options):
+        return exact(table, variants=variants, **options)
+
+    def odds(self, run, variants=None, strategies=None, **position):
+        return odds(run.kwargs(), variants=variants, strategies=list(strategies) if strategies else None,
+                    **position)
+
+    def compare_spec(self, field, challenger, players=None, variants=None, **options):
+        return compare_spec(rules().check_players(players), field, challenger, variants, **options)
+
+    def improve(self, players=None, trials=400_000, rounds=4, seed=0, write=False, progress=True):
+        return improve_tables(list(players) if players else None, trials=trials, rounds=rounds, seed=seed,
+                              write=write, progress=progress)
+
+    def report_sections(self, scale=1.0, seed=2026, progress=True):
+        return report_sections(scale=scale, seed=seed, progress=progress)

@@ -12,11 +12,11 @@ import pandas as pd
 from kernels import bismarck as K
 from kernels import dd as DD
 
-from ..cards import parse_cards
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seat_assignments
 from ..tables import frame, mean_row, proportion_row
+from .base import Game, Option, SolveRequest, non_negative_int, positive_int
 
 GAME = "bismarck"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
@@ -56,19 +56,11 @@ def rules() -> GameRules:
     return load_game(GAME)
 
 
-def code(card) -> int:
-    return SUITS.index(card.suit) * 16 + RANKS.index(card.rank)
-
-
-def to_mask(text: str) -> int:
-    mask = 0
-    for c in parse_cards(text):
-        mask |= 1 << code(c)
-    return mask
-
-
-def cards_of(mask: int) -> str:
-    return " ".join(RANKS[i % 16] + SUITS[i // 16] for i in range(64) if (mask >> i) & 1)
+# the card codes (suit * 16 + rank, BM-1), from seeds/bismarck.toml's [deck]
+DECK = rules().deck
+code = DECK.index
+to_mask = DECK.mask
+cards_of = DECK.text
 
 
 def variant_array(variants: dict | None, pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> np.ndarray:
@@ -302,12 +294,17 @@ def solve_position(hands: str, trump: str = "NT", leader: int = 0, player: int =
     return int(DD.solve(h, seats, TRUMPS[t], int(must_trump), leader, played, 0, maxteam, count, ttk, ttg, bufs))
 
 
-def cli_solve(args) -> pd.DataFrame:
-    seats = 4 if args.game == "bridge" else 3
-    tricks = solve_position(args.hands, args.trump, args.leader, args.player, args.goal, seats)
-    return pd.DataFrame([{"game": args.game, "trump": args.trump.upper(), "leader": args.leader,
-                          "player": args.player, "goal": args.goal,
-                          "side": ("0+2" if args.player % 2 == 0 else "1+3") if seats == 4 else str(args.player),
+SOLVE_DEALS = {"bismarck": 3, "bridge": 4}
+
+
+def solve_table(deal: str, hands: str, trump: str = "NT", leader: int = 0, player: int = 0,
+                goal: str = "max") -> pd.DataFrame:
+    """``cardlab solve bismarck|bridge``: the double-dummy value as a one-row table."""
+    seats = SOLVE_DEALS[deal]
+    tricks = solve_position(hands, trump, leader, player, goal, seats)
+    return pd.DataFrame([{"game": deal, "trump": trump.upper(), "leader": leader,
+                          "player": player, "goal": goal,
+                          "side": ("0+2" if player % 2 == 0 else "1+3") if seats == 4 else str(player),
                           "tricks": tricks}])
 
 
@@ -532,3 +529,57 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     intro = (f"Bismarck (rules.md section 3, default rules unless a section says otherwise), simulated with "
              f"cardlab. Seed {seed}. Roles: dealer, left (leads the first trick) and right.")
     return "Bismarck: what each seat and round is worth", intro, sections
+
+
+# ---------------------------------------------------------------------------------------------------
+# The game interface (analysis.games.base)
+# ---------------------------------------------------------------------------------------------------
+
+_ROUND = Option("--round", "round type 1-4 (with ruleset=swedish the contract: 1 Spel, 2 Spader, 3 Valfri, "
+                "4 Pass)", type=int)
+_PIMC = (
+    Option("--pimc-from", f"PIMC and double-dummy players take over when a hand holds at most this many cards, "
+           f"0-16 (default {PIMC_FROM}, 16 = the whole hand)", type=non_negative_int),
+    Option("--pimc-samples", f"PIMC samples of the hidden cards per card played (default {PIMC_SAMPLES})",
+           type=positive_int),
+)
+
+
+class Bismarck(Game):
+    id = GAME
+    simulate_options = (
+        Option("--unit", "what one trial is: a complete 12-hand game (default), or one hand",
+               choices=("game", "hand")),
+        Option("--round", "with --unit hand: " + _ROUND.help, type=int),
+        *_PIMC,
+    )
+    compare_options = (Option("--round", _ROUND.help + " (default 1)", type=int), *_PIMC)
+    solve_deals = tuple(SOLVE_DEALS)
+    examples = {
+        "compare": {"field": "heuristic", "challenger": "random", "round": 2},
+        "solve": {"request": SolveRequest(deal="bismarck", hands="AS KS|QS JS|TS 9S", trump="S")},
+        "report": {"scale": 0.001},
+    }
+
+    def strategies(self):
+        return tuple(STRATEGIES)
+
+    def default_strategy(self):
+        return "heuristic"
+
+    def simulation_spec(self, players=None, variants=None, strategies=None, **options):
+        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+
+    def compare_spec(self, field, challenger, players=None, variants=None, round=None, pimc_from=None,
+                     pimc_samples=None):
+        rules().check_players(players)
+        return compare_spec(field, challenger, 1 if round is None else round, variants,
+                            PIMC_FROM if pimc_from is None else pimc_from,
+                            PIMC_SAMPLES if pimc_samples is None else pimc_samples)
+
+    def solve(self, request):
+        return solve_table(request.deal, request.hands, request.trump, request.leader, request.player,
+                           request.goal)
+
+    def report_sections(self, scale=1.0, seed=2026, progress=True):
+        return report_sections(scale=scale, seed=seed, progress=progress)

@@ -12,11 +12,11 @@ import pandas as pd
 
 from kernels import zheng_shangyou as K
 
-from ..cards import Card, parse_cards
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seat_assignments
 from ..tables import frame, mean_row, proportion_row
+from .base import Game, Option, positive_int
 
 GAME = "zheng-shangyou"
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
@@ -27,36 +27,13 @@ def rules() -> GameRules:
     return load_game(GAME)
 
 
-def code(card: Card) -> int:
-    """The kernel code of a card: rank * 4 + suit (twos high, D < C < H < S); jokers 52 (BJ), 53 (RJ)."""
-    if card.is_joker:
-        return 52 if card.rank == "BJ" else 53
-    return RANKS.index(card.rank) * 4 + SUITS.index(card.suit)
-
-
-def card(c: int) -> Card:
-    if c >= 52:
-        return Card("BJ" if c == 52 else "RJ", "")
-    return Card(RANKS[c // 4], SUITS[c % 4])
-
-
-def to_mask(text: str, copies: int = 1) -> tuple[int, int]:
-    """A card list to the kernel's multiset ``(cards, dups)``: the codes held at least once, and those held
-    twice. With one deck (``copies=1``) a duplicate card is an error; with two, a third copy is."""
-    mask = dup = 0
-    for c in parse_cards(text, jokers=True, allow_duplicates=copies > 1):
-        bit = 1 << code(c)
-        if dup & bit:
-            raise CardlabError(f"card {c} appears three times in {text!r}: two decks hold two of each card")
-        if mask & bit:
-            dup |= bit
-        mask |= bit
-    return mask, dup
-
-
-def cards_of(mask: int, dup: int = 0) -> str:
-    """Cards of a multiset, lowest first (a doubled card twice)."""
-    return " ".join(str(card(i)) for i in range(54) for k in range(1 + ((dup >> i) & 1)) if (mask >> i) & 1)
+# the card codes (rank * 4 + suit, twos high, D < C < H < S; jokers 52 BJ and 53 RJ: ZS-2), from
+# seeds/zheng-shangyou.toml's [deck]; to_mask gives the kernel's multiset (cards, dups)
+DECK = rules().deck
+code = DECK.index
+card = DECK.card
+to_mask = DECK.multiset
+cards_of = DECK.text
 
 
 # ruleset current_wiki (4(a) current revision, 4(c)14): "different combinations do not beat each other, the only
@@ -125,6 +102,20 @@ def variant_array(variants: dict | None) -> np.ndarray:
     return zv
 
 
+def deck_for(variants: dict | None):
+    """The deck of the variant in force: without jokers where its deck has none (52 cards)."""
+    full = rules().resolve_variants(variants)
+    if full["deck"] != TWO_DECKS and DECKS[effective_deck(full)][1] == 52:
+        return DECK.without_jokers()
+    return DECK
+
+
+def _encode(text: str, variants: dict | None) -> tuple[int, int]:
+    """Card text to the kernel's multiset under the deck variant (two copies of a card only with two decks,
+    jokers only where the deck has them)."""
+    return deck_for(variants).multiset(text, copies(variants))
+
+
 def effective_deck(full: dict) -> str:
     """The deck variant in force: under ruleset legacy_wiki a 54-card deck becomes the 52-card one."""
     if full["ruleset"] == "legacy_wiki":
@@ -151,7 +142,7 @@ def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
     zv = variant_array(variants)
     if not sets:
         raise CardlabError("give at least one card set, e.g. \"3D 3S\"")
-    df = pd.DataFrame([_describe(to_mask(t, copies(variants)), zv) for t in sets])
+    df = pd.DataFrame([_describe(_encode(t, variants), zv) for t in sets])
     df["key"] = df["key"].astype("Int64")
     return df
 
@@ -159,7 +150,7 @@ def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
 def beats_table(current: str, play: str, variants: dict | None = None) -> pd.DataFrame:
     """Whether ``play`` may be played on ``current`` (ZS-4, ZS-6), with the reason."""
     zv = variant_array(variants)
-    cur_ms, play_ms = to_mask(current, copies(variants)), to_mask(play, copies(variants))
+    cur_ms, play_ms = _encode(current, variants), _encode(play, variants)
     cur = _describe(cur_ms, zv)
     new = _describe(play_ms, zv)
     if cur["type_index"] == 0:
@@ -189,10 +180,10 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
     """Every legal play from ``hand``, on lead or over ``current``."""
     zv = variant_array(variants)
     n_copies = copies(variants)
-    h, hd = to_mask(hand, n_copies)
+    h, hd = _encode(hand, variants)
     ck = cn = ckey = 0
     if current:
-        m, md = to_mask(current, n_copies)
+        m, md = _encode(current, variants)
         # a card can be in the hand and on the table only as often as the deck holds it
         if (m & h if n_copies == 1 else (md & h) | (hd & m)):
             raise CardlabError("the current play shares cards with the hand" if n_copies == 1 else
@@ -411,11 +402,11 @@ def exact_hand_features(players: int | None = None, variants: dict | None = None
 EXACT_TABLES = ("hand-features",)
 
 
-def cli_exact(args) -> pd.DataFrame:
-    if args.what not in EXACT_TABLES:
-        raise CardlabError(f"unknown table {args.what!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
-    from ..rules import parse_variant_options
-    return exact_hand_features(args.players, parse_variant_options(args.variant))
+def exact(table: str, players: int | None = None, variants: dict | None = None) -> pd.DataFrame:
+    """``cardlab exact zheng-shangyou hand-features [--players P]``."""
+    if table not in EXACT_TABLES:
+        raise CardlabError(f"unknown table {table!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
+    return exact_hand_features(players, variants)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -568,3 +559,53 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     intro = (f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
              f"Seed {seed}; {main.meta['trials']:,} games for the main table.")
     return "Zheng Shangyou: strategy report", intro, sections
+
+
+# ---------------------------------------------------------------------------------------------
+# The game interface (analysis.games.base)
+# ---------------------------------------------------------------------------------------------
+
+class ZhengShangyou(Game):
+    id = GAME
+    simulate_options = (
+        Option("--games-per-match", "consecutive games per trial, the Loser dealing (default 1)",
+               type=positive_int),
+    )
+    exact_tables = EXACT_TABLES
+    examples = {
+        "evaluate": {"sets": ["3D 4D 5D 6D 7D", "2S 2H"]},
+        "beats": {"current": "5S 5H", "play": "9C 9D"},
+        "moves": {"hand": "3D 3S 4H 5C 6D 7S 2H BJ", "current": "4S"},
+        "exact": {"table": "hand-features"},
+        "compare": {"field": "greedy", "challenger": "planning"},
+        "report": {"scale": 0.002},
+    }
+    exact_options = (Option("--players", "number of players (the deck variant's if omitted)",
+                            type=positive_int),)
+
+    def strategies(self):
+        return tuple(STRATEGIES)
+
+    def default_strategy(self):
+        return "greedy"
+
+    def simulation_spec(self, players=None, variants=None, strategies=None, **options):
+        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+
+    def evaluate(self, sets, variants=None):
+        return evaluate(list(sets), variants)
+
+    def beats(self, current, play, variants=None):
+        return beats_table(current, play, variants)
+
+    def moves(self, hand, current=None, variants=None):
+        return moves(hand, current, variants)
+
+    def exact(self, table, variants=None, **options):
+        return exact(table, variants=variants, **options)
+
+    def compare_spec(self, field, challenger, players=None, variants=None, **options):
+        return compare_spec(field, challenger, players, variants, **options)
+
+    def report_sections(self, scale=1.0, seed=2026, progress=True):
+        return report_sections(scale=scale, seed=seed, progress=progress)

@@ -1,0 +1,175 @@
+"""Every registered game keeps the one interface (analysis/games/base.py): the same checks, run over each.
+
+A new game registered in analysis/games/__init__.py is checked here without a line added: its variants,
+strategies, tidy table, thread independence, and each capability it declares (called with the game's own
+``examples``) or lacks (refused in one line, naming the games that have it).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from analysis import games as registry
+from analysis.driver import run
+from analysis.errors import CardlabError
+from analysis.games.base import CAPABILITIES, Game, RunOptions, Unsupported
+from analysis.tables import Result
+
+GAMES = registry.all_games()
+IDS = [g.id for g in GAMES]
+STANDARD_COLUMNS = ("measure", "seat", "trials", "estimate", "std_error", "ci_low", "ci_high")
+#: capability calls too large for the default run (the Bismarck report's smallest sizes play whole hands
+#: with the double-dummy player: about two minutes)
+SLOW = {("bismarck", "report")}
+
+
+def _small(spec, trials=64, **kw):
+    return run(spec, trials=trials, chunk_size=32, seed=3, progress=False, **kw)
+
+
+def test_registry_is_explicit_and_matches_the_rules_files():
+    from analysis.rules import game_ids
+    assert registry.game_ids() == game_ids()
+    for g in GAMES:
+        assert registry.get(g.id) is g and g.rules.id == g.id
+    with pytest.raises(CardlabError, match="unknown game 'nogame'; accepted: biscuits"):
+        registry.get("nogame")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_strategy_lists_agree_between_rules_file_and_code(game: Game):
+    assert sorted(game.strategies()) == sorted(game.rules.strategies)
+    assert len(set(game.strategies())) == len(game.strategies())
+    assert game.default_strategy() in game.strategies()
+
+
+def _variant_cases(game: Game):
+    """(name, value, companions): each value of each variant, with the other variants it needs if the
+    value alone is refused (the first single other variant value that makes it acceptable)."""
+    for name, v in game.rules.variants.items():
+        for value in v["values"]:
+            given = {name: str(value)}
+            try:
+                game.simulation_spec(variants=given)
+                yield name, str(value), {}
+                continue
+            except CardlabError:
+                pass
+            for other, ov in game.rules.variants.items():
+                for ovalue in (x for x in ov["values"] if other != name):
+                    both = {**given, other: str(ovalue)}
+                    try:
+                        game.simulation_spec(variants=both)
+                    except CardlabError:
+                        continue
+                    yield name, str(value), {other: str(ovalue)}
+                    break
+                else:
+                    continue
+                break
+            else:
+                yield name, str(value), None
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_every_variant_value_encodes_and_runs(game: Game):
+    seen = 0
+    for name, value, companions in _variant_cases(game):
+        assert companions is not None, f"{game.id}: {name}={value} is refused in every combination"
+        variants = {name: value, **companions}
+        spec = game.simulation_spec(variants=variants)
+        res = _small(spec, trials=16)
+        assert len(res.table) and res.meta["trials"] == 16, (name, value)
+        seen += 1
+    assert seen == sum(len(v["values"]) for v in game.rules.variants.values())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_a_refused_variant_combination_is_one_plain_line(game: Game):
+    name = next(iter(game.rules.variants))
+    with pytest.raises(CardlabError, match=f"bad value 'no-such-value' for variant {name}"):
+        game.simulation_spec(variants={name: "no-such-value"})
+    with pytest.raises(CardlabError, match="unknown variant 'no_such_variant'"):
+        game.simulation_spec(variants={"no_such_variant": "1"})
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_tidy_table_has_the_standard_columns(game: Game):
+    res = _small(game.simulation_spec())
+    assert isinstance(res, Result) and len(res.table)
+    for col in STANDARD_COLUMNS:
+        assert col in res.table.columns, col
+    assert res.meta["game"] == game.id and res.meta["trials"] == 64
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_one_and_two_threads_agree(game: Game):
+    spec = game.simulation_spec()
+    one, two = (_small(spec, trials=96, threads=t).table for t in (1, 2))
+    pd.testing.assert_frame_equal(one, two)
+
+
+def _call(game: Game, capability: str):
+    kw = dict(game.examples[capability])
+    if capability == "odds":
+        kw["run"] = RunOptions(progress=False, **kw["run"])
+    if capability in ("improve", "report"):
+        kw["progress"] = False
+    out = getattr(game, CAPABILITIES[capability].method)(**kw)
+    if capability == "compare":
+        out = _small(out)
+    return out
+
+
+DECLARED = [pytest.param(g, c, id=f"{g.id}-{c}",
+                         marks=[pytest.mark.slow] if (g.id, c) in SLOW else [])
+            for g in GAMES for c in g.capabilities()]
+UNDECLARED = [pytest.param(g, c, id=f"{g.id}-{c}") for g in GAMES for c in CAPABILITIES if not g.has(c)]
+
+
+@pytest.mark.parametrize("game, capability", DECLARED)
+def test_every_declared_capability_answers_a_small_call(game: Game, capability: str):
+    assert capability in game.examples, f"{game.id} declares {capability} but gives no example call"
+    out = _call(game, capability)
+    if capability == "report":
+        title, intro, sections = out
+        assert title and intro and sections and all(s.title for s in sections)
+    else:
+        table = out.table if isinstance(out, Result) else out
+        assert isinstance(table, pd.DataFrame) and len(table)
+
+
+@pytest.mark.parametrize("game, capability", UNDECLARED)
+def test_every_undeclared_capability_is_refused_cleanly(game: Game, capability: str):
+    method = getattr(game, CAPABILITIES[capability].method)
+    with pytest.raises(Unsupported) as e:
+        method(*_dummy(capability))
+    msg = str(e.value)
+    assert msg.startswith(f"{game.name} has no {CAPABILITIES[capability].noun}") and "\n" not in msg
+    others = registry.games_with(capability)
+    assert (", ".join(others) in msg) if others else ";" not in msg
+    command = CAPABILITIES[capability].command
+    if command and command != "report":
+        p = subprocess.run([sys.executable, "-m", "analysis", command, game.id], capture_output=True, text=True)
+        assert p.returncode == 2 and p.stdout == "" and p.stderr == f"cardlab: error: {msg}\n"
+
+
+def _dummy(capability: str) -> tuple:
+    """Positional arguments for a refused method (never read: the refusal comes first)."""
+    return {"evaluate": (["x"],), "beats": ("x", "y"), "moves": ("x",), "exact": ("x",),
+            "odds": (RunOptions(trials=1),), "compare": ("x", "y"), "solve": (None,), "review": ({},)
+            }.get(capability, ())
+
+
+def test_games_lists_every_capability_by_game():
+    p = subprocess.run([sys.executable, "-m", "analysis", "games", "--format", "json"], capture_output=True,
+                       text=True)
+    rows = {r["game"]: r for r in json.loads(p.stdout)["rows"]}
+    assert list(rows) == IDS
+    for g in GAMES:
+        assert rows[g.id]["capabilities"] == {c: g.has(c) for c in CAPABILITIES}

@@ -11,7 +11,7 @@ BASE_STAMP := $(VENV)/.cardlab-base
 DEV_STAMP  := $(VENV)/.cardlab-dev
 BENCH_STAMP := $(VENV)/.cardlab-bench
 
-.PHONY: report test bench test-slow clean-venv
+.PHONY: report test lint bench test-slow clean-venv
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,14 @@ report: $(BASE_STAMP)
 # one worker process per core, each test file in one worker (its kernels compile once, in parallel with
 # the other files'), the files in the order tests/conftest.py gives (the heaviest first: pytest 7:54 against
 # 8:38-9:06 in xdist's order, by test count); a single test or file runs as usual with plain pytest
-test: $(DEV_STAMP)
+test: $(DEV_STAMP) lint
 	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
+
+# lint and format check over the tree (ruff), type check of analysis/ (mypy; its files in pyproject.toml)
+lint: $(DEV_STAMP)
+	$(PY) -m ruff check --quiet .
+	$(PY) -m ruff format --check --quiet .
+	$(PY) -m mypy
 
 test-slow: $(DEV_STAMP)
 	$(PY) -m pytest -m slow

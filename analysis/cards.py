@@ -17,8 +17,8 @@ code layout read from ``seeds/<game>.toml``), and :meth:`Deck.index` / :meth:`De
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .errors import CardlabError, accepted
 
@@ -26,9 +26,18 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
 JOKERS = ("BJ", "RJ")
 _SUIT_ALIASES = {
-    "C": "C", "D": "D", "H": "H", "S": "S",
-    "♣": "C", "♦": "D", "♥": "H", "♠": "S",
-    "♧": "C", "♢": "D", "♡": "H", "♤": "S",
+    "C": "C",
+    "D": "D",
+    "H": "H",
+    "S": "S",
+    "♣": "C",
+    "♦": "D",
+    "♥": "H",
+    "♠": "S",
+    "♧": "C",
+    "♢": "D",
+    "♡": "H",
+    "♤": "S",
 }
 _SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])(.)$", re.IGNORECASE)
@@ -119,7 +128,7 @@ class Deck:
     suits: tuple[str, ...]
     jokers: tuple[str, ...] = ()
     layout: str = "suit-major"
-    stride: int = 0          # 0: the natural stride (ranks for suit-major, suits for rank-major)
+    stride: int = 0  # 0: the natural stride (ranks for suit-major, suits for rank-major)
 
     def __post_init__(self):
         if self.layout not in LAYOUTS:
@@ -146,7 +155,7 @@ class Deck:
         """One more than the highest code: the bits a mask of this deck needs."""
         return self.joker_base + len(self.jokers)
 
-    def without_jokers(self) -> "Deck":
+    def without_jokers(self) -> Deck:
         return Deck(self.ranks, self.suits, (), self.layout, self.stride)
 
     def index(self, card: Card) -> int:
@@ -157,7 +166,8 @@ class Deck:
             return self.joker_base + self.jokers.index(card.rank)
         if card.rank not in self.ranks or card.suit not in self.suits:
             raise CardlabError(
-                f"card {card} is not in this deck: ranks {accepted(self.ranks)}; suits {accepted(self.suits)}")
+                f"card {card} is not in this deck: ranks {accepted(self.ranks)}; suits {accepted(self.suits)}"
+            )
         r, s = self.ranks.index(card.rank), self.suits.index(card.suit)
         return s * self.stride + r if self.layout == "suit-major" else r * self.stride + s
 
@@ -211,11 +221,17 @@ class Deck:
 
     def text(self, mask: int, dup: int = 0) -> str:
         """The cards of a mask (and a doubled card twice), lowest code first."""
-        return " ".join(str(self.card(i)) for i in range(self.codes_width) if (mask >> i) & 1
-                        for _ in range(1 + ((dup >> i) & 1)))
+        return " ".join(
+            str(self.card(i)) for i in range(self.codes_width) if (mask >> i) & 1 for _ in range(1 + ((dup >> i) & 1))
+        )
 
     @classmethod
-    def from_toml(cls, d: dict) -> "Deck":
+    def from_toml(cls, d: dict) -> Deck:
         """The ``[deck]`` table of a rules file: ranks, suits, jokers, layout and stride."""
-        return cls(ranks=tuple(d["ranks"]), suits=tuple(d["suits"]), jokers=tuple(d.get("jokers", ())),
-                   layout=d.get("layout", "suit-major"), stride=int(d.get("stride", 0)))
+        return cls(
+            ranks=tuple(d["ranks"]),
+            suits=tuple(d["suits"]),
+            jokers=tuple(d.get("jokers", ())),
+            layout=d.get("layout", "suit-major"),
+            stride=int(d.get("stride", 0)),
+        )

@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from collections.abc import Sequence
+from typing import cast
 
 from . import __version__
 from . import games as registry
@@ -35,22 +36,23 @@ class _Parser(argparse.ArgumentParser):
     #: (command, option) -> the games whose sub-parser of the command takes the option (the top parser's)
     owners: dict[tuple[str, str], list[str]]
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         raise CardlabError(message)
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
             flag = next((e.partition("=")[0] for e in extras if e.startswith("--")), None)
             others = getattr(self, "owners", {}).get((getattr(ns, "command", None), flag or ""))
             game = getattr(ns, "game", None)
             if flag and game and others:
-                raise CardlabError(f"{ns.command} {game} does not take {flag}; games whose {ns.command} takes it: "
-                                   f"{accepted(others)}")
+                raise CardlabError(
+                    f"{ns.command} {game} does not take {flag}; games whose {ns.command} takes it: {accepted(others)}"
+                )
             raise CardlabError(f"unrecognized arguments: {' '.join(extras)}")
         return ns
 
-    def _check_value(self, action, value):  # type: ignore[override]
+    def _check_value(self, action, value):
         if action.choices is None or value in action.choices:
             return
         if isinstance(action, _GameParsers):
@@ -115,8 +117,11 @@ def add_variant_option(p: argparse.ArgumentParser, game: Game | None = None) -> 
 def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
     """``--players`` (for a game with a fixed count, only that count is accepted)."""
     pl = game.rules.players
-    text = (f"number of players, {pl['min']} to {pl['max']} (default {pl['default']})" if pl["min"] != pl["max"]
-            else f"number of players: always {pl['min']}")
+    text = (
+        f"number of players, {pl['min']} to {pl['max']} (default {pl['default']})"
+        if pl["min"] != pl["max"]
+        else f"number of players: always {pl['min']}"
+    )
     p.add_argument("--players", type=_positive_int, help=text)
 
 
@@ -126,15 +131,20 @@ def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, str
         add_players_option(p, game)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--trials", type=_positive_int, help="number of trials (deals or games)")
-    g.add_argument("--precision", type=_precision,
-                   help="instead of --trials: run until every reported cell is within +-P at 95%%")
+    g.add_argument(
+        "--precision", type=_precision, help="instead of --trials: run until every reported cell is within +-P at 95%%"
+    )
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
     add_variant_option(p, game)
     if strategies:
         names = f"; NAME: {', '.join(game.strategies())} (default {game.default_strategy()})" if game else ""
-        p.add_argument("--strategy", action="append", metavar="NAME|SEAT=NAME",
-                       help=f"strategy for every seat, or SEAT=NAME for one seat (repeatable){names}")
+        p.add_argument(
+            "--strategy",
+            action="append",
+            metavar="NAME|SEAT=NAME",
+            help=f"strategy for every seat, or SEAT=NAME for one seat (repeatable){names}",
+        )
     p.add_argument("--backend", default="threads", choices=BACKENDS, help="where chunks run (default threads)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a LocalCluster)")
     p.add_argument("--workers", type=_positive_int, help="processes or dask workers (default: CPU count)")
@@ -148,9 +158,10 @@ def _game_parsers(sub, command: str, capability: str, help: str, description: st
     """A command with one sub-parser per game that has ``capability``; yields (game, its parser)."""
     p = sub.add_parser(command, help=help, description=description or help)
     ids = registry.games_with(capability)
-    gp = p.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser, action=_GameParsers,
-                          help=f"one of: {', '.join(ids)}")
-    gp.capability = capability
+    gp = p.add_subparsers(
+        dest="game", metavar="GAME", parser_class=_Parser, action=_GameParsers, help=f"one of: {', '.join(ids)}"
+    )
+    cast(_GameParsers, gp).capability = capability
     if capability == "solve":
         for deal in ids:
             yield registry.solver_for(deal), deal, gp.add_parser(deal, help=f"a {deal} deal")
@@ -169,9 +180,14 @@ def build_parser() -> _Parser:
     add_output_options(g)
 
     sub_simulate = sub.add_parser("simulate", help="simulate a game and tabulate what happened")
-    gp = sub_simulate.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser, action=_GameParsers,
-                                     help=f"one of: {', '.join(registry.game_ids())}")
-    gp.capability = "simulate"
+    gp = sub_simulate.add_subparsers(
+        dest="game",
+        metavar="GAME",
+        parser_class=_Parser,
+        action=_GameParsers,
+        help=f"one of: {', '.join(registry.game_ids())}",
+    )
+    cast(_GameParsers, gp).capability = "simulate"
     for game in registry.all_games():
         s = gp.add_parser(game.id, help=game.name, description=f"simulate {game.name} and tabulate what happened")
         for o in game.simulate_options:
@@ -179,7 +195,7 @@ def build_parser() -> _Parser:
         add_run_options(s, game)
 
     for game, _, e in _game_parsers(sub, "eval", "evaluate", "evaluate card sets (type and comparison key)"):
-        e.add_argument("cards", nargs="+", help="one quoted card set per argument, e.g. \"KC JC TC\"")
+        e.add_argument("cards", nargs="+", help='one quoted card set per argument, e.g. "KC JC TC"')
         add_variant_option(e, game)
         add_output_options(e)
 
@@ -189,42 +205,59 @@ def build_parser() -> _Parser:
         add_variant_option(b, game)
         add_output_options(b)
 
-    for game, _, mv in _game_parsers(sub, "moves", "moves", "every legal play from a hand, on lead or over the "
-                                     "current play"):
+    for game, _, mv in _game_parsers(
+        sub, "moves", "moves", "every legal play from a hand, on lead or over the current play"
+    ):
         mv.add_argument("--hand", required=True)
         mv.add_argument("--current", help="the play on the table (omit on lead)")
         add_variant_option(mv, game)
         add_output_options(mv)
 
     for game, _, x in _game_parsers(sub, "exact", "exact", "exact answers by enumeration"):
-        x.add_argument("table", choices=game.exact_tables, metavar="TABLE",
-                       help=f"which table: {', '.join(game.exact_tables)}")
+        x.add_argument(
+            "table", choices=game.exact_tables, metavar="TABLE", help=f"which table: {', '.join(game.exact_tables)}"
+        )
         for o in game.exact_options:
             o.add_to(x)
         add_variant_option(x, game)
         add_output_options(x)
 
-    for game, _, o in _game_parsers(sub, "odds", "odds", "win probability of each action at a decision, from what "
-                                    "a player sees"):
+    for game, _, o in _game_parsers(
+        sub, "odds", "odds", "win probability of each action at a decision, from what a player sees"
+    ):
         for opt in game.odds_options:
             opt.add_to(o)
         add_run_options(o, game)
 
-    for game, _, c in _game_parsers(sub, "compare", "compare", "paired comparison of two strategies on the same "
-                                    "deals: one seat (or team) switches from FIELD to CHALLENGER"):
-        c.add_argument("field", choices=game.strategies(), metavar="FIELD",
-                       help=f"the strategy of the field: {', '.join(game.strategies())}")
-        c.add_argument("challenger", choices=game.strategies(), metavar="CHALLENGER",
-                       help="the strategy of the switching seat")
+    for game, _, c in _game_parsers(
+        sub,
+        "compare",
+        "compare",
+        "paired comparison of two strategies on the same deals: one seat (or team) switches from FIELD to CHALLENGER",
+    ):
+        c.add_argument(
+            "field",
+            choices=game.strategies(),
+            metavar="FIELD",
+            help=f"the strategy of the field: {', '.join(game.strategies())}",
+        )
+        c.add_argument(
+            "challenger", choices=game.strategies(), metavar="CHALLENGER", help="the strategy of the switching seat"
+        )
         for opt in game.compare_options:
             opt.add_to(c)
         add_run_options(c, game, strategies=False)
 
-    for game, _, i in _game_parsers(sub, "improve", "improve", "compute the recommended strategy by iterated best "
-                                    "responses"):
+    for game, _, i in _game_parsers(
+        sub, "improve", "improve", "compute the recommended strategy by iterated best responses"
+    ):
         pl = game.rules.players
-        i.add_argument("--players", type=_positive_int, action="append",
-                       help=f"player counts (repeatable; default all, {pl['min']} to {pl['max']})")
+        i.add_argument(
+            "--players",
+            type=_positive_int,
+            action="append",
+            help=f"player counts (repeatable; default all, {pl['min']} to {pl['max']})",
+        )
         i.add_argument("--trials", type=_positive_int, default=400_000, help="deals per look (default 400000)")
         i.add_argument("--rounds", type=_positive_int, default=4, help="at most this many improvement rounds")
         i.add_argument("--seed", type=_seed, default=0)
@@ -232,22 +265,27 @@ def build_parser() -> _Parser:
         i.add_argument("--quiet", action="store_true")
         add_output_options(i)
 
-    for game, deal, so in _game_parsers(sub, "solve", "solve", "double-dummy value of a position (bismarck: 3 "
-                                        "hands; bridge: 4 hands)"):
+    for _game, deal, so in _game_parsers(
+        sub, "solve", "solve", "double-dummy value of a position (bismarck: 3 hands; bridge: 4 hands)"
+    ):
         seats = 4 if deal == "bridge" else 3
         example = "AS KS|QS JS|TS 9S|8S 7S" if seats == 4 else "AS KS|QS JS|TS 9S"
         so.add_argument("--hands", required=True, help=f'{seats} hands by seat separated by "|", e.g. "{example}"')
         so.add_argument("--trump", default="NT", help="S, H, D, C or NT (default NT)")
         so.add_argument("--leader", type=int, default=0, help="the seat on lead (default 0)")
-        so.add_argument("--player", type=int, default=0, help="whose tricks are counted"
-                        + (" (its side: 0+2 or 1+3)" if seats == 4 else ""))
+        so.add_argument(
+            "--player",
+            type=int,
+            default=0,
+            help="whose tricks are counted" + (" (its side: 0+2 or 1+3)" if seats == 4 else ""),
+        )
         so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
         add_output_options(so)
 
     p.owners = {}
     for cmd, action in sub.choices.items():
         for games in action._subparsers._group_actions if action._subparsers else ():
-            for gid, gparser in games.choices.items():
+            for gid, gparser in cast("dict[str, argparse.ArgumentParser]", games.choices).items():
                 for a in gparser._actions:
                     for flag in a.option_strings:
                         p.owners.setdefault((cmd, flag), []).append(gid)
@@ -280,18 +318,24 @@ def describe_games() -> list[dict]:
     for game in registry.all_games():
         g = game.rules
         caps = game.capabilities()
-        out.append({
-            "game": game.id, "name": g.name, "rules": g.data["game"].get("rules"),
-            "players": g.players,
-            "capabilities": {c: c in caps for c in CAPABILITIES},
-            "commands": ["simulate"] + [CAPABILITIES[c].command for c in caps if CAPABILITIES[c].command],
-            "exact_tables": list(game.exact_tables),
-            "solve_deals": list(game.solve_deals),
-            "variants": {k: {"default": v["default"], "values": v["values"], "rule": v.get("rule")}
-                         for k, v in g.variants.items()},
-            "strategies": {k: v.get("doc", "") for k, v in g.strategies.items()},
-            "default_strategy": game.default_strategy(),
-        })
+        out.append(
+            {
+                "game": game.id,
+                "name": g.name,
+                "rules": g.data["game"].get("rules"),
+                "players": g.players,
+                "capabilities": {c: c in caps for c in CAPABILITIES},
+                "commands": ["simulate"] + [CAPABILITIES[c].command for c in caps if CAPABILITIES[c].command],
+                "exact_tables": list(game.exact_tables),
+                "solve_deals": list(game.solve_deals),
+                "variants": {
+                    k: {"default": v["default"], "values": v["values"], "rule": v.get("rule")}
+                    for k, v in g.variants.items()
+                },
+                "strategies": {k: v.get("doc", "") for k, v in g.strategies.items()},
+                "default_strategy": game.default_strategy(),
+            }
+        )
     return out
 
 
@@ -314,8 +358,11 @@ def _cmd_games(args) -> None:
     parts = []
     for g in info:
         pl = g["players"]
-        count = (f"{pl['min']} players" if pl["min"] == pl["max"] else
-                 f"{pl['min']}-{pl['max']} players, default {pl['default']}")
+        count = (
+            f"{pl['min']} players"
+            if pl["min"] == pl["max"]
+            else f"{pl['min']}-{pl['max']} players, default {pl['default']}"
+        )
         parts.append(f"{g['game']}  ({g['name']}; {count}; {g['rules']})")
         parts.append(f"  commands: {', '.join(g['commands'])}")
         parts.append("  variants (default first):")
@@ -330,9 +377,18 @@ def _cmd_games(args) -> None:
 
 
 def run_options(args) -> RunOptions:
-    return RunOptions(trials=args.trials, precision=args.precision, seed=args.seed, chunk_size=args.chunk_size,
-                      backend=args.backend, threads=args.threads, workers=args.workers, scheduler=args.scheduler,
-                      progress=not args.quiet, checkpoint=args.checkpoint)
+    return RunOptions(
+        trials=args.trials,
+        precision=args.precision,
+        seed=args.seed,
+        chunk_size=args.chunk_size,
+        backend=args.backend,
+        threads=args.threads,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        progress=not args.quiet,
+        checkpoint=args.checkpoint,
+    )
 
 
 def _given(args, options) -> dict:
@@ -347,8 +403,12 @@ def _need_size(args) -> None:
 
 def _cmd_simulate(game: Game, args) -> None:
     _need_size(args)
-    spec = game.simulation_spec(players=getattr(args, "players", None), variants=parse_variant_options(args.variant),
-                                strategies=args.strategy, **_given(args, game.simulate_options))
+    spec = game.simulation_spec(
+        players=getattr(args, "players", None),
+        variants=parse_variant_options(args.variant),
+        strategies=args.strategy,
+        **_given(args, game.simulate_options),
+    )
     emit_result(run(spec, **run_options(args).kwargs()), args)
 
 
@@ -382,42 +442,74 @@ def _cmd_odds(game: Game, args) -> None:
     position = _given(args, game.odds_options)
     if getattr(args, "players", None) is not None:
         position["players"] = args.players
-    emit_result(game.odds(run_options(args), variants=parse_variant_options(args.variant), strategies=args.strategy,
-                          **position), args)
+    emit_result(
+        game.odds(
+            run_options(args), variants=parse_variant_options(args.variant), strategies=args.strategy, **position
+        ),
+        args,
+    )
 
 
 def _cmd_compare(game: Game, args) -> None:
     _need_size(args)
-    spec = game.compare_spec(args.field, args.challenger, players=getattr(args, "players", None),
-                             variants=parse_variant_options(args.variant), **_given(args, game.compare_options))
+    spec = game.compare_spec(
+        args.field,
+        args.challenger,
+        players=getattr(args, "players", None),
+        variants=parse_variant_options(args.variant),
+        **_given(args, game.compare_options),
+    )
     emit_result(run(spec, **run_options(args).kwargs()), args)
 
 
 def _cmd_improve(game: Game, args) -> None:
-    emit_result(game.improve(args.players, trials=args.trials, rounds=args.rounds, seed=args.seed, write=args.write,
-                             progress=not args.quiet), args)
+    emit_result(
+        game.improve(
+            args.players,
+            trials=args.trials,
+            rounds=args.rounds,
+            seed=args.seed,
+            write=args.write,
+            progress=not args.quiet,
+        ),
+        args,
+    )
 
 
 def _cmd_solve(game: Game, args) -> None:
-    df = game.solve(SolveRequest(deal=args.game, hands=args.hands, trump=args.trump, leader=args.leader,
-                                 player=args.player, goal=args.goal))
+    df = game.solve(
+        SolveRequest(
+            deal=args.game, hands=args.hands, trump=args.trump, leader=args.leader, player=args.player, goal=args.goal
+        )
+    )
     emit_result(Result(df, {"game": args.game, "command": "solve", "version": __version__}), args)
 
 
 def _cmd_report(args) -> None:
     from .report import build_reports
+
     if not args.all and not args.game:
-        raise CardlabError(f"give a game, or --all for every game; games with reports: "
-                           f"{accepted(registry.games_with('report'))}")
+        raise CardlabError(
+            f"give a game, or --all for every game; games with reports: {accepted(registry.games_with('report'))}"
+        )
     if args.game:
         registry.require(args.game, "report")
-    build_reports(None if args.all else args.game, out_dir=args.out, scale=args.scale, seed=args.seed,
-                  progress=not args.quiet)
+    build_reports(
+        None if args.all else args.game, out_dir=args.out, scale=args.scale, seed=args.seed, progress=not args.quiet
+    )
 
 
-GAME_COMMANDS = {"simulate": _cmd_simulate, "eval": _cmd_eval, "beats": _cmd_beats, "moves": _cmd_moves,
-                 "exact": _cmd_exact, "odds": _cmd_odds, "compare": _cmd_compare, "improve": _cmd_improve,
-                 "solve": _cmd_solve}
+GAME_COMMANDS = {
+    "simulate": _cmd_simulate,
+    "eval": _cmd_eval,
+    "beats": _cmd_beats,
+    "moves": _cmd_moves,
+    "exact": _cmd_exact,
+    "odds": _cmd_odds,
+    "compare": _cmd_compare,
+    "improve": _cmd_improve,
+    "solve": _cmd_solve,
+}
 COMMANDS = ["games", *GAME_COMMANDS, "report"]
 
 
@@ -433,8 +525,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             _cmd_report(args)
         else:
             if args.game is None:
-                cap = "simulate" if args.command == "simulate" else next(
-                    c.name for c in CAPABILITIES.values() if c.command == args.command)
+                cap = (
+                    "simulate"
+                    if args.command == "simulate"
+                    else next(c.name for c in CAPABILITIES.values() if c.command == args.command)
+                )
                 ids = registry.game_ids() if cap == "simulate" else registry.games_with(cap)
                 raise CardlabError(f"give a game after {args.command}; accepted: {accepted(ids)}")
             game = registry.solver_for(args.game) if args.command == "solve" else registry.get(args.game)

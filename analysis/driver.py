@@ -27,9 +27,10 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -83,21 +84,33 @@ def _load_kernel(path: str):
     return getattr(importlib.import_module(module), name)
 
 
-def run_chunks(kernel_path: str, args: tuple, chunk_ids: np.ndarray, chunk_size: int, n_trials: int,
-               key0: np.uint64, key1: np.uint64, n_counts: int, threads: int | None = None) -> np.ndarray:
+def run_chunks(
+    kernel_path: str,
+    args: tuple,
+    chunk_ids: np.ndarray,
+    chunk_size: int,
+    n_trials: int,
+    key0: np.uint64,
+    key1: np.uint64,
+    n_counts: int,
+    threads: int | None = None,
+) -> np.ndarray:
     """Run ``chunk_ids`` in this process and return their rows (the unit of work of every backend)."""
     if threads is not None:
         import numba
+
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     out = np.zeros((len(chunk_ids), n_counts), dtype=np.int64)
-    _load_kernel(kernel_path)(np.asarray(chunk_ids, dtype=np.int64), np.int64(chunk_size), np.int64(n_trials),
-                              key0, key1, *args, out)
+    _load_kernel(kernel_path)(
+        np.asarray(chunk_ids, dtype=np.int64), np.int64(chunk_size), np.int64(n_trials), key0, key1, *args, out
+    )
     return out
 
 
 def _worker_init() -> None:
     os.environ["NUMBA_NUM_THREADS"] = "1"
     import numba
+
     numba.set_num_threads(1)
 
 
@@ -117,11 +130,13 @@ class _Executor:
         if backend == "processes":
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor
+
             old = os.environ.get("NUMBA_NUM_THREADS")
             os.environ["NUMBA_NUM_THREADS"] = "1"  # inherited by the spawned workers before numba loads
             try:
-                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"),
-                                                 initializer=_worker_init)
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=mp.get_context("spawn"), initializer=_worker_init
+                )
             finally:
                 if old is None:
                     os.environ.pop("NUMBA_NUM_THREADS", None)
@@ -138,16 +153,22 @@ class _Executor:
                 except OSError as e:
                     raise CardlabError(f"cannot reach the dask scheduler at {scheduler!r}: {e}") from None
             else:
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=50,
-                                             env={"NUMBA_NUM_THREADS": "1"})
+                self._cluster = LocalCluster(
+                    n_workers=self.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=50,
+                    env={"NUMBA_NUM_THREADS": "1"},
+                )
                 self._client = Client(self._cluster)
             self._client.run(_worker_init)
         elif threads is not None:
             import numba
+
             if threads < 1:
                 raise CardlabError(f"bad --threads {threads}: expected a positive integer")
-            self._threads_before = numba.get_num_threads()   # restored by close(): a run leaves no trace
+            self._threads_before = numba.get_num_threads()  # restored by close(): a run leaves no trace
             numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
 
     def run(self, spec: KernelSpec, chunk_ids: np.ndarray, chunk_size: int, n_trials: int, key0, key1) -> np.ndarray:
@@ -156,18 +177,24 @@ class _Executor:
         parts = [p for p in np.array_split(chunk_ids, min(self.workers, len(chunk_ids))) if len(p)]
         call = (spec.kernel, spec.args)
         if self.backend == "processes":
-            futs = [self._pool.submit(run_chunks, *call, p, chunk_size, n_trials, key0, key1, spec.n_counts)
-                    for p in parts]
+            futs = [
+                self._pool.submit(run_chunks, *call, p, chunk_size, n_trials, key0, key1, spec.n_counts) for p in parts
+            ]
             rows = [f.result() for f in futs]
         else:
-            futs = [self._client.submit(run_chunks, *call, p, chunk_size, n_trials, key0, key1, spec.n_counts, 1,
-                                        pure=False) for p in parts]
+            futs = [
+                self._client.submit(
+                    run_chunks, *call, p, chunk_size, n_trials, key0, key1, spec.n_counts, 1, pure=False
+                )
+                for p in parts
+            ]
             rows = self._client.gather(futs)
         return np.concatenate(rows, axis=0)
 
     def close(self) -> None:
         if self._threads_before is not None:
             import numba
+
             numba.set_num_threads(self._threads_before)
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
@@ -196,12 +223,16 @@ class Checkpoint:
                 ident = json.loads(str(z["identity"]))
                 rows = np.array(z["rows"], dtype=np.int64)
         except Exception as e:  # noqa: BLE001 -- any unreadable file is the same plain error
-            raise CardlabError(f"unreadable checkpoint {str(self.path)!r}: {type(e).__name__}; "
-                               "delete it or choose another --checkpoint file") from None
+            raise CardlabError(
+                f"unreadable checkpoint {str(self.path)!r}: {type(e).__name__}; "
+                "delete it or choose another --checkpoint file"
+            ) from None
         if ident != self.identity:
             diff = sorted(k for k in set(ident) | set(self.identity) if ident.get(k) != self.identity.get(k))
-            raise CardlabError(f"checkpoint {str(self.path)!r} belongs to a different run (differs in "
-                               f"{', '.join(diff)}); delete it or choose another --checkpoint file")
+            raise CardlabError(
+                f"checkpoint {str(self.path)!r} belongs to a different run (differs in "
+                f"{', '.join(diff)}); delete it or choose another --checkpoint file"
+            )
         return rows
 
     def save(self, rows: np.ndarray) -> None:
@@ -218,11 +249,23 @@ def _max_half_width(table, measures: tuple[str, ...]) -> float:
     return float(np.nanmax(hw)) if len(hw) and not np.all(np.isnan(hw)) else float("inf")
 
 
-def run(spec: KernelSpec, *, trials: int | None = None, precision: float | None = None, seed: int = 0,
-        chunk_size: int = DEFAULT_CHUNK_SIZE, backend: str = "threads", threads: int | None = None,
-        workers: int | None = None, scheduler: str | None = None, progress: bool = True,
-        checkpoint: str | os.PathLike | None = None, max_trials: int = 10**9, confidence: float = 0.95,
-        batch_chunks: int | None = None) -> Result:
+def run(
+    spec: KernelSpec,
+    *,
+    trials: int | None = None,
+    precision: float | None = None,
+    seed: int = 0,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    backend: str = "threads",
+    threads: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = True,
+    checkpoint: str | os.PathLike | None = None,
+    max_trials: int = 10**9,
+    confidence: float = 0.95,
+    batch_chunks: int | None = None,
+) -> Result:
     """Run ``spec`` for ``trials`` trials, or until every cell is within ``precision`` (half-width at 95%).
 
     Returns a :class:`~analysis.tables.Result`: the tidy table from ``spec.tabulate`` and the metadata.
@@ -238,8 +281,14 @@ def run(spec: KernelSpec, *, trials: int | None = None, precision: float | None 
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     key0, key1 = split_seed(seed)
-    identity = {"fingerprint": spec.fingerprint(), "seed": int(seed), "chunk_size": int(chunk_size),
-                "trials": None if trials is None else int(trials), "precision": precision, "version": __version__}
+    identity = {
+        "fingerprint": spec.fingerprint(),
+        "seed": int(seed),
+        "chunk_size": int(chunk_size),
+        "trials": None if trials is None else int(trials),
+        "precision": precision,
+        "version": __version__,
+    }
     ckpt = Checkpoint(checkpoint, identity) if checkpoint else None
     done = ckpt.load() if ckpt else None
     rows = done if done is not None else np.zeros((0, spec.n_counts), dtype=np.int64)
@@ -303,10 +352,18 @@ def run(spec: KernelSpec, *, trials: int | None = None, precision: float | None 
     used = min(len(rows) * chunk_size, n_trials) if trials is not None else len(rows) * chunk_size
     counts = rows.sum(axis=0)
     table = spec.tabulate(counts, used, spec)
-    meta = {"game": spec.game, **spec.describe, "seed": int(seed), "trials": int(used),
-            "chunk_size": int(chunk_size), "chunks": int(len(rows)), "version": __version__,
-            "backend": backend, "elapsed_s": round(elapsed, 3),
-            "trials_per_s": round(used / elapsed, 1) if elapsed > 0 else None}
+    meta = {
+        "game": spec.game,
+        **spec.describe,
+        "seed": int(seed),
+        "trials": int(used),
+        "chunk_size": int(chunk_size),
+        "chunks": int(len(rows)),
+        "version": __version__,
+        "backend": backend,
+        "elapsed_s": round(elapsed, 3),
+        "trials_per_s": round(used / elapsed, 1) if elapsed > 0 else None,
+    }
     if precision is not None:
         meta["precision_target"] = precision
         meta["precision_achieved"] = _max_half_width(table, spec.precision_measures)
@@ -316,6 +373,7 @@ def run(spec: KernelSpec, *, trials: int | None = None, precision: float | None 
 
 def _numba_threads() -> int:
     import numba
+
     return int(numba.get_num_threads())
 
 
@@ -323,4 +381,5 @@ def _progress_bar(progress: bool, total: int | None):
     if not progress or not sys.stderr.isatty():
         return None
     from tqdm import tqdm
+
     return tqdm(total=total, unit="trial", unit_scale=True, delay=2.0, file=sys.stderr, leave=False)

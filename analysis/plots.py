@@ -11,8 +11,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-STYLE = {"figure.dpi": 100, "savefig.dpi": 100, "font.size": 9, "axes.grid": True, "grid.alpha": 0.3,
-         "svg.hashsalt": "cardlab"}
+STYLE = {
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "font.size": 9,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "svg.hashsalt": "cardlab",
+}
 
 
 def png_bytes(fig) -> bytes:
@@ -37,8 +43,9 @@ def new_figure(width: float = 6.4, height: float = 3.6):
     return fig, ax
 
 
-def bar_with_intervals(df: pd.DataFrame, x: str, hue: str | None, *, title: str, ylabel: str, xlabel: str,
-                       reference: float | None = None):
+def bar_with_intervals(
+    df: pd.DataFrame, x: str, hue: str | None, *, title: str, ylabel: str, xlabel: str, reference: float | None = None
+):
     """Grouped bars of ``estimate`` with ``ci_low``/``ci_high`` error bars."""
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
@@ -52,8 +59,11 @@ def bar_with_intervals(df: pd.DataFrame, x: str, hue: str | None, *, title: str,
             err = yerr(sub["estimate"], sub["ci_low"], sub["ci_high"])
             ax.bar(pos, sub["estimate"], width=width, yerr=err, capsize=2, label=None if g is None else str(g))
         ax.set_xticks(np.arange(len(xs)))
-        ax.set_xticklabels([str(v) for v in xs], rotation=30 if max(len(str(v)) for v in xs) > 6 else 0,
-                           ha="right" if max(len(str(v)) for v in xs) > 6 else "center")
+        ax.set_xticklabels(
+            [str(v) for v in xs],
+            rotation=30 if max(len(str(v)) for v in xs) > 6 else 0,
+            ha="right" if max(len(str(v)) for v in xs) > 6 else "center",
+        )
         if reference is not None:
             ax.axhline(reference, color="grey", lw=0.8, ls="--")
         ax.set_title(title)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -77,7 +77,7 @@ class GameRules:
         return name
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(path: str) -> GameRules:
     with open(path, "rb") as f:
         data = tomllib.load(f)

@@ -54,8 +54,12 @@ def _wilson_scalar(x: float, n: float, z: float):
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2.0 * n)) / denom
     half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
-    return (np.float64(p), np.float64(se), np.float64(min(max(centre - half, 0.0), 1.0)),
-            np.float64(min(max(centre + half, 0.0), 1.0)))
+    return (
+        np.float64(p),
+        np.float64(se),
+        np.float64(min(max(centre - half, 0.0), 1.0)),
+        np.float64(min(max(centre + half, 0.0), 1.0)),
+    )
 
 
 def mean_interval(total, total_sq, trials, confidence: float = 0.95):

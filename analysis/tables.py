@@ -24,26 +24,55 @@ from .errors import CardlabError, accepted
 from .stats import mean_interval, wilson
 
 FORMATS = ("table", "csv", "json")
-ROW_COLUMNS = ["measure", "seat", "trials", "successes", "total", "total_sq",
-               "estimate", "std_error", "ci_low", "ci_high"]
+ROW_COLUMNS = [
+    "measure",
+    "seat",
+    "trials",
+    "successes",
+    "total",
+    "total_sq",
+    "estimate",
+    "std_error",
+    "ci_low",
+    "ci_high",
+]
 
 
-def proportion_row(measure: str, seat: int | None, successes, trials, confidence: float = 0.95,
-                   **extra) -> dict:
+def proportion_row(measure: str, seat: int | None, successes, trials, confidence: float = 0.95, **extra) -> dict:
     """One event row with a Wilson interval."""
     p, se, lo, hi = wilson(successes, trials, confidence)
-    return {"measure": measure, "seat": seat, **extra, "trials": int(trials), "successes": int(successes),
-            "estimate": float(p), "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)}
+    return {
+        "measure": measure,
+        "seat": seat,
+        **extra,
+        "trials": int(trials),
+        "successes": int(successes),
+        "estimate": float(p),
+        "std_error": float(se),
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+    }
 
 
-def mean_row(measure: str, seat: int | None, total, total_sq, trials, scale: float = 1.0,
-             confidence: float = 0.95, **extra) -> dict:
+def mean_row(
+    measure: str, seat: int | None, total, total_sq, trials, scale: float = 1.0, confidence: float = 0.95, **extra
+) -> dict:
     """One payoff row: ``total`` and ``total_sq`` are integer sums in units of ``1/scale``."""
     t = float(total) / scale
     t2 = float(total_sq) / (scale * scale)
     m, se, lo, hi = mean_interval(t, t2, trials, confidence)
-    return {"measure": measure, "seat": seat, **extra, "trials": int(trials), "total": t, "total_sq": t2,
-            "estimate": float(m), "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)}
+    return {
+        "measure": measure,
+        "seat": seat,
+        **extra,
+        "trials": int(trials),
+        "total": t,
+        "total_sq": t2,
+        "estimate": float(m),
+        "std_error": float(se),
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+    }
 
 
 def frame(rows: list[dict]) -> pd.DataFrame:

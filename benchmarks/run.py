@@ -18,8 +18,8 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 from analysis import driver  # noqa: E402
-from analysis.games import bisko_bobo as bb  # noqa: E402
 from analysis.games import biscuits as bi  # noqa: E402
+from analysis.games import bisko_bobo as bb  # noqa: E402
 from analysis.games import zheng_shangyou as zs  # noqa: E402
 from kernels import bisko_bobo as K  # noqa: E402
 from kernels import rng  # noqa: E402
@@ -87,11 +87,12 @@ def median_interval(xs, confidence=0.95):
     """A distribution-free interval for the median of the distribution ``xs`` was drawn from: the order
     statistics x_(k) .. x_(n+1-k) with the largest k such that P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2."""
     from math import comb
+
     xs = sorted(xs)
     n = len(xs)
     k, tail = 0, 0.0
-    while k < n // 2 and tail + comb(n, k) / 2 ** n <= (1 - confidence) / 2:
-        tail += comb(n, k) / 2 ** n
+    while k < n // 2 and tail + comb(n, k) / 2**n <= (1 - confidence) / 2:
+        tail += comb(n, k) / 2**n
         k += 1
     return (xs[k - 1], xs[n - k]) if k else (xs[0], xs[-1])
 
@@ -104,8 +105,7 @@ def row(name, value, unit, target=None, note=""):
 
 def main() -> None:
     cores = os.cpu_count() or 1
-    print(f"cardlab benchmarks: numba {numba.__version__}, numpy {np.__version__}, {cores} cores, "
-          f"median of {REPEATS}")
+    print(f"cardlab benchmarks: numba {numba.__version__}, numpy {np.__version__}, {cores} cores, median of {REPEATS}")
     print(f"{'measure':<52}{'value':>14} {'unit':<10}{'target':>12}  ratio")
     # --- random numbers
     n = 20_000_000
@@ -129,15 +129,25 @@ def main() -> None:
     a = spec.args
     row_s = np.zeros(K.n_counts(P), dtype=np.int64)
     ts = median_time(lambda: K.simulate_range_scalar(0, trials // 2, np.uint64(1), np.uint64(0), *a, row_s))
-    row(f"full deals, {P} players, scalar loop (no lanes), 1 core", trials // 2 / ts, "deals/s", None,
-        f"lanes {deals_core / (trials // 2 / ts):.2f}x faster")
+    row(
+        f"full deals, {P} players, scalar loop (no lanes), 1 core",
+        trials // 2 / ts,
+        "deals/s",
+        None,
+        f"lanes {deals_core / (trials // 2 / ts):.2f}x faster",
+    )
     spec_r = bb.simulation_spec(P, strategies=["random"])
     tr = median_time(lambda: driver.run(spec_r, trials=trials // 2, seed=1, progress=False, threads=1))
     row(f"full deals, random strategy, {P} players, 1 core", trials // 2 / tr, "deals/s", None, "(scalar loop)")
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     tall = median_time(lambda: driver.run(spec, trials=trials, seed=1, progress=False))
-    row(f"full deals, all {numba.config.NUMBA_NUM_THREADS} threads", trials / tall, "deals/s", None,
-        f"scaling {t1 / tall:.2f}x")
+    row(
+        f"full deals, all {numba.config.NUMBA_NUM_THREADS} threads",
+        trials / tall,
+        "deals/s",
+        None,
+        f"scaling {t1 / tall:.2f}x",
+    )
     # --- the random numbers one deal needs, alone
     hid, lod = bb.high_deck(P), bb.low_deck(P)
     numba.set_num_threads(1)
@@ -145,8 +155,10 @@ def main() -> None:
     row("random numbers of one deal only (scalar shuffles), 1 core", trials / td, "deals/s")
     tl = median_time(lambda: _lane_draws_only(trials, hid, lod, P, np.uint64(1)))
     row("random numbers of one deal only (lanes' shuffles), 1 core", trials / tl, "deals/s")
-    print(f"{'  ratio full deal / random numbers alone (lanes)':<52}{(trials / t1) / (trials / tl):>14.3f}"
-          "            (1.0 = the deal costs no more than its random numbers)")
+    print(
+        f"{'  ratio full deal / random numbers alone (lanes)':<52}{(trials / t1) / (trials / tl):>14.3f}"
+        "            (1.0 = the deal costs no more than its random numbers)"
+    )
     # --- batch evaluation
     r = np.random.default_rng(0)
     m = 2_000_000
@@ -168,9 +180,12 @@ def main() -> None:
     def enum():
         counts[:] = 0
         K.exact_type_counts(deck32, 6, 0, 0, 0, K.RANK_PACK, counts)
+
     tx = median_time(enum)
-    print(f"{'exact enumeration, all 6-card sets of 32 cards':<52}{tx * 1000:>14,.1f} {'ms':<10}{1000:>12,}  "
-          f"{1000 / (tx * 1000):6.2f}x  ({int(counts.sum()):,} sets)")
+    print(
+        f"{'exact enumeration, all 6-card sets of 32 cards':<52}{tx * 1000:>14,.1f} {'ms':<10}{1000:>12,}  "
+        f"{1000 / (tx * 1000):6.2f}x  ({int(counts.sum()):,} sets)"
+    )
 
 
 def zheng_shangyou() -> None:
@@ -188,7 +203,9 @@ def zheng_shangyou() -> None:
         t = median_time(lambda: driver.run(spec, trials=4_000, seed=1, progress=False, threads=1, chunk_size=500))
         row(f"Zheng Shangyou, two decks, {P} players, random, 1 core", 4_000 / t, "games/s", None)
     import numpy as _np
+
     from kernels import zheng_shangyou as ZK
+
     hand, dup = (_np.uint64(m) for m in zs.to_mask("3D 3C 4D 4H 5S 6D 7C 8H 9S TD JC QH KS"))
     out = ZK.new_moves()
     n_moves = int(ZK.generate_moves(hand, dup, 0, 0, 0, out, zs.variant_array({})))
@@ -201,9 +218,12 @@ def zheng_shangyou() -> None:
         for _ in range(reps):
             total += ZK.moves_into(h, d, 0, 0, 0, out, scratch, zv)
         return total
+
     tg = median_time(lambda: _gen(hand, dup, out, reps, zs.variant_array({})))
-    print(f"{'Zheng Shangyou move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
-          f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays)")
+    print(
+        f"{'Zheng Shangyou move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
+        f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays)"
+    )
 
 
 def biscuits() -> None:
@@ -212,10 +232,16 @@ def biscuits() -> None:
         spec = bi.simulation_spec(unit="hand", strategies=[name])
         hands = 20_000
         t = median_time(lambda: driver.run(spec, trials=hands, seed=1, progress=False, threads=1, chunk_size=500))
-        row(f"Biscuits complete hands, {name} players, 1 core", hands / t, "hands/s",
-            100_000 if name == "planning" else None)
+        row(
+            f"Biscuits complete hands, {name} players, 1 core",
+            hands / t,
+            "hands/s",
+            100_000 if name == "planning" else None,
+        )
     import numpy as _np
+
     from kernels import biscuits as BK
+
     hand = _np.uint64(bi.to_mask("3C 3D 4H 5S 6C 7D 8H 9S TC JD QH KS AC"))
     out = _np.zeros(BK.MAX_MOVES, dtype=_np.uint64)
     bv = bi.variant_array({})
@@ -228,9 +254,12 @@ def biscuits() -> None:
         for _ in range(reps):
             total += BK.generate_moves(h, 0, 0, out, bv)
         return total
+
     tg = median_time(lambda: _gen(hand, out, reps, bv))
-    print(f"{'Biscuits move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
-          f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays; target well under 1000)")
+    print(
+        f"{'Biscuits move generation, 13 cards on lead':<52}{tg / reps / n_moves * 1e9:>14,.1f} "
+        f"{'ns/play':<10}{'':>12}          ({n_moves} legal plays; target well under 1000)"
+    )
 
 
 def peers(zs_random_rate: float) -> None:
@@ -248,10 +277,13 @@ def peers(zs_random_rate: float) -> None:
         def run_os():
             for i in range(n):
                 pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
+
         t = median_time(run_os, repeats=3)
         row("OpenSpiel dou_dizhu, random C++ bots, 1 core", n / t, "games/s")
-        print(f"{'  ratio cardlab Zheng Shangyou random / OpenSpiel':<52}{zs_random_rate / (n / t):>14.2f}"
-              f"            (target >= 10)")
+        print(
+            f"{'  ratio cardlab Zheng Shangyou random / OpenSpiel':<52}{zs_random_rate / (n / t):>14.2f}"
+            f"            (target >= 10)"
+        )
     try:
         import rlcard
         from rlcard.agents import RandomAgent
@@ -265,6 +297,7 @@ def peers(zs_random_rate: float) -> None:
         def run_rl():
             for _ in range(n):
                 env.run(is_training=False)
+
         t = median_time(run_rl, repeats=3)
         row("RLCard doudizhu (pure Python), random agents", n / t, "games/s")
         print(f"{'  ratio cardlab Zheng Shangyou random / RLCard':<52}{zs_random_rate / (n / t):>14.0f}")
@@ -274,13 +307,14 @@ def _dd_deal(r, nh, m):
     cards = r.choice(52, nh * m, replace=False)
     hands = np.zeros(4, dtype=np.uint64)
     for i in range(nh):
-        for c in cards[i * m:(i + 1) * m]:
+        for c in cards[i * m : (i + 1) * m]:
             hands[i] |= np.uint64(1) << np.uint64((c // 13) * 16 + c % 13)
     return hands
 
 
 def bismarck() -> None:
     from analysis.games import bismarck as bm
+
     numba.set_num_threads(1)
     rates = {}
     for name, target, hands in (("random", 1_000_000, 200_000), ("heuristic", 300_000, 100_000)):
@@ -300,16 +334,20 @@ def bismarck() -> None:
         def run_os():
             for i in range(n):
                 pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
+
         t = median_time(run_os, repeats=3)
         row("OpenSpiel oh_hell (3 players, 16 tricks), random C++ bots", n / t, "games/s")
-        print(f"{'  ratio cardlab Bismarck random hands / OpenSpiel':<52}{rates['random'] / (n / t):>14.1f}"
-              f"            (target >= 30)")
+        print(
+            f"{'  ratio cardlab Bismarck random hands / OpenSpiel':<52}{rates['random'] / (n / t):>14.1f}"
+            f"            (target >= 30)"
+        )
 
 
 def double_dummy() -> None:
     """The double-dummy solver: 3-handed deals of m cards a hand (no trumps or a random trump), and bridge deals
     beside DDS, one core."""
     from kernels import dd
+
     numba.set_num_threads(1)
     ttk, ttg = dd.new_tt(20)
     bufs = dd.new_buffers()
@@ -323,28 +361,34 @@ def double_dummy() -> None:
     for m, deals in ((8, 41), (10, 21), (12, 11), (14, 9), (16, 201)):
         r = np.random.default_rng(m)
         boards = []
-        for i in range(deals + 1):
+        for _ in range(deals + 1):
             h = _dd_deal(r, 3, m)
             boards.append((h, int(r.integers(-1, 4))))
         times = [float("inf")] * deals
         nodes = [0] * deals
         for _ in range(DD_PASSES):
             for i, (h, trump) in enumerate(boards):
-                bufs[4][:] = 0                      # the solver's counters: nodes, table hits, ...
+                bufs[4][:] = 0  # the solver's counters: nodes, table hits, ...
                 t0 = time.perf_counter()
-                dd.clear_tt(ttk, ttg)               # each deal is solved from an empty table (a new generation)
+                dd.clear_tt(ttk, ttg)  # each deal is solved from an empty table (a new generation)
                 dd.solve(h.copy(), 3, trump, 0, 1, played, 0, 1, 1, ttk, ttg, bufs)
-                if i:                               # the first one compiles
+                if i:  # the first one compiles
                     times[i - 1] = min(times[i - 1], time.perf_counter() - t0)
                     nodes[i - 1] = int(bufs[4][0])
         # nodes are the figure to compare between versions of the search: unlike times, they are not noisy
         what = f"double dummy, 3 hands of {m} cards, median of {deals}"
         low, high = median_interval(times)
-        extra = (f"; 95% interval {low * 1000:,.0f}-{high * 1000:,.0f} ms; first 9 deals' median "
-                 f"{statistics.median(times[:9]) * 1000:,.0f} ms" if deals > 9 and m == 16 else "")
-        print(f"{what:<52}{statistics.median(times) * 1000:>14,.1f} "
-              f"{'ms':<10}{'':>12}          (max {max(times) * 1000:,.0f} ms; median {statistics.median(nodes):,.0f} "
-              f"nodes{extra}; fastest of {DD_PASSES} passes; target for 16 cards: 50 ms)")
+        extra = (
+            f"; 95% interval {low * 1000:,.0f}-{high * 1000:,.0f} ms; first 9 deals' median "
+            f"{statistics.median(times[:9]) * 1000:,.0f} ms"
+            if deals > 9 and m == 16
+            else ""
+        )
+        print(
+            f"{what:<52}{statistics.median(times) * 1000:>14,.1f} "
+            f"{'ms':<10}{'':>12}          (max {max(times) * 1000:,.0f} ms; median {statistics.median(nodes):,.0f} "
+            f"nodes{extra}; fastest of {DD_PASSES} passes; target for 16 cards: 50 ms)"
+        )
     try:
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode
@@ -362,14 +406,18 @@ def double_dummy() -> None:
     out_values = np.zeros(16, dtype=np.int64)
     # whole deals: 40 (their times spread widely, so the median of the 8 timed before moved with the deals: the
     # first 8 of these are those 8, and their ratio is printed too)
-    for m, deals in ((6, 20), (8, 20), (13, 40)):     # endings, and whole deals
+    for m, deals in ((6, 20), (8, 20), (13, 40)):  # endings, and whole deals
         r = np.random.default_rng(100 + m)
         boards = []
         for _ in range(deals + 1):
             h = _dd_deal(r, 4, m)
-            pbn = "N:" + " ".join(".".join("".join("23456789TJQKA"[k] for k in range(12, -1, -1)
-                                                   if (int(h[p]) >> (16 * s + k)) & 1) for s in (3, 2, 1, 0))
-                                  for p in range(4))
+            pbn = "N:" + " ".join(
+                ".".join(
+                    "".join("23456789TJQKA"[k] for k in range(12, -1, -1) if (int(h[p]) >> (16 * s + k)) & 1)
+                    for s in (3, 2, 1, 0)
+                )
+                for p in range(4)
+            )
             d = Deal.from_pbn(pbn)
             d.first = Player.east
             d.trump = Denom.nt
@@ -386,27 +434,39 @@ def double_dummy() -> None:
                     if question == "value":
                         value = dd.solve(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttg, bufs)
                     else:
-                        n = dd.card_values(h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttg, bufs, out_cards,
-                                           out_values)
+                        n = dd.card_values(
+                            h.copy(), 4, -1, 0, 1, played, 0, 10, 10, ttk, ttg, bufs, out_cards, out_values
+                        )
                         value = int(out_values[:n].max())
                     t2 = time.perf_counter()
                     if value != max(tricks for _, tricks in answer):
                         raise SystemExit(f"bridge deal {d.to_pbn()}: cardlab {value} tricks, DDS {list(answer)}")
-                    if i:                           # the first one compiles (ours) and allocates (DDS)
+                    if i:  # the first one compiles (ours) and allocates (DDS)
                         theirs[i - 1] = min(theirs[i - 1], t1 - t0)
                         ours[i - 1] = min(ours[i - 1], t2 - t1)
-            t[question] = (statistics.median(ours), statistics.median(theirs),
-                           statistics.median(ours[:8]) / statistics.median(theirs[:8]))
+            t[question] = (
+                statistics.median(ours),
+                statistics.median(theirs),
+                statistics.median(ours[:8]) / statistics.median(theirs[:8]),
+            )
         kind = "deals" if m == 13 else f"endings of {m} cards"
         for question, (a, b, first8) in t.items():
             what = f"bridge {kind}, NT, {question}: cardlab / DDS"
             extra = f"; the first 8 deals' medians: {first8:.2f}x" if m == 13 else ""
-            print(f"{what:<52}{a / b:>14.2f} {'x time':<10}{'':>12}          "
-                  f"(medians of {deals}, fastest of {DD_PASSES} passes: {a * 1000:.2f} ms vs {b * 1000:.2f} ms{extra}; "
-                  f"target <= 2)")
+            print(
+                f"{what:<52}{a / b:>14.2f} {'x time':<10}{'':>12}          "
+                f"(medians of {deals}, fastest of {DD_PASSES} passes: {a * 1000:.2f} ms vs {b * 1000:.2f} ms{extra}; "
+                f"target <= 2)"
+            )
 
-SECTIONS = {"bisko-bobo": main, "zheng-shangyou": zheng_shangyou, "biscuits": biscuits, "bismarck": bismarck,
-            "double-dummy": double_dummy}
+
+SECTIONS = {
+    "bisko-bobo": main,
+    "zheng-shangyou": zheng_shangyou,
+    "biscuits": biscuits,
+    "bismarck": bismarck,
+    "double-dummy": double_dummy,
+}
 
 if __name__ == "__main__":
     # all sections by default; or the ones named: python benchmarks/run.py double-dummy

@@ -26,7 +26,7 @@ def _cache_dir() -> Path:
     for src in sorted(here.glob("*.py")):
         digest.update(src.name.encode())
         digest.update(src.read_bytes())
-    digest.update(os.environ.get("CARDLAB_NO_PDEP", "").encode())   # a compile-time choice (bits.FAST_PDEP)
+    digest.update(os.environ.get("CARDLAB_NO_PDEP", "").encode())  # a compile-time choice (bits.FAST_PDEP)
     root = Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR") else here.parent / ".numba_cache"
     return root / digest.hexdigest()[:16]
 

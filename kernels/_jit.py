@@ -23,8 +23,8 @@ from __future__ import annotations
 import ctypes
 import sys
 
-import numba
 import llvmlite.binding as llvm
+import numba
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -76,6 +76,7 @@ def borrowed(typingctx, arr):
 
     def codegen(context, builder, signature, args):
         return _borrow(context, builder, signature.args[0], args[0])
+
     return arr(arr), codegen
 
 
@@ -97,6 +98,7 @@ def prefetch(typingctx, arr, i):
         # (address, read, keep in all cache levels, data cache)
         builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
         return context.get_dummy_value()
+
     return types.none(arr, i), codegen
 
 
@@ -132,6 +134,7 @@ def _madvise(typingctx, addr, length, advice):
         n = context.cast(builder, args[1], signature.args[1], types.uint64)
         adv = context.cast(builder, args[2], signature.args[2], types.int32)
         return builder.call(fn, [builder.inttoptr(a, i8p), n, adv])
+
     return types.int32(addr, length, advice), codegen
 
 

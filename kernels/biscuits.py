@@ -17,11 +17,11 @@ import numpy as np
 
 from . import rng
 from ._jit import borrowed, jit, jit_inline, pjit, prange
+from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count, sort_prefix, split_sets
 from .bits import high_index as _high_index
 from .bits import low_index as _low_index
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
-from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count, sort_prefix, split_sets
 
 K_NONE = 0
 K_SINGLE = 1
@@ -32,16 +32,25 @@ K_FLUSH = 12
 K_FULL_HOUSE = 13
 K_QUAD = 14
 K_STRAIGHT_FLUSH = 15
-KIND_NAMES = {0: "none", 1: "Single", 2: "Pair", 3: "Triple", 11: "Straight", 12: "Flush", 13: "Full House",
-              14: "Quad", 15: "Straight Flush"}
+KIND_NAMES = {
+    0: "none",
+    1: "Single",
+    2: "Pair",
+    3: "Triple",
+    11: "Straight",
+    12: "Flush",
+    13: "Full House",
+    14: "Quad",
+    15: "Straight Flush",
+}
 MAX_MOVES = 1 << 15
 
-V_FLUSH_COMPARE = 0     # flush_compare: 0 top_card_only, 1 lexicographic
-V_ACE_LOW = 1           # ace_low_straight: 0 false, 1 true
-V_PASS_LOCKS_OUT = 2    # pass_locks_out: 0 false, 1 true (a pass takes you out of the trick)
-V_STARTER_RULE = 3      # starter_rule: 0 next_clockwise_in_trailing_or_tied_team, 1 trailing_team_alternates
-V_PASS_FIRST_ONLY = 4   # pass_every_hand: 0 true, 1 false (the partner pass before the first hand only)
-V_END_IMMEDIATE = 5     # game_end_check: 0 end_of_hand, 1 immediate (the game stops when a team reaches the target)
+V_FLUSH_COMPARE = 0  # flush_compare: 0 top_card_only, 1 lexicographic
+V_ACE_LOW = 1  # ace_low_straight: 0 false, 1 true
+V_PASS_LOCKS_OUT = 2  # pass_locks_out: 0 false, 1 true (a pass takes you out of the trick)
+V_STARTER_RULE = 3  # starter_rule: 0 next_clockwise_in_trailing_or_tied_team, 1 trailing_team_alternates
+V_PASS_FIRST_ONLY = 4  # pass_every_hand: 0 true, 1 false (the partner pass before the first hand only)
+V_END_IMMEDIATE = 5  # game_end_check: 0 end_of_hand, 1 immediate (the game stops when a team reaches the target)
 N_VARIANTS = 6
 
 
@@ -62,7 +71,7 @@ def classify(play, bv):
     """``(kind, key)`` of a card set (BI-6); ``K_NONE`` if it is no combination."""
     n = _popcount(play)
     if n == 0 or n == 4 or n > 5:
-        return K_NONE, 0                 # there is no 4-card combination (BI-6)
+        return K_NONE, 0  # there is no 4-card combination (BI-6)
     present = 0
     n_ranks = 0
     r4 = -1
@@ -92,7 +101,7 @@ def classify(play, bv):
     if n != 5:
         return K_NONE, 0
     if r4 >= 0:
-        return K_QUAD, r4                # four of a kind + any fifth card
+        return K_QUAD, r4  # four of a kind + any fifth card
     if r3 >= 0 and n_ranks == 2:
         return K_FULL_HOUSE, r3
     one_suit = _popcount(suit_union) == 1
@@ -119,10 +128,10 @@ def beats(cur_kind, cur_key, kind, key):
     if cur_kind == K_NONE:
         return True
     if kind // 10 != cur_kind // 10:
-        return False                     # Plain never beats Fancy, nor Fancy Plain
+        return False  # Plain never beats Fancy, nor Fancy Plain
     if kind % 10 != cur_kind % 10:
         return kind % 10 > cur_kind % 10
-    return key >= cur_key                # equal rank also beats
+    return key >= cur_key  # equal rank also beats
 
 
 @jit_inline
@@ -173,7 +182,7 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
             ranks &= ranks - np.uint64(1)
             bits = _rank_bits(hand, r)
             sub = bits
-            while sub:                            # every non-empty subset of the rank's suits
+            while sub:  # every non-empty subset of the rank's suits
                 k = _popcount(sub)
                 if k <= 3:
                     n = _emit_known(out, n, sub << np.uint64(4 * r), k, r, cur_kind, cur_key)
@@ -192,19 +201,26 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
                 q = _low_index(twos) // 4
                 twos &= twos - np.uint64(1)
                 qb = _rank_bits(hand, q)
-                for drop in range(4):             # the triple: the rank's cards but one (or all three)
+                for drop in range(4):  # the triple: the rank's cards but one (or all three)
                     if _popcount(bits) == 4:
                         t = bits & ~(np.uint64(1) << np.uint64(drop))
                     elif drop == 0:
                         t = bits
                     else:
                         break
-                    for sa in range(4):           # the pair: two of the other rank's cards
+                    for sa in range(4):  # the pair: two of the other rank's cards
                         for sb in range(sa + 1, 4):
                             pb = (np.uint64(1) << np.uint64(sa)) | (np.uint64(1) << np.uint64(sb))
                             if (pb & ~qb) == np.uint64(0):
-                                n = _emit_known(out, n, (t << np.uint64(4 * r)) | (pb << np.uint64(4 * q)),
-                                                K_FULL_HOUSE, r, cur_kind, cur_key)
+                                n = _emit_known(
+                                    out,
+                                    n,
+                                    (t << np.uint64(4 * r)) | (pb << np.uint64(4 * q)),
+                                    K_FULL_HOUSE,
+                                    r,
+                                    cur_kind,
+                                    cur_key,
+                                )
     # quads: four of a kind + any fifth card (key = the four's rank)
     if _wanted(K_QUAD, cur_kind):
         fours = ge4
@@ -224,20 +240,32 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
             if li < 9:
                 r0, r1, r2, r3, r4 = li, li + 1, li + 2, li + 3, li + 4
             else:
-                r0, r1, r2, r3, r4 = 12, 0, 1, 2, 3           # li == 9: A-2-3-4-5, whose top card is the 5
-            if not ((ge1 >> np.uint64(4 * r0)) & (ge1 >> np.uint64(4 * r1)) & (ge1 >> np.uint64(4 * r2)) &
-                    (ge1 >> np.uint64(4 * r3)) & (ge1 >> np.uint64(4 * r4)) & np.uint64(1)):
+                r0, r1, r2, r3, r4 = 12, 0, 1, 2, 3  # li == 9: A-2-3-4-5, whose top card is the 5
+            if not (
+                (ge1 >> np.uint64(4 * r0))
+                & (ge1 >> np.uint64(4 * r1))
+                & (ge1 >> np.uint64(4 * r2))
+                & (ge1 >> np.uint64(4 * r3))
+                & (ge1 >> np.uint64(4 * r4))
+                & np.uint64(1)
+            ):
                 continue
             b0 = _rank_bits(hand, r0)
             b1 = _rank_bits(hand, r1)
             b2 = _rank_bits(hand, r2)
             b3 = _rank_bits(hand, r3)
             b4 = _rank_bits(hand, r4)
-            if (b0 & b1 & b2 & b3 & b4) == np.uint64(0) and \
-                    _popcount(b0) + _popcount(b1) + _popcount(b2) + _popcount(b3) + _popcount(b4) == 5:
+            if (b0 & b1 & b2 & b3 & b4) == np.uint64(0) and _popcount(b0) + _popcount(b1) + _popcount(b2) + _popcount(
+                b3
+            ) + _popcount(b4) == 5:
                 # one card per rank, not all one suit: the only choice
-                play = ((b0 << np.uint64(4 * r0)) | (b1 << np.uint64(4 * r1)) | (b2 << np.uint64(4 * r2)) |
-                        (b3 << np.uint64(4 * r3)) | (b4 << np.uint64(4 * r4)))
+                play = (
+                    (b0 << np.uint64(4 * r0))
+                    | (b1 << np.uint64(4 * r1))
+                    | (b2 << np.uint64(4 * r2))
+                    | (b3 << np.uint64(4 * r3))
+                    | (b4 << np.uint64(4 * r4))
+                )
                 n = _emit_known(out, n, play, K_STRAIGHT, r4, cur_kind, cur_key)
                 continue
             # an odometer over the suits each rank holds (at most 4 ** 5 choices, usually far fewer)
@@ -258,11 +286,13 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
                                     continue
                                 if s0 == s1 and s1 == s2 and s2 == s3 and s3 == s4:
                                     continue
-                                play = ((np.uint64(1) << np.uint64(4 * r0 + s0)) |
-                                        (np.uint64(1) << np.uint64(4 * r1 + s1)) |
-                                        (np.uint64(1) << np.uint64(4 * r2 + s2)) |
-                                        (np.uint64(1) << np.uint64(4 * r3 + s3)) |
-                                        (np.uint64(1) << np.uint64(4 * r4 + s4)))
+                                play = (
+                                    (np.uint64(1) << np.uint64(4 * r0 + s0))
+                                    | (np.uint64(1) << np.uint64(4 * r1 + s1))
+                                    | (np.uint64(1) << np.uint64(4 * r2 + s2))
+                                    | (np.uint64(1) << np.uint64(4 * r3 + s3))
+                                    | (np.uint64(1) << np.uint64(4 * r4 + s4))
+                                )
                                 n = _emit_known(out, n, play, K_STRAIGHT, r4, cur_kind, cur_key)
     # flushes and straight flushes: every five cards of one suit
     if _wanted(K_FLUSH, cur_kind) or _wanted(K_STRAIGHT_FLUSH, cur_kind):
@@ -303,29 +333,29 @@ def generate_moves(hand, cur_kind, cur_key, out, bv):
 # Strategies are data: strat[seat] = (play policy, pass policy, plain-exchange policy, lead-handover policy).
 
 
-PLAY_RANDOM = 0      # uniform over the legal actions (passing included when following)
-PLAY_GREEDY = 1      # go out when possible; never beat the partner; lead the longest play with the lowest
-                     # top card; follow with the cheapest beating play (lowest type, then key)
-PLAY_PLANNING = 2    # split the hand into the fewest plays (plan_hand) and play only whole ones: go out when
-                     # possible; never beat the partner; with the partner on 1 card lead the lowest single;
-                     # lead the longest whole play with the lowest top card; follow with the cheapest whole
-                     # play; break combinations only when an opponent holds <= PLAN_THRESHOLD cards
+PLAY_RANDOM = 0  # uniform over the legal actions (passing included when following)
+PLAY_GREEDY = 1  # go out when possible; never beat the partner; lead the longest play with the lowest
+# top card; follow with the cheapest beating play (lowest type, then key)
+PLAY_PLANNING = 2  # split the hand into the fewest plays (plan_hand) and play only whole ones: go out when
+# possible; never beat the partner; with the partner on 1 card lead the lowest single;
+# lead the longest whole play with the lowest top card; follow with the cheapest whole
+# play; break combinations only when an opponent holds <= PLAN_THRESHOLD cards
 PLAN_THRESHOLD = 3
-PASS_RANDOM = 0      # two cards at random
-PASS_LOWEST = 1      # the two lowest cards
-PASS_SINGLES = 2     # the two lowest cards that pair with nothing (else the lowest)
-PASS_KEEP_COMBOS = 3 # the two lowest cards left as singles by plan_hand (else the lowest): keeps combinations
-PASS_PAIR = 4        # a pair: the two lowest cards of the lowest rank held at least twice (else the two lowest)
+PASS_RANDOM = 0  # two cards at random
+PASS_LOWEST = 1  # the two lowest cards
+PASS_SINGLES = 2  # the two lowest cards that pair with nothing (else the lowest)
+PASS_KEEP_COMBOS = 3  # the two lowest cards left as singles by plan_hand (else the lowest): keeps combinations
+PASS_PAIR = 4  # a pair: the two lowest cards of the lowest rank held at least twice (else the two lowest)
 PASS_CONNECTORS = 5  # suited connectors: the lowest two cards of one suit with adjacent ranks (else the two lowest)
 ACT_NEVER = 0
-ACT_RANDOM = 1       # a coin for the exchange/handover, random cards
-ACT_LOWEST = 2       # plain exchange: send the lowest card, return the lowest; handover when the partner holds fewer cards
+ACT_RANDOM = 1  # a coin for the exchange/handover, random cards
+ACT_LOWEST = 2  # plain exchange: send the lowest card, return the lowest; handover when the partner holds fewer cards
 
-H_POINTS = 0         # per-seat record of a hand: the seat's team points this hand (both partners carry them)
+H_POINTS = 0  # per-seat record of a hand: the seat's team points this hand (both partners carry them)
 H_OUT_FIRST = 1
 H_STARTER = 2
 H_OUT_SECOND = 3
-H_HCP = 4            # the hand's high-card points after the pass (A 4, K 3, Q 2, J 1): a simple strength measure
+H_HCP = 4  # the hand's high-card points after the pass (A 4, K 3, Q 2, J 1): a simple strength measure
 H_FIELDS = 5
 MAX_HCP = 40
 MAX_TURNS = 4000
@@ -349,7 +379,7 @@ def _lowest_cards(hand, k, avoid_pairs):
     """The k lowest cards (by rank, then code); with avoid_pairs, cards whose rank is single first."""
     first = np.uint64(0)
     if avoid_pairs:
-        lone = ranks_with_count(rank_counts(hand), 1)          # bit 4r: rank r held once
+        lone = ranks_with_count(rank_counts(hand), 1)  # bit 4r: rank r held once
         first = hand & (lone | (lone << np.uint64(1)) | (lone << np.uint64(2)) | (lone << np.uint64(3)))
     return _lowest_of(hand, first, k)
 
@@ -378,9 +408,9 @@ def _choose_play(st, policy, hand, n_hand, cur_kind, cur_key, partner_last, move
         return rng.below(st, n + 1) - 1
     for i in range(n):
         if _popcount(moves[i]) == n_hand:
-            return i                              # go out
+            return i  # go out
     if cur_kind != K_NONE and partner_last:
-        return -1                                 # never beat the partner
+        return -1  # never beat the partner
     best = -1
     best_a = 1 << 40
     for i in range(n):
@@ -390,7 +420,7 @@ def _choose_play(st, policy, hand, n_hand, cur_kind, cur_key, partner_last, move
             for c in range(52):
                 if (moves[i] >> np.uint64(c)) & np.uint64(1):
                     top = c
-            a = (5 - _popcount(moves[i])) * 64 + top     # longest first, then the lowest top card
+            a = (5 - _popcount(moves[i])) * 64 + top  # longest first, then the lowest top card
         else:
             a = (kind % 10) * (1 << 24) + key
         if a < best_a:
@@ -407,20 +437,25 @@ def _take_straights(rest, buf, n, bv):
     """Repeatedly take the lowest straight (5 consecutive ranks, the lowest card of each rank)."""
     while True:
         held = rank_counts(rest)
-        held = (held | (held >> np.uint64(1)) | (held >> np.uint64(2))) & RANK_LOW_BITS    # bit 4r: rank r held
+        held = (held | (held >> np.uint64(1)) | (held >> np.uint64(2))) & RANK_LOW_BITS  # bit 4r: rank r held
         low = -1
         if bv[V_ACE_LOW] == 1 and (held & np.uint64(0x1000000001111)) == np.uint64(0x1000000001111):
-            low = 12                                  # A-2-3-4-5 (A is rank 12)
+            low = 12  # A-2-3-4-5 (A is rank 12)
         else:
-            runs = held & (held >> np.uint64(4)) & (held >> np.uint64(8)) & (held >> np.uint64(12)) & \
-                (held >> np.uint64(16))
+            runs = (
+                held
+                & (held >> np.uint64(4))
+                & (held >> np.uint64(8))
+                & (held >> np.uint64(12))
+                & (held >> np.uint64(16))
+            )
             if runs:
                 low = _low_index(runs) // 4
         if low < 0:
             return rest, n
         elem = np.uint64(0)
         for i in range(5):
-            r = (low + i) % 13                        # 12, 0, 1, 2, 3 for A-2-3-4-5
+            r = (low + i) % 13  # 12, 0, 1, 2, 3 for A-2-3-4-5
             nib = _rank_bits(rest, r)
             elem |= (nib & (~nib + np.uint64(1))) << np.uint64(4 * r)
         buf[n] = elem
@@ -512,9 +547,9 @@ def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count,
     """
     kind, key = classify(hand, bv)
     if beats(cur_kind, cur_key, kind, key):
-        return hand                               # go out
+        return hand  # go out
     if cur_kind != K_NONE and partner_last:
-        return np.uint64(0)                       # never beat the partner
+        return np.uint64(0)  # never beat the partner
     best_m = np.uint64(0)
     best_a = 1 << 40
     if cur_kind == K_NONE:
@@ -524,15 +559,15 @@ def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count,
             m = plan[j]
             kind, key = classify(m, bv)
             if kind == K_NONE:
-                continue                          # a four left without a kicker is no play (BI-6)
-            a = (5 - _popcount(m)) * 64 + _high_index(m)          # the longest, then the lowest top card
+                continue  # a four left without a kicker is no play (BI-6)
+            a = (5 - _popcount(m)) * 64 + _high_index(m)  # the longest, then the lowest top card
             if a < best_a or (a == best_a and m < best_m):
                 best_a = a
                 best_m = m
         if best_m:
             return best_m
-        return hand & (~hand + np.uint64(1))      # nothing whole to lead: our lowest single
-    for j in range(n_plan):                       # the cheapest whole plan element that beats
+        return hand & (~hand + np.uint64(1))  # nothing whole to lead: our lowest single
+    for j in range(n_plan):  # the cheapest whole plan element that beats
         m = plan[j]
         kind, key = classify(m, bv)
         if beats(cur_kind, cur_key, kind, key):
@@ -543,7 +578,7 @@ def _planning_play(hand, n_hand, cur_kind, cur_key, partner_last, partner_count,
     if best_a < (1 << 40) or min_opp > PLAN_THRESHOLD:
         return best_m
     n = generate_moves(hand, cur_kind, cur_key, moves, bv)
-    for i in range(n):                            # an opponent is close to going out: break combinations
+    for i in range(n):  # an opponent is close to going out: break combinations
         kind, key = classify(moves[i], bv)
         a = (kind % 10) * (1 << 24) + key
         if a < best_a or (a == best_a and moves[i] < best_m):
@@ -559,7 +594,7 @@ def _pair_pass(hand):
     multi = ranks_with_count(cnt, 2) | ranks_with_count(cnt, 3) | ranks_with_count(cnt, 4)
     if multi == np.uint64(0):
         return _lowest_of(hand, np.uint64(0), 2)
-    r = _low_index(multi)                       # = 4 * rank
+    r = _low_index(multi)  # = 4 * rank
     return _lowest_of(hand, hand & (np.uint64(15) << np.uint64(r)), 2)
 
 
@@ -567,7 +602,7 @@ def _pair_pass(hand):
 def _connectors_pass(hand):
     """PASS_CONNECTORS: two cards of one suit with adjacent ranks, the lowest such (by rank, then suit), else
     the two lowest cards."""
-    adjacent = hand & (hand >> np.uint64(4))    # bit 4r + s: ranks r and r + 1 of suit s both held
+    adjacent = hand & (hand >> np.uint64(4))  # bit 4r + s: ranks r and r + 1 of suit s both held
     if adjacent == np.uint64(0):
         return _lowest_of(hand, np.uint64(0), 2)
     c = _low_index(adjacent)
@@ -627,7 +662,7 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
         hands[s] = (hands[s] & ~give[s]) | give[(s + 2) % 4]
     for s in range(4):
         hcp = 0
-        for r in range(9, 13):             # J, Q, K, A
+        for r in range(9, 13):  # J, Q, K, A
             hcp += (r - 8) * _popcount(_rank_bits(hands[s], r))
         rec[s, H_HCP] = hcp
     points = np.zeros(2, dtype=np.int64)
@@ -640,11 +675,11 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
     turn = leader
     active = 4
     locks = bv[V_PASS_LOCKS_OUT] == 1
-    locked = 0                                    # seats out of this trick by a pass (variant pass_locks_out)
+    locked = 0  # seats out of this trick by a pass (variant pass_locks_out)
     for _ in range(MAX_TURNS):
         hand = hands[turn]
         partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
-        play = np.uint64(0)                       # 0 = pass
+        play = np.uint64(0)  # 0 = pass
         if strat[turn, 0] == PLAY_PLANNING:
             min_opp = 99
             for o in ((turn + 1) % 4, (turn + 3) % 4):
@@ -653,15 +688,27 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
             if plan_of[turn] != hand or plan_n[turn] == 0:
                 plan_n[turn] = plan_hand(hand, plans[turn], alt, bv)
                 plan_of[turn] = hand
-            play = _planning_play(hand, counts[turn], cur_kind, cur_key, partner_last, counts[(turn + 2) % 4],
-                                  min_opp, moves, bv, plans[turn], plan_n[turn])
+            play = _planning_play(
+                hand,
+                counts[turn],
+                cur_kind,
+                cur_key,
+                partner_last,
+                counts[(turn + 2) % 4],
+                min_opp,
+                moves,
+                bv,
+                plans[turn],
+                plan_n[turn],
+            )
         else:
             n = generate_moves(hand, cur_kind, cur_key, moves, bv)
             sort_prefix(moves, n)
             pick = -1
             if n > 0:
-                pick = _choose_play(st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key, partner_last, moves,
-                                    n, bv)
+                pick = _choose_play(
+                    st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key, partner_last, moves, n, bv
+                )
             if cur_kind == K_NONE and pick < 0:
                 pick = 0
             if pick >= 0:
@@ -682,9 +729,9 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
                 active -= 1
                 rec[turn, H_OUT_FIRST if out_count == 1 else H_OUT_SECOND] = 1
                 if out_count == 2:
-                    break                             # BI-9: the hand ends at once
+                    break  # BI-9: the hand ends at once
                 if bv[V_END_IMMEDIATE] == 1 and (score0 + points[0] >= target or score1 + points[1] >= target):
-                    break                             # variant game_end_check=immediate: the game is over
+                    break  # variant game_end_check=immediate: the game is over
         else:
             passes += 1
             if locks:
@@ -714,7 +761,7 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
                     if hand_over:
                         nxt = partner
             else:
-                a = (winner + 1) % 4                  # the opponent at the winner's left
+                a = (winner + 1) % 4  # the opponent at the winner's left
                 b = (a + 2) % 4
                 if counts[a] > 0 and counts[b] > 0:
                     pol = strat[a, 2]
@@ -724,7 +771,9 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
                     elif pol == ACT_LOWEST:
                         act = True
                     if act:
-                        sent = _random_cards(st, hands[a], 1) if pol == ACT_RANDOM else _lowest_cards(hands[a], 1, False)
+                        sent = (
+                            _random_cards(st, hands[a], 1) if pol == ACT_RANDOM else _lowest_cards(hands[a], 1, False)
+                        )
                         hands[a] &= ~sent
                         hands[b] |= sent
                         pb = strat[b, 2]
@@ -755,7 +804,7 @@ _shuffle_pack = rng.unrolled_shuffle(52, 52)
 
 @jit
 def deal(st, deck, hands, counts, starter):
-    _shuffle_pack(st, deck)               # rng.partial_shuffle(st, deck, 52), unrolled
+    _shuffle_pack(st, deck)  # rng.partial_shuffle(st, deck, 52), unrolled
     for s in range(4):
         hands[s] = 0
         counts[s] = 13
@@ -801,7 +850,7 @@ def _game_over(score0, score1, n_hands, target, max_hands):
 
 
 # count rows: per seat C_FIELDS, then per team, then game fields
-C_POINTS = 0          # team points credited to this seat's team in hands (sum, and sum of squares)
+C_POINTS = 0  # team points credited to this seat's team in hands (sum, and sum of squares)
 C_POINTS_SQ = 1
 C_OUT_FIRST = 2
 C_STARTER = 3
@@ -819,8 +868,9 @@ def counts_width() -> int:
 
 
 @jit_inline
-def _deal_and_play(st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands, score0, score1,
-                   target):
+def _deal_and_play(
+    st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands, score0, score1, target
+):
     """Deal hand number ``n_hands`` of a game (0 = the first) and play it: the points of each team."""
     for i in range(52):
         deck[i] = i
@@ -845,8 +895,19 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
         last_start = np.zeros(2, dtype=np.int64)
         st_deal = rng.new_state()
         st_play = rng.new_state()
-        _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands, bv, out[ci],
-                        (hands, counts, rec, moves, deck, last_start, st_deal, st_play))
+        _simulate_range(
+            start,
+            stop,
+            key0,
+            key1,
+            strat,
+            unit_game,
+            target,
+            max_hands,
+            bv,
+            out[ci],
+            (hands, counts, rec, moves, deck, last_start, st_deal, st_play),
+        )
 
 
 @jit
@@ -859,15 +920,29 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands
     for t in range(start, stop):
         rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
         rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-        starter = rng.below(st_deal, 4)          # BI-3: the first Starter at random
+        starter = rng.below(st_deal, 4)  # BI-3: the first Starter at random
         score0 = 0
         score1 = 0
         n_hands = 0
         last_start[:] = -1
         last_start[starter % 2] = starter
         while True:
-            p0, p1 = _deal_and_play(st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands,
-                                    score0, score1, target if unit_game == 1 else 1 << 40)
+            p0, p1 = _deal_and_play(
+                st_deal,
+                deck,
+                hands,
+                counts,
+                starter,
+                strat,
+                st_play,
+                rec,
+                moves,
+                bv,
+                n_hands,
+                score0,
+                score1,
+                target if unit_game == 1 else 1 << 40,
+            )
             score0 += p0
             score1 += p1
             n_hands += 1
@@ -893,7 +968,7 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands
                 row[base + T_FIELDS + T_GAMES_WON] += 1
 
 
-PAIR_STATS = 7   # n, points A, points B, sum d, sum d^2, first out A, first out B (for the switching team)
+PAIR_STATS = 7  # n, points A, points B, sum d, sum d^2, first out A, first out B (for the switching team)
 
 
 @pjit
@@ -978,11 +1053,25 @@ def win_table_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, target,
             score1 = (state // target) % target
             n_hands = state // (target * target)
             starter = rng.below(st_deal, 4)
-            last_start[:] = -1                        # the earlier Starters of a game joined midway are unknown
+            last_start[:] = -1  # the earlier Starters of a game joined midway are unknown
             last_start[starter % 2] = starter
             while True:
-                p0, p1 = _deal_and_play(st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands,
-                                        score0, score1, target)
+                p0, p1 = _deal_and_play(
+                    st_deal,
+                    deck,
+                    hands,
+                    counts,
+                    starter,
+                    strat,
+                    st_play,
+                    rec,
+                    moves,
+                    bv,
+                    n_hands,
+                    score0,
+                    score1,
+                    target,
+                )
                 score0 += p0
                 score1 += p1
                 n_hands += 1

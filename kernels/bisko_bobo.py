@@ -32,53 +32,76 @@ import numpy as np
 from . import rng, simd
 from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import high_index, low_index, popcount
-from .simd import (vany, vclz, veq, vgather, vge, vgt, viota, vlane, vload, vlt, vmax, vmax_lane, vmin, vmulu32, vne,
-                   vpopcount, vscatter, vselect, vshl, vshr, vsplat, vstore, vsum)
+from .simd import (
+    vany,
+    vclz,
+    veq,
+    vgather,
+    vge,
+    vgt,
+    viota,
+    vlane,
+    vload,
+    vlt,
+    vmax,
+    vmax_lane,
+    vmin,
+    vmulu32,
+    vne,
+    vpopcount,
+    vscatter,
+    vselect,
+    vshl,
+    vshr,
+    vsplat,
+    vstore,
+    vsum,
+)
 
 # ---- variant slots (rules.md 1(c)) ------------------------------------------------------------
-V_SUIT_ORDER = 0        # bisk_suit_order: 0 suit_rank, 1 component_first
-V_DEPTH = 1             # tiebreak_depth: 0 full_lexicographic, 1 first_card_only
-V_EXACT_TIE = 2         # exact_tie: 0 split, 1 no_winner, 2 redeal
-V_TUCK_RULE = 3         # jingo_tuck_rule: 0 bobo_only, 1 free
-V_SPLIT = 4             # allow_same_suit_split: 0 false, 1 true
-V_REWARD_CHAIN = 5      # flingo_reward_chain: 0 false, 1 true
-V_BEDTIME = 6           # bedtime_double_trigger: 0 opening_bisko_only, 1 any_bisko_before_bedtime
-V_JINGO_RULE = 7        # enforce_jingo_constraint: 0 false, 1 true
-V_SWAP_OPTIONAL = 8     # bingo_swap_optional: 0 false (highest unswapped must swap), 1 true
-V_PLACEMENT = 9         # jingo_placement_order: 0 simultaneous, 1 clockwise_sequential
+V_SUIT_ORDER = 0  # bisk_suit_order: 0 suit_rank, 1 component_first
+V_DEPTH = 1  # tiebreak_depth: 0 full_lexicographic, 1 first_card_only
+V_EXACT_TIE = 2  # exact_tie: 0 split, 1 no_winner, 2 redeal
+V_TUCK_RULE = 3  # jingo_tuck_rule: 0 bobo_only, 1 free
+V_SPLIT = 4  # allow_same_suit_split: 0 false, 1 true
+V_REWARD_CHAIN = 5  # flingo_reward_chain: 0 false, 1 true
+V_BEDTIME = 6  # bedtime_double_trigger: 0 opening_bisko_only, 1 any_bisko_before_bedtime
+V_JINGO_RULE = 7  # enforce_jingo_constraint: 0 false, 1 true
+V_SWAP_OPTIONAL = 8  # bingo_swap_optional: 0 false (highest unswapped must swap), 1 true
+V_PLACEMENT = 9  # jingo_placement_order: 0 simultaneous, 1 clockwise_sequential
 N_VARIANTS = 10
 
 JACK = 9
 MAX_REDEALS = 64
 
 # ---- per-seat record of one deal (rec[P, REC_FIELDS]) and per-seat count block of a chunk row -------
-R_WIN = 0            # win share in units of 1/60 (60 = sole winner; split ties give 60/k)
-R_WIN_SQ = 1         # its square (units of 1/3600)
+R_WIN = 0  # win share in units of 1/60 (60 = sole winner; split ties give 60/k)
+R_WIN_SQ = 1  # its square (units of 1/3600)
 R_OPENING_BISKO = 2
 R_FLINGO = 3
 R_JINGO = 4
-R_FREE_CHOICE = 5    # a Tuck player with both actions legal
-R_REWARD = 6         # Flingo earned at least one reward card
-R_SWAP_INIT = 7      # started a Bingo-Bango swap
-R_SWAPPED = 8        # took part in a swap (either side)
-R_TUCKED_JINGO = 9   # put the Jingo card in the tucked row
+R_FREE_CHOICE = 5  # a Tuck player with both actions legal
+R_REWARD = 6  # Flingo earned at least one reward card
+R_SWAP_INIT = 7  # started a Bingo-Bango swap
+R_SWAPPED = 8  # took part in a swap (either side)
+R_TUCKED_JINGO = 9  # put the Jingo card in the tucked row
 R_SOLE_WIN = 10
-R_FREE_FLINGO = 11   # chose Flingo freely
+R_FREE_FLINGO = 11  # chose Flingo freely
 R_FREE_FLINGO_REWARD = 12
-N_FLAGS = 13         # fields 0..12 are the count block's first fields (sums over deals)
-R_FINAL_TYPE = 13    # the type index of the final evaluation set
+N_FLAGS = 13  # fields 0..12 are the count block's first fields (sums over deals)
+R_FINAL_TYPE = 13  # the type index of the final evaluation set
 R_BUCKET_FLINGO = 14  # the Flingo/Jingo situation bucket of a free choice (-1: no free choice)
-R_BUCKET_SWAP = 15    # the swap situation bucket (fit * 2 + opening Bisko) of an optional swap (-1: none)
-R_BUCKET_TUCK = 16    # the placement bucket (rel) of a tuckable Jingo card (-1: none)
-R_PTR = 17            # HIGH cards dealt before this seat's Risky-Bisk card
+R_BUCKET_SWAP = 15  # the swap situation bucket (fit * 2 + opening Bisko) of an optional swap (-1: none)
+R_BUCKET_TUCK = 16  # the placement bucket (rel) of a tuckable Jingo card (-1: none)
+R_PTR = 17  # HIGH cards dealt before this seat's Risky-Bisk card
 REC_FIELDS = 18
-N_BUCKETS = 216       # the largest bucket count of the three decisions (3 * 2 * 4 * 9)
-C_TYPE = 13          # count block: 11 slots, deals ending with each final type
-C_TYPE_WIN = 24      # count block: 11 slots, win units by final type
-C_JACK_WIN = 35      # win units in deals whose Wet Bisk is a Jack
-C_OB_JACK = 36       # deals with an opening Bisko and a Jack
-C_OB_WIN = 37        # win units with an opening Bisko
-C_OB_JACK_WIN = 38   # win units with an opening Bisko and a Jack
+N_BUCKETS = 216  # the largest bucket count of the three decisions (3 * 2 * 4 * 9)
+C_TYPE = 13  # count block: 11 slots, deals ending with each final type
+C_TYPE_WIN = 24  # count block: 11 slots, win units by final type
+C_JACK_WIN = 35  # win units in deals whose Wet Bisk is a Jack
+C_OB_JACK = 36  # deals with an opening Bisko and a Jack
+C_OB_WIN = 37  # win units with an opening Bisko
+C_OB_JACK_WIN = 38  # win units with an opening Bisko and a Jack
 C_FREE_FLINGO_WIN = 39
 C_FREE_JINGO_WIN = 40
 SEAT_FIELDS = 41
@@ -86,12 +109,12 @@ SEAT_FIELDS = 41
 # ---- per-deal fields (after the seat blocks) -------------------------------------------------
 D_DEALS = 0
 D_WET_JACK = 1
-D_SHARED = 2         # deals whose win was shared
+D_SHARED = 2  # deals whose win was shared
 D_REDEALS = 3
 D_NO_WINNER = 4
 D_SWAPS = 5
 D_JINGO_PLAYERS = 6
-D_BINGO_PHASE = 7    # deals with at least one Jingo player
+D_BINGO_PHASE = 7  # deals with at least one Jingo player
 DEAL_FIELDS = 8
 
 # ---- strategy tables (BB-15); shapes fixed for every player count ----------------------------
@@ -112,6 +135,7 @@ def n_counts(players: int) -> int:
 # =============================================================================================
 # The Bisk evaluator (BB-12)
 # =============================================================================================
+
 
 @jit_inline
 def _pattern(t):
@@ -220,7 +244,7 @@ def rank_pack_table() -> np.ndarray:
     """
     import itertools
 
-    pack = np.zeros(ASSIGN_BASE + 7 ** 4, dtype=np.int64)
+    pack = np.zeros(ASSIGN_BASE + 7**4, dtype=np.int64)
     for m in range(1 << 13):
         v = 0
         j = 0
@@ -235,21 +259,28 @@ def rank_pack_table() -> np.ndarray:
         t = 0
         for cand in range(10, 0, -1):
             comps = PATTERNS[cand]
-            if any(all(counts[s] >= z for s, z in zip(suits, comps))
-                   for suits in itertools.permutations(range(4), len(comps))):
+            if any(
+                all(counts[s] >= z for s, z in zip(suits, comps))
+                for suits in itertools.permutations(range(4), len(comps))
+            ):
                 t = cand
                 break
         entry = t
         if t:
             comps = PATTERNS[t]
-            ways = {tuple(sorted(zip(comps, suits))) for suits in itertools.permutations(range(4), len(comps))
-                    if all(counts[s] >= z for s, z in zip(suits, comps))}
-            assert len(ways) == 1, (counts, ways)   # unique up to equal components
+            ways = {
+                tuple(sorted(zip(comps, suits)))
+                for suits in itertools.permutations(range(4), len(comps))
+                if all(counts[s] >= z for s, z in zip(suits, comps))
+            }
+            assert len(ways) == 1, (counts, ways)  # unique up to equal components
             zs = next(iter(ways))
-            assert all(counts[su] == z for z, su in zs), counts   # a component is its suit's every card
+            assert all(counts[su] == z for z, su in zs), counts  # a component is its suit's every card
             # the components in comparison order for each bisk_suit_order mode: (suit, size) in 5 bits each
-            for mode, order in ((0, sorted(zs, key=lambda c: (c[1], c[0]), reverse=True)),
-                                (1, sorted(zs, key=lambda c: (c[0], c[1]), reverse=True))):
+            for mode, order in (
+                (0, sorted(zs, key=lambda c: (c[1], c[0]), reverse=True)),
+                (1, sorted(zs, key=lambda c: (c[0], c[1]), reverse=True)),
+            ):
                 for i, (z, su) in enumerate(order):
                     entry |= (su | (z << 2)) << (4 + 15 * mode + 5 * i)
         pack[ASSIGN_BASE + counts[0] + 7 * counts[1] + 49 * counts[2] + 343 * counts[3]] = entry
@@ -356,13 +387,13 @@ def _table_key(m0, m1, m2, m3, e, order_mode, depth, pack):
     ranks = np.int64(0)
     for i in range(3):
         cz = (comps >> (5 * i)) & 31
-        z = cz >> 2                              # 0: no such component (nothing added below)
+        z = cz >> 2  # 0: no such component (nothing added below)
         su = cz & 3
         suits_field |= ((su + 1) * (z > 0)) << (3 * (2 - i))
         # with at most 6 cards a component holds every card of its suit (rank_pack_table checks it)
         m = _mask_of(m0, m1, m2, m3, su) * (z > 0)
-        if depth == 1:                           # first_card_only: the first rank of the Bisk alone
-            m = (m & -(np.int64(1) << high_index(np.uint64(m) | np.uint64(1)))) * (i == 0)   # its highest rank
+        if depth == 1:  # first_card_only: the first rank of the Bisk alone
+            m = (m & -(np.int64(1) << high_index(np.uint64(m) | np.uint64(1)))) * (i == 0)  # its highest rank
         ranks |= m << (37 - 13 * i)
     if t > 0:
         return (t << 59) | (suits_field << 50) | ranks
@@ -372,7 +403,7 @@ def _table_key(m0, m1, m2, m3, e, order_mode, depth, pack):
     for s in range(3, -1, -1):
         m = _mask_of(m0, m1, m2, m3, s)
         has = m != 0
-        card = s * 13 + ((pack[m] >> 48) & 15)                   # card + 1 (the table's rank + 1)
+        card = s * 13 + ((pack[m] >> 48) & 15)  # card + 1 (the table's rank + 1)
         use = has and (depth == 0 or slot == 0)
         none |= (card * use) << (35 + 6 * (3 - slot))
         slot += has
@@ -456,8 +487,9 @@ def _card_bit(card):
 @jit_inline
 def _word_key(acc, order_mode, depth, split, pack):
     """:func:`bisk_key4` of a set given as one word of four 13-bit suit fields (see :func:`_card_bit`)."""
-    return bisk_key4(acc & 8191, (acc >> 13) & 8191, (acc >> 26) & 8191, (acc >> 39) & 8191, order_mode, depth,
-                     split, pack)
+    return bisk_key4(
+        acc & 8191, (acc >> 13) & 8191, (acc >> 26) & 8191, (acc >> 39) & 8191, order_mode, depth, split, pack
+    )
 
 
 @jit
@@ -488,7 +520,7 @@ def eval_batch(sets, lengths, order_mode, depth, split, pack, out):
         acc = vsplat(0)
         for j in range(vmax_lane(ln)):
             has = vlt(j, ln)
-            card = vgather(flat, vselect(has, rows * w + j, 0))       # a lane past its length reads element 0
+            card = vgather(flat, vselect(has, rows * w + j, 0))  # a lane past its length reads element 0
             acc = acc | (vshl(1, card) & has)
         _eval_lanes(acc, b, order_mode, depth, split, pack, out)
     for i in range(n - n % LANES, n):
@@ -507,8 +539,12 @@ def eval_masks(masks, order_mode, depth, split, pack, out):
     iota = viota()
     for b in range(0, n - LANES + 1, LANES):
         r4 = (iota + b) * 4
-        x = (vgather(flat, r4) | (vgather(flat, r4 + 1) << 13) | (vgather(flat, r4 + 2) << 26)
-             | (vgather(flat, r4 + 3) << 39))
+        x = (
+            vgather(flat, r4)
+            | (vgather(flat, r4 + 1) << 13)
+            | (vgather(flat, r4 + 2) << 26)
+            | (vgather(flat, r4 + 3) << 39)
+        )
         _eval_lanes(x, b, order_mode, depth, split, pack, out)
     for i in range(n - n % LANES, n):
         out[i] = bisk_key4(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], order_mode, depth, split, pack)
@@ -575,6 +611,7 @@ def exact_type_counts(deck, m, order_mode, depth, split, pack, out):
 # in a [P, 4] array, with the face-up counts per suit in one local word too: +5% deals/s (concurrent A/B,
 # same counts). The workspace (``make_workspace``) is allocated once per chunk.
 
+
 @jit_inline
 def _coin(st, p):
     """A strategy decision with probability p; no random number is drawn for p in {0, 1}."""
@@ -595,7 +632,7 @@ def make_workspace(P):
 W_JINGO_CARD = 0
 W_BISKO = 1
 W_ORDER = 2
-W_POS = 3               # a Jingo player's position in the swap order (-1: no Jingo)
+W_POS = 3  # a Jingo player's position in the swap order (-1: no Jingo)
 W_DOUBLE = 4
 W_OPENING_SUIT = 5
 W_ROWS = 6
@@ -611,8 +648,9 @@ def _has_suit(masks, s, suit):
     return (masks[s] >> (13 * suit)) & 8191 != 0
 
 
-def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws,
-              pack, lazy=False):
+def _play_deal(
+    P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, ws, pack, lazy=False
+):
     """Play one deal from the HIGH deck order ``hi`` and LOW deck order ``lo``.
 
     Seats are numbered in playing order: seat 0 is the dealer's left and seat P-1 the dealer (BB-4, BB-5).
@@ -640,7 +678,7 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         rec[s, R_BUCKET_FLINGO] = -1
         rec[s, R_BUCKET_SWAP] = -1
         rec[s, R_BUCKET_TUCK] = -1
-    visible = 0                    # cards seen face up, per suit: 8 bits a suit
+    visible = 0  # cards seen face up, per suit: 8 bits a suit
     # ---- BB-4 Opening Bisk: two rounds face up, dealer last, then the Wet Bisk face down
     for s in range(P):
         a = hi[s]
@@ -651,23 +689,23 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         w[W_JINGO_CARD, s] = -1
         w[W_BISKO, s] = 0
         if a // 13 == b // 13:
-            w[W_BISKO, s] = 1            # opening Bisko: both cards stay upright
+            w[W_BISKO, s] = 1  # opening Bisko: both cards stay upright
             _add(up, s, b)
             rec[s, R_OPENING_BISKO] = 1
         else:
-            _add(tk, s, b)          # a Tuck: the second card must be tucked
+            _add(tk, s, b)  # a Tuck: the second card must be tucked
     wet = hi[2 * P]
     ptr = 2 * P + 1
     # ---- BB-5 Risky-Bisk, in seat order; each card is dealt as soon as the choice is made
     jingos = 0
-    forced_later = 0               # opening Biskos after the current seat (they must take a Jingo)
+    forced_later = 0  # opening Biskos after the current seat (they must take a Jingo)
     for s in range(P):
         forced_later += w[W_BISKO, s]
     for s in range(P):
         forced_later -= w[W_BISKO, s]
         free_later = P - 1 - s - forced_later
         if w[W_BISKO, s]:
-            take_jingo = True       # an opening Bisko must take a Jingo
+            take_jingo = True  # an opening Bisko must take a Jingo
         else:
             if variants[V_JINGO_RULE] == 1:
                 # BB-5: a choice is illegal iff R = 0 and J + c + F = 1
@@ -729,11 +767,11 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
         pos_of = w[W_POS]
         keys_m = np.int64(0)
         n_order = 0
-        for s in range(P):                   # the LOW cards go to the Jingo players in seat order
+        for s in range(P):  # the LOW cards go to the Jingo players in seat order
             pos_of[s] = -1
             if w[W_JINGO_CARD, s] >= 0:
                 c = lo[n_order]
-                pos_of[s] = (c % 13) * 4 + c // 13       # the key, until the position replaces it below
+                pos_of[s] = (c % 13) * 4 + c // 13  # the key, until the position replaces it below
                 keys_m |= np.int64(1) << pos_of[s]
                 n_order += 1
         for s in range(P):
@@ -748,7 +786,7 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
                 continue
             n_elig = popcount(elig)
             ms = w[W_JINGO_CARD, s] // 13
-            fit = 0                          # what my Jingo card fits: 0 nothing, 1 my tucked suit, 2 an upright suit
+            fit = 0  # what my Jingo card fits: 0 nothing, 1 my tucked suit, 2 an upright suit
             if _has_suit(tk, s, ms):
                 fit = 1
             if _has_suit(up, s, ms):
@@ -817,8 +855,8 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
                 ptr += 1
     # ---- BB-10 Flipped Bisk, BB-11/BB-12 result
     jack = (wet % 13) == JACK
-    wbits = np.int64(1) << wet          # the Wet Bisk in its suit's field
-    src = tk if jack else up                # Jack: tucked cards + the Jack; otherwise the Bisko row + Wet Bisk
+    wbits = np.int64(1) << wet  # the Wet Bisk in its suit's field
+    src = tk if jack else up  # Jack: tucked cards + the Jack; otherwise the Bisko row + Wet Bisk
     if lazy and not split:
         # every seat's type from its suit counts (one table entry); the whole key only for the seats of the
         # best type, as no other can win: keys[s] is then the type alone (type << 59, nothing below it).
@@ -830,7 +868,7 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
             c1 = popcount((x >> 13) & 8191)
             c2 = popcount((x >> 26) & 8191)
             c3 = popcount((x >> 39) & 8191)
-            if c0 + c1 + c2 + c3 > 6:          # never in play (BB-13), but the table stops at 6 cards
+            if c0 + c1 + c2 + c3 > 6:  # never in play (BB-13), but the table stops at 6 cards
                 keys[s] = _word_key(x, order_mode, depth, split, pack)
             else:
                 keys[s] = (_table_entry(pack, c0, c1, c2, c3) & 15) << 59
@@ -867,32 +905,31 @@ def _play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced
     return n_win
 
 
-
-
 #: The deal as a called kernel (odds, traces, paired runs), and inlined into the simulation loop: a call
 #: passes fifteen arrays, and numba's reference counting of them costs more than a quarter of a deal.
 play_deal = jit(_play_deal)
 _play_deal_inline = jit_inline(_play_deal)
 
+
 @jit_inline
 def _pick_target_pos(st, rule, order, elig, up, my_suit, n_elig):
     """The swap order position of the partner chosen by target rule ``rule`` (see the tables) among the eligible
     positions ``elig`` (a mask; a higher bit is a lower-ranked player)."""
-    if rule == 1:                              # the highest-ranked eligible
+    if rule == 1:  # the highest-ranked eligible
         return np.int64(low_index(elig))
-    if rule == 2:                              # a random eligible player, counted from the highest-ranked
+    if rule == 2:  # a random eligible player, counted from the highest-ranked
         e = elig
         for _ in range(rng.below(st, n_elig)):
             e &= e - 1
         return np.int64(low_index(e))
-    if rule == 3:                              # the lowest-ranked eligible without my card's suit upright
+    if rule == 3:  # the lowest-ranked eligible without my card's suit upright
         e = elig
         while e:
             j = np.int64(high_index(e))
             if not _has_suit(up, order[j], my_suit):
                 return j
             e ^= np.int64(1) << j
-    return np.int64(high_index(elig))          # rule 0 (the lowest-ranked eligible), and rule 3's fallback
+    return np.int64(high_index(elig))  # rule 0 (the lowest-ranked eligible), and rule 3's fallback
 
 
 # The decks of 2-6 players (BB-1): HIGH 20-32 cards, all shuffled; LOW 32-20 cards, P of them drawn. Their
@@ -919,8 +956,29 @@ def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
 
 
 @jit_inline
-def simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
-                  key0, key1, trial, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack):
+def simulate_deal(
+    P,
+    hi_deck,
+    lo_deck,
+    variants,
+    p_jingo,
+    p_swap,
+    swap_target,
+    p_tuck,
+    forced,
+    key0,
+    key1,
+    trial,
+    rec,
+    keys,
+    trace,
+    hi,
+    lo,
+    st_deal,
+    st_strat,
+    ws,
+    pack,
+):
     """One complete deal of global trial ``trial`` (redealt on exact ties under ``exact_tie=redeal``).
 
     Stream ids: deal cards ``2a``, strategy coins ``2a + 1`` for attempt ``a`` (a > 0 only on redeals).
@@ -929,8 +987,9 @@ def simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p
     attempt = 0
     while True:
         start_attempt(P, hi_deck, lo_deck, key0, key1, trial, attempt, hi, lo, st_deal, st_strat)
-        n_win = play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat,
-                          rec, keys, trace, ws, pack)
+        n_win = play_deal(
+            P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat, rec, keys, trace, ws, pack
+        )
         if n_win >= 0 or attempt >= MAX_REDEALS:
             return n_win, attempt
         attempt += 1
@@ -945,12 +1004,12 @@ def start_attempt(P, hi_deck, lo_deck, key0, key1, trial, attempt, hi, lo, st_de
 
 
 # ---- a chunk's histograms (``hist``): per seat, three small histograms of one deal's outcome, then one of the deal
-H_WIN = 7                 # win index: 0 no win share, k = a share of a win split k ways (1 = sole winner)
-HA = 0                    # [final type 11][win index 7]
-HB = HA + 11 * H_WIN      # [win index 7][wet Bisk a Jack 2][opening Bisko 2][free choice 3: none, Flingo, Jingo]
-HC = HB + H_WIN * 12      # [free choice 3][flags 32: Flingo, reward, swap started, swapped, Jingo tucked]
+H_WIN = 7  # win index: 0 no win share, k = a share of a win split k ways (1 = sole winner)
+HA = 0  # [final type 11][win index 7]
+HB = HA + 11 * H_WIN  # [win index 7][wet Bisk a Jack 2][opening Bisko 2][free choice 3: none, Flingo, Jingo]
+HC = HB + H_WIN * 12  # [free choice 3][flags 32: Flingo, reward, swap started, swapped, Jingo tucked]
 H_SEAT = HC + 96
-H_DEAL = 32               # [wet Bisk a Jack 2][winners + 1: 8][some Jingo 2]
+H_DEAL = 32  # [wet Bisk a Jack 2][winners + 1: 8][some Jingo 2]
 
 
 @jit_inline
@@ -971,8 +1030,13 @@ def accumulate(row, P, rec, hi, n_win, redeals, hist):
         fl = rec[s, R_FLINGO]
         hist[hb + HA + rec[s, R_FINAL_TYPE] * H_WIN + wi] += 1
         hist[hb + HB + ((wi * 2 + jack) * 2 + rec[s, R_OPENING_BISKO]) * 3 + fc] += 1
-        code = fl | (rec[s, R_REWARD] << 1) | (rec[s, R_SWAP_INIT] << 2) | (rec[s, R_SWAPPED] << 3) | (
-            rec[s, R_TUCKED_JINGO] << 4)
+        code = (
+            fl
+            | (rec[s, R_REWARD] << 1)
+            | (rec[s, R_SWAP_INIT] << 2)
+            | (rec[s, R_SWAPPED] << 3)
+            | (rec[s, R_TUCKED_JINGO] << 4)
+        )
         hist[hb + HC + fc * 32 + code] += 1
         nj += 1 - fl
     hist[P * H_SEAT + (jack * 8 + n_win + 1) * 2 + (nj > 0)] += 1
@@ -1040,65 +1104,142 @@ def decode_hist(P, hist, row):
 def deal_buffers(P, n_hi, n_lo):
     """One thread's buffers for playing deals: (rec, keys, trace, hi, lo, forced, deal stream, strategy
     stream, workspace); ``forced`` starts all -1 (every decision left to the strategies)."""
-    return (np.zeros((P, REC_FIELDS), dtype=np.int64), np.zeros(P, dtype=np.int64),
-            np.zeros(3 * P + 2, dtype=np.int64), np.empty(n_hi, dtype=np.int64), np.empty(n_lo, dtype=np.int64),
-            np.full(3 * P, -1, dtype=np.int64), rng.new_state(), rng.new_state(), make_workspace(P))
+    return (
+        np.zeros((P, REC_FIELDS), dtype=np.int64),
+        np.zeros(P, dtype=np.int64),
+        np.zeros(3 * P + 2, dtype=np.int64),
+        np.empty(n_hi, dtype=np.int64),
+        np.empty(n_lo, dtype=np.int64),
+        np.full(3 * P, -1, dtype=np.int64),
+        rng.new_state(),
+        rng.new_state(),
+        make_workspace(P),
+    )
 
 
 @pjit
-def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hi_deck, lo_deck, variants,
-                    p_jingo, p_swap, swap_target, p_tuck, pack, out):
+def simulate_chunks(
+    chunk_ids,
+    chunk_size,
+    n_trials,
+    key0,
+    key1,
+    P,
+    hi_deck,
+    lo_deck,
+    variants,
+    p_jingo,
+    p_swap,
+    swap_target,
+    p_tuck,
+    pack,
+    out,
+):
     """The driver's kernel: accumulate deal records for each chunk into ``out[chunk]``."""
     for ci in prange(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        _simulate_range(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target,
-                        p_tuck, pack, out[ci])
+        _simulate_range(
+            start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, out[ci]
+        )
 
 
 @jit
-def _simulate_range(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
-                    pack, row):
+def _simulate_range(
+    start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row
+):
     """Trials ``start .. stop-1`` into one count row: eight at a time in SIMD lanes where they apply
     (:func:`lanes_apply`), the rest (and every trial where they do not) by :func:`_simulate_loop`, the scalar deal
     inlined. The two give the same counts."""
-    hist = np.zeros(P * H_SEAT + H_DEAL + 1, dtype=np.int64)     # + the lanes' dump bin (never decoded)
+    hist = np.zeros(P * H_SEAT + H_DEAL + 1, dtype=np.int64)  # + the lanes' dump bin (never decoded)
     bufs = deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0])
     t = start
     if lanes_apply(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck):
-        t = _lanes_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
-                        pack, bufs, lane_buffers(P, hi_deck, lo_deck, p_jingo, p_swap, swap_target, p_tuck), hist,
-                        row)
-    _simulate_loop(t, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row,
-                   bufs, hist)
+        t = _lanes_loop(
+            start,
+            stop,
+            key0,
+            key1,
+            P,
+            hi_deck,
+            lo_deck,
+            variants,
+            p_jingo,
+            p_swap,
+            swap_target,
+            p_tuck,
+            pack,
+            bufs,
+            lane_buffers(P, hi_deck, lo_deck, p_jingo, p_swap, swap_target, p_tuck),
+            hist,
+            row,
+        )
+    _simulate_loop(
+        t, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row, bufs, hist
+    )
     decode_hist(P, hist, row)
 
 
 @jit
-def simulate_range_scalar(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target,
-                          p_tuck, pack, row):
+def simulate_range_scalar(
+    start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row
+):
     """:func:`_simulate_range` without the lanes (tests hold the two to each other)."""
     hist = np.zeros(P * H_SEAT + H_DEAL, dtype=np.int64)
-    _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
-                   pack, row, deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0]), hist)
+    _simulate_loop(
+        start,
+        stop,
+        key0,
+        key1,
+        P,
+        hi_deck,
+        lo_deck,
+        variants,
+        p_jingo,
+        p_swap,
+        swap_target,
+        p_tuck,
+        pack,
+        row,
+        deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0]),
+        hist,
+    )
     decode_hist(P, hist, row)
 
 
 @jit
-def _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck,
-                   pack, row, bufs, hist):
+def _simulate_loop(
+    start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row, bufs, hist
+):
     """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
     (kernels._jit.borrowed)."""
     hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row, bufs, hist = borrowed(
-        (hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row, bufs, hist))
+        (hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row, bufs, hist)
+    )
     rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = bufs
     for t in range(start, stop):
         attempt = 0
         while True:
             start_attempt(P, hi_deck, lo_deck, key0, key1, t, attempt, hi, lo, st_deal, st_strat)
-            n_win = _play_deal_inline(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat,
-                                      rec, keys, trace, ws, pack, True)
+            n_win = _play_deal_inline(
+                P,
+                hi,
+                lo,
+                variants,
+                p_jingo,
+                p_swap,
+                swap_target,
+                p_tuck,
+                forced,
+                st_strat,
+                rec,
+                keys,
+                trace,
+                ws,
+                pack,
+                True,
+            )
             if n_win >= 0 or attempt >= MAX_REDEALS:
                 break
             attempt += 1
@@ -1128,11 +1269,28 @@ def _simulate_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jin
 
 LANES = simd.N
 JACK_BITS = (1 << JACK) | (1 << (13 + JACK)) | (1 << (26 + JACK)) | (1 << (39 + JACK))
-N_JINGO = JINGO_SHAPE[0] * JINGO_SHAPE[1] * JINGO_SHAPE[2] * JINGO_SHAPE[3]     # p_jingo entries per seat
-MAX_LANE_WORDS = 8          # the lanes draw one Philox block (8 words) a deal: every deck shape needs at most 6
-(F_UP, F_TK, F_BIS, F_OSU, F_JBIT, F_JSU, F_FREE, F_FFL, F_FL, F_REW, F_SWI, F_SWD, F_TJ, F_KEY, F_TYP, F_DBL,
- F_POS) = range(17)         # upright, tucked, opening Bisko, opening suit, Jingo card bit and suit, free choice,
-N_F = 17                    # free Flingo, Flingo, reward, swap started, swapped, Jingo tucked, key, type, double
+N_JINGO = JINGO_SHAPE[0] * JINGO_SHAPE[1] * JINGO_SHAPE[2] * JINGO_SHAPE[3]  # p_jingo entries per seat
+MAX_LANE_WORDS = 8  # the lanes draw one Philox block (8 words) a deal: every deck shape needs at most 6
+(
+    F_UP,
+    F_TK,
+    F_BIS,
+    F_OSU,
+    F_JBIT,
+    F_JSU,
+    F_FREE,
+    F_FFL,
+    F_FL,
+    F_REW,
+    F_SWI,
+    F_SWD,
+    F_TJ,
+    F_KEY,
+    F_TYP,
+    F_DBL,
+    F_POS,
+) = range(17)  # upright, tucked, opening Bisko, opening suit, Jingo card bit and suit, free choice,
+N_F = 17  # free Flingo, Flingo, reward, swap started, swapped, Jingo tucked, key, type, double
 #                             Bedtime, swap-order position (first the LOW key)
 
 
@@ -1185,17 +1343,27 @@ def lane_buffers(P, hi_deck, lo_deck, p_jingo, p_swap, swap_target, p_tuck):
     fs = p_swap.ravel()
     ft = p_tuck.ravel()
     for i in range(P * N_JINGO):
-        PJ[i] = -np.int64(fj[i] >= 1.0)          # as _coin: p >= 1 always, p <= 0 never
+        PJ[i] = -np.int64(fj[i] >= 1.0)  # as _coin: p >= 1 always, p <= 0 never
     for i in range(P * N_FIT * 2):
         PS[i] = -np.int64(fs[i] >= 1.0)
     for i in range(P * N_REL):
         PT[i] = -np.int64(ft[i] >= 1.0)
     for s in range(P):
         TG[s] = swap_target[s]
-    return (PJ, PS, PT, TG, np.zeros(LANES * n_hi, dtype=np.int64), np.zeros(LANES * n_lo, dtype=np.int64),
-            np.zeros(N_F * P * LANES, dtype=np.int64), np.zeros((P * H_SEAT + H_DEAL + 1) * LANES, dtype=np.int64),
-            rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P), np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64),
-            np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64))
+    return (
+        PJ,
+        PS,
+        PT,
+        TG,
+        np.zeros(LANES * n_hi, dtype=np.int64),
+        np.zeros(LANES * n_lo, dtype=np.int64),
+        np.zeros(N_F * P * LANES, dtype=np.int64),
+        np.zeros((P * H_SEAT + H_DEAL + 1) * LANES, dtype=np.int64),
+        rng.batch_table(n_hi, n_hi),
+        rng.batch_table(n_lo, P),
+        np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64),
+        np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64),
+    )
 
 
 MASK32 = 0xFFFFFFFF
@@ -1260,12 +1428,12 @@ def _vshuffle(deck, n, batches, wp, words, D, SW):
         over = over | vgt(wp, MAX_LANE_WORDS - 1)
         x = vgather(words, vmin(wp, MAX_LANE_WORDS - 1) * LANES + iota)
         for t in range(i, j):
-            m = vmulu32(x, n - t)                       # both below 2**32: one vpmuludq
+            m = vmulu32(x, n - t)  # both below 2**32: one vpmuludq
             vstore(SW, t * LANES, (vshr(m, 32) + t) * LANES + iota)
             x = m & MASK32
         rej = vlt(x, batches[b, 2]) & ~over
         wp = wp + 1
-        while vany(rej) != 0:                           # ~4% of 4-player deals have a rejected word
+        while vany(rej) != 0:  # ~4% of 4-player deals have a rejected word
             over = over | (vgt(wp, MAX_LANE_WORDS - 1) & rej)
             x = vgather(words, vmin(wp, MAX_LANE_WORDS - 1) * LANES + iota)
             wp = wp - rej
@@ -1294,8 +1462,9 @@ def _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, BH, BL, WRD, SW, hiL, loL, 
     wp, over_lo = _vshuffle(lo_deck, lo_deck.shape[0], BL, wp, WRD, loL, SW)
     over = over | over_lo
     if vany(over) != 0:
-        _deal_lanes_scalar(vsum(over & vshl(1, viota())), t0, key0, key1, P, hi_deck, lo_deck, hiL, loL, st_deal, hi,
-                           lo)
+        _deal_lanes_scalar(
+            vsum(over & vshl(1, viota())), t0, key0, key1, P, hi_deck, lo_deck, hiL, loL, st_deal, hi, lo
+        )
     return wp, over
 
 
@@ -1320,10 +1489,24 @@ def lane_decks(t0, key0, key1, P, hi_deck, lo_deck, first_word):
     n_lo = lo_deck.shape[0]
     hiL = np.zeros(LANES * n_hi, dtype=np.int64)
     loL = np.zeros(LANES * n_lo, dtype=np.int64)
-    wp, over = _lanes_deal(t0, key0, key1, P, hi_deck, lo_deck, rng.batch_table(n_hi, n_hi), rng.batch_table(n_lo, P),
-                           np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64),
-                           np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64), hiL, loL, rng.new_state(),
-                           np.empty(n_hi, dtype=np.int64), np.empty(n_lo, dtype=np.int64), first_word)
+    wp, over = _lanes_deal(
+        t0,
+        key0,
+        key1,
+        P,
+        hi_deck,
+        lo_deck,
+        rng.batch_table(n_hi, n_hi),
+        rng.batch_table(n_lo, P),
+        np.zeros(MAX_LANE_WORDS * LANES, dtype=np.int64),
+        np.zeros(max(n_hi, n_lo) * LANES, dtype=np.int64),
+        hiL,
+        loL,
+        rng.new_state(),
+        np.empty(n_hi, dtype=np.int64),
+        np.empty(n_lo, dtype=np.int64),
+        first_word,
+    )
     words = np.zeros(LANES, dtype=np.int64)
     fell_back = np.zeros(LANES, dtype=np.bool_)
     for l in range(LANES):
@@ -1358,10 +1541,10 @@ def _vkey(x, e, order_mode, depth):
         su = cz & 3
         has = vgt(z, 0)
         suits_field = suits_field | (((su + 1) & has) << (3 * (2 - i)))
-        m = (x >> (su * 13)) & 8191 & has        # a component is its suit's every card (at most 6 cards in all)
+        m = (x >> (su * 13)) & 8191 & has  # a component is its suit's every card (at most 6 cards in all)
         if depth == 1:
             if i == 0:
-                m = m & -vshl(1, (63 - vclz(m)) & 63)     # its highest rank alone
+                m = m & -vshl(1, (63 - vclz(m)) & 63)  # its highest rank alone
             else:
                 m = vsplat(0)
         ranks = ranks | (m << (37 - 13 * i))
@@ -1381,13 +1564,15 @@ def _vkey(x, e, order_mode, depth):
 
 
 @jit_inline
-def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist,
-                 row):
+def _lanes_batch(
+    t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row
+):
     """Trials ``t0 .. t0 + 7``, one a lane, played as the scalar deal plays them (:func:`_play_deal`, whose
     comments give the rules phase by phase) and counted into ``hist`` as :func:`accumulate` counts them; a lane
     with an evaluation set of more than 6 cards or a tie to redeal is replayed by :func:`play_deal` instead."""
     hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row = borrowed(
-        (hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row))
+        (hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, pack, bufs, lbufs, hist, row)
+    )
     PJ, PS, PT, TG, hiL, loL, S, H8, BH, BL, WRD, SW = lbufs
     rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = bufs
     n_hi = hi_deck.shape[0]
@@ -1496,7 +1681,7 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
             jb_s = jb_s | (vload(S, _o(F_JBIT, s, P)) & m)
             rule = rule | (m & TG[s])
         bis = bis & 1
-        ms = js_s & active                          # my Jingo card's suit (0 where inactive)
+        ms = js_s & active  # my Jingo card's suit (0 where inactive)
         sh = ms * 13
         fit = vselect(vne((up_s >> sh) & 8191, 0), 2, vselect(vne((tk_s >> sh) & 8191, 0), 1, 0))
         must = must_rule & veq(ux & ((np.int64(1) << i) - 1), 0)
@@ -1505,7 +1690,7 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
             continue
         j_high = 63 - vclz(elig)
         j_low = vpopcount((elig & -elig) - 1)
-        lacking = zero                   # eligible positions whose player has no upright card of my suit
+        lacking = zero  # eligible positions whose player has no upright card of my suit
         for s in range(P):
             pos = vload(S, _o(F_POS, s, P))
             lacks = veq((vload(S, _o(F_UP, s, P)) >> sh) & 8191, 0) & vge(pos, 0)
@@ -1513,7 +1698,7 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
         lacking = lacking & elig
         j3 = vselect(vne(lacking, 0), 63 - vclz(lacking), j_high)
         j = vselect(veq(rule, 1), j_low, vselect(veq(rule, 3), j3, j_high))
-        pv = zero                                   # the seat at position j, its Jingo card
+        pv = zero  # the seat at position j, its Jingo card
         jb_p = zero
         js_p = zero
         for s in range(P):
@@ -1596,8 +1781,13 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
         bis = vload(S, _o(F_BIS, s, P)) & 1
         ia = (hb + HA) + vload(S, _o(F_TYP, s, P)) * H_WIN + wi
         ib = (hb + HB) + ((wi * 2 + jack) * 2 + bis) * 3 + fc
-        code = fl | ((vload(S, _o(F_REW, s, P)) & 1) << 1) | ((vload(S, _o(F_SWI, s, P)) & 1) << 2) | (
-            (vload(S, _o(F_SWD, s, P)) & 1) << 3) | ((vload(S, _o(F_TJ, s, P)) & 1) << 4)
+        code = (
+            fl
+            | ((vload(S, _o(F_REW, s, P)) & 1) << 1)
+            | ((vload(S, _o(F_SWI, s, P)) & 1) << 2)
+            | ((vload(S, _o(F_SWD, s, P)) & 1) << 3)
+            | ((vload(S, _o(F_TJ, s, P)) & 1) << 4)
+        )
         ic = (hb + HC) + fc * 32 + code
         _vcount(H8, vselect(bad, dump, ia), iota)
         _vcount(H8, vselect(bad, dump, ib), iota)
@@ -1609,8 +1799,29 @@ def _lanes_batch(t0, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap,
         return
     for l in range(LANES):
         if vlane(bad, l) != 0:
-            nw1, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, tgt, p_tuck, forced, key0,
-                                         key1, t0 + l, rec, keys, trace, hi, lo, st_deal, st_strat, ws, pack)
+            nw1, redeals = simulate_deal(
+                P,
+                hi_deck,
+                lo_deck,
+                variants,
+                p_jingo,
+                p_swap,
+                tgt,
+                p_tuck,
+                forced,
+                key0,
+                key1,
+                t0 + l,
+                rec,
+                keys,
+                trace,
+                hi,
+                lo,
+                st_deal,
+                st_strat,
+                ws,
+                pack,
+            )
             accumulate(row, P, rec, hi, nw1, redeals, hist)
 
 
@@ -1622,16 +1833,49 @@ def _vcount(H8, b, iota):
 
 
 @jit
-def _lanes_loop(start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack,
-                bufs, lbufs, hist, row):
+def _lanes_loop(
+    start,
+    stop,
+    key0,
+    key1,
+    P,
+    hi_deck,
+    lo_deck,
+    variants,
+    p_jingo,
+    p_swap,
+    swap_target,
+    p_tuck,
+    pack,
+    bufs,
+    lbufs,
+    hist,
+    row,
+):
     """Whole batches of LANES trials from ``start``, their counts added to ``hist`` at the end; returns where they
     stop (the rest is the scalar loop's). The batch is inlined here: called, each batch pushed some 400 words of
     arguments (every array of the buffers is a struct of 7+ words), ~10% of the time (perf); inlined, -12% a deal
     (in-process A/B, identical counts), ~2.5 s more compile."""
     t = start
     while t + LANES <= stop:
-        _lanes_batch(t, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, bufs,
-                     lbufs, hist, row)
+        _lanes_batch(
+            t,
+            key0,
+            key1,
+            P,
+            hi_deck,
+            lo_deck,
+            variants,
+            p_jingo,
+            p_swap,
+            swap_target,
+            p_tuck,
+            pack,
+            bufs,
+            lbufs,
+            hist,
+            row,
+        )
         t += LANES
     H8 = lbufs[7]
     for b in range(hist.shape[0]):
@@ -1652,9 +1896,29 @@ def trace_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tu
     trace = np.zeros(3 * P + 2, dtype=np.int64)
     hi = np.empty_like(hi_deck)
     lo = np.empty_like(lo_deck)
-    n_win, redeals = simulate_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, forced,
-                                   key0, key1, trial, rec, keys, trace, hi, lo, rng.new_state(), rng.new_state(),
-                                   make_workspace(P), pack)
+    n_win, redeals = simulate_deal(
+        P,
+        hi_deck,
+        lo_deck,
+        variants,
+        p_jingo,
+        p_swap,
+        swap_target,
+        p_tuck,
+        forced,
+        key0,
+        key1,
+        trial,
+        rec,
+        keys,
+        trace,
+        hi,
+        lo,
+        rng.new_state(),
+        rng.new_state(),
+        make_workspace(P),
+        pack,
+    )
     return n_win, redeals, rec, keys, trace, hi, lo
 
 
@@ -1669,8 +1933,9 @@ def play_fixed(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, pack, 
     trace = np.zeros(3 * P + 2, dtype=np.int64)
     st = rng.new_state()
     rng.seed_state(st, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_STRATEGY))
-    n_win = play_deal(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace,
-                      make_workspace(P), pack)
+    n_win = play_deal(
+        P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st, rec, keys, trace, make_workspace(P), pack
+    )
     return n_win, rec, keys, trace
 
 
@@ -1684,7 +1949,7 @@ def play_fixed(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, pack, 
 DEC_FLINGO = 0
 DEC_SWAP = 1
 DEC_TUCK = 2
-DEC_STATS = 5        # n, sum w0, sum w1, sum (w1 - w0), sum (w1 - w0)^2  (win units of 1/60)
+DEC_STATS = 5  # n, sum w0, sum w1, sum (w1 - w0), sum (w1 - w0)^2  (win units of 1/60)
 
 
 def decision_counts(players: int) -> int:
@@ -1692,10 +1957,53 @@ def decision_counts(players: int) -> int:
 
 
 @jit
-def _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys, trace, hi, lo,
-               st_deal, st_strat, ws, pack, seat):
-    simulate_deal(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys, trace, hi, lo,
-                  st_deal, st_strat, ws, pack)
+def _win_units(
+    P,
+    hid,
+    lod,
+    variants,
+    pj,
+    ps,
+    tgt,
+    pt,
+    forced,
+    key0,
+    key1,
+    t,
+    rec,
+    keys,
+    trace,
+    hi,
+    lo,
+    st_deal,
+    st_strat,
+    ws,
+    pack,
+    seat,
+):
+    simulate_deal(
+        P,
+        hid,
+        lod,
+        variants,
+        pj,
+        ps,
+        tgt,
+        pt,
+        forced,
+        key0,
+        key1,
+        t,
+        rec,
+        keys,
+        trace,
+        hi,
+        lo,
+        st_deal,
+        st_strat,
+        ws,
+        pack,
+    )
     return rec[seat, R_WIN]
 
 
@@ -1725,8 +2033,29 @@ def decision_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, va
         row = out[ci]
         for t in range(start, stop):
             forced[:] = -1
-            simulate_deal(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, base_rec, keys, trace,
-                          hi, lo, st_deal, st_strat, ws, pack)
+            simulate_deal(
+                P,
+                hid,
+                lod,
+                variants,
+                pj,
+                ps,
+                tgt,
+                pt,
+                forced,
+                key0,
+                key1,
+                t,
+                base_rec,
+                keys,
+                trace,
+                hi,
+                lo,
+                st_deal,
+                st_strat,
+                ws,
+                pack,
+            )
             for s in range(P):
                 for d in range(3):
                     b = base_rec[s, R_BUCKET_FLINGO + d]
@@ -1734,18 +2063,81 @@ def decision_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, va
                         continue
                     slot = d * P + s if d == DEC_FLINGO else (P + s if d == DEC_SWAP else 2 * P + s)
                     forced[slot] = 0
-                    w0 = _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys,
-                                    trace, hi, lo, st_deal, st_strat, ws, pack, s)
+                    w0 = _win_units(
+                        P,
+                        hid,
+                        lod,
+                        variants,
+                        pj,
+                        ps,
+                        tgt,
+                        pt,
+                        forced,
+                        key0,
+                        key1,
+                        t,
+                        rec,
+                        keys,
+                        trace,
+                        hi,
+                        lo,
+                        st_deal,
+                        st_strat,
+                        ws,
+                        pack,
+                        s,
+                    )
                     forced[slot] = -2 if d == DEC_SWAP else 1
-                    w1 = _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys,
-                                    trace, hi, lo, st_deal, st_strat, ws, pack, s)
+                    w1 = _win_units(
+                        P,
+                        hid,
+                        lod,
+                        variants,
+                        pj,
+                        ps,
+                        tgt,
+                        pt,
+                        forced,
+                        key0,
+                        key1,
+                        t,
+                        rec,
+                        keys,
+                        trace,
+                        hi,
+                        lo,
+                        st_deal,
+                        st_strat,
+                        ws,
+                        pack,
+                        s,
+                    )
                     forced[slot] = -1
                     _add_pair(row, ((d * P + s) * N_BUCKETS + b) * DEC_STATS, w0, w1)
 
 
 @pjit
-def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj_a, ps_a, tgt_a, pt_a,
-                   pj_b, ps_b, tgt_b, pt_b, pack, out):
+def compare_chunks(
+    chunk_ids,
+    chunk_size,
+    n_trials,
+    key0,
+    key1,
+    P,
+    hid,
+    lod,
+    variants,
+    pj_a,
+    ps_a,
+    tgt_a,
+    pt_a,
+    pj_b,
+    ps_b,
+    tgt_b,
+    pt_b,
+    pack,
+    out,
+):
     """Seat by seat: the field plays A; the seat plays A, then B, on the same deal.
 
     ``out[chunk]`` is ``[seat P][DEC_STATS]`` with w0 = the seat's win share on A, w1 on B.
@@ -1762,8 +2154,29 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, var
         base_w = np.zeros(P, dtype=np.int64)
         row = out[ci]
         for t in range(start, stop):
-            simulate_deal(P, hid, lod, variants, pj_a, ps_a, tgt_a, pt_a, forced, key0, key1, t, rec, keys, trace,
-                          hi, lo, st_deal, st_strat, ws, pack)
+            simulate_deal(
+                P,
+                hid,
+                lod,
+                variants,
+                pj_a,
+                ps_a,
+                tgt_a,
+                pt_a,
+                forced,
+                key0,
+                key1,
+                t,
+                rec,
+                keys,
+                trace,
+                hi,
+                lo,
+                st_deal,
+                st_strat,
+                ws,
+                pack,
+            )
             for s in range(P):
                 base_w[s] = rec[s, R_WIN]
             for s in range(P):
@@ -1771,8 +2184,30 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, var
                 ps[s] = ps_b[s]
                 tgt[s] = tgt_b[s]
                 pt[s] = pt_b[s]
-                w1 = _win_units(P, hid, lod, variants, pj, ps, tgt, pt, forced, key0, key1, t, rec, keys, trace,
-                                hi, lo, st_deal, st_strat, ws, pack, s)
+                w1 = _win_units(
+                    P,
+                    hid,
+                    lod,
+                    variants,
+                    pj,
+                    ps,
+                    tgt,
+                    pt,
+                    forced,
+                    key0,
+                    key1,
+                    t,
+                    rec,
+                    keys,
+                    trace,
+                    hi,
+                    lo,
+                    st_deal,
+                    st_strat,
+                    ws,
+                    pack,
+                    s,
+                )
                 pj[s] = pj_a[s]
                 ps[s] = ps_a[s]
                 tgt[s] = tgt_a[s]
@@ -1780,13 +2215,36 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, var
                 _add_pair(row, s * DEC_STATS, base_w[s], w1)
 
 
-ODDS_FIELDS = 2 + DEC_STATS   # attempts, accepted, then the pair statistics
+ODDS_FIELDS = 2 + DEC_STATS  # attempts, accepted, then the pair statistics
 
 
 @pjit
-def odds_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj, ps, tgt, pt, pack,
-                hi_template, hi_pool, lo_template, lo_pool, forced_base, seat, decision, jingos_before, seen_pos,
-                out):
+def odds_chunks(
+    chunk_ids,
+    chunk_size,
+    n_trials,
+    key0,
+    key1,
+    P,
+    hid,
+    lod,
+    variants,
+    pj,
+    ps,
+    tgt,
+    pt,
+    pack,
+    hi_template,
+    hi_pool,
+    lo_template,
+    lo_pool,
+    forced_base,
+    seat,
+    decision,
+    jingos_before,
+    seen_pos,
+    out,
+):
     """The odds calculator: resample the hidden cards, replay the seat's decision both ways.
 
     ``hi_template[i]`` is the known card at HIGH-deck position i or -1; the unknown positions are

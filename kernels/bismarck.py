@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dd
-from . import rng
+from . import dd, rng
 from ._jit import borrowed, jit, jit_inline, pjit, prange
 from .bits import nth_bit
 from .dd import LANE, ONE, beats, high_index, lane, legal_cards, low_index, popcount
@@ -22,29 +21,29 @@ S_PIMC = 2
 S_DD = 3
 
 # variant slots (analysis/games/bismarck.py fills them from seeds/bismarck.toml)
-V_SCORING = 0          # 0 original, 1 simplified                                   BM-6
-V_SCHEDULE = 1         # 0 block_of_four, 1 rotate_each_hand                        BM-3, 3(c)1
-V_ROUND4 = 2           # 0 blog (6/4, floor 0), 1 classic (4/6), 2 simplified (4)   3(c)2
-V_ROUND3 = 3           # 0 before_deal (blind), 1 after_seeing_hand                 3(c)3
-V_ROUND2 = 4           # 0 draw_from_leftover, 1 cut_pack                           3(c)4
-V_WIDOW = 5            # 0 none, 1 dealer_takes_4_discards_4, 2 swedish (forehand)  3(c)5
-V_MUST_TRUMP = 6       # 3(c)6
-V_PENALTY = 7          # below_quota_penalty                                        3(c)7
-V_LENGTH = 8           # 0: 12 hands, 1: 4 hands, 2: to a target                     BM-7
+V_SCORING = 0  # 0 original, 1 simplified                                   BM-6
+V_SCHEDULE = 1  # 0 block_of_four, 1 rotate_each_hand                        BM-3, 3(c)1
+V_ROUND4 = 2  # 0 blog (6/4, floor 0), 1 classic (4/6), 2 simplified (4)   3(c)2
+V_ROUND3 = 3  # 0 before_deal (blind), 1 after_seeing_hand                 3(c)3
+V_ROUND2 = 4  # 0 draw_from_leftover, 1 cut_pack                           3(c)4
+V_WIDOW = 5  # 0 none, 1 dealer_takes_4_discards_4, 2 swedish (forehand)  3(c)5
+V_MUST_TRUMP = 6  # 3(c)6
+V_PENALTY = 7  # below_quota_penalty                                        3(c)7
+V_LENGTH = 8  # 0: 12 hands, 1: 4 hands, 2: to a target                     BM-7
 V_TARGET = 9
-V_PIMC_FROM = 10       # PIMC / DD play from this many cards in hand (heuristic before)
-V_SAMPLES = 11         # PIMC samples per decision
-V_RULESET = 12         # 0 blog, 1 swedish                                          3(c)10
-V_FREE_ORDER = 13      # fixed_round_order: 0 true, 1 false (the dealer picks)      3(c)9
+V_PIMC_FROM = 10  # PIMC / DD play from this many cards in hand (heuristic before)
+V_SAMPLES = 11  # PIMC samples per decision
+V_RULESET = 12  # 0 blog, 1 swedish                                          3(c)10
+V_FREE_ORDER = 13  # fixed_round_order: 0 true, 1 false (the dealer picks)      3(c)9
 N_VARIANTS = 14
 
 # Swedish Bismarck (3(c)10): forehand's contracts, as round types 0..3 so that the counts keep their layout
-SPEL = 0               # no trumps, win tricks
-SPADER = 1             # spades are trumps
-VALFRI = 2             # forehand names trumps
-PASS = 3               # no trumps, avoid tricks
+SPEL = 0  # no trumps, win tricks
+SPADER = 1  # spades are trumps
+VALFRI = 2  # forehand names trumps
+PASS = 3  # no trumps, avoid tricks
 SPADES = 3
-ALL_ROUNDS = 15        # the round types (or contracts) still to play in a cycle, one bit each
+ALL_ROUNDS = 15  # the round types (or contracts) still to play in a cycle, one bit each
 
 MAX_HANDS = 120
 #: The pack in the order it is shuffled from: card ``i`` (0..51, suit-major) as its code ``suit * 16 + rank``.
@@ -67,7 +66,7 @@ R_TRICKS_SQ = 2
 R_SCORE = 3
 R_SCORE_SQ = 4
 R_MADE = 5
-R_HIST = 6                      # 17 bins: tricks 0..16
+R_HIST = 6  # 17 bins: tricks 0..16
 ROLE_FIELDS = R_HIST + 17
 N_HCP = 38
 # features per round type: hcp bins, trump-length bins, void-count bins, each (n, tricks, tricks^2)
@@ -90,6 +89,7 @@ BASE_HIST = BASE_GAME + 3 * G_FIELDS + 1
 # ---------------------------------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------------------------------
+
 
 @jit_inline
 def quota(rtype, role, bv):
@@ -118,7 +118,7 @@ def hand_score(rtype, role, tricks, bv):
     if bv[V_RULESET] == 1:
         q = quota(rtype, role, bv)
         return tricks - q if rtype < 3 else q - tricks
-    if bv[V_SCORING] == 1:                       # simplified
+    if bv[V_SCORING] == 1:  # simplified
         return tricks if rtype < 3 else 4 - tricks
     q = quota(rtype, role, bv)
     if rtype < 3:
@@ -127,7 +127,7 @@ def hand_score(rtype, role, tricks, bv):
             s = 0
         return s
     s = q - tricks
-    if s < 0 and bv[V_ROUND4] == 0:              # the blog's "down to zero points for the round"
+    if s < 0 and bv[V_ROUND4] == 0:  # the blog's "down to zero points for the round"
         s = 0
     return s
 
@@ -207,20 +207,25 @@ def _lowest_ranked(x, skip_suit):
     return best
 
 
-RANK_J = np.uint64(sum(1 << (16 * s + 9) for s in range(4)))     # the jacks of all four lanes
+RANK_J = np.uint64(sum(1 << (16 * s + 9) for s in range(4)))  # the jacks of all four lanes
 
 
 @jit_inline
 def hcp(h):
     """High-card points (J Q K A = 1 2 3 4) of a set, in any lanes: one count per rank, no
     branches (a bit-by-bit loop cost ~40 ns a random hand in mispredictions)."""
-    return (popcount(h & RANK_J) + 2 * popcount(h & (RANK_J << ONE)) + 3 * popcount(h & (RANK_J << np.uint64(2)))
-            + 4 * popcount(h & (RANK_J << np.uint64(3))))
+    return (
+        popcount(h & RANK_J)
+        + 2 * popcount(h & (RANK_J << ONE))
+        + 3 * popcount(h & (RANK_J << np.uint64(2)))
+        + 4 * popcount(h & (RANK_J << np.uint64(3)))
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
 # Players
 # ---------------------------------------------------------------------------------------------------
+
 
 @jit_inline
 def _is_master(c, unseen):
@@ -235,7 +240,7 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
     """Sensible whist for the seat holding ``h`` (``unseen``: cards it has not seen, its own excluded)."""
     if misere:
         if k == 0:
-            return _lowest_ranked(legal, -1)         # lead the lowest card
+            return _lowest_ranked(legal, -1)  # lead the lowest card
         cur = row[0]
         for i in range(1, k):
             if beats(row[i], cur, trump):
@@ -251,9 +256,9 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
                 if not beats(c, cur, trump):
                     under |= low
             if under:
-                return high_index(under)           # duck with the highest card that loses
-            return high_index(legal)               # forced to win: win high
-        return _highest_ranked(legal)                # void: throw the highest card
+                return high_index(under)  # duck with the highest card that loses
+            return high_index(legal)  # forced to win: win high
+        return _highest_ranked(legal)  # void: throw the highest card
     if k == 0:
         # cash a master (in the longest suit holding one), else lead low from the longest side suit
         best = -1
@@ -291,21 +296,24 @@ def heuristic_card(h, legal, row, k, trump, misere, unseen):
     if following:
         if winners:
             if k == 2:
-                return low_index(winners)          # last: win as cheaply as possible
+                return low_index(winners)  # last: win as cheaply as possible
             top = high_index(winners)
             if _is_master(top, unseen):
                 return lowest_master(winners, unseen)
-        return low_index(legal)                    # second hand low
+        return low_index(legal)  # second hand low
     if trump >= 0 and winners:
-        return low_index(winners)                  # ruff (or over-ruff) as cheaply as possible
+        return low_index(winners)  # ruff (or over-ruff) as cheaply as possible
     # discard: the lowest side card, from the shortest suit on equal ranks
     best = -1
     for s in range(4):
         x = lane(legal, s)
         if x and s != trump:
             c = s * 16 + low_index(x)
-            if best < 0 or (c & 15) < (best & 15) or ((c & 15) == (best & 15)
-                                                       and popcount(x) < popcount(lane(legal, best >> 4))):
+            if (
+                best < 0
+                or (c & 15) < (best & 15)
+                or ((c & 15) == (best & 15) and popcount(x) < popcount(lane(legal, best >> 4)))
+            ):
                 best = c
     if best >= 0:
         return best
@@ -335,7 +343,7 @@ def name_trump(h, strat, st_play):
     bkey = -1
     for s in range(4):
         x = lane(h, s)
-        key = popcount(x) * 100 + hcp(x) * 4 + s          # hcp of a lane: that suit's points
+        key = popcount(x) * 100 + hcp(x) * 4 + s  # hcp of a lane: that suit's points
         if key > bkey:
             bkey = key
             best = s
@@ -363,9 +371,9 @@ def discard(h, n, trump, misere, strat, st_play):
 
 
 #: choose_round's modes: what the chooser has seen when it picks a round type or contract
-SEEN_NOTHING = 0       # free order, the choice made before the deal (round3_trump_timing = before_deal)
-SEEN_HAND = 1          # free order, the dealer's 16 cards (round3_trump_timing = after_seeing_hand)
-SEEN_WIDOW = 2         # Swedish: forehand's contract, from the 4 face-up cards alone
+SEEN_NOTHING = 0  # free order, the choice made before the deal (round3_trump_timing = before_deal)
+SEEN_HAND = 1  # free order, the dealer's 16 cards (round3_trump_timing = after_seeing_hand)
+SEEN_WIDOW = 2  # Swedish: forehand's contract, from the 4 face-up cards alone
 
 
 @jit
@@ -404,7 +412,7 @@ def choose_round(seen, remaining, mode, strat, st):
     for s in range(4):
         k = popcount(lane(seen, s))
         longest = max(longest, k)
-        pair_points |= k >= 2 and hcp(lane(seen, s)) >= 3     # hcp counts in any lane
+        pair_points |= k >= 2 and hcp(lane(seen, s)) >= 3  # hcp counts in any lane
     if mode == SEEN_HAND:
         if (remaining >> 3) & 1 and points <= 9:
             return 3
@@ -429,6 +437,7 @@ def choose_round(seen, remaining, mode, strat, st):
 # ---------------------------------------------------------------------------------------------------
 # PIMC: sampling hidden cards consistent with what a seat has seen
 # ---------------------------------------------------------------------------------------------------
+
 
 @jit
 def sample_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out):
@@ -530,16 +539,36 @@ def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttg, b
     for i in range(k):
         played[i] = row[i]
     # np.int64(3), not 3: a literal compiles the solver's chain a second time (kernels/_jit.py)
-    n = dd.card_values(hands, np.int64(3), trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, cards,
-                       values)
+    n = dd.card_values(
+        hands, np.int64(3), trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, cards, values
+    )
     for i in range(n):
         acc[cards[i]] += values[i]
     nacc[0] += 1
 
 
 @jit
-def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unseen_of_p, voids, known_out, bv,
-                st_play, ttk, ttg, bufs, ways, scratch):
+def choose_card(
+    strat,
+    p,
+    hands,
+    leader,
+    row,
+    k,
+    trump,
+    misere,
+    must_trump,
+    unseen_of_p,
+    voids,
+    known_out,
+    bv,
+    st_play,
+    ttk,
+    ttg,
+    bufs,
+    ways,
+    scratch,
+):
     """The card of a solver player (S_PIMC or S_DD) at seat ``p``. ``unseen_of_p``: the cards p has not
     seen; ``voids[q]``: suits q showed out of. ``play_hand`` handles forced cards, random and heuristic play
     and the heuristic opening of the solver players."""
@@ -566,8 +595,7 @@ def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unse
             work[p] = h
             work[a] = scratch[0]
             work[b] = scratch[1]
-            solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc,
-                        nacc)
+            solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc, nacc)
     if nacc[0] == 0:
         return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)
     best = -1
@@ -584,6 +612,7 @@ def choose_card(strat, p, hands, leader, row, k, trump, misere, must_trump, unse
 # ---------------------------------------------------------------------------------------------------
 # A hand
 # ---------------------------------------------------------------------------------------------------
+
 
 @jit_inline
 def deal_hand(st_deal, deck, hands, rtype, dealer, bv, strat, st_plays, out):
@@ -610,7 +639,7 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
     trump = -1
     swedish = bv[V_RULESET] == 1
     fore = (dealer + 1) % 3
-    leftover = np.uint64(0)                # the 4 cards left after the deal (Swedish: face up, the widow)
+    leftover = np.uint64(0)  # the 4 cards left after the deal (Swedish: face up, the widow)
     for i in range(48, 52):
         leftover |= ONE << np.uint64(deck[i])
     if swedish:
@@ -621,33 +650,33 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
         elif rtype == VALFRI:
             trump = name_trump(leftover, strat[fore], st_plays[fore])
     elif bv[V_ROUND3] == 0:
-        if rtype < 0:                      # 3(c)9 with blind trumps: the round is chosen before the deal too
+        if rtype < 0:  # 3(c)9 with blind trumps: the round is chosen before the deal too
             rtype = choose_round(np.uint64(0), remaining, SEEN_NOTHING, strat[dealer], st_plays[dealer])
         if rtype == 2:
             # round 3: named by the dealer; blind (before the deal) is a draw from the dealer's own stream
             trump = rng.below(st_plays[dealer], 4)
-    for j in range(3):                     # 16 cards each, the dealer's left first (in a register, not memory)
+    for j in range(3):  # 16 cards each, the dealer's left first (in a register, not memory)
         h = np.uint64(0)
         for i in range(16 * j, 16 * j + 16):
             h |= ONE << np.uint64(deck[i])
         hands[(dealer + 1 + j) % 3] = h
-    if rtype < 0:                          # 3(c)9, the dealer having seen its hand
+    if rtype < 0:  # 3(c)9, the dealer having seen its hand
         rtype = choose_round(hands[dealer], remaining, SEEN_HAND, strat[dealer], st_plays[dealer])
     known_out = np.uint64(0)
     if rtype == 1 and not swedish:
         if bv[V_ROUND2] == 0:
-            c = deck[48]                                         # drawn blind from the leftover, shown, out
+            c = deck[48]  # drawn blind from the leftover, shown, out
             trump = c >> 4
             known_out = ONE << np.uint64(c)
             leftover ^= known_out
         else:
-            j = rng.below(st_deal, 52)                          # cut from the pack, then dealt as usual
+            j = rng.below(st_deal, 52)  # cut from the pack, then dealt as usual
             trump = deck[j] >> 4
     if rtype == 2 and bv[V_ROUND3] == 1 and not swedish:
         trump = name_trump(hands[dealer], strat[dealer], st_plays[dealer])
     out[0] = np.uint64(0)
     if bv[V_WIDOW] != 0:
-        ex = dealer if bv[V_WIDOW] == 1 else fore                # the dealer, or forehand (swedish)
+        ex = dealer if bv[V_WIDOW] == 1 else fore  # the dealer, or forehand (swedish)
         n = popcount(leftover)
         h, thrown = discard(hands[ex] | leftover, n, trump, rtype == 3, strat[ex], st_plays[ex])
         hands[ex] = h
@@ -686,14 +715,15 @@ def _random_tricks(hands, leader, trump, st_plays, rec, trace):
         rec[leader, H_TRICKS] += 1
 
 
-def _play_hand(hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_plays, ttk, ttg, bufs, ways,
-              scratch, rec, trace):
+def _play_hand(
+    hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec, trace
+):
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
     the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids). ``widow_out``:
     the cards the widow exchange discarded, which only the exchanging seat knows (:func:`deal_round`)."""
     misere = rtype == 3
     must_trump = bv[V_MUST_TRUMP]
-    exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3     # who knows the discards
+    exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3  # who knows the discards
     for s in range(3):
         rec[s, H_TRICKS] = 0
         rec[s, H_HCP] = hcp(hands[s])
@@ -705,15 +735,15 @@ def _play_hand(hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_
     full = np.uint64(0)
     for s in range(4):
         full |= LANE << np.uint64(16 * s)
-    sampling = False                      # the voids are tracked only for sampling (PIMC) players, who read them
+    sampling = False  # the voids are tracked only for sampling (PIMC) players, who read them
     solver = False
     for s in range(3):
         sampling |= strat[s] == S_PIMC
         solver |= strat[s] >= S_PIMC
-        if strat[s] == S_RANDOM:          # random seats draw from pools: the same draws, computed ahead
+        if strat[s] == S_RANDOM:  # random seats draw from pools: the same draws, computed ahead
             rng.pool_fill(st_plays[s])
     if solver:
-        dd.clear_tt(ttk, ttg)             # the solver's entries of earlier hands (other deals) count as empty
+        dd.clear_tt(ttk, ttg)  # the solver's entries of earlier hands (other deals) count as empty
     played = np.uint64(0)
     row = trace[48:52]
     voids = trace[52:55]
@@ -722,7 +752,7 @@ def _play_hand(hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_
     n_played = 0
     if not must_trump and strat[0] == S_RANDOM and strat[1] == S_RANDOM and strat[2] == S_RANDOM:
         _random_tricks(hands, leader, trump, st_plays, rec, trace)
-        n_played = 48                     # the general loop below is skipped
+        n_played = 48  # the general loop below is skipped
     while n_played < 48:
         on_table = np.uint64(0)
         for k in range(3):
@@ -733,7 +763,7 @@ def _play_hand(hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_
             else:
                 legal = _follow(hands[p], row[0], k)
             n = popcount(legal)
-            if sp == S_RANDOM:                # a forced card draws nothing, without a branch
+            if sp == S_RANDOM:  # a forced card draws nothing, without a branch
                 c = nth_bit(legal, rng.pool_choice(st_plays[p], n))
             elif n == 1:
                 c = low_index(legal)
@@ -744,10 +774,29 @@ def _play_hand(hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_
                 if sp == S_HEURISTIC or popcount(hands[p]) > bv[V_PIMC_FROM]:
                     c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
                 else:
-                    c = choose_card(sp, p, hands, leader, row, k, trump, misere, must_trump, full & ~seen,
-                                    voids, known_out, bv, st_plays[p], ttk, ttg, bufs, ways, scratch)
+                    c = choose_card(
+                        sp,
+                        p,
+                        hands,
+                        leader,
+                        row,
+                        k,
+                        trump,
+                        misere,
+                        must_trump,
+                        full & ~seen,
+                        voids,
+                        known_out,
+                        bv,
+                        st_plays[p],
+                        ttk,
+                        ttg,
+                        bufs,
+                        ways,
+                        scratch,
+                    )
             on_table |= ONE << np.uint64(c)
-            if sampling:                  # showed out of the led suit (which cards those are is data)
+            if sampling:  # showed out of the led suit (which cards those are is data)
                 out_of_led = (k > 0) & ((c >> 4) != (row[0] >> 4))
                 voids[p] |= np.int64(out_of_led) << (row[0] >> 4)
                 if must_trump and trump >= 0 and out_of_led and (c >> 4) != trump:
@@ -767,13 +816,12 @@ def _play_hand(hands, dealer, rtype, trump, known_out, widow_out, strat, bv, st_
             rng.pool_commit(st_plays[s])
 
 
-
-
 #: A hand as a called kernel (paired runs, tests), and inlined into the serial simulation loop, where the
 #: call's reference counting of a dozen arrays cost ~130 ns a hand (inlining it into the parallel loops
 #: themselves made their compilation minutes longer).
 play_hand = jit(_play_hand)
 _play_hand_inline = jit_inline(_play_hand)
+
 
 @jit_inline
 def _record_hand(row, rec, dealer, rtype, bv):
@@ -823,9 +871,15 @@ def new_solver_state(strat):
 def _chunk_buffers():
     """Per-chunk buffers: hands, deck, per-seat records, trace (+ scratch), the dealer's discards, the deal
     stream and the three seats' streams."""
-    return (np.zeros(4, dtype=np.uint64), np.zeros(52, dtype=np.int64), np.zeros((3, H_FIELDS), dtype=np.int64),
-            np.zeros(56, dtype=np.int64), np.zeros(1, dtype=np.uint64), rng.new_state(),
-            np.zeros((3, rng.STATE_SIZE), dtype=np.uint64))
+    return (
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(52, dtype=np.int64),
+        np.zeros((3, H_FIELDS), dtype=np.int64),
+        np.zeros(56, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
+        rng.new_state(),
+        np.zeros((3, rng.STATE_SIZE), dtype=np.uint64),
+    )
 
 
 @pjit
@@ -843,8 +897,21 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_gam
 def _simulate_range(start, stop, key0, key1, strat, unit_game, round_type, bv, row):
     """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
     inlined: :func:`_simulate_loop`)."""
-    _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, row, new_solver_state(strat),
-                   _chunk_buffers(), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64))
+    _simulate_loop(
+        start,
+        stop,
+        key0,
+        key1,
+        strat,
+        unit_game,
+        round_type,
+        bv,
+        row,
+        new_solver_state(strat),
+        _chunk_buffers(),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+    )
 
 
 @jit
@@ -866,19 +933,36 @@ def _simulate_loop(start, stop, key0, key1, strat, unit_game, round_type, bv, ro
         n_hands = 1 if unit_game == 0 else (12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS))
         for h in range(n_hands):
             if unit_game == 0:
-                dealer, rtype = first, round_type          # one hand of the chosen round, a random dealer
+                dealer, rtype = first, round_type  # one hand of the chosen round, a random dealer
             else:
                 dealer, rtype = schedule(first, h, bv)
             # where the round type is chosen, the chooser (Swedish: forehand) picks it among those it has left
             chooser = (dealer + 1) % 3 if bv[V_RULESET] == 1 else dealer
-            rtype, trump, known = deal_round(st_deal, deck, hands, -1 if chosen else rtype, remaining[chooser],
-                                             dealer, bv, strat, st_plays, dout)
+            rtype, trump, known = deal_round(
+                st_deal, deck, hands, -1 if chosen else rtype, remaining[chooser], dealer, bv, strat, st_plays, dout
+            )
             if chosen:
                 remaining[chooser] ^= 1 << rtype
                 if remaining[chooser] == 0:
                     remaining[chooser] = ALL_ROUNDS
-            _play_hand_inline(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, dd_bufs,
-                              ways, scratch, rec, trace)
+            _play_hand_inline(
+                hands,
+                dealer,
+                rtype,
+                trump,
+                known,
+                dout[0],
+                strat,
+                bv,
+                st_plays,
+                ttk,
+                ttg,
+                dd_bufs,
+                ways,
+                scratch,
+                rec,
+                trace,
+            )
             _record_hand(row, rec, dealer, rtype, bv)
             for s in range(3):
                 totals[s] += rec[s, H_SCORE]
@@ -949,8 +1033,24 @@ def _compare_range(start, stop, key0, key1, field, challenger, round_type, bv, r
                 strat[s] = challenger if s == sw else field
             for s in range(3):
                 hands[s] = dealt[s]
-            play_hand(hands, dealer, round_type, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs,
-                      ways, scratch, rec, trace)
+            play_hand(
+                hands,
+                dealer,
+                round_type,
+                trump,
+                known,
+                dout[0],
+                strat,
+                bv,
+                st_plays,
+                ttk,
+                ttg,
+                bufs,
+                ways,
+                scratch,
+                rec,
+                trace,
+            )
             if sw < 0:
                 base_rec[:, :] = rec
                 continue

@@ -26,16 +26,18 @@ def _bit_intrinsic(name, *extra):
 
         def codegen(context, builder, signature, args):
             (v,) = args
-            tys = [v.type] + [ir.IntType(1) for _ in extra]      # cttz/ctlz take an "undefined on zero" flag
+            tys = [v.type] + [ir.IntType(1) for _ in extra]  # cttz/ctlz take an "undefined on zero" flag
             fn = builder.module.declare_intrinsic(f"llvm.{name}", tys)
             r = builder.call(fn, [v] + [ir.Constant(ir.IntType(1), e) for e in extra])
             return builder.zext(r, ir.IntType(64)) if v.type.width < 64 else r
+
         return types.int64(x), codegen
+
     return _f
 
 
 _ctpop = _bit_intrinsic("ctpop")
-_cttz = _bit_intrinsic("cttz", 0)       # defined (= width) on zero
+_cttz = _bit_intrinsic("cttz", 0)  # defined (= width) on zero
 _ctlz = _bit_intrinsic("ctlz", 0)
 
 
@@ -82,14 +84,17 @@ def _bmi2_intrinsic(name, doc):
             i64 = ir.IntType(64)
             fn = builder.module.declare_intrinsic(f"llvm.x86.bmi.{name}.64", fnty=ir.FunctionType(i64, [i64, i64]))
             return builder.call(fn, list(args))
+
         return types.uint64(types.uint64, types.uint64), codegen
+
     _f.__doc__ = doc
     return _f
 
 
 _pdep64 = _bmi2_intrinsic("pdep", "``pdep``: deposit the low bits of ``src`` at the set positions of ``mask``.")
-_pext64 = _bmi2_intrinsic("pext", "``pext``: gather the bits of ``src`` at the set positions of ``mask`` into the "
-                                  "low bits.")
+_pext64 = _bmi2_intrinsic(
+    "pext", "``pext``: gather the bits of ``src`` at the set positions of ``mask`` into the low bits."
+)
 
 
 def _fast_pdep() -> bool:
@@ -208,7 +213,7 @@ def rank_bits(hand, r):
     return (hand >> np.uint64(4 * r)) & np.uint64(15)
 
 
-RANK_LOW_BITS = np.uint64(0x1111111111111)   # bit 4r for the 13 ranks of a ``rank * 4 + suit`` hand
+RANK_LOW_BITS = np.uint64(0x1111111111111)  # bit 4r for the 13 ranks of a ``rank * 4 + suit`` hand
 
 
 @jit_inline
@@ -249,7 +254,7 @@ def split_sets(rest, buf, n, n_cards):
     triples = ranks_with_count(cnt, 3)
     pairs = ranks_with_count(cnt, 2)
     while triples:
-        r = low_index(triples)                        # = 4 * rank
+        r = low_index(triples)  # = 4 * rank
         triples &= triples - np.uint64(1)
         buf[n] = rest & (np.uint64(15) << np.uint64(r))
         rest &= ~buf[n]

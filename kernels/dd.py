@@ -70,7 +70,7 @@ from ._jit import HUGE_PAGE, advise_huge, borrowed, jit, jit_inline, prefetch
 from .bits import FAST_PDEP, compress, expand, high_index, low_index, popcount  # noqa: F401  (re-exported for bismarck)
 
 LANE = np.uint64(0x1FFF)
-MAX_DEPTH = 68          # cards in a position: 4 x 16 at most, plus slack
+MAX_DEPTH = 68  # cards in a position: 4 x 16 at most, plus slack
 MAX_TRICKS = 18
 ONE = np.uint64(1)
 # hash multipliers (odd 64-bit constants)
@@ -142,10 +142,10 @@ DEEP_KEY = 11
 # moved nodes by a few per cent to ~15%, within a plateau around these values. ALLY_TOP 60 -> 90 once the cut-offs
 # kept fewer cards (nodes, two sets of 40 deals each): bridge -4.3%, -5.8%; 3x16 -2.6%, -4.8% (the bench's 201:
 # -2.2%). 150 did better on bridge (-10%, -6%) but not on 3x16 (+2%, -7.5%); 40: +3% and +4%.
-LEAD_LEN_W = 20       # on lead: per card the other side holds in the suit (a void: the hand size + 1)
-DISC_W = 4            # following with another suit: per card of that suit held (discard from length)
-ALLY_TOP = 90         # on lead: a low card to a partner's top card (other low cards: 20; a master: 100 + rank)
-OVERTAKEN = 50        # following: a card that wins now but an opponent still to play can beat (sure: 100)
+LEAD_LEN_W = 20  # on lead: per card the other side holds in the suit (a void: the hand size + 1)
+DISC_W = 4  # following with another suit: per card of that suit held (discard from length)
+ALLY_TOP = 90  # on lead: a low card to a partner's top card (other low cards: 20; a master: 100 + rank)
+OVERTAKEN = 50  # following: a card that wins now but an opponent still to play can beat (sure: 100)
 # following, a card that wins now but that a hand still to play must top (its lowest card of the suit is higher)
 # is ordered as a low card (DDS's "card can make no difference"): the bench's 201 3x16 deals -3% nodes (median deal
 # -10%), bridge +1% and -3% on two sets of 40 (median deal -2%, -7%). A bonus for a card heading a sequence (split
@@ -167,7 +167,7 @@ BUCKET = 1 << BUCKET_BITS
 SIDE_QT = (False, False, False, False, True)
 
 
-GEN_SHIFT = np.uint64(32)     # an entry's generation sits above its meta (which takes 24 bits)
+GEN_SHIFT = np.uint64(32)  # an entry's generation sits above its meta (which takes 24 bits)
 META_BITS = np.uint64(0xFFFFFFFF)
 
 
@@ -191,7 +191,7 @@ def new_tt(log2size):
     off = ((align - (raw.ctypes.data & (align - 1))) & (align - 1)) >> 3
     if big:
         advise_huge(raw.ctypes.data + off * 8, n * 64)
-    keys = raw[off:off + n * 8].reshape((n, 8))
+    keys = raw[off : off + n * 8].reshape((n, 8))
     keys[:] = 0
     state = np.ones(1, dtype=np.uint64)
     return keys, state
@@ -212,10 +212,10 @@ def new_buffers():
     moves = np.zeros((MAX_DEPTH, 16), dtype=np.int64)
     scores = np.zeros((MAX_DEPTH, 16), dtype=np.int64)
     keybuf = np.zeros((MAX_DEPTH, 4), dtype=np.uint64)
-    tricks = np.zeros(MAX_TRICKS * 4, dtype=np.int64)   # trick t's cards at 4t .. 4t + 3
-    stats = np.zeros(4, dtype=np.int64)           # nodes, tt hits, quick-trick cut-offs, searches
+    tricks = np.zeros(MAX_TRICKS * 4, dtype=np.int64)  # trick t's cards at 4t .. 4t + 3
+    stats = np.zeros(4, dtype=np.int64)  # nodes, tt hits, quick-trick cut-offs, searches
     stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
-    stack[:, 12] = -1                             # per depth, the lead that last cut the search there
+    stack[:, 12] = -1  # per depth, the lead that last cut the search there
     relevant = np.zeros(MAX_DEPTH, dtype=np.uint64)
     skipped = np.zeros(MAX_DEPTH, dtype=np.uint64)
     return moves, scores, keybuf, tricks, stats, stack, relevant, skipped
@@ -264,9 +264,9 @@ def _lengths_key(hands, nh):
     return key
 
 
-TOP1 = np.uint64(0x1000100010001000)      # the top relative rank of every suit
-TOP2 = np.uint64(0x1800180018001800)      # the top two
-TOP3 = np.uint64(0x1C001C001C001C00)      # the top three
+TOP1 = np.uint64(0x1000100010001000)  # the top relative rank of every suit
+TOP2 = np.uint64(0x1800180018001800)  # the top two
+TOP3 = np.uint64(0x1C001C001C001C00)  # the top three
 
 
 @jit_inline
@@ -335,12 +335,12 @@ def _probe(ttk, i, lenkey, meta, rel, d, nh, need):
     for j in range(i, i + BUCKET):
         m = ttk[j, 1]
         if (m >> GEN_SHIFT) != gen:
-            break                     # a bucket fills from its first slot and never empties: none further
+            break  # a bucket fills from its first slot and never empties: none further
         if m != meta or ttk[j, 0] != lenkey:
             continue
         tm = ttk[j, 2]
         ok = True
-        for p in range(nh - 1):         # the last hand's are the rest: tm's cards are present and have one owner
+        for p in range(nh - 1):  # the last hand's are the rest: tm's cards are present and have one owner
             if (rel[d, p] & tm) != ttk[j, 3 + p]:
                 ok = False
                 break
@@ -426,14 +426,14 @@ def _rounds(hands, nh, trump, must_trump, leader, maxteam):
     side = (maxteam >> leader) & 1
     q = 0
     used = np.uint64(0)
-    info = 0                    # per suit, 8 bits: the tricks counted (the top cards they use are used's)
+    info = 0  # per suit, 8 bits: the tricks counted (the top cards they use are used's)
     for s in range(4):
         mine = lane(hands[leader], s)
         if mine == 0:
             continue
         # a hand of n cards of the suit whose top card is below the leader's a highest ones stops the rounds
         # after the a-th if a < n (its top card is still there then), and never otherwise
-        t = popcount(mine)                         # rounds won
+        t = popcount(mine)  # rounds won
         longest = 0
         for o in range(nh):
             if o != leader:
@@ -444,7 +444,7 @@ def _rounds(hands, nh, trump, must_trump, leader, maxteam):
                     if a < n:
                         t = min(t, a)
                     longest = max(longest, n)
-        top = min(t, longest)                      # the rounds that had another hand's card to beat
+        top = min(t, longest)  # the rounds that had another hand's card to beat
         if t and trump >= 0 and s != trump:
             for o in range(nh):
                 if o != leader and (must_trump or ((maxteam >> o) & 1) != side) and lane(hands[o], trump) != 0:
@@ -455,7 +455,7 @@ def _rounds(hands, nh, trump, must_trump, leader, maxteam):
             x = mine
             n = popcount(mine)
             keep = min(t, top)
-            while n > keep:                            # the cards of the rounds that beat another hand's
+            while n > keep:  # the cards of the rounds that beat another hand's
                 x &= x - ONE
                 n -= 1
             used |= x << np.uint64(16 * s)
@@ -532,7 +532,7 @@ def _fewer_quick(used, info, want):
         elif s == best_u:
             n = popcount(x)
             keep = min(best_r, n)
-            while n > keep:                        # its top cards: the lowest go
+            while n > keep:  # its top cards: the lowest go
                 x &= x - ONE
                 n -= 1
             out |= x << np.uint64(16 * s)
@@ -556,14 +556,14 @@ def _trump_tricks(hands, nh, trump, side, want1, want0):
     t = np.uint64(0)
     for p in range(nh):
         t |= lane(hands[p], trump)
-    cnt = 0                     # per hand, 8 bits: its trumps walked
-    ours = 0                    # trumps of ``side`` walked, and of the other seats
+    cnt = 0  # per hand, 8 bits: its trumps walked
+    ours = 0  # trumps of ``side`` walked, and of the other seats
     theirs = 0
     x = t
     while x:
         b = ONE << np.uint64(high_index(x))
         x ^= b
-        for p in range(nh):     # (no break once the owner is found: the unrolled test of every hand ran 3x16 6% faster)
+        for p in range(nh):  # (no break once the owner is found: the unrolled test of every hand ran 3x16 6% faster)
             if lane(hands[p], trump) & b:
                 cnt += 1 << (8 * p)
                 mine = (cnt >> (8 * p)) & 255
@@ -610,9 +610,9 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
     # an opponent still to play in this trick who could beat the card winning now (then a partner's card is
     # not safe, and covering it can be right)
     threat = False
-    opp_hi = -1                     # the highest card of the led suit an opponent still to play holds
-    opp_ruff = False                # an opponent still to play can ruff
-    floor = -1                      # the highest of the lowest cards of the led suit of the hands still to play
+    opp_hi = -1  # the highest card of the led suit an opponent still to play holds
+    opp_ruff = False  # an opponent still to play can ruff
+    floor = -1  # the highest of the lowest cards of the led suit of the hands still to play
     if k > 0 and not misere:
         for j in range(1, nh - k):
             q = _seat(p + j, nh)
@@ -653,7 +653,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
             for q in range(nh):
                 if q != p and lane(hands[q], s) == 0 and lane(hands[q], trump) != 0:
                     lead_bonus += 30 if ((maxteam >> q) & 1) == mine else -30
-        ally_top = False                # on lead: a partner holds the suit's top card (lead low to it)
+        ally_top = False  # on lead: a partner holds the suit's top card (lead low to it)
         if k == 0 and not misere and others:
             tb = ONE << np.uint64(high_index(others) + 16 * s)
             for q in range(nh):
@@ -670,7 +670,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         if nh == 4 and k == 0 and trump < 0 and not misere:
             lp = lane(hands[_seat(p + 2, nh)], s)
             lr = lane(hands[_seat(p + 3, nh)], s)
-            a1 = ONE << np.uint64(high_index(allp))            # the suit's top card, and its second
+            a1 = ONE << np.uint64(high_index(allp))  # the suit's top card, and its second
             rest = allp ^ a1
             a2 = (ONE << np.uint64(high_index(rest))) if rest else np.uint64(0)
             if lp == 0:
@@ -679,18 +679,18 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                 lead_bonus -= RHO_HONOUR
             rest ^= a2
             if not ((x | lp) & a1) and (x & a2) and rest and (x >> np.uint64(high_index(rest))) & ONE:
-                seq_lead = a2                                   # and the third card is ours too
+                seq_lead = a2  # and the third card is ours too
         while x:
             low = x & (~x + ONE)
             x ^= low
-            above = allp & ~((low << ONE) - ONE)       # present cards higher than this one
+            above = allp & ~((low << ONE) - ONE)  # present cards higher than this one
             nxt = above & (~above + ONE)
             if nxt and (nxt & lane(h, s)):
                 skip |= low << np.uint64(16 * s)
-                continue                               # a touching higher card of ours stands for it
+                continue  # a touching higher card of ours stands for it
             r = low_index(low)
             c = s * 16 + r
-            top = (others & ~((low << ONE) - ONE)) == 0   # no other present card above it
+            top = (others & ~((low << ONE) - ONE)) == 0  # no other present card above it
             if misere:
                 if k == 0:
                     score = -r
@@ -712,9 +712,9 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                 score = (40 - r if secure else -r) - (50 if (s == trump and s != led) else 0)
             elif beats(c, best, trump):
                 if s == led and r < floor:
-                    score = -r                      # a hand still to play must follow above it: it cannot win
+                    score = -r  # a hand still to play must follow above it: it cannot win
                 elif s == led and (opp_ruff or r < opp_hi):
-                    score = OVERTAKEN - r           # an opponent still to play can beat it
+                    score = OVERTAKEN - r  # an opponent still to play can beat it
                 else:
                     # a sure winner, the cheapest first. A bonus of 30 for the suit's top card had put A before
                     # J from A J over a king played second (a finesse: the ace taken, the king wins later); without
@@ -724,7 +724,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
             else:
                 score = -r
             if k > 0 and s != led and not misere:
-                score += DISC_W * popcount(lane(h, s))      # a discard or ruff: from a long suit first
+                score += DISC_W * popcount(lane(h, s))  # a discard or ruff: from a long suit first
             if low == seq_lead:
                 score += SEQ_LEAD
             if nh == 4 and k == 0 and c == killer:
@@ -777,7 +777,7 @@ def _takes_trick(hands, nh, trump, row, at, k, leader, side):
     and nobody else can ruff, or they have ruffed and nobody else can overruff, or one of them can ruff and
     nobody else can. Returns (1, the card whose rank that rests on, or 0) or (0, 0)."""
     ss = row[at] >> 4
-    bp = trick_winner_pos(row, k, trump, at)      # the card winning so far
+    bp = trick_winner_pos(row, k, trump, at)  # the card winning so far
     best = row[at + bp]
     ours = (side >> _seat(leader + bp, nh)) & 1
     cross = trump >= 0 and ss != trump
@@ -807,7 +807,7 @@ def _takes_trick(hands, nh, trump, row, at, k, leader, side):
         elif f:
             theirs = max(theirs, ss * 16 + high_index(f))
         elif cross and lane(hands[q], trump):
-            return 0, np.uint64(0)              # they can ruff
+            return 0, np.uint64(0)  # they can ruff
     if top > theirs:
         return 1, ONE << np.uint64(top)
     if we_ruff:
@@ -827,7 +827,7 @@ def _second_hand(hands, nh, row, at, k, leader, side, wants):
     ok, rel = _takes_trick(hands, nh, -1, row, at, k, leader, side)
     if not ok or not rel:
         return 0, np.uint64(0)
-    hh = -1                     # the winner: the holder of the card it rests on, or the seat that played it
+    hh = -1  # the winner: the holder of the card it rests on, or the seat that played it
     held = np.uint64(0)
     for q in range(nh):
         if hands[q] & rel:
@@ -838,7 +838,7 @@ def _second_hand(hands, nh, row, at, k, leader, side, wants):
             if ONE << np.uint64(row[at + i]) == rel:
                 hh = _seat(leader + i, nh)
     hands[hh] ^= held
-    qn, used, info = _rounds(hands, nh, -1, 0, hh, side)     # (no trumps: no ruffer, so no side to ask)
+    qn, used, info = _rounds(hands, nh, -1, 0, hh, side)  # (no trumps: no ruffer, so no side to ask)
     hands[hh] ^= held
     if 1 + qn >= wants:
         return 1, rel | used
@@ -887,7 +887,7 @@ def _runs_short(hands, nh, trump, side, remaining):
     for p in range(nh):
         allh |= hands[p]
     room = 0
-    lens = 0                    # per suit, 8 bits: the side's longest hand in a suit whose top card it lacks
+    lens = 0  # per suit, 8 bits: the side's longest hand in a suit whose top card it lacks
     rel = np.uint64(0)
     for s in range(4):
         x = lane(allh, s)
@@ -927,8 +927,27 @@ def _fewer_tops(rel, lens, room, remaining):
 
 
 @jit_inline
-def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countteam, meta0, ttk, tmask,
-           key, stats, relevant, d, row, at):
+def _enter(
+    hands,
+    nh,
+    trump,
+    must_trump,
+    leader,
+    k,
+    won,
+    target,
+    maxteam,
+    countteam,
+    meta0,
+    ttk,
+    tmask,
+    key,
+    stats,
+    relevant,
+    d,
+    row,
+    at,
+):
     """Cut-offs on arriving at a node: 1 (the max side makes it), 0 (it does not), or -1 (search on). When
     decided, ``relevant[d]`` gets the cards whose ranks the decision rests on (partition search)."""
     stats[0] += 1
@@ -958,8 +977,9 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
             for x in range(2):
                 wants = need if x == 0 else left - need + 1
                 if wants <= 3:
-                    ok, rel = _second_hand(hands, nh, row, at, k, leader,
-                                           countteam if x == 0 else allseats & ~countteam, wants)
+                    ok, rel = _second_hand(
+                        hands, nh, row, at, k, leader, countteam if x == 0 else allseats & ~countteam, wants
+                    )
                     if ok:
                         stats[2] += 1
                         relevant[d] = rel
@@ -1030,8 +1050,28 @@ def _enter(hands, nh, trump, must_trump, leader, k, won, target, maxteam, countt
 
 
 @jit
-def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, countteam, meta0,
-            ttk, tmask, moves, scores, keybuf, tricks, stats, st, relevant, skipped):
+def _search(
+    hands,
+    nh,
+    trump,
+    must_trump,
+    leader0,
+    k0,
+    target,
+    maxteam,
+    countteam,
+    meta0,
+    ttk,
+    tmask,
+    moves,
+    scores,
+    keybuf,
+    tricks,
+    stats,
+    st,
+    relevant,
+    skipped,
+):
     """Whether the max side can make the count side win at least ``target`` tricks: a boolean alpha-beta
     search written as a loop over an explicit stack (numba cannot cache recursive functions). ``st`` holds,
     per depth: leader, trick number, cards in the trick, tricks won, move index, move count, result, whether
@@ -1040,9 +1080,10 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
     ``relevant[d]`` the cards whose ranks the result at depth d rests on. Arriving at a node, searching it
     and storing its result each happen at one place in the loop (each is inlined once: compile time). The
     buffers are used as borrowed views: no reference counting on them in the loop."""
-    numba.literally(nh)            # compiled once for 3 hands and once for 4 (see at_least)
+    numba.literally(nh)  # compiled once for 3 hands and once for 4 (see at_least)
     hands, ttk, moves, scores, keybuf, tricks, stats, st, relevant, skipped = borrowed(
-        (hands, ttk, moves, scores, keybuf, tricks, stats, st, relevant, skipped))
+        (hands, ttk, moves, scores, keybuf, tricks, stats, st, relevant, skipped)
+    )
     d = 0
     st[0, 0] = leader0
     st[0, 1] = 0
@@ -1056,13 +1097,47 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             entering = False
             leader = st[d, 0]
             k = st[d, 2]
-            v = _enter(hands, nh, trump, must_trump, leader, k, st[d, 3], target, maxteam, countteam, meta0, ttk,
-                       tmask, keybuf, stats, relevant, d, tricks, 4 * st[d, 1])
+            v = _enter(
+                hands,
+                nh,
+                trump,
+                must_trump,
+                leader,
+                k,
+                st[d, 3],
+                target,
+                maxteam,
+                countteam,
+                meta0,
+                ttk,
+                tmask,
+                keybuf,
+                stats,
+                relevant,
+                d,
+                tricks,
+                4 * st[d, 1],
+            )
             st[d, 7] = 0
             if v < 0:
                 q = _seat(leader + k, nh)
-                st[d, 5] = _gen_moves(hands, nh, trump, must_trump, tricks, 4 * st[d, 1], k, q, maxteam,
-                                      countteam, moves, scores, skipped, d, st[d, 12])
+                st[d, 5] = _gen_moves(
+                    hands,
+                    nh,
+                    trump,
+                    must_trump,
+                    tricks,
+                    4 * st[d, 1],
+                    k,
+                    q,
+                    maxteam,
+                    countteam,
+                    moves,
+                    scores,
+                    skipped,
+                    d,
+                    st[d, 12],
+                )
                 st[d, 4] = 0
                 st[d, 6] = 1 - ((maxteam >> q) & 1)
                 st[d, 7] = 1
@@ -1078,7 +1153,7 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             k = st[d, 2]
             i = st[d, 4]
             while i < st[d, 5] and (moves[d, i] & 15) < st[d, 8 + (moves[d, i] >> 4)]:
-                i += 1                     # a small card that a tried small card of its suit stands for
+                i += 1  # a small card that a tried small card of its suit stands for
             if i < st[d, 5]:
                 p = _seat(leader + k, nh)
                 c = moves[d, i]
@@ -1111,8 +1186,19 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
             allh = np.uint64(0)
             for q in range(nh):
                 allh |= hands[q]
-            _store(ttk, _lengths_key(hands, nh), meta0 | np.uint64(leader), keybuf, d, nh, allh,
-                   relevant[d], 1 - v, np.int8(need if v else need - 1), tmask)
+            _store(
+                ttk,
+                _lengths_key(hands, nh),
+                meta0 | np.uint64(leader),
+                keybuf,
+                d,
+                nh,
+                allh,
+                relevant[d],
+                1 - v,
+                np.int8(need if v else need - 1),
+                tmask,
+            )
         if d == 0:
             return v == 1
         rel_child = relevant[d]
@@ -1134,10 +1220,10 @@ def _search(hands, nh, trump, must_trump, leader0, k0, target, maxteam, counttea
         if (is_max and v == 1) or (not is_max and v == 0):
             st[d, 6] = v
             if k == 0:
-                st[d, 12] = moves[d, st[d, 4] - 1]      # the killer lead at this depth
-            st[d, 4] = st[d, 5]          # cut: no more moves here; the result rests on this child alone
+                st[d, 12] = moves[d, st[d, 4] - 1]  # the killer lead at this depth
+            st[d, 4] = st[d, 5]  # cut: no more moves here; the result rests on this child alone
             relevant[d] = rel_child
-            continue                     # going up from d (storing it first if at a trick boundary)
+            continue  # going up from d (storing it first if at a trick boundary)
         relevant[d] |= rel_child
         # one small card a suit: once a card below every relevant rank of its suit has failed, the other cards
         # of that suit below those ranks give the same result (they differ only in cards no result rests on)
@@ -1170,12 +1256,52 @@ def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, c
     # the search is compiled for a constant hand count: its loops over the hands unroll (3x16 -20% time, bridge
     # -13%; compiling both forms takes ~15 s more than one form for any count)
     if nh == 3:
-        return _search(hands, 3, trump, must_trump, leader, k, target, maxteam, countteam,
-                       meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)
+        return _search(
+            hands,
+            3,
+            trump,
+            must_trump,
+            leader,
+            k,
+            target,
+            maxteam,
+            countteam,
+            meta,
+            ttk,
+            tmask,
+            moves,
+            scores,
+            keybuf,
+            tricks,
+            stats,
+            stack,
+            relevant,
+            skipped,
+        )
     if nh != 4:
         raise ValueError("the double-dummy solver takes 3 or 4 hands")
-    return _search(hands, 4, trump, must_trump, leader, k, target, maxteam, countteam,
-                   meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)
+    return _search(
+        hands,
+        4,
+        trump,
+        must_trump,
+        leader,
+        k,
+        target,
+        maxteam,
+        countteam,
+        meta,
+        ttk,
+        tmask,
+        moves,
+        scores,
+        keybuf,
+        tricks,
+        stats,
+        stack,
+        relevant,
+        skipped,
+    )
 
 
 @jit
@@ -1201,22 +1327,24 @@ def solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countte
     close, as when the value of a position is known and a child is at most a little worse)."""
     remaining = popcount(hands[_seat(leader + k, nh)])
     g = min(max(guess, 0), remaining)
-    if g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam,
-                              ttk, ttg, bufs):
+    if g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam, ttk, ttg, bufs):
         g -= 1
-        while g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam,
-                                     ttk, ttg, bufs):
+        while g > 0 and not at_least(
+            hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam, ttk, ttg, bufs
+        ):
             g -= 1
         return g
-    while g < remaining and at_least(hands, nh, trump, must_trump, leader, played, k, g + 1, maxteam, countteam,
-                                     ttk, ttg, bufs):
+    while g < remaining and at_least(
+        hands, nh, trump, must_trump, leader, played, k, g + 1, maxteam, countteam, ttk, ttg, bufs
+    ):
         g += 1
     return g
 
 
 @jit
-def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards,
-                out_values):
+def card_values(
+    hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values
+):
     """For the seat to play, every legal card (all of them, equivalent ones included) and the value of the
     position after it. Returns the number of cards."""
     p = _seat(leader + k, nh)
@@ -1236,11 +1364,13 @@ def card_values(hands, nh, trump, must_trump, leader, played, k, maxteam, countt
             w = _seat(leader + pos, nh)
             gained = (countteam >> w) & 1
             # np.int64(0), not 0: a literal compiles the chain down to the search again (kernels/_jit.py)
-            v = gained + solve_near(hands, nh, trump, must_trump, w, played, np.int64(0), maxteam, countteam, ttk,
-                                    ttg, bufs, base - gained)
+            v = gained + solve_near(
+                hands, nh, trump, must_trump, w, played, np.int64(0), maxteam, countteam, ttk, ttg, bufs, base - gained
+            )
         else:
-            v = solve_near(hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttg,
-                           bufs, base)
+            v = solve_near(
+                hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttg, bufs, base
+            )
         hands[p] |= low
         out_cards[n] = c
         out_values[n] = v

@@ -40,7 +40,7 @@ W0 = np.uint64(0x9E3779B97F4A7C15)
 W1 = np.uint64(0xBB67AE8584CAA73B)
 MASK32 = np.uint64(0xFFFFFFFF)
 STATE_SIZE = 26
-POOL = 11               # where the pool starts in a state
+POOL = 11  # where the pool starts in a state
 
 # Batches of swap ranges stay below 2**28, so a word is rejected or needs a modulo with probability < 1/16.
 BATCH_LIMIT = np.uint64(1 << 28)
@@ -63,6 +63,7 @@ def _mulhilo64(typingctx, a, b):
         hi = builder.trunc(builder.lshr(prod, ir.Constant(i128, 64)), i64)
         lo = builder.trunc(prod, i64)
         return context.make_tuple(builder, signature.return_type, (hi, lo))
+
     return types.UniTuple(types.uint64, 2)(types.uint64, types.uint64), codegen
 
 
@@ -83,8 +84,9 @@ def philox4x64_10(c0, c1, c2, c3, k0, k1):
 def philox_blocks(counters, keys, out):
     """Vectorised block function: ``counters[n, 4]``, ``keys[n, 2]`` -> ``out[n, 4]`` (tests, benchmarks)."""
     for i in range(counters.shape[0]):
-        a, b, c, d = philox4x64_10(counters[i, 0], counters[i, 1], counters[i, 2], counters[i, 3],
-                                   keys[i, 0], keys[i, 1])
+        a, b, c, d = philox4x64_10(
+            counters[i, 0], counters[i, 1], counters[i, 2], counters[i, 3], keys[i, 0], keys[i, 1]
+        )
         out[i, 0] = a
         out[i, 1] = b
         out[i, 2] = c
@@ -172,7 +174,7 @@ def pool_fill(st):
     first = 0
     b0 = st[0]
     j = np.uint64(0)
-    if pos < 8:                                   # the buffer holds block counter - 1, words pos..7 unused
+    if pos < 8:  # the buffer holds block counter - 1, words pos..7 unused
         b0 = st[0] - np.uint64(1)
         for i in range(4):
             st[POOL + i] = st[6 + i]
@@ -196,7 +198,7 @@ def pool_commit(st):
     j = st[POOL + 13]
     q = j >> np.uint64(3)
     pos = j & np.uint64(7)
-    if pos == 0:                                  # whole blocks used: the next word starts block b0 + q
+    if pos == 0:  # whole blocks used: the next word starts block b0 + q
         st[0] = b0 + q
         st[10] = 8
     else:
@@ -209,7 +211,7 @@ def pool_commit(st):
 @jit_inline
 def _pool_next32(st):
     j = st[POOL + 13]
-    if j >= st[POOL + 14]:                        # used up (only after rejections): move the pool on
+    if j >= st[POOL + 14]:  # used up (only after rejections): move the pool on
         pool_commit(st)
         pool_fill(st)
         j = st[POOL + 13]
@@ -224,7 +226,7 @@ def pool_choice(st, n):
     ``n``, so a caller need not test for it."""
     nn = np.uint64(n)
     j = st[POOL + 13]
-    if j >= st[POOL + 14]:                        # (as in _pool_next32: a shared helper measured ~8% slower)
+    if j >= st[POOL + 14]:  # (as in _pool_next32: a shared helper measured ~8% slower)
         pool_commit(st)
         pool_fill(st)
         j = st[POOL + 13]
@@ -242,8 +244,8 @@ def pool_choice(st, n):
 @jit_inline
 def uniform(st):
     """A float in [0, 1) with 53 random bits."""
-    hi = next32(st) >> np.uint64(5)   # 27 bits
-    lo = next32(st) >> np.uint64(6)   # 26 bits
+    hi = next32(st) >> np.uint64(5)  # 27 bits
+    lo = next32(st) >> np.uint64(6)  # 26 bits
     return (float(hi) * 67108864.0 + float(lo)) / 9007199254740992.0
 
 
@@ -273,7 +275,7 @@ def partial_shuffle(st, deck, k):
     """
     n = deck.shape[0]
     if k > n - 1:
-        k = n - 1          # the last position has nothing to choose
+        k = n - 1  # the last position has nothing to choose
     i = 0
     while i < k:
         prod = np.uint64(1)
@@ -293,7 +295,7 @@ def partial_shuffle(st, deck, k):
                 deck[s] = tmp
             if x >= prod or x >= (np.uint64(0x100000000) - prod) % prod:
                 break
-            for t in range(j - 1, i - 1, -1):   # rejected: undo this batch's swaps, newest first
+            for t in range(j - 1, i - 1, -1):  # rejected: undo this batch's swaps, newest first
                 s = _batch_swap_index(x0, n, i, t)
                 tmp = deck[t]
                 deck[t] = deck[s]
@@ -317,7 +319,7 @@ def shuffle_batches(n: int, k: int) -> list[tuple[int, int, int]]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def unrolled_shuffle(n: int, k: int):
     """:func:`partial_shuffle` for a deck of exactly ``n`` cards and ``k`` positions, fully unrolled: the same
     words, swaps and result, ~1.5x faster (a 52-card deal 230 -> 150 ns). The batches are known in advance
@@ -328,7 +330,7 @@ def unrolled_shuffle(n: int, k: int):
     """
     lines = [f"def shuffle_{n}_{k}(st, deck):", f"    assert deck.shape[0] == {n}"] + _unrolled_lines(n, k, "    ")
     namespace = {"np": np, "next32": next32, "MASK32": MASK32}
-    exec("\n".join(lines), namespace)                          # noqa: S102 (source built above from ints)
+    exec("\n".join(lines), namespace)  # noqa: S102 (source built above from ints)
     return numba.njit(nogil=True, error_model="numpy", inline="always")(namespace[f"shuffle_{n}_{k}"])
 
 
@@ -340,15 +342,18 @@ def _unrolled_lines(n: int, k: int, indent: str, tag: str = "") -> list[str]:
     for i, j, prod in shuffle_batches(n, k):
         lines += ["while True:", f"    {x} = next32(st)"]
         for t in range(i, j):
-            lines += [f"    {m} = {x} * np.uint64({n - t})", f"    s{t}{tag} = {t} + np.int64({m} >> np.uint64(32))",
-                      f"    {x} = {m} & MASK32"]
+            lines += [
+                f"    {m} = {x} * np.uint64({n - t})",
+                f"    s{t}{tag} = {t} + np.int64({m} >> np.uint64(32))",
+                f"    {x} = {m} & MASK32",
+            ]
         lines += [f"    if {x} >= np.uint64({prod}) or {x} >= np.uint64({(2**32 - prod) % prod}):", "        break"]
         for t in range(i, j):
             lines += [f"{c} = deck[{t}]", f"deck[{t}] = deck[s{t}{tag}]", f"deck[s{t}{tag}] = {c}"]
     return [indent + line for line in lines]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def shuffle_for(shapes: tuple[tuple[int, int], ...]):
     """A shuffle ``f(st, deck, k)`` with :func:`partial_shuffle`'s result, words and signature that runs
     :func:`unrolled_shuffle`'s code when ``(deck.shape[0], k)`` is one of ``shapes`` and partial_shuffle
@@ -362,7 +367,7 @@ def shuffle_for(shapes: tuple[tuple[int, int], ...]):
         lines += [f"    {'el' if i else ''}if n == {n} and k == {k}:"] + _unrolled_lines(n, k, "        ", f"_{i}")
     lines += ["    else:", "        partial_shuffle(st, deck, k)"] if shapes else ["    partial_shuffle(st, deck, k)"]
     namespace = {"np": np, "next32": next32, "MASK32": MASK32, "partial_shuffle": partial_shuffle}
-    exec("\n".join(lines), namespace)                          # noqa: S102 (source built above from ints)
+    exec("\n".join(lines), namespace)  # noqa: S102 (source built above from ints)
     return numba.njit(nogil=True, error_model="numpy", inline="always")(namespace["shuffle"])
 
 

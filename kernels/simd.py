@@ -48,8 +48,9 @@ def _is_int(t):
 def _splat_value(context, builder, value, ty):
     x = context.cast(builder, value, ty, types.int64)
     v = builder.insert_element(ir.Constant(_VT, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
-    return builder.shuffle_vector(v, ir.Constant(_VT, ir.Undefined), ir.Constant(ir.VectorType(ir.IntType(32), N),
-                                                                                   [0] * N))
+    return builder.shuffle_vector(
+        v, ir.Constant(_VT, ir.Undefined), ir.Constant(ir.VectorType(ir.IntType(32), N), [0] * N)
+    )
 
 
 def _operand(context, builder, value, ty):
@@ -64,6 +65,7 @@ def vsplat(typingctx, x):
 
     def codegen(context, builder, sig, args):
         return _splat_value(context, builder, args[0], sig.args[0])
+
     return I64x8(x), codegen
 
 
@@ -77,7 +79,9 @@ def _binary(name, emit):
             x = _operand(context, builder, args[0], sig.args[0])
             y = _operand(context, builder, args[1], sig.args[1])
             return emit(builder, x, y)
+
         return I64x8(a, b), codegen
+
     op.__name__ = name
     return op
 
@@ -122,13 +126,24 @@ vge = _binary("vge", _cmp(">="))
 vmin = _binary("vmin", lambda b, x, y: b.select(b.icmp_signed("<", x, y), x, y))
 vmax = _binary("vmax", lambda b, x, y: b.select(b.icmp_signed(">", x, y), x, y))
 
-for _op, _f in ((operator.add, vadd), (operator.sub, vsub), (operator.mul, vmul), (operator.and_, vand),
-                (operator.or_, vor), (operator.xor, vxor), (operator.lshift, vshl), (operator.rshift, vsar)):
+for _op, _f in (
+    (operator.add, vadd),
+    (operator.sub, vsub),
+    (operator.mul, vmul),
+    (operator.and_, vand),
+    (operator.or_, vor),
+    (operator.xor, vxor),
+    (operator.lshift, vshl),
+    (operator.rshift, vsar),
+):
+
     def _make(f):
         def ov(a, b):
             if (_is_vec(a) or _is_int(a)) and (_is_vec(b) or _is_int(b)) and (_is_vec(a) or _is_vec(b)):
                 return lambda a, b: f(a, b)
+
         return ov
+
     overload(_op)(_make(_f))
 
 
@@ -148,6 +163,7 @@ def vselect(typingctx, m, a, b):
         x = _operand(context, builder, args[1], sig.args[1])
         y = _operand(context, builder, args[2], sig.args[2])
         return builder.select(builder.icmp_signed("!=", args[0], ir.Constant(_VT, None)), x, y)
+
     return I64x8(m, a, b), codegen
 
 
@@ -161,13 +177,15 @@ def _unary_intrinsic(name, llvm_name, extra=()):
             fnty = ir.FunctionType(_VT, [_VT] + [ir.IntType(1)] * len(extra))
             fn = cgutils.get_or_insert_function(builder.module, fnty, llvm_name)
             return builder.call(fn, [args[0]] + [ir.Constant(ir.IntType(1), e) for e in extra])
+
         return I64x8(a), codegen
+
     op.__name__ = name
     return op
 
 
 vpopcount = _unary_intrinsic("vpopcount", "llvm.ctpop.v8i64")
-vclz = _unary_intrinsic("vclz", "llvm.ctlz.v8i64", (0,))      # 64 for a zero lane
+vclz = _unary_intrinsic("vclz", "llvm.ctlz.v8i64", (0,))  # 64 for a zero lane
 
 
 def _data_pointer(context, builder, arrty, arr):
@@ -194,6 +212,7 @@ def vload(typingctx, arr, i):
         idx = context.cast(builder, args[1], sig.args[1], types.intp)
         ptr = builder.gep(data, [idx])
         return builder.load(builder.bitcast(ptr, _VT.as_pointer()), align=8)
+
     return I64x8(arr, i), codegen
 
 
@@ -209,6 +228,7 @@ def vstore(typingctx, arr, i, v):
         ptr = builder.gep(data, [idx])
         builder.store(args[2], builder.bitcast(ptr, _VT.as_pointer()), align=8)
         return context.get_dummy_value()
+
     return types.none(arr, i, v), codegen
 
 
@@ -223,6 +243,7 @@ def vgather(typingctx, arr, idx):
         fnty = ir.FunctionType(_VT, [pvt, ir.IntType(32), mask.type, _VT])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.masked.gather.v8i64.v8p0")
         return builder.call(fn, [ptrs, ir.Constant(ir.IntType(32), 8), mask, ir.Constant(_VT, ir.Undefined)])
+
     return I64x8(arr, idx), codegen
 
 
@@ -234,14 +255,17 @@ def vlane(typingctx, v, j):
 
     def codegen(context, builder, sig, args):
         return builder.extract_element(args[0], context.cast(builder, args[1], sig.args[1], types.int64))
+
     return types.int64(v, j), codegen
 
 
 @intrinsic
 def viota(typingctx):
     """Lanes 0, 1, ..., 7."""
+
     def codegen(context, builder, sig, args):
         return ir.Constant(_VT, list(range(N)))
+
     return I64x8(), codegen
 
 
@@ -254,7 +278,9 @@ def _reduce(name, llvm_name):
         def codegen(context, builder, sig, args):
             fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_I64, [_VT]), llvm_name)
             return builder.call(fn, [args[0]])
+
         return types.int64(a), codegen
+
     op.__name__ = name
     return op
 
@@ -282,4 +308,5 @@ def vscatter(typingctx, arr, idx, v):
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.masked.scatter.v8i64.v8p0")
         builder.call(fn, [args[2], ptrs, ir.Constant(ir.IntType(32), 8), mask])
         return context.get_dummy_value()
+
     return types.none(arr, idx, v), codegen

@@ -26,14 +26,13 @@ import numpy as np
 
 from . import rng
 from ._jit import borrowed, jit, jit_inline, pjit, prange
+from .bits import RANK_LOW_BITS, nth_bit, rank_counts, ranks_with_count
 from .bits import high_index as _high_index
 from .bits import low_index as _low_index
-from .bits import nth_bit
 from .bits import popcount as _popcount
 from .bits import rank_bits as _rank_bits
-from .bits import RANK_LOW_BITS, rank_counts, ranks_with_count
 
-K_NONE = 0          # no play yet (on lead) / an invalid card set
+K_NONE = 0  # no play yet (on lead) / an invalid card set
 K_SINGLE = 1
 K_PAIR = 2
 K_PAIR_STRAIGHT = 3
@@ -43,32 +42,42 @@ K_FULL_HOUSE = 6
 K_STRAIGHT = 7
 K_BOMB = 8
 K_STRAIGHT_FLUSH = 9
-KIND_NAMES = ("none", "single", "pair", "pair straight", "three of a kind", "triple straight", "full house",
-              "straight", "bomb", "straight flush")
+KIND_NAMES = (
+    "none",
+    "single",
+    "pair",
+    "pair straight",
+    "three of a kind",
+    "triple straight",
+    "full house",
+    "straight",
+    "bomb",
+    "straight flush",
+)
 BLACK_JOKER = 52
 RED_JOKER = 53
-MAX_MOVES = 1 << 16    # two decks: a 22-card hand of five ranks x four suits (+ 2) has 26,529 plays
+MAX_MOVES = 1 << 16  # two decks: a 22-card hand of five ranks x four suits (+ 2) has 26,529 plays
 SUITED_CARDS = np.uint64((1 << 52) - 1)
 
 # variant slots of the ``zv`` int64 array (rules.md 4(c); built by analysis.games.zheng_shangyou)
-V_STRAIGHT_SUIT = 0      # straight_suit_tiebreak: 0 false, 1 true
-V_BARE_FOUR = 1          # bare_four_is_bomb: 0 false, 1 beats_all, 2 below_straight_flush
-V_SF_VS_SF = 2           # sf_vs_sf: 0 same_length, 1 longer_beats_shorter
-V_NO_TWOS_SEQ = 3        # sequence_rules: 0 as_straights, 1 no_twos_in_sequences (pair/triple straights)
+V_STRAIGHT_SUIT = 0  # straight_suit_tiebreak: 0 false, 1 true
+V_BARE_FOUR = 1  # bare_four_is_bomb: 0 false, 1 beats_all, 2 below_straight_flush
+V_SF_VS_SF = 2  # sf_vs_sf: 0 same_length, 1 longer_beats_shorter
+V_NO_TWOS_SEQ = 3  # sequence_rules: 0 as_straights, 1 no_twos_in_sequences (pair/triple straights)
 V_PAIR_STRAIGHT_TIE = 4  # pair_straight_tiebreak: 0 none, 1 top_pair_suit
-V_KICKER_JOKER = 5       # bomb_kicker_may_be_joker: 0 false, 1 true
-V_AUTO_RESTART = 6       # auto_restart_after_unbeatable: 0 false, 1 true
-V_LATER_LEADER = 7       # later_game_leader: 0 previous_winner, 1 holder_3D_every_game, 2 dealer, 3 dealer_left
-V_SCORE_TIMING = 8       # score_timing: 0 at_first_out, 1 at_end
-V_THREE_MULT = 9         # three_player_multiplier: 0 default, 1 literal_17
-V_REVOLUTION = 10        # revolution: 0 false, 1 true
-V_REV_STATE = 11         # (game state, not a variant) 1 while a revolution is in force
-V_LOSER_EXCHANGE = 12    # loser_exchange: 0 none, 1 offer_two, 2 winner_gives_one
-V_MIN_STRAIGHT = 13      # fewest cards in a straight or straight flush: 5 (seed), 3 (ruleset legacy_wiki)
-V_CURRENT = 14           # ruleset current_wiki: 1 = bombs are n of a kind alone (size, then rank), no four plus
-                         # one and no straight-flush class (only the bomb beats another type)
-V_SUIT_ORDER = 15        # suit_order: 1 suits break ties of singles and pairs (seed), 0 they do not
-V_MIN_BOMB = 16          # current_wiki: the fewest cards of one rank that are a bomb (4; 3 with triple_is_bomb)
+V_KICKER_JOKER = 5  # bomb_kicker_may_be_joker: 0 false, 1 true
+V_AUTO_RESTART = 6  # auto_restart_after_unbeatable: 0 false, 1 true
+V_LATER_LEADER = 7  # later_game_leader: 0 previous_winner, 1 holder_3D_every_game, 2 dealer, 3 dealer_left
+V_SCORE_TIMING = 8  # score_timing: 0 at_first_out, 1 at_end
+V_THREE_MULT = 9  # three_player_multiplier: 0 default, 1 literal_17
+V_REVOLUTION = 10  # revolution: 0 false, 1 true
+V_REV_STATE = 11  # (game state, not a variant) 1 while a revolution is in force
+V_LOSER_EXCHANGE = 12  # loser_exchange: 0 none, 1 offer_two, 2 winner_gives_one
+V_MIN_STRAIGHT = 13  # fewest cards in a straight or straight flush: 5 (seed), 3 (ruleset legacy_wiki)
+V_CURRENT = 14  # ruleset current_wiki: 1 = bombs are n of a kind alone (size, then rank), no four plus
+# one and no straight-flush class (only the bomb beats another type)
+V_SUIT_ORDER = 15  # suit_order: 1 suits break ties of singles and pairs (seed), 0 they do not
+V_MIN_BOMB = 16  # current_wiki: the fewest cards of one rank that are a bomb (4; 3 with triple_is_bomb)
 N_VARIANTS = 17
 
 
@@ -108,7 +117,7 @@ def _revolved_key(kind, length, key, zv):
             return key
         return (12 - key // 4) * 4 + key % 4
     if kind == K_TRIPLE or kind == K_FULL_HOUSE or kind == K_BOMB:
-        return (key // 16) * 16 + 12 - key % 16         # a bomb's size (current_wiki) stays first
+        return (key // 16) * 16 + 12 - key % 16  # a bomb's size (current_wiki) stays first
     width = 2 if kind == K_PAIR_STRAIGHT else (3 if kind == K_TRIPLE_STRAIGHT else 1)
     top = key // 4 + length // width - 1
     return 4 * (13 - top) + key % 4
@@ -128,7 +137,7 @@ def classify_normal(play, dup, zv):
     n = _popcount(play) + _popcount(dup)
     if n == 0:
         return K_NONE, 0, 0
-    if n == 1:                   # a single card: its code is its key (jokers 52, 53 above the rest)
+    if n == 1:  # a single card: its code is its key (jokers 52, 53 above the rest)
         return K_SINGLE, 1, _single_key(_low_index(play), zv)
     jokers = (play >> np.uint64(52)) & np.uint64(3)
     if jokers:
@@ -157,21 +166,21 @@ def classify_normal(play, dup, zv):
     r3 = _low_index(three) // 4 if three else -1
     if n_ranks == 1:
         if zv[V_CURRENT] == 1 and n >= zv[V_MIN_BOMB]:
-            return K_BOMB, n, _bomb_key(n, lo_rank)      # current_wiki: n of a kind alone is a bomb
+            return K_BOMB, n, _bomb_key(n, lo_rank)  # current_wiki: n of a kind alone is a bomb
         if n == 2:
             return K_PAIR, 2, _pair_key(lo_rank, _rank_bits(play, lo_rank), zv)
         if n == 3:
             return K_TRIPLE, 3, lo_rank
         if n == 4 and zv[V_BARE_FOUR] > 0:
-            return K_BOMB, 4, lo_rank    # variant 6: a bare four of a kind is a bomb
+            return K_BOMB, 4, lo_rank  # variant 6: a bare four of a kind is a bomb
         if n == 5:
-            return K_BOMB, 5, lo_rank    # two decks: five of a kind = a four of a kind + one card [OURS]
-        return K_NONE, n, 0          # a bare four of a kind is no play by default (variant 6)
+            return K_BOMB, 5, lo_rank  # two decks: five of a kind = a four of a kind + one card [OURS]
+        return K_NONE, n, 0  # a bare four of a kind is no play by default (variant 6)
     if n == 5 and n_ranks == 2:
         if r4 >= 0:
             if zv[V_CURRENT] == 1:
-                return K_NONE, n, 0   # current_wiki: a four of a kind is a bomb alone, not with a fifth card
-            return K_BOMB, 5, r4      # four of a kind + any one other card (ZS-5)
+                return K_NONE, n, 0  # current_wiki: a four of a kind is a bomb alone, not with a fifth card
+            return K_BOMB, 5, r4  # four of a kind + any one other card (ZS-5)
         if r3 >= 0:
             return K_FULL_HOUSE, 5, r3
         return K_NONE, n, 0
@@ -179,7 +188,7 @@ def classify_normal(play, dup, zv):
     if not uniform or m > 3 or (m == 1 and n_ranks < zv[V_MIN_STRAIGHT]):
         return K_NONE, n, 0
     if m >= 2 and zv[V_NO_TWOS_SEQ] == 1 and (nz >> np.uint64(48)) & np.uint64(1):
-        return K_NONE, n, 0          # variant 11: no twos in pair and triple straights
+        return K_NONE, n, 0  # variant 11: no twos in pair and triple straights
     low = _sequence_low(nz, n_ranks)
     if low < 0:
         return K_NONE, n, 0
@@ -189,7 +198,7 @@ def classify_normal(play, dup, zv):
         return K_PAIR_STRAIGHT, n, 4 * low + tie
     if m == 3:
         return K_TRIPLE_STRAIGHT, n, 4 * low
-    fold = play | (play >> np.uint64(32))         # the suits present: fold the 13 rank nibbles
+    fold = play | (play >> np.uint64(32))  # the suits present: fold the 13 rank nibbles
     fold |= fold >> np.uint64(16)
     fold |= fold >> np.uint64(8)
     fold |= fold >> np.uint64(4)
@@ -223,7 +232,7 @@ def _bomb_key(n, r):
 def _sequence_low(nz, n_ranks):
     """The lowest position of a run of ``n_ranks`` consecutive positions covering the ranks present (bit 4r of
     ``nz`` for rank r), or -1."""
-    runs = _runs_of(_positions(nz), n_ranks)     # bit 4p: positions p .. p + n_ranks - 1 all held
+    runs = _runs_of(_positions(nz), n_ranks)  # bit 4p: positions p .. p + n_ranks - 1 all held
     if runs == np.uint64(0):
         return -1
     return _low_index(runs) // 4
@@ -266,8 +275,7 @@ def beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
 def _emit_known(out, n, play, dup, kind, length, key, cur_kind, cur_len, cur_key, zv):
     """Append the play ``(play, dup)`` to ``out[n]`` if it beats the current play; its kind, length and
     (normal-order) key are known to the generator, so no :func:`classify` is needed. Returns the new count."""
-    if beats(cur_kind, cur_len, cur_key, kind, length, _revolved_key(kind, length, key, zv), zv) \
-            and n < out.shape[0]:
+    if beats(cur_kind, cur_len, cur_key, kind, length, _revolved_key(kind, length, key, zv), zv) and n < out.shape[0]:
         out[n, 0] = play
         out[n, 1] = dup
         return n + 1
@@ -311,7 +319,7 @@ def _subsets_of_size(bits, dbits, k, base, out, n_out):
         out[n_out, 0] = bits << np.uint64(base)
         out[n_out, 1] = dbits << np.uint64(base)
         return n_out + 1
-    if dbits:                            # two decks: every split of k over the suits, 0..2 copies each
+    if dbits:  # two decks: every split of k over the suits, 0..2 copies each
         c0 = (bits & np.uint64(1)) + (dbits & np.uint64(1))
         c1 = ((bits >> np.uint64(1)) & np.uint64(1)) + ((dbits >> np.uint64(1)) & np.uint64(1))
         c2 = ((bits >> np.uint64(2)) & np.uint64(1)) + ((dbits >> np.uint64(2)) & np.uint64(1))
@@ -348,14 +356,14 @@ def _subsets_of_size(bits, dbits, k, base, out, n_out):
                 out[n_out, 1] = 0
                 n_out += 1
         return n_out
-    if k == c - 1:                       # leave one card out (3 of 4, 2 of 3), the highest suit first
+    if k == c - 1:  # leave one card out (3 of 4, 2 of 3), the highest suit first
         for sb in range(3, -1, -1):
             if (bits >> np.uint64(sb)) & np.uint64(1):
                 out[n_out, 0] = (bits & ~(np.uint64(1) << np.uint64(sb))) << np.uint64(base)
                 out[n_out, 1] = 0
                 n_out += 1
         return n_out
-    for sb in range(1, 4):               # 2 of 4
+    for sb in range(1, 4):  # 2 of 4
         for sa in range(sb):
             out[n_out, 0] = ((np.uint64(1) << np.uint64(sa)) | (np.uint64(1) << np.uint64(sb))) << np.uint64(base)
             out[n_out, 1] = 0
@@ -387,8 +395,13 @@ def new_moves():
 @jit
 def make_scratch():
     """Scratch arrays for :func:`moves_into` (allocate once per chunk, not per call)."""
-    return (np.zeros((14, 16, 2), dtype=np.uint64), np.zeros(14, dtype=np.int64), np.zeros((24, 2), dtype=np.uint64),
-            np.zeros((16, 2), dtype=np.uint64), np.zeros(14, dtype=np.int64))
+    return (
+        np.zeros((14, 16, 2), dtype=np.uint64),
+        np.zeros(14, dtype=np.int64),
+        np.zeros((24, 2), dtype=np.uint64),
+        np.zeros((16, 2), dtype=np.uint64),
+        np.zeros(14, dtype=np.int64),
+    )
 
 
 @jit_inline
@@ -449,15 +462,26 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
         while cand:
             c = _low_index(cand)
             cand &= cand - np.uint64(1)
-            n = _emit_known(out, n, np.uint64(1) << np.uint64(c), np.uint64(0), K_SINGLE, 1, _single_key(c, zv),
-                            cur_kind, cur_len, cur_key, zv)
+            n = _emit_known(
+                out,
+                n,
+                np.uint64(1) << np.uint64(c),
+                np.uint64(0),
+                K_SINGLE,
+                1,
+                _single_key(c, zv),
+                cur_kind,
+                cur_len,
+                cur_key,
+                zv,
+            )
     # pairs (key 4 * rank + the top suit) and three of a kind (key = rank)
     current_rules = zv[V_CURRENT] == 1
     for k in range(2, 4):
         if not (lead or (k == 2 and cur_kind == K_PAIR) or (k == 3 and cur_kind == K_TRIPLE)):
             continue
         if current_rules and k >= zv[V_MIN_BOMB]:
-            continue                        # current_wiki with triple_is_bomb: a three of a kind is a bomb
+            continue  # current_wiki with triple_is_bomb: a three of a kind is a bomb
         ranks = ge2 if k == 2 else ge3
         kind = K_PAIR if k == 2 else K_TRIPLE
         while ranks:
@@ -481,8 +505,19 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                 m2 = _subsets_of_size(_rank_bits(hand, q), _rank_bits(dup, q), 2, 4 * q, pairs, 0)
                 for i in range(m3):
                     for j in range(m2):
-                        n = _emit_known(out, n, tmp[i, 0] | pairs[j, 0], tmp[i, 1] | pairs[j, 1], K_FULL_HOUSE, 5, r,
-                                        cur_kind, cur_len, cur_key, zv)
+                        n = _emit_known(
+                            out,
+                            n,
+                            tmp[i, 0] | pairs[j, 0],
+                            tmp[i, 1] | pairs[j, 1],
+                            K_FULL_HOUSE,
+                            5,
+                            r,
+                            cur_kind,
+                            cur_len,
+                            cur_key,
+                            zv,
+                        )
     # bombs (they beat everything but higher bombs and straight flushes): the ranks held four times or more
     # (two decks: each four-card multiset of the rank, and five of a kind [OURS])
     if current_rules:
@@ -495,8 +530,9 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             for k in range(zv[V_MIN_BOMB], held + 1):
                 m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
                 for i in range(m):
-                    n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, k, _bomb_key(k, r), cur_kind, cur_len,
-                                    cur_key, zv)
+                    n = _emit_known(
+                        out, n, tmp[i, 0], tmp[i, 1], K_BOMB, k, _bomb_key(k, r), cur_kind, cur_len, cur_key, zv
+                    )
     fours = ge4 if not current_rules else np.uint64(0)
     while fours:
         r = _low_index(fours) // 4
@@ -505,7 +541,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
         m4 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 4, 4 * r, tmp, 0)
         kickers = hand & ~rank_mask
         if zv[V_KICKER_JOKER] != 1:
-            kickers &= SUITED_CARDS        # the kicker: any other card (default: not a joker)
+            kickers &= SUITED_CARDS  # the kicker: any other card (default: not a joker)
         for i in range(m4):
             if zv[V_BARE_FOUR] > 0:
                 n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 4, r, cur_kind, cur_len, cur_key, zv)
@@ -513,8 +549,19 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             while kick:
                 c = _low_index(kick)
                 kick &= kick - np.uint64(1)
-                n = _emit_known(out, n, tmp[i, 0] | (np.uint64(1) << np.uint64(c)), tmp[i, 1], K_BOMB, 5, r,
-                                cur_kind, cur_len, cur_key, zv)
+                n = _emit_known(
+                    out,
+                    n,
+                    tmp[i, 0] | (np.uint64(1) << np.uint64(c)),
+                    tmp[i, 1],
+                    K_BOMB,
+                    5,
+                    r,
+                    cur_kind,
+                    cur_len,
+                    cur_key,
+                    zv,
+                )
         if dup:
             m5 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 5, 4 * r, tmp, 0)
             for i in range(m5):
@@ -527,7 +574,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
         sf_runs = _runs_of(_card_positions(hand), min_sf)
         for s in range(4):
             if (sf_runs >> np.uint64(s)) & RANK_LOW_BITS == np.uint64(0):
-                continue                             # no run long enough in this suit
+                continue  # no run long enough in this suit
             for low in range(15 - min_sf):
                 play = np.uint64(0)
                 for high in range(low, 14):
@@ -536,20 +583,34 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                         break
                     play |= np.uint64(1) << np.uint64(c)
                     if _sequence_ok(low, high, 1, min_sf, zv):
-                        n = _emit_known(out, n, play, np.uint64(0), K_STRAIGHT_FLUSH, high - low + 1, 4 * low,
-                                        cur_kind, cur_len, cur_key, zv)
+                        n = _emit_known(
+                            out,
+                            n,
+                            play,
+                            np.uint64(0),
+                            K_STRAIGHT_FLUSH,
+                            high - low + 1,
+                            4 * low,
+                            cur_kind,
+                            cur_len,
+                            cur_key,
+                            zv,
+                        )
     if not (lead or cur_kind == K_STRAIGHT or cur_kind == K_PAIR_STRAIGHT or cur_kind == K_TRIPLE_STRAIGHT):
         return n
     # for each width, the positions held that often (bit 4p, from the counts in parallel): a run must exist
-    for width, min_len, kind in ((1, zv[V_MIN_STRAIGHT], K_STRAIGHT), (2, 2, K_PAIR_STRAIGHT),
-                                 (3, 2, K_TRIPLE_STRAIGHT)):
+    for width, min_len, kind in (
+        (1, zv[V_MIN_STRAIGHT], K_STRAIGHT),
+        (2, 2, K_PAIR_STRAIGHT),
+        (3, 2, K_TRIPLE_STRAIGHT),
+    ):
         if not (lead or cur_kind == kind):
             continue
         valid = _positions(ranks_at_least(cnt, width))
-        runs = _runs_of(valid, min_len)           # bit 4p: positions p .. p + min_len - 1 all held
+        runs = _runs_of(valid, min_len)  # bit 4p: positions p .. p + min_len - 1 all held
         if runs == np.uint64(0):
-            continue                              # no run of min_len positions
-        covered = runs                            # the positions inside such a run: only those get choices
+            continue  # no run of min_len positions
+        covered = runs  # the positions inside such a run: only those get choices
         for i in range(1, min_len):
             covered |= runs << np.uint64(4 * i)
         for p in range(14):
@@ -557,8 +618,9 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             if (covered >> np.uint64(4 * p)) & np.uint64(1):
                 r = rank_of_position(p)
                 # a straight takes one card of a rank: its distinct suits (no dups)
-                n_choice[p] = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r) if width > 1 else np.uint64(0),
-                                               width, 4 * r, choices[p], 0)
+                n_choice[p] = _subsets_of_size(
+                    _rank_bits(hand, r), _rank_bits(dup, r) if width > 1 else np.uint64(0), width, 4 * r, choices[p], 0
+                )
         while runs:
             low = _low_index(runs) // 4
             runs &= runs - np.uint64(1)
@@ -591,7 +653,7 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
             pdup |= choices[low + i, idx[i], 1]
         key = 4 * low
         if width == 1:
-            fold = play | (play >> np.uint64(32))         # the suits present: fold the 13 rank nibbles
+            fold = play | (play >> np.uint64(32))  # the suits present: fold the 13 rank nibbles
             fold |= fold >> np.uint64(16)
             fold |= fold >> np.uint64(8)
             fold |= fold >> np.uint64(4)
@@ -621,6 +683,7 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
 
 # ---- the random leader's play without the list: count each class, draw, decode ------------------------------
 
+
 @jit_inline
 def _n_subsets(c, w):
     """How many w-card subsets ``c`` cards have (``c`` <= 4, ``w`` <= 4)."""
@@ -630,7 +693,7 @@ def _n_subsets(c, w):
         return c
     if w == c:
         return 1
-    return 6                                    # 2 of 4
+    return 6  # 2 of 4
 
 
 @jit_inline
@@ -641,9 +704,9 @@ def _nth_subset(bits, w, j):
         return bits
     if w == 1:
         return np.uint64(1) << np.uint64(nth_bit(bits, j))
-    if w == c - 1:                              # the highest held suit is left out first
+    if w == c - 1:  # the highest held suit is left out first
         return bits & ~(np.uint64(1) << np.uint64(nth_bit(bits, c - 1 - j)))
-    b = 1                                       # 2 of 4, colex: {a, b} with C(b, 2) <= j < C(b + 1, 2)
+    b = 1  # 2 of 4, colex: {a, b} with C(b, 2) <= j < C(b + 1, 2)
     while (b + 1) * b // 2 <= j:
         b += 1
     return (np.uint64(1) << np.uint64(j - b * (b - 1) // 2)) | (np.uint64(1) << np.uint64(b))
@@ -708,7 +771,7 @@ def follow_straight(hand, length, cur_key, zv, k):
         top_suits = np.uint64(15)
         if low == cur_low:
             if zv[V_STRAIGHT_SUIT] == 0:
-                continue                     # the same low position does not beat
+                continue  # the same low position does not beat
             top_suits = np.uint64(15) & ~((np.uint64(2) << np.uint64(cur_key % 4)) - np.uint64(1))
         prod = 1
         for p in range(low, high + 1):
@@ -766,8 +829,9 @@ def lead_play(hand, k, zv):
                 qb = _rank_bits(hand, q)
                 m2 = _n_subsets(_popcount(qb), 2)
                 if j < m3 * m2:
-                    return (_nth_subset(tb, 3, j // m2) << np.uint64(4 * r)) | \
-                        (_nth_subset(qb, 2, j % m2) << np.uint64(4 * q))
+                    return (_nth_subset(tb, 3, j // m2) << np.uint64(4 * r)) | (
+                        _nth_subset(qb, 2, j % m2) << np.uint64(4 * q)
+                    )
                 j -= m3 * m2
         total += block
     # bombs: four of a kind, bare (variant) before each kicker by code
@@ -816,7 +880,7 @@ def follow_same_kind(hand, w, cur_key, zv, k):
             if 0 <= k - total < m:
                 return _nth_subset(bits, w, k - total) << np.uint64(4 * r)
             total += m
-        elif w == 2:                         # the same rank: the pairs with a higher top suit (suit order)
+        elif w == 2:  # the same rank: the pairs with a higher top suit (suit order)
             for j in range(m):
                 sub = _nth_subset(bits, 2, j)
                 if _pair_key(r, sub, zv) > cur_key:
@@ -843,28 +907,28 @@ def lead_plays(hand, zv, out):
 # Strategies are data: strat[seat] = (policy, bomb policy, bomb threshold, 0).
 
 
-POLICY_RANDOM = 0    # uniform over the legal actions (passing included when following)
-POLICY_GREEDY = 1    # go out if possible; lead the play with the lowest top card among the longest plays;
-                     # follow with the cheapest play of the same kind; bombs by the bomb policy
+POLICY_RANDOM = 0  # uniform over the legal actions (passing included when following)
+POLICY_GREEDY = 1  # go out if possible; lead the play with the lowest top card among the longest plays;
+# follow with the cheapest play of the same kind; bombs by the bomb policy
 POLICY_PLANNING = 2  # split the hand into few plays (plan_hand); play only whole plan elements, lowest
-                     # first; break combinations or bomb only when an opponent is close to going out
-                     # (<= threshold cards) or when the bomb leaves at most one plan element
-BOMB_EARLY = 0       # bombs and straight flushes are ordinary plays (the cheapest beating play is used)
-BOMB_HOLD = 1        # only to go out, or on lead when nothing else is left
-BOMB_STOP = 2        # also when an opponent holds at most `threshold` cards
+# first; break combinations or bomb only when an opponent is close to going out
+# (<= threshold cards) or when the bomb leaves at most one plan element
+BOMB_EARLY = 0  # bombs and straight flushes are ordinary plays (the cheapest beating play is used)
+BOMB_HOLD = 1  # only to go out, or on lead when nothing else is left
+BOMB_STOP = 2  # also when an opponent holds at most `threshold` cards
 
 # per-seat record of one game
 G_WIN = 0
 G_SCORE = 1
 G_SCORE_SQ = 2
 G_HOLDS_3D = 3
-G_PLACE = 4           # 1-based finishing place (the Loser is last)
-G_HAS_BOMB = 5        # the dealt hand holds a four of a kind
-G_HAS_SF = 6          # the dealt hand holds a straight flush (5 in a row, one suit)
+G_PLACE = 4  # 1-based finishing place (the Loser is last)
+G_HAS_BOMB = 5  # the dealt hand holds a four of a kind
+G_HAS_SF = 6  # the dealt hand holds a straight flush (5 in a row, one suit)
 G_JOKERS = 7
 G_TWOS = 8
 G_BOMBS_PLAYED = 9
-G_CARDS_LEFT = 10     # when the Winner went out
+G_CARDS_LEFT = 10  # when the Winner went out
 G_NEVER_PLAYED = 11
 G_FIELDS = 12
 
@@ -880,9 +944,9 @@ def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
     clockwise from the dealer (ZS-1), into ``hands[P, 2]`` (cards, dups); with 3 players and 52 cards one card
     is left over, out of play."""
     n = deck.shape[0]
-    if n == 54:                           # one deck, jokers in: the usual case, unrolled (same result)
+    if n == 54:  # one deck, jokers in: the usual case, unrolled (same result)
         _shuffle_54(st, deck)
-    else:                                 # two decks unrolled too took this function 4.9 s -> 17 s to compile
+    else:  # two decks unrolled too took this function 4.9 s -> 17 s to compile
         rng.partial_shuffle(st, deck, n)
     for s in range(P):
         hands[s, 0] = 0
@@ -974,7 +1038,7 @@ def _lowest_of_rank(rest, rdup, r, k):
     dbits = _rank_bits(rdup, r)
     ea = np.uint64(0)
     ed = np.uint64(0)
-    if dbits == np.uint64(0):                # one copy of each: the k lowest bits
+    if dbits == np.uint64(0):  # one copy of each: the k lowest bits
         for _ in range(k):
             low = bits & (~bits + np.uint64(1))
             ea |= low
@@ -997,11 +1061,11 @@ def _take_runs(rest, rdup, width, min_len, plan, n_plan):
     >= width cards, taking the lowest ``width`` cards of each rank; returns (rest, rdup, n_plan). A run
     cannot hold the ace at both ends: with every rank held the run is A(low) .. K."""
     while True:
-        pos = _positions(ranks_at_least(rank_counts(rest) + rank_counts(rdup), width))   # bit 4p: >= width cards
+        pos = _positions(ranks_at_least(rank_counts(rest) + rank_counts(rdup), width))  # bit 4p: >= width cards
         runs = pos
         length = 0
         start = 0
-        while runs:                               # runs of length + 1 start at the set bits
+        while runs:  # runs of length + 1 start at the set bits
             start = _low_index(runs) // 4
             length += 1
             runs &= pos >> np.uint64(4 * length)
@@ -1045,13 +1109,13 @@ def _split_sets(rest, rdup, buf, n):
     triples = ranks_with_count(cnt, 3)
     pairs = ranks_with_count(cnt, 2)
     while triples:
-        r = _low_index(triples)                        # = 4 * rank
+        r = _low_index(triples)  # = 4 * rank
         triples &= triples - np.uint64(1)
         buf[n, 0] = 0
         buf[n, 1] = 0
         rest, rdup = _move_rank(rest, rdup, r, buf, n)
         n += 1
-    for i in range(first, n):                          # each triple takes the lowest pair left
+    for i in range(first, n):  # each triple takes the lowest pair left
         if pairs == np.uint64(0):
             break
         q = _low_index(pairs)
@@ -1103,7 +1167,7 @@ def plan_hand(hand, dup, plan, alt, min_straight=5):
             rest, rdup, n_plan = _take_runs(rest, rdup, 1, min_straight, buf, n_plan)
             rest, rdup, n_plan = _take_runs(rest, rdup, 3, 2, buf, n_plan)
             rest, rdup, n_plan = _take_runs(rest, rdup, 2, 3, buf, n_plan)
-        n_plan = _split_sets(rest, rdup, buf, n_plan)   # triples (+ lowest pair), pairs, singles, jokers
+        n_plan = _split_sets(rest, rdup, buf, n_plan)  # triples (+ lowest pair), pairs, singles, jokers
         if attempt == 0:
             n_best = n_plan
         elif n_plan < n_best:
@@ -1117,13 +1181,14 @@ def plan_hand(hand, dup, plan, alt, min_straight=5):
 @jit_inline
 def _is_four(m, md):
     """Whether the play ``(m, md)`` is four cards of one rank (a bomb without its kicker)."""
-    return _popcount(m) + _popcount(md) == 4 and \
-        _popcount(_rank_bits(m, _top_card(m) // 4)) + _popcount(_rank_bits(md, _top_card(m) // 4)) == 4
+    return (
+        _popcount(m) + _popcount(md) == 4
+        and _popcount(_rank_bits(m, _top_card(m) // 4)) + _popcount(_rank_bits(md, _top_card(m) // 4)) == 4
+    )
 
 
 @jit
-def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv, plan,
-                   n_plan):
+def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv, plan, n_plan):
     """The planning player's play ``(cards, dups)`` (``(0, 0)`` = pass), see POLICY_PLANNING; ``plan[:n_plan]``
     is :func:`plan_hand` of the hand.
 
@@ -1135,21 +1200,20 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
     zero = np.uint64(0)
     kind, length, key = classify(hand, dup, zv)
     if beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
-        return hand, dup                     # go out
-    current_rules = zv[V_CURRENT] == 1       # current_wiki: a bomb is a plan element alone (no kicker)
+        return hand, dup  # go out
+    current_rules = zv[V_CURRENT] == 1  # current_wiki: a bomb is a plan element alone (no kicker)
     n_fours = 0
     lowest_single = -1
     for j in range(n_plan):
-        if _is_four(plan[j, 0], plan[j, 1]) or (current_rules and
-                                               classify(plan[j, 0], plan[j, 1], zv)[0] == K_BOMB):
+        if _is_four(plan[j, 0], plan[j, 1]) or (current_rules and classify(plan[j, 0], plan[j, 1], zv)[0] == K_BOMB):
             n_fours += 1
         elif _popcount(plan[j, 0]) + _popcount(plan[j, 1]) == 1 and lowest_single < 0:
             lowest_single = _top_card(plan[j, 0])
     lead = cur_kind == K_NONE
-    best = zero                              # the best whole plan element (not a five-card bomb)
+    best = zero  # the best whole plan element (not a five-card bomb)
     best_d = zero
-    best_rank = 1 << 30                      # lead: its top card; follow: its key
-    bomb = zero                              # the lowest whole bomb allowed now
+    best_rank = 1 << 30  # lead: its top card; follow: its key
+    bomb = zero  # the lowest whole bomb allowed now
     bomb_d = zero
     for j in range(n_plan):
         m = plan[j, 0]
@@ -1157,14 +1221,17 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
         b = zero
         bd = zero
         if current_rules:
-            b = m                            # the element itself, if it is a bomb
+            b = m  # the element itself, if it is a bomb
             bd = md
         elif lowest_single >= 0 and _is_four(m, md):
             b, bd = add_card(m, md, lowest_single)
         if b:
             kind, length, key = classify(b, bd, zv)
-            if kind == K_BOMB and (length == 5 or current_rules) and \
-                    beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
+            if (
+                kind == K_BOMB
+                and (length == 5 or current_rules)
+                and beats(cur_kind, cur_len, cur_key, kind, length, key, zv)
+            ):
                 # a bomb is spent only when it decides the game: an opponent is close to going out, or
                 # afterwards at most one plan element is left (never as a lead while other plays remain)
                 left = n_plan - (1 if current_rules else 2)
@@ -1219,7 +1286,7 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
     :func:`_planning_play`). The random player draws a position in the list as :func:`moves_into` orders it;
     the greedy player's ties go to the lowest play (:func:`pair_less`), whatever the list's order."""
     if policy == POLICY_RANDOM:
-        return rng.below(st, n) if cur_kind == K_NONE else rng.below(st, n + 1) - 1     # following: -1 = pass
+        return rng.below(st, n) if cur_kind == K_NONE else rng.below(st, n + 1) - 1  # following: -1 = pass
     # greedy: going out beats everything
     for i in range(n):
         if _popcount(moves[i, 0]) + _popcount(moves[i, 1]) == n_hand:
@@ -1234,21 +1301,26 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
         kind, length, key = classify(moves[i, 0], moves[i, 1], zv)
         if _special(kind):
             rank = (1000 if kind == K_STRAIGHT_FLUSH else 0) + key * 20 + length
-            if rank < sp_rank or (rank == sp_rank and pair_less(moves[i, 0], moves[i, 1], moves[sp, 0],
-                                                                  moves[sp, 1])):
+            if rank < sp_rank or (rank == sp_rank and pair_less(moves[i, 0], moves[i, 1], moves[sp, 0], moves[sp, 1])):
                 sp_rank = rank
                 sp = i
             continue
         if cur_kind == K_NONE:
             top = _top_card(moves[i, 0])
-            if length > best_len or (length == best_len and (top < best_top or (
-                    top == best_top and pair_less(moves[i, 0], moves[i, 1], moves[best, 0], moves[best, 1])))):
+            if length > best_len or (
+                length == best_len
+                and (
+                    top < best_top
+                    or (top == best_top and pair_less(moves[i, 0], moves[i, 1], moves[best, 0], moves[best, 1]))
+                )
+            ):
                 best = i
                 best_len = length
                 best_top = top
         else:
-            if key < best_key or (key == best_key and pair_less(moves[i, 0], moves[i, 1], moves[best, 0],
-                                                                  moves[best, 1])):
+            if key < best_key or (
+                key == best_key and pair_less(moves[i, 0], moves[i, 1], moves[best, 0], moves[best, 1])
+            ):
                 best = i
                 best_key = key
     if best >= 0:
@@ -1313,7 +1385,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12)) + _popcount(_rank_bits(hd, 12))
         rec[s, G_NEVER_PLAYED] = 1
     if zv[V_REVOLUTION] == 1 or zv[V_REV_STATE] != 0:
-        zv = zv.copy()          # the revolution state lives in this game's copy
+        zv = zv.copy()  # the revolution state lives in this game's copy
         zv[V_REV_STATE] = 0
     # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
     # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
@@ -1343,14 +1415,14 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     for _ in range(MAX_TURNS):
         hand = hands[turn, 0]
         dup = hands[turn, 1]
-        min_opp = np.int64(99)   # the fewest cards an opponent holds: only the players that look at it
+        min_opp = np.int64(99)  # the fewest cards an opponent holds: only the players that look at it
         if strat[turn, 0] == POLICY_PLANNING or strat[turn, 1] == BOMB_STOP:
             for s in range(P):
                 if s != turn and counts[s] > 0 and counts[s] < min_opp:
                     min_opp = counts[s]
-        play = np.uint64(0)      # 0 = pass
+        play = np.uint64(0)  # 0 = pass
         pdup = np.uint64(0)
-        single = -1              # the card, when the play is known to be a single (no classify needed)
+        single = -1  # the card, when the play is known to be a single (no classify needed)
         if strat[turn, 0] == POLICY_PLANNING:
             # each seat's plan is kept until its hand changes
             mine = pbuf[turn]
@@ -1358,8 +1430,21 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 mine[MAX_PLAN + 1, 0] = plan_hand(hand, dup, mine[:MAX_PLAN], pbuf[P, :MAX_PLAN], zv[V_MIN_STRAIGHT])
                 mine[MAX_PLAN, 0] = hand
                 mine[MAX_PLAN, 1] = dup
-            play, pdup = _planning_play(strat[turn, 2], hand, dup, counts[turn], cur_kind, cur_len, cur_key, moves,
-                                        scratch, min_opp, zv, mine[:MAX_PLAN], np.int64(mine[MAX_PLAN + 1, 0]))
+            play, pdup = _planning_play(
+                strat[turn, 2],
+                hand,
+                dup,
+                counts[turn],
+                cur_kind,
+                cur_len,
+                cur_key,
+                moves,
+                scratch,
+                min_opp,
+                zv,
+                mine[:MAX_PLAN],
+                np.int64(mine[MAX_PLAN + 1, 0]),
+            )
         elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and (plain >> turn) & 1:
             # following a single from a hand without bombs or straight flushes (most turns): the legal plays
             # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
@@ -1391,15 +1476,28 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
             # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
             play = lead_play(hand, rng.below(st, np.int64(lead_play(hand, -1, zv))), zv)
             if play & (play - np.uint64(1)) == 0 and zv[V_REV_STATE] == 0:
-                single = _low_index(play)        # a single in the normal order: its key is its code
+                single = _low_index(play)  # a single in the normal order: its key is its code
         else:
             n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
             pick = -1
             if n > 0:
-                pick = choose(st, strat[turn, 0], strat[turn, 1], strat[turn, 2], hand, counts[turn], cur_kind,
-                              cur_len, cur_key, moves, n, min_opp, zv)
+                pick = choose(
+                    st,
+                    strat[turn, 0],
+                    strat[turn, 1],
+                    strat[turn, 2],
+                    hand,
+                    counts[turn],
+                    cur_kind,
+                    cur_len,
+                    cur_key,
+                    moves,
+                    n,
+                    min_opp,
+                    zv,
+                )
             if cur_kind == K_NONE and pick < 0:
-                pick = 0             # a leader must play (cannot happen with a non-empty hand)
+                pick = 0  # a leader must play (cannot happen with a non-empty hand)
             if pick >= 0:
                 play = moves[pick, 0]
                 pdup = moves[pick, 1]
@@ -1446,8 +1544,9 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                         rec[winner, G_SCORE] = counts[loser] * mult
                     break
             # variant 9: the red joker single, or a pair of twos with the 2 of spades, ends the trick at once
-            if zv[V_AUTO_RESTART] == 1 and ((kind == K_SINGLE and key == RED_JOKER) or
-                                            (kind == K_PAIR and key == 12 * 4 + 3)):
+            if zv[V_AUTO_RESTART] == 1 and (
+                (kind == K_SINGLE and key == RED_JOKER) or (kind == K_PAIR and key == 12 * 4 + 3)
+            ):
                 passes = P
         else:
             passes += 1
@@ -1459,7 +1558,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
             cur_key = 0
             passes = 0
             turn = last
-            if counts[turn] == 0:      # the last player went out: the next player with cards leads
+            if counts[turn] == 0:  # the last player went out: the next player with cards leads
                 turn = _next_seat(turn, P)
                 while counts[turn] == 0:
                     turn = _next_seat(turn, P)
@@ -1520,12 +1619,12 @@ S_HOLDS_3D = 3
 S_WIN_3D = 4
 S_SCORE_3D = 5
 S_SCORE_SQ_3D = 6
-S_PLACES = 7          # P slots would vary; 8 slots reserved (places 1..8)
-S_FEATURE = 15        # 4 features x (n, wins): bomb, straight flush, red joker, two or more twos
-S_WIN_SCORE = 23      # the Winner's gain (sum and sum of squares), in the games this seat won
+S_PLACES = 7  # P slots would vary; 8 slots reserved (places 1..8)
+S_FEATURE = 15  # 4 features x (n, wins): bomb, straight flush, red joker, two or more twos
+S_WIN_SCORE = 23  # the Winner's gain (sum and sum of squares), in the games this seat won
 S_WIN_SCORE_SQ = 24
 S_FIELDS = 25
-SCORE_BINS = 201      # histogram of per-seat game scores, offset by 100 (clipped)
+SCORE_BINS = 201  # histogram of per-seat game scores, offset by 100 (clipped)
 M_GAMES = 0
 M_TURNS = 1
 M_FIELDS = 2
@@ -1553,8 +1652,12 @@ def _accumulate_game(row, P, rec, hands0):
         pl = rec[s, G_PLACE]
         if 1 <= pl <= 8:
             row[b + S_PLACES + pl - 1] += 1
-        feats = (rec[s, G_HAS_BOMB], rec[s, G_HAS_SF], 1 if (hands0[s, 0] >> np.uint64(53)) & np.uint64(1) else 0,
-                 1 if rec[s, G_TWOS] >= 2 else 0)
+        feats = (
+            rec[s, G_HAS_BOMB],
+            rec[s, G_HAS_SF],
+            1 if (hands0[s, 0] >> np.uint64(53)) & np.uint64(1) else 0,
+            1 if rec[s, G_TWOS] >= 2 else 0,
+        )
         for f in range(4):
             if feats[f]:
                 row[b + S_FEATURE + 2 * f] += 1
@@ -1585,8 +1688,20 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
         d = deck.copy()
         st_deal = rng.new_state()
         st_play = rng.new_state()
-        _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out[ci],
-                        (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play))
+        _simulate_range(
+            start,
+            stop,
+            key0,
+            key1,
+            P,
+            deck,
+            n_deal,
+            strat,
+            games_per_match,
+            zv,
+            out[ci],
+            (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play),
+        )
 
 
 @jit
@@ -1622,11 +1737,11 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
 # =============================================================================================
 # Paired experiments on the same deals: strategy comparisons and the value of holding a card
 # =============================================================================================
-PAIR_STATS = 9   # n, wins A, wins B, sum dwin, sum dwin^2, score A, score B, sum dscore, sum dscore^2
+PAIR_STATS = 9  # n, wins A, wins B, sum dwin, sum dwin^2, score A, score B, sum dscore, sum dscore^2
 
-FEATURE_CARD = 0     # a given card (code in `target`)
-FEATURE_BOMB = 1     # one card of a four of a kind
-FEATURE_SF = 2       # the middle card of a five-card straight flush
+FEATURE_CARD = 0  # a given card (code in `target`)
+FEATURE_BOMB = 1  # one card of a four of a kind
+FEATURE_SF = 2  # the middle card of a five-card straight flush
 
 
 @jit
@@ -1659,9 +1774,16 @@ def _add_paired(row, base, rec_a, rec_b, s):
 def paired_buffers(P):
     """One thread's buffers for replaying a deal: dealt hands and counts, working copies, two records,
     the move list and the generator's scratch."""
-    return (np.zeros((P, 2), dtype=np.uint64), np.zeros(P, dtype=np.int64), np.zeros((P, 2), dtype=np.uint64),
-            np.zeros(P, dtype=np.int64), np.zeros((P, G_FIELDS), dtype=np.int64),
-            np.zeros((P, G_FIELDS), dtype=np.int64), new_moves(), make_scratch())
+    return (
+        np.zeros((P, 2), dtype=np.uint64),
+        np.zeros(P, dtype=np.int64),
+        np.zeros((P, 2), dtype=np.uint64),
+        np.zeros(P, dtype=np.int64),
+        np.zeros((P, G_FIELDS), dtype=np.int64),
+        np.zeros((P, G_FIELDS), dtype=np.int64),
+        new_moves(),
+        make_scratch(),
+    )
 
 
 @pjit
@@ -1685,19 +1807,20 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal,
             d[:] = deck
             deal_hands(st_deal, P, 0, d, hands0, counts0, n_deal)
             leader = first_leader(P, hands0)
-            _play_dealt(P, hands0, counts0, leader, strat_a, key0, key1, t, rec_a, moves, scratch, hands, counts,
-                        st_play, zv)
+            _play_dealt(
+                P, hands0, counts0, leader, strat_a, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv
+            )
             for s in range(P):
                 mixed[s] = strat_b[s]
-                _play_dealt(P, hands0, counts0, leader, mixed, key0, key1, t, rec_b, moves, scratch, hands,
-                            counts, st_play, zv)
+                _play_dealt(
+                    P, hands0, counts0, leader, mixed, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv
+                )
                 mixed[s] = strat_a[s]
                 _add_paired(row, s * PAIR_STATS, rec_a, rec_b, s)
 
 
 @pjit
-def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv,
-                      out):
+def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, out):
     """The value of holding a card (or a bomb, or a straight flush), paired on the same deal.
 
     Game A: as dealt. Game B: the holder's card X is swapped with a random card of a random other player.
@@ -1751,20 +1874,23 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
             k = rng.below(st_deal, counts0[other])
             y = -1
             for cc in range(54):
-                held = ((hands0[other, 0] >> np.uint64(cc)) & np.uint64(1)) + \
-                    ((hands0[other, 1] >> np.uint64(cc)) & np.uint64(1))
+                held = ((hands0[other, 0] >> np.uint64(cc)) & np.uint64(1)) + (
+                    (hands0[other, 1] >> np.uint64(cc)) & np.uint64(1)
+                )
                 if k < held:
                     y = cc
                     break
                 k -= held
             leader = first_leader(P, hands0)
-            _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts,
-                        st_play, zv)
+            _play_dealt(
+                P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv
+            )
             _remove_card(hands0, holder, x)
             hands0[holder, 0], hands0[holder, 1] = add_card(hands0[holder, 0], hands0[holder, 1], y)
             _remove_card(hands0, other, y)
             hands0[other, 0], hands0[other, 1] = add_card(hands0[other, 0], hands0[other, 1], x)
             leader = first_leader(P, hands0)
-            _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts,
-                        st_play, zv)
+            _play_dealt(
+                P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv
+            )
             _add_paired(row, 2, rec_a, rec_b, holder)

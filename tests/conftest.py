@@ -11,24 +11,24 @@ os.environ.setdefault("CARDLAB_TEST", "1")
 # different kernels, so that the two workers do not compile the same kernel at once. Files not named follow in
 # their usual order. The seconds are each file's rough time from a cold numba cache (pytest --durations).
 FILE_ORDER = [
-    "test_bismarck_engine.py",              # 180 s
-    "test_zheng_shangyou_game.py",          # 150 s
-    "test_biscuits_analysis.py",            # 45 s
-    "test_cli.py",                          # 70 s (the Bisko-Bobo simulation compiles here)
-    "test_zheng_shangyou_analysis.py",      # 90 s
-    "test_zheng_shangyou_engine.py",        # 65 s
-    "test_bismarck_dd.py",                  # 127 s (60 s before the bound tests of session 17)
-    "test_bisko_bobo_analysis.py",          # 50 s
-    "test_rng.py",                          # 40 s
-    "test_biscuits_game.py",                # 36 s
-    "zheng-shangyou.ipynb",                 # 29 s
-    "bismarck.ipynb",                       # 28 s
-    "test_golden.py",                       # 20 s
-    "test_bisko_bobo_reference.py",         # 18 s
-    "test_driver.py",                       # 16 s
+    "test_bismarck_engine.py",  # 180 s
+    "test_zheng_shangyou_game.py",  # 150 s
+    "test_biscuits_analysis.py",  # 45 s
+    "test_cli.py",  # 70 s (the Bisko-Bobo simulation compiles here)
+    "test_zheng_shangyou_analysis.py",  # 90 s
+    "test_zheng_shangyou_engine.py",  # 65 s
+    "test_bismarck_dd.py",  # 127 s (60 s before the bound tests of session 17)
+    "test_bisko_bobo_analysis.py",  # 50 s
+    "test_rng.py",  # 40 s
+    "test_biscuits_game.py",  # 36 s
+    "zheng-shangyou.ipynb",  # 29 s
+    "bismarck.ipynb",  # 28 s
+    "test_golden.py",  # 20 s
+    "test_bisko_bobo_reference.py",  # 18 s
+    "test_driver.py",  # 16 s
 ]
 
 
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: i for i, name in enumerate(FILE_ORDER)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(FILE_ORDER)))   # stable: a file keeps its order
+    items.sort(key=lambda item: rank.get(item.path.name, len(FILE_ORDER)))  # stable: a file keeps its order

@@ -20,8 +20,8 @@ def test_threads_agree_and_tables_add_up():
     assert a.rows() == b.rows()
     t = a.table
     hands = t[(t.measure == "out_first") & t.seat.notna()].trials.iloc[0]
-    assert t[(t.measure == "out_first") & t.seat.notna()].successes.sum() == hands   # one first out per hand
-    assert t[t.measure == "game_won"].successes.sum() == 600                          # ties play on (BI-12)
+    assert t[(t.measure == "out_first") & t.seat.notna()].successes.sum() == hands  # one first out per hand
+    assert t[t.measure == "game_won"].successes.sum() == 600  # ties play on (BI-12)
     hcp = t[t.measure == "out_first_given_hcp"]
     assert hcp.trials.sum() == 4 * hands and hcp.successes.sum() == hands
 
@@ -32,8 +32,15 @@ def test_hand_unit():
     assert "game_won" not in set(t.measure)
 
 
-@pytest.mark.parametrize("variants", [{"pass_locks_out": "true"}, {"starter_rule": "trailing_team_alternates"},
-                                      {"pass_every_hand": "false"}, {"game_end_check": "immediate"}])
+@pytest.mark.parametrize(
+    "variants",
+    [
+        {"pass_locks_out": "true"},
+        {"starter_rule": "trailing_team_alternates"},
+        {"pass_every_hand": "false"},
+        {"game_end_check": "immediate"},
+    ],
+)
 def test_play_variants_run_whole_games(variants):
     """2(c)1, 5, 6, 9: each play variant runs whole games; every game is won by one team (BI-12)."""
     t = driver.run(bi.simulation_spec(variants=variants), trials=60, seed=2, progress=False).table
@@ -41,17 +48,39 @@ def test_play_variants_run_whole_games(variants):
     assert won.successes.sum() == 60 and won.trials.min() == 60
 
 
-@pytest.mark.parametrize("kw, msg", [(dict(variants={"pass_locks_out": "maybe"}), "pass_locks_out"),
-                                     (dict(unit="deal"), "bad --unit"), (dict(players=5), "exactly 4 players"),
-                                     (dict(strategies=["planner"]), "unknown strategy")])
+@pytest.mark.parametrize(
+    "kw, msg",
+    [
+        (dict(variants={"pass_locks_out": "maybe"}), "pass_locks_out"),
+        (dict(unit="deal"), "bad --unit"),
+        (dict(players=5), "exactly 4 players"),
+        (dict(strategies=["planner"]), "unknown strategy"),
+    ],
+)
 def test_bad_arguments(kw, msg):
     with pytest.raises(CardlabError, match=msg):
         bi.simulation_spec(**kw)
 
 
 def test_cli_simulate():
-    p = subprocess.run([sys.executable, "-m", "analysis", "simulate", "biscuits", "--trials", "200", "--unit", "hand",
-                        "--format", "json", "--quiet"], capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "analysis",
+            "simulate",
+            "biscuits",
+            "--trials",
+            "200",
+            "--unit",
+            "hand",
+            "--format",
+            "json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["meta"]["unit"] == "hand"
 
@@ -60,8 +89,9 @@ def test_exact_hand_combinations_closed_forms_and_sampling():
     from math import comb
 
     import numpy as np
+
     t = bi.exact_hand_combinations(13).set_index("combination")["probability"]
-    assert t["Pair"] == pytest.approx(1 - 4 ** 13 / comb(52, 13), rel=1e-12)
+    assert t["Pair"] == pytest.approx(1 - 4**13 / comb(52, 13), rel=1e-12)
     # every other row against 100,000 random hands; tolerance: 5 standard errors
     rng = np.random.default_rng(7)
     n = 100_000
@@ -73,18 +103,25 @@ def test_exact_hand_combinations_closed_forms_and_sampling():
     present = (ranks > 0).astype(int)
     runs = np.zeros(n, dtype=bool)
     for low in range(9):
-        runs |= present[:, low:low + 5].sum(axis=1) == 5
-    sampled = {"Triple": (ranks >= 3).any(axis=1), "Quad": (ranks == 4).any(axis=1),
-               "Flush (5 of a suit)": (suits >= 5).any(axis=1), "Straight (5 ranks in a row, any suits)": runs,
-               "Full House": (ranks >= 3).any(axis=1) & ((ranks >= 2).sum(axis=1) >= 2)}
+        runs |= present[:, low : low + 5].sum(axis=1) == 5
+    sampled = {
+        "Triple": (ranks >= 3).any(axis=1),
+        "Quad": (ranks == 4).any(axis=1),
+        "Flush (5 of a suit)": (suits >= 5).any(axis=1),
+        "Straight (5 ranks in a row, any suits)": runs,
+        "Full House": (ranks >= 3).any(axis=1) & ((ranks >= 2).sum(axis=1) >= 2),
+    }
     for name, hit in sampled.items():
         p = t[name]
         assert abs(hit.mean() - p) < 5 * np.sqrt(p * (1 - p) / n), name
 
 
 def test_cli_exact_biscuits():
-    p = subprocess.run([sys.executable, "-m", "analysis", "exact", "biscuits", "hand-combinations", "--format",
-                        "json"], capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "analysis", "exact", "biscuits", "hand-combinations", "--format", "json"],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 0 and len(json.loads(p.stdout)["rows"]) == 6
 
 

@@ -25,13 +25,19 @@ def beats(current, new, bv=BV):
     return bool(K.beats(*kind(current, bv), *kind(new, bv)))
 
 
-@pytest.mark.parametrize("vid, current, new, legal", [
-    ("V-B1", "5C", "5D", True), ("V-B1", "5C", "TD", True), ("V-B1", "5C", "2D 2H", True),
-    ("V-B1", "5C", "2D 2H 2S", True),
-    ("V-B2", "5C", "4D", False),
-    ("V-B3", "2C 3D 4H 5S 6C", "2D 3H 4S 5C 6D", True), ("V-B3", "2C 3D 4H 5S 6C", "2H 5H 7H 9H TH", True),
-    ("V-B4", "3C", "9D TH JS QC KD", False),
-])
+@pytest.mark.parametrize(
+    "vid, current, new, legal",
+    [
+        ("V-B1", "5C", "5D", True),
+        ("V-B1", "5C", "TD", True),
+        ("V-B1", "5C", "2D 2H", True),
+        ("V-B1", "5C", "2D 2H 2S", True),
+        ("V-B2", "5C", "4D", False),
+        ("V-B3", "2C 3D 4H 5S 6C", "2D 3H 4S 5C 6D", True),
+        ("V-B3", "2C 3D 4H 5S 6C", "2H 5H 7H 9H TH", True),
+        ("V-B4", "3C", "9D TH JS QC KD", False),
+    ],
+)
 def test_rule_vectors(vid, current, new, legal):
     assert beats(current, new) is legal, vid
 
@@ -48,16 +54,16 @@ def test_V_B9_no_ace_low_straight_by_default():
 
 
 def test_equal_beats_and_plain_types_across_sizes():
-    assert beats("KC KD", "KH KS")                 # equal rank beats (2(c)4)
-    assert beats("AC AD", "2C 2D 2H")              # a Triple beats any Pair
+    assert beats("KC KD", "KH KS")  # equal rank beats (2(c)4)
+    assert beats("AC AD", "2C 2D 2H")  # a Triple beats any Pair
     assert not beats("2C 2D 2H", "AC AD")
-    assert kind("5C 5D 5H 5S")[0] == K.K_NONE       # no 4-card combination
-    assert not beats("2C 3D 4H 5S 6C", "AS")       # Plain never beats Fancy
+    assert kind("5C 5D 5H 5S")[0] == K.K_NONE  # no 4-card combination
+    assert not beats("2C 3D 4H 5S 6C", "AS")  # Plain never beats Fancy
 
 
 def test_flush_comparison_variants():
-    a, b = "2H 5H 7H 9H KH", "3S 4S 6S 8S KS"       # K 9 7 5 2 against K 8 6 4 3
-    assert beats(a, b) and beats(b, a)             # top card only (default): K = K, and equal beats
+    a, b = "2H 5H 7H 9H KH", "3S 4S 6S 8S KS"  # K 9 7 5 2 against K 8 6 4 3
+    assert beats(a, b) and beats(b, a)  # top card only (default): K = K, and equal beats
     bv = bi.variant_array({"flush_compare": "lexicographic"})
     assert beats(b, a, bv) and not beats(a, b, bv)  # lexicographic: 9 > 8 decides
 
@@ -66,6 +72,7 @@ def _check_moves_against_brute_force(rnd, variants, n_hands):
     """Random hands of 6-13 cards, on lead and over four random current plays each: the generated plays are
     exactly the subsets (of 1, 2, 3 or 5 cards) that are combinations beating the current play."""
     from itertools import combinations
+
     bv = bi.variant_array(variants)
     out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
     situations = 0
@@ -73,8 +80,9 @@ def _check_moves_against_brute_force(rnd, variants, n_hands):
         hand = rnd.sample(range(52), rnd.randint(6, 13))
         mask = sum(1 << c for c in hand)
         rest = [c for c in range(52) if c not in hand]
-        kinds = [(frozenset(sub), ref.classify(sub, variants)) for size in (1, 2, 3, 5)
-                 for sub in combinations(hand, size)]
+        kinds = [
+            (frozenset(sub), ref.classify(sub, variants)) for size in (1, 2, 3, 5) for sub in combinations(hand, size)
+        ]
         currents = [None] + [ref.classify(rnd.sample(rest, rnd.choice([1, 2, 3, 5])), variants) for _ in range(4)]
         for cur in currents:
             ck, ckey = cur if cur else (0, 0)
@@ -137,14 +145,14 @@ def _rich_hand(rnd):
     low = rnd.randint(0, 8)
     run = [(low + i) * 4 + suit for i in range(5)]
     if rnd.random() < 0.5:
-        run[rnd.randrange(1, 4)] = min(12, low + 6) * 4 + suit       # a flush with a gap, or a longer run
+        run[rnd.randrange(1, 4)] = min(12, low + 6) * 4 + suit  # a flush with a gap, or a longer run
     cards = set(run)
     if rnd.random() < 0.5:
         r = rnd.randrange(13)
         cards |= {r * 4 + s for s in range(4)}
     r = rnd.randrange(13)
     cards |= set(rnd.sample([r * 4 + s for s in range(4)], 3))
-    cards.add(rnd.randrange(52))              # the lowest and the highest cards matter to kickers and keys
+    cards.add(rnd.randrange(52))  # the lowest and the highest cards matter to kickers and keys
     while len(cards) < 13:
         cards.add(rnd.randrange(52))
     return sorted(cards)[:13]
@@ -155,6 +163,7 @@ def test_moves_on_rich_hands_over_every_kind(variants):
     """BI-6/BI-7 move sets on hands rich in flushes, straight flushes, quads and full houses, over current
     plays of every kind taken from another such hand."""
     from itertools import combinations
+
     bv = bi.variant_array(variants)
     rnd = random.Random("rich" + str(variants))
     out = np.zeros(K.MAX_MOVES, dtype=np.uint64)
@@ -164,8 +173,9 @@ def test_moves_on_rich_hands_over_every_kind(variants):
         other_plays = sorted(ref.legal_plays(other, None, variants), key=sorted)
         picked = rnd.sample(other_plays, min(10, len(other_plays)))
         currents = [None] + [ref.classify(sorted(p), variants) for p in picked]
-        kinds = [(frozenset(sub), ref.classify(sub, variants)) for size in (1, 2, 3, 5)
-                 for sub in combinations(hand, size)]
+        kinds = [
+            (frozenset(sub), ref.classify(sub, variants)) for size in (1, 2, 3, 5) for sub in combinations(hand, size)
+        ]
         for cur in currents:
             ck, ckey = cur if cur else (0, 0)
             n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, ckey, out, bv)

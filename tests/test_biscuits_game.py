@@ -16,6 +16,7 @@ def legal_for(bv):
         ck, ckey = current if current else (0, 0)
         n = K.generate_moves(np.uint64(sum(1 << c for c in hand)), ck, ckey, out, bv)
         return [frozenset(i for i in range(52) if (int(x) >> i) & 1) for x in out[:n]]
+
     return legal
 
 
@@ -25,12 +26,19 @@ def _one_hand(strat, key0, trial, starter, bv):
     return _one_hand_in_game(strat, key0, trial, starter, bv, True, 0, 0, 1 << 40)
 
 
-@pytest.mark.parametrize("strategies", [
-    [(1, 1, 0, 0)] * 4, [(1, 2, 2, 2)] * 4, [(0, 0, 1, 1)] * 4,
-    [(1, 1, 2, 2), (0, 0, 1, 1), (1, 2, 0, 0), (0, 1, 2, 1)],
-    [(2, 3, 0, 2)] * 4, [(2, 3, 0, 2), (1, 1, 0, 0), (2, 1, 2, 2), (0, 3, 1, 1)],
-    [(1, 4, 0, 0)] * 4, [(2, 5, 0, 2), (1, 4, 2, 2), (0, 5, 1, 1), (2, 4, 0, 2)],      # pair / connector passes
-])
+@pytest.mark.parametrize(
+    "strategies",
+    [
+        [(1, 1, 0, 0)] * 4,
+        [(1, 2, 2, 2)] * 4,
+        [(0, 0, 1, 1)] * 4,
+        [(1, 1, 2, 2), (0, 0, 1, 1), (1, 2, 0, 0), (0, 1, 2, 1)],
+        [(2, 3, 0, 2)] * 4,
+        [(2, 3, 0, 2), (1, 1, 0, 0), (2, 1, 2, 2), (0, 3, 1, 1)],
+        [(1, 4, 0, 0)] * 4,
+        [(2, 5, 0, 2), (1, 4, 2, 2), (0, 5, 1, 1), (2, 4, 0, 2)],  # pair / connector passes
+    ],
+)
 def test_hands_match_reference(strategies):
     bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
     strat = np.array(strategies, dtype=np.int64)
@@ -47,17 +55,21 @@ def test_hands_match_reference(strategies):
         assert int(rec[first, K.H_OUT_FIRST]) == 1 and int(rec[second, K.H_OUT_SECOND]) == 1
 
 
-@pytest.mark.parametrize("prev, score0, score1, expected", [
-    (0, 5, 9, 2),    # V-B13: N (seat 0) started, N-S behind: S starts
-    (0, 9, 5, 1),    # V-B14: E-W behind: E starts
-    (0, 7, 7, 1),    # V-B14: level: E starts
-])
+@pytest.mark.parametrize(
+    "prev, score0, score1, expected",
+    [
+        (0, 5, 9, 2),  # V-B13: N (seat 0) started, N-S behind: S starts
+        (0, 9, 5, 1),  # V-B14: E-W behind: E starts
+        (0, 7, 7, 1),  # V-B14: level: E starts
+    ],
+)
 def test_V_B13_B14_starter(prev, score0, score1, expected):
     assert K.next_starter(prev, score0, score1) == expected
 
 
 def test_plan_hand_matches_reference():
-    from hypothesis import given, settings, strategies as st_
+    from hypothesis import given, settings
+    from hypothesis import strategies as st_
 
     bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
 
@@ -75,6 +87,7 @@ def test_plan_hand_matches_reference():
         # every element but a four without a kicker is a legal combination
         for e in want:
             assert ref.classify(e, {"ace_low_straight": "true" if ace_low else "false"}) is not None or len(e) == 4
+
     check()
 
 
@@ -83,6 +96,7 @@ def test_planning_keeps_a_straight_together():
     alt = np.zeros(K.MAX_PLAN, dtype=np.uint64)
     bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
     from analysis.games import biscuits as bi
+
     hand = bi.to_mask("3C 4D 5H 6S 7C KD KH")
     n = K.plan_hand(np.uint64(hand), plan, alt, bv)
     assert sorted(bi.cards_of(int(x)) for x in plan[:n]) == ["3C 4D 5H 6S 7C", "KD KH"]
@@ -100,22 +114,38 @@ def _one_hand_in_game(strat, key0, trial, starter, bv, do_pass, score0, score1, 
     K.deal(st_deal, deck, hands, counts, starter)
     dealt = hands.copy()
     rec = np.zeros((4, K.H_FIELDS), dtype=np.int64)
-    p0, p1 = K.play_hand_in_game(hands, counts, starter, strat, st_play, rec, np.zeros(K.MAX_MOVES, dtype=np.uint64),
-                                 bv, do_pass, score0, score1, target)
+    p0, p1 = K.play_hand_in_game(
+        hands,
+        counts,
+        starter,
+        strat,
+        st_play,
+        rec,
+        np.zeros(K.MAX_MOVES, dtype=np.uint64),
+        bv,
+        do_pass,
+        score0,
+        score1,
+        target,
+    )
     return dealt, p0, p1, rec
 
 
 MIXED = [(1, 1, 2, 2), (0, 0, 1, 1), (2, 3, 0, 2), (0, 1, 2, 1)]
 
 
-@pytest.mark.parametrize("variants, do_pass, scores", [
-    ({"pass_locks_out": "true"}, True, (0, 0)),            # 2(c)1: a pass takes you out of the trick
-    ({}, False, (0, 0)),                                   # 2(c)6: no partner pass (a later hand)
-    ({"game_end_check": "immediate"}, True, (27, 24)),     # 2(c)9: the hand stops when a team reaches 30
-    ({"pass_locks_out": "true", "game_end_check": "immediate"}, False, (29, 29)),
-])
+@pytest.mark.parametrize(
+    "variants, do_pass, scores",
+    [
+        ({"pass_locks_out": "true"}, True, (0, 0)),  # 2(c)1: a pass takes you out of the trick
+        ({}, False, (0, 0)),  # 2(c)6: no partner pass (a later hand)
+        ({"game_end_check": "immediate"}, True, (27, 24)),  # 2(c)9: the hand stops when a team reaches 30
+        ({"pass_locks_out": "true", "game_end_check": "immediate"}, False, (29, 29)),
+    ],
+)
 def test_play_variants_match_reference(variants, do_pass, scores):
     from analysis.games import biscuits as bi
+
     bv = bi.variant_array(variants)
     legal = legal_for(bv)
     stopped = 0
@@ -123,13 +153,15 @@ def test_play_variants_match_reference(variants, do_pass, scores):
         strat = np.array(strategies, dtype=np.int64)
         for trial in range(25):
             starter = trial % 4
-            dealt, p0, p1, rec = _one_hand_in_game(strat, np.uint64(5), trial, starter, bv, do_pass, scores[0],
-                                                   scores[1], 30)
+            dealt, p0, p1, rec = _one_hand_in_game(
+                strat, np.uint64(5), trial, starter, bv, do_pass, scores[0], scores[1], 30
+            )
             hands = [{c for c in range(52) if (int(dealt[s]) >> c) & 1} for s in range(4)]
             st = rng.new_state()
             rng.seed_state(st, np.uint64(5), np.uint64(0), np.uint64(trial), np.uint64(1))
-            points, first, second = ref.play_hand(hands, starter, strategies, legal, lambda n: int(rng.below(st, n)),
-                                                  variants, do_pass, scores, 30)
+            points, first, second = ref.play_hand(
+                hands, starter, strategies, legal, lambda n: int(rng.below(st, n)), variants, do_pass, scores, 30
+            )
             assert [int(p0), int(p1)] == points, (strategies, trial)
             assert int(rec[first, K.H_OUT_FIRST]) == 1
             if second is None:
@@ -139,7 +171,7 @@ def test_play_variants_match_reference(variants, do_pass, scores):
             else:
                 assert int(rec[second, K.H_OUT_SECOND]) == 1
     if variants.get("game_end_check") == "immediate":
-        assert stopped > 0            # the early stop did happen in some hands
+        assert stopped > 0  # the early stop did happen in some hands
 
 
 def test_pass_locks_out_changes_play():
@@ -148,8 +180,10 @@ def test_pass_locks_out_changes_play():
     base = np.zeros(K.N_VARIANTS, dtype=np.int64)
     locks = base.copy()
     locks[K.V_PASS_LOCKS_OUT] = 1
-    differ = sum(_one_hand(strat, np.uint64(9), t, t % 4, base)[1:3] != _one_hand(strat, np.uint64(9), t, t % 4,
-                                                                                  locks)[1:3] for t in range(60))
+    differ = sum(
+        _one_hand(strat, np.uint64(9), t, t % 4, base)[1:3] != _one_hand(strat, np.uint64(9), t, t % 4, locks)[1:3]
+        for t in range(60)
+    )
     assert differ > 0
 
 
@@ -179,9 +213,15 @@ def test_pair_and_connector_passes():
     from analysis.games import biscuits as bi
 
     def give(pol, text):
-        return bi.cards_of(int(K._pair_pass(np.uint64(bi.to_mask(text))) if pol == "pair" else
-                               K._connectors_pass(np.uint64(bi.to_mask(text)))))
+        return bi.cards_of(
+            int(
+                K._pair_pass(np.uint64(bi.to_mask(text)))
+                if pol == "pair"
+                else K._connectors_pass(np.uint64(bi.to_mask(text)))
+            )
+        )
+
     assert give("pair", "3C 7D 7H 9S 9C 9H AS") == bi.cards_of(bi.to_mask("7D 7H"))
-    assert give("pair", "3C 7D 8H 9S") == bi.cards_of(bi.to_mask("3C 7D"))           # no pair: the two lowest
+    assert give("pair", "3C 7D 8H 9S") == bi.cards_of(bi.to_mask("3C 7D"))  # no pair: the two lowest
     assert give("connectors", "2C 5H 6H 6D 7D JS QS") == bi.cards_of(bi.to_mask("5H 6H"))
-    assert give("connectors", "2C 5H 7H 9D JS") == bi.cards_of(bi.to_mask("2C 5H"))   # none: the two lowest
+    assert give("connectors", "2C 5H 7H 9D JS") == bi.cards_of(bi.to_mask("2C 5H"))  # none: the two lowest

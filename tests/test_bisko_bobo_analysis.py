@@ -41,12 +41,16 @@ def _reference_odds(n, seed):
     P = 3
     hid = bb.high_deck(P).tolist()
     lod = bb.low_deck(P).tolist()
-    fixed = {0: "AH", 1: "KS", 3: "KD", 4: "QH", 7: "QD"}   # seat 0: AH/KD, seat 1: KS/QH, seat 0 flung QD
+    fixed = {0: "AH", 1: "KS", 3: "KD", 4: "QH", 7: "QD"}  # seat 0: AH/KD, seat 1: KS/QH, seat 0 flung QD
     fixed = {pos: bb.DECK.indices(c)[0] for pos, c in fixed.items()}
     pool = [c for c in hid if c not in fixed.values()]
     strat = bb.builtin_strategy("heuristic", P)
-    tables = [np.stack([strat.p_jingo] * P), np.stack([strat.p_swap] * P), [strat.swap_target] * P,
-              np.stack([strat.p_tuck] * P)]
+    tables = [
+        np.stack([strat.p_jingo] * P),
+        np.stack([strat.p_swap] * P),
+        [strat.swap_target] * P,
+        np.stack([strat.p_tuck] * P),
+    ]
     variants = bb.rules().resolve_variants({})
     rnd = random.Random(seed)
     wins = np.zeros((n, 2))
@@ -58,10 +62,18 @@ def _reference_odds(n, seed):
         lo = lod[:]
         rnd.shuffle(lo)
         if hi[2] // 13 == hi[5] // 13:
-            continue    # seat 2 opened with a Bisko: then seat 1 must Jingo (BB-5) and faces no decision
+            continue  # seat 2 opened with a Bisko: then seat 1 must Jingo (BB-5) and faces no decision
         for a in (0, 1):
-            seats, winners, keys, wet = ref.play(P, hi, lo, variants, *tables, coin=lambda p: p >= 1.0,
-                                                 below=lambda k: 0, forced={("action", 0): 0, ("action", 1): a})
+            seats, winners, keys, wet = ref.play(
+                P,
+                hi,
+                lo,
+                variants,
+                *tables,
+                coin=lambda p: p >= 1.0,
+                below=lambda k: 0,
+                forced={("action", 0): 0, ("action", 1): a},
+            )
             wins[done, a] = (1.0 / len(winners)) if 1 in winners else 0.0
         done += 1
     return wins
@@ -86,16 +98,19 @@ def test_odds_precision_mode():
     assert ((win.ci_high - win.ci_low) / 2).max() <= 0.01
 
 
-@pytest.mark.parametrize("kwargs, msg", [
-    (dict(seat=5), "bad --seat 5"),
-    (dict(seat=1, upright="KS", tucked="QS"), "opening Bisko must take a Jingo"),
-    (dict(seat=1, upright="KS", tucked="2H"), "not in the HIGH deck"),
-    (dict(seat=1, upright="KS", tucked="QH", opening=["0=KS QD"]), "duplicate card KS"),
-    (dict(seat=2, upright="KS", tucked="QH", jingo=[0]), "every earlier seat"),
-    (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QH JH"]), "duplicate card QH"),
-    (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=TD JD"]), "earns one reward"),
-    (dict(seat=1, upright="KS", tucked="QH", flingo=["0=TD"]), "opening cards"),
-])
+@pytest.mark.parametrize(
+    "kwargs, msg",
+    [
+        (dict(seat=5), "bad --seat 5"),
+        (dict(seat=1, upright="KS", tucked="QS"), "opening Bisko must take a Jingo"),
+        (dict(seat=1, upright="KS", tucked="2H"), "not in the HIGH deck"),
+        (dict(seat=1, upright="KS", tucked="QH", opening=["0=KS QD"]), "duplicate card KS"),
+        (dict(seat=2, upright="KS", tucked="QH", jingo=[0]), "every earlier seat"),
+        (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QH JH"]), "duplicate card QH"),
+        (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=TD JD"]), "earns one reward"),
+        (dict(seat=1, upright="KS", tucked="QH", flingo=["0=TD"]), "opening cards"),
+    ],
+)
 def test_odds_bad_situations(kwargs, msg):
     with pytest.raises(CardlabError, match=msg):
         bb.odds_spec(4, **kwargs)

@@ -26,22 +26,33 @@ def bisk(text, **variants):
 
 
 # ---- rules.md 1(e): comparison vectors V-E1..V-E4 (SRC:pagat) --------------------------------
-@pytest.mark.parametrize("vid, a, b", [
-    ("V-E1", "KC JC TC", "AS KS AH KH"),
-    ("V-E2", "QS TS", "KD QD"),
-    ("V-E3", "JD TD QH JH", "AD QD AC KC"),
-    ("V-E4", "AH TH JC TC", "KH QH AC KC"),
-])
+@pytest.mark.parametrize(
+    "vid, a, b",
+    [
+        ("V-E1", "KC JC TC", "AS KS AH KH"),
+        ("V-E2", "QS TS", "KD QD"),
+        ("V-E3", "JD TD QH JH", "AD QD AC KC"),
+        ("V-E4", "AH TH JC TC", "KH QH AC KC"),
+    ],
+)
 @pytest.mark.parametrize("order", ["suit_rank", "component_first"])
 def test_comparison_vectors(vid, a, b, order):
     assert key(a, bisk_suit_order=order) > key(b, bisk_suit_order=order), vid
 
 
 # ---- rules.md 1(e): types of larger sets given as suit counts [OURS] -------------------------
-@pytest.mark.parametrize("counts, expected", [
-    ((3, 2, 2), "Three Bisk"), ((4, 3), "Big Full Bisk"), ((5, 2), "Quinn Bisk"), ((3, 3, 1), "Double Tri Bisk"),
-    ((6, 1), "Hex Bisk"), ((2, 2, 2, 1), "Three Bisk"), ((4, 1, 1, 1), "Quad Bisk"),
-])
+@pytest.mark.parametrize(
+    "counts, expected",
+    [
+        ((3, 2, 2), "Three Bisk"),
+        ((4, 3), "Big Full Bisk"),
+        ((5, 2), "Quinn Bisk"),
+        ((3, 3, 1), "Double Tri Bisk"),
+        ((6, 1), "Hex Bisk"),
+        ((2, 2, 2, 1), "Three Bisk"),
+        ((4, 1, 1, 1), "Quad Bisk"),
+    ],
+)
 def test_type_of_suit_counts(counts, expected):
     suits = "SDHC"
     cards = [f"{r}{suits[i]}" for i, c in enumerate(counts) for r in "AKQJT98"[:c]]
@@ -56,23 +67,23 @@ def test_three_bisk_uses_top_two_of_the_three_card_suit():
 
 # ---- ranking cases beyond rules.md -------------------------------------------------------------
 def test_type_beats_suit_and_rank():
-    assert key("TC 9C 8C") > key("AS KS AH KH")          # Tri > Two
+    assert key("TC 9C 8C") > key("AS KS AH KH")  # Tri > Two
     assert key("AS KS QD JD QH JH") > key("AS KS QS JS")  # Three Bisk ranks above Quad (BB-12 note)
-    assert key("9C 8C") > key("AS KD QH JC")             # any Bisk beats no Bisk (step 5)
+    assert key("9C 8C") > key("AS KD QH JC")  # any Bisk beats no Bisk (step 5)
 
 
 def test_tie_break_order_within_type():
-    assert key("9S 8S") > key("AD KD")                    # suit before rank
-    assert key("AS 9S") > key("KS QS")                    # then the highest card
-    assert key("AS 9S") < key("AS TS")                    # then the next card (full_lexicographic)
+    assert key("9S 8S") > key("AD KD")  # suit before rank
+    assert key("AS 9S") > key("KS QS")  # then the highest card
+    assert key("AS 9S") < key("AS TS")  # then the next card (full_lexicographic)
     assert key("AS 9S", tiebreak_depth="first_card_only") == key("AS TS", tiebreak_depth="first_card_only")
 
 
 def test_no_bisk_comparison_and_more_cards():
     assert key("AS") > key("KS")
-    assert key("2S") > key("AD")                          # highest suit first (step 5)
-    assert key("JS AD") > key("JS")                       # more cards win an otherwise equal comparison
-    assert key("JS KD") > key("JS QD 9H")                 # element by element before length
+    assert key("2S") > key("AD")  # highest suit first (step 5)
+    assert key("JS AD") > key("JS")  # more cards win an otherwise equal comparison
+    assert key("JS KD") > key("JS QD 9H")  # element by element before length
 
 
 def test_full_bisk_suit_order_variant():
@@ -83,9 +94,9 @@ def test_full_bisk_suit_order_variant():
     assert key(a) < key(b)
     # component_first: the tri's suit first: S (b) > H (a)
     assert key(a, bisk_suit_order="component_first") < key(b, bisk_suit_order="component_first")
-    c = "AD KD QD 9S 8S"   # tri in diamonds, bisko in spades
-    d = "AS KS QS 9H 8H"   # tri in spades, bisko in hearts
-    assert key(c) > key(d)                                           # suit_rank: (S, D) > (S, H)
+    c = "AD KD QD 9S 8S"  # tri in diamonds, bisko in spades
+    d = "AS KS QS 9H 8H"  # tri in spades, bisko in hearts
+    assert key(c) > key(d)  # suit_rank: (S, D) > (S, H)
     assert key(c, bisk_suit_order="component_first") < key(d, bisk_suit_order="component_first")
 
 
@@ -108,10 +119,13 @@ def test_keys_compare_across_calls_and_card_order():
 
 # ---- kernel vs the brute-force reference on random sets, every evaluator variant ---------------
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True),
-       st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True),
-       st.sampled_from(["suit_rank", "component_first"]), st.sampled_from(["full_lexicographic", "first_card_only"]),
-       st.booleans())
+@given(
+    st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True),
+    st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True),
+    st.sampled_from(["suit_rank", "component_first"]),
+    st.sampled_from(["full_lexicographic", "first_card_only"]),
+    st.booleans(),
+)
 def test_kernel_orders_sets_like_reference(a, b, order, depth, split):
     flags = (1 if order == "component_first" else 0, 1 if depth == "first_card_only" else 0, int(split))
     ka = int(K.bisk_key(np.array(a), len(a), *flags, K.RANK_PACK))
@@ -142,12 +156,12 @@ def test_batch_keys_equal_single_keys(order_mode, depth, split):
     r = np.random.default_rng(7 + 4 * order_mode + 2 * depth + split)
     n = 3_003
     lengths = r.integers(0, 14, n)
-    lengths[:64] = 6                                 # whole lane batches of table-sized sets
-    sets = np.full((n, 13), 51, dtype=np.int64)      # past a set's length: a card that must not be read
+    lengths[:64] = 6  # whole lane batches of table-sized sets
+    sets = np.full((n, 13), 51, dtype=np.int64)  # past a set's length: a card that must not be read
     masks = np.zeros((n, 4), dtype=np.int64)
     for i in range(n):
-        sets[i, :lengths[i]] = r.choice(52, lengths[i], replace=False)
-        for c in sets[i, :lengths[i]]:
+        sets[i, : lengths[i]] = r.choice(52, lengths[i], replace=False)
+        for c in sets[i, : lengths[i]]:
             masks[i, c // 13] |= 1 << (c % 13)
     want = np.array([K.bisk_key(sets[i], lengths[i], order_mode, depth, split, K.RANK_PACK) for i in range(n)])
     got = np.zeros(n, dtype=np.int64)
@@ -156,7 +170,7 @@ def test_batch_keys_equal_single_keys(order_mode, depth, split):
     got[:] = 0
     K.eval_masks(masks, order_mode, depth, split, K.RANK_PACK, got)
     assert np.array_equal(got, want)
-    assert len(np.unique(want >> 59)) == 11          # every Bisk type among the sets
+    assert len(np.unique(want >> 59)) == 11  # every Bisk type among the sets
 
 
 # ---- exact type counts against an independent enumeration over suit-count shapes -------------

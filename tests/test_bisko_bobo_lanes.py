@@ -14,12 +14,24 @@ from kernels import rng
 KEY0, KEY1 = np.uint64(2026), np.uint64(12)
 
 # one variant changed at a time (every value but the default), and some together
-VARIANTS = [{}, {"bisk_suit_order": "component_first"}, {"tiebreak_depth": "first_card_only"},
-            {"exact_tie": "no_winner"}, {"exact_tie": "redeal"}, {"jingo_tuck_rule": "free"},
-            {"bedtime_double_trigger": "any_bisko_before_bedtime"}, {"enforce_jingo_constraint": "false"},
-            {"bingo_swap_optional": "false"}, {"jingo_placement_order": "clockwise_sequential"},
-            {"exact_tie": "redeal", "bedtime_double_trigger": "any_bisko_before_bedtime",
-             "bingo_swap_optional": "false", "tiebreak_depth": "first_card_only"}]
+VARIANTS = [
+    {},
+    {"bisk_suit_order": "component_first"},
+    {"tiebreak_depth": "first_card_only"},
+    {"exact_tie": "no_winner"},
+    {"exact_tie": "redeal"},
+    {"jingo_tuck_rule": "free"},
+    {"bedtime_double_trigger": "any_bisko_before_bedtime"},
+    {"enforce_jingo_constraint": "false"},
+    {"bingo_swap_optional": "false"},
+    {"jingo_placement_order": "clockwise_sequential"},
+    {
+        "exact_tie": "redeal",
+        "bedtime_double_trigger": "any_bisko_before_bedtime",
+        "bingo_swap_optional": "false",
+        "tiebreak_depth": "first_card_only",
+    },
+]
 STRATEGIES = [["heuristic"], ["always-flingo"], ["always-jingo"], ["no-swap"], ["recommended"]]
 
 
@@ -70,9 +82,9 @@ def test_lanes_apply_only_to_what_they_play():
     assert not K.lanes_apply(*bb.simulation_spec(4, variants={"allow_same_suit_split": "true"}).args[:8])
     assert not K.lanes_apply(*bb.simulation_spec(4, variants={"flingo_reward_chain": "true"}).args[:8])
     half = args[4].copy()
-    half[2, 1, 0, 3, 4] = 0.5                   # one uncertain decision anywhere
+    half[2, 1, 0, 3, 4] = 0.5  # one uncertain decision anywhere
     assert not K.lanes_apply(args[0], args[1], args[2], args[3], half, *args[5:8])
-    assert not K.lanes_apply(*args[:6], np.array([0, 2, 0, 0]), args[7])     # a random target rule
+    assert not K.lanes_apply(*args[:6], np.array([0, 2, 0, 0]), args[7])  # a random target rule
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -115,5 +127,5 @@ def test_lanes_past_the_block_fall_back_to_deal_decks(players):
 
 @pytest.mark.parametrize("n,k", [(20, 20), (24, 24), (28, 28), (32, 32), (32, 2), (20, 6), (52, 52), (13, 5), (2, 2)])
 def test_batch_table_is_shuffle_batches(n, k):
-    expect = [[i, j, (2 ** 32 - prod) % prod] for i, j, prod in rng.shuffle_batches(n, k)]
+    expect = [[i, j, (2**32 - prod) % prod] for i, j, prod in rng.shuffle_batches(n, k)]
     assert rng.batch_table(n, k).tolist() == expect

@@ -35,8 +35,9 @@ def _check(players, strategies, variants, n_deals, seed=7):
     forced = np.full(3 * P, -1, dtype=np.int64)
     mismatches = []
     for trial in range(n_deals):
-        n_win, redeals, rec, keys, trace, hi, lo = K.trace_deal(P, hid, lod, var, pj, ps, tgt, pt, pack, forced,
-                                                                np.uint64(seed), np.uint64(0), trial)
+        n_win, redeals, rec, keys, trace, hi, lo = K.trace_deal(
+            P, hid, lod, var, pj, ps, tgt, pt, pack, forced, np.uint64(seed), np.uint64(0), trial
+        )
         coin, below = _coin_source(seed, 0, trial, redeals)
         seats, winners, rkeys, wet = ref.play(int(P), list(hi), list(lo), full, pj, ps, tgt, pt, coin, below)
         k_winners = [s for s in range(P) if keys[s] == keys.max()]
@@ -68,17 +69,20 @@ def test_kernel_matches_reference_default_rules(players, strategy):
     _check(players, [strategy], {}, n_deals=400)
 
 
-@pytest.mark.parametrize("variants", [
-    {"bisk_suit_order": "component_first"},
-    {"tiebreak_depth": "first_card_only"},
-    {"jingo_tuck_rule": "free"},
-    {"allow_same_suit_split": "true"},
-    {"flingo_reward_chain": "true"},
-    {"bedtime_double_trigger": "any_bisko_before_bedtime"},
-    {"enforce_jingo_constraint": "false"},
-    {"bingo_swap_optional": "false"},
-    {"exact_tie": "redeal"},
-])
+@pytest.mark.parametrize(
+    "variants",
+    [
+        {"bisk_suit_order": "component_first"},
+        {"tiebreak_depth": "first_card_only"},
+        {"jingo_tuck_rule": "free"},
+        {"allow_same_suit_split": "true"},
+        {"flingo_reward_chain": "true"},
+        {"bedtime_double_trigger": "any_bisko_before_bedtime"},
+        {"enforce_jingo_constraint": "false"},
+        {"bingo_swap_optional": "false"},
+        {"exact_tie": "redeal"},
+    ],
+)
 def test_kernel_matches_reference_variants(variants):
     _check(4, ["random"], variants, n_deals=300)
 
@@ -95,12 +99,13 @@ def _traced_counts(spec, n, key0, key1):
     row = np.zeros(K.n_counts(P), dtype=np.int64)
     base = P * K.SEAT_FIELDS
     for trial in range(n):
-        n_win, redeals, rec, keys, trace, hi, lo = K.trace_deal(P, hid, lod, var, pj, ps, tgt, pt, pack, forced,
-                                                                key0, key1, trial)
+        n_win, redeals, rec, keys, trace, hi, lo = K.trace_deal(
+            P, hid, lod, var, pj, ps, tgt, pt, pack, forced, key0, key1, trial
+        )
         jack = hi[2 * P] % 13 == K.JACK
         for s in range(P):
             b = s * K.SEAT_FIELDS
-            row[b:b + K.N_FLAGS] += rec[s, :K.N_FLAGS]
+            row[b : b + K.N_FLAGS] += rec[s, : K.N_FLAGS]
             t, win, ob = rec[s, K.R_FINAL_TYPE], rec[s, K.R_WIN], rec[s, K.R_OPENING_BISKO]
             row[b + K.C_TYPE + t] += 1
             row[b + K.C_TYPE_WIN + t] += win
@@ -121,19 +126,23 @@ def _traced_counts(spec, n, key0, key1):
     return row
 
 
-@pytest.mark.parametrize("players, strategies, variants", [
-    (2, ["random"], {}),
-    (4, ["heuristic"], {}),
-    (4, ["random"], {"exact_tie": "redeal", "bisk_suit_order": "component_first"}),
-    (5, ["random"], {"tiebreak_depth": "first_card_only", "exact_tie": "no_winner"}),
-    (6, ["random"], {"allow_same_suit_split": "true", "bedtime_double_trigger": "any_bisko_before_bedtime"}),
-])
+@pytest.mark.parametrize(
+    "players, strategies, variants",
+    [
+        (2, ["random"], {}),
+        (4, ["heuristic"], {}),
+        (4, ["random"], {"exact_tie": "redeal", "bisk_suit_order": "component_first"}),
+        (5, ["random"], {"tiebreak_depth": "first_card_only", "exact_tie": "no_winner"}),
+        (6, ["random"], {"allow_same_suit_split": "true", "bedtime_double_trigger": "any_bisko_before_bedtime"}),
+    ],
+)
 def test_simulation_counts_match_traced_deals(players, strategies, variants):
     """The simulation loop (keys whole only for the seats of the best type, counts in per-chunk histograms) counts
     exactly what the traced deals, each seat's key whole, add up to, over several chunks."""
     spec = bb.simulation_spec(players, variants=variants, strategies=strategies)
     n, chunk = 600, 250
     out = np.zeros((3, K.n_counts(players)), dtype=np.int64)
-    K.simulate_chunks(np.arange(3, dtype=np.int64), np.int64(chunk), np.int64(n), np.uint64(3), np.uint64(4),
-                      *spec.args, out)
+    K.simulate_chunks(
+        np.arange(3, dtype=np.int64), np.int64(chunk), np.int64(n), np.uint64(3), np.uint64(4), *spec.args, out
+    )
     assert out.sum(axis=0).tolist() == _traced_counts(spec, n, np.uint64(3), np.uint64(4)).tolist()

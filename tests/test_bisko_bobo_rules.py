@@ -40,16 +40,18 @@ def test_unrolled_shuffles_cover_the_decks_of_every_player_count():
 def test_V_T1_tuck_and_V_T2_opening_bisko():
     # seat 0: KS, QH -> Tuck; seat 1: KD, QD -> opening Bisko (must Jingo, 2 Bedtime cards)
     rec, keys, trace = play(2, "KS KD", "QH QD", "AC", "JC TC AH JH TH", ["always-flingo"])
-    assert rec[0, K.R_OPENING_BISKO] == 0 and rec[1, K.R_OPENING_BISKO] == 1     # V-T1, V-T2
-    assert actions(trace, 2)[1] == "J"                                           # V-T2: forced Jingo
+    assert rec[0, K.R_OPENING_BISKO] == 0 and rec[1, K.R_OPENING_BISKO] == 1  # V-T1, V-T2
+    assert actions(trace, 2)[1] == "J"  # V-T2: forced Jingo
     # seat 0 (Tuck, always-flingo) must still take a Jingo: J=0, F=1, R=0 -> a Flingo would leave one Jingo
-    assert actions(trace, 2)[0] == "J"                                           # V-J3 shape
-    assert trace[3 * 2 + 1] == 2 * 2 + 1 + 2 + 1 + 2                             # 2 Jingo + 1 + 2 Bedtime
+    assert actions(trace, 2)[0] == "J"  # V-J3 shape
+    assert trace[3 * 2 + 1] == 2 * 2 + 1 + 2 + 1 + 2  # 2 Jingo + 1 + 2 Bedtime
 
 
 def test_V_J1_dealer_must_flingo_when_everyone_else_flung():
     # 3 players, all Tucks; seats 0 and 1 Flingo; the dealer (always-jingo) must Flingo
-    rec, keys, trace = play(3, "KS KD KC", "QH QC QD", "AH", "9S 9D 9C 9H", ["always-jingo", "0=always-flingo", "1=always-flingo"])
+    rec, keys, trace = play(
+        3, "KS KD KC", "QH QC QD", "AH", "9S 9D 9C 9H", ["always-jingo", "0=always-flingo", "1=always-flingo"]
+    )
     assert actions(trace, 3) == ["F", "F", "F"]
 
 
@@ -80,15 +82,23 @@ def test_jingo_count_is_never_one():
     P, hid, lod, var, pj, ps, tgt, pt, pack = spec.args
     forced = np.full(3 * P, -1, dtype=np.int64)
     for trial in range(2000):
-        n_win, redeals, rec, keys, trace, hi, lo = K.trace_deal(P, hid, lod, var, pj, ps, tgt, pt, pack, forced,
-                                                                np.uint64(3), np.uint64(0), trial)
+        n_win, redeals, rec, keys, trace, hi, lo = K.trace_deal(
+            P, hid, lod, var, pj, ps, tgt, pt, pack, forced, np.uint64(3), np.uint64(0), trial
+        )
         assert rec[:, K.R_JINGO].sum() != 1
 
 
 def test_V_BB1_swap_order_by_low_card():
     # 3 players all Jingo (forced); LOW cards 7H (seat 0 = A), 7S (seat 1 = B), 3C (seat 2 = C): order B, A, C
-    base = dict(players=3, first="KS KD KC", second="QH QC QD", wet="AH", rest="9S 9D 9C 9H TC TH TS",
-                strategies=["always-jingo"], low="7H 7S 3C")
+    base = dict(
+        players=3,
+        first="KS KD KC",
+        second="QH QC QD",
+        wet="AH",
+        rest="9S 9D 9C 9H TC TH TS",
+        strategies=["always-jingo"],
+        low="7H 7S 3C",
+    )
     # B swaps with C -> A can do nothing
     rec, keys, trace = play(**base, forced={("swap", 1): 1 + 2, ("swap", 0): 1 + 2})
     assert trace[3 * 1 + 1] == 2 and trace[3 * 0 + 1] == -1
@@ -100,25 +110,37 @@ def test_V_BB1_swap_order_by_low_card():
     assert trace[3 * 1 + 1] == 0 and trace[3 * 2 + 1] == -1
 
 
-@pytest.mark.parametrize("vid, jingo, tuck_rule, tucked", [
-    ("V-T3", "9H", "bobo_only", True),    # matches the tucked heart: may tuck (Bobo)
-    ("V-T4", "9S", "bobo_only", False),   # matches the upright spade: upright only
-    ("V-T5", "9C", "bobo_only", False),   # matches nothing: upright only under bobo_only ...
-    ("V-T5", "9C", "free", True),         # ... but may be tucked under free
-])
+@pytest.mark.parametrize(
+    "vid, jingo, tuck_rule, tucked",
+    [
+        ("V-T3", "9H", "bobo_only", True),  # matches the tucked heart: may tuck (Bobo)
+        ("V-T4", "9S", "bobo_only", False),  # matches the upright spade: upright only
+        ("V-T5", "9C", "bobo_only", False),  # matches nothing: upright only under bobo_only ...
+        ("V-T5", "9C", "free", True),  # ... but may be tucked under free
+    ],
+)
 def test_V_T3_to_T5_jingo_placement(vid, jingo, tuck_rule, tucked):
     # seat 0: KS up, QH tucked, takes a Jingo (forced) and tries to tuck it (forced)
-    rec, keys, trace = play(2, "KS KD", "QH QC", "AH", f"{jingo} TD TC JD JC", ["always-jingo"],
-                            low="8H 2C", variants={"jingo_tuck_rule": tuck_rule},
-                            forced={("swap", 0): 0, ("swap", 1): 0, ("tuck", 0): 1, ("tuck", 1): 0})
+    rec, keys, trace = play(
+        2,
+        "KS KD",
+        "QH QC",
+        "AH",
+        f"{jingo} TD TC JD JC",
+        ["always-jingo"],
+        low="8H 2C",
+        variants={"jingo_tuck_rule": tuck_rule},
+        forced={("swap", 0): 0, ("swap", 1): 0, ("tuck", 0): 1, ("tuck", 1): 0},
+    )
     assert bool(trace[2]) is tucked, vid
 
 
 def test_jack_mode_uses_tucked_cards():
     # Wet Bisk is a Jack: seat 0 (Tuck, QH tucked) evaluates QH + JH = Bisko; seat 1 (opening Bisko) has no tucked card
-    rec, keys, trace = play(2, "KS KD", "QH QD", "JH", "9C 9S AC AS AD AH TC", ["always-flingo"],
-                            forced={("tuck", 0): 0})
-    assert keys[0] >> 59 == 1 and keys[1] >> 59 == 0      # BB-10, BB-13 (opening Bisko scores no Bisk)
+    rec, keys, trace = play(
+        2, "KS KD", "QH QD", "JH", "9C 9S AC AS AD AH TC", ["always-flingo"], forced={("tuck", 0): 0}
+    )
+    assert keys[0] >> 59 == 1 and keys[1] >> 59 == 0  # BB-10, BB-13 (opening Bisko scores no Bisk)
 
 
 # ---- simulated rates against exact values (1(d)); tolerance: 5 standard errors ------------------
@@ -130,7 +152,7 @@ def test_opening_bisko_and_wet_jack_rates(players):
     t = res.table
     row = t[(t.measure == "opening_bisko") & t.seat.isna()].iloc[0]
     p = (k - 1) / (4 * k - 1)
-    se = np.sqrt(p * (1 - p) / row.trials)   # seats are not independent; each seat alone is exact
+    se = np.sqrt(p * (1 - p) / row.trials)  # seats are not independent; each seat alone is exact
     for s in range(players):
         r = t[(t.measure == "opening_bisko") & (t.seat == s)].iloc[0]
         assert abs(r.estimate - p) < 5 * np.sqrt(p * (1 - p) / n), (s, r.estimate, p)
@@ -138,4 +160,4 @@ def test_opening_bisko_and_wet_jack_rates(players):
     w = t[t.measure == "wet_bisk_jack"].iloc[0]
     assert abs(w.estimate - 1 / k) < 5 * np.sqrt((1 / k) * (1 - 1 / k) / n)
     win = t[(t.measure == "win") & t.seat.isna()].iloc[0]
-    assert win.estimate == pytest.approx(1 / players)      # split wins: the shares sum to 1 per deal
+    assert win.estimate == pytest.approx(1 / players)  # split wins: the shares sum to 1 per deal

@@ -12,8 +12,7 @@ import pytest
 
 from analysis.cli import main
 from kernels import bismarck as K
-from kernels import dd
-from kernels import rng
+from kernels import dd, rng
 from tests.reference import bismarck as ref
 
 
@@ -41,14 +40,14 @@ def _leader_side(r, nh, leader):
 def _random_ending(r, nh, m):
     cards = r.choice(52, nh * m, replace=False)
     cards = [int((c // 13) * 16 + c % 13) for c in cards]
-    return [set(cards[i * m:(i + 1) * m]) for i in range(nh)]
+    return [set(cards[i * m : (i + 1) * m]) for i in range(nh)]
 
 
 def _solve(hands, trump, leader, played, maxteam, countteam, must, tables):
     ttk, ttg, bufs = tables
     h = _array(hands)
     p = np.zeros(4, dtype=np.int64)
-    p[:len(played)] = played
+    p[: len(played)] = played
     return int(dd.solve(h, len(hands), trump, int(must), leader, p, len(played), maxteam, countteam, ttk, ttg, bufs))
 
 
@@ -80,7 +79,7 @@ def _endings(seed, n):
         must = bool(r.random() < 0.2)
         k = int(r.integers(0, nh)) if m > 1 else 0
         played = []
-        for i in range(k):                      # some cards of the current trick already on the table
+        for i in range(k):  # some cards of the current trick already on the table
             p = (leader + i) % nh
             opts = ref.legal(hands[p], played[0] >> 4 if played else None, trump, must)
             c = int(r.choice(opts))
@@ -89,7 +88,7 @@ def _endings(seed, n):
         if nh == 3:
             player = int(r.integers(3))
             count = 1 << player
-            maxteam = count if r.random() < 0.5 else 7 ^ count      # most tricks, or misère: fewest
+            maxteam = count if r.random() < 0.5 else 7 ^ count  # most tricks, or misère: fewest
         else:
             count = maxteam = 5 if r.random() < 0.5 else 10
         yield hands, trump, leader, played, maxteam, count, must
@@ -109,8 +108,9 @@ def test_solver_matches_brute_force(seed, tables):
 @pytest.mark.slow
 def test_solver_matches_brute_force_many(tables):
     for hands, trump, leader, played, maxteam, count, must in _endings(99, 20000):
-        assert _solve(hands, trump, leader, played, maxteam, count, must, tables) == \
-            ref.minimax(hands, trump, leader, played, maxteam, count, must)
+        assert _solve(hands, trump, leader, played, maxteam, count, must, tables) == ref.minimax(
+            hands, trump, leader, played, maxteam, count, must
+        )
 
 
 def test_later_tricks_bound_holds_by_brute_force():
@@ -131,7 +131,7 @@ def test_later_tricks_bound_holds_by_brute_force():
         if short:
             fired += 1
             assert ref.minimax(hands, trump, leader, [], side, side) < m, (hands, trump, leader, side)
-    assert fired > 300                          # 495 of the 1500
+    assert fired > 300  # 495 of the 1500
 
 
 def test_trump_tricks_bound_holds_by_brute_force():
@@ -175,21 +175,21 @@ def test_quick_tricks_bound_holds_by_brute_force():
         h = _array(hands)
         qt, used, info = dd._rounds(h, nh, trump, must, leader, side)
         best = qt
-        for q in range(nh):                     # with a partner reached by an entry (dd._side_rounds)
+        for q in range(nh):  # with a partner reached by an entry (dd._side_rounds)
             if q != leader and (side >> q) & 1:
                 best = max(best, dd._side_rounds(h, nh, trump, must, leader, q, side, np.uint64(used), info)[0])
         if best:
             fired += 1
             together += best > qt
             assert ref.minimax(hands, trump, leader, [], side, side, must) >= best, (hands, trump, leader, side, best)
-    assert fired > 250 and together > 60, (fired, together)        # 420 and 135 of the 600
+    assert fired > 250 and together > 60, (fired, together)  # 420 and 135 of the 600
 
 
 def test_second_hand_bound_holds_by_brute_force():
     """dd._second_hand (BM-4; no trumps, mid-trick): a side that surely takes the trick and whose winner then cashes
     its rounds takes at least that many tricks, against brute-force minimax (3 and 4 hands)."""
     fired = 0
-    for hands, trump, leader, played, maxteam, count, must in _endings(21, 3000):
+    for hands, trump, leader, played, _maxteam, count, must in _endings(21, 3000):
         if trump >= 0 or not played:
             continue
         nh, k = len(hands), len(played)
@@ -197,21 +197,26 @@ def test_second_hand_bound_holds_by_brute_force():
         row = np.zeros(4, dtype=np.int64)
         row[:k] = played
         for side in (count, ((1 << nh) - 1) & ~count):
-            most = max((w for w in range(1, len(hands[leader]) + 2)
-                        if dd._second_hand(h, nh, row, 0, k, leader, side, w)[0]), default=0)
+            most = max(
+                (w for w in range(1, len(hands[leader]) + 2) if dd._second_hand(h, nh, row, 0, k, leader, side, w)[0]),
+                default=0,
+            )
             if most:
                 fired += 1
                 assert ref.minimax(hands, -1, leader, played, side, side, must) >= most, (hands, leader, played, side)
-    assert fired > 250, fired               # 337 of the 3000 endings
+    assert fired > 250, fired  # 337 of the 3000 endings
 
 
 def test_quick_tricks_count_past_the_top_sequence():
     """A falling honour leaves the leader's next card on top (BM-4: the others must follow suit): A K J 9 7
     of clubs against Q 4 and T 5 3 cash five tricks, which minimax confirms. In bridge endings of 4-9 cards
     the count goes past the top sequences (whole suits when as long as any other holding) on some leads."""
-    c = lambda rank, suit: suit * 16 + "23456789TJQKA".index(rank)      # noqa: E731
-    hands = [{c(x, 0) for x in "AKJ97"}, {c("Q", 0), c("4", 0)} | {c(x, 1) for x in "234"},
-             {c(x, 0) for x in "T53"} | {c(x, 2) for x in "23"}]
+    c = lambda rank, suit: suit * 16 + "23456789TJQKA".index(rank)  # noqa: E731
+    hands = [
+        {c(x, 0) for x in "AKJ97"},
+        {c("Q", 0), c("4", 0)} | {c(x, 1) for x in "234"},
+        {c(x, 0) for x in "T53"} | {c(x, 2) for x in "23"},
+    ]
     h = _array(hands)
     assert dd._quick_tricks(h, 3, -1, 0, 0, 1, 99)[0] == 5 == ref.minimax(hands, -1, 0, [], 1, 1)
     r = np.random.default_rng(18)
@@ -229,7 +234,7 @@ def test_quick_tricks_count_past_the_top_sequence():
         qt = dd._quick_tricks(h, 4, -1, 0, 0, 5, 99)[0]
         assert qt >= seq
         past += qt > seq
-    assert past > 5, past                   # 11 of the 400
+    assert past > 5, past  # 11 of the 400
 
 
 def _same_owners(r, hands, kept):
@@ -288,7 +293,7 @@ def test_cut_offs_rest_on_the_cards_they_keep():
         if short:
             for _ in range(4):
                 assert dd._runs_short(_same_owners(r, hands, rel), nh, trump if nh == 3 else -1, side, m)[0] == 1
-            theirs = 0                          # suits whose top card the other side holds: the untrimmed set
+            theirs = 0  # suits whose top card the other side holds: the untrimmed set
             for s in range(4):
                 top = max((c for x in hands for c in x if c >> 4 == s), default=None)
                 if top is not None and not any(top in hands[q] for q in range(nh) if (side >> q) & 1):
@@ -307,7 +312,7 @@ def test_clear_tt_empties_the_table():
     assert used[0].shape[1] == 8 and used[0].ctypes.data % 64 == 0
     for i, (hands, trump) in enumerate(deals):
         found = []
-        for ttk, ttg in (dd.new_tt(12), used, used):     # the same deal again on the used table, cleared
+        for ttk, ttg in (dd.new_tt(12), used, used):  # the same deal again on the used table, cleared
             dd.clear_tt(ttk, ttg)
             bufs[4][:] = 0
             value = _solve(hands, trump, 0, [], 1, 1, False, (ttk, ttg, bufs))
@@ -348,22 +353,26 @@ def test_card_values_match_brute_force(tables):
 
 # --- against DDS -------------------------------------------------------------------------------------
 
-SUITS_PBN = (3, 2, 1, 0)           # PBN order S H D C; our suit indices C D H S = 0..3
+SUITS_PBN = (3, 2, 1, 0)  # PBN order S H D C; our suit indices C D H S = 0..3
 RANKS = "23456789TJQKA"
 
 
 def _pbn(hands):
     parts = []
     for h in hands:
-        parts.append(".".join("".join(RANKS[c & 15] for c in sorted((c for c in h if c >> 4 == s), reverse=True))
-                              for s in SUITS_PBN))
+        parts.append(
+            ".".join(
+                "".join(RANKS[c & 15] for c in sorted((c for c in h if c >> 4 == s), reverse=True)) for s in SUITS_PBN
+            )
+        )
     return "N:" + " ".join(parts)
 
 
 def _dds_bridge_endings(n_deals, m, seed, tables):
-    endplay = pytest.importorskip("endplay")
+    pytest.importorskip("endplay")
     from endplay.dds import solve_board
     from endplay.types import Deal, Denom, Player
+
     denoms = {-1: Denom.nt, 0: Denom.clubs, 1: Denom.diamonds, 2: Denom.hearts, 3: Denom.spades}
     r = np.random.default_rng(seed)
     checked = 0
@@ -374,7 +383,7 @@ def _dds_bridge_endings(n_deals, m, seed, tables):
                 d = Deal.from_pbn(_pbn(hands))
                 d.first = Player(leader)
                 d.trump = denoms[trump]
-                theirs = max(t for _, t in solve_board(d))          # the side on lead, best card
+                theirs = max(t for _, t in solve_board(d))  # the side on lead, best card
                 side = 5 if leader % 2 == 0 else 10
                 ours = _solve(hands, trump, leader, [], side, side, False, tables)
                 assert ours == theirs, (_pbn(hands), trump, leader)
@@ -394,30 +403,68 @@ def test_bridge_deeper_endings_match_dds(tables):
 
 # --- the command -------------------------------------------------------------------------------------
 
+
 def test_solve_command(capsys):
-    assert main(["solve", "bismarck", "--hands", "AS KS 2H|QS JS 3H|TS 9S AH", "--trump", "NT", "--leader", "0",
-                 "--player", "0", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "solve",
+                "bismarck",
+                "--hands",
+                "AS KS 2H|QS JS 3H|TS 9S AH",
+                "--trump",
+                "NT",
+                "--leader",
+                "0",
+                "--player",
+                "0",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert rows[0]["tricks"] == 2
     # misère: the fewest tricks the player can be held to
-    assert main(["solve", "bismarck", "--hands", "AS 2H|KS 3H|QS 4H", "--leader", "1", "--player", "0",
-                 "--goal", "min", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "solve",
+                "bismarck",
+                "--hands",
+                "AS 2H|KS 3H|QS 4H",
+                "--leader",
+                "1",
+                "--player",
+                "0",
+                "--goal",
+                "min",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert rows[0]["tricks"] == ref.minimax([{60, 32}, {59, 33}, {58, 34}], -1, 1, [], 6, 1)
     assert main(["solve", "bridge", "--hands", "AS|KS|QS|JS", "--player", "1", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"][0]["tricks"] == 0
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["solve", "chess", "--hands", "AS|KS|QS"], "accepted: bismarck, bridge"),
-    (["solve", "bismarck", "--hands", "AS|KS"], "3 hands"),
-    (["solve", "bismarck", "--hands", "AS|KS|KS"], "two hands"),
-    (["solve", "bismarck", "--hands", "AS|KS QS|JS"], "same number"),
-    (["solve", "bismarck", "--hands", "AS|KS|QS", "--trump", "X"], "bad --trump"),
-    (["solve", "bismarck", "--hands", "AS|KS|QS", "--leader", "3"], "seats are 0..2"),
-    (["solve", "bismarck", "--hands", "AS|KS|QS", "--goal", "most"], "accepted: max, min"),
-    (["solve", "bismarck", "--hands", "AS|KS|Q"], "bad card"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["solve", "chess", "--hands", "AS|KS|QS"], "accepted: bismarck, bridge"),
+        (["solve", "bismarck", "--hands", "AS|KS"], "3 hands"),
+        (["solve", "bismarck", "--hands", "AS|KS|KS"], "two hands"),
+        (["solve", "bismarck", "--hands", "AS|KS QS|JS"], "same number"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--trump", "X"], "bad --trump"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--leader", "3"], "seats are 0..2"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--goal", "most"], "accepted: max, min"),
+        (["solve", "bismarck", "--hands", "AS|KS|Q"], "bad card"),
+    ],
+)
 def test_solve_bad_input(argv, fragment, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -425,6 +472,7 @@ def test_solve_bad_input(argv, fragment, capsys):
 
 
 # --- the PIMC sampler --------------------------------------------------------------------------------
+
 
 def _sample(unknown, void_a, void_b, n_a, n_b, seed, trial=0):
     st = rng.new_state()
@@ -447,8 +495,11 @@ def test_sampler_is_consistent():
         # together 10 of the cards allowed to at least one of them
         fit_a = sum(bin((unknown >> (16 * s)) & 0x1FFF).count("1") for s in range(4) if not (void_a >> s) & 1)
         fit_b = sum(bin((unknown >> (16 * s)) & 0x1FFF).count("1") for s in range(4) if not (void_b >> s) & 1)
-        both = sum(bin((unknown >> (16 * s)) & 0x1FFF).count("1") for s in range(4)
-                   if not ((void_a >> s) & 1 and (void_b >> s) & 1))
+        both = sum(
+            bin((unknown >> (16 * s)) & 0x1FFF).count("1")
+            for s in range(4)
+            if not ((void_a >> s) & 1 and (void_b >> s) & 1)
+        )
         assert ok == (fit_a >= 5 and fit_b >= 5 and both >= 10)
         if not ok:
             continue
@@ -462,7 +513,7 @@ def test_sampler_is_consistent():
 
 def test_sampler_is_uniform_over_consistent_deals():
     # 6 unknown cards: 2 to A (void in clubs), 2 to B, 2 out of play; every consistent deal equally likely
-    cards = [0, 1, 16, 17, 32, 48]            # 2C 3C 2D 3D 2H 2S
+    cards = [0, 1, 16, 17, 32, 48]  # 2C 3C 2D 3D 2H 2S
     unknown = int(_mask(cards))
     deals = []
     for a in combinations(cards, 2):
@@ -496,16 +547,34 @@ def test_pimc_never_reads_hidden_cards():
     for trial in range(8):
         deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
         mine, others = deck[:5], deck[5:15]
-        alt = others[5:] + others[:5]                       # the other two hands exchanged
+        alt = others[5:] + others[:5]  # the other two hands exchanged
         picks = []
         for a, b in ((others[:5], others[5:]), (alt[:5], alt[5:])):
             hands = np.array([_mask(mine), _mask(a), _mask(b), 0], dtype=np.uint64)
             st = rng.new_state()
             rng.seed_state(st, np.uint64(1), np.uint64(0), np.uint64(trial), np.uint64(1))
             unseen = int(_mask(deck[5:]))
-            c = K.choose_card(K.S_PIMC, 0, hands, 0, np.zeros(4, dtype=np.int64), 0, -1, False, 0,
-                              np.uint64(unseen), np.zeros(3, dtype=np.int64), np.uint64(0), bv, st,
-                              ttk, ttg, bufs, ways, np.zeros(2, dtype=np.uint64))
+            c = K.choose_card(
+                K.S_PIMC,
+                0,
+                hands,
+                0,
+                np.zeros(4, dtype=np.int64),
+                0,
+                -1,
+                False,
+                0,
+                np.uint64(unseen),
+                np.zeros(3, dtype=np.int64),
+                np.uint64(0),
+                bv,
+                st,
+                ttk,
+                ttg,
+                bufs,
+                ways,
+                np.zeros(2, dtype=np.uint64),
+            )
             picks.append((int(c), tuple(st)))
         assert picks[0] == picks[1]
 
@@ -514,7 +583,8 @@ def test_new_tt_is_empty_and_aligned():
     """The table's layout (kernels/dd.py new_tt): rows of one cache line, all zero before use (new_tt no longer
     takes zeroed memory from numpy: it zeroes after asking for huge pages); from 4 MiB aligned to a huge page."""
     from kernels._jit import HUGE_PAGE
-    for log2, align in ((12, 64), (15, 64), (16, HUGE_PAGE)):       # 2**16 rows: 4 MiB
+
+    for log2, align in ((12, 64), (15, 64), (16, HUGE_PAGE)):  # 2**16 rows: 4 MiB
         ttk, ttg = dd.new_tt(log2)
         assert ttk.shape == (1 << log2, 8) and ttk.dtype == np.uint64 and ttk.flags.c_contiguous
         assert ttk.ctypes.data % align == 0 and not ttk.any() and int(ttg[0]) == 1

@@ -34,15 +34,17 @@ def _one_round(strat, key0, trial, rtype, remaining, dealer, bv):
     rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
     trace = np.zeros(56, dtype=np.int64)
     streams = st_plays.copy()
-    K.play_hand(hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec,
-                trace)
+    K.play_hand(
+        hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec, trace
+    )
     return rtype, dealt, trump, known, dout[0], deck[48:52].copy(), rec, trace, streams
 
 
 def _one_hand(strat, key0, trial, rtype, dealer, bv):
     """One hand of the given round type: (dealt, trump, known, discards, rec, trace, streams)."""
-    _, dealt, trump, known, dout, _, rec, trace, streams = _one_round(strat, key0, trial, rtype, K.ALL_ROUNDS, dealer,
-                                                                      bv)
+    _, dealt, trump, known, dout, _, rec, trace, streams = _one_round(
+        strat, key0, trial, rtype, K.ALL_ROUNDS, dealer, bv
+    )
     return dealt, trump, known, dout, rec, trace, streams
 
 
@@ -50,10 +52,17 @@ def _set(mask):
     return {c for c in range(64) if (int(mask) >> c) & 1}
 
 
-@pytest.mark.parametrize("variants", [{}, {"must_trump_when_void": "true"},
-                                      {"scoring": "simplified"}, {"round4_start": "classic"},
-                                      {"round3_trump_timing": "after_seeing_hand"},
-                                      {"round2_trump_method": "cut_pack"}])
+@pytest.mark.parametrize(
+    "variants",
+    [
+        {},
+        {"must_trump_when_void": "true"},
+        {"scoring": "simplified"},
+        {"round4_start": "classic"},
+        {"round3_trump_timing": "after_seeing_hand"},
+        {"round2_trump_method": "cut_pack"},
+    ],
+)
 @pytest.mark.parametrize("seats", [(1, 1, 1), (0, 0, 0), (1, 0, 1), (0, 1, 1)])
 def test_hands_match_reference(seats, variants):
     bv = B.variant_array(variants)
@@ -79,8 +88,9 @@ def test_hands_match_reference(seats, variants):
         def below(seat, n, _st=streams):
             return int(rng.below(_st[seat], n))
 
-        tricks, scores, order = ref.play_hand(hands, dealer, rtype + 1, trump, [NAMES[s] for s in seats], below,
-                                              known_out=_set(known), variants=variants)
+        tricks, scores, order = ref.play_hand(
+            hands, dealer, rtype + 1, trump, [NAMES[s] for s in seats], below, known_out=_set(known), variants=variants
+        )
         assert list(trace[:48]) == order, trial
         assert list(rec[:, K.H_TRICKS]) == tricks
         assert list(rec[:, K.H_SCORE]) == scores
@@ -95,7 +105,7 @@ def test_widow_exchange_dealer_keeps_16():
         hands = [_set(dealt[s]) for s in range(3)]
         assert [len(h) for h in hands] == [16, 16, 16]
         thrown = _set(dout)
-        assert len(thrown) == (3 if rtype == 1 else 4)      # round 2: the indicator is out, 3 cards are left
+        assert len(thrown) == (3 if rtype == 1 else 4)  # round 2: the indicator is out, 3 cards are left
         assert not thrown & set().union(*hands) and not thrown & _set(known)
         assert sum(rec[:, K.H_TRICKS]) == 16
 
@@ -127,8 +137,13 @@ def test_game_totals_and_roles():
 
 def test_unit_hand_counts_and_reproducible():
     a = run(B.simulation_spec(unit="hand", round=4, strategies=["random"]), trials=3000, seed=9, progress=False)
-    b = run(B.simulation_spec(unit="hand", round=4, strategies=["random"]), trials=3000, seed=9, progress=False,
-            chunk_size=700)
+    b = run(
+        B.simulation_spec(unit="hand", round=4, strategies=["random"]),
+        trials=3000,
+        seed=9,
+        progress=False,
+        chunk_size=700,
+    )
     pd_a, pd_b = a.table, b.table
     assert pd_a.equals(pd_b)
     tricks = pd_a[pd_a.measure == "tricks"]
@@ -148,20 +163,24 @@ def test_target_game_ends_at_target():
     assert hands < 12 * 40
 
 
-@pytest.mark.parametrize("extra, fragment", [
-    (["--unit", "hand", "--round", "5"], "bad --round 5"),
-    (["--round", "2"], "--round goes with --unit hand"),
-    (["--unit", "deal"], "accepted: game, hand"),
-    (["--strategy", "3=pimc"], "seats are 0..2"),
-    (["--strategy", "clever"], "unknown strategy 'clever'"),
-    (["--variant", "ruleset=swedish", "--variant", "scoring=simplified"], "does not apply with ruleset=swedish"),
-    (["--variant", "round4_start=huge"], "accepted: blog, classic, simplified"),
-    (["--players", "4"], "exactly 3 players"),
-    (["--strategy", "pimc", "--pimc-from", "17"], "bad --pimc-from 17: accepted 0 to 16"),
-    (["--pimc-samples", "0"], "bad --pimc-samples 0: accepted 1 to 1000"),
-])
+@pytest.mark.parametrize(
+    "extra, fragment",
+    [
+        (["--unit", "hand", "--round", "5"], "bad --round 5"),
+        (["--round", "2"], "--round goes with --unit hand"),
+        (["--unit", "deal"], "accepted: game, hand"),
+        (["--strategy", "3=pimc"], "seats are 0..2"),
+        (["--strategy", "clever"], "unknown strategy 'clever'"),
+        (["--variant", "ruleset=swedish", "--variant", "scoring=simplified"], "does not apply with ruleset=swedish"),
+        (["--variant", "round4_start=huge"], "accepted: blog, classic, simplified"),
+        (["--players", "4"], "exactly 3 players"),
+        (["--strategy", "pimc", "--pimc-from", "17"], "bad --pimc-from 17: accepted 0 to 16"),
+        (["--pimc-samples", "0"], "bad --pimc-samples 0: accepted 1 to 1000"),
+    ],
+)
 def test_simulate_bad_input(extra, fragment, capsys, tmp_path):
     from analysis.cli import main
+
     out = tmp_path / "x.json"
     assert main(["simulate", "bismarck", "--trials", "5", "--quiet", "--out", str(out)] + extra) == 2
     err = capsys.readouterr().err
@@ -171,9 +190,29 @@ def test_simulate_bad_input(extra, fragment, capsys, tmp_path):
 
 def test_simulate_json_rows(capsys):
     import json
+
     from analysis.cli import main
-    assert main(["simulate", "bismarck", "--unit", "hand", "--round", "2", "--trials", "300", "--quiet",
-                 "--strategy", "0=random", "--format", "json"]) == 0
+
+    assert (
+        main(
+            [
+                "simulate",
+                "bismarck",
+                "--unit",
+                "hand",
+                "--round",
+                "2",
+                "--trials",
+                "300",
+                "--quiet",
+                "--strategy",
+                "0=random",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["meta"]["strategies"] == ["random", "heuristic", "heuristic"] and doc["meta"]["round"] == 2
     made = [r for r in doc["rows"] if r["measure"] == "made_quota"]
@@ -191,8 +230,14 @@ def test_high_card_points_count_each_honour():
     count card by card."""
     r = np.random.default_rng(3)
     codes = [s * 16 + k for s in range(4) for k in range(13)]
-    hs = np.array([sum(1 << codes[i] for i in r.choice(52, n, replace=False))
-                   for n in (0, 1, 5, 13, 16, 20, 52) for _ in range(20)], dtype=np.uint64)
+    hs = np.array(
+        [
+            sum(1 << codes[i] for i in r.choice(52, n, replace=False))
+            for n in (0, 1, 5, 13, 16, 20, 52)
+            for _ in range(20)
+        ],
+        dtype=np.uint64,
+    )
     out = np.zeros(len(hs), dtype=np.int64)
     _hcp(hs, out)
     points = {"J": 1, "Q": 2, "K": 3, "A": 4}
@@ -204,6 +249,7 @@ def test_high_card_points_count_each_honour():
 # ---------------------------------------------------------------------------------------------------
 # Chosen round types: fixed_round_order = false (3(c)9) and Swedish Bismarck (3(c)10)
 # ---------------------------------------------------------------------------------------------------
+
 
 def _random_set(rnd, n):
     return sorted(int(c // 13) * 16 + int(c % 13) for c in rnd.choice(52, n, replace=False))
@@ -236,7 +282,7 @@ def test_heuristic_choices_follow_the_cards():
     st = rng.new_state()
     weak = np.uint64(B.to_mask("2C 3C 4C 5C 6D 7D 8D 9D 2H 3H 4H 5H 6S 7S 8S 9S"))
     assert K.choose_round(weak, 15, K.SEEN_HAND, K.S_HEURISTIC, st) == 3
-    assert K.choose_round(weak, 7, K.SEEN_HAND, K.S_HEURISTIC, st) == 0           # misère used: the lowest left
+    assert K.choose_round(weak, 7, K.SEEN_HAND, K.S_HEURISTIC, st) == 0  # misère used: the lowest left
     long_suit = np.uint64(B.to_mask("AH KH QH 9H 7H 5H 3H 2C 4C 6D 8D TD JS 4S 5S 6S"))
     assert K.choose_round(long_suit, 15, K.SEEN_HAND, K.S_HEURISTIC, st) == 2
     assert K.choose_round(np.uint64(B.to_mask("2C 5D 7H 9S")), 15, K.SEEN_WIDOW, K.S_HEURISTIC, st) == K.PASS
@@ -258,12 +304,12 @@ def test_swedish_hands_match_reference(seats):
         dealer = trial % 3
         fore = (dealer + 1) % 3
         remaining = 1 + trial % 15
-        rtype, dealt, trump, known, dout, widow, rec, trace, streams = _one_round(strat, np.uint64(23), trial, -1,
-                                                                                  remaining, dealer, bv)
+        rtype, dealt, trump, known, dout, widow, rec, trace, streams = _one_round(
+            strat, np.uint64(23), trial, -1, remaining, dealer, bv
+        )
         widow = {int(c) for c in widow}
         if seats[fore] == K.S_HEURISTIC:
-            assert rtype == ref.choose_round(widow, {r for r in range(4) if (remaining >> r) & 1}, 2, "heuristic",
-                                             None)
+            assert rtype == ref.choose_round(widow, {r for r in range(4) if (remaining >> r) & 1}, 2, "heuristic", None)
             if rtype == K.VALFRI:
                 assert trump == ref.name_trump(widow)
         assert (remaining >> rtype) & 1
@@ -279,17 +325,31 @@ def test_swedish_hands_match_reference(seats):
         def below(seat, n, _st=streams):
             return int(rng.below(_st[seat], n))
 
-        tricks, scores, order = ref.play_hand(hands, dealer, int(rtype) + 1, trump, [NAMES[s] for s in seats], below,
-                                              variants={**ref.DEFAULTS, **variants}, private_out=(fore, thrown))
-        assert list(trace[:48]) == order and order[0] in hands[fore]     # forehand leads
+        tricks, scores, order = ref.play_hand(
+            hands,
+            dealer,
+            int(rtype) + 1,
+            trump,
+            [NAMES[s] for s in seats],
+            below,
+            variants={**ref.DEFAULTS, **variants},
+            private_out=(fore, thrown),
+        )
+        assert list(trace[:48]) == order and order[0] in hands[fore]  # forehand leads
         assert list(rec[:, K.H_TRICKS]) == tricks and list(rec[:, K.H_SCORE]) == scores
         assert sum(scores) == 0
     assert chosen == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("variants", [{"ruleset": "swedish"}, {"fixed_round_order": "false"},
-                                      {"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"},
-                                      {"fixed_round_order": "false", "dealer_schedule": "rotate_each_hand"}])
+@pytest.mark.parametrize(
+    "variants",
+    [
+        {"ruleset": "swedish"},
+        {"fixed_round_order": "false"},
+        {"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"},
+        {"fixed_round_order": "false", "dealer_schedule": "rotate_each_hand"},
+    ],
+)
 @pytest.mark.parametrize("strategy", ["heuristic", "random"])
 def test_chosen_rounds_are_each_played_once_a_cycle(variants, strategy):
     """3(c)9 and 3(c)10: each chooser (the dealer; Swedish: forehand) plays every round type once in its four
@@ -311,11 +371,14 @@ def test_choosing_after_seeing_the_hand_is_worth_something_to_the_dealer():
     """3(c)9: a dealer who picks each round type for the hand it holds does better, over its cycle, than one who
     plays them in the fixed order (heuristic players; the same seeds, so the deals of corresponding hands match
     until the choices differ). The difference must exceed 4 standard errors."""
+
     def cycle(variants):
-        t = run(B.simulation_spec(variants=variants, strategies=["heuristic"]), trials=1500, seed=8,
-                progress=False).table
+        t = run(
+            B.simulation_spec(variants=variants, strategies=["heuristic"]), trials=1500, seed=8, progress=False
+        ).table
         s = t[(t.measure == "score") & (t.role == "dealer")]
-        return s.estimate.sum(), float(np.sqrt((s.std_error ** 2).sum()))
+        return s.estimate.sum(), float(np.sqrt((s.std_error**2).sum()))
+
     fixed, se_f = cycle({})
     free, se_c = cycle({"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"})
     assert free - fixed > 4 * np.hypot(se_f, se_c), (fixed, free)
@@ -324,10 +387,11 @@ def test_choosing_after_seeing_the_hand_is_worth_something_to_the_dealer():
 def test_pimc_parameters_reach_the_players():
     """--pimc-from 0 keeps the PIMC player heuristic to the last card (a one-card hand is forced): the same table
     as the heuristic's; from 3 cards on it solves, and the hands differ; the meta names the parameters."""
+
     def table(strategy, **kw):
-        r = run(B.simulation_spec(unit="hand", round=1, strategies=[strategy], **kw), trials=60, seed=2,
-                progress=False)
+        r = run(B.simulation_spec(unit="hand", round=1, strategies=[strategy], **kw), trials=60, seed=2, progress=False)
         return r
+
     heur = table("heuristic")
     zero = table("pimc", pimc_from=0, pimc_samples=4)
     assert zero.meta["pimc_from"] == 0 and zero.meta["pimc_samples"] == 4 and "pimc_from" not in heur.meta

@@ -24,15 +24,18 @@ def kernel_winner(cards, trump):
     return int(dd.trick_winner_pos(row, 3, TRUMP[trump]))
 
 
-@pytest.mark.parametrize("cards, trump, pos", [
-    ("5S KS AH", "NT", 1),   # V-M1: the off-suit ace does not count
-    ("5S KS 2H", "H", 2),    # V-M2: a trump wins
-    ("5S 2H 3H", "H", 2),    # V-M3: the highest trump
-    ("AS 2S 3S", "NT", 0),   # the leader's ace holds
-    ("5S 2D KH", "H", 2),    # a trump over a discard
-    ("5S AD KD", "H", 0),    # discards in a non-trump suit never win
-    ("2C 3C 4C", "NT", 2),
-])
+@pytest.mark.parametrize(
+    "cards, trump, pos",
+    [
+        ("5S KS AH", "NT", 1),  # V-M1: the off-suit ace does not count
+        ("5S KS 2H", "H", 2),  # V-M2: a trump wins
+        ("5S 2H 3H", "H", 2),  # V-M3: the highest trump
+        ("AS 2S 3S", "NT", 0),  # the leader's ace holds
+        ("5S 2D KH", "H", 2),  # a trump over a discard
+        ("5S AD KD", "H", 0),  # discards in a non-trump suit never win
+        ("2C 3C 4C", "NT", 2),
+    ],
+)
 def test_trick_winner(cards, trump, pos):
     assert kernel_winner(cards, trump) == pos
     assert ref.winner_pos(codes(cards), TRUMP[trump]) == pos
@@ -74,20 +77,23 @@ def test_void_without_trumps_may_play_anything_even_if_must_trump():
     assert int(dd.legal_cards(h, 3, 2, 1)) == int(h)
 
 
-@pytest.mark.parametrize("variants, round_no, tricks, expected", [
-    ({}, 1, (10, 5, 1), (2, 1, 0)),                                  # V-M6
-    ({}, 2, (7, 5, 4), (0, 1, 0)),                                   # V-M7
-    ({}, 4, (2, 7, 7), (4, 0, 0)),                                   # V-M8: floored at 0
-    ({"scoring": "simplified"}, 1, (6, 5, 5), (6, 5, 5)),            # V-M10
-    ({"scoring": "simplified"}, 4, (2, 7, 7), (2, -3, -3)),          # V-M11
-    ({"round4_start": "classic"}, 4, (2, 7, 7), (2, -1, -1)),        # classic: dealer 4, others 6, no floor
-    ({"round4_start": "classic"}, 4, (6, 5, 5), (-2, 1, 1)),
-    ({"round4_start": "simplified"}, 4, (0, 9, 7), (4, -5, -3)),
-    ({"below_quota_penalty": "true"}, 3, (6, 6, 4), (-2, 2, 0)),     # 3(c)7: +-1 per trick
-    ({"below_quota_penalty": "true"}, 1, (16, 0, 0), (8, -4, -4)),
-    ({}, 3, (16, 0, 0), (8, 0, 0)),
-    ({}, 4, (0, 0, 16), (6, 4, 0)),
-])
+@pytest.mark.parametrize(
+    "variants, round_no, tricks, expected",
+    [
+        ({}, 1, (10, 5, 1), (2, 1, 0)),  # V-M6
+        ({}, 2, (7, 5, 4), (0, 1, 0)),  # V-M7
+        ({}, 4, (2, 7, 7), (4, 0, 0)),  # V-M8: floored at 0
+        ({"scoring": "simplified"}, 1, (6, 5, 5), (6, 5, 5)),  # V-M10
+        ({"scoring": "simplified"}, 4, (2, 7, 7), (2, -3, -3)),  # V-M11
+        ({"round4_start": "classic"}, 4, (2, 7, 7), (2, -1, -1)),  # classic: dealer 4, others 6, no floor
+        ({"round4_start": "classic"}, 4, (6, 5, 5), (-2, 1, 1)),
+        ({"round4_start": "simplified"}, 4, (0, 9, 7), (4, -5, -3)),
+        ({"below_quota_penalty": "true"}, 3, (6, 6, 4), (-2, 2, 0)),  # 3(c)7: +-1 per trick
+        ({"below_quota_penalty": "true"}, 1, (16, 0, 0), (8, -4, -4)),
+        ({}, 3, (16, 0, 0), (8, 0, 0)),
+        ({}, 4, (0, 0, 16), (6, 4, 0)),
+    ],
+)
 def test_scoring(variants, round_no, tricks, expected):
     v = {**ref.DEFAULTS, **variants}
     for role, t, e in zip(B.ROLES, tricks, expected):
@@ -117,20 +123,24 @@ def test_each_player_deals_each_round_type_once(schedule):
     # 3(c)1: over 12 hands both schedules give each player each round type exactly once as dealer
     t = B.schedule_table({"dealer_schedule": schedule}, first_dealer=1)
     assert sorted(zip(t.dealer, t["round"])) == sorted((d, r) for d in range(3) for r in range(1, 5))
-    assert all(ref.schedule(1, h, {"dealer_schedule": schedule}) == (d, r)
-               for h, d, r in zip(t.hand, t.dealer, t["round"]))
+    assert all(
+        ref.schedule(1, h, {"dealer_schedule": schedule}) == (d, r) for h, d, r in zip(t.hand, t.dealer, t["round"])
+    )
 
 
 SWEDISH = {"ruleset": "swedish"}
 
 
-@pytest.mark.parametrize("round_no, tricks, expected", [
-    (1, (3, 10, 3), (-1, 2, -1)),      # Spel: forehand (left) needs 8, the others 4: +-1 a trick
-    (2, (4, 8, 4), (0, 0, 0)),         # Spader at par
-    (3, (0, 16, 0), (-4, 8, -4)),      # Valfri, every trick to forehand
-    (4, (7, 2, 7), (-1, 2, -1)),       # Pass: forehand at most 4, the others at most 6
-    (4, (0, 16, 0), (6, -12, 6)),
-])
+@pytest.mark.parametrize(
+    "round_no, tricks, expected",
+    [
+        (1, (3, 10, 3), (-1, 2, -1)),  # Spel: forehand (left) needs 8, the others 4: +-1 a trick
+        (2, (4, 8, 4), (0, 0, 0)),  # Spader at par
+        (3, (0, 16, 0), (-4, 8, -4)),  # Valfri, every trick to forehand
+        (4, (7, 2, 7), (-1, 2, -1)),  # Pass: forehand at most 4, the others at most 6
+        (4, (0, 16, 0), (6, -12, 6)),
+    ],
+)
 def test_swedish_scoring(round_no, tricks, expected):
     """3(c)10: Swedish quotas by forehand (the dealer's left), one point a trick above or below them."""
     v = {**ref.DEFAULTS, **SWEDISH}
@@ -152,14 +162,22 @@ def test_swedish_scores_add_up_to_zero():
 def test_swedish_passes_the_deal_every_hand():
     t = B.schedule_table(SWEDISH, first_dealer=2)
     assert list(t.dealer) == [(2 + h) % 3 for h in range(12)]
-    assert t["round"].isna().all() and list(t.chooser) == [h % 3 for h in range(12)]   # forehand chooses
+    assert t["round"].isna().all() and list(t.chooser) == [h % 3 for h in range(12)]  # forehand chooses
     free = B.schedule_table({"fixed_round_order": "false"}, first_dealer=0)
     assert free["round"].isna().all() and list(free.chooser) == list(free.dealer) == [0] * 4 + [1] * 4 + [2] * 4
     assert all(ref.schedule(2, h, {**ref.DEFAULTS, **SWEDISH})[0] == d for h, d in zip(t.hand, t.dealer))
 
 
-@pytest.mark.parametrize("variant", ["scoring=simplified", "dealer_schedule=block_of_four", "widow_exchange=none",
-                                     "fixed_round_order=true", "round3_trump_timing=after_seeing_hand"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "scoring=simplified",
+        "dealer_schedule=block_of_four",
+        "widow_exchange=none",
+        "fixed_round_order=true",
+        "round3_trump_timing=after_seeing_hand",
+    ],
+)
 def test_swedish_refuses_the_blogs_own_variants(variant):
     """With ruleset=swedish the blog's dealing and scoring variants are not played: setting one is an error,
     even at its default value, rather than silently ignored."""

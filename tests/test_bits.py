@@ -21,8 +21,12 @@ def _counts(xs, out):
 
 def test_bit_counts_match_python():
     rng = np.random.default_rng(7)
-    xs = np.concatenate([rng.integers(0, 2**63, 2000, dtype=np.uint64) >> rng.integers(0, 63, 2000).astype(np.uint64),
-                         np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64)])
+    xs = np.concatenate(
+        [
+            rng.integers(0, 2**63, 2000, dtype=np.uint64) >> rng.integers(0, 63, 2000).astype(np.uint64),
+            np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64),
+        ]
+    )
     out = np.zeros((len(xs), 3), dtype=np.int64)
     _counts(xs, out)
     for x, (pc, lo, hi) in zip(xs.tolist(), out.tolist()):
@@ -41,7 +45,7 @@ def test_sort_prefix_sorts_the_prefix_only(n):
     rng = np.random.default_rng(n)
     a = rng.integers(0, 2**63, n + 5, dtype=np.uint64)
     if n > 10:
-        a[: n // 3] = a[n // 3: 2 * (n // 3)]        # repeated values too
+        a[: n // 3] = a[n // 3 : 2 * (n // 3)]  # repeated values too
     want = np.concatenate([np.sort(a[:n]), a[n:]])
     _sort(a, n)
     assert (a == want).all()
@@ -66,7 +70,7 @@ def _nth_cases():
 
 def test_nth_bit_forms_agree_with_python():
     """nth_bit (pdep where the CPU has a fast one, else the loop) and the portable loop: the n-th set bit."""
-    assert (bits.nth_bit is bits.nth_bit_pdep) == bits.FAST_PDEP     # which form the second column tests
+    assert (bits.nth_bit is bits.nth_bit_pdep) == bits.FAST_PDEP  # which form the second column tests
     xs, ks, want = _nth_cases()
     out = np.zeros((len(xs), 2), dtype=np.int64)
     _nth(xs, ks, out)
@@ -96,7 +100,7 @@ def _compress_cases():
 def test_compress_forms_agree_with_python():
     """compress (pext where the CPU has a fast one, else the loop) and the portable loop: the bits of x at the
     set positions of the mask, packed low (the double-dummy solver's relative ranks)."""
-    assert (bits.compress is bits.compress_pext) == bits.FAST_PDEP   # which form the second column tests
+    assert (bits.compress is bits.compress_pext) == bits.FAST_PDEP  # which form the second column tests
     xs, ms, want = _compress_cases()
     out = np.zeros((len(xs), 2), dtype=np.uint64)
     _compress(xs, ms, out)
@@ -113,7 +117,7 @@ def _expand(xs, ms, out):
 def test_expand_forms_agree_with_python():
     """expand (pdep where the CPU has a fast one, else the loop) and the portable loop: the low bits of x laid
     at the set positions of the mask, in order (the double-dummy solver's relative ranks); compress undoes it."""
-    assert (bits.expand is bits.expand_pdep) == bits.FAST_PDEP       # which form the second column tests
+    assert (bits.expand is bits.expand_pdep) == bits.FAST_PDEP  # which form the second column tests
     xs, ms, _ = _compress_cases()
     want = []
     for x, m in zip(xs, ms):

@@ -9,8 +9,9 @@ def test_king_of_spades_forms(token):
     assert parse_card(token) == Card("K", "S")
 
 
-@pytest.mark.parametrize("token, rank, suit", [("10h", "T", "H"), ("Th", "T", "H"), ("10♥", "T", "H"),
-                                               ("2c", "2", "C"), ("A♦", "A", "D")])
+@pytest.mark.parametrize(
+    "token, rank, suit", [("10h", "T", "H"), ("Th", "T", "H"), ("10♥", "T", "H"), ("2c", "2", "C"), ("A♦", "A", "D")]
+)
 def test_ranks_and_suits(token, rank, suit):
     assert parse_card(token) == Card(rank, suit)
 
@@ -41,9 +42,12 @@ def test_lists_and_format():
 
 
 def test_deck_encoding_follows_the_games_own_orders():
-    bisko = Deck(ranks=RANKS, suits=("C", "H", "D", "S"))      # Bisko-Bobo: C < H < D < S
-    zheng = Deck(ranks=("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"),
-                 suits=("D", "C", "H", "S"), jokers=("BJ", "RJ"))  # Zheng Shangyou: D < C < H < S, twos high
+    bisko = Deck(ranks=RANKS, suits=("C", "H", "D", "S"))  # Bisko-Bobo: C < H < D < S
+    zheng = Deck(
+        ranks=("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"),
+        suits=("D", "C", "H", "S"),
+        jokers=("BJ", "RJ"),
+    )  # Zheng Shangyou: D < C < H < S, twos high
     assert bisko.index(Card("A", "H")) < bisko.index(Card("2", "D"))
     assert zheng.index(Card("2", "D")) == 12 and zheng.index(Card("RJ", "")) == 53
     for i in range(zheng.size):

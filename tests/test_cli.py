@@ -106,11 +106,28 @@ def test_unreadable_checkpoint_exit_2(tmp_path):
 
 
 def test_json_rows_identical_across_threads_and_backends():
-    base = ["simulate", "bisko-bobo", "--players", "4", "--trials", "20000", "--chunk-size", "1000", "--seed", "5",
-            "--format", "json", "--quiet"]
+    base = [
+        "simulate",
+        "bisko-bobo",
+        "--players",
+        "4",
+        "--trials",
+        "20000",
+        "--chunk-size",
+        "1000",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+        "--quiet",
+    ]
     outs = []
-    for extra in (["--threads", "1"], ["--threads", "2"], ["--backend", "processes", "--workers", "2"],
-                  ["--backend", "dask", "--workers", "2"]):
+    for extra in (
+        ["--threads", "1"],
+        ["--threads", "2"],
+        ["--backend", "processes", "--workers", "2"],
+        ["--backend", "dask", "--workers", "2"],
+    ):
         code, out, err = run(*base, *extra)
         assert code == 0, err
         outs.append(json.dumps(json.loads(out)["rows"]))

@@ -46,15 +46,15 @@ def test_other_seed_differs(baseline):
 
 
 def test_process_pool_equals_threads(baseline):
-    rows = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, backend="processes",
-                      workers=2).rows()
+    rows = driver.run(
+        SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, backend="processes", workers=2
+    ).rows()
     assert rows == baseline
 
 
 def test_dask_local_cluster_equals_threads(baseline):
     pytest.importorskip("distributed")
-    rows = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, backend="dask",
-                      workers=2).rows()
+    rows = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, backend="dask", workers=2).rows()
     assert rows == baseline
 
 
@@ -87,10 +87,18 @@ def test_unreadable_checkpoint_is_a_plain_error(tmp_path):
         driver.run(SPEC, trials=100, seed=1, progress=False, checkpoint=bad)
 
 
-@pytest.mark.parametrize("kw, msg", [({"trials": 0}, "bad trial count"), ({"trials": -5}, "bad trial count"),
-                                     ({"precision": 0.0}, "bad precision"), ({"precision": -1.0}, "bad precision"),
-                                     ({}, "exactly one"), ({"trials": 10, "seed": -1}, "bad seed"),
-                                     ({"trials": 10, "backend": "gpu"}, "unknown backend")])
+@pytest.mark.parametrize(
+    "kw, msg",
+    [
+        ({"trials": 0}, "bad trial count"),
+        ({"trials": -5}, "bad trial count"),
+        ({"precision": 0.0}, "bad precision"),
+        ({"precision": -1.0}, "bad precision"),
+        ({}, "exactly one"),
+        ({"trials": 10, "seed": -1}, "bad seed"),
+        ({"trials": 10, "backend": "gpu"}, "unknown backend"),
+    ],
+)
 def test_bad_run_arguments(kw, msg):
     with pytest.raises(CardlabError, match=msg):
         driver.run(SPEC, progress=False, **kw)
@@ -118,17 +126,37 @@ def _wait_for_rows(path: Path, n: int, proc, timeout=120.0):
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
-    args = ["simulate", "bisko-bobo", "--players", "3", "--trials", "1500000", "--chunk-size", "1000",
-            "--seed", "9", "--format", "json", "--quiet", "--threads", "1"]
+    args = [
+        "simulate",
+        "bisko-bobo",
+        "--players",
+        "3",
+        "--trials",
+        "1500000",
+        "--chunk-size",
+        "1000",
+        "--seed",
+        "9",
+        "--format",
+        "json",
+        "--quiet",
+        "--threads",
+        "1",
+    ]
     full = subprocess.run(_cli(*args), capture_output=True, text=True, check=True)
     ck = tmp_path / "ck.npz"
     # small batches (a checkpoint every 2 chunks) keep the run going for a while
     env = dict(os.environ, CARDLAB_BATCH_CHUNKS="2")
     # a shell without job control starts background jobs with SIGINT ignored, and Python then installs no
     # KeyboardInterrupt handler: give the child the default disposition, as a terminal would
-    proc = subprocess.Popen(_cli(*args, "--checkpoint", str(ck)), env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        _cli(*args, "--checkpoint", str(ck)),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     reached = _wait_for_rows(ck, 20, proc)
     assert proc.poll() is None, "the run finished before it could be interrupted"
     proc.send_signal(sig)
@@ -145,6 +173,7 @@ def test_killed_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
 
 def test_a_run_restores_the_thread_count():
     import numba
+
     before = numba.get_num_threads()
     driver.run(SPEC, trials=2000, seed=1, progress=False, threads=1)
     assert numba.get_num_threads() == before

@@ -34,6 +34,7 @@ def _small(spec, trials=64, **kw):
 
 def test_registry_is_explicit_and_matches_the_rules_files():
     from analysis.rules import game_ids
+
     assert registry.game_ids() == game_ids()
     for g in GAMES:
         assert registry.get(g.id) is g and g.rules.id == g.id
@@ -126,9 +127,11 @@ def _call(game: Game, capability: str):
     return out
 
 
-DECLARED = [pytest.param(g, c, id=f"{g.id}-{c}",
-                         marks=[pytest.mark.slow] if (g.id, c) in SLOW else [])
-            for g in GAMES for c in g.capabilities()]
+DECLARED = [
+    pytest.param(g, c, id=f"{g.id}-{c}", marks=[pytest.mark.slow] if (g.id, c) in SLOW else [])
+    for g in GAMES
+    for c in g.capabilities()
+]
 UNDECLARED = [pytest.param(g, c, id=f"{g.id}-{c}") for g in GAMES for c in CAPABILITIES if not g.has(c)]
 
 
@@ -161,14 +164,20 @@ def test_every_undeclared_capability_is_refused_cleanly(game: Game, capability: 
 
 def _dummy(capability: str) -> tuple:
     """Positional arguments for a refused method (never read: the refusal comes first)."""
-    return {"evaluate": (["x"],), "beats": ("x", "y"), "moves": ("x",), "exact": ("x",),
-            "odds": (RunOptions(trials=1),), "compare": ("x", "y"), "solve": (None,), "review": ({},)
-            }.get(capability, ())
+    return {
+        "evaluate": (["x"],),
+        "beats": ("x", "y"),
+        "moves": ("x",),
+        "exact": ("x",),
+        "odds": (RunOptions(trials=1),),
+        "compare": ("x", "y"),
+        "solve": (None,),
+        "review": ({},),
+    }.get(capability, ())
 
 
 def test_games_lists_every_capability_by_game():
-    p = subprocess.run([sys.executable, "-m", "analysis", "games", "--format", "json"], capture_output=True,
-                       text=True)
+    p = subprocess.run([sys.executable, "-m", "analysis", "games", "--format", "json"], capture_output=True, text=True)
     rows = {r["game"]: r for r in json.loads(p.stdout)["rows"]}
     assert list(rows) == IDS
     for g in GAMES:

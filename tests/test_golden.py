@@ -24,21 +24,31 @@ GOLDEN = Path(__file__).parent / "golden"
 # file -> (the spec, trials, the CLI command that prints the same rows)
 GOLDEN_TABLES = {
     "bisko-bobo-4p-random-seed1.json": (
-        lambda: bb.simulation_spec(4, strategies=["random"]), 5000,
-        "cardlab simulate bisko-bobo --players 4 --trials 5000 --seed 1 --strategy random"),
+        lambda: bb.simulation_spec(4, strategies=["random"]),
+        5000,
+        "cardlab simulate bisko-bobo --players 4 --trials 5000 --seed 1 --strategy random",
+    ),
     "zheng-shangyou-4p-random-seed1.json": (
-        lambda: zs.simulation_spec(strategies=["random"]), 2000,
-        "cardlab simulate zheng-shangyou --trials 2000 --seed 1 --strategy random"),
+        lambda: zs.simulation_spec(strategies=["random"]),
+        2000,
+        "cardlab simulate zheng-shangyou --trials 2000 --seed 1 --strategy random",
+    ),
     "zheng-shangyou-4p-mixed-seed1.json": (
-        lambda: zs.simulation_spec(strategies=["0=planning", "1=greedy", "2=random", "3=greedy-stop"]), 1000,
+        lambda: zs.simulation_spec(strategies=["0=planning", "1=greedy", "2=random", "3=greedy-stop"]),
+        1000,
         "cardlab simulate zheng-shangyou --trials 1000 --seed 1 --strategy 0=planning --strategy 1=greedy "
-        "--strategy 2=random --strategy 3=greedy-stop"),
+        "--strategy 2=random --strategy 3=greedy-stop",
+    ),
     "biscuits-hand-greedy-seed1.json": (
-        lambda: bi.simulation_spec(unit="hand", strategies=["greedy"]), 1000,
-        "cardlab simulate biscuits --unit hand --trials 1000 --seed 1 --strategy greedy"),
+        lambda: bi.simulation_spec(unit="hand", strategies=["greedy"]),
+        1000,
+        "cardlab simulate biscuits --unit hand --trials 1000 --seed 1 --strategy greedy",
+    ),
     "bismarck-hand-round1-random-seed1.json": (
-        lambda: bm.simulation_spec(unit="hand", round=1, strategies=["random"]), 2000,
-        "cardlab simulate bismarck --unit hand --round 1 --trials 2000 --seed 1 --strategy random"),
+        lambda: bm.simulation_spec(unit="hand", round=1, strategies=["random"]),
+        2000,
+        "cardlab simulate bismarck --unit hand --round 1 --trials 2000 --seed 1 --strategy random",
+    ),
 }
 
 

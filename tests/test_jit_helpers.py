@@ -7,7 +7,7 @@ from kernels._jit import borrowed, jit, prefetch
 
 @jit
 def _fill_borrowed(a, pair):
-    a, pair = borrowed((a, pair))          # the function's own arguments, as the rule says
+    a, pair = borrowed((a, pair))  # the function's own arguments, as the rule says
     b, scale = pair
     for i in range(a.shape[0]):
         a[i] = b[i] * scale
@@ -18,7 +18,7 @@ def test_borrowed_views_share_the_arguments_memory():
     a = np.zeros(5, dtype=np.int64)
     b = np.arange(5, dtype=np.int64)
     assert _fill_borrowed(a, (b, 3)) == 30
-    assert a.tolist() == [0, 3, 6, 9, 12]          # written through the borrowed view
+    assert a.tolist() == [0, 3, 6, 9, 12]  # written through the borrowed view
     assert b.tolist() == [0, 1, 2, 3, 4]
 
 

@@ -35,8 +35,9 @@ def test_stream_words_are_the_blocks_in_order():
     rng.seed_state(st, np.uint64(5), np.uint64(6), np.uint64(7), np.uint64(1))
     words = [int(rng.next32(st)) for _ in range(16)]
     out = np.zeros((2, 4), dtype=np.uint64)
-    rng.philox_blocks(np.array([[0, 7, 1, 0], [1, 7, 1, 0]], dtype=np.uint64),
-                      np.array([[5, 6], [5, 6]], dtype=np.uint64), out)
+    rng.philox_blocks(
+        np.array([[0, 7, 1, 0], [1, 7, 1, 0]], dtype=np.uint64), np.array([[5, 6], [5, 6]], dtype=np.uint64), out
+    )
     want = []
     for w in out.ravel():
         want += [int(w) & 0xFFFFFFFF, int(w) >> 32]
@@ -143,9 +144,18 @@ def _pooled_vs_plain(skip, spans, after, out):
 
 
 @pytest.mark.parametrize("skip", [0, 1, 5, 7, 8, 9, 16, 23])
-@pytest.mark.parametrize("spans", [[], [5], [16, 15, 14, 13, 12, 11, 10, 9], [7] * 16, [3] * 40,
-                                   [1, 4, 1, 1, 9, 2, 1, 13, 1, 1, 1, 5, 16, 1, 3, 2, 1, 1, 7, 1],
-                                   [2**31 + 1] * 30])     # the last: half the words rejected, pool refills
+@pytest.mark.parametrize(
+    "spans",
+    [
+        [],
+        [5],
+        [16, 15, 14, 13, 12, 11, 10, 9],
+        [7] * 16,
+        [3] * 40,
+        [1, 4, 1, 1, 9, 2, 1, 13, 1, 1, 1, 5, 16, 1, 3, 2, 1, 1, 7, 1],
+        [2**31 + 1] * 30,
+    ],
+)  # the last: half the words rejected, pool refills
 def test_pool_draws_are_the_plain_draws(skip, spans):
     """rng.pool_fill / pool_choice / pool_commit: the same numbers as below() on the same stream (a span of 1
     draws nothing), and the stream left where plain draws leave it, from every position in a block (a partly
@@ -156,10 +166,19 @@ def test_pool_draws_are_the_plain_draws(skip, spans):
     assert (out[0] == out[1]).all()
 
 
-@pytest.mark.parametrize("n,k,shapes", [(52, 52, None), (52, 16, None), (32, 32, None), (54, 54, None),
-                                        (13, 5, None), (2, 2, None),
-                                        (20, 6, ((13, 5), (20, 6))),     # rng.shuffle_for, its second branch
-                                        (20, 4, ((13, 5), (20, 6)))])    # rng.shuffle_for, no shape: fallback
+@pytest.mark.parametrize(
+    "n,k,shapes",
+    [
+        (52, 52, None),
+        (52, 16, None),
+        (32, 32, None),
+        (54, 54, None),
+        (13, 5, None),
+        (2, 2, None),
+        (20, 6, ((13, 5), (20, 6))),  # rng.shuffle_for, its second branch
+        (20, 4, ((13, 5), (20, 6))),
+    ],
+)  # rng.shuffle_for, no shape: fallback
 def test_unrolled_shuffle_is_partial_shuffle(n, k, shapes):
     """rng.unrolled_shuffle(n, k), and rng.shuffle_for on a shape it holds or not: the same permutation as
     partial_shuffle from the same stream, the same words consumed, rejected words included (the run has some:
@@ -196,5 +215,5 @@ def test_unrolled_shuffle_is_partial_shuffle(n, k, shapes):
     used = np.zeros((trials, 2), dtype=np.int64)
     both(trials, out, used)
     assert (out[:, 0] == out[:, 1]).all() and (used[:, 0] == used[:, 1]).all()
-    if n >= 32:                  # big batches: a word is rejected with probability up to 1/16
+    if n >= 32:  # big batches: a word is rejected with probability up to 1/16
         assert used[:, 0].max() > len(rng.shuffle_batches(n, k))

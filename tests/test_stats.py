@@ -36,7 +36,7 @@ def test_wilson_of_one_proportion_is_the_array_form_bit_for_bit():
     """A scalar call takes a Python-float path (no 0-d arrays); it must give the array form's bits exactly, so
     that tables and reports do not change with the path."""
     r = np.random.default_rng(5)
-    n = np.concatenate([[0, 1, 2, 3, 10, 60], r.integers(1, 10 ** 8, 400)])
+    n = np.concatenate([[0, 1, 2, 3, 10, 60], r.integers(1, 10**8, 400)])
     x = np.concatenate([[0, 0, 1, 3, 10, 0.5], r.random(400) * n[6:]])
     x[::7] = np.floor(x[::7])
     x[6::11] = n[6::11]

@@ -69,21 +69,46 @@ def test_matches_of_several_games():
     assert t[(t.measure == "winner") & t.seat.notna()].successes.sum() == 1500
 
 
-@pytest.mark.parametrize("kw, msg", [(dict(players=3), "4 players"), (dict(strategies=["planner"]), "unknown strategy"),
-                                     (dict(games_per_match=0), "games-per-match")])
+@pytest.mark.parametrize(
+    "kw, msg",
+    [
+        (dict(players=3), "4 players"),
+        (dict(strategies=["planner"]), "unknown strategy"),
+        (dict(games_per_match=0), "games-per-match"),
+    ],
+)
 def test_bad_simulation_arguments(kw, msg):
     with pytest.raises(CardlabError, match=msg):
         zs.simulation_spec(**kw)
 
 
 def test_cli_simulate_json():
-    p = subprocess.run([sys.executable, "-m", "analysis", "simulate", "zheng-shangyou", "--trials", "200",
-                        "--games-per-match", "2", "--format", "json", "--quiet"], capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "analysis",
+            "simulate",
+            "zheng-shangyou",
+            "--trials",
+            "200",
+            "--games-per-match",
+            "2",
+            "--format",
+            "json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert doc["meta"]["games_per_match"] == 2 and doc["rows"][0]["measure"] == "winner"
-    p = subprocess.run([sys.executable, "-m", "analysis", "simulate", "bisko-bobo", "--trials", "10",
-                        "--games-per-match", "2"], capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "analysis", "simulate", "bisko-bobo", "--trials", "10", "--games-per-match", "2"],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 2 and "does not take --games-per-match" in p.stderr
 
 
@@ -91,11 +116,13 @@ def test_exact_hand_features_match_closed_forms():
     """One deck: the generating-function count equals inclusion-exclusion over the ranks held four times;
     the jokers and the twos are hypergeometric; each table's twos add up to 1."""
     from math import comb
+
     ex = zs.exact_hand_features().set_index(["hand_size", "feature"])["probability"]
     for size in (14, 13):
         total = comb(54, size)
-        bomb = sum((-1) ** (k + 1) * comb(13, k) * comb(54 - 4 * k, size - 4 * k)
-                   for k in range(1, size // 4 + 1)) / total
+        bomb = (
+            sum((-1) ** (k + 1) * comb(13, k) * comb(54 - 4 * k, size - 4 * k) for k in range(1, size // 4 + 1)) / total
+        )
         assert ex[(size, "four of a kind (a bomb)")] == bomb
         assert ex[(size, "the red joker")] == size / 54
         assert ex[(size, "both jokers")] == comb(52, size - 2) / total
@@ -109,10 +136,14 @@ def test_two_deck_dealt_bomb_rate_matches_the_exact_value():
     """Two decks, 5 players (22, 22, 22, 21, 21 cards): the kernel's dealt hands hold four or more of a rank as
     often as the exact count says."""
     n = 3000
-    t = driver.run(zs.simulation_spec(players=5, variants={"deck": "5to8p_108"}, strategies=["random"]),
-                   trials=n, seed=5, progress=False).table
+    t = driver.run(
+        zs.simulation_spec(players=5, variants={"deck": "5to8p_108"}, strategies=["random"]),
+        trials=n,
+        seed=5,
+        progress=False,
+    ).table
     ex = zs.exact_hand_features(5, {"deck": "5to8p_108"}).set_index(["hand_size", "feature"])["probability"]
     p = (3 * ex[(22, "four of a kind (a bomb)")] + 2 * ex[(21, "four of a kind (a bomb)")]) / 5
     row = t[(t.measure == "dealt") & (t.feature == "bomb")].iloc[0]
-    se = np.sqrt(p * (1 - p) / n)          # five seat-hands a deal: bounded as if perfectly correlated
+    se = np.sqrt(p * (1 - p) / n)  # five seat-hands a deal: bounded as if perfectly correlated
     assert abs(row.estimate - p) < 5 * se

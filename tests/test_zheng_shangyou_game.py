@@ -18,6 +18,7 @@ def kernel_legal_for(zv):
         ck, cn, ckey = current if current else (0, 0, 0)
         n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand.elements())), ck, cn, ckey, out, z)
         return [ref.from_masks(int(x), int(y)) for x, y in out[:n]]
+
     return legal
 
 
@@ -37,36 +38,49 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     return d, leader, w, l, rec
 
 
-@pytest.mark.parametrize("strategies, variants", [
-    ([(0, 0, 0)] * 4, {}), ([(1, 0, 0)] * 4, {}), ([(1, 1, 0)] * 4, {}), ([(1, 2, 3)] * 4, {}),
-    ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 5)], {}),
-    ([(2, 2, 3)] * 4, {}), ([(2, 2, 3), (1, 0, 0), (0, 0, 0), (2, 2, 5)], {}),
-    ([(1, 0, 0)] * 4, {"auto_restart_after_unbeatable": "true"}),
-    ([(1, 0, 0)] * 4, {"revolution": "true"}), ([(0, 0, 0)] * 4, {"revolution": "true"}),
-    ([(2, 2, 3)] * 4, {"revolution": "true", "bare_four_is_bomb": "beats_all"}),
-    ([(0, 0, 0)] * 4, {"score_timing": "at_end"}),
-    ([(1, 0, 0)] * 4, {"bare_four_is_bomb": "beats_all", "bomb_kicker_may_be_joker": "true"}),
-    ([(1, 0, 0)] * 4, {"deck": "4p_52"}),
-    ([(1, 0, 0)] * 3, {"deck": "3p_54"}),
-    ([(0, 0, 0)] * 3, {"deck": "3p_52", "three_player_multiplier": "literal_17"}),
-    ([(0, 0, 0)] * 4, {"ruleset": "legacy_wiki"}), ([(2, 2, 3)] * 4, {"ruleset": "legacy_wiki"}),
-    ([(1, 0, 0), (2, 2, 3), (1, 2, 3)], {"ruleset": "legacy_wiki", "deck": "3p_54"}),
-    # two decks (4(c)1): 5 to 8 players, each card twice
-    ([(0, 0, 0)] * 5, {"deck": "5to8p_108"}), ([(1, 0, 0)] * 6, {"deck": "5to8p_108"}),
-    ([(2, 2, 3)] * 7, {"deck": "5to8p_108"}),
-    ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 3), (2, 2, 3), (2, 2, 5), (0, 0, 0), (1, 0, 0)],
-     {"deck": "5to8p_108"}),
-    ([(1, 0, 0), (2, 2, 3)] * 3, {"deck": "5to8p_108", "revolution": "true", "bare_four_is_bomb": "beats_all"}),
-    ([(2, 2, 3)] * 5, {"deck": "5to8p_108", "score_timing": "at_end", "bomb_kicker_may_be_joker": "true"}),
-    # the current article (ruleset current_wiki) and no suit order
-    ([(0, 0, 0)] * 4, {"ruleset": "current_wiki"}), ([(2, 2, 3), (1, 0, 0), (1, 1, 0), (2, 2, 5)],
-                                                     {"ruleset": "current_wiki"}),
-    ([(2, 2, 3)] * 4, {"ruleset": "current_wiki", "triple_is_bomb": "true"}),
-    ([(1, 2, 3), (2, 2, 3)] * 3, {"ruleset": "current_wiki", "deck": "5to8p_108", "revolution": "true"}),
-    ([(1, 0, 0), (2, 2, 3), (0, 0, 0), (1, 1, 0)], {"suit_order": "false"}),
-])
+@pytest.mark.parametrize(
+    "strategies, variants",
+    [
+        ([(0, 0, 0)] * 4, {}),
+        ([(1, 0, 0)] * 4, {}),
+        ([(1, 1, 0)] * 4, {}),
+        ([(1, 2, 3)] * 4, {}),
+        ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 5)], {}),
+        ([(2, 2, 3)] * 4, {}),
+        ([(2, 2, 3), (1, 0, 0), (0, 0, 0), (2, 2, 5)], {}),
+        ([(1, 0, 0)] * 4, {"auto_restart_after_unbeatable": "true"}),
+        ([(1, 0, 0)] * 4, {"revolution": "true"}),
+        ([(0, 0, 0)] * 4, {"revolution": "true"}),
+        ([(2, 2, 3)] * 4, {"revolution": "true", "bare_four_is_bomb": "beats_all"}),
+        ([(0, 0, 0)] * 4, {"score_timing": "at_end"}),
+        ([(1, 0, 0)] * 4, {"bare_four_is_bomb": "beats_all", "bomb_kicker_may_be_joker": "true"}),
+        ([(1, 0, 0)] * 4, {"deck": "4p_52"}),
+        ([(1, 0, 0)] * 3, {"deck": "3p_54"}),
+        ([(0, 0, 0)] * 3, {"deck": "3p_52", "three_player_multiplier": "literal_17"}),
+        ([(0, 0, 0)] * 4, {"ruleset": "legacy_wiki"}),
+        ([(2, 2, 3)] * 4, {"ruleset": "legacy_wiki"}),
+        ([(1, 0, 0), (2, 2, 3), (1, 2, 3)], {"ruleset": "legacy_wiki", "deck": "3p_54"}),
+        # two decks (4(c)1): 5 to 8 players, each card twice
+        ([(0, 0, 0)] * 5, {"deck": "5to8p_108"}),
+        ([(1, 0, 0)] * 6, {"deck": "5to8p_108"}),
+        ([(2, 2, 3)] * 7, {"deck": "5to8p_108"}),
+        (
+            [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 3), (2, 2, 3), (2, 2, 5), (0, 0, 0), (1, 0, 0)],
+            {"deck": "5to8p_108"},
+        ),
+        ([(1, 0, 0), (2, 2, 3)] * 3, {"deck": "5to8p_108", "revolution": "true", "bare_four_is_bomb": "beats_all"}),
+        ([(2, 2, 3)] * 5, {"deck": "5to8p_108", "score_timing": "at_end", "bomb_kicker_may_be_joker": "true"}),
+        # the current article (ruleset current_wiki) and no suit order
+        ([(0, 0, 0)] * 4, {"ruleset": "current_wiki"}),
+        ([(2, 2, 3), (1, 0, 0), (1, 1, 0), (2, 2, 5)], {"ruleset": "current_wiki"}),
+        ([(2, 2, 3)] * 4, {"ruleset": "current_wiki", "triple_is_bomb": "true"}),
+        ([(1, 2, 3), (2, 2, 3)] * 3, {"ruleset": "current_wiki", "deck": "5to8p_108", "revolution": "true"}),
+        ([(1, 0, 0), (2, 2, 3), (0, 0, 0), (1, 1, 0)], {"suit_order": "false"}),
+    ],
+)
 def test_kernel_games_match_reference(strategies, variants):
     from analysis.games import zheng_shangyou as zs
+
     P, deck, n_deal, zv, full = zs._table(len(strategies), variants)
     strat = np.array([list(s) + [0] for s in strategies], dtype=np.int64)
     legal = kernel_legal_for(zv)
@@ -74,29 +88,39 @@ def test_kernel_games_match_reference(strategies, variants):
         d, leader, w, l, rec = _one_game(P, deck, n_deal, strat, np.uint64(11), trial, 0, zv)
         hands = ref.deal([int(c) for c in d], P, 0, int(n_deal))
         lowest = min(c for h in hands for c in h)
-        assert leader == next(s for s in range(P) if lowest in hands[s])   # ZS-3: 3 of diamonds leads
+        assert leader == next(s for s in range(P) if lowest in hands[s])  # ZS-3: 3 of diamonds leads
         st = rng.new_state()
         rng.seed_state(st, np.uint64(11), np.uint64(0), np.uint64(trial), np.uint64(1))
-        rw, rl, scores, places, turns = ref.play_game(hands, leader, strategies, legal,
-                                                      lambda n: int(rng.below(st, n)), full)
+        rw, rl, scores, places, turns = ref.play_game(
+            hands, leader, strategies, legal, lambda n: int(rng.below(st, n)), full
+        )
         assert (w, l) == (rw, rl), trial
         assert [int(x) for x in rec[:, K.G_SCORE]] == scores, trial
         assert [int(x) for x in rec[:, K.G_PLACE]] == places, trial
         assert sum(scores) == 0
 
 
-@pytest.mark.parametrize("deck, P, sizes, copies", [
-    ("4p_54", None, [14, 14, 13, 13], 1), ("4p_52", None, [13] * 4, 1), ("3p_54", None, [18] * 3, 1),
-    ("3p_52", None, [17] * 3, 1),
-    ("5to8p_108", 5, [22, 22, 22, 21, 21], 2), ("5to8p_108", 6, [18] * 6, 2),
-    ("5to8p_108", 7, [16, 16, 16, 15, 15, 15, 15], 2), ("5to8p_108", 8, [14] * 4 + [13] * 4, 2)])
+@pytest.mark.parametrize(
+    "deck, P, sizes, copies",
+    [
+        ("4p_54", None, [14, 14, 13, 13], 1),
+        ("4p_52", None, [13] * 4, 1),
+        ("3p_54", None, [18] * 3, 1),
+        ("3p_52", None, [17] * 3, 1),
+        ("5to8p_108", 5, [22, 22, 22, 21, 21], 2),
+        ("5to8p_108", 6, [18] * 6, 2),
+        ("5to8p_108", 7, [16, 16, 16, 15, 15, 15, 15], 2),
+        ("5to8p_108", 8, [14] * 4 + [13] * 4, 2),
+    ],
+)
 def test_deal_sizes(deck, P, sizes, copies):
     from analysis.games import zheng_shangyou as zs
+
     P, d0, n_deal, zv, full = zs._table(P, {"deck": deck})
     strat = np.array([[1, 0, 0, 0]] * P, dtype=np.int64)
     d, leader, w, l, rec = _one_game(P, d0, n_deal, strat, np.uint64(2), 0, 0, zv)
     hands = ref.deal([int(c) for c in d], P, 0, int(n_deal))
-    assert [ref.size(h) for h in hands] == sizes                          # ZS-1, 4(c)1
+    assert [ref.size(h) for h in hands] == sizes  # ZS-1, 4(c)1
     dealt = sum(hands, ref.Counter())
     assert ref.size(dealt) == sum(sizes) and max(dealt.values()) == copies and set(dealt) <= set(range(54))
 
@@ -116,7 +140,7 @@ def test_V_Z21_three_player_scoring():
     rec = np.zeros((4, K.G_FIELDS), dtype=np.int64)
     rec[1, K.G_NEVER_PLAYED] = 1
     counts = np.array([0, 17, 16, 11], dtype=np.int64)
-    K.score_first_out(4, 0, counts, rec, zv)          # 4 players: 17 unplayed x3, 16 x2, 11 x2
+    K.score_first_out(4, 0, counts, rec, zv)  # 4 players: 17 unplayed x3, 16 x2, 11 x2
     assert rec[1:, K.G_SCORE].tolist() == [-51, -32, -22]
     rec3 = np.zeros((3, K.G_FIELDS), dtype=np.int64)
     rec3[1, K.G_NEVER_PLAYED] = 1
@@ -131,6 +155,7 @@ def test_plan_hand_matches_reference_and_covers_the_hand():
     import random
 
     from analysis.games import zheng_shangyou as zs
+
     rnd = random.Random(5)
     plan = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
     alt = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
@@ -139,9 +164,9 @@ def test_plan_hand_matches_reference_and_covers_the_hand():
         n = K.plan_hand(np.uint64(sum(1 << c for c in hand)), np.uint64(0), plan, alt)
         got = [ref.from_masks(int(x), int(y)) for x, y in plan[:n]]
         assert got == ref.plan_hand(hand)
-        assert sorted(c for e in got for c in e) == sorted(hand)      # a partition of the hand
+        assert sorted(c for e in got for c in e) == sorted(hand)  # a partition of the hand
         zv = zs.variant_array({})
-        for e in got:   # every element is a combination, except a four of a kind (its kicker comes later)
+        for e in got:  # every element is a combination, except a four of a kind (its kicker comes later)
             assert zs.classify_mask(ref.to_masks(e), zv)[0] or len(e) == 4
 
 
@@ -149,6 +174,7 @@ def test_plan_hand_on_run_rich_hands():
     """The planning split on hands full of runs (of singles, pairs, triples; every rank held; the ace at
     either end), and with 3-card straights (ruleset legacy_wiki), against the reference."""
     import random
+
     rnd = random.Random(8)
     plan = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
     alt = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
@@ -158,10 +184,10 @@ def test_plan_hand_on_run_rich_hands():
             width, length = rnd.choice([1, 2, 3]), rnd.randint(2, 13)
             low = rnd.randint(0, 13 - length)
             for r in range(low, low + length):
-                rank = 11 if r in (0, 13) else (12 if r == 1 else r - 2)        # position -> rank
+                rank = 11 if r in (0, 13) else (12 if r == 1 else r - 2)  # position -> rank
                 cards |= set(rnd.sample([rank * 4 + s for s in range(4)], width))
         if trial % 10 == 0:
-            cards |= {rnd.randrange(4) + 4 * r for r in range(13)}           # every rank held
+            cards |= {rnd.randrange(4) + 4 * r for r in range(13)}  # every rank held
         cards |= set(rnd.sample(range(54), rnd.randint(0, 3)))
         hand = sorted(cards)
         for v, min_straight in (({}, 5), ({"ruleset": "legacy_wiki"}, 3)):
@@ -175,6 +201,7 @@ def test_loser_exchange_matches_reference(mode):
     import random
 
     from analysis.games import zheng_shangyou as zs
+
     zv = zs.variant_array({"loser_exchange": mode})
     rnd = random.Random(mode)
     for _ in range(200):
@@ -189,19 +216,23 @@ def test_loser_exchange_matches_reference(mode):
 
 def test_revolution_reverses_the_order():
     from analysis.games import zheng_shangyou as zs
+
     zv = zs.variant_array({"revolution": "true"})
     zr = zv.copy()
     zr[K.V_REV_STATE] = 1
+
     def key(text, z):
         return zs.classify_mask(zs.to_mask(text), z)
+
     assert key("3D", zr)[2] > key("2D", zr)[2] and key("3D", zv)[2] < key("2D", zv)[2]
-    assert key("RJ", zr)[2] > key("3S", zr)[2]                       # jokers stay highest
+    assert key("RJ", zr)[2] > key("3S", zr)[2]  # jokers stay highest
     assert key("3D 4C 5H 6S 7D", zr)[2] > key("9D TC JH QS KD", zr)[2]
 
 
 def test_legacy_wiki_deals_52_cards():
     """4(c)14: the older revision plays with 52 cards (a 54-card deck variant becomes its 52-card one)."""
     from analysis.games import zheng_shangyou as zs
+
     for deck, P, n in (("4p_54", 4, 52), ("3p_54", 3, 51)):
         P_, d0, n_deal, zv, full = zs._table(None, {"ruleset": "legacy_wiki", "deck": deck})
         assert (P_, len(d0), int(n_deal), int(zv[K.V_MIN_STRAIGHT])) == (P, 52, n, 3)
@@ -210,6 +241,7 @@ def test_legacy_wiki_deals_52_cards():
 def test_two_deck_plan_and_exchange_match_reference():
     """The planning split and the Loser's exchange on hands of two decks (doubled cards, 5+ of a rank)."""
     import random
+
     rnd = random.Random(108)
     plan = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
     alt = np.zeros((K.MAX_PLAN, 2), dtype=np.uint64)
@@ -242,6 +274,7 @@ def test_two_deck_move_lists_fit():
     """The move buffer (MAX_MOVES rows) holds every lead of a dealt two-deck hand (5 players, 22 cards): the
     largest count over many deals stays far below it, so no play is ever cut off."""
     from analysis.games import zheng_shangyou as zs
+
     P, d0, n_deal, zv, full = zs._table(5, {"deck": "5to8p_108"})
     most = _most_leads(P, d0, n_deal, zv, 2000)
     assert 0 < most < K.MAX_MOVES // 4, most

@@ -17,8 +17,7 @@ REGISTRY = Registry()
 for _game in (BiskoBobo(), Biscuits(), Bismarck(), ZhengShangyou()):
     REGISTRY.add(_game)
 
-__all__ = ["CAPABILITIES", "Game", "REGISTRY", "Unsupported", "all_games", "game_ids", "games_with", "get",
-           "require"]
+__all__ = ["CAPABILITIES", "Game", "REGISTRY", "Unsupported", "all_games", "game_ids", "games_with", "get", "require"]
 
 
 def game_ids() -> list[str]:

@@ -17,8 +17,9 @@ only the options it takes.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -44,19 +45,22 @@ class Capability:
     pronoun: str = "it"
 
 
-CAPABILITIES: dict[str, Capability] = {c.name: c for c in (
-    Capability("evaluate", "evaluate", "eval", "card-set evaluation"),
-    Capability("beats", "beats", "beats", "beating rule to test"),
-    Capability("moves", "moves", "moves", "move lister"),
-    Capability("exact", "exact", "exact", "exact tables", "them"),
-    Capability("odds", "odds", "odds", "odds calculator"),
-    Capability("compare", "compare_spec", "compare", "paired strategy comparison"),
-    Capability("improve", "improve", "improve", "strategy improvement"),
-    Capability("solve", "solve", "solve", "double-dummy solver"),
-    Capability("record", "record", None, "game records", "them"),
-    Capability("review", "review", None, "game review"),
-    Capability("report", "report_sections", "report", "strategy report"),
-)}
+CAPABILITIES: dict[str, Capability] = {
+    c.name: c
+    for c in (
+        Capability("evaluate", "evaluate", "eval", "card-set evaluation"),
+        Capability("beats", "beats", "beats", "beating rule to test"),
+        Capability("moves", "moves", "moves", "move lister"),
+        Capability("exact", "exact", "exact", "exact tables", "them"),
+        Capability("odds", "odds", "odds", "odds calculator"),
+        Capability("compare", "compare_spec", "compare", "paired strategy comparison"),
+        Capability("improve", "improve", "improve", "strategy improvement"),
+        Capability("solve", "solve", "solve", "double-dummy solver"),
+        Capability("record", "record", None, "game records", "them"),
+        Capability("review", "review", None, "game review"),
+        Capability("report", "report_sections", "report", "strategy report"),
+    )
+}
 
 
 class Unsupported(CardlabError):
@@ -66,6 +70,7 @@ class Unsupported(CardlabError):
 # ---------------------------------------------------------------------------------------------------
 # Option values, checked where they are read (argparse types: a bad value is one line naming it)
 # ---------------------------------------------------------------------------------------------------
+
 
 def positive_int(text: str) -> int:
     try:
@@ -140,9 +145,18 @@ class RunOptions:
     checkpoint: str | None = None
 
     def kwargs(self) -> dict:
-        return dict(trials=self.trials, precision=self.precision, seed=self.seed, chunk_size=self.chunk_size,
-                    backend=self.backend, threads=self.threads, workers=self.workers, scheduler=self.scheduler,
-                    progress=self.progress, checkpoint=self.checkpoint)
+        return dict(
+            trials=self.trials,
+            precision=self.precision,
+            seed=self.seed,
+            chunk_size=self.chunk_size,
+            backend=self.backend,
+            threads=self.threads,
+            workers=self.workers,
+            scheduler=self.scheduler,
+            progress=self.progress,
+            checkpoint=self.checkpoint,
+        )
 
 
 @dataclass(frozen=True)
@@ -160,6 +174,7 @@ class SolveRequest:
 # ---------------------------------------------------------------------------------------------------
 # The interface
 # ---------------------------------------------------------------------------------------------------
+
 
 class Game:
     """One game. Subclasses set :attr:`id` and implement :meth:`simulation_spec` and :meth:`strategies`;
@@ -201,8 +216,13 @@ class Game:
     def default_strategy(self) -> str:
         raise NotImplementedError
 
-    def simulation_spec(self, players: int | None = None, variants: dict[str, str] | None = None,
-                        strategies: Sequence[str] | None = None, **options: Any) -> KernelSpec:
+    def simulation_spec(
+        self,
+        players: int | None = None,
+        variants: dict[str, str] | None = None,
+        strategies: Sequence[str] | None = None,
+        **options: Any,
+    ) -> KernelSpec:
         """The kernel spec of ``cardlab simulate``; ``options`` are :attr:`simulate_options`' values."""
         raise NotImplementedError
 
@@ -212,8 +232,9 @@ class Game:
 
     def capabilities(self) -> tuple[str, ...]:
         """The optional capabilities this game has, in :data:`CAPABILITIES` order."""
-        return tuple(c.name for c in CAPABILITIES.values()
-                     if getattr(type(self), c.method) is not getattr(Game, c.method))
+        return tuple(
+            c.name for c in CAPABILITIES.values() if getattr(type(self), c.method) is not getattr(Game, c.method)
+        )
 
     def has(self, capability: str) -> bool:
         return capability in self.capabilities()
@@ -221,6 +242,7 @@ class Game:
     def refuse(self, capability: str) -> Unsupported:
         """The refusal of a capability this game lacks, naming the games that have it."""
         from . import games_with
+
         cap = CAPABILITIES[capability]
         others = games_with(capability)
         tail = f"; games with {cap.pronoun}: {', '.join(others)}" if others else ""
@@ -236,8 +258,7 @@ class Game:
         """Whether ``play`` may be played on ``current``, and why."""
         raise self.refuse("beats")
 
-    def moves(self, hand: str, current: str | None = None,
-              variants: dict[str, str] | None = None) -> pd.DataFrame:
+    def moves(self, hand: str, current: str | None = None, variants: dict[str, str] | None = None) -> pd.DataFrame:
         """Every legal play from ``hand``, on lead (``current`` None) or over ``current``."""
         raise self.refuse("moves")
 
@@ -245,19 +266,37 @@ class Game:
         """One of :attr:`exact_tables`, computed by enumeration; ``options`` are :attr:`exact_options`."""
         raise self.refuse("exact")
 
-    def odds(self, run: RunOptions, variants: dict[str, str] | None = None,
-             strategies: Sequence[str] | None = None, **position: Any) -> Result:
+    def odds(
+        self,
+        run: RunOptions,
+        variants: dict[str, str] | None = None,
+        strategies: Sequence[str] | None = None,
+        **position: Any,
+    ) -> Result:
         """The value of each action at a decision, from what the deciding player sees (``position``:
         :attr:`odds_options`' values)."""
         raise self.refuse("odds")
 
-    def compare_spec(self, field: str, challenger: str, players: int | None = None,
-                     variants: dict[str, str] | None = None, **options: Any) -> KernelSpec:
+    def compare_spec(
+        self,
+        field: str,
+        challenger: str,
+        players: int | None = None,
+        variants: dict[str, str] | None = None,
+        **options: Any,
+    ) -> KernelSpec:
         """A paired comparison on the same deals: one seat plays ``challenger`` instead of ``field``."""
         raise self.refuse("compare")
 
-    def improve(self, players: Sequence[int] | None = None, trials: int = 400_000, rounds: int = 4,
-                seed: int = 0, write: bool = False, progress: bool = True) -> Result:
+    def improve(
+        self,
+        players: Sequence[int] | None = None,
+        trials: int = 400_000,
+        rounds: int = 4,
+        seed: int = 0,
+        write: bool = False,
+        progress: bool = True,
+    ) -> Result:
         """A recommended strategy by iterated best responses (``write``: store it in seeds/)."""
         raise self.refuse("improve")
 
@@ -273,8 +312,9 @@ class Game:
         """Each decision of a recorded game, judged by the advisor."""
         raise self.refuse("review")
 
-    def report_sections(self, scale: float = 1.0, seed: int = 2026,
-                        progress: bool = True) -> tuple[str, str, list[Section]]:
+    def report_sections(
+        self, scale: float = 1.0, seed: int = 2026, progress: bool = True
+    ) -> tuple[str, str, list[Section]]:
         """The strategy report: (title, introduction, sections)."""
         raise self.refuse("report")
 

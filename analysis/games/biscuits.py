@@ -19,13 +19,14 @@ from .base import Game, Option, positive_int
 GAME = "biscuits"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
-ENGINE_VARIANTS = {"flush_compare": (K.V_FLUSH_COMPARE, {"top_card_only": 0, "lexicographic": 1}),
-                   "ace_low_straight": (K.V_ACE_LOW, {"false": 0, "true": 1}),
-                   "pass_locks_out": (K.V_PASS_LOCKS_OUT, {"false": 0, "true": 1}),
-                   "starter_rule": (K.V_STARTER_RULE, {"next_clockwise_in_trailing_or_tied_team": 0,
-                                                       "trailing_team_alternates": 1}),
-                   "pass_every_hand": (K.V_PASS_FIRST_ONLY, {"true": 0, "false": 1}),
-                   "game_end_check": (K.V_END_IMMEDIATE, {"end_of_hand": 0, "immediate": 1})}
+ENGINE_VARIANTS = {
+    "flush_compare": (K.V_FLUSH_COMPARE, {"top_card_only": 0, "lexicographic": 1}),
+    "ace_low_straight": (K.V_ACE_LOW, {"false": 0, "true": 1}),
+    "pass_locks_out": (K.V_PASS_LOCKS_OUT, {"false": 0, "true": 1}),
+    "starter_rule": (K.V_STARTER_RULE, {"next_clockwise_in_trailing_or_tied_team": 0, "trailing_team_alternates": 1}),
+    "pass_every_hand": (K.V_PASS_FIRST_ONLY, {"true": 0, "false": 1}),
+    "game_end_check": (K.V_END_IMMEDIATE, {"end_of_hand": 0, "immediate": 1}),
+}
 
 
 def rules() -> GameRules:
@@ -54,16 +55,20 @@ def classify_mask(mask: int, bv: np.ndarray | None = None) -> tuple[int, int]:
 
 def _describe(mask: int, bv) -> dict:
     kind, key = classify_mask(mask, bv)
-    return {"cards": cards_of(mask), "type": K.KIND_NAMES[kind] if kind else "not a combination",
-            "group": ("Plain" if kind < 10 else "Fancy") if kind else None, "type_index": kind % 10 if kind else 0,
-            "key": key if kind else None}
+    return {
+        "cards": cards_of(mask),
+        "type": K.KIND_NAMES[kind] if kind else "not a combination",
+        "group": ("Plain" if kind < 10 else "Fancy") if kind else None,
+        "type_index": kind % 10 if kind else 0,
+        "key": key if kind else None,
+    }
 
 
 def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
     """Type, group and comparison key of each card set (BI-6)."""
     bv = variant_array(variants)
     if not sets:
-        raise CardlabError("give at least one card set, e.g. \"5S 5H\"")
+        raise CardlabError('give at least one card set, e.g. "5S 5H"')
     df = pd.DataFrame([_describe(to_mask(t), bv) for t in sets])
     df["key"] = df["key"].astype("Int64")
     return df
@@ -83,12 +88,25 @@ def beats_table(current: str, play: str, variants: dict | None = None) -> pd.Dat
     elif k // 10 != ck // 10:
         reason = "Plain and Fancy never beat each other"
     elif k % 10 != ck % 10:
-        reason = ("a higher type in the same group beats, whatever its size" if ok else
-                  "a lower type in the same group never beats")
+        reason = (
+            "a higher type in the same group beats, whatever its size"
+            if ok
+            else "a lower type in the same group never beats"
+        )
     else:
         reason = "the same type, equal or higher: equal rank also beats" if ok else "the same type, lower"
-    return pd.DataFrame([{"current": cur["cards"], "current_type": cur["type"], "play": new["cards"],
-                          "play_type": new["type"], "beats": ok, "reason": reason}])
+    return pd.DataFrame(
+        [
+            {
+                "current": cur["cards"],
+                "current_type": cur["type"],
+                "play": new["cards"],
+                "play_type": new["type"],
+                "beats": ok,
+                "reason": reason,
+            }
+        ]
+    )
 
 
 def moves(hand: str, current: str | None = None, variants: dict | None = None) -> pd.DataFrame:
@@ -107,7 +125,9 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
     n = int(K.generate_moves(np.uint64(h), ck, ckey, out, bv))
     if n >= K.MAX_MOVES:
         raise CardlabError(f"more than {K.MAX_MOVES} legal plays: give a smaller hand")
-    return pd.DataFrame([_describe(int(x), bv) for x in out[:n]], columns=["cards", "type", "group", "type_index", "key"])
+    return pd.DataFrame(
+        [_describe(int(x), bv) for x in out[:n]], columns=["cards", "type", "group", "type_index", "key"]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,26 +135,32 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
 # ---------------------------------------------------------------------------------------------
 
 
-STRATEGIES = {"random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDOM),
-              "greedy": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_NEVER),
-              "greedy-actions": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_LOWEST, K.ACT_LOWEST),
-              # single-policy changes from greedy, for paired comparisons of one decision at a time
-              "greedy-pass-singles": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_NEVER, K.ACT_NEVER),
-              "greedy-pass-random": (K.PLAY_GREEDY, K.PASS_RANDOM, K.ACT_NEVER, K.ACT_NEVER),
-              "greedy-pass-pair": (K.PLAY_GREEDY, K.PASS_PAIR, K.ACT_NEVER, K.ACT_NEVER),
-              "greedy-pass-connectors": (K.PLAY_GREEDY, K.PASS_CONNECTORS, K.ACT_NEVER, K.ACT_NEVER),
-              "greedy-exchange": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_LOWEST, K.ACT_NEVER),
-              "greedy-handover": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
-              "planning": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_LOWEST),
-              "planning-pass-lowest": (K.PLAY_PLANNING, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
-              "planning-no-handover": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_NEVER),
-              "planning-exchange": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_LOWEST, K.ACT_LOWEST),
-              "planning-pass-pair": (K.PLAY_PLANNING, K.PASS_PAIR, K.ACT_NEVER, K.ACT_LOWEST),
-              "planning-pass-connectors": (K.PLAY_PLANNING, K.PASS_CONNECTORS, K.ACT_NEVER, K.ACT_LOWEST)}
+STRATEGIES = {
+    "random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDOM),
+    "greedy": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_NEVER),
+    "greedy-actions": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_LOWEST, K.ACT_LOWEST),
+    # single-policy changes from greedy, for paired comparisons of one decision at a time
+    "greedy-pass-singles": (K.PLAY_GREEDY, K.PASS_SINGLES, K.ACT_NEVER, K.ACT_NEVER),
+    "greedy-pass-random": (K.PLAY_GREEDY, K.PASS_RANDOM, K.ACT_NEVER, K.ACT_NEVER),
+    "greedy-pass-pair": (K.PLAY_GREEDY, K.PASS_PAIR, K.ACT_NEVER, K.ACT_NEVER),
+    "greedy-pass-connectors": (K.PLAY_GREEDY, K.PASS_CONNECTORS, K.ACT_NEVER, K.ACT_NEVER),
+    "greedy-exchange": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_LOWEST, K.ACT_NEVER),
+    "greedy-handover": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
+    "planning": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_LOWEST),
+    "planning-pass-lowest": (K.PLAY_PLANNING, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_LOWEST),
+    "planning-no-handover": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_NEVER),
+    "planning-exchange": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_LOWEST, K.ACT_LOWEST),
+    "planning-pass-pair": (K.PLAY_PLANNING, K.PASS_PAIR, K.ACT_NEVER, K.ACT_LOWEST),
+    "planning-pass-connectors": (K.PLAY_PLANNING, K.PASS_CONNECTORS, K.ACT_NEVER, K.ACT_LOWEST),
+}
 
 
-def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
-                    unit: str | None = None) -> KernelSpec:
+def simulation_spec(
+    players: int | None = None,
+    variants: dict | None = None,
+    strategies: list[str] | None = None,
+    unit: str | None = None,
+) -> KernelSpec:
     """Whole games to 30 points or 4 hands (BI-12), or single hands (``unit='hand'``)."""
     g = rules()
     g.check_players(players)
@@ -145,15 +171,21 @@ def simulation_spec(players: int | None = None, variants: dict | None = None, st
     names = seat_assignments(strategies, 4, "greedy", STRATEGIES)
     strat = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
     args = (strat, np.int64(1 if unit == "game" else 0), np.int64(30), np.int64(4), variant_array(variants))
-    return KernelSpec(game=GAME, kernel="kernels.biscuits:simulate_chunks", args=args, n_counts=K.counts_width(),
-                      tabulate=tabulate, describe={"players": 4, "variants": full, "strategies": names, "unit": unit},
-                      precision_measures=("out_first",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.biscuits:simulate_chunks",
+        args=args,
+        n_counts=K.counts_width(),
+        tabulate=tabulate,
+        describe={"players": 4, "variants": full, "strategies": names, "unit": unit},
+        precision_measures=("out_first",),
+    )
 
 
 def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     c = np.asarray(counts)
     seat = c[: 4 * K.C_FIELDS].reshape(4, K.C_FIELDS)
-    team = c[4 * K.C_FIELDS: 4 * K.C_FIELDS + 2 * K.T_FIELDS].reshape(2, K.T_FIELDS)
+    team = c[4 * K.C_FIELDS : 4 * K.C_FIELDS + 2 * K.T_FIELDS].reshape(2, K.T_FIELDS)
     hands = int(c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_HANDS])
     games = int(c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_GAMES])
     rows = []
@@ -164,7 +196,7 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         rows.append(proportion_row("starter", s, r[K.C_STARTER], hands))
     tot = seat.sum(axis=0)
     rows.append(proportion_row("out_first_given_starter", None, tot[K.C_OUT_FIRST_AS_STARTER], tot[K.C_STARTER]))
-    hcp = c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_FIELDS:].reshape(K.MAX_HCP + 1, 2)
+    hcp = c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_FIELDS :].reshape(K.MAX_HCP + 1, 2)
     for h in np.nonzero(hcp[:, 0])[0]:
         rows.append(proportion_row("out_first_given_hcp", None, hcp[h, 1], hcp[h, 0], hcp=int(h)))
     if games:
@@ -192,23 +224,52 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     for name in ("planning", "greedy", "greedy-actions", "random"):
         res[name] = run(simulation_spec(strategies=[name]), trials=n(50_000), seed=seed, progress=progress)
     t = res["planning"].table
-    per_seat = pd.concat([r.table[r.table.measure.isin(["out_first", "team_points_per_hand"]) & r.table.seat.notna()]
-                          .assign(strategy=k) for k, r in res.items()])
-    starter = pd.concat([r.table[r.table.measure == "out_first_given_starter"].assign(strategy=k)
-                         for k, r in res.items()])
-    fig = bar_with_intervals(starter, "strategy", None, title="P(the Starter goes out first)",
-                             ylabel="probability", xlabel="every seat on", reference=0.25)
-    sections.append(Section("The Starter's advantage", (
-        "The Starter deals and leads the first trick (BI-3). Probability that the Starter is the first player "
-        "out of a hand, against 1/4 for a seat chosen at random; Wilson intervals."),
-        starter[["strategy", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
-    sections.append(Section("Points per hand and going out first, by seat", (
-        "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
-        "seat's team score per hand (BI-8/BI-9)."),
-        per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]]))
+    per_seat = pd.concat(
+        [
+            r.table[r.table.measure.isin(["out_first", "team_points_per_hand"]) & r.table.seat.notna()].assign(
+                strategy=k
+            )
+            for k, r in res.items()
+        ]
+    )
+    starter = pd.concat(
+        [r.table[r.table.measure == "out_first_given_starter"].assign(strategy=k) for k, r in res.items()]
+    )
+    fig = bar_with_intervals(
+        starter,
+        "strategy",
+        None,
+        title="P(the Starter goes out first)",
+        ylabel="probability",
+        xlabel="every seat on",
+        reference=0.25,
+    )
+    sections.append(
+        Section(
+            "The Starter's advantage",
+            (
+                "The Starter deals and leads the first trick (BI-3). Probability that the Starter is the first player "
+                "out of a hand, against 1/4 for a seat chosen at random; Wilson intervals."
+            ),
+            starter[["strategy", "trials", "estimate", "ci_low", "ci_high"]],
+            [fig],
+        )
+    )
+    sections.append(
+        Section(
+            "Points per hand and going out first, by seat",
+            (
+                "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
+                "seat's team score per hand (BI-8/BI-9)."
+            ),
+            per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
+        )
+    )
     wt = run(win_table_spec("planning"), trials=n(600_000), seed=seed + 2, progress=progress).table
     import matplotlib.pyplot as plt
+
     from ..plots import STYLE
+
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, 4, figsize=(11, 3.2), sharey=True)
         for h, ax in enumerate(axes):
@@ -218,57 +279,102 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
             ax.set_xlabel("our score")
         axes[0].set_ylabel("their score")
         fig.colorbar(im, ax=axes, shrink=0.8, label="P(we win the game)")
-    coarse = wt[(wt.us % 5 == 0) & (wt.them % 5 == 0)][["hands_played", "us", "them", "trials", "estimate",
-                                                          "ci_low", "ci_high"]]
-    sections.append(Section("Game win probability by score and hands played", (
-        "A 30-point, 4-hand game (BI-12), every seat planning: P(a team wins) from each (its score, their score, "
-        "hands already played), by starting simulated games at random states of the grid (the Starter at "
-        "random). The two teams are exchangeable, so each state is pooled with its mirror image. The table "
-        "shows every fifth score; cardlab's win_table_spec gives the full grid."), coarse, [fig]))
+    coarse = wt[(wt.us % 5 == 0) & (wt.them % 5 == 0)][
+        ["hands_played", "us", "them", "trials", "estimate", "ci_low", "ci_high"]
+    ]
+    sections.append(
+        Section(
+            "Game win probability by score and hands played",
+            (
+                "A 30-point, 4-hand game (BI-12), every seat planning: P(a team wins) from each (its score, their score, "
+                "hands already played), by starting simulated games at random states of the grid (the Starter at "
+                "random). The two teams are exchangeable, so each state is pooled with its mirror image. The table "
+                "shows every fifth score; cardlab's win_table_spec gives the full grid."
+            ),
+            coarse,
+            [fig],
+        )
+    )
 
     cmp_rows = []
-    for field, challenger in (("greedy", "planning"), ("greedy", "random"),
-                              ("planning", "planning-pass-lowest"), ("planning", "planning-pass-pair"),
-                              ("planning", "planning-pass-connectors"), ("planning", "planning-no-handover"),
-                              ("planning", "planning-exchange"),
-                              ("greedy", "greedy-pass-singles"), ("greedy", "greedy-pass-random"),
-                              ("greedy", "greedy-pass-pair"), ("greedy", "greedy-pass-connectors"),
-                              ("greedy", "greedy-exchange"), ("greedy", "greedy-handover"),
-                              ("greedy", "greedy-actions")):
+    for field, challenger in (
+        ("greedy", "planning"),
+        ("greedy", "random"),
+        ("planning", "planning-pass-lowest"),
+        ("planning", "planning-pass-pair"),
+        ("planning", "planning-pass-connectors"),
+        ("planning", "planning-no-handover"),
+        ("planning", "planning-exchange"),
+        ("greedy", "greedy-pass-singles"),
+        ("greedy", "greedy-pass-random"),
+        ("greedy", "greedy-pass-pair"),
+        ("greedy", "greedy-pass-connectors"),
+        ("greedy", "greedy-exchange"),
+        ("greedy", "greedy-handover"),
+        ("greedy", "greedy-actions"),
+    ):
         r = run(compare_spec(field, challenger), trials=n(40_000), seed=seed + 1, progress=progress).table
         cmp_rows.append(r[r.team.isna()])
     ct = pd.concat(cmp_rows, ignore_index=True)
-    sections.append(Section("What the players, passing and the special actions are worth (paired)", (
-        "One team at a time switches (both partners), the other team stays on the field strategy; each hand is "
-        "played from the same deal and draws both ways. estimate = the switching team's points per hand, "
-        "challenger - field, pooled over both teams (trials count team-hands). planning keeps its combinations "
-        "(it passes the cards its plan leaves as singles and hands the lead over after a Fancy trick when the "
-        "partner holds fewer cards); greedy passes its two lowest cards and takes no special action. Each "
-        "planning-* and greedy-* challenger changes one policy of its field."),
-        ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low",
-            "ci_high"]]))
-    sections.append(Section("What a dealt hand can make: exact odds", (
-        "Exact probabilities that a dealt 13-card hand (before the pass) holds each combination at least once "
-        "(a dynamic programme over the ranks and suits; cardlab exact biscuits hand-combinations)."),
-        exact_hand_combinations(13), digits=5))
+    sections.append(
+        Section(
+            "What the players, passing and the special actions are worth (paired)",
+            (
+                "One team at a time switches (both partners), the other team stays on the field strategy; each hand is "
+                "played from the same deal and draws both ways. estimate = the switching team's points per hand, "
+                "challenger - field, pooled over both teams (trials count team-hands). planning keeps its combinations "
+                "(it passes the cards its plan leaves as singles and hands the lead over after a Fancy trick when the "
+                "partner holds fewer cards); greedy passes its two lowest cards and takes no special action. Each "
+                "planning-* and greedy-* challenger changes one policy of its field."
+            ),
+            ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]],
+        )
+    )
+    sections.append(
+        Section(
+            "What a dealt hand can make: exact odds",
+            (
+                "Exact probabilities that a dealt 13-card hand (before the pass) holds each combination at least once "
+                "(a dynamic programme over the ranks and suits; cardlab exact biscuits hand-combinations)."
+            ),
+            exact_hand_combinations(13),
+            digits=5,
+        )
+    )
     hc = t[(t.measure == "out_first_given_hcp") & (t.trials >= 200)]
     from ..plots import new_figure, yerr
+
     fig, ax = new_figure()
     ax.errorbar(hc.hcp.astype(int), hc.estimate, yerr=yerr(hc.estimate, hc.ci_low, hc.ci_high), fmt="o-", capsize=2)
     ax.axhline(0.25, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("high-card points after the pass (A 4, K 3, Q 2, J 1)")
     ax.set_ylabel("P(first out of the hand)")
     ax.set_title("A simple hand-strength measure and going out first (planning players)")
-    sections.append(Section("How hand strength predicts going out first", (
-        "High-card points of each hand after the pass, and how often that player went out first; every seat "
-        "planning; Wilson intervals (points seen in at least 200 seat-hands)."),
-        hc[["hcp", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
-    games = pd.concat([r.table[r.table.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k)
-                       for k, r in res.items()])
-    sections.append(Section("Games", "Who wins a game, and how many hands a game lasts.",
-                            games[["strategy", "measure", "team", "trials", "estimate", "ci_low", "ci_high"]]))
-    intro = (f"Biscuits (rules.md section 2, default rules), simulated with cardlab. Seed {seed}. Players: random, "
-             f"greedy and planning (seeds/biscuits.toml describes each).")
+    sections.append(
+        Section(
+            "How hand strength predicts going out first",
+            (
+                "High-card points of each hand after the pass, and how often that player went out first; every seat "
+                "planning; Wilson intervals (points seen in at least 200 seat-hands)."
+            ),
+            hc[["hcp", "trials", "estimate", "ci_low", "ci_high"]],
+            [fig],
+        )
+    )
+    games = pd.concat(
+        [r.table[r.table.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k) for k, r in res.items()]
+    )
+    sections.append(
+        Section(
+            "Games",
+            "Who wins a game, and how many hands a game lasts.",
+            games[["strategy", "measure", "team", "trials", "estimate", "ci_low", "ci_high"]],
+        )
+    )
+    intro = (
+        f"Biscuits (rules.md section 2, default rules), simulated with cardlab. Seed {seed}. Players: random, "
+        f"greedy and planning (seeds/biscuits.toml describes each)."
+    )
     return "Biscuits: first report", intro, sections
 
 
@@ -276,22 +382,23 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
 # Exact combination frequencies of a dealt hand
 # ---------------------------------------------------------------------------------------------
 
+
 def exact_hand_combinations(cards: int = 13) -> pd.DataFrame:
     """P(a dealt hand of ``cards`` cards can make each combination), exactly: a dynamic programme over the
     13 ranks (how many of each rank the hand holds, weighted by C(4, c)) and, for flushes, over the suits."""
     from math import comb
+
     if not 1 <= cards <= 52:
         raise CardlabError(f"bad --cards {cards}: expected 1..52")
     # state: (cards used, current run of present ranks capped at 5, ranks with >= 2 capped at 2,
     #         ranks with >= 3 capped at 2, a four of a kind, a 5-run seen)
     states = {(0, 0, 0, 0, False, False): 1}
-    for _rank in range(13):            # 2 .. A: A high only, so a plain left-to-right run
+    for _rank in range(13):  # 2 .. A: A high only, so a plain left-to-right run
         nxt: dict = {}
         for (used, run, ge2, ge3, four, straight), w in states.items():
             for c in range(0, min(4, cards - used) + 1):
                 r = min(run + 1, 5) if c else 0
-                key = (used + c, r, min(ge2 + (c >= 2), 2), min(ge3 + (c >= 3), 2), four or c == 4,
-                       straight or r >= 5)
+                key = (used + c, r, min(ge2 + (c >= 2), 2), min(ge3 + (c >= 3), 2), four or c == 4, straight or r >= 5)
                 nxt[key] = nxt.get(key, 0) + w * comb(4, c)
         states = nxt
     total = comb(52, cards)
@@ -299,14 +406,19 @@ def exact_hand_combinations(cards: int = 13) -> pd.DataFrame:
 
     def p(test):
         return sum(w for k, w in final.items() if test(k)) / total
+
     flush_free = 0
     for counts in ((a, b, c, cards - a - b - c) for a in range(5) for b in range(5) for c in range(5)):
         if 0 <= counts[3] <= 4:
             flush_free += comb(13, counts[0]) * comb(13, counts[1]) * comb(13, counts[2]) * comb(13, counts[3])
-    rows = [("Pair", p(lambda k: k[2] >= 1)), ("Triple", p(lambda k: k[3] >= 1)),
-            ("Straight (5 ranks in a row, any suits)", p(lambda k: k[5])),
-            ("Flush (5 of a suit)", 1 - flush_free / total),
-            ("Full House", p(lambda k: k[3] >= 1 and k[2] >= 2)), ("Quad", p(lambda k: k[4]))]
+    rows = [
+        ("Pair", p(lambda k: k[2] >= 1)),
+        ("Triple", p(lambda k: k[3] >= 1)),
+        ("Straight (5 ranks in a row, any suits)", p(lambda k: k[5])),
+        ("Flush (5 of a suit)", 1 - flush_free / total),
+        ("Full House", p(lambda k: k[3] >= 1 and k[2] >= 2)),
+        ("Quad", p(lambda k: k[4])),
+    ]
     return pd.DataFrame([{"cards": cards, "combination": name, "probability": prob} for name, prob in rows])
 
 
@@ -330,23 +442,42 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
     b = np.array([STRATEGIES[challenger]] * 4, dtype=np.int64)
 
     def tab(counts, trials, spec):
-        from ..stats import paired_difference, wilson
+        from ..stats import paired_difference
+
         c = np.asarray(counts).reshape(2, K.PAIR_STATS)
         rows = []
         for team, r in (("N-S", c[0]), ("E-W", c[1]), (None, c.sum(axis=0))):
             n, pa, pb, sd, sd2, fa, fb = (float(x) for x in r)
             m, se, lo, hi = paired_difference(sd, sd2, n)
-            rows.append({"measure": "team_points_challenger_minus_field", "seat": None, "team": team, "field": field,
-                         "challenger": challenger, "trials": int(n), "field_value": pa / n, "challenger_value": pb / n,
-                         "estimate": float(m), "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+            rows.append(
+                {
+                    "measure": "team_points_challenger_minus_field",
+                    "seat": None,
+                    "team": team,
+                    "field": field,
+                    "challenger": challenger,
+                    "trials": int(n),
+                    "field_value": pa / n,
+                    "challenger_value": pb / n,
+                    "estimate": float(m),
+                    "std_error": float(se),
+                    "ci_low": float(lo),
+                    "ci_high": float(hi),
+                }
+            )
         df = pd.DataFrame(rows)
         df["seat"] = df["seat"].astype("Int64")
         return df
 
-    return KernelSpec(game=GAME, kernel="kernels.biscuits:compare_chunks", args=(a, b, variant_array(variants)),
-                      n_counts=2 * K.PAIR_STATS, tabulate=tab,
-                      describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired"},
-                      precision_measures=("team_points_challenger_minus_field",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.biscuits:compare_chunks",
+        args=(a, b, variant_array(variants)),
+        n_counts=2 * K.PAIR_STATS,
+        tabulate=tab,
+        describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired"},
+        precision_measures=("team_points_challenger_minus_field",),
+    )
 
 
 def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> KernelSpec:
@@ -359,34 +490,55 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
 
     def tab(counts, trials, spec):
         from ..stats import wilson
-        c = np.asarray(counts).reshape(max_hands, target, target, 2)    # [hands][them][us], N-S = us
+
+        c = np.asarray(counts).reshape(max_hands, target, target, 2)  # [hands][them][us], N-S = us
         us, them, hands = np.meshgrid(np.arange(target), np.arange(target), np.arange(max_hands), indexing="ij")
         # the teams are exchangeable (random Starter, same strategy): pool (us, them) with (them, us) seen
         # from the other side, where N-S losing is the other team winning (a game cannot end tied)
         n = (c[hands, them, us, 0] + c[hands, us, them, 0]).ravel()
         w = (c[hands, them, us, 1] + c[hands, us, them, 0] - c[hands, us, them, 1]).ravel()
         p, se, lo, hi = wilson(w, n)
-        df = pd.DataFrame({"measure": "game_won", "seat": pd.array([None] * len(n), dtype="Int64"),
-                           "us": us.ravel(), "them": them.ravel(), "hands_played": hands.ravel(), "trials": n,
-                           "successes": w, "estimate": p, "std_error": se, "ci_low": lo, "ci_high": hi})
+        df = pd.DataFrame(
+            {
+                "measure": "game_won",
+                "seat": pd.array([None] * len(n), dtype="Int64"),
+                "us": us.ravel(),
+                "them": them.ravel(),
+                "hands_played": hands.ravel(),
+                "trials": n,
+                "successes": w,
+                "estimate": p,
+                "std_error": se,
+                "ci_low": lo,
+                "ci_high": hi,
+            }
+        )
         return df
 
-    return KernelSpec(game=GAME, kernel="kernels.biscuits:win_table_chunks",
-                      args=(strat, np.int64(target), np.int64(max_hands), variant_array(variants)),
-                      n_counts=2 * target * target * max_hands, tabulate=tab,
-                      describe={"players": 4, "strategy": strategy, "analysis": "game win table"},
-                      precision_measures=("game_won",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.biscuits:win_table_chunks",
+        args=(strat, np.int64(target), np.int64(max_hands), variant_array(variants)),
+        n_counts=2 * target * target * max_hands,
+        tabulate=tab,
+        describe={"players": 4, "strategy": strategy, "analysis": "game win table"},
+        precision_measures=("game_won",),
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
 # The game interface (analysis.games.base)
 # ---------------------------------------------------------------------------------------------------
 
+
 class Biscuits(Game):
     id = GAME
     simulate_options = (
-        Option("--unit", "what one trial is: a whole game to 30 points or 4 hands (default), or one hand",
-               choices=("game", "hand")),
+        Option(
+            "--unit",
+            "what one trial is: a whole game to 30 points or 4 hands (default), or one hand",
+            choices=("game", "hand"),
+        ),
     )
     exact_tables = EXACT_TABLES
     examples = {

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -23,9 +24,20 @@ from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
 GAME = "bisko-bobo"
-TYPE_NAMES = ["No Bisk", "Bisko", "Two Bisk", "Tri Bisk", "Full Bisk", "Quad Bisk", "Three Bisk",
-              "Double Tri Bisk", "Big Full Bisk", "Quinn Bisk", "Hex Bisk"]
-DECK = load_game(GAME).deck        # code = suit * 13 + rank, C < H < D < S (BB-2)
+TYPE_NAMES = [
+    "No Bisk",
+    "Bisko",
+    "Two Bisk",
+    "Tri Bisk",
+    "Full Bisk",
+    "Quad Bisk",
+    "Three Bisk",
+    "Double Tri Bisk",
+    "Big Full Bisk",
+    "Quinn Bisk",
+    "Hex Bisk",
+]
+DECK = load_game(GAME).deck  # code = suit * 13 + rank, C < H < D < S (BB-2)
 STRATEGIES = ("heuristic", "always-flingo", "always-jingo", "random", "no-swap", "recommended")
 RECOMMENDED_FILE = "bisko-bobo-recommended.json"
 
@@ -76,20 +88,21 @@ def variant_array(variants: dict[str, str]) -> np.ndarray:
 # Strategies as data (BB-15)
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Strategy:
     """One seat's parameters: the arrays the kernel reads (see kernels.bisko_bobo)."""
 
     name: str
-    p_jingo: np.ndarray      # JINGO_SHAPE
-    p_swap: np.ndarray       # (N_FIT, 2)
+    p_jingo: np.ndarray  # JINGO_SHAPE
+    p_swap: np.ndarray  # (N_FIT, 2)
     swap_target: int
-    p_tuck: np.ndarray       # (N_REL,)
+    p_tuck: np.ndarray  # (N_REL,)
 
 
 def _base_swap_tuck() -> tuple[np.ndarray, int, np.ndarray]:
     p_swap = np.zeros((K.N_FIT, 2))
-    p_swap[0, :] = 1.0          # swap a Jingo card that fits nothing of mine
+    p_swap[0, :] = 1.0  # swap a Jingo card that fits nothing of mine
     p_tuck = np.array([1.0, 0.0, 0.0])  # tuck only to make a Bobo
     return p_swap, 3, p_tuck
 
@@ -100,7 +113,7 @@ def builtin_strategy(name: str, players: int, seat: int = 0) -> Strategy:
     p_swap, target, p_tuck = _base_swap_tuck()
     if name == "heuristic":
         unseen = np.arange(9)
-        p = np.where(unseen * 2 >= k, 0.0, 1.0)     # Flingo while at least half the suit is unseen
+        p = np.where(unseen * 2 >= k, 0.0, 1.0)  # Flingo while at least half the suit is unseen
         p_jingo = np.broadcast_to(p, K.JINGO_SHAPE).copy()
     elif name == "always-flingo":
         p_jingo = np.zeros(K.JINGO_SHAPE)
@@ -126,7 +139,7 @@ def recommended_path() -> Path:
     return seeds_dir() / RECOMMENDED_FILE
 
 
-@lru_cache(maxsize=None)
+@cache
 def _recommended_tables() -> dict:
     path = recommended_path()
     if not path.exists():
@@ -139,51 +152,71 @@ def recommended_strategy(players: int) -> list[Strategy]:
     """The stored recommended strategy for ``players``: one table per seat."""
     tables = _recommended_tables().get("players", {}).get(str(players))
     if tables is None:
-        raise CardlabError(f"no recommended strategy stored for {players} players in {recommended_path()}; "
-                           "compute it with 'cardlab improve bisko-bobo --write'")
+        raise CardlabError(
+            f"no recommended strategy stored for {players} players in {recommended_path()}; "
+            "compute it with 'cardlab improve bisko-bobo --write'"
+        )
     return [strategy_from_dict("recommended", t) for t in tables["seats"]]
 
 
 def strategy_to_dict(s: Strategy) -> dict:
-    return {"p_jingo": s.p_jingo.tolist(), "p_swap": s.p_swap.tolist(), "swap_target": int(s.swap_target),
-            "p_tuck": s.p_tuck.tolist()}
+    return {
+        "p_jingo": s.p_jingo.tolist(),
+        "p_swap": s.p_swap.tolist(),
+        "swap_target": int(s.swap_target),
+        "p_tuck": s.p_tuck.tolist(),
+    }
 
 
 def strategy_from_dict(name: str, d: dict) -> Strategy:
-    return Strategy(name, np.array(d["p_jingo"], dtype=float).reshape(K.JINGO_SHAPE),
-                    np.array(d["p_swap"], dtype=float).reshape(K.N_FIT, 2), int(d["swap_target"]),
-                    np.array(d["p_tuck"], dtype=float).reshape(K.N_REL))
+    return Strategy(
+        name,
+        np.array(d["p_jingo"], dtype=float).reshape(K.JINGO_SHAPE),
+        np.array(d["p_swap"], dtype=float).reshape(K.N_FIT, 2),
+        int(d["swap_target"]),
+        np.array(d["p_tuck"], dtype=float).reshape(K.N_REL),
+    )
 
 
 def seat_strategies(spec: list[str] | None, players: int) -> list[Strategy]:
     """``["heuristic"]`` for every seat, or ``["random", "0=always-jingo", ...]`` per seat."""
     from ..rules import seat_assignments
+
     names = seat_assignments(spec, players, "heuristic", STRATEGIES)
     return [builtin_strategy(n, players, s) for s, n in enumerate(names)]
 
 
 def stack(strats: list[Strategy]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return (np.stack([s.p_jingo for s in strats]).astype(np.float64),
-            np.stack([s.p_swap for s in strats]).astype(np.float64),
-            np.array([s.swap_target for s in strats], dtype=np.int64),
-            np.stack([s.p_tuck for s in strats]).astype(np.float64))
+    return (
+        np.stack([s.p_jingo for s in strats]).astype(np.float64),
+        np.stack([s.p_swap for s in strats]).astype(np.float64),
+        np.array([s.swap_target for s in strats], dtype=np.int64),
+        np.stack([s.p_tuck for s in strats]).astype(np.float64),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Simulation spec and tables
 # ---------------------------------------------------------------------------------------------
 
-def simulation_spec(players: int | None = None, variants: dict[str, str] | None = None,
-                    strategies: list[str] | None = None) -> KernelSpec:
+
+def simulation_spec(
+    players: int | None = None, variants: dict[str, str] | None = None, strategies: list[str] | None = None
+) -> KernelSpec:
     g = rules()
     P = g.check_players(players)
     full = g.resolve_variants(variants)
     strats = seat_strategies(strategies, P)
     args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK)
-    return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:simulate_chunks", args=args,
-                      n_counts=K.n_counts(P), tabulate=tabulate,
-                      describe={"players": P, "variants": full, "strategies": [s.name for s in strats]},
-                      precision_measures=("win",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.bisko_bobo:simulate_chunks",
+        args=args,
+        n_counts=K.n_counts(P),
+        tabulate=tabulate,
+        describe={"players": P, "variants": full, "strategies": [s.name for s in strats]},
+        precision_measures=("win",),
+    )
 
 
 def _seat_block(counts: np.ndarray, P: int) -> np.ndarray:
@@ -194,7 +227,7 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     """Merged counts to the tidy table (measures per seat and overall, seat = None)."""
     P = int(spec.describe["players"])
     seat = _seat_block(np.asarray(counts), P)
-    deal = np.asarray(counts)[P * K.SEAT_FIELDS:]
+    deal = np.asarray(counts)[P * K.SEAT_FIELDS :]
     n = int(deal[K.D_DEALS])
     rows: list[dict] = []
     groups = [(s, seat[s], n) for s in range(P)] + [(None, seat.sum(axis=0), n * P)]
@@ -224,13 +257,17 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     tuck_jack = jack - ob_jack
     tuck_all = n * P - ob
     for name, wins, count in (
-            ("win_opening_bisko_jack", tot[K.C_OB_JACK_WIN], ob_jack),
-            ("win_opening_bisko_no_jack", tot[K.C_OB_WIN] - tot[K.C_OB_JACK_WIN], ob - ob_jack),
-            ("win_tuck_jack", tot[K.C_JACK_WIN] - tot[K.C_OB_JACK_WIN], tuck_jack),
-            ("win_tuck_no_jack", tot[K.R_WIN] - tot[K.C_OB_WIN] - (tot[K.C_JACK_WIN] - tot[K.C_OB_JACK_WIN]),
-             tuck_all - tuck_jack),
-            ("win_when_free_flingo", tot[K.C_FREE_FLINGO_WIN], tot[K.R_FREE_FLINGO]),
-            ("win_when_free_jingo", tot[K.C_FREE_JINGO_WIN], tot[K.R_FREE_CHOICE] - tot[K.R_FREE_FLINGO])):
+        ("win_opening_bisko_jack", tot[K.C_OB_JACK_WIN], ob_jack),
+        ("win_opening_bisko_no_jack", tot[K.C_OB_WIN] - tot[K.C_OB_JACK_WIN], ob - ob_jack),
+        ("win_tuck_jack", tot[K.C_JACK_WIN] - tot[K.C_OB_JACK_WIN], tuck_jack),
+        (
+            "win_tuck_no_jack",
+            tot[K.R_WIN] - tot[K.C_OB_WIN] - (tot[K.C_JACK_WIN] - tot[K.C_OB_JACK_WIN]),
+            tuck_all - tuck_jack,
+        ),
+        ("win_when_free_flingo", tot[K.C_FREE_FLINGO_WIN], tot[K.R_FREE_FLINGO]),
+        ("win_when_free_jingo", tot[K.C_FREE_JINGO_WIN], tot[K.R_FREE_CHOICE] - tot[K.R_FREE_FLINGO]),
+    ):
         row = proportion_row(name, None, 0, count)
         row.update(_wilson_fractional(wins / 60.0, count))
         rows.append(row)
@@ -248,14 +285,21 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
 
 def _wilson_fractional(successes: float, trials: int) -> dict:
     from ..stats import wilson
+
     p, se, lo, hi = wilson(successes, trials)
-    return {"successes": float(successes), "estimate": float(p), "std_error": float(se),
-            "ci_low": float(lo), "ci_high": float(hi)}
+    return {
+        "successes": float(successes),
+        "estimate": float(p),
+        "std_error": float(se),
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # Evaluation and exact enumeration
 # ---------------------------------------------------------------------------------------------
+
 
 def _eval_flags(variants: dict[str, str] | None) -> tuple[int, int, int]:
     v = variant_array(variants or {})
@@ -265,7 +309,7 @@ def _eval_flags(variants: dict[str, str] | None) -> tuple[int, int, int]:
 def evaluate(sets: list[str], variants: dict[str, str] | None = None) -> pd.DataFrame:
     """Type and key of each evaluation set (BB-12). Keys compare across sets and calls."""
     if not sets:
-        raise CardlabError("give at least one card set, e.g. \"KC JC TC\"")
+        raise CardlabError('give at least one card set, e.g. "KC JC TC"')
     flags = _eval_flags(variants)
     rows = []
     for text in sets:
@@ -273,8 +317,9 @@ def evaluate(sets: list[str], variants: dict[str, str] | None = None) -> pd.Data
         arr = np.array(idx, dtype=np.int64)
         key = int(K.bisk_key(arr, len(arr), *flags, K.RANK_PACK))
         t = key >> 59
-        rows.append({"cards": " ".join(str(DECK.card(i)) for i in idx), "bisk": TYPE_NAMES[t],
-                     "type_index": t, "key": key})
+        rows.append(
+            {"cards": " ".join(str(DECK.card(i)) for i in idx), "bisk": TYPE_NAMES[t], "type_index": t, "key": key}
+        )
     return pd.DataFrame(rows)
 
 
@@ -287,15 +332,17 @@ def exact_bisk_types(players: int, cards: int, variants: dict[str, str] | None =
     out = np.zeros(len(TYPE_NAMES), dtype=np.int64)
     K.exact_type_counts(deck, cards, *_eval_flags(variants), K.RANK_PACK, out)
     total = int(out.sum())
-    return pd.DataFrame({"bisk": TYPE_NAMES, "type_index": range(len(TYPE_NAMES)), "count": out,
-                         "probability": out / total})
+    return pd.DataFrame(
+        {"bisk": TYPE_NAMES, "type_index": range(len(TYPE_NAMES)), "count": out, "probability": out / total}
+    )
 
 
 EXACT_TABLES = ("bisk-types",)
 
 
-def exact(table: str, players: int | None = None, cards: int | None = None,
-          variants: dict[str, str] | None = None) -> pd.DataFrame:
+def exact(
+    table: str, players: int | None = None, cards: int | None = None, variants: dict[str, str] | None = None
+) -> pd.DataFrame:
     """``cardlab exact bisko-bobo bisk-types --players P --cards M``."""
     if table not in EXACT_TABLES:
         raise CardlabError(f"unknown table {table!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
@@ -322,30 +369,51 @@ def bucket_labels(decision: str, bucket: int) -> dict:
         us = (bucket // 9) % 4
         lf = (bucket // 36) % 2
         jb = bucket // 72
-        return {"jingos_so_far": ("0", "1", "2+")[jb], "later_free": bool(lf), "upright_suit": SUIT_NAMES[us],
-                "unseen_of_suit": unseen}
+        return {
+            "jingos_so_far": ("0", "1", "2+")[jb],
+            "later_free": bool(lf),
+            "upright_suit": SUIT_NAMES[us],
+            "unseen_of_suit": unseen,
+        }
     if decision == "swap":
         return {"fit": FIT_NAMES[bucket // 2], "opening_bisko": bool(bucket % 2)}
     return {"placement": REL_NAMES[bucket]}
 
 
-def decision_spec(players: int, variants: dict | None = None, strategies: list[str] | list[Strategy] | None = None,
-                  ) -> KernelSpec:
+def decision_spec(
+    players: int,
+    variants: dict | None = None,
+    strategies: list[str] | list[Strategy] | None = None,
+) -> KernelSpec:
     g = rules()
     P = g.check_players(players)
     full = g.resolve_variants(variants)
-    strats = strategies if strategies and isinstance(strategies[0], Strategy) else seat_strategies(strategies, P)
+    strats = (
+        strategies
+        if strategies and isinstance(strategies[0], Strategy)
+        else seat_strategies(cast("list[str] | None", strategies), P)
+    )
     args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK)
-    return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:decision_chunks", args=args,
-                      n_counts=K.decision_counts(P), tabulate=tabulate_decisions,
-                      describe={"players": P, "variants": full, "strategies": [s.name for s in strats],
-                                "analysis": "decision values"},
-                      precision_measures=())
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.bisko_bobo:decision_chunks",
+        args=args,
+        n_counts=K.decision_counts(P),
+        tabulate=tabulate_decisions,
+        describe={
+            "players": P,
+            "variants": full,
+            "strategies": [s.name for s in strats],
+            "analysis": "decision values",
+        },
+        precision_measures=(),
+    )
 
 
 def tabulate_decisions(counts: np.ndarray, trials: int, spec: KernelSpec, min_n: int = 1) -> pd.DataFrame:
     """One row per (decision, seat, bucket) seen: both actions' win shares and their paired difference."""
-    from ..stats import mean_interval, paired_difference
+    from ..stats import paired_difference
+
     P = int(spec.describe["players"])
     c = np.asarray(counts).reshape(3, P, K.N_BUCKETS, K.DEC_STATS)
     rows = []
@@ -356,20 +424,33 @@ def tabulate_decisions(counts: np.ndarray, trials: int, spec: KernelSpec, min_n:
                 m0 = w0 / 60.0 / n
                 m1 = w1 / 60.0 / n
                 diff, se, lo, hi = paired_difference(sd / 60.0, sd2 / 3600.0, n)
-                rows.append({"measure": f"{name}_value", "seat": s, "decision": name, "bucket": int(b),
-                             **{k: v for k, v in bucket_labels(name, int(b)).items()},
-                             "trials": int(n), "win_action0": m0, "win_action1": m1,
-                             "action0": ACTIONS[name][0], "action1": ACTIONS[name][1],
-                             "estimate": float(diff), "std_error": float(se), "ci_low": float(lo),
-                             "ci_high": float(hi)})
+                rows.append(
+                    {
+                        "measure": f"{name}_value",
+                        "seat": s,
+                        "decision": name,
+                        "bucket": int(b),
+                        **{k: v for k, v in bucket_labels(name, int(b)).items()},
+                        "trials": int(n),
+                        "win_action0": m0,
+                        "win_action1": m1,
+                        "action0": ACTIONS[name][0],
+                        "action1": ACTIONS[name][1],
+                        "estimate": float(diff),
+                        "std_error": float(se),
+                        "ci_low": float(lo),
+                        "ci_high": float(hi),
+                    }
+                )
     df = pd.DataFrame(rows)
     if len(df):
         df["seat"] = df["seat"].astype("Int64")
     return df
 
 
-def compare_spec(players: int, field: str | list[Strategy], challenger: str | list[Strategy],
-                 variants: dict | None = None) -> KernelSpec:
+def compare_spec(
+    players: int, field: str | list[Strategy], challenger: str | list[Strategy], variants: dict | None = None
+) -> KernelSpec:
     """Each seat in turn plays ``challenger`` against a field on ``field``, on the same deals."""
     g = rules()
     P = g.check_players(players)
@@ -377,15 +458,26 @@ def compare_spec(players: int, field: str | list[Strategy], challenger: str | li
     a = field if isinstance(field, list) else seat_strategies([field], P)
     b = challenger if isinstance(challenger, list) else seat_strategies([challenger], P)
     args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(a), *stack(b), K.RANK_PACK)
-    return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:compare_chunks", args=args,
-                      n_counts=P * K.DEC_STATS, tabulate=tabulate_compare,
-                      describe={"players": P, "variants": full, "field": a[0].name, "challenger": b[0].name,
-                                "analysis": "paired comparison"},
-                      precision_measures=("challenger_minus_field",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.bisko_bobo:compare_chunks",
+        args=args,
+        n_counts=P * K.DEC_STATS,
+        tabulate=tabulate_compare,
+        describe={
+            "players": P,
+            "variants": full,
+            "field": a[0].name,
+            "challenger": b[0].name,
+            "analysis": "paired comparison",
+        },
+        precision_measures=("challenger_minus_field",),
+    )
 
 
 def tabulate_compare(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     from ..stats import paired_difference
+
     P = int(spec.describe["players"])
     c = np.asarray(counts).reshape(P, K.DEC_STATS)
     rows = []
@@ -394,17 +486,38 @@ def tabulate_compare(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.Da
         if n == 0:
             continue
         diff, se, lo, hi = paired_difference(sd / 60.0, sd2 / 3600.0, n)
-        rows.append({"measure": "challenger_minus_field", "seat": s, "field": spec.describe["field"],
-                     "challenger": spec.describe["challenger"], "trials": int(n), "win_field": w0 / 60.0 / n,
-                     "win_challenger": w1 / 60.0 / n, "estimate": float(diff), "std_error": float(se),
-                     "ci_low": float(lo), "ci_high": float(hi)})
+        rows.append(
+            {
+                "measure": "challenger_minus_field",
+                "seat": s,
+                "field": spec.describe["field"],
+                "challenger": spec.describe["challenger"],
+                "trials": int(n),
+                "win_field": w0 / 60.0 / n,
+                "win_challenger": w1 / 60.0 / n,
+                "estimate": float(diff),
+                "std_error": float(se),
+                "ci_low": float(lo),
+                "ci_high": float(hi),
+            }
+        )
     df = pd.DataFrame(rows)
     df["seat"] = df["seat"].astype("Int64")
     return df
 
 
-def improve(players: int, *, trials: int = 400_000, rounds: int = 4, seed: int = 0, start: str = "heuristic",
-            z: float = 3.0, min_n: int = 200, progress: bool = False, variants: dict | None = None):
+def improve(
+    players: int,
+    *,
+    trials: int = 400_000,
+    rounds: int = 4,
+    seed: int = 0,
+    start: str = "heuristic",
+    z: float = 3.0,
+    min_n: int = 200,
+    progress: bool = False,
+    variants: dict | None = None,
+):
     """Iterated best responses on common random numbers (the recommended strategy).
 
     Each round measures, for every seat, decision and situation bucket, the paired win-share difference
@@ -413,6 +526,7 @@ def improve(players: int, *, trials: int = 400_000, rounds: int = 4, seed: int =
     Stops when a round changes nothing. Returns (strategies per seat, history DataFrame, last decision table).
     """
     from ..driver import run
+
     P = rules().check_players(players)
     strats = [builtin_strategy(start, P, s) for s in range(P)]
     history = []
@@ -422,8 +536,9 @@ def improve(players: int, *, trials: int = 400_000, rounds: int = 4, seed: int =
         res = run(spec, trials=trials, seed=seed + r, progress=progress, chunk_size=4096)
         table = res.table
         changes = 0
-        new = [Strategy("recommended", s.p_jingo.copy(), s.p_swap.copy(), s.swap_target, s.p_tuck.copy())
-               for s in strats]
+        new = [
+            Strategy("recommended", s.p_jingo.copy(), s.p_swap.copy(), s.swap_target, s.p_tuck.copy()) for s in strats
+        ]
         for row in table.itertuples(index=False):
             if row.trials < min_n or not row.std_error > 0:
                 continue
@@ -440,28 +555,44 @@ def improve(players: int, *, trials: int = 400_000, rounds: int = 4, seed: int =
                     st.p_jingo[idx] = better
                     changes += 1
             elif row.decision == "swap":
-                idx = (b // 2, b % 2)
-                if st.p_swap[idx] != better:
-                    st.p_swap[idx] = better
+                pair = (b // 2, b % 2)
+                if st.p_swap[pair] != better:
+                    st.p_swap[pair] = better
                     changes += 1
             else:
                 if st.p_tuck[b] != better:
                     st.p_tuck[b] = better
                     changes += 1
         sig = table[(table.trials >= min_n) & (np.abs(table.estimate) >= z * table.std_error)]
-        history.append({"players": P, "round": r + 1, "trials": trials, "buckets": len(table),
-                        "significant": len(sig), "changes": changes})
+        history.append(
+            {
+                "players": P,
+                "round": r + 1,
+                "trials": trials,
+                "buckets": len(table),
+                "significant": len(sig),
+                "changes": changes,
+            }
+        )
         strats = new
         if changes == 0:
             break
     return strats, pd.DataFrame(history), table
 
 
-def improve_tables(players: list[int] | None = None, *, trials: int = 400_000, rounds: int = 4, seed: int = 0,
-                   write: bool = False, progress: bool = True):
+def improve_tables(
+    players: list[int] | None = None,
+    *,
+    trials: int = 400_000,
+    rounds: int = 4,
+    seed: int = 0,
+    write: bool = False,
+    progress: bool = True,
+):
     """``cardlab improve bisko-bobo``: :func:`improve` for each player count (default 2-6), its history as
     a Result; ``write`` stores the tables in seeds/ as the recommended strategy."""
     from ..tables import Result
+
     players = list(players or range(2, 7))
     for P in players:
         rules().check_players(P)
@@ -471,15 +602,22 @@ def improve_tables(players: list[int] | None = None, *, trials: int = 400_000, r
     for P in players:
         strats, h, _ = improve(P, trials=trials, rounds=rounds, seed=seed, progress=progress)
         hist.append(h)
-        stored["players"][str(P)] = {"seats": [strategy_to_dict(s) for s in strats],
-                                     "trials_per_round": trials, "rounds": int(h["round"].max()),
-                                     "converged": bool(h["changes"].iloc[-1] == 0), "seed": seed}
+        stored["players"][str(P)] = {
+            "seats": [strategy_to_dict(s) for s in strats],
+            "trials_per_round": trials,
+            "rounds": int(h["round"].max()),
+            "converged": bool(h["changes"].iloc[-1] == 0),
+            "seed": seed,
+        }
     if write:
         from ..tables import write_text_atomic
-        stored["about"] = ("Recommended Bisko-Bobo strategy tables (one per seat, seat 0 = dealer's left), "
-                           "computed by 'cardlab improve bisko-bobo --write': iterated best responses on "
-                           "common random numbers; a bucket switches action when the paired difference is "
-                           "at least 3 standard errors from zero.")
+
+        stored["about"] = (
+            "Recommended Bisko-Bobo strategy tables (one per seat, seat 0 = dealer's left), "
+            "computed by 'cardlab improve bisko-bobo --write': iterated best responses on "
+            "common random numbers; a bucket switches action when the paired difference is "
+            "at least 3 standard errors from zero."
+        )
         write_text_atomic(recommended_path(), json.dumps(stored, indent=1, sort_keys=True) + "\n")
         _recommended_tables.cache_clear()
     return Result(pd.concat(hist, ignore_index=True), {"game": GAME, "command": "improve", "written": write})
@@ -489,6 +627,7 @@ def improve_tables(players: list[int] | None = None, *, trials: int = 400_000, r
 # The odds calculator
 # ---------------------------------------------------------------------------------------------
 
+
 def _seat_cards(items: list[str] | None, P: int, what: str) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     for item in items or []:
@@ -496,17 +635,29 @@ def _seat_cards(items: list[str] | None, P: int, what: str) -> dict[int, list[in
         try:
             s = int(seat)
         except ValueError:
-            raise CardlabError(f"bad --{what} {item!r}: expected SEAT=CARDS, e.g. 1=\"AH KD\"") from None
+            raise CardlabError(f'bad --{what} {item!r}: expected SEAT=CARDS, e.g. 1="AH KD"') from None
         if not eq or not 0 <= s < P:
             raise CardlabError(f"bad --{what} {item!r}: expected SEAT=CARDS with a seat in 0..{P - 1}")
         out[s] = DECK.indices(cards)
     return out
 
 
-def odds_spec(players: int, seat: int, *, decision: str = "flingo", upright: str | None = None,
-              tucked: str | None = None, jingo_card: str | None = None, opening: list[str] | None = None,
-              flingo: list[str] | None = None, jingo: list[int] | None = None, jingos_so_far: int | None = None,
-              seen: str | None = None, variants: dict | None = None, strategies: list[str] | None = None) -> KernelSpec:
+def odds_spec(
+    players: int,
+    seat: int,
+    *,
+    decision: str = "flingo",
+    upright: str | None = None,
+    tucked: str | None = None,
+    jingo_card: str | None = None,
+    opening: list[str] | None = None,
+    flingo: list[str] | None = None,
+    jingo: list[int] | None = None,
+    jingos_so_far: int | None = None,
+    seen: str | None = None,
+    variants: dict | None = None,
+    strategies: list[str] | None = None,
+) -> KernelSpec:
     """Build the odds calculator's kernel spec from what the deciding player can see (BB-14)."""
     g = rules()
     P = g.check_players(players)
@@ -523,8 +674,10 @@ def odds_spec(players: int, seat: int, *, decision: str = "flingo", upright: str
 
     def place(pos: int, card: int, why: str):
         if card not in in_high:
-            raise CardlabError(f"card {DECK.card(card)} ({why}) is not in the HIGH deck for {P} players "
-                               f"(ranks {', '.join(g.data['deck']['high_ranks'][str(P)])})")
+            raise CardlabError(
+                f"card {DECK.card(card)} ({why}) is not in the HIGH deck for {P} players "
+                f"(ranks {', '.join(g.data['deck']['high_ranks'][str(P)])})"
+            )
         if card in used:
             raise CardlabError(f"duplicate card {DECK.card(card)}: {used[card]} and {why}")
         used[card] = why
@@ -537,7 +690,7 @@ def odds_spec(players: int, seat: int, *, decision: str = "flingo", upright: str
     else:
         mine = DECK.indices(upright) + (DECK.indices(tucked) if tucked else [])
         if len(mine) != 2:
-            raise CardlabError("give one --upright card and one --tucked card (or --opening SEAT=\"C1 C2\")")
+            raise CardlabError('give one --upright card and one --tucked card (or --opening SEAT="C1 C2")')
         openings[seat] = mine
     for s, cards in openings.items():
         if len(cards) != 2:
@@ -571,8 +724,10 @@ def odds_spec(players: int, seat: int, *, decision: str = "flingo", upright: str
                 raise CardlabError(f"give seat {s}'s opening cards (--opening {s}=...) with its Flingo")
             reward = cards[0] // 13 == openings[s][0] // 13
             if len(cards) != 1 + reward:
-                raise CardlabError(f"seat {s}'s Flingo {' '.join(str(DECK.card(c)) for c in cards)}: a flung card of "
-                                   "the upright suit earns one reward card (BB-5), otherwise none")
+                raise CardlabError(
+                    f"seat {s}'s Flingo {' '.join(str(DECK.card(c)) for c in cards)}: a flung card of "
+                    "the upright suit earns one reward card (BB-5), otherwise none"
+                )
             forced[s] = 0
             for i, c in enumerate(cards):
                 place(ptr + i, c, f"seat {s}'s Flingo")
@@ -593,20 +748,42 @@ def odds_spec(players: int, seat: int, *, decision: str = "flingo", upright: str
     pool = np.array([c for c in hid if c not in used], dtype=np.int64)
     lo_template = np.full(len(lod), -1, dtype=np.int64)
     dec = DECISIONS.index(decision)
-    args = (np.int64(P), hid, lod, variant_array(full), *stack(strats), K.RANK_PACK, template, pool, lo_template,
-            lod.copy(), forced, np.int64(seat), np.int64(dec),
-            np.int64(-1 if jingos_so_far is None or given else jingos_so_far), seen_cards)
-    known = {"seat": seat, "decision": decision,
-             "cards": {f"seat {s}": " ".join(str(DECK.card(c)) for c in cs) for s, cs in openings.items()}}
-    return KernelSpec(game=GAME, kernel="kernels.bisko_bobo:odds_chunks", args=args, n_counts=K.ODDS_FIELDS,
-                      tabulate=tabulate_odds,
-                      describe={"players": P, "variants": full, "strategies": [s.name for s in strats],
-                                "analysis": "odds", **known},
-                      precision_measures=("win",))
+    args = (
+        np.int64(P),
+        hid,
+        lod,
+        variant_array(full),
+        *stack(strats),
+        K.RANK_PACK,
+        template,
+        pool,
+        lo_template,
+        lod.copy(),
+        forced,
+        np.int64(seat),
+        np.int64(dec),
+        np.int64(-1 if jingos_so_far is None or given else jingos_so_far),
+        seen_cards,
+    )
+    known = {
+        "seat": seat,
+        "decision": decision,
+        "cards": {f"seat {s}": " ".join(str(DECK.card(c)) for c in cs) for s, cs in openings.items()},
+    }
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.bisko_bobo:odds_chunks",
+        args=args,
+        n_counts=K.ODDS_FIELDS,
+        tabulate=tabulate_odds,
+        describe={"players": P, "variants": full, "strategies": [s.name for s in strats], "analysis": "odds", **known},
+        precision_measures=("win",),
+    )
 
 
 def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     from ..stats import mean_interval, paired_difference
+
     c = np.asarray(counts, dtype=float)
     attempts, accepted_n, n, w0, w1, sd, sd2 = c
     name = spec.describe["decision"]
@@ -617,29 +794,67 @@ def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataF
     for action, total in ((a0, w0), (a1, w1)):
         p = total / 60.0 / n if n else float("nan")
         m, se, lo, hi = mean_interval(total / 60.0, total / 60.0, n)
-        rows.append({"measure": "win", "seat": spec.describe["seat"], "action": action, "trials": int(n),
-                     "estimate": p, "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+        rows.append(
+            {
+                "measure": "win",
+                "seat": spec.describe["seat"],
+                "action": action,
+                "trials": int(n),
+                "estimate": p,
+                "std_error": float(se),
+                "ci_low": float(lo),
+                "ci_high": float(hi),
+            }
+        )
     diff, se, lo, hi = paired_difference(sd / 60.0, sd2 / 3600.0, n)
-    rows.append({"measure": "difference", "seat": spec.describe["seat"], "action": f"{a1} - {a0}", "trials": int(n),
-                 "estimate": float(diff), "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
-    rows.append({"measure": "acceptance", "seat": None, "action": None, "trials": int(attempts),
-                 "estimate": accepted_n / attempts if attempts else float("nan"), "std_error": float("nan"),
-                 "ci_low": float("nan"), "ci_high": float("nan")})
+    rows.append(
+        {
+            "measure": "difference",
+            "seat": spec.describe["seat"],
+            "action": f"{a1} - {a0}",
+            "trials": int(n),
+            "estimate": float(diff),
+            "std_error": float(se),
+            "ci_low": float(lo),
+            "ci_high": float(hi),
+        }
+    )
+    rows.append(
+        {
+            "measure": "acceptance",
+            "seat": None,
+            "action": None,
+            "trials": int(attempts),
+            "estimate": accepted_n / attempts if attempts else float("nan"),
+            "std_error": float("nan"),
+            "ci_low": float("nan"),
+            "ci_high": float("nan"),
+        }
+    )
     df = pd.DataFrame(rows)
     df["seat"] = df["seat"].astype("Int64")
     return df
 
 
-def odds(run_options: dict, players: int | None = None, seat: int = 0, variants: dict | None = None,
-         strategies: list[str] | None = None, **position):
+def odds(
+    run_options: dict,
+    players: int | None = None,
+    seat: int = 0,
+    variants: dict | None = None,
+    strategies: list[str] | None = None,
+    **position,
+):
     """``cardlab odds bisko-bobo``: :func:`odds_spec` run by the driver (``run_options``: its keywords)."""
     from ..driver import run
+
     spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)
     res = run(spec, **run_options)
     acc = res.table[res.table.measure == "acceptance"].iloc[0]
     if acc.estimate == 0 or np.isnan(acc.estimate):
-        raise CardlabError("no sampled deal matched what was given (is the situation possible?); "
-                           "give the earlier seats' choices with --flingo/--jingo instead of --seen")
+        raise CardlabError(
+            "no sampled deal matched what was given (is the situation possible?); "
+            "give the earlier seats' choices with --flingo/--jingo instead of --seen"
+        )
     return res
 
 
@@ -647,15 +862,27 @@ def odds(run_options: dict, players: int | None = None, seat: int = 0, variants:
 # The strategy report (reports/bisko-bobo/)
 # ---------------------------------------------------------------------------------------------
 
+
 def _pooled_pairs(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Pool decision-value rows over everything but ``by`` (sums of paired statistics)."""
     from ..stats import paired_difference
-    d = df.assign(_sd=df.estimate * df.trials, _w0=df.win_action0 * df.trials, _w1=df.win_action1 * df.trials,
-                  _sd2=(df.std_error ** 2 * df.trials * (df.trials - 1) + df.trials * df.estimate ** 2))
+
+    d = df.assign(
+        _sd=df.estimate * df.trials,
+        _w0=df.win_action0 * df.trials,
+        _w1=df.win_action1 * df.trials,
+        _sd2=(df.std_error**2 * df.trials * (df.trials - 1) + df.trials * df.estimate**2),
+    )
     g = d.groupby(by, observed=True)[["trials", "_sd", "_sd2", "_w0", "_w1"]].sum().reset_index()
     m, se, lo, hi = paired_difference(g["_sd"], g["_sd2"], g["trials"])
-    return g.assign(win_action0=g["_w0"] / g["trials"], win_action1=g["_w1"] / g["trials"], estimate=m,
-                    std_error=se, ci_low=lo, ci_high=hi).drop(columns=["_sd", "_sd2", "_w0", "_w1"])
+    return g.assign(
+        win_action0=g["_w0"] / g["trials"],
+        win_action1=g["_w1"] / g["trials"],
+        estimate=m,
+        std_error=se,
+        ci_low=lo,
+        ci_high=hi,
+    ).drop(columns=["_sd", "_sd2", "_w0", "_w1"])
 
 
 def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True):
@@ -673,16 +900,30 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     trials_main = runs[4].meta["trials"]
 
     # 1. win rate by seat
-    wins = pd.concat([r.table[(r.table.measure == "win") & r.table.seat.notna()].assign(players=P)
-                      for P, r in runs.items()])
+    wins = pd.concat(
+        [r.table[(r.table.measure == "win") & r.table.seat.notna()].assign(players=P) for P, r in runs.items()]
+    )
     t = wins[["players", "seat", "trials", "estimate", "ci_low", "ci_high"]].rename(columns={"estimate": "win"})
-    fig = bar_with_intervals(wins.assign(seat=wins.seat.astype(int)), "seat", "players",
-                             title="Win share by seat (heuristic field; seat 0 = dealer's left)",
-                             ylabel="win share per deal", xlabel="seat (playing order; the last seat deals)")
-    sections.append(Section("Win rate by seat", (
-        "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
-        "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
-        "Intervals are 95% (mean and standard error of the win share)."), t, [fig]))
+    fig = bar_with_intervals(
+        wins.assign(seat=wins.seat.astype(int)),
+        "seat",
+        "players",
+        title="Win share by seat (heuristic field; seat 0 = dealer's left)",
+        ylabel="win share per deal",
+        xlabel="seat (playing order; the last seat deals)",
+    )
+    sections.append(
+        Section(
+            "Win rate by seat",
+            (
+                "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
+                "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
+                "Intervals are 95% (mean and standard error of the win share)."
+            ),
+            t,
+            [fig],
+        )
+    )
 
     # 2. Flingo vs Jingo by situation
     dec = run(decision_spec(4), trials=n(2_000_000), seed=seed + 1, progress=progress).table
@@ -691,57 +932,114 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     pooled = pooled[pooled.trials >= 200].astype({"unseen_of_suit": int})
     by_unseen = _pooled_pairs(fl, ["unseen_of_suit"]).astype({"unseen_of_suit": int})
     fig, ax = new_figure()
-    ax.errorbar(by_unseen["unseen_of_suit"], by_unseen["estimate"],
-                yerr=yerr(by_unseen["estimate"], by_unseen["ci_low"], by_unseen["ci_high"]),
-                fmt="o-", capsize=3)
+    ax.errorbar(
+        by_unseen["unseen_of_suit"],
+        by_unseen["estimate"],
+        yerr=yerr(by_unseen["estimate"], by_unseen["ci_low"], by_unseen["ci_high"]),
+        fmt="o-",
+        capsize=3,
+    )
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("unseen HIGH cards of the upright card's suit")
     ax.set_ylabel("win(Jingo) - win(Flingo)")
     ax.set_title("4 players: value of Jingo over Flingo, paired on the same deals")
-    sections.append(Section("Flingo or Jingo, by situation (4 players)", (
-        "For every free Flingo/Jingo choice in a deal, the deal is replayed with both actions from the same "
-        "cards (common random numbers); the column estimate is win(Jingo) - win(Flingo) with its paired 95% "
-        "interval. Situations: Jingos taken so far, whether free players choose later, and how many HIGH cards "
-        "of the upright suit are still unseen. Everyone else plays the heuristic."),
-        pooled[["jingos_so_far", "later_free", "unseen_of_suit", "trials", "win_action0", "win_action1",
-                "estimate", "ci_low", "ci_high"]].rename(columns={"win_action0": "win_flingo",
-                                                                  "win_action1": "win_jingo"}), [fig]))
+    sections.append(
+        Section(
+            "Flingo or Jingo, by situation (4 players)",
+            (
+                "For every free Flingo/Jingo choice in a deal, the deal is replayed with both actions from the same "
+                "cards (common random numbers); the column estimate is win(Jingo) - win(Flingo) with its paired 95% "
+                "interval. Situations: Jingos taken so far, whether free players choose later, and how many HIGH cards "
+                "of the upright suit are still unseen. Everyone else plays the heuristic."
+            ),
+            pooled[
+                [
+                    "jingos_so_far",
+                    "later_free",
+                    "unseen_of_suit",
+                    "trials",
+                    "win_action0",
+                    "win_action1",
+                    "estimate",
+                    "ci_low",
+                    "ci_high",
+                ]
+            ].rename(columns={"win_action0": "win_flingo", "win_action1": "win_jingo"}),
+            [fig],
+        )
+    )
 
     # 3. Bisk type frequencies: exact beside simulated in play
     ex = {m: exact_bisk_types(4, m)["probability"].to_numpy() for m in (3, 4, 5, 6)}
     ft = runs[4].table
     sim = ft[(ft.measure == "final_type") & ft.seat.isna()].set_index("bisk")
-    types = pd.DataFrame({"bisk": TYPE_NAMES, **{f"exact {m} cards": ex[m] for m in ex},
-                          "in play": sim.loc[TYPE_NAMES, "estimate"].to_numpy(),
-                          "in play ci_low": sim.loc[TYPE_NAMES, "ci_low"].to_numpy(),
-                          "in play ci_high": sim.loc[TYPE_NAMES, "ci_high"].to_numpy()})
+    types = pd.DataFrame(
+        {
+            "bisk": TYPE_NAMES,
+            **{f"exact {m} cards": ex[m] for m in ex},
+            "in play": sim.loc[TYPE_NAMES, "estimate"].to_numpy(),
+            "in play ci_low": sim.loc[TYPE_NAMES, "ci_low"].to_numpy(),
+            "in play ci_high": sim.loc[TYPE_NAMES, "ci_high"].to_numpy(),
+        }
+    )
     fig, ax = new_figure(6.4, 3.8)
     x = np.arange(len(TYPE_NAMES))
-    for i, m in enumerate(ex):
-        ax.plot(x, np.where(ex[m] > 0, ex[m], np.nan), marker=".", lw=0.8,
-                label=f"exact, random {m}-card set (impossible types left out)")
-    ax.errorbar(x, types["in play"], yerr=yerr(types["in play"], types["in play ci_low"], types["in play ci_high"]),
-                fmt="ks", ms=4, capsize=2, label="final set in play (heuristic)")
+    for m in ex:
+        ax.plot(
+            x,
+            np.where(ex[m] > 0, ex[m], np.nan),
+            marker=".",
+            lw=0.8,
+            label=f"exact, random {m}-card set (impossible types left out)",
+        )
+    ax.errorbar(
+        x,
+        types["in play"],
+        yerr=yerr(types["in play"], types["in play ci_low"], types["in play ci_high"]),
+        fmt="ks",
+        ms=4,
+        capsize=2,
+        label="final set in play (heuristic)",
+    )
     ax.set_yscale("log")
     ax.set_xticks(x)
     ax.set_xticklabels(TYPE_NAMES, rotation=35, ha="right")
     ax.set_ylabel("probability (log scale)")
     ax.set_title("Bisk types, 4 players: exact enumeration and simulated play")
     ax.legend(fontsize=7)
-    sections.append(Section("Bisk type frequencies: exact and in play (4 players)", (
-        "Exact: every m-card set of the 24-card HIGH deck, enumerated (cardlab exact bisko-bobo bisk-types). "
-        "In play: the type of each player's final evaluation set (BB-10), which mixes set sizes and Jack "
-        "reversals (three cards at most in Jack mode)."), types, [fig], digits=5))
+    sections.append(
+        Section(
+            "Bisk type frequencies: exact and in play (4 players)",
+            (
+                "Exact: every m-card set of the 24-card HIGH deck, enumerated (cardlab exact bisko-bobo bisk-types). "
+                "In play: the type of each player's final evaluation set (BB-10), which mixes set sizes and Jack "
+                "reversals (three cards at most in Jack mode)."
+            ),
+            types,
+            [fig],
+            digits=5,
+        )
+    )
 
     # 4. P(win | final type)
-    wt = pd.concat([r.table[(r.table.measure == "win_given_type") & r.table.seat.isna()].assign(players=P)
-                    for P, r in runs.items()])
+    wt = pd.concat(
+        [
+            r.table[(r.table.measure == "win_given_type") & r.table.seat.isna()].assign(players=P)
+            for P, r in runs.items()
+        ]
+    )
     wt = wt[wt.trials > 0]
-    fig = bar_with_intervals(wt, "bisk", "players", title="P(win | final Bisk type)", ylabel="win share",
-                             xlabel="final type")
-    sections.append(Section("P(win | final Bisk type)", "Win share of a player whose final evaluation set is of "
-                            "each type, every seat pooled; Wilson intervals.",
-                            wt[["players", "bisk", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
+    fig = bar_with_intervals(
+        wt, "bisk", "players", title="P(win | final Bisk type)", ylabel="win share", xlabel="final type"
+    )
+    sections.append(
+        Section(
+            "P(win | final Bisk type)",
+            "Win share of a player whose final evaluation set is of each type, every seat pooled; Wilson intervals.",
+            wt[["players", "bisk", "trials", "estimate", "ci_low", "ci_high"]],
+            [fig],
+        )
+    )
 
     # 5. The Jack reversal
     jrows = []
@@ -751,68 +1049,138 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
         for name in ("win_opening_bisko_jack", "win_opening_bisko_no_jack", "win_tuck_jack", "win_tuck_no_jack"):
             row = tb[(tb.measure == name) & tb.seat.isna()]
             if len(row):
-                jrows.append({"players": P, "measure": name, "p_jack": jack.estimate,
-                              **row.iloc[0][["trials", "estimate", "ci_low", "ci_high"]].to_dict()})
+                jrows.append(
+                    {
+                        "players": P,
+                        "measure": name,
+                        "p_jack": jack.estimate,
+                        **row.iloc[0][["trials", "estimate", "ci_low", "ci_high"]].to_dict(),
+                    }
+                )
     jt = pd.DataFrame(jrows)
-    fig = bar_with_intervals(jt, "measure", "players", title="The Jack reversal (BB-10)", ylabel="win share",
-                             xlabel="")
-    sections.append(Section("The effect of the Jack reversal", (
-        "When the Wet Bisk is a Jack, only tucked cards count: an opening Bisko (no tucked card) can no longer "
-        "win unless nobody has a Bisk. Win shares of opening-Bisko and Tuck players with and without a Jack."),
-        jt, [fig]))
+    fig = bar_with_intervals(jt, "measure", "players", title="The Jack reversal (BB-10)", ylabel="win share", xlabel="")
+    sections.append(
+        Section(
+            "The effect of the Jack reversal",
+            (
+                "When the Wet Bisk is a Jack, only tucked cards count: an opening Bisko (no tucked card) can no longer "
+                "win unless nobody has a Bisk. Win shares of opening-Bisko and Tuck players with and without a Jack."
+            ),
+            jt,
+            [fig],
+        )
+    )
 
     # 6. Value of Bingo-Bango swaps
     sw = []
     for P in range(2, 7):
         res = run(compare_spec(P, "heuristic", "no-swap"), trials=n(500_000), seed=seed + 2, progress=progress)
         r0 = res.table[res.table.seat.isna()].iloc[0]
-        sw.append({"players": P, "trials": r0.trials, "win_heuristic": r0.win_field, "win_no_swap": r0.win_challenger,
-                   "estimate": r0.estimate, "ci_low": r0.ci_low, "ci_high": r0.ci_high})
+        sw.append(
+            {
+                "players": P,
+                "trials": r0.trials,
+                "win_heuristic": r0.win_field,
+                "win_no_swap": r0.win_challenger,
+                "estimate": r0.estimate,
+                "ci_low": r0.ci_low,
+                "ci_high": r0.ci_high,
+            }
+        )
     swt = pd.DataFrame(sw)
     swap_vals = _pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
-    sections.append(Section("The value of Bingo-Bango swaps", (
-        "Paired on the same deals: one seat at a time stops swapping (no-swap) while the field plays the "
-        "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats (trials counts seat-deals)."),
-        swt))
-    sections.append(Section("When to swap (4 players)", (
-        "Every optional swap in a deal replayed both ways on the same cards: estimate = win(swap) - "
-        "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
-        "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help)."),
-        swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})[
-            ["fit", "opening_bisko", "trials", "win_no_swap", "win_swap", "estimate", "ci_low", "ci_high"]]))
+    sections.append(
+        Section(
+            "The value of Bingo-Bango swaps",
+            (
+                "Paired on the same deals: one seat at a time stops swapping (no-swap) while the field plays the "
+                "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats (trials counts seat-deals)."
+            ),
+            swt,
+        )
+    )
+    sections.append(
+        Section(
+            "When to swap (4 players)",
+            (
+                "Every optional swap in a deal replayed both ways on the same cards: estimate = win(swap) - "
+                "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
+                "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help)."
+            ),
+            swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})[
+                ["fit", "opening_bisko", "trials", "win_no_swap", "win_swap", "estimate", "ci_low", "ci_high"]
+            ],
+        )
+    )
     tuck_vals = _pooled_pairs(dec[dec.decision == "tuck"], ["placement"])
-    sections.append(Section("Where to place a Jingo card that makes a Bobo (4 players)", (
-        "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired."),
-        tuck_vals.rename(columns={"win_action0": "win_upright", "win_action1": "win_tucked"})[
-            ["placement", "trials", "win_upright", "win_tucked", "estimate", "ci_low", "ci_high"]]))
+    sections.append(
+        Section(
+            "Where to place a Jingo card that makes a Bobo (4 players)",
+            ("estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired."),
+            tuck_vals.rename(columns={"win_action0": "win_upright", "win_action1": "win_tucked"})[
+                ["placement", "trials", "win_upright", "win_tucked", "estimate", "ci_low", "ci_high"]
+            ],
+        )
+    )
 
     # 7. The recommended strategy and its edge
     if _recommended_tables():
         edge = []
         for P in range(2, 7):
             for field in ("heuristic", "always-jingo"):
-                res = run(compare_spec(P, field, "recommended"), trials=n(500_000), seed=seed + 3,
-                          progress=progress)
+                res = run(compare_spec(P, field, "recommended"), trials=n(500_000), seed=seed + 3, progress=progress)
                 r0 = res.table[res.table.seat.isna()].iloc[0]
-                edge.append({"players": P, "field": field, "trials": r0.trials, "win_field": r0.win_field,
-                             "win_recommended": r0.win_challenger, "estimate": r0.estimate, "ci_low": r0.ci_low,
-                             "ci_high": r0.ci_high})
+                edge.append(
+                    {
+                        "players": P,
+                        "field": field,
+                        "trials": r0.trials,
+                        "win_field": r0.win_field,
+                        "win_recommended": r0.win_challenger,
+                        "estimate": r0.estimate,
+                        "ci_low": r0.ci_low,
+                        "ci_high": r0.ci_high,
+                    }
+                )
         et = pd.DataFrame(edge)
-        fig = bar_with_intervals(et.rename(columns={}), "players", "field",
-                                 title="Edge of one recommended player over the field", ylabel="win share gain",
-                                 xlabel="players", reference=0.0)
+        fig = bar_with_intervals(
+            et.rename(columns={}),
+            "players",
+            "field",
+            title="Edge of one recommended player over the field",
+            ylabel="win share gain",
+            xlabel="players",
+            reference=0.0,
+        )
         diffs = recommended_differences()
-        sections.append(Section("The recommended strategy and its edge", (
-            "Computed by cardlab improve bisko-bobo (iterated best responses on common random numbers; a "
-            "situation switches action when the paired difference is at least 3 standard errors from zero). "
-            "The chart: one seat at a time plays the recommended table while the others keep the field strategy; "
-            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals)."), et, [fig]))
-        sections.append(Section("Where the recommended strategy departs from the heuristic", (
-            "Each row is a situation bucket where the stored table chooses differently from the heuristic "
-            "(seeds/bisko-bobo-recommended.json)."), diffs))
-    intro = (f"Bisko-Bobo (rules.md section 1, default variants), simulated with cardlab's numba kernels. "
-             f"Seed {seed}; {trials_main:,} deals per player count for the main tables. Every figure is a "
-             f"measurement with a 95% interval; the exact tables are enumerations.")
+        sections.append(
+            Section(
+                "The recommended strategy and its edge",
+                (
+                    "Computed by cardlab improve bisko-bobo (iterated best responses on common random numbers; a "
+                    "situation switches action when the paired difference is at least 3 standard errors from zero). "
+                    "The chart: one seat at a time plays the recommended table while the others keep the field strategy; "
+                    "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals)."
+                ),
+                et,
+                [fig],
+            )
+        )
+        sections.append(
+            Section(
+                "Where the recommended strategy departs from the heuristic",
+                (
+                    "Each row is a situation bucket where the stored table chooses differently from the heuristic "
+                    "(seeds/bisko-bobo-recommended.json)."
+                ),
+                diffs,
+            )
+        )
+    intro = (
+        f"Bisko-Bobo (rules.md section 1, default variants), simulated with cardlab's numba kernels. "
+        f"Seed {seed}; {trials_main:,} deals per player count for the main tables. Every figure is a "
+        f"measurement with a 95% interval; the exact tables are enumerations."
+    )
     return "Bisko-Bobo: strategy report", intro, sections
 
 
@@ -826,17 +1194,36 @@ def recommended_differences() -> pd.DataFrame:
             rec = strategy_from_dict("recommended", d)
             for idx in zip(*np.nonzero(rec.p_jingo != base.p_jingo)):
                 b = int(np.ravel_multi_index(idx, K.JINGO_SHAPE))
-                rows.append({"players": P, "seat": s, "decision": "flingo",
-                             "situation": ", ".join(f"{k}={v}" for k, v in bucket_labels("flingo", b).items()),
-                             "recommended": "Jingo" if rec.p_jingo[idx] else "Flingo"})
+                rows.append(
+                    {
+                        "players": P,
+                        "seat": s,
+                        "decision": "flingo",
+                        "situation": ", ".join(f"{k}={v}" for k, v in bucket_labels("flingo", b).items()),
+                        "recommended": "Jingo" if rec.p_jingo[idx] else "Flingo",
+                    }
+                )
             for idx in zip(*np.nonzero(rec.p_swap != base.p_swap)):
                 b = int(idx[0] * 2 + idx[1])
-                rows.append({"players": P, "seat": s, "decision": "swap",
-                             "situation": ", ".join(f"{k}={v}" for k, v in bucket_labels("swap", b).items()),
-                             "recommended": "swap" if rec.p_swap[idx] else "no swap"})
-            for b in np.nonzero(rec.p_tuck != base.p_tuck)[0]:
-                rows.append({"players": P, "seat": s, "decision": "tuck", "situation": REL_NAMES[int(b)],
-                             "recommended": "tucked" if rec.p_tuck[b] else "upright"})
+                rows.append(
+                    {
+                        "players": P,
+                        "seat": s,
+                        "decision": "swap",
+                        "situation": ", ".join(f"{k}={v}" for k, v in bucket_labels("swap", b).items()),
+                        "recommended": "swap" if rec.p_swap[idx] else "no swap",
+                    }
+                )
+            for b in map(int, np.nonzero(rec.p_tuck != base.p_tuck)[0]):
+                rows.append(
+                    {
+                        "players": P,
+                        "seat": s,
+                        "decision": "tuck",
+                        "situation": REL_NAMES[int(b)],
+                        "recommended": "tucked" if rec.p_tuck[b] else "upright",
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -844,14 +1231,20 @@ def recommended_differences() -> pd.DataFrame:
 # The game interface (analysis.games.base)
 # ---------------------------------------------------------------------------------------------
 
+
 class BiskoBobo(Game):
     id = GAME
     exact_tables = EXACT_TABLES
     examples = {
         "evaluate": {"sets": ["KC JC TC", "AS KS AH KH"]},
         "exact": {"table": "bisk-types", "players": 4, "cards": 2},
-        "odds": {"run": {"trials": 400, "chunk_size": 200}, "seat": 1, "decision": "flingo", "upright": "9H",
-                 "tucked": "KS"},
+        "odds": {
+            "run": {"trials": 400, "chunk_size": 200},
+            "seat": 1,
+            "decision": "flingo",
+            "upright": "9H",
+            "tucked": "KS",
+        },
         "compare": {"field": "heuristic", "challenger": "always-jingo"},
         "improve": {"players": [3], "trials": 2000, "rounds": 1},
         "report": {"scale": 0.002},
@@ -867,8 +1260,12 @@ class BiskoBobo(Game):
         Option("--tucked", "the player's tucked card"),
         Option("--jingo-card", "the player's Jingo card (swap and tuck decisions)"),
         Option("--opening", "another seat's two opening cards", action="append", metavar="SEAT=CARDS"),
-        Option("--flingo", "an earlier seat that took a Flingo, with the card(s) it got", action="append",
-               metavar="SEAT=CARDS"),
+        Option(
+            "--flingo",
+            "an earlier seat that took a Flingo, with the card(s) it got",
+            action="append",
+            metavar="SEAT=CARDS",
+        ),
         Option("--jingo", "an earlier seat that took a Jingo", action="append", type=int, metavar="SEAT"),
         Option("--jingos-so-far", "Jingos taken by earlier seats when their choices are not given", type=int),
         Option("--seen", "other cards seen on the table (Flingo cards of unnamed seats)"),
@@ -890,15 +1287,15 @@ class BiskoBobo(Game):
         return exact(table, variants=variants, **options)
 
     def odds(self, run, variants=None, strategies=None, **position):
-        return odds(run.kwargs(), variants=variants, strategies=list(strategies) if strategies else None,
-                    **position)
+        return odds(run.kwargs(), variants=variants, strategies=list(strategies) if strategies else None, **position)
 
     def compare_spec(self, field, challenger, players=None, variants=None, **options):
         return compare_spec(rules().check_players(players), field, challenger, variants, **options)
 
     def improve(self, players=None, trials=400_000, rounds=4, seed=0, write=False, progress=True):
-        return improve_tables(list(players) if players else None, trials=trials, rounds=rounds, seed=seed,
-                              write=write, progress=progress)
+        return improve_tables(
+            list(players) if players else None, trials=trials, rounds=rounds, seed=seed, write=write, progress=progress
+        )
 
     def report_sections(self, scale=1.0, seed=2026, progress=True):
         return report_sections(scale=scale, seed=seed, progress=progress)

@@ -52,8 +52,10 @@ _CODES = {
     "pair_straight_tiebreak": (K.V_PAIR_STRAIGHT_TIE, {"none": 0, "top_pair_suit": 1}),
     "bomb_kicker_may_be_joker": (K.V_KICKER_JOKER, {"false": 0, "true": 1}),
     "auto_restart_after_unbeatable": (K.V_AUTO_RESTART, {"false": 0, "true": 1}),
-    "later_game_leader": (K.V_LATER_LEADER, {"previous_winner": 0, "holder_3D_every_game": 1, "dealer": 2,
-                                             "dealer_left": 3}),
+    "later_game_leader": (
+        K.V_LATER_LEADER,
+        {"previous_winner": 0, "holder_3D_every_game": 1, "dealer": 2, "dealer_left": 3},
+    ),
     "score_timing": (K.V_SCORE_TIMING, {"at_first_out": 0, "at_end": 1}),
     "three_player_multiplier": (K.V_THREE_MULT, {"default": 0, "literal_17": 1}),
     "revolution": (K.V_REVOLUTION, {"false": 0, "true": 1}),
@@ -62,7 +64,7 @@ _CODES = {
     "triple_is_bomb": (K.V_MIN_BOMB, {"false": 4, "true": 3}),
 }
 DECKS = {"4p_54": (4, 54, 54), "4p_52": (4, 52, 52), "3p_54": (3, 54, 54), "3p_52": (3, 52, 51)}
-TWO_DECKS = "5to8p_108"          # 4(c)1: 5 to 8 players, two 54-card decks dealt out (108 cards)
+TWO_DECKS = "5to8p_108"  # 4(c)1: 5 to 8 players, two 54-card decks dealt out (108 cards)
 TWO_DECK_PLAYERS = range(5, 9)
 
 
@@ -78,11 +80,14 @@ def _check_variants(variants: dict | None) -> dict:
     if full["ruleset"] == "current_wiki":
         for name in NOT_UNDER_CURRENT:
             if full[name] != defaults[name]:
-                raise CardlabError(f"variant {name}={full[name]} does not apply under ruleset=current_wiki (a bomb "
-                                   "is n of a kind alone and there is no straight-flush class)")
+                raise CardlabError(
+                    f"variant {name}={full[name]} does not apply under ruleset=current_wiki (a bomb "
+                    "is n of a kind alone and there is no straight-flush class)"
+                )
     elif full["triple_is_bomb"] == "true":
-        raise CardlabError("variant triple_is_bomb=true belongs to ruleset=current_wiki; add --variant "
-                           "ruleset=current_wiki")
+        raise CardlabError(
+            "variant triple_is_bomb=true belongs to ruleset=current_wiki; add --variant ruleset=current_wiki"
+        )
     if full["triple_is_bomb"] == "true" and full["deck"] == TWO_DECKS:
         raise CardlabError(f"variant triple_is_bomb=true is for one deck (the current article), not deck={TWO_DECKS}")
     if full["suit_order"] == "false":
@@ -133,15 +138,20 @@ def classify_mask(mask: int | tuple[int, int], zv: np.ndarray | None = None) -> 
 
 def _describe(ms: tuple[int, int], zv: np.ndarray | None = None) -> dict:
     kind, length, key = classify_mask(ms, zv)
-    return {"cards": cards_of(*ms), "type": K.KIND_NAMES[kind] if kind else "not a combination",
-            "type_index": kind, "length": length, "key": key if kind else None}
+    return {
+        "cards": cards_of(*ms),
+        "type": K.KIND_NAMES[kind] if kind else "not a combination",
+        "type_index": kind,
+        "length": length,
+        "key": key if kind else None,
+    }
 
 
 def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
     """Type (ZS-5), number of cards and comparison key of each card set."""
     zv = variant_array(variants)
     if not sets:
-        raise CardlabError("give at least one card set, e.g. \"3D 3S\"")
+        raise CardlabError('give at least one card set, e.g. "3D 3S"')
     df = pd.DataFrame([_describe(_encode(t, variants), zv) for t in sets])
     df["key"] = df["key"].astype("Int64")
     return df
@@ -161,19 +171,35 @@ def beats_table(current: str, play: str, variants: dict | None = None) -> pd.Dat
     if k == 0:
         reason = "the play is not a combination"
     elif k == K.K_STRAIGHT_FLUSH:
-        reason = ("a straight flush beats anything but a higher straight flush of the same length" if ok else
-                  "a straight flush beats another only with the same length and a higher lowest card")
+        reason = (
+            "a straight flush beats anything but a higher straight flush of the same length"
+            if ok
+            else "a straight flush beats another only with the same length and a higher lowest card"
+        )
     elif k == K.K_BOMB:
-        reason = ("a bomb beats any play but a higher bomb or a straight flush" if ok else
-                  "a bomb cannot beat a straight flush or a higher bomb")
+        reason = (
+            "a bomb beats any play but a higher bomb or a straight flush"
+            if ok
+            else "a bomb cannot beat a straight flush or a higher bomb"
+        )
     elif ck in (K.K_BOMB, K.K_STRAIGHT_FLUSH):
         reason = f"only a higher bomb or a straight flush beats a {K.KIND_NAMES[ck]}"
     elif k != ck or n != cn:
         reason = "a play must be of the same type and number of cards"
     else:
         reason = "higher" if ok else "not higher (equal does not beat)"
-    return pd.DataFrame([{"current": cur["cards"], "current_type": cur["type"], "play": new["cards"],
-                          "play_type": new["type"], "beats": ok, "reason": reason}])
+    return pd.DataFrame(
+        [
+            {
+                "current": cur["cards"],
+                "current_type": cur["type"],
+                "play": new["cards"],
+                "play_type": new["type"],
+                "beats": ok,
+                "reason": reason,
+            }
+        ]
+    )
 
 
 def moves(hand: str, current: str | None = None, variants: dict | None = None) -> pd.DataFrame:
@@ -185,9 +211,12 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
     if current:
         m, md = _encode(current, variants)
         # a card can be in the hand and on the table only as often as the deck holds it
-        if (m & h if n_copies == 1 else (md & h) | (hd & m)):
-            raise CardlabError("the current play shares cards with the hand" if n_copies == 1 else
-                               "the hand and the current play hold a card three times: two decks hold two")
+        if m & h if n_copies == 1 else (md & h) | (hd & m):
+            raise CardlabError(
+                "the current play shares cards with the hand"
+                if n_copies == 1
+                else "the hand and the current play hold a card three times: two decks hold two"
+            )
         ck, cn, ckey = classify_mask((m, md), zv)
         if ck == 0:
             raise CardlabError(f"the current play {current!r} is not a combination")
@@ -204,12 +233,24 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
 # ---------------------------------------------------------------------------------------------
 
 
-
-STRATEGIES = {"random": (K.POLICY_RANDOM, K.BOMB_EARLY, 0), "greedy": (K.POLICY_GREEDY, K.BOMB_EARLY, 0),
-              "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0), "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3),
-              "planning": (K.POLICY_PLANNING, K.BOMB_STOP, 3)}
-FEATURES = {"3D": (0, 0), "RJ": (0, 53), "BJ": (0, 52), "2S": (0, 51), "2H": (0, 50), "2C": (0, 49), "2D": (0, 48),
-            "bomb": (1, 0), "straight_flush": (2, 0)}
+STRATEGIES = {
+    "random": (K.POLICY_RANDOM, K.BOMB_EARLY, 0),
+    "greedy": (K.POLICY_GREEDY, K.BOMB_EARLY, 0),
+    "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0),
+    "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3),
+    "planning": (K.POLICY_PLANNING, K.BOMB_STOP, 3),
+}
+FEATURES = {
+    "3D": (0, 0),
+    "RJ": (0, 53),
+    "BJ": (0, 52),
+    "2S": (0, 51),
+    "2H": (0, 50),
+    "2C": (0, 49),
+    "2D": (0, 48),
+    "bomb": (1, 0),
+    "straight_flush": (2, 0),
+}
 
 
 def _table(players: int | None, variants: dict | None):
@@ -238,26 +279,34 @@ def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str
     return np.array([list(STRATEGIES[n]) + [0] for n in names], dtype=np.int64), names
 
 
-def simulation_spec(players: int | None = None, variants: dict | None = None, strategies: list[str] | None = None,
-                    games_per_match: int = 1) -> KernelSpec:
+def simulation_spec(
+    players: int | None = None,
+    variants: dict | None = None,
+    strategies: list[str] | None = None,
+    games_per_match: int = 1,
+) -> KernelSpec:
     """Whole games (or matches of consecutive games, the Loser dealing) with per-seat strategies."""
     P, deck, n_deal, zv, full = _table(players, variants)
     if games_per_match < 1:
         raise CardlabError(f"bad --games-per-match {games_per_match}: expected a positive integer")
     strat, names = strategy_table(strategies, P)
     args = (np.int64(P), deck, n_deal, strat, np.int64(games_per_match), zv)
-    return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:simulate_chunks", args=args,
-                      n_counts=K.counts_width(P), tabulate=tabulate,
-                      describe={"players": P, "variants": full, "strategies": names,
-                                "games_per_match": games_per_match},
-                      precision_measures=("winner",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.zheng_shangyou:simulate_chunks",
+        args=args,
+        n_counts=K.counts_width(P),
+        tabulate=tabulate,
+        describe={"players": P, "variants": full, "strategies": names, "games_per_match": games_per_match},
+        precision_measures=("winner",),
+    )
 
 
 def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     P = int(spec.describe["players"])
     c = np.asarray(counts)
     seat = c[: P * K.S_FIELDS].reshape(P, K.S_FIELDS)
-    hist = c[P * K.S_FIELDS: P * K.S_FIELDS + K.SCORE_BINS]
+    hist = c[P * K.S_FIELDS : P * K.S_FIELDS + K.SCORE_BINS]
     games = int(c[P * K.S_FIELDS + K.SCORE_BINS + K.M_GAMES])
     rows = []
     for s, r, n in [(s, seat[s], games) for s in range(P)] + [(None, seat.sum(axis=0), games * P)]:
@@ -273,8 +322,11 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         rows.append(proportion_row("holds_3D", s, seat[s, K.S_HOLDS_3D], games))
     for f, name in enumerate(("bomb", "straight_flush", "red_joker", "two_or_more_twos")):
         rows.append(proportion_row("dealt", None, tot[K.S_FEATURE + 2 * f], games * P, feature=name))
-        rows.append(proportion_row("winner_given_dealt", None, tot[K.S_FEATURE + 2 * f + 1],
-                                   tot[K.S_FEATURE + 2 * f], feature=name))
+        rows.append(
+            proportion_row(
+                "winner_given_dealt", None, tot[K.S_FEATURE + 2 * f + 1], tot[K.S_FEATURE + 2 * f], feature=name
+            )
+        )
     for b in np.nonzero(hist)[0]:
         rows.append(proportion_row("score_distribution", None, hist[b], games * P, score=int(b) - 100))
     df = frame(rows)
@@ -287,14 +339,26 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
 
 
 def _paired_rows(c: np.ndarray, measure: str, seat, extra: dict) -> list[dict]:
-    from ..stats import mean_interval, paired_difference
+    from ..stats import paired_difference
+
     n, wa, wb, dw, dw2, sa, sb, ds, ds2 = (float(x) for x in c)
     rows = []
     for what, d, d2, a, b in (("win", dw, dw2, wa, wb), ("score", ds, ds2, sa, sb)):
         m, se, lo, hi = paired_difference(d, d2, n)
-        rows.append({"measure": f"{measure}_{what}", "seat": seat, **extra, "trials": int(n),
-                     "with_a": a / n if n else np.nan, "with_b": b / n if n else np.nan, "estimate": float(m),
-                     "std_error": float(se), "ci_low": float(lo), "ci_high": float(hi)})
+        rows.append(
+            {
+                "measure": f"{measure}_{what}",
+                "seat": seat,
+                **extra,
+                "trials": int(n),
+                "with_a": a / n if n else np.nan,
+                "with_b": b / n if n else np.nan,
+                "estimate": float(m),
+                "std_error": float(se),
+                "ci_low": float(lo),
+                "ci_high": float(hi),
+            }
+        )
     return rows
 
 
@@ -308,26 +372,43 @@ def compare_spec(field: str, challenger: str, players: int | None = None, varian
         c = np.asarray(counts).reshape(P, K.PAIR_STATS)
         rows = []
         for s in list(range(P)) + [None]:
-            rows += _paired_rows(c.sum(axis=0) if s is None else c[s], "challenger_minus_field", s,
-                                 {"field": field, "challenger": challenger})
+            rows += _paired_rows(
+                c.sum(axis=0) if s is None else c[s],
+                "challenger_minus_field",
+                s,
+                {"field": field, "challenger": challenger},
+            )
         df = pd.DataFrame(rows)
         df["seat"] = df["seat"].astype("Int64")
         return df
 
-    return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:compare_chunks",
-                      args=(np.int64(P), deck, n_deal, a, b, zv), n_counts=P * K.PAIR_STATS,
-                      tabulate=tab, describe={"players": P, "variants": full, "field": field,
-                                              "challenger": challenger, "analysis": "paired comparison"},
-                      precision_measures=("challenger_minus_field_win",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.zheng_shangyou:compare_chunks",
+        args=(np.int64(P), deck, n_deal, a, b, zv),
+        n_counts=P * K.PAIR_STATS,
+        tabulate=tab,
+        describe={
+            "players": P,
+            "variants": full,
+            "field": field,
+            "challenger": challenger,
+            "analysis": "paired comparison",
+        },
+        precision_measures=("challenger_minus_field_win",),
+    )
 
 
-def card_value_spec(feature: str, strategy: str = "greedy", players: int | None = None,
-                    variants: dict | None = None) -> KernelSpec:
+def card_value_spec(
+    feature: str, strategy: str = "greedy", players: int | None = None, variants: dict | None = None
+) -> KernelSpec:
     """The value of holding ``feature`` (a card such as RJ or 2S, 'bomb' or 'straight_flush'), paired."""
     P, deck, n_deal, zv, full = _table(players, variants)
     if full["deck"] == TWO_DECKS:
-        raise CardlabError(f"the value of holding a card is measured with one deck; {TWO_DECKS} deals each card "
-                           "twice (accepted decks: " + ", ".join(DECKS) + ")")
+        raise CardlabError(
+            f"the value of holding a card is measured with one deck; {TWO_DECKS} deals each card "
+            "twice (accepted decks: " + ", ".join(DECKS) + ")"
+        )
     if feature not in FEATURES:
         raise CardlabError(f"unknown feature {feature!r}; accepted: {accepted(FEATURES)}")
     kind, target = FEATURES[feature]
@@ -336,7 +417,7 @@ def card_value_spec(feature: str, strategy: str = "greedy", players: int | None 
     def tab(counts, trials, spec):
         c = np.asarray(counts)
         rows = _paired_rows(c[2:], "without_minus_with", None, {"feature": feature})
-        for r in rows:   # report the value of holding it: with - without
+        for r in rows:  # report the value of holding it: with - without
             r["measure"] = r["measure"].replace("without_minus_with", "value_of_holding")
             r["estimate"], r["ci_low"], r["ci_high"] = -r["estimate"], -r["ci_high"], -r["ci_low"]
             r["with_a"], r["with_b"] = r["with_a"], r["with_b"]
@@ -345,12 +426,15 @@ def card_value_spec(feature: str, strategy: str = "greedy", players: int | None 
         df["accepted_share"] = c[1] / c[0] if c[0] else np.nan
         return df
 
-    return KernelSpec(game=GAME, kernel="kernels.zheng_shangyou:card_value_chunks",
-                      args=(np.int64(P), deck, n_deal, strat, np.int64(kind), np.int64(target), zv),
-                      n_counts=2 + K.PAIR_STATS, tabulate=tab,
-                      describe={"players": P, "variants": full, "feature": feature, "strategy": strategy,
-                                "analysis": "card value"},
-                      precision_measures=("value_of_holding_win",))
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.zheng_shangyou:card_value_chunks",
+        args=(np.int64(P), deck, n_deal, strat, np.int64(kind), np.int64(target), zv),
+        n_counts=2 + K.PAIR_STATS,
+        tabulate=tab,
+        describe={"players": P, "variants": full, "feature": feature, "strategy": strategy, "analysis": "card value"},
+        precision_measures=("value_of_holding_win",),
+    )
 
 
 def hand_sizes(P: int, n_deal: int) -> list[int]:
@@ -379,23 +463,38 @@ def exact_hand_features(players: int | None = None, variants: dict | None = None
     P, deck, n_deal, zv, full = _table(players, variants)
     two = full["deck"] == TWO_DECKS
     n_cards, copies = len(deck), (2 if two else 1)
-    jokers = n_cards - 52 * copies                 # 2 per deck, or none
+    jokers = n_cards - 52 * copies  # 2 per deck, or none
     sizes = sorted(set(hand_sizes(P, int(n_deal))), reverse=True)
     rows = []
     for size in sizes:
         total = comb(n_cards, size)
-        bomb = (total - _hands_without_bomb(copies, jokers, size)) / total     # exact integers, one rounding
+        bomb = (total - _hands_without_bomb(copies, jokers, size)) / total  # exact integers, one rounding
         rows.append({"hand_size": size, "feature": "four of a kind (a bomb)", "probability": bomb})
         if jokers:
-            red = copies                           # red jokers in the pack, as many black ones
-            rows.append({"hand_size": size, "feature": "the red joker" if not two else "a red joker",
-                         "probability": (total - comb(n_cards - red, size)) / total})
+            red = copies  # red jokers in the pack, as many black ones
+            rows.append(
+                {
+                    "hand_size": size,
+                    "feature": "the red joker" if not two else "a red joker",
+                    "probability": (total - comb(n_cards - red, size)) / total,
+                }
+            )
             both = (total - 2 * comb(n_cards - red, size) + comb(n_cards - 2 * red, size)) / total
-            rows.append({"hand_size": size, "feature": "both jokers" if not two else "a black and a red joker",
-                         "probability": both})
+            rows.append(
+                {
+                    "hand_size": size,
+                    "feature": "both jokers" if not two else "a black and a red joker",
+                    "probability": both,
+                }
+            )
         for k in range(4 * copies + 1):
-            rows.append({"hand_size": size, "feature": f"exactly {k} twos",
-                         "probability": comb(4 * copies, k) * comb(n_cards - 4 * copies, size - k) / total})
+            rows.append(
+                {
+                    "hand_size": size,
+                    "feature": f"exactly {k} twos",
+                    "probability": comb(4 * copies, k) * comb(n_cards - 4 * copies, size - k) / total,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -413,6 +512,7 @@ def exact(table: str, players: int | None = None, variants: dict | None = None) 
 # The report (reports/zheng-shangyou/)
 # ---------------------------------------------------------------------------------------------
 
+
 def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True):
     from ..driver import run
     from ..plots import bar_with_intervals, new_figure
@@ -425,127 +525,262 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     main = run(simulation_spec(), trials=n(200_000), seed=seed, progress=progress)
     t = main.table
     by_seat = t[t.measure.isin(["winner", "score"]) & t.seat.notna()]
-    fig = bar_with_intervals(t[(t.measure == "winner") & t.seat.notna()].assign(seat=lambda d: d.seat.astype(int)),
-                             "seat", None, title="P(Winner) by seat (greedy players; seat 0 deals first)",
-                             ylabel="P(first out)", xlabel="seat (clockwise from the dealer)", reference=0.25)
-    sections.append(Section("Who wins, by seat", (
-        "4 players, 54 cards, default rules; every seat greedy (bombs early). Seat 0 deals, so seats 0 and 1 "
-        "hold 14 cards and seats 2 and 3 hold 13 (ZS-1); the holder of the 3 of diamonds leads (ZS-3). "
-        "Scores are taken when the Winner goes out (ZS-8); 95% intervals."),
-        by_seat[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]], [fig]))
+    fig = bar_with_intervals(
+        t[(t.measure == "winner") & t.seat.notna()].assign(seat=lambda d: d.seat.astype(int)),
+        "seat",
+        None,
+        title="P(Winner) by seat (greedy players; seat 0 deals first)",
+        ylabel="P(first out)",
+        xlabel="seat (clockwise from the dealer)",
+        reference=0.25,
+    )
+    sections.append(
+        Section(
+            "Who wins, by seat",
+            (
+                "4 players, 54 cards, default rules; every seat greedy (bombs early). Seat 0 deals, so seats 0 and 1 "
+                "hold 14 cards and seats 2 and 3 hold 13 (ZS-1); the holder of the 3 of diamonds leads (ZS-3). "
+                "Scores are taken when the Winner goes out (ZS-8); 95% intervals."
+            ),
+            by_seat[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
+            [fig],
+        )
+    )
 
-    rows = [t[t.measure.isin(["winner_given_3D", "score_given_3D"])]
-            [["measure", "trials", "estimate", "ci_low", "ci_high"]]]
+    rows = [
+        t[t.measure.isin(["winner_given_3D", "score_given_3D"])][["measure", "trials", "estimate", "ci_low", "ci_high"]]
+    ]
     values = []
     for feature in ("3D", "RJ", "BJ", "2S", "2H", "2C", "2D", "bomb", "straight_flush"):
         res = run(card_value_spec(feature), trials=n(30_000), seed=seed + 1, progress=progress).table
         values.append(res)
     vt = pd.concat(values, ignore_index=True)
     win_vals = vt[vt.measure == "value_of_holding_win"]
-    fig = bar_with_intervals(win_vals, "feature", None, title="Value of holding a card, paired on the same deals",
-                             ylabel="P(Winner) with - without", xlabel="card or combination held", reference=0.0)
-    sections.append(Section("Is the 3 of diamonds an advantage? Observed", (
-        "The 3 of diamonds' holder leads the first trick. Observed over all games: P(Winner) and the expected "
-        "score of its holder (compare 0.25 and 0)."), pd.concat(rows, ignore_index=True)))
-    sections.append(Section("What holding a card is worth (paired)", (
-        "Each deal is played twice: as dealt, and with the holder's card swapped for a random card of a random "
-        "other player (for a bomb, one card of the four; for a straight flush, its middle card). The rest of "
-        "the deal and the players' random draws are the same, so the difference isolates the card. estimate = "
-        "with - without, for the holder; 'accepted_share' is the share of deals where someone held it."),
-        vt[["measure", "feature", "trials", "with", "without", "estimate", "ci_low", "ci_high", "accepted_share"]],
-        [fig]))
+    fig = bar_with_intervals(
+        win_vals,
+        "feature",
+        None,
+        title="Value of holding a card, paired on the same deals",
+        ylabel="P(Winner) with - without",
+        xlabel="card or combination held",
+        reference=0.0,
+    )
+    sections.append(
+        Section(
+            "Is the 3 of diamonds an advantage? Observed",
+            (
+                "The 3 of diamonds' holder leads the first trick. Observed over all games: P(Winner) and the expected "
+                "score of its holder (compare 0.25 and 0)."
+            ),
+            pd.concat(rows, ignore_index=True),
+        )
+    )
+    sections.append(
+        Section(
+            "What holding a card is worth (paired)",
+            (
+                "Each deal is played twice: as dealt, and with the holder's card swapped for a random card of a random "
+                "other player (for a bomb, one card of the four; for a straight flush, its middle card). The rest of "
+                "the deal and the players' random draws are the same, so the difference isolates the card. estimate = "
+                "with - without, for the holder; 'accepted_share' is the share of deals where someone held it."
+            ),
+            vt[["measure", "feature", "trials", "with", "without", "estimate", "ci_low", "ci_high", "accepted_share"]],
+            [fig],
+        )
+    )
 
     cmp_rows = []
-    for field, challenger in (("greedy", "greedy-hold"), ("greedy", "greedy-stop"), ("greedy-hold", "greedy"),
-                              ("greedy", "planning"), ("planning", "greedy"), ("greedy", "random")):
+    for field, challenger in (
+        ("greedy", "greedy-hold"),
+        ("greedy", "greedy-stop"),
+        ("greedy-hold", "greedy"),
+        ("greedy", "planning"),
+        ("planning", "greedy"),
+        ("greedy", "random"),
+    ):
         res = run(compare_spec(field, challenger), trials=n(20_000), seed=seed + 2, progress=progress).table
         cmp_rows.append(res[res.seat.isna()])
     ct = pd.concat(cmp_rows, ignore_index=True)
-    sections.append(Section("When to spend a bomb, and how to plan: policies compared (paired)", (
-        "One seat at a time switches to the challenger while the others keep the field's policy, on the same "
-        "deals. estimate = challenger - field for that seat (win probability, and score), pooled over seats. "
-        "greedy bombs early, greedy-hold keeps bombs to go out, greedy-stop bombs when an opponent holds 3 "
-        "cards or fewer; planning plays whole parts of a split of its hand."),
-        ct[["measure", "field", "challenger", "trials", "with_a", "with_b", "estimate", "ci_low", "ci_high"]]
-        .rename(columns={"with_a": "field_value", "with_b": "challenger_value"})))
+    sections.append(
+        Section(
+            "When to spend a bomb, and how to plan: policies compared (paired)",
+            (
+                "One seat at a time switches to the challenger while the others keep the field's policy, on the same "
+                "deals. estimate = challenger - field for that seat (win probability, and score), pooled over seats. "
+                "greedy bombs early, greedy-hold keeps bombs to go out, greedy-stop bombs when an opponent holds 3 "
+                "cards or fewer; planning plays whole parts of a split of its hand."
+            ),
+            ct[
+                ["measure", "field", "challenger", "trials", "with_a", "with_b", "estimate", "ci_low", "ci_high"]
+            ].rename(columns={"with_a": "field_value", "with_b": "challenger_value"}),
+        )
+    )
 
     ex = exact_hand_features()
     dealt = t[t.measure == "dealt"][["feature", "trials", "estimate", "ci_low", "ci_high"]]
-    sections.append(Section("Hand features: exact odds", (
-        "Exact, by counting (inclusion-exclusion for four of a kind): a dealt hand of 14 or 13 cards from 54."),
-        ex, digits=5))
-    sections.append(Section("Hand features: simulated deals", (
-        "The same features in the simulated deals, per seat-hand (bombs: between the 14- and 13-card exact "
-        "values; the straight flush has no exact value here)."), dealt, digits=5))
+    sections.append(
+        Section(
+            "Hand features: exact odds",
+            ("Exact, by counting (inclusion-exclusion for four of a kind): a dealt hand of 14 or 13 cards from 54."),
+            ex,
+            digits=5,
+        )
+    )
+    sections.append(
+        Section(
+            "Hand features: simulated deals",
+            (
+                "The same features in the simulated deals, per seat-hand (bombs: between the 14- and 13-card exact "
+                "values; the straight flush has no exact value here)."
+            ),
+            dealt,
+            digits=5,
+        )
+    )
 
     var_rows = []
     defaults = rules().resolve_variants({})
-    for name, (slot, codes) in _CODES.items():
+    for name, (_slot, codes) in _CODES.items():
         for value in codes:
             if value == defaults[name] or name in ("three_player_multiplier", "triple_is_bomb"):
                 continue
-            res = run(simulation_spec(variants={name: value},
-                                      games_per_match=4 if name in ("later_game_leader", "loser_exchange") else 1),
-                      trials=n(40_000), seed=seed + 4, progress=progress).table
+            res = run(
+                simulation_spec(
+                    variants={name: value}, games_per_match=4 if name in ("later_game_leader", "loser_exchange") else 1
+                ),
+                trials=n(40_000),
+                seed=seed + 4,
+                progress=progress,
+            ).table
             for measure in ("winner_given_3D", "winner_gain"):
                 r = res[res.measure == measure].iloc[0]
-                var_rows.append({"variant": f"{name}={value}", "measure": measure, "trials": r.trials,
-                                 "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
-    extra = ([{"deck": d} for d in ("4p_52", "3p_54", "3p_52")] +
-             [{"ruleset": "legacy_wiki"}, {"ruleset": "current_wiki"},
-              {"ruleset": "current_wiki", "triple_is_bomb": "true"},
-              {"ruleset": "current_wiki", "suit_order": "false"}])
+                var_rows.append(
+                    {
+                        "variant": f"{name}={value}",
+                        "measure": measure,
+                        "trials": r.trials,
+                        "estimate": r.estimate,
+                        "ci_low": r.ci_low,
+                        "ci_high": r.ci_high,
+                    }
+                )
+    extra = [{"deck": d} for d in ("4p_52", "3p_54", "3p_52")] + [
+        {"ruleset": "legacy_wiki"},
+        {"ruleset": "current_wiki"},
+        {"ruleset": "current_wiki", "triple_is_bomb": "true"},
+        {"ruleset": "current_wiki", "suit_order": "false"},
+    ]
     for v in extra:
         res = run(simulation_spec(variants=v), trials=n(40_000), seed=seed + 4, progress=progress).table
         for measure in ("winner_given_3D", "winner_gain"):
             r = res[res.measure == measure].iloc[0]
-            var_rows.append({"variant": " ".join(f"{k}={x}" for k, x in v.items()), "measure": measure,
-                             "trials": r.trials, "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
+            var_rows.append(
+                {
+                    "variant": " ".join(f"{k}={x}" for k, x in v.items()),
+                    "measure": measure,
+                    "trials": r.trials,
+                    "estimate": r.estimate,
+                    "ci_low": r.ci_low,
+                    "ci_high": r.ci_high,
+                }
+            )
     for measure in ("winner_given_3D", "winner_gain"):
         r = t[t.measure == measure].iloc[0]
-        var_rows.insert(0, {"variant": "defaults", "measure": measure, "trials": r.trials, "estimate": r.estimate,
-                            "ci_low": r.ci_low, "ci_high": r.ci_high})
+        var_rows.insert(
+            0,
+            {
+                "variant": "defaults",
+                "measure": measure,
+                "trials": r.trials,
+                "estimate": r.estimate,
+                "ci_low": r.ci_low,
+                "ci_high": r.ci_high,
+            },
+        )
     two_rows = []
     bomb_rows = []
     for P in TWO_DECK_PLAYERS:
-        res = run(simulation_spec(players=P, variants={"deck": TWO_DECKS}), trials=n(20_000), seed=seed + 5,
-                  progress=progress).table
+        res = run(
+            simulation_spec(players=P, variants={"deck": TWO_DECKS}), trials=n(20_000), seed=seed + 5, progress=progress
+        ).table
         for measure in ("winner_given_3D", "winner_gain"):
             r = res[res.measure == measure].iloc[0]
-            var_rows.append({"variant": f"deck={TWO_DECKS} ({P} players)", "measure": measure, "trials": r.trials,
-                             "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high})
+            var_rows.append(
+                {
+                    "variant": f"deck={TWO_DECKS} ({P} players)",
+                    "measure": measure,
+                    "trials": r.trials,
+                    "estimate": r.estimate,
+                    "ci_low": r.ci_low,
+                    "ci_high": r.ci_high,
+                }
+            )
         won = res[(res.measure == "winner") & res.seat.notna()]
-        two_rows.append(won.assign(players=P, seat=won.seat.astype(int), fair_share=1 / P,
-                                   cards=hand_sizes(P, 108)))
+        two_rows.append(won.assign(players=P, seat=won.seat.astype(int), fair_share=1 / P, cards=hand_sizes(P, 108)))
         ex = exact_hand_features(P, {"deck": TWO_DECKS}).set_index(["hand_size", "feature"])["probability"]
         exact = np.mean([ex[(size, "four of a kind (a bomb)")] for size in hand_sizes(P, 108)])
         dealt = res[(res.measure == "dealt") & (res.feature == "bomb")].iloc[0]
-        bomb_rows.append({"players": P, "exact": exact, "simulated": dealt.estimate, "ci_low": dealt.ci_low,
-                          "ci_high": dealt.ci_high, "seat_hands": dealt.trials})
+        bomb_rows.append(
+            {
+                "players": P,
+                "exact": exact,
+                "simulated": dealt.estimate,
+                "ci_low": dealt.ci_low,
+                "ci_high": dealt.ci_high,
+                "seat_hands": dealt.trials,
+            }
+        )
     vart = pd.DataFrame(var_rows)
-    sections.append(Section("The effect of each variant", (
-        "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader and "
-        "loser_exchange over matches of 4 games, where they matter): P(Winner) of the player holding the 3 of "
-        "diamonds in the first game, and the Winner's mean gain. ruleset=legacy_wiki is the older article: 52 "
-        "cards, straights and straight flushes of 3 or more. ruleset=current_wiki is the current article: a bomb "
-        "is four of a kind alone (or three, with triple_is_bomb), more cards beating fewer, and no straight-flush "
-        "class; suit_order=false drops the suits' tie-break of singles and pairs. deck=5to8p_108 is two decks for "
-        "5 to 8 players (below)."), vart))
+    sections.append(
+        Section(
+            "The effect of each variant",
+            (
+                "Greedy players under each implemented variant of rules.md 4(c), one at a time (later_game_leader and "
+                "loser_exchange over matches of 4 games, where they matter): P(Winner) of the player holding the 3 of "
+                "diamonds in the first game, and the Winner's mean gain. ruleset=legacy_wiki is the older article: 52 "
+                "cards, straights and straight flushes of 3 or more. ruleset=current_wiki is the current article: a bomb "
+                "is four of a kind alone (or three, with triple_is_bomb), more cards beating fewer, and no straight-flush "
+                "class; suit_order=false drops the suits' tie-break of singles and pairs. deck=5to8p_108 is two decks for "
+                "5 to 8 players (below)."
+            ),
+            vart,
+        )
+    )
     tt = pd.concat(two_rows, ignore_index=True)
-    fig = bar_with_intervals(tt, "seat", "players", title="Two decks: P(Winner) by seat and player count",
-                             ylabel="P(first out)", xlabel="seat (clockwise from the dealer, seat 0)")
-    sections.append(Section("Two decks: 5 to 8 players", (
-        "Two 54-card decks, all 108 cards dealt one at a time from the dealer (seat 0), so the first 108 mod P "
-        "seats hold one card more (column 'cards'); greedy players. Identical cards can meet: a pair or a four "
-        "of a kind may hold two of the same card, equal plays do not beat, and five cards of one rank are a "
-        "bomb (cardlab's reading, seeds/zheng-shangyou.md). The first game is led by the first seat from the "
-        "dealer holding a 3 of diamonds; scoring as ZS-8 for 4 players. Compare each seat with 'fair_share'."),
-        tt[["players", "seat", "cards", "trials", "estimate", "ci_low", "ci_high", "fair_share"]], [fig]))
-    sections.append(Section("Two decks: how often a dealt hand holds a bomb", (
-        "Four or more cards of one rank in a dealt hand: exact (a generating function over the ranks, "
-        "averaged over the seats' hand sizes; `cardlab exact zheng-shangyou hand-features --players P "
-        "--variant deck=5to8p_108` gives each size and more features) beside the simulated deals above."),
-        pd.DataFrame(bomb_rows), digits=4))
+    fig = bar_with_intervals(
+        tt,
+        "seat",
+        "players",
+        title="Two decks: P(Winner) by seat and player count",
+        ylabel="P(first out)",
+        xlabel="seat (clockwise from the dealer, seat 0)",
+    )
+    sections.append(
+        Section(
+            "Two decks: 5 to 8 players",
+            (
+                "Two 54-card decks, all 108 cards dealt one at a time from the dealer (seat 0), so the first 108 mod P "
+                "seats hold one card more (column 'cards'); greedy players. Identical cards can meet: a pair or a four "
+                "of a kind may hold two of the same card, equal plays do not beat, and five cards of one rank are a "
+                "bomb (cardlab's reading, seeds/zheng-shangyou.md). The first game is led by the first seat from the "
+                "dealer holding a 3 of diamonds; scoring as ZS-8 for 4 players. Compare each seat with 'fair_share'."
+            ),
+            tt[["players", "seat", "cards", "trials", "estimate", "ci_low", "ci_high", "fair_share"]],
+            [fig],
+        )
+    )
+    sections.append(
+        Section(
+            "Two decks: how often a dealt hand holds a bomb",
+            (
+                "Four or more cards of one rank in a dealt hand: exact (a generating function over the ranks, "
+                "averaged over the seats' hand sizes; `cardlab exact zheng-shangyou hand-features --players P "
+                "--variant deck=5to8p_108` gives each size and more features) beside the simulated deals above."
+            ),
+            pd.DataFrame(bomb_rows),
+            digits=4,
+        )
+    )
 
     hist = t[t.measure == "score_distribution"]
     fig, ax = new_figure()
@@ -554,10 +789,18 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
     ax.set_xlabel("score of a seat in one game (clipped to -100 .. 100)")
     ax.set_ylabel("probability (log scale)")
     ax.set_title("Distribution of game scores (greedy players)")
-    sections.append(Section("The distribution of scores", (
-        "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8)."), None, [fig]))
-    intro = (f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
-             f"Seed {seed}; {main.meta['trials']:,} games for the main table.")
+    sections.append(
+        Section(
+            "The distribution of scores",
+            ("Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8)."),
+            None,
+            [fig],
+        )
+    )
+    intro = (
+        f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
+        f"Seed {seed}; {main.meta['trials']:,} games for the main table."
+    )
     return "Zheng Shangyou: strategy report", intro, sections
 
 
@@ -565,11 +808,11 @@ def report_sections(scale: float = 1.0, seed: int = 2026, progress: bool = True)
 # The game interface (analysis.games.base)
 # ---------------------------------------------------------------------------------------------
 
+
 class ZhengShangyou(Game):
     id = GAME
     simulate_options = (
-        Option("--games-per-match", "consecutive games per trial, the Loser dealing (default 1)",
-               type=positive_int),
+        Option("--games-per-match", "consecutive games per trial, the Loser dealing (default 1)", type=positive_int),
     )
     exact_tables = EXACT_TABLES
     examples = {
@@ -580,8 +823,7 @@ class ZhengShangyou(Game):
         "compare": {"field": "greedy", "challenger": "planning"},
         "report": {"scale": 0.002},
     }
-    exact_options = (Option("--players", "number of players (the deck variant's if omitted)",
-                            type=positive_int),)
+    exact_options = (Option("--players", "number of players (the deck variant's if omitted)", type=positive_int),)
 
     def strategies(self):
         return tuple(STRATEGIES)

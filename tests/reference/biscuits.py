@@ -19,9 +19,9 @@ def classify(codes, v=None):
     suits = {c % 4 for c in codes}
     n = len(codes)
     if len(ranks) == 1 and n <= 3:
-        return n, codes[0] // 4                       # Single, Pair, Triple by rank
+        return n, codes[0] // 4  # Single, Pair, Triple by rank
     if n != 5:
-        return None                                   # no 4-card combination
+        return None  # no 4-card combination
     shape = sorted(ranks.values(), reverse=True)
     if shape[0] == 4:
         return 14, next(r for r, k in ranks.items() if k == 4)
@@ -33,7 +33,7 @@ def classify(codes, v=None):
         if rs[-1] - rs[0] == 4:
             high = rs[-1]
         elif v["ace_low_straight"] == "true" and rs == [0, 1, 2, 3, 12]:
-            high = 3                                  # A-2-3-4-5: its highest card is the 5
+            high = 3  # A-2-3-4-5: its highest card is the 5
         if high is not None:
             return (15 if len(suits) == 1 else 11), high
         if len(suits) == 1:
@@ -71,6 +71,7 @@ def legal_plays(hand, current=None, v=None):
 
 # ---- a hand (BI-4 .. BI-11), restated from the rules -------------------------------------------------------
 
+
 def _lowest(hand, k, avoid_pairs=False):
     cards = sorted(hand)
     first = [c for c in cards if avoid_pairs and sum(1 for d in hand if d // 4 == c // 4) == 1]
@@ -106,23 +107,22 @@ def play_hand(hands, starter, strategies, legal, below, v=None, do_pass=True, sc
             give.append(_random(hands[s], 2, below))
         elif pol == 3:
             give.append(_keep_combos(hands[s], v))
-        elif pol == 4:                                  # a pair: the lowest rank held twice or more
+        elif pol == 4:  # a pair: the lowest rank held twice or more
             multi = sorted(c for c in hands[s] if sum(1 for d in hands[s] if d // 4 == c // 4) >= 2)
-            give.append(set(sorted(c for c in multi if c // 4 == multi[0] // 4)[:2]) if multi
-                        else _lowest(hands[s], 2))
-        elif pol == 5:                                  # suited connectors: c and c + 4 (next rank, same suit)
+            give.append(set(sorted(c for c in multi if c // 4 == multi[0] // 4)[:2]) if multi else _lowest(hands[s], 2))
+        elif pol == 5:  # suited connectors: c and c + 4 (next rank, same suit)
             conn = sorted(c for c in hands[s] if c + 4 in hands[s])
             give.append({conn[0], conn[0] + 4} if conn else _lowest(hands[s], 2))
         else:
             give.append(_lowest(hands[s], 2, pol == 2))
     for s in range(4):
-        hands[s] = (hands[s] - give[s]) | give[(s + 2) % 4]          # BI-4, simultaneously
+        hands[s] = (hands[s] - give[s]) | give[(s + 2) % 4]  # BI-4, simultaneously
     points = [0, 0]
     outs = []
     current = None
     last = turn = starter
     passes = 0
-    out_of_trick = set()        # pass_locks_out: who has passed in this trick
+    out_of_trick = set()  # pass_locks_out: who has passed in this trick
     while True:
         me = hands[turn]
         options = sorted(legal(me, current), key=lambda p: sum(1 << c for c in p))
@@ -136,8 +136,15 @@ def play_hand(hands, starter, strategies, legal, below, v=None, do_pass=True, sc
                     pick = None if i == 0 else options[i - 1]
             elif strategies[turn][0] == 2:
                 opp = [len(hands[o]) for o in ((turn + 1) % 4, (turn + 3) % 4) if hands[o]]
-                pick = _planning(options, me, current, current is not None and last == (turn + 2) % 4,
-                                 len(hands[(turn + 2) % 4]), min(opp, default=99), v)
+                pick = _planning(
+                    options,
+                    me,
+                    current,
+                    current is not None and last == (turn + 2) % 4,
+                    len(hands[(turn + 2) % 4]),
+                    min(opp, default=99),
+                    v,
+                )
             else:
                 pick = _greedy(options, me, current, current is not None and last == (turn + 2) % 4, v)
         if current is None and pick is None:
@@ -148,28 +155,31 @@ def play_hand(hands, starter, strategies, legal, below, v=None, do_pass=True, sc
             last = turn
             passes = 0
             if not hands[turn]:
-                points[turn % 2] += max(len(hands[(turn + 1) % 4]), len(hands[(turn + 3) % 4]))   # BI-8
+                points[turn % 2] += max(len(hands[(turn + 1) % 4]), len(hands[(turn + 3) % 4]))  # BI-8
                 outs.append(turn)
                 if len(outs) == 2:
-                    return points, outs[0], outs[1]                                            # BI-9
+                    return points, outs[0], outs[1]  # BI-9
                 if immediate and max(scores[0] + points[0], scores[1] + points[1]) >= target:
-                    return points, outs[0], None                                    # the game is over at once
+                    return points, outs[0], None  # the game is over at once
         else:
             passes += 1
             out_of_trick.add(turn)
         holding = [s for s in range(4) if hands[s]]
         others = [s for s in holding if s != last]
-        if (all(s in out_of_trick for s in others) if locks else passes >= len(others)):
+        if all(s in out_of_trick for s in others) if locks else passes >= len(others):
             winner, partner = last, (last + 2) % 4
             nxt = None
-            if current[0] // 10 == 1:                                  # Fancy: may hand the lead over
+            if current[0] // 10 == 1:  # Fancy: may hand the lead over
                 if hands[partner]:
                     pol = strategies[winner][3]
-                    over = (below(2) == 1) if pol == 1 else (pol == 2 and (not hands[winner] or
-                                                                           len(hands[partner]) < len(hands[winner])))
+                    over = (
+                        (below(2) == 1)
+                        if pol == 1
+                        else (pol == 2 and (not hands[winner] or len(hands[partner]) < len(hands[winner])))
+                    )
                     if over:
                         nxt = partner
-            else:                                                       # Plain: the exchange at the winner's left
+            else:  # Plain: the exchange at the winner's left
                 a, b = (winner + 1) % 4, (winner + 3) % 4
                 if hands[a] and hands[b]:
                     pol = strategies[a][2]
@@ -203,11 +213,12 @@ def _greedy(options, hand, current, partner_last, v):
     if current is not None and partner_last:
         return None
     if current is None:
-        return min(options, key=lambda p: ((5 - len(p)) * 64 + max(p)))
+        return min(options, key=lambda p: (5 - len(p)) * 64 + max(p))
     return min(options, key=lambda p: (classify(p, v)[0] % 10, classify(p, v)[1]))
 
 
 # ---- the planning player (kernels/biscuits.py PLAY_PLANNING), restated ---------------------------------
+
 
 def plan_hand(hand, v=None):
     """The fewest-plays split: fours apart; straights first, flushes first or neither; triples with the lowest
@@ -282,13 +293,13 @@ def _planning(options, hand, current, partner_last, partner_count, min_opp, v, t
         return None
     plan = set(plan_hand(hand, v))
     whole = [p for p in options if p in plan]
-    cheap = lambda p: (classify(p, v)[0] % 10, classify(p, v)[1])      # noqa: E731
+    cheap = lambda p: (classify(p, v)[0] % 10, classify(p, v)[1])  # noqa: E731
     if current is None:
         singles = [p for p in options if len(p) == 1]
         if partner_count == 1:
             return min(singles, key=lambda p: min(p))
         if whole:
-            return min(whole, key=lambda p: ((5 - len(p)) * 64 + max(p)))
+            return min(whole, key=lambda p: (5 - len(p)) * 64 + max(p))
         return min(singles, key=lambda p: min(p))
     if whole:
         return min(whole, key=cheap)

@@ -26,8 +26,11 @@ def evaluate(codes, *, order="suit_rank", depth="full_lexicographic", split=Fals
     for t in range(10, 0, -1):
         pattern = PATTERNS[t]
         best = None
-        suit_choices = (itertools.product(range(4), repeat=len(pattern)) if split
-                        else itertools.permutations(range(4), len(pattern)))
+        suit_choices = (
+            itertools.product(range(4), repeat=len(pattern))
+            if split
+            else itertools.permutations(range(4), len(pattern))
+        )
         for suits in suit_choices:
             need = {s: 0 for s in range(4)}
             for s, z in zip(suits, pattern):
@@ -40,9 +43,9 @@ def evaluate(codes, *, order="suit_rank", depth="full_lexicographic", split=Fals
             else:
                 comps.sort(key=lambda c: (c[0], c[1]), reverse=True)
             used = {s: 0 for s in range(4)}
-            ranks = []          # one list per component, compared component by component
+            ranks = []  # one list per component, compared component by component
             for s, z in comps:
-                ranks.append(by_suit[s][used[s]:used[s] + z])
+                ranks.append(by_suit[s][used[s] : used[s] + z])
                 used[s] += z
             if depth == "first_card_only":
                 ranks = [ranks[0][:1]]
@@ -63,8 +66,8 @@ class Seat:
     tucked: list = field(default_factory=list)
     bisko: bool = False
     jingo_card: int | None = None
-    action: int = -1          # 0 Flingo, 1 Jingo
-    partner: int = -1         # swap partner if this seat started a swap
+    action: int = -1  # 0 Flingo, 1 Jingo
+    partner: int = -1  # swap partner if this seat started a swap
     tucked_jingo: bool = False
 
 
@@ -105,10 +108,12 @@ def play(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, coin, below,
         if me.bisko:
             take = 1
         else:
+
             def legal(c):
                 if v["enforce_jingo_constraint"] != "true":
                     return True
                 return not (R == 0 and jingos + c + F == 1)
+
             options = [c for c in (0, 1) if legal(c)]
             if len(options) == 1:
                 take = options[0]
@@ -141,7 +146,7 @@ def play(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, coin, below,
         for i, s in enumerate(order):
             if s in done:
                 continue
-            elig = [t for t in order[i + 1:] if t not in done]
+            elig = [t for t in order[i + 1 :] if t not in done]
             if not elig:
                 continue
             me = seats[s]
@@ -154,7 +159,7 @@ def play(P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, coin, below,
             else:
                 first_open = next(t for t in order if t not in done)
                 if v["bingo_swap_optional"] == "false" and s == first_open:
-                    want = True   # variant: must swap (no decision, so no coin is drawn)
+                    want = True  # variant: must swap (no decision, so no coin is drawn)
                 else:
                     want = coin(p_swap[s][fit][1 if me.bisko else 0])
                 if want:

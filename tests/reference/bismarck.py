@@ -45,14 +45,15 @@ def legal(hand, led, trump, must_trump=False):
 
 
 def quota(round_no, role, v):
-    if v.get("ruleset") == "swedish":           # 3(c)10: forehand (left) 8 / others 4; Pass: 4 / 6
+    if v.get("ruleset") == "swedish":  # 3(c)10: forehand (left) 8 / others 4; Pass: 4 / 6
         if round_no < 4:
             return 8 if role == "left" else 4
         return 4 if role == "left" else 6
     if round_no < 4:
         return 8 if role == "dealer" else 4
     return {"blog": {"dealer": 6}, "classic": {"dealer": 4}, "simplified": {}}[v["round4_start"]].get(
-        role, {"blog": 4, "classic": 6, "simplified": 4}[v["round4_start"]])
+        role, {"blog": 4, "classic": 6, "simplified": 4}[v["round4_start"]]
+    )
 
 
 def score(round_no, role, t, v):
@@ -91,9 +92,16 @@ def choose_round(seen, remaining, mode, strategy, below):
     points = hcp_of(seen)
     by_suit = [[c for c in seen if suit(c) == s] for s in range(4)]
     longest = max(len(x) for x in by_suit)
-    rules = ([(3, points <= 9), (2, longest >= 6), (0, points >= 15), (1, longest >= 5)] if mode == 1 else
-             [(3, points <= 1), (2, longest >= 3 or any(len(x) >= 2 and hcp_of(x) >= 3 for x in by_suit)),
-              (1, len(by_suit[3]) >= 2), (0, points >= 6)])
+    rules = (
+        [(3, points <= 9), (2, longest >= 6), (0, points >= 15), (1, longest >= 5)]
+        if mode == 1
+        else [
+            (3, points <= 1),
+            (2, longest >= 3 or any(len(x) >= 2 and hcp_of(x) >= 3 for x in by_suit)),
+            (1, len(by_suit[3]) >= 2),
+            (0, points >= 6),
+        ]
+    )
     for r, ok in rules:
         if r in remaining and ok:
             return r
@@ -103,17 +111,24 @@ def choose_round(seen, remaining, mode, strategy, below):
 def name_trump(cards):
     """Round 3 after seeing the hand, and Valfri from the widow: the longest suit, ties to more high-card points,
     then the higher suit index."""
-    return max(range(4), key=lambda s: (sum(1 for c in cards if suit(c) == s),
-                                        hcp_of(c for c in cards if suit(c) == s), s))
+    return max(
+        range(4), key=lambda s: (sum(1 for c in cards if suit(c) == s), hcp_of(c for c in cards if suit(c) == s), s)
+    )
 
 
-DEFAULTS = {"scoring": "original", "round4_start": "blog", "below_quota_penalty": "false",
-            "dealer_schedule": "block_of_four", "must_trump_when_void": "false"}
+DEFAULTS = {
+    "scoring": "original",
+    "round4_start": "blog",
+    "below_quota_penalty": "false",
+    "dealer_schedule": "block_of_four",
+    "must_trump_when_void": "false",
+}
 
 
 # ---------------------------------------------------------------------------------------------------
 # Players
 # ---------------------------------------------------------------------------------------------------
+
 
 def is_master(c, unseen):
     return not any(suit(u) == suit(c) and rank(u) > rank(c) for u in unseen)
@@ -164,8 +179,17 @@ def heuristic(hand, options, row, trump, misere, unseen):
     return min(options)
 
 
-def play_hand(hands, dealer, round_no, trump, strategies, below, known_out=frozenset(), variants=None,
-              private_out=(None, frozenset())):
+def play_hand(
+    hands,
+    dealer,
+    round_no,
+    trump,
+    strategies,
+    below,
+    known_out=frozenset(),
+    variants=None,
+    private_out=(None, frozenset()),
+):
     """One hand from dealt ``hands`` (3 sets): returns (tricks per seat, scores per seat, cards in order).
     ``strategies[seat]`` is "random" or "heuristic"; ``below(seat, n)`` draws from that seat's stream.
     ``private_out``: (seat, cards) that seat alone knows to be out of play (its widow discards)."""
@@ -207,12 +231,13 @@ def play_hand(hands, dealer, round_no, trump, strategies, below, known_out=froze
 # Double dummy by brute force
 # ---------------------------------------------------------------------------------------------------
 
+
 def minimax(hands, trump, leader, played, maxteam, countteam, must_trump=False):
     """Exact game value by full minimax (memoised on the position): tricks of the seats in ``countteam``
     (a bit set) when the seats in ``maxteam`` maximise it and the others minimise it."""
     nh = len(hands)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def go(hs, lead, row):
         k = len(row)
         p = (lead + k) % nh

@@ -27,6 +27,7 @@ def from_masks(cards: int, dups: int = 0) -> tuple:
 def size(hand: Counter) -> int:
     return sum(hand.values())
 
+
 SINGLE, PAIR, PAIR_STRAIGHT, TRIPLE, TRIPLE_STRAIGHT, FULL_HOUSE, STRAIGHT, BOMB, STRAIGHT_FLUSH = range(1, 10)
 # sequence order: A low, 2, 3 .. K, A high (ZS-5); rank index of each position
 SEQ = [11, 12] + list(range(0, 11)) + [11]
@@ -36,18 +37,29 @@ def sequence_low(ranks: set[int]) -> int | None:
     """Lowest position of a run of consecutive positions holding exactly these ranks, if any."""
     n = len(ranks)
     for low in range(0, 15 - n):
-        window = SEQ[low:low + n]
+        window = SEQ[low : low + n]
         if len(window) == n and len(set(window)) == n and set(window) == ranks:
             return low
     return None
 
 
-DEFAULTS = {"revolution": "false", "loser_exchange": "none", "straight_suit_tiebreak": "false",
-            "bare_four_is_bomb": "false", "sf_vs_sf": "same_length",
-            "sequence_rules": "as_straights", "pair_straight_tiebreak": "none", "bomb_kicker_may_be_joker": "false",
-            "auto_restart_after_unbeatable": "false", "later_game_leader": "previous_winner",
-            "score_timing": "at_first_out", "three_player_multiplier": "default", "ruleset": "seed",
-            "suit_order": "true", "triple_is_bomb": "false"}
+DEFAULTS = {
+    "revolution": "false",
+    "loser_exchange": "none",
+    "straight_suit_tiebreak": "false",
+    "bare_four_is_bomb": "false",
+    "sf_vs_sf": "same_length",
+    "sequence_rules": "as_straights",
+    "pair_straight_tiebreak": "none",
+    "bomb_kicker_may_be_joker": "false",
+    "auto_restart_after_unbeatable": "false",
+    "later_game_leader": "previous_winner",
+    "score_timing": "at_first_out",
+    "three_player_multiplier": "default",
+    "ruleset": "seed",
+    "suit_order": "true",
+    "triple_is_bomb": "false",
+}
 
 
 def classify(codes, v=None, revolution=False):
@@ -102,23 +114,23 @@ def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
         return None
     ranks = Counter(c // 4 for c in codes)
     suits = {c % 4 for c in codes}
-    suit_order = v["suit_order"] == "true"        # without it, equal ranks tie (and do not beat)
+    suit_order = v["suit_order"] == "true"  # without it, equal ranks tie (and do not beat)
     current = v["ruleset"] == "current_wiki"
     if n == 1:
         return SINGLE, 1, codes[0] if suit_order else 4 * (codes[0] // 4)
     shape = sorted(ranks.values(), reverse=True)
     if current and len(shape) == 1 and n >= (3 if v["triple_is_bomb"] == "true" else 4):
-        return BOMB, n, 16 * (n - 3) + codes[0] // 4     # n of a kind alone: more cards, then the higher rank
+        return BOMB, n, 16 * (n - 3) + codes[0] // 4  # n of a kind alone: more cards, then the higher rank
     if current and shape == [4, 1]:
-        return None                                # current_wiki: no four plus one
+        return None  # current_wiki: no four plus one
     if shape == [2]:
-        return PAIR, 2, max(codes) if suit_order else 4 * (codes[0] // 4)   # rank, then the higher-suited card
+        return PAIR, 2, max(codes) if suit_order else 4 * (codes[0] // 4)  # rank, then the higher-suited card
     if shape == [3]:
         return TRIPLE, 3, codes[0] // 4
     if shape == [4]:
         return (BOMB, 4, codes[0] // 4) if v["bare_four_is_bomb"] != "false" else None
     if shape == [5]:
-        return BOMB, 5, codes[0] // 4           # two decks: five of a kind = four + one card [OURS]
+        return BOMB, 5, codes[0] // 4  # two decks: five of a kind = four + one card [OURS]
     if shape == [4, 1]:
         return BOMB, 5, next(r for r, k in ranks.items() if k == 4)
     if shape == [3, 2]:
@@ -195,8 +207,9 @@ def option_order(play, current=None, v=None):
     count = Counter(play)
     ranks = Counter(c // 4 for c in play if c < 52)
 
-    def part(r):                       # the play's cards of one rank
+    def part(r):  # the play's cards of one rank
         return to_masks([c for c in play if c < 52 and c // 4 == r])
+
     if kind == SINGLE:
         return (0, play[0])
     if kind in (PAIR, TRIPLE):
@@ -210,7 +223,7 @@ def option_order(play, current=None, v=None):
         if (v or {}).get("ruleset") == "current_wiki":
             return (4, r, n, to_masks(play))
         if len(ranks) == 1 and n == 5:
-            return (4, r, 1, to_masks(play))           # five of a kind (two decks)
+            return (4, r, 1, to_masks(play))  # five of a kind (two decks)
         kicker = [c for c in count if c >= 52 or c // 4 != r]
         return (4, r, 0, part(r), kicker[0] if kicker else -1)
     low = sequence_low(set(ranks))
@@ -222,6 +235,7 @@ def option_order(play, current=None, v=None):
 
 
 # ---- a whole game (ZS-1, ZS-3, ZS-4, ZS-7, ZS-8), written from the rules -----------------------------
+
 
 def deal(deck_order, players, dealer, n_deal=None):
     """ZS-1: one card at a time, clockwise, starting with the dealer (``n_deal`` cards; the rest are out)."""
@@ -252,11 +266,12 @@ def play_game(hands, leader, strategies, legal, below, v=None):
 
     def legal(hand, current):  # noqa: F811 -- the legal plays under the current rank order
         return legal_(hand, current, rev[0])
+
     played = [False] * P
     places = [0] * P
     scores = [0] * P
     winner = loser = None
-    current = None          # (kind, n, key) on the table, or None on lead
+    current = None  # (kind, n, key) on the table, or None on lead
     last = leader
     passes = 0
     turn = leader
@@ -264,7 +279,7 @@ def play_game(hands, leader, strategies, legal, below, v=None):
     turns = 0
     while True:
         turns += 1
-        options = sorted(legal(hands[turn], current), key=to_masks)     # the greedy and planning ties: lowest
+        options = sorted(legal(hands[turn], current), key=to_masks)  # the greedy and planning ties: lowest
         policy, bomb_policy, threshold = strategies[turn]
         others = [size(hands[s]) for s in range(P) if s != turn and hands[s]]
         pick = None
@@ -279,8 +294,9 @@ def play_game(hands, leader, strategies, legal, below, v=None):
             elif policy == 2:
                 pick = planning(options, hands[turn], current, threshold, min(others) if others else 99, v, rev[0])
             else:
-                pick = greedy(options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99, v,
-                              rev[0])
+                pick = greedy(
+                    options, hands[turn], current, bomb_policy, threshold, min(others) if others else 99, v, rev[0]
+                )
         if pick is not None:
             kind = classify(pick, v, rev[0])
             if v["revolution"] == "true" and kind[0] == BOMB:
@@ -306,19 +322,20 @@ def play_game(hands, leader, strategies, legal, below, v=None):
                 if len(still) == 1:
                     loser = still[0]
                     places[loser] = P
-                    if v["score_timing"] == "at_end":     # only the Loser pays
+                    if v["score_timing"] == "at_end":  # only the Loser pays
                         n = size(hands[loser])
                         scores[loser] = -n * multiplier(P, n, not played[loser], v)
                         scores[winner] = -scores[loser]
                     return winner, loser, scores, places, turns
             if v["auto_restart_after_unbeatable"] == "true" and (
-                    (kind[0] == SINGLE and kind[2] == 53) or (kind[0] == PAIR and kind[2] == 12 * 4 + 3)):
-                passes = P                     # the red joker, or a pair of twos with the 2 of spades
+                (kind[0] == SINGLE and kind[2] == 53) or (kind[0] == PAIR and kind[2] == 12 * 4 + 3)
+            ):
+                passes = P  # the red joker, or a pair of twos with the 2 of spades
         else:
             passes += 1
         holding = [s for s in range(P) if hands[s]]
         need = len([s for s in holding if s != last])
-        if passes >= need:               # everyone else passed in a row: the trick is over
+        if passes >= need:  # everyone else passed in a row: the trick is over
             current = None
             passes = 0
             turn = last
@@ -332,17 +349,19 @@ def play_game(hands, leader, strategies, legal, below, v=None):
 
 def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None, revolution=False):
     """The greedy policy of kernels/zheng_shangyou.py, stated independently."""
+
     def cls(p):
         return classify(p, v, revolution)
+
     for p in options:
         if len(p) == size(hand):
-            return p                                  # go out
+            return p  # go out
     normal = [p for p in options if cls(p)[0] not in (BOMB, STRAIGHT_FLUSH)]
     special = [p for p in options if cls(p)[0] in (BOMB, STRAIGHT_FLUSH)]
     if normal:
         if current is None:
-            return min(normal, key=lambda p: (-len(p), max(p)))     # longest, then the lowest top card
-        return min(normal, key=lambda p: cls(p)[2])            # the cheapest beating play
+            return min(normal, key=lambda p: (-len(p), max(p)))  # longest, then the lowest top card
+        return min(normal, key=lambda p: cls(p)[2])  # the cheapest beating play
     if not special:
         return None
     cheapest = min(special, key=lambda p: (cls(p)[0] == STRAIGHT_FLUSH, cls(p)[2], len(p)))
@@ -352,6 +371,7 @@ def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None,
 
 
 # ---- the planning player, restated ---------------------------------------------------------------------
+
 
 def _of_rank(rest: Counter, r: int) -> list:
     return sorted(c for c in rest.elements() if c // 4 == r)
@@ -409,7 +429,7 @@ def plan_hand(hand, v=None) -> list:
         plan = []
         rest = Counter(hand)
         for r in range(13):
-            while len(_of_rank(rest, r)) >= 4:          # two decks: again while four are left
+            while len(_of_rank(rest, r)) >= 4:  # two decks: again while four are left
                 four = _of_rank(rest, r)[:4]
                 plan.append(tuple(four))
                 rest -= Counter(four)
@@ -425,13 +445,15 @@ def plan_hand(hand, v=None) -> list:
 
 def planning(options, hand, current, threshold, min_opponent, v=None, revolution=False):
     """The planning player of kernels/zheng_shangyou.py (POLICY_PLANNING), restated."""
+
     def cls(p):
         return classify(p, v, revolution)
+
     for p in options:
         if len(p) == size(hand):
             return p
     plan = plan_hand(hand, v)
-    alone = (v or {}).get("ruleset") == "current_wiki"      # a bomb is a plan element by itself (no kicker)
+    alone = (v or {}).get("ruleset") == "current_wiki"  # a bomb is a plan element by itself (no kicker)
     if alone:
         fours = [e for e in plan if cls(e) and cls(e)[0] == BOMB]
     else:
@@ -447,7 +469,8 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
                 spendable = p in fours
             else:
                 spendable = lowest_single is not None and any(
-                    Counter(p) == Counter(f) + Counter([lowest_single]) for f in fours)
+                    Counter(p) == Counter(f) + Counter([lowest_single]) for f in fours
+                )
             if spendable and not (current is None and len(plan) > len(fours) + 1):
                 if min_opponent <= threshold or len(plan) - (1 if alone else 2) <= 1:
                     bombs.append(p)
@@ -463,8 +486,10 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
     if current is None:
         return min(options, key=lambda p: (max(p), to_masks(p)))
     if min_opponent <= threshold:
+
         def rank(p):
             k, n, key = cls(p)
             return ((2 if k == STRAIGHT_FLUSH else (1 if k == BOMB else 0)) << 20) + key * 32 + n
+
         return min(options, key=rank)
     return None

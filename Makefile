@@ -33,8 +33,8 @@ report: $(BASE_STAMP)
 	$(PY) -m analysis report --all
 
 # one worker process per core, each test file in one worker (its kernels compile once, in parallel with
-# the other files'), the files in the order tests/conftest.py gives (the heaviest first: pytest 7:54 against
-# 8:38-9:06 in xdist's order, by test count); a single test or file runs as usual with plain pytest
+# the other files'), the files in the order tests/conftest.py gives (the heaviest first: docs/performance.md);
+# a single test or file runs as usual with plain pytest
 test: $(DEV_STAMP) lint
 	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 

@@ -6,7 +6,7 @@ analysis package compiles rules and strategies into small numpy arrays and passe
 The on-disk numba cache is keyed by the kernels' source: numba checks only the timestamp of the file that
 defines a cached function, not of the modules it calls, so after an edit to (say) ``bits.py`` a cached
 caller would keep running the old code. Compiled code therefore lives in ``.numba_cache/<digest of every
-kernels/*.py>`` at the repository root (below ``$NUMBA_CACHE_DIR`` when that is set); an edit to any kernel
+``*.py`` under kernels/, packages included>`` at the repository root (below ``$NUMBA_CACHE_DIR`` when that is set); an edit to any kernel
 compiles everything afresh, and an unchanged tree reuses its cache. ``CARDLAB_NO_PDEP`` (see
 :data:`kernels.bits.FAST_PDEP`) is in the digest too, as it changes what is compiled.
 """
@@ -23,8 +23,8 @@ import numba
 def _cache_dir() -> Path:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for src in sorted(here.glob("*.py")):
-        digest.update(src.name.encode())
+    for src in sorted(here.rglob("*.py")):  # the whole tree: a package's modules call each other
+        digest.update(src.relative_to(here).as_posix().encode())
         digest.update(src.read_bytes())
     digest.update(os.environ.get("CARDLAB_NO_PDEP", "").encode())  # a compile-time choice (bits.FAST_PDEP)
     root = Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR") else here.parent / ".numba_cache"

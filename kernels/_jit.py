@@ -142,6 +142,6 @@ def _madvise(typingctx, addr, length, advice):
 def advise_huge(addr, nbytes):
     """Ask the kernel to back ``nbytes`` of not yet touched memory from ``addr`` (a multiple of ``HUGE_PAGE``)
     with transparent huge pages: a large table probed at random then costs a TLB miss per probe far less
-    often (the double-dummy table: bridge deals -13% to -17% time, measured paired in one process). A hint: where
+    often (docs/performance.md, the double-dummy table). A hint: where
     the kernel or platform has none (THP off, not Linux) nothing changes. Returns madvise's result."""
     return _madvise(addr, nbytes, MADV_HUGEPAGE)

@@ -357,8 +357,8 @@ def bisk_key4(m0, m1, m2, m3, order_mode, depth, split, pack):
     Every evaluation set in play has at most 6 cards (BB-13), and then the type and the suits of its
     components come from one table lookup and the key is built without a branch on the cards
     (:func:`_table_key`). The type, the number of components and their suits are random in play, so
-    branches on them cannot be predicted; without them the final evaluation of a 4-player deal (four keys)
-    took ~90 ns instead of ~120 ns, of ~390 ns for the deal. Larger sets and ``allow_same_suit_split`` take
+    branches on them cannot be predicted, and without them the final evaluation is about a quarter faster
+    (docs/performance.md). Larger sets and ``allow_same_suit_split`` take
     :func:`_search_key`."""
     c0 = _count(pack, m0)
     c1 = _count(pack, m1)
@@ -608,8 +608,8 @@ def exact_type_counts(deck, m, order_mode, depth, split, pack, out):
 #
 # Each seat's rows are kept as one word each (upright, tucked): card c at bit c, so suit u's 13-bit rank
 # mask sits at bit 13u, which is all that the evaluator and the strategies need. Against four masks a seat
-# in a [P, 4] array, with the face-up counts per suit in one local word too: +5% deals/s (concurrent A/B,
-# same counts). The workspace (``make_workspace``) is allocated once per chunk.
+# in a [P, 4] array, with the face-up counts per suit in one local word too (faster, the same counts:
+# docs/performance.md). The workspace (``make_workspace``) is allocated once per chunk.
 
 
 @jit_inline
@@ -761,8 +761,8 @@ def _play_deal(
         # The Jingo players in swap order (BB-6: highest LOW card first, on equal rank S > D > H > C): a LOW card's
         # key rank * 4 + suit is one bit of ``keys_m``, and a player's position is the number of higher keys.
         # Positions not yet exchanged are the bits of ``ux``; the eligible partners of position i its bits above i.
-        # (Against an insertion sort and loops over the order for the eligible count and the target: identical
-        # counts on 95 cases, every target rule included; in-process A/B +2-3% deals/s at 4 players, +6% at 5-6.)
+        # (It replaced an insertion sort and loops over the order, with identical counts on 95 cases, every
+        # target rule included; the timing is in docs/performance.md.)
         order = w[W_ORDER]
         pos_of = w[W_POS]
         keys_m = np.int64(0)
@@ -860,7 +860,7 @@ def _play_deal(
     if lazy and not split:
         # every seat's type from its suit counts (one table entry); the whole key only for the seats of the
         # best type, as no other can win: keys[s] is then the type alone (type << 59, nothing below it).
-        # This and clearing only the per-seat ints read before they are set: +3..9% deals/s (concurrent A/B)
+        # This and clearing only the per-seat ints read before they are set: see docs/performance.md
         tmax = np.int64(0)
         for s in range(P):
             x = src[s] | wbits
@@ -945,7 +945,7 @@ def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
     """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st``.
 
     A compiled function (inlined, its nine unrolled shuffles doubled the compile time of each caller), on
-    borrowed views of its arguments, copying by loops: a slice assignment checks for overlap, ~15 ns a deal."""
+    borrowed views of its arguments, copying by loops: a slice assignment checks for overlap."""
     st, hi_deck, lo_deck, hi, lo = borrowed((st, hi_deck, lo_deck, hi, lo))
     for i in range(hi.shape[0]):
         hi[i] = hi_deck[i]
@@ -1017,10 +1017,8 @@ def accumulate(row, P, rec, hi, n_win, redeals, hist):
     """Count one deal's record into the chunk's histograms (see ``H_*``; :func:`decode_hist` turns them into the
     count row at the end of the chunk): three increments a seat and one a deal, where adding the record into the
     count row's fields took 13 flag sums and up to 9 conditional additions a seat, and its seat loops were
-    vectorised across the seats with gathers and scatters (rec[s, f] at a stride of REC_FIELDS). perf had put ~20%
-    of the simulation loop's samples in that accumulation. In-process A/B, the two forms alternating on the same
-    deals (identical counts on 45 player/variant/strategy cases): median speedup 1.04-1.10 at 4 players (three
-    runs), 1.17 at 6, 1.03 at 2, in a session whose timings scattered by +-30% run to run."""
+    vectorised across the seats with gathers and scatters (rec[s, f] at a stride of REC_FIELDS). The two forms
+    give identical counts; why this one is kept: docs/performance.md."""
     jack = np.int64((hi[2 * P] % 13) == JACK)
     nj = 0
     for s in range(P):
@@ -1853,9 +1851,9 @@ def _lanes_loop(
     row,
 ):
     """Whole batches of LANES trials from ``start``, their counts added to ``hist`` at the end; returns where they
-    stop (the rest is the scalar loop's). The batch is inlined here: called, each batch pushed some 400 words of
-    arguments (every array of the buffers is a struct of 7+ words), ~10% of the time (perf); inlined, -12% a deal
-    (in-process A/B, identical counts), ~2.5 s more compile."""
+    stop (the rest is the scalar loop's). The batch is inlined here: called, each batch would push some 400 words
+    of arguments (every array of the buffers is a struct of 7+ words); the cost and the compile time it adds are
+    in docs/performance.md."""
     t = start
     while t + LANES <= stop:
         _lanes_batch(

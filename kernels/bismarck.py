@@ -154,8 +154,8 @@ def schedule(first_dealer, h, bv):
 def _follow(h, lead_card, k):
     """Legal cards without the must-trump rule (BM-4), without branches: the led suit's cards if any. The
     simulated hand's form of :func:`kernels.dd.legal_cards` (which the solver uses, and the hand when
-    must_trump is on): calling that one here, branch-free too, measured ~4.7% slower on random hands
-    (three A/B runs), so the two are kept and a test holds them equal."""
+    must_trump is on) is slower here (docs/performance.md, Bismarck), so the two are kept and a test holds
+    them equal."""
     f = h & ((LANE << np.uint64(16 * (lead_card >> 4))) & (np.uint64(0) - np.uint64(k > 0)))
     return f if f != 0 else h
 
@@ -213,7 +213,7 @@ RANK_J = np.uint64(sum(1 << (16 * s + 9) for s in range(4)))  # the jacks of all
 @jit_inline
 def hcp(h):
     """High-card points (J Q K A = 1 2 3 4) of a set, in any lanes: one count per rank, no
-    branches (a bit-by-bit loop cost ~40 ns a random hand in mispredictions)."""
+    branches (a bit-by-bit loop mispredicts on random hands; docs/performance.md)."""
     return (
         popcount(h & RANK_J)
         + 2 * popcount(h & (RANK_J << ONE))
@@ -626,8 +626,8 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
     """Shuffle, choose trumps (BM-5), deal 16 each (BM-2), the optional widow exchange. Returns
     (round type, trump, known_out): known_out = the round-2 indicator when it is out of play (public). The
     exchanging seat's discards are written to ``out[0]`` (known to it only). ``deck`` (52 ints) is laid out here:
-    the card codes of :data:`DECK` in order, then shuffled (codes, not 0..51, so a hand is one shift a card: the
-    divisions by 13 cost ~50 ns a deal).
+    the card codes of :data:`DECK` in order, then shuffled (codes, not 0..51, so a hand is one shift a card and
+    no division by 13).
 
     ``rtype < 0``: the round type is chosen among ``remaining`` (:func:`choose_round`). With the blog's rules
     (``fixed_round_order = false``, 3(c)9) the dealer chooses when it names round-3 trumps: before the deal,
@@ -817,8 +817,8 @@ def _play_hand(
 
 
 #: A hand as a called kernel (paired runs, tests), and inlined into the serial simulation loop, where the
-#: call's reference counting of a dozen arrays cost ~130 ns a hand (inlining it into the parallel loops
-#: themselves made their compilation minutes longer).
+#: call's reference counting of a dozen arrays is a measurable share of a hand (docs/performance.md;
+#: inlining it into the parallel loops themselves made their compilation minutes longer).
 play_hand = jit(_play_hand)
 _play_hand_inline = jit_inline(_play_hand)
 

@@ -32,33 +32,26 @@ Method (what good bridge solvers do, kept small):
   others following low: top sequences, cards left on top by a falling honour, long cards; capped by ruffing
   opponents' lengths; in bridge also a partner's, reached by an entry: :func:`_quick_tricks`), sure trump
   tricks for either side (a hand's top i trumps take i minus the other side's trumps above its i-th:
-  :func:`_trump_tricks`; against the top sequence alone, the bench's 3x16 nodes -30%), a trick the leader's
+  :func:`_trump_tricks`), a trick the leader's
   side cannot win, and, when the leader's side needs every trick left, too few suits whose top card it holds
   (``_runs_short``); mid-trick, a trick one side surely takes, when the count side needs one more trick or
   all that are left, and in no trumps at the second hand, that trick and the winner's rounds after it
   (:func:`_second_hand`). At a trick boundary these come before the table probe (their relevant cards
-  generalise better than a stored entry's: bridge deals -9% nodes), and the probed bucket is prefetched while
+  generalise better than a stored entry's), and the probed bucket is prefetched while
   they run.
-  Each keeps only the cards its bound needs (``_fewer_quick``, ``_trump_tricks``, ``_fewer_tops``): nodes 3x16
-  -3%, bridge -5%, time about the same.
+  Each keeps only the cards its bound needs (``_fewer_quick``, ``_trump_tricks``, ``_fewer_tops``), so stored
+  bounds fit more positions.
 
 Speed per node: the search loop works on borrowed views of its buffers (``kernels._jit.borrowed``), so numba
-counts no references in it; those atomic operations had taken a fifth of the time. The table lies on huge pages
+counts no references in it (those atomic operations were a large share of the time). The table lies on huge pages
 where the platform gives them (:func:`new_tt`): a probe at a random place in 64 MiB had missed the TLB.
 
-Profiling: perf's cpu-clock sampling works on these machines (hardware counters do not); numba's compiled code
-has no symbols for perf, but each function's object code (``cres.library._get_compiled_object()`` in a process
-that compiled it, not one that loaded it from the cache) lists its functions with ``nm``, and
-``lib.get_pointer_to_function(name)`` gives their addresses: a ``/tmp/perf-<pid>.map`` from those names perf's
-samples to functions, and ``objdump -d`` of the object, its offsets shifted, to instructions.
-
 The search is compiled for a constant hand count (``numba.literally``; :func:`at_least` calls a form for 3
-hands and one for 4), so its loops over the hands unroll: 3x16 -20% time, bridge -13%.
+hands and one for 4), so its loops over the hands unroll.
 
 Compile time: helpers called at two places are compiled functions, not inlined (``_quick_tricks``,
-``_takes_trick``), and so is the long walk of ``_trump_tricks``: inlined, ``solve`` took 22 s to compile,
-15 s as they are (11 s before the mid-trick cut-offs and the partner's quick tricks were added). The two forms
-of the search take ~35 s together, against ~20 s for the one form that took any hand count.
+``_takes_trick``), and so is the long walk of ``_trump_tricks``. Every figure behind these choices (nodes,
+time, compile time) is in docs/performance.md; how to profile the compiled code, docs/profiling.md.
 """
 
 from __future__ import annotations
@@ -181,9 +174,7 @@ def new_tt(log2size):
 
     A table of 4 MiB or more is aligned to a huge page and asks for huge pages before its memory is first
     touched (:func:`kernels._jit.advise_huge`): a probe lands on a random page, and with 4 KiB pages nearly
-    every probe missed the TLB (perf: the bucket's prefetch and first load took ~12% of a bridge solve).
-    The same deals solved in turn on either table, one process, two runs: bridge -13% and -17% time, 3x16 -0.4%
-    and -4.5%."""
+    every probe missed the TLB (docs/performance.md)."""
     n = max(1 << log2size, BUCKET)
     big = n * 64 >= 2 * HUGE_PAGE
     align = HUGE_PAGE if big else 64
@@ -1253,8 +1244,7 @@ def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, c
     stats[3] += 1
     tmask = np.uint64(ttk.shape[0] - 1)
     meta = _meta(nh, trump, must_trump, maxteam, countteam) | (ttg[0] << GEN_SHIFT)
-    # the search is compiled for a constant hand count: its loops over the hands unroll (3x16 -20% time, bridge
-    # -13%; compiling both forms takes ~15 s more than one form for any count)
+    # the search is compiled for a constant hand count: its loops over the hands unroll (docs/performance.md)
     if nh == 3:
         return _search(
             hands,

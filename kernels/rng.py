@@ -151,8 +151,7 @@ def below(st, n):
 @jit_inline
 def _half(st, base, i):
     """32-bit word ``i`` of the 64-bit words from ``st[base]`` on, the low half of each first, by a shift (a
-    branch on ``i & 1``, as in :func:`next32`, measured ~8% slower on random Bismarck hands; the shift, in
-    next32, ~5% slower on Bisko-Bobo deals)."""
+    branch on ``i & 1`` as in :func:`next32` is slower here, and the shift slower there: docs/performance.md)."""
     return (st[base + (i >> np.uint64(1))] >> ((i & np.uint64(1)) << np.uint64(5))) & MASK32
 
 
@@ -226,7 +225,7 @@ def pool_choice(st, n):
     ``n``, so a caller need not test for it."""
     nn = np.uint64(n)
     j = st[POOL + 13]
-    if j >= st[POOL + 14]:  # (as in _pool_next32: a shared helper measured ~8% slower)
+    if j >= st[POOL + 14]:  # (as in _pool_next32: a shared helper is slower, docs/performance.md)
         pool_commit(st)
         pool_fill(st)
         j = st[POOL + 13]
@@ -322,7 +321,7 @@ def shuffle_batches(n: int, k: int) -> list[tuple[int, int, int]]:
 @functools.cache
 def unrolled_shuffle(n: int, k: int):
     """:func:`partial_shuffle` for a deck of exactly ``n`` cards and ``k`` positions, fully unrolled: the same
-    words, swaps and result, ~1.5x faster (a 52-card deal 230 -> 150 ns). The batches are known in advance
+    words, swaps and result, faster (docs/performance.md). The batches are known in advance
     (:func:`shuffle_batches`), so no loop trip count is data: each batch's digits are computed in registers,
     checked, and only then swapped in (a rejected word swaps nothing, so there is nothing to undo).
 

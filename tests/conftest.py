@@ -17,7 +17,7 @@ FILE_ORDER = [
     "test_cli.py",  # 70 s (the Bisko-Bobo simulation compiles here)
     "test_zheng_shangyou_analysis.py",  # 90 s
     "test_zheng_shangyou_engine.py",  # 65 s
-    "test_bismarck_dd.py",  # 127 s (60 s before the bound tests of session 17)
+    "test_bismarck_dd.py",  # 127 s
     "test_bisko_bobo_analysis.py",  # 50 s
     "test_rng.py",  # 40 s
     "test_biscuits_game.py",  # 36 s

@@ -12,6 +12,7 @@ takes. A game without the capability is refused in the user's words before anyth
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -33,9 +34,6 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit code 2; a game that a command does not take
     is refused in the user's words (see :class:`_GameParsers`)."""
 
-    #: (command, option) -> the games whose sub-parser of the command takes the option (the top parser's)
-    owners: dict[tuple[str, str], list[str]]
-
     def error(self, message: str):
         raise CardlabError(message)
 
@@ -43,14 +41,20 @@ class _Parser(argparse.ArgumentParser):
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
             flag = next((e.partition("=")[0] for e in extras if e.startswith("--")), None)
-            others = getattr(self, "owners", {}).get((getattr(ns, "command", None), flag or ""))
             game = getattr(ns, "game", None)
+            others = self._games_taking(ns.command, flag) if flag and game else []
             if flag and game and others:
                 raise CardlabError(
                     f"{ns.command} {game} does not take {flag}; games whose {ns.command} takes it: {accepted(others)}"
                 )
             raise CardlabError(f"unrecognized arguments: {' '.join(extras)}")
         return ns
+
+    def _games_taking(self, command: str, flag: str) -> list[str]:
+        """The games whose sub-parser of ``command`` takes the option ``flag`` (read only on this error)."""
+        commands = next(a for a in self._actions if isinstance(a, argparse._SubParsersAction))
+        games = next((a for a in commands.choices[command]._actions if isinstance(a, _GameParsers)), None)
+        return [gid for gid, gp in (games.choices.items() if games else ()) if flag in gp._option_string_actions]
 
     def _check_value(self, action, value):
         if action.choices is None or value in action.choices:
@@ -79,9 +83,6 @@ class _GameParsers(argparse._SubParsersAction):
         if self.capability == "solve":
             registry.solver_for(name)
         registry.require(name, self.capability)
-
-
-_positive_int = positive_int
 
 
 def _seed(text: str) -> int:
@@ -122,7 +123,7 @@ def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
         if pl["min"] != pl["max"]
         else f"number of players: always {pl['min']}"
     )
-    p.add_argument("--players", type=_positive_int, help=text)
+    p.add_argument("--players", type=positive_int, help=text)
 
 
 def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, strategies: bool = True) -> None:
@@ -130,12 +131,12 @@ def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, str
     if game is not None:
         add_players_option(p, game)
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--trials", type=_positive_int, help="number of trials (deals or games)")
+    g.add_argument("--trials", type=positive_int, help="number of trials (deals or games)")
     g.add_argument(
         "--precision", type=_precision, help="instead of --trials: run until every reported cell is within +-P at 95%%"
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    p.add_argument("--chunk-size", type=_positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
+    p.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
     add_variant_option(p, game)
     if strategies:
         names = f"; NAME: {', '.join(game.strategies())} (default {game.default_strategy()})" if game else ""
@@ -147,8 +148,8 @@ def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, str
         )
     p.add_argument("--backend", default="threads", choices=BACKENDS, help="where chunks run (default threads)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a LocalCluster)")
-    p.add_argument("--workers", type=_positive_int, help="processes or dask workers (default: CPU count)")
-    p.add_argument("--threads", type=_positive_int, help="numba threads for the threads backend")
+    p.add_argument("--workers", type=positive_int, help="processes or dask workers (default: CPU count)")
+    p.add_argument("--threads", type=positive_int, help="numba threads for the threads backend")
     p.add_argument("--checkpoint", metavar="FILE", help="save completed chunks to FILE and resume from it")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(p)
@@ -254,12 +255,12 @@ def build_parser() -> _Parser:
         pl = game.rules.players
         i.add_argument(
             "--players",
-            type=_positive_int,
+            type=positive_int,
             action="append",
             help=f"player counts (repeatable; default all, {pl['min']} to {pl['max']})",
         )
-        i.add_argument("--trials", type=_positive_int, default=400_000, help="deals per look (default 400000)")
-        i.add_argument("--rounds", type=_positive_int, default=4, help="at most this many improvement rounds")
+        i.add_argument("--trials", type=positive_int, default=400_000, help="deals per look (default 400000)")
+        i.add_argument("--rounds", type=positive_int, default=4, help="at most this many improvement rounds")
         i.add_argument("--seed", type=_seed, default=0)
         i.add_argument("--write", action="store_true", help="store the result in seeds/ as the recommended table")
         i.add_argument("--quiet", action="store_true")
@@ -281,14 +282,6 @@ def build_parser() -> _Parser:
         )
         so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
         add_output_options(so)
-
-    p.owners = {}
-    for cmd, action in sub.choices.items():
-        for games in action._subparsers._group_actions if action._subparsers else ():
-            for gid, gparser in cast("dict[str, argparse.ArgumentParser]", games.choices).items():
-                for a in gparser._actions:
-                    for flag in a.option_strings:
-                        p.owners.setdefault((cmd, flag), []).append(gid)
 
     r = sub.add_parser("report", help="build the strategy report of one game, or of every game")
     r.add_argument("game", nargs="?", help=f"one of: {', '.join(registry.games_with('report'))}")
@@ -377,18 +370,10 @@ def _cmd_games(args) -> None:
 
 
 def run_options(args) -> RunOptions:
-    return RunOptions(
-        trials=args.trials,
-        precision=args.precision,
-        seed=args.seed,
-        chunk_size=args.chunk_size,
-        backend=args.backend,
-        threads=args.threads,
-        workers=args.workers,
-        scheduler=args.scheduler,
-        progress=not args.quiet,
-        checkpoint=args.checkpoint,
-    )
+    """The run options of a simulation command: every field is the option of its name but ``progress``
+    (``--quiet``)."""
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(RunOptions) if f.name != "progress"}
+    return RunOptions(**given, progress=not args.quiet)
 
 
 def _given(args, options) -> dict:

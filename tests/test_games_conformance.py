@@ -23,9 +23,6 @@ from analysis.tables import Result
 GAMES = registry.all_games()
 IDS = [g.id for g in GAMES]
 STANDARD_COLUMNS = ("measure", "seat", "trials", "estimate", "std_error", "ci_low", "ci_high")
-#: capability calls too large for the default run (the Bismarck report's smallest sizes play whole hands
-#: with the double-dummy player: about two minutes)
-SLOW = {("bismarck", "report")}
 
 
 def _small(spec, trials=64, **kw):
@@ -47,34 +44,27 @@ def test_strategy_lists_agree_between_rules_file_and_code(game: Game):
     assert sorted(game.strategies()) == sorted(game.rules.strategies)
     assert len(set(game.strategies())) == len(game.strategies())
     assert game.default_strategy() in game.strategies()
+    spec = game.simulation_spec()  # a seat given no strategy plays the default
+    assert set(spec.describe["strategies"]) == {game.default_strategy()}
+
+
+def _accepted(game: Game, variants: dict[str, str]) -> bool:
+    try:
+        game.simulation_spec(variants=variants)
+    except CardlabError:
+        return False
+    return True
 
 
 def _variant_cases(game: Game):
-    """(name, value, companions): each value of each variant, with the other variants it needs if the
-    value alone is refused (the first single other variant value that makes it acceptable)."""
-    for name, v in game.rules.variants.items():
-        for value in v["values"]:
-            given = {name: str(value)}
-            try:
-                game.simulation_spec(variants=given)
-                yield name, str(value), {}
-                continue
-            except CardlabError:
-                pass
-            for other, ov in game.rules.variants.items():
-                for ovalue in (x for x in ov["values"] if other != name):
-                    both = {**given, other: str(ovalue)}
-                    try:
-                        game.simulation_spec(variants=both)
-                    except CardlabError:
-                        continue
-                    yield name, str(value), {other: str(ovalue)}
-                    break
-                else:
-                    continue
-                break
-            else:
-                yield name, str(value), None
+    """(name, value, companions): each value of each variant, with the variants it needs when it is refused
+    alone (the first single other variant value that makes it acceptable; None when none does)."""
+    variants = game.rules.variants
+    for name, v in variants.items():
+        for value in map(str, v["values"]):
+            candidates = [{}] + [{o: str(x)} for o, ov in variants.items() if o != name for x in ov["values"]]
+            companions = next((c for c in candidates if _accepted(game, {name: value, **c})), None)
+            yield name, value, companions
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
@@ -127,11 +117,7 @@ def _call(game: Game, capability: str):
     return out
 
 
-DECLARED = [
-    pytest.param(g, c, id=f"{g.id}-{c}", marks=[pytest.mark.slow] if (g.id, c) in SLOW else [])
-    for g in GAMES
-    for c in g.capabilities()
-]
+DECLARED = [pytest.param(g, c, id=f"{g.id}-{c}") for g in GAMES for c in g.capabilities()]
 UNDECLARED = [pytest.param(g, c, id=f"{g.id}-{c}") for g in GAMES for c in CAPABILITIES if not g.has(c)]
 
 

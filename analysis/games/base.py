@@ -17,6 +17,7 @@ only the options it takes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -82,16 +83,6 @@ def positive_int(text: str) -> int:
     return v
 
 
-def non_negative_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return v
-
-
 @dataclass(frozen=True)
 class Option:
     """A command-line option a game adds to one of its commands. ``dest`` (the keyword its value is passed
@@ -145,18 +136,7 @@ class RunOptions:
     checkpoint: str | None = None
 
     def kwargs(self) -> dict:
-        return dict(
-            trials=self.trials,
-            precision=self.precision,
-            seed=self.seed,
-            chunk_size=self.chunk_size,
-            backend=self.backend,
-            threads=self.threads,
-            workers=self.workers,
-            scheduler=self.scheduler,
-            progress=self.progress,
-            checkpoint=self.checkpoint,
-        )
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,8 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
 # ---------------------------------------------------------------------------------------------
 
 
+#: the strategy of every seat not given one (``--strategy``)
+DEFAULT_STRATEGY = "greedy"
 STRATEGIES = {
     "random": (K.PLAY_RANDOM, K.PASS_RANDOM, K.ACT_RANDOM, K.ACT_RANDOM),
     "greedy": (K.PLAY_GREEDY, K.PASS_LOWEST, K.ACT_NEVER, K.ACT_NEVER),
@@ -168,7 +170,7 @@ def simulation_spec(
     unit = unit or "game"
     if unit not in ("game", "hand"):
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
-    names = seat_assignments(strategies, 4, "greedy", STRATEGIES)
+    names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES)
     strat = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
     args = (strat, np.int64(1 if unit == "game" else 0), np.int64(30), np.int64(4), variant_array(variants))
     return KernelSpec(
@@ -555,7 +557,7 @@ class Biscuits(Game):
         return tuple(STRATEGIES)
 
     def default_strategy(self):
-        return "greedy"
+        return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
         return simulation_spec(players, variants, list(strategies) if strategies else None, **options)

@@ -38,6 +38,8 @@ TYPE_NAMES = [
     "Hex Bisk",
 ]
 DECK = load_game(GAME).deck  # code = suit * 13 + rank, C < H < D < S (BB-2)
+#: the strategy of every seat not given one (``--strategy``)
+DEFAULT_STRATEGY = "heuristic"
 STRATEGIES = ("heuristic", "always-flingo", "always-jingo", "random", "no-swap", "recommended")
 RECOMMENDED_FILE = "bisko-bobo-recommended.json"
 
@@ -182,7 +184,7 @@ def seat_strategies(spec: list[str] | None, players: int) -> list[Strategy]:
     """``["heuristic"]`` for every seat, or ``["random", "0=always-jingo", ...]`` per seat."""
     from ..rules import seat_assignments
 
-    names = seat_assignments(spec, players, "heuristic", STRATEGIES)
+    names = seat_assignments(spec, players, DEFAULT_STRATEGY, STRATEGIES)
     return [builtin_strategy(n, players, s) for s, n in enumerate(names)]
 
 
@@ -1275,7 +1277,7 @@ class BiskoBobo(Game):
         return STRATEGIES
 
     def default_strategy(self):
-        return "heuristic"
+        return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
         return simulation_spec(players, variants, list(strategies) if strategies else None, **options)

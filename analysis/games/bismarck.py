@@ -25,6 +25,8 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
 ROLES = ("dealer", "left", "right")
 ROUND_NAMES = {1: "no trumps", 2: "drawn trumps", 3: "named trumps", 4: "misere"}
+#: the strategy of every seat not given one (``--strategy``)
+DEFAULT_STRATEGY = "heuristic"
 STRATEGIES = {"random": K.S_RANDOM, "heuristic": K.S_HEURISTIC, "pimc": K.S_PIMC, "dd": K.S_DD}
 #: variant -> (slot, value codes); game_length/target_score are filled separately
 ENGINE_VARIANTS = {
@@ -130,8 +132,8 @@ def schedule_table(variants: dict | None = None, first_dealer: int = 0, hands: i
 # ---------------------------------------------------------------------------------------------------
 
 
-def _strategy_codes(strategies, default="heuristic"):
-    names = seat_assignments(strategies, 3, default, STRATEGIES)
+def _strategy_codes(strategies, default=None):
+    names = seat_assignments(strategies, 3, default or DEFAULT_STRATEGY, STRATEGIES)
     return names, np.array([STRATEGIES[n] for n in names], dtype=np.int64)
 
 
@@ -777,7 +779,7 @@ class Bismarck(Game):
         return tuple(STRATEGIES)
 
     def default_strategy(self):
-        return "heuristic"
+        return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
         return simulation_spec(players, variants, list(strategies) if strategies else None, **options)

@@ -233,6 +233,8 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
 # ---------------------------------------------------------------------------------------------
 
 
+#: the strategy of every seat not given one (``--strategy``)
+DEFAULT_STRATEGY = "greedy"
 STRATEGIES = {
     "random": (K.POLICY_RANDOM, K.BOMB_EARLY, 0),
     "greedy": (K.POLICY_GREEDY, K.BOMB_EARLY, 0),
@@ -275,7 +277,7 @@ def _table(players: int | None, variants: dict | None):
 
 def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str]]:
     """Per-seat strategy rows (policy, bomb policy, threshold, 0) from ``--strategy`` values."""
-    names = seat_assignments(spec, P, "greedy", STRATEGIES)
+    names = seat_assignments(spec, P, DEFAULT_STRATEGY, STRATEGIES)
     return np.array([list(STRATEGIES[n]) + [0] for n in names], dtype=np.int64), names
 
 
@@ -829,7 +831,7 @@ class ZhengShangyou(Game):
         return tuple(STRATEGIES)
 
     def default_strategy(self):
-        return "greedy"
+        return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
         return simulation_spec(players, variants, list(strategies) if strategies else None, **options)

@@ -169,7 +169,7 @@ def _game_parsers(sub, command: str, capability: str, help: str, description: st
         return
     for game in registry.all_games():
         if game.has(capability):
-            yield game, game.id, gp.add_parser(game.id, help=game.name, description=f"{help}: {game.name}")
+            yield game, game.id, gp.add_parser(game.id, help=game.name, description=f"{game.name}: {help}")
 
 
 def build_parser() -> _Parser:

@@ -98,7 +98,7 @@ def min_straight(v) -> int:
 
 
 def classify_normal(codes, v=None) -> tuple[int, int, int] | None:
-    """(kind, number of cards, key) or None. Kinds as in kernels/zheng_shangyou.py; sequence keys are
+    """(kind, number of cards, key) or None. Kinds as in kernels/zheng_shangyou/; sequence keys are
     4 * the lowest position (+ the top card's suit under the tie-break variants)."""
     v = {**DEFAULTS, **(v or {})}
     codes = list(codes)
@@ -348,7 +348,7 @@ def play_game(hands, leader, strategies, legal, below, v=None):
 
 
 def greedy(options, hand, current, bomb_policy, threshold, min_opponent, v=None, revolution=False):
-    """The greedy policy of kernels/zheng_shangyou.py, stated independently."""
+    """The greedy policy of kernels/zheng_shangyou/, stated independently."""
 
     def cls(p):
         return classify(p, v, revolution)
@@ -444,7 +444,7 @@ def plan_hand(hand, v=None) -> list:
 
 
 def planning(options, hand, current, threshold, min_opponent, v=None, revolution=False):
-    """The planning player of kernels/zheng_shangyou.py (POLICY_PLANNING), restated."""
+    """The planning player of kernels/zheng_shangyou/ (POLICY_PLANNING), restated."""
 
     def cls(p):
         return classify(p, v, revolution)

@@ -1,0 +1,458 @@
+"""Zheng Shangyou kernels, the game loop: one game to the Loser (ZS-3, ZS-4, ZS-7), the score (ZS-8), the
+loser's exchange and the next leader, and the simulation kernel with its count-row layout (``S_*``, ``M_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rng
+from .._jit import borrowed, jit, jit_inline, pjit, prange
+from ..bits import high_index as _high_index
+from ..bits import low_index as _low_index
+from ..bits import nth_bit
+from ..bits import popcount as _popcount
+from ..bits import rank_bits as _rank_bits
+from .classifier import _single_key, classify
+from .layout import (
+    K_BOMB,
+    K_NONE,
+    K_PAIR,
+    K_SINGLE,
+    K_STRAIGHT,
+    K_TRIPLE,
+    RED_JOKER,
+    V_AUTO_RESTART,
+    V_CURRENT,
+    V_LATER_LEADER,
+    V_LOSER_EXCHANGE,
+    V_MIN_STRAIGHT,
+    V_REV_STATE,
+    V_REVOLUTION,
+    V_SCORE_TIMING,
+    V_THREE_MULT,
+    _next_seat,
+    has_bomb,
+    has_straight_flush,
+)
+from .leads import follow_same_kind, follow_straight, lead_play
+from .moves import _no_bomb_or_straight_flush, _singles_above, add_card, make_scratch, moves_into, new_moves, take
+from .players import (
+    BOMB_STOP,
+    G_BOMBS_PLAYED,
+    G_CARDS_LEFT,
+    G_FIELDS,
+    G_HAS_BOMB,
+    G_HAS_SF,
+    G_HOLDS_3D,
+    G_JOKERS,
+    G_NEVER_PLAYED,
+    G_PLACE,
+    G_SCORE,
+    G_SCORE_SQ,
+    G_TWOS,
+    G_WIN,
+    MAX_PLAN,
+    MAX_TURNS,
+    POLICY_PLANNING,
+    POLICY_RANDOM,
+    _planning_play,
+    _special,
+    choose,
+    deal_hands,
+    plan_hand,
+)
+
+
+@jit
+def _multiplier(P, c, never_played, zv):
+    """ZS-8 multipliers: 4 players x3 never played, x2 with 10 or more, else x1; 3 players x3 never played,
+    x2 from 12 cards, else x1 (variant literal_17: x3 only with 17 or more cards held)."""
+    if P == 3:
+        if zv[V_THREE_MULT] == 1:
+            return 3 if c >= 17 else (2 if c >= 12 else 1)
+        return 3 if never_played else (2 if c >= 12 else 1)
+    return 3 if never_played else (2 if c >= 10 else 1)
+
+
+@jit
+def score_first_out(P, winner, counts, rec, zv):
+    """ZS-8, at the moment the Winner goes out: every other player pays per card held (see
+    :func:`_multiplier`), and the Winner gains the total. Uses rec's G_NEVER_PLAYED."""
+    gain = 0
+    for s in range(P):
+        if s != winner:
+            c = counts[s]
+            mult = _multiplier(P, c, rec[s, G_NEVER_PLAYED], zv)
+            rec[s, G_SCORE] = -c * mult
+            rec[s, G_CARDS_LEFT] = c
+            gain += c * mult
+    rec[winner, G_SCORE] = gain
+
+
+@jit
+def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
+    """Play one game from dealt ``hands[P, 2]`` (cards, dups) with ``leader`` to lead; fills
+    ``rec[P, G_FIELDS]``.
+
+    Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8).
+    """
+    for s in range(P):
+        for f in range(G_FIELDS):
+            rec[s, f] = 0
+        h = hands[s, 0]
+        hd = hands[s, 1]
+        rec[s, G_HOLDS_3D] = 1 if h & np.uint64(1) else 0
+        rec[s, G_HAS_BOMB] = 1 if has_bomb(h, hd) else 0
+        rec[s, G_HAS_SF] = 1 if has_straight_flush(h, zv[V_MIN_STRAIGHT]) else 0
+        rec[s, G_JOKERS] = _popcount(h >> np.uint64(52)) + _popcount(hd >> np.uint64(52))
+        rec[s, G_TWOS] = _popcount(_rank_bits(h, 12)) + _popcount(_rank_bits(hd, 12))
+        rec[s, G_NEVER_PLAYED] = 1
+    if zv[V_REVOLUTION] == 1 or zv[V_REV_STATE] != 0:
+        zv = zv.copy()  # the revolution state lives in this game's copy
+        zv[V_REV_STATE] = 0
+    # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
+    # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
+    # pbuf[P] the plan maker's work area
+    planners = 0
+    for s in range(P):
+        if strat[s, 0] == POLICY_PLANNING:
+            planners = P + 1
+    pbuf = np.zeros((planners, MAX_PLAN + 2, 2), dtype=np.uint64)
+    # bit s: seat s's hand can make no bomb and no straight flush (once true it stays true as cards leave)
+    plain = 0
+    for s in range(P):
+        if _no_bomb_or_straight_flush(hands[s, 0], hands[s, 1], zv):
+            plain |= 1 << s
+    active = P
+    place = 0
+    winner = -1
+    loser = -1
+    # np.int64, not plain constants: passed on while still literal, they would compile moves_into, beats and
+    # _planning_play once more each for Literal[int](0) (kernels/_jit.py)
+    cur_kind = np.int64(K_NONE)
+    cur_len = np.int64(0)
+    cur_key = np.int64(0)
+    last = leader
+    passes = 0
+    turn = leader
+    for _ in range(MAX_TURNS):
+        hand = hands[turn, 0]
+        dup = hands[turn, 1]
+        min_opp = np.int64(99)  # the fewest cards an opponent holds: only the players that look at it
+        if strat[turn, 0] == POLICY_PLANNING or strat[turn, 1] == BOMB_STOP:
+            for s in range(P):
+                if s != turn and counts[s] > 0 and counts[s] < min_opp:
+                    min_opp = counts[s]
+        play = np.uint64(0)  # 0 = pass
+        pdup = np.uint64(0)
+        single = -1  # the card, when the play is known to be a single (no classify needed)
+        if strat[turn, 0] == POLICY_PLANNING:
+            # each seat's plan is kept until its hand changes
+            mine = pbuf[turn]
+            if mine[MAX_PLAN, 0] != hand or mine[MAX_PLAN, 1] != dup or mine[MAX_PLAN + 1, 0] == 0:
+                mine[MAX_PLAN + 1, 0] = plan_hand(hand, dup, mine[:MAX_PLAN], pbuf[P, :MAX_PLAN], zv[V_MIN_STRAIGHT])
+                mine[MAX_PLAN, 0] = hand
+                mine[MAX_PLAN, 1] = dup
+            play, pdup = _planning_play(
+                strat[turn, 2],
+                hand,
+                dup,
+                counts[turn],
+                cur_kind,
+                cur_len,
+                cur_key,
+                moves,
+                scratch,
+                min_opp,
+                zv,
+                mine[:MAX_PLAN],
+                np.int64(mine[MAX_PLAN + 1, 0]),
+            )
+        elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and (plain >> turn) & 1:
+            # following a single from a hand without bombs or straight flushes (most turns): the legal plays
+            # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
+            # play is the r-th such card and the greedy player's cheapest the lowest (same draws as below)
+            cand = _singles_above(hand, cur_key, zv)
+            n = _popcount(cand)
+            if n > 0:
+                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                if k >= 0:
+                    single = nth_bit(cand, k)
+                    play = np.uint64(1) << np.uint64(single)
+        elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and zv[V_REV_STATE] == 0 and (plain >> turn) & 1 and dup == 0:
+            # following a pair or three of a kind from such a hand: only higher plays of that kind (the
+            # greedy player's cheapest is the first, as for singles)
+            w = 2 if cur_kind == K_PAIR else 3
+            n = np.int64(follow_same_kind(hand, w, cur_key, zv, -1))
+            if n > 0:
+                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                if k >= 0:
+                    play = follow_same_kind(hand, w, cur_key, zv, k)
+        elif cur_kind == K_STRAIGHT and zv[V_REV_STATE] == 0 and (plain >> turn) & 1 and dup == 0:
+            # following a straight from such a hand: only higher straights of its length (greedy: the first)
+            n = np.int64(follow_straight(hand, cur_len, cur_key, zv, -1))
+            if n > 0:
+                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                if k >= 0:
+                    play = follow_straight(hand, cur_len, cur_key, zv, k)
+        elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
+            # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
+            play = lead_play(hand, rng.below(st, np.int64(lead_play(hand, -1, zv))), zv)
+            if play & (play - np.uint64(1)) == 0 and zv[V_REV_STATE] == 0:
+                single = _low_index(play)  # a single in the normal order: its key is its code
+        else:
+            n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
+            pick = -1
+            if n > 0:
+                pick = choose(
+                    st,
+                    strat[turn, 0],
+                    strat[turn, 1],
+                    strat[turn, 2],
+                    hand,
+                    counts[turn],
+                    cur_kind,
+                    cur_len,
+                    cur_key,
+                    moves,
+                    n,
+                    min_opp,
+                    zv,
+                )
+            if cur_kind == K_NONE and pick < 0:
+                pick = 0  # a leader must play (cannot happen with a non-empty hand)
+            if pick >= 0:
+                play = moves[pick, 0]
+                pdup = moves[pick, 1]
+        if play:
+            if single >= 0:
+                kind, length, key = K_SINGLE, 1, _single_key(single, zv)
+            else:
+                kind, length, key = classify(play, pdup, zv)
+            if _special(kind):
+                rec[turn, G_BOMBS_PLAYED] += 1
+            if zv[V_REVOLUTION] == 1 and kind == K_BOMB:
+                # variant 7: a four of a kind turns the rank order over until the next one or the game's end;
+                # the bomb on the table is read again in the new order
+                zv[V_REV_STATE] = 1 - zv[V_REV_STATE]
+                kind, length, key = classify(play, pdup, zv)
+            hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)
+            if not (plain >> turn) & 1 and _no_bomb_or_straight_flush(hands[turn, 0], hands[turn, 1], zv):
+                plain |= 1 << turn
+            counts[turn] -= length
+            rec[turn, G_NEVER_PLAYED] = 0
+            cur_kind = kind
+            cur_len = length
+            cur_key = key
+            last = turn
+            passes = 0
+            if counts[turn] == 0:
+                place += 1
+                rec[turn, G_PLACE] = place
+                active -= 1
+                if winner < 0:
+                    winner = turn
+                    if zv[V_SCORE_TIMING] == 0:
+                        score_first_out(P, turn, counts, rec, zv)
+                if active == 1:
+                    for s in range(P):
+                        if counts[s] > 0:
+                            loser = s
+                            rec[s, G_PLACE] = P
+                    if zv[V_SCORE_TIMING] == 1:
+                        # variant at_end: only the Loser still holds cards, and pays the Winner
+                        mult = _multiplier(P, counts[loser], rec[loser, G_NEVER_PLAYED], zv)
+                        rec[loser, G_SCORE] = -counts[loser] * mult
+                        rec[loser, G_CARDS_LEFT] = counts[loser]
+                        rec[winner, G_SCORE] = counts[loser] * mult
+                    break
+            # variant 9: the red joker single, or a pair of twos with the 2 of spades, ends the trick at once
+            if zv[V_AUTO_RESTART] == 1 and (
+                (kind == K_SINGLE and key == RED_JOKER) or (kind == K_PAIR and key == 12 * 4 + 3)
+            ):
+                passes = P
+        else:
+            passes += 1
+        # ZS-4: the trick ends when every other player still holding cards has passed in a row
+        need = active - (1 if counts[last] > 0 else 0)
+        if passes >= need:
+            cur_kind = K_NONE
+            cur_len = 0
+            cur_key = 0
+            passes = 0
+            turn = last
+            if counts[turn] == 0:  # the last player went out: the next player with cards leads
+                turn = _next_seat(turn, P)
+                while counts[turn] == 0:
+                    turn = _next_seat(turn, P)
+            continue
+        turn = _next_seat(turn, P)
+        while counts[turn] == 0:
+            turn = _next_seat(turn, P)
+    rec[winner, G_WIN] = 1
+    for s in range(P):
+        rec[s, G_SCORE_SQ] = rec[s, G_SCORE] * rec[s, G_SCORE]
+    return winner, loser
+
+
+@jit_inline
+def _remove_card(hands, s, c):
+    """Take one card of code ``c`` out of seat ``s``'s hand (a doubled card keeps its other copy)."""
+    hands[s, 0], hands[s, 1] = take(hands[s, 0], hands[s, 1], np.uint64(1) << np.uint64(c), np.uint64(0))
+
+
+@jit
+def loser_exchange(hands, winner, loser, mode):
+    """Variant 8 before a later game: the Loser gives their highest single to the Winner; then (offer_two) the
+    Winner offers their two lowest cards and the Loser takes the higher, or (winner_gives_one) the Winner
+    gives their lowest card. Card order is the single order (ZS-2): the code, jokers highest; with two decks
+    a doubled card is two cards of that order."""
+    if mode == 0 or winner == loser:
+        return
+    top = _high_index(hands[loser, 0])
+    _remove_card(hands, loser, top)
+    hands[winner, 0], hands[winner, 1] = add_card(hands[winner, 0], hands[winner, 1], top)
+    low = _low_index(hands[winner, 0])
+    give = low
+    if mode == 1:
+        if not (hands[winner, 1] >> np.uint64(low)) & np.uint64(1):
+            give = _low_index(hands[winner, 0] & ~(np.uint64(1) << np.uint64(low)))
+        # the Loser takes the higher of the two offered (a doubled lowest card: the same card)
+    _remove_card(hands, winner, give)
+    hands[loser, 0], hands[loser, 1] = add_card(hands[loser, 0], hands[loser, 1], give)
+
+
+@jit
+def first_leader(P, hands):
+    """ZS-3: the holder of the 3 of diamonds (code 0) leads the first game; if it was left over (3 players,
+    52 cards), the holder of the lowest card does [OURS]. Two decks: of two holders, the first from seat 0
+    (the first game's dealer) clockwise [OURS]."""
+    for c in range(54):
+        for s in range(P):
+            if (hands[s, 0] >> np.uint64(c)) & np.uint64(1):
+                return s
+    return 0
+
+
+# count row layout of the simulation kernel: per seat S_FIELDS, then per-game fields
+S_WIN = 0
+S_SCORE = 1
+S_SCORE_SQ = 2
+S_HOLDS_3D = 3
+S_WIN_3D = 4
+S_SCORE_3D = 5
+S_SCORE_SQ_3D = 6
+S_PLACES = 7  # P slots would vary; 8 slots reserved (places 1..8)
+S_FEATURE = 15  # 4 features x (n, wins): bomb, straight flush, red joker, two or more twos
+S_WIN_SCORE = 23  # the Winner's gain (sum and sum of squares), in the games this seat won
+S_WIN_SCORE_SQ = 24
+S_FIELDS = 25
+SCORE_BINS = 201  # histogram of per-seat game scores, offset by 100 (clipped)
+M_GAMES = 0
+M_TURNS = 1
+M_FIELDS = 2
+
+
+def counts_width(players: int) -> int:
+    return players * S_FIELDS + SCORE_BINS + M_FIELDS
+
+
+@jit
+def _accumulate_game(row, P, rec, hands0):
+    for s in range(P):
+        b = s * S_FIELDS
+        row[b + S_WIN] += rec[s, G_WIN]
+        row[b + S_SCORE] += rec[s, G_SCORE]
+        row[b + S_SCORE_SQ] += rec[s, G_SCORE_SQ]
+        if rec[s, G_HOLDS_3D]:
+            row[b + S_HOLDS_3D] += 1
+            row[b + S_WIN_3D] += rec[s, G_WIN]
+            row[b + S_SCORE_3D] += rec[s, G_SCORE]
+            row[b + S_SCORE_SQ_3D] += rec[s, G_SCORE_SQ]
+        if rec[s, G_WIN]:
+            row[b + S_WIN_SCORE] += rec[s, G_SCORE]
+            row[b + S_WIN_SCORE_SQ] += rec[s, G_SCORE_SQ]
+        pl = rec[s, G_PLACE]
+        if 1 <= pl <= 8:
+            row[b + S_PLACES + pl - 1] += 1
+        feats = (
+            rec[s, G_HAS_BOMB],
+            rec[s, G_HAS_SF],
+            1 if (hands0[s, 0] >> np.uint64(53)) & np.uint64(1) else 0,
+            1 if rec[s, G_TWOS] >= 2 else 0,
+        )
+        for f in range(4):
+            if feats[f]:
+                row[b + S_FEATURE + 2 * f] += 1
+                row[b + S_FEATURE + 2 * f + 1] += rec[s, G_WIN]
+        sc = min(max(rec[s, G_SCORE] + 100, 0), SCORE_BINS - 1)
+        row[P * S_FIELDS + sc] += 1
+    row[P * S_FIELDS + SCORE_BINS + M_GAMES] += 1
+
+
+@pjit
+def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out):
+    """The driver's kernel: each trial is a match of ``games_per_match`` games (1 = one game, ZS-7).
+
+    The first game's dealer is seat 0 and the 3 of diamonds leads; later games are dealt by the Loser
+    and led by the previous Winner (variant ``later_game_leader``: the 3 of diamonds, the dealer, or the
+    dealer's left).
+    """
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        hands = np.zeros((P, 2), dtype=np.uint64)
+        hands0 = np.zeros((P, 2), dtype=np.uint64)
+        counts = np.zeros(P, dtype=np.int64)
+        rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+        moves = new_moves()
+        scratch = make_scratch()
+        d = deck.copy()
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        _simulate_range(
+            start,
+            stop,
+            key0,
+            key1,
+            P,
+            deck,
+            n_deal,
+            strat,
+            games_per_match,
+            zv,
+            out[ci],
+            (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play),
+        )
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, bufs):
+    """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row, on borrowed views of the
+    arguments: no reference counting in the loop (kernels._jit.borrowed)."""
+    deck, strat, zv, row, bufs = borrowed((deck, strat, zv, row, bufs))
+    hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play = bufs
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+        dealer = 0
+        leader = -1
+        for g in range(games_per_match):
+            d[:] = deck
+            deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
+            hands0[:, :] = hands
+            if g > 0:
+                loser_exchange(hands, leader, dealer, zv[V_LOSER_EXCHANGE])
+            rule = zv[V_LATER_LEADER]
+            if leader < 0 or rule == 1:
+                leader = first_leader(P, hands)
+            elif rule == 2:
+                leader = dealer
+            elif rule == 3:
+                leader = (dealer + 1) % P
+            winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
+            _accumulate_game(row, P, rec, hands0)
+            dealer = loser
+            leader = winner

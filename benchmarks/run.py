@@ -368,13 +368,13 @@ def double_dummy() -> None:
         nodes = [0] * deals
         for _ in range(DD_PASSES):
             for i, (h, trump) in enumerate(boards):
-                bufs[4][:] = 0  # the solver's counters: nodes, table hits, ...
+                bufs.stats[:] = 0
                 t0 = time.perf_counter()
                 dd.clear_tt(ttk, ttg)  # each deal is solved from an empty table (a new generation)
                 dd.solve(h.copy(), 3, trump, 0, 1, played, 0, 1, 1, ttk, ttg, bufs)
                 if i:  # the first one compiles
                     times[i - 1] = min(times[i - 1], time.perf_counter() - t0)
-                    nodes[i - 1] = int(bufs[4][0])
+                    nodes[i - 1] = int(bufs.stats[dd.STAT_NODES])
         # nodes are the figure to compare between versions of the search: unlike times, they are not noisy
         what = f"double dummy, 3 hands of {m} cards, median of {deals}"
         low, high = median_interval(times)

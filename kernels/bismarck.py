@@ -11,8 +11,8 @@ import numpy as np
 
 from . import dd, rng
 from ._jit import borrowed, jit, jit_inline, pjit, prange
-from .bits import nth_bit
-from .dd import LANE, ONE, beats, high_index, lane, legal_cards, low_index, popcount
+from .bits import high_index, low_index, nth_bit, popcount
+from .dd import LANE, ONE, beats, lane, legal_cards
 
 # strategies (BM-9: card play, round-3 trump naming, the widow discard)
 S_RANDOM = 0

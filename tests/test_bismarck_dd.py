@@ -1,4 +1,4 @@
-"""The double-dummy solver (kernels/dd.py): against brute-force minimax on thousands of small endings (3 and
+"""The double-dummy solver (kernels/dd/): against brute-force minimax on thousands of small endings (3 and
 4 hands, trumps and no trumps, mid-trick, misère goals, must-trump), against Bo Haglund's DDS (through
 endplay) on random bridge endings, the `solve` command, and the PIMC sampler."""
 
@@ -314,9 +314,9 @@ def test_clear_tt_empties_the_table():
         found = []
         for ttk, ttg in (dd.new_tt(12), used, used):  # the same deal again on the used table, cleared
             dd.clear_tt(ttk, ttg)
-            bufs[4][:] = 0
+            bufs.stats[:] = 0
             value = _solve(hands, trump, 0, [], 1, 1, False, (ttk, ttg, bufs))
-            found.append((value, int(bufs[4][0])))
+            found.append((value, int(bufs.stats[dd.STAT_NODES])))
         assert found[0] == found[1] == found[2], (i, found)
     ttk, ttg = used
     assert ttg[0] == 1 + 2 * len(deals) and ttk.any()
@@ -580,7 +580,7 @@ def test_pimc_never_reads_hidden_cards():
 
 
 def test_new_tt_is_empty_and_aligned():
-    """The table's layout (kernels/dd.py new_tt): rows of one cache line, all zero before use (new_tt no longer
+    """The table's layout (kernels/dd/table.py new_tt): rows of one cache line, all zero before use (new_tt no longer
     takes zeroed memory from numpy: it zeroes after asking for huge pages); from 4 MiB aligned to a huge page."""
     from kernels._jit import HUGE_PAGE
 

@@ -1,0 +1,150 @@
+"""Double-dummy solver, the entry points: ``at_least`` (a null-window search), ``solve`` and ``solve_near`` (the
+exact value) and ``card_values`` (every card's value).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit, jit_inline
+from ..bits import low_index, popcount
+from .cards import ONE, _seat, legal_cards, trick_winner_pos
+from .search import STAT_SEARCHES, _search
+from .table import GEN_SHIFT
+
+
+@jit_inline
+def _meta(nh, trump, must_trump, maxteam, countteam):
+    return np.uint64(((trump + 1) << 4) | (maxteam << 8) | (countteam << 12) | (must_trump << 16) | (nh << 20))
+
+
+@jit
+def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, countteam, ttk, ttg, bufs):
+    """Whether the count side takes at least ``target`` of the remaining tricks (the current one included)
+    with the max side maximising. ``played[:k]`` are the cards already in the current trick, led by
+    ``leader``."""
+    moves, scores, keybuf, tricks, stats, stack, relevant, skipped = bufs
+    for i in range(k):
+        tricks[i] = played[i]
+    stats[STAT_SEARCHES] += 1
+    tmask = np.uint64(ttk.shape[0] - 1)
+    meta = _meta(nh, trump, must_trump, maxteam, countteam) | (ttg[0] << GEN_SHIFT)
+    # the search is compiled for a constant hand count: its loops over the hands unroll (docs/performance.md)
+    if nh == 3:
+        return _search(
+            hands,
+            3,
+            trump,
+            must_trump,
+            leader,
+            k,
+            target,
+            maxteam,
+            countteam,
+            meta,
+            ttk,
+            tmask,
+            moves,
+            scores,
+            keybuf,
+            tricks,
+            stats,
+            stack,
+            relevant,
+            skipped,
+        )
+    if nh != 4:
+        raise ValueError("the double-dummy solver takes 3 or 4 hands")
+    return _search(
+        hands,
+        4,
+        trump,
+        must_trump,
+        leader,
+        k,
+        target,
+        maxteam,
+        countteam,
+        meta,
+        ttk,
+        tmask,
+        moves,
+        scores,
+        keybuf,
+        tricks,
+        stats,
+        stack,
+        relevant,
+        skipped,
+    )
+
+
+@jit
+def solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs):
+    """The game value: tricks of the count side from here (the current trick included), exactly.
+
+    Each search asks "can the count side make t?". The searches that cost are those near the value (the proof
+    at it and the failure one above are always needed); those far from it are cheap. With 3 hands the searches
+    go down from all the tricks left: a single seat's value is small beside them, the failures above it are
+    cheap, and the one proof comes last. With 4 hands (bridge) they step one trick at a time from just above
+    half the tricks (7 of 13), where a binary search would spend two more searches near the value."""
+    remaining = popcount(hands[_seat(leader + k, nh)])
+    guess = remaining if nh == 3 else remaining // 2 + 1
+    return solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, guess)
+
+
+@jit
+def solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, guess):
+    """:func:`solve` starting from a guess: steps up or down one trick at a time (cheap when the guess is
+    close, as when the value of a position is known and a child is at most a little worse)."""
+    remaining = popcount(hands[_seat(leader + k, nh)])
+    g = min(max(guess, 0), remaining)
+    if g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam, ttk, ttg, bufs):
+        g -= 1
+        while g > 0 and not at_least(
+            hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam, ttk, ttg, bufs
+        ):
+            g -= 1
+        return g
+    while g < remaining and at_least(
+        hands, nh, trump, must_trump, leader, played, k, g + 1, maxteam, countteam, ttk, ttg, bufs
+    ):
+        g += 1
+    return g
+
+
+@jit
+def card_values(
+    hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values
+):
+    """For the seat to play, every legal card (all of them, equivalent ones included) and the value of the
+    position after it. Returns the number of cards."""
+    p = _seat(leader + k, nh)
+    led = -1 if k == 0 else played[0] >> 4
+    legal = legal_cards(hands[p], led, trump, must_trump)
+    base = solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs)
+    n = 0
+    x = legal
+    while x:
+        low = x & (~x + ONE)
+        x ^= low
+        c = low_index(low)
+        hands[p] ^= low
+        played[k] = c
+        if k == nh - 1:
+            pos = trick_winner_pos(played, nh, trump)
+            w = _seat(leader + pos, nh)
+            gained = (countteam >> w) & 1
+            # np.int64(0), not 0: a literal compiles the chain down to the search again (kernels/_jit.py)
+            v = gained + solve_near(
+                hands, nh, trump, must_trump, w, played, np.int64(0), maxteam, countteam, ttk, ttg, bufs, base - gained
+            )
+        else:
+            v = solve_near(
+                hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttg, bufs, base
+            )
+        hands[p] |= low
+        out_cards[n] = c
+        out_values[n] = v
+        n += 1
+    return n

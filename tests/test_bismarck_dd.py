@@ -539,9 +539,6 @@ def test_sampler_is_uniform_over_consistent_deals():
 def test_pimc_never_reads_hidden_cards():
     """Two deals that differ only in cards the deciding seat cannot see give the same PIMC card, with the same
     draws: the decision depends on the information set alone."""
-    bv = np.zeros(K.N_VARIANTS, dtype=np.int64)
-    bv[K.V_PIMC_FROM] = 16
-    bv[K.V_SAMPLES] = 6
     r = np.random.default_rng(8)
     ttk, ttg, bufs, ways, scratch = K.new_solver_state(np.array([K.S_PIMC]))
     for trial in range(8):
@@ -567,7 +564,7 @@ def test_pimc_never_reads_hidden_cards():
                 np.uint64(unseen),
                 np.zeros(3, dtype=np.int64),
                 np.uint64(0),
-                bv,
+                6,  # PIMC samples
                 st,
                 ttk,
                 ttg,

@@ -10,12 +10,13 @@ from analysis.driver import run
 from analysis.games import bismarck as B
 from kernels import bismarck as K
 from kernels import rng
+from kernels._jit import jit
 from tests.reference import bismarck as ref
 
 NAMES = {K.S_RANDOM: "random", K.S_HEURISTIC: "heuristic"}
 
 
-@K.jit
+@jit
 def _one_round(strat, key0, trial, rtype, remaining, dealer, bv):
     """Deal (K.deal_round; ``rtype < 0``: the round type chosen among ``remaining``) and play one hand; returns the
     round type, the dealt hands, trumps, the public and private cards out, the 4 leftover cards, the record, the
@@ -31,11 +32,12 @@ def _one_round(strat, key0, trial, rtype, remaining, dealer, bv):
     rtype, trump, known = K.deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_plays, dout)
     dealt = hands.copy()
     ttk, ttg, bufs, ways, scratch = K.new_solver_state(strat)
+    pv = np.zeros(K.N_PLAYER, dtype=np.int64)  # random and heuristic seats: no solver settings
     rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
     trace = np.zeros(56, dtype=np.int64)
     streams = st_plays.copy()
     K.play_hand(
-        hands, dealer, rtype, trump, known, dout[0], strat, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec, trace
+        hands, dealer, rtype, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec, trace
     )
     return rtype, dealt, trump, known, dout[0], deck[48:52].copy(), rec, trace, streams
 
@@ -219,7 +221,7 @@ def test_simulate_json_rows(capsys):
     assert [r["role"] for r in made] == ["dealer", "left", "right"] and all(r["trials"] == 300 for r in made)
 
 
-@K.jit
+@jit
 def _hcp(hs, out):
     for i in range(hs.shape[0]):
         out[i] = K.hcp(hs[i])

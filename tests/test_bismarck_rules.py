@@ -10,6 +10,7 @@ from analysis.errors import CardlabError
 from analysis.games import bismarck as B
 from kernels import bismarck as K
 from kernels import dd
+from kernels._jit import jit
 from tests.reference import bismarck as ref
 
 TRUMP = {"NT": -1, "C": 0, "D": 1, "H": 2, "S": 3}
@@ -62,7 +63,7 @@ def test_simulated_hands_follow_like_the_solver():
     """BM-4: the hand kernel's branch-free _follow (must_trump off) gives the legal cards of dd.legal_cards,
     on lead and after every led suit, over random hands (voids and single suits included)."""
     rnd = np.random.default_rng(4)
-    follow = K.jit(K._follow.py_func)
+    follow = jit(K._follow.py_func)
     for _ in range(2000):
         cards = rnd.choice(52, int(rnd.integers(1, 17)), replace=False)
         h = np.uint64(sum(1 << int((c // 13) * 16 + c % 13) for c in cards))

@@ -79,11 +79,19 @@ to_mask = DECK.mask
 cards_of = DECK.text
 
 
-def variant_array(variants: dict | None, pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> np.ndarray:
+def player_array(pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> np.ndarray:
+    """The settings of the PIMC and double-dummy seats, as the kernel reads them (``K.P_*``)."""
     if not 0 <= pimc_from <= 16:
         raise CardlabError(f"bad --pimc-from {pimc_from}: accepted 0 to 16 (cards in hand)")
     if not 1 <= samples <= 1000:
         raise CardlabError(f"bad --pimc-samples {samples}: accepted 1 to 1000")
+    pv = np.zeros(K.N_PLAYER, dtype=np.int64)
+    pv[K.P_PIMC_FROM] = pimc_from
+    pv[K.P_SAMPLES] = samples
+    return pv
+
+
+def variant_array(variants: dict | None) -> np.ndarray:
     full = rules().resolve_variants(variants)
     if full["ruleset"] == "swedish":
         clash = [name for name in BLOG_ONLY if name in (variants or {})]
@@ -98,8 +106,6 @@ def variant_array(variants: dict | None, pimc_from: int = PIMC_FROM, samples: in
     if full["ruleset"] == "swedish":
         bv[K.V_WIDOW] = 2  # forehand takes the face-up widow (3(c)10)
     bv[K.V_TARGET] = int(full["target_score"])
-    bv[K.V_PIMC_FROM] = pimc_from
-    bv[K.V_SAMPLES] = samples
     return bv
 
 
@@ -160,7 +166,8 @@ def simulation_spec(
     full = g.resolve_variants(variants)
     pimc_from = PIMC_FROM if pimc_from is None else pimc_from
     pimc_samples = PIMC_SAMPLES if pimc_samples is None else pimc_samples
-    bv = variant_array(variants, pimc_from, pimc_samples)
+    pv = player_array(pimc_from, pimc_samples)
+    bv = variant_array(variants)
     unit = unit or "game"
     if unit not in ("game", "hand"):
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
@@ -168,7 +175,7 @@ def simulation_spec(
         raise CardlabError("--round goes with --unit hand")
     r = _round_index(round)
     names, strat = _strategy_codes(strategies)
-    args = (strat, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
+    args = (strat, pv, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
     describe = {"players": 3, "variants": full, "strategies": names, "unit": unit}
     if any(n in ("pimc", "dd") for n in names):
         describe.update(pimc_from=pimc_from, pimc_samples=pimc_samples)
@@ -258,7 +265,8 @@ def compare_spec(
         if name not in STRATEGIES:
             raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     r = _round_index(round)
-    bv = variant_array(variants, pimc_from, samples)
+    pv = player_array(pimc_from, samples)
+    bv = variant_array(variants)
 
     def tab(counts, trials, spec):
         from ..stats import paired_difference
@@ -293,7 +301,7 @@ def compare_spec(
     return KernelSpec(
         game=GAME,
         kernel="kernels.bismarck:compare_chunks",
-        args=(np.int64(STRATEGIES[field]), np.int64(STRATEGIES[challenger]), np.int64(r), bv),
+        args=(np.int64(STRATEGIES[field]), np.int64(STRATEGIES[challenger]), pv, np.int64(r), bv),
         n_counts=24,
         tabulate=tab,
         describe={

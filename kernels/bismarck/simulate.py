@@ -1,0 +1,217 @@
+"""Bismarck kernels, the simulation and paired-comparison kernels: games or single hands into count rows."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rng
+from .._jit import borrowed, jit, pjit, prange
+from .hand import _chunk_buffers, _play_hand_inline, _record_hand, deal_hand, deal_round, new_solver_state, play_hand
+from .layout import (
+    ALL_ROUNDS,
+    BASE_GAME,
+    BASE_HIST,
+    G_FIELDS,
+    H_FIELDS,
+    H_SCORE,
+    H_TRICKS,
+    MAX_HANDS,
+    SCORE_BINS,
+    SCORE_LO,
+    V_FREE_ORDER,
+    V_LENGTH,
+    V_RULESET,
+    V_TARGET,
+)
+from .rules import schedule
+
+
+@pjit
+def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, pv, unit_game, round_type, bv, out):
+    """Each trial: one game (``unit_game``: 12 hands, 4, or to a target; BM-7) or one hand of
+    ``round_type`` (0..3) with a random dealer."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        _simulate_range(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, out[ci])
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row):
+    """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
+    inlined: :func:`_simulate_loop`)."""
+    _simulate_loop(
+        start,
+        stop,
+        key0,
+        key1,
+        strat,
+        pv,
+        unit_game,
+        round_type,
+        bv,
+        row,
+        new_solver_state(strat),
+        _chunk_buffers(),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+    )
+
+
+@jit
+def _simulate_loop(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row, solver, bufs, totals, remaining):
+    """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
+    (kernels._jit.borrowed). ``remaining[seat]``: the round types (Swedish: contracts) a seat has still to choose
+    in its cycle, where the round type is chosen (3(c)9, 3(c)10): each is chosen once a cycle."""
+    strat, pv, bv, row, solver, bufs, totals, remaining = borrowed(
+        (strat, pv, bv, row, solver, bufs, totals, remaining)
+    )
+    chosen = unit_game != 0 and (bv[V_FREE_ORDER] == 1 or bv[V_RULESET] == 1)
+    ttk, ttg, dd_bufs, ways, scratch = solver
+    hands, deck, rec, trace, dout, st_deal, st_plays = bufs
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        for s in range(3):
+            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+        first = rng.below(st_deal, 3)
+        totals[:] = 0
+        remaining[:] = ALL_ROUNDS
+        n_hands = 1 if unit_game == 0 else (12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS))
+        for h in range(n_hands):
+            if unit_game == 0:
+                dealer, rtype = first, round_type  # one hand of the chosen round, a random dealer
+            else:
+                dealer, rtype = schedule(first, h, bv)
+            # where the round type is chosen, the chooser (Swedish: forehand) picks it among those it has left
+            chooser = (dealer + 1) % 3 if bv[V_RULESET] == 1 else dealer
+            rtype, trump, known = deal_round(
+                st_deal, deck, hands, -1 if chosen else rtype, remaining[chooser], dealer, bv, strat, st_plays, dout
+            )
+            if chosen:
+                remaining[chooser] ^= 1 << rtype
+                if remaining[chooser] == 0:
+                    remaining[chooser] = ALL_ROUNDS
+            _play_hand_inline(
+                hands,
+                dealer,
+                rtype,
+                trump,
+                known,
+                dout[0],
+                strat,
+                pv,
+                bv,
+                st_plays,
+                ttk,
+                ttg,
+                dd_bufs,
+                ways,
+                scratch,
+                rec,
+                trace,
+            )
+            _record_hand(row, rec, dealer, rtype, bv)
+            for s in range(3):
+                totals[s] += rec[s, H_SCORE]
+            if bv[V_LENGTH] == 2 and max(totals[0], max(totals[1], totals[2])) >= bv[V_TARGET]:
+                break
+        if unit_game != 0:
+            _record_game(row, totals, first)
+
+
+@jit
+def _record_game(row, totals, first):
+    """Game results by seat *relative to the first dealer* (0 = first dealer, 1 = left, 2 = right)."""
+    top = max(totals[0], max(totals[1], totals[2]))
+    n_top = 0
+    for s in range(3):
+        if totals[s] == top:
+            n_top += 1
+    for s in range(3):
+        rel = (s - first) % 3
+        b = BASE_GAME + rel * G_FIELDS
+        if totals[s] == top:
+            if n_top == 1:
+                row[b] += 1
+            else:
+                row[b + 1] += 1
+        row[b + 2] += totals[s]
+        row[b + 3] += totals[s] * totals[s]
+        hb = BASE_HIST + rel * SCORE_BINS + min(max(totals[s] - SCORE_LO, 0), SCORE_BINS - 1)
+        row[hb] += 1
+    row[BASE_GAME + 3 * G_FIELDS] += 1
+
+
+@pjit
+def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenger, pv, round_type, bv, out):
+    """Paired: each trial is one hand of ``round_type`` dealt once and played three more times, once with
+    each seat switched from ``field`` to ``challenger`` (the others stay on ``field``). Per role of the
+    switching seat: n, field tricks, challenger tricks, sum and sum of squares of the trick difference, and the
+    same for the score. The deal (with the dealer's widow discard and blind trump) is made once, by the field
+    strategy; the switch is in the card play."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, out[ci])
+
+
+@jit
+def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, row):
+    """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row: a serial function of its own, as in the
+    other kernels. With the trials inlined into the prange loop, numba found "more than one entry to or exit
+    from the loop" and ran the chunks one at a time (a NumbaPerformanceWarning); the deal's unrolled shuffle,
+    whose deck-size check can raise, is the likely second exit."""
+    ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
+    hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
+    dealt = np.zeros(4, dtype=np.uint64)
+    base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+    strat = np.zeros(3, dtype=np.int64)
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        dealer = rng.below(st_deal, 3)
+        for s in range(3):
+            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+            strat[s] = field
+        trump, known = deal_hand(st_deal, deck, dealt, round_type, dealer, bv, strat, st_plays, dout)
+        for sw in range(-1, 3):
+            for s in range(3):
+                rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+                strat[s] = challenger if s == sw else field
+            for s in range(3):
+                hands[s] = dealt[s]
+            play_hand(
+                hands,
+                dealer,
+                round_type,
+                trump,
+                known,
+                dout[0],
+                strat,
+                pv,
+                bv,
+                st_plays,
+                ttk,
+                ttg,
+                bufs,
+                ways,
+                scratch,
+                rec,
+                trace,
+            )
+            if sw < 0:
+                base_rec[:, :] = rec
+                continue
+            role = (sw - dealer) % 3
+            b = role * 8
+            dt = rec[sw, H_TRICKS] - base_rec[sw, H_TRICKS]
+            dsc = rec[sw, H_SCORE] - base_rec[sw, H_SCORE]
+            row[b] += 1
+            row[b + 1] += base_rec[sw, H_TRICKS]
+            row[b + 2] += rec[sw, H_TRICKS]
+            row[b + 3] += dt
+            row[b + 4] += dt * dt
+            row[b + 5] += base_rec[sw, H_SCORE]
+            row[b + 6] += dsc
+            row[b + 7] += dsc * dsc

@@ -7,6 +7,7 @@ import pytest
 
 from kernels import biscuits as K
 from kernels import rng
+from kernels._jit import jit
 from tests.reference import biscuits as ref
 
 
@@ -20,7 +21,7 @@ def legal_for(bv):
     return legal
 
 
-@K.jit
+@jit
 def _one_hand(strat, key0, trial, starter, bv):
     """One hand (with the pass) from trial ``trial``'s deal and draws: (dealt hands, points, points, rec)."""
     return _one_hand_in_game(strat, key0, trial, starter, bv, True, 0, 0, 1 << 40)
@@ -102,7 +103,7 @@ def test_planning_keeps_a_straight_together():
     assert sorted(bi.cards_of(int(x)) for x in plan[:n]) == ["3C 4D 5H 6S 7C", "KD KH"]
 
 
-@K.jit
+@jit
 def _one_hand_in_game(strat, key0, trial, starter, bv, do_pass, score0, score1, target):
     st_deal = rng.new_state()
     st_play = rng.new_state()

@@ -1,6 +1,6 @@
 """Biscuits combinations in plain Python, from rules.md section 2 (BI-2, BI-6, BI-7).
 
-Cards are codes ``rank * 4 + suit`` (rank 0 = '2' .. 12 = 'A'; suits unranked). Kinds as in kernels/biscuits.py.
+Cards are codes ``rank * 4 + suit`` (rank 0 = '2' .. 12 = 'A'; suits unranked). Kinds as in kernels/biscuits/.
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def _greedy(options, hand, current, partner_last, v):
     return min(options, key=lambda p: (classify(p, v)[0] % 10, classify(p, v)[1]))
 
 
-# ---- the planning player (kernels/biscuits.py PLAY_PLANNING), restated ---------------------------------
+# ---- the planning player (kernels/biscuits/ PLAY_PLANNING), restated ---------------------------------
 
 
 def plan_hand(hand, v=None):

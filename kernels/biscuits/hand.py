@@ -1,0 +1,269 @@
+"""Biscuits kernels, a hand and a game: the deal, the play of one hand (BI-8 .. BI-10), the next starter and the
+end of a game (BI-11, BI-12).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rng
+from .._jit import jit, jit_inline
+from ..bits import popcount as _popcount
+from ..bits import rank_bits as _rank_bits
+from ..bits import sort_prefix
+from .combinations import K_NONE, V_END_IMMEDIATE, V_PASS_LOCKS_OUT, V_STARTER_RULE, classify, generate_moves
+from .players import (
+    ACT_LOWEST,
+    ACT_RANDOM,
+    H_FIELDS,
+    H_HCP,
+    H_OUT_FIRST,
+    H_OUT_SECOND,
+    H_POINTS,
+    H_STARTER,
+    MAX_PLAN,
+    MAX_TURNS,
+    PASS_CONNECTORS,
+    PASS_KEEP_COMBOS,
+    PASS_PAIR,
+    PASS_RANDOM,
+    PASS_SINGLES,
+    PLAY_PLANNING,
+    _choose_play,
+    _connectors_pass,
+    _keep_combos_pass,
+    _lowest_cards,
+    _pair_pass,
+    _planning_play,
+    _random_cards,
+    plan_hand,
+)
+
+
+@jit
+def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
+    """One hand from dealt ``hands`` (BI-4 .. BI-11) with the partner pass; fills ``rec[4, H_FIELDS]``; returns
+    (team 0 points, team 1 points)."""
+    return play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40)
+
+
+@jit
+def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target):
+    """:func:`play_hand` inside a game: ``do_pass`` says whether the partners pass (variant pass_every_hand),
+    and under variant game_end_check=immediate the hand stops as soon as a team's game score (``score0``,
+    ``score1`` before the hand, plus this hand's points) reaches ``target``."""
+    for s in range(4):
+        for f in range(H_FIELDS):
+            rec[s, f] = 0
+    rec[starter, H_STARTER] = 1
+    # BI-4: both partners pass two cards at the same time
+    give = np.zeros(4, dtype=np.uint64)
+    plan = np.zeros(MAX_PLAN, dtype=np.uint64)
+    alt = np.zeros(MAX_PLAN, dtype=np.uint64)
+    # each seat's plan (plan_hand) is kept until its hand changes: plan_of[s] is the hand it was made for
+    plans = np.zeros((4, MAX_PLAN), dtype=np.uint64)
+    plan_n = np.zeros(4, dtype=np.int64)
+    plan_of = np.zeros(4, dtype=np.uint64)
+    for s in range(4):
+        pol = strat[s, 1]
+        if not do_pass:
+            give[s] = 0
+        elif pol == PASS_RANDOM:
+            give[s] = _random_cards(st, hands[s], 2)
+        elif pol == PASS_KEEP_COMBOS:
+            give[s] = _keep_combos_pass(hands[s], plan, alt, bv)
+        elif pol == PASS_PAIR:
+            give[s] = _pair_pass(hands[s])
+        elif pol == PASS_CONNECTORS:
+            give[s] = _connectors_pass(hands[s])
+        else:
+            give[s] = _lowest_cards(hands[s], 2, pol == PASS_SINGLES)
+    for s in range(4):
+        hands[s] = (hands[s] & ~give[s]) | give[(s + 2) % 4]
+    for s in range(4):
+        hcp = 0
+        for r in range(9, 13):  # J, Q, K, A
+            hcp += (r - 8) * _popcount(_rank_bits(hands[s], r))
+        rec[s, H_HCP] = hcp
+    points = np.zeros(2, dtype=np.int64)
+    out_count = 0
+    leader = starter
+    cur_kind = K_NONE
+    cur_key = 0
+    last = leader
+    passes = 0
+    turn = leader
+    active = 4
+    locks = bv[V_PASS_LOCKS_OUT] == 1
+    locked = 0  # seats out of this trick by a pass (variant pass_locks_out)
+    for _ in range(MAX_TURNS):
+        hand = hands[turn]
+        partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
+        play = np.uint64(0)  # 0 = pass
+        if strat[turn, 0] == PLAY_PLANNING:
+            min_opp = 99
+            for o in ((turn + 1) % 4, (turn + 3) % 4):
+                if 0 < counts[o] < min_opp:
+                    min_opp = counts[o]
+            if plan_of[turn] != hand or plan_n[turn] == 0:
+                plan_n[turn] = plan_hand(hand, plans[turn], alt, bv)
+                plan_of[turn] = hand
+            play = _planning_play(
+                hand,
+                counts[turn],
+                cur_kind,
+                cur_key,
+                partner_last,
+                counts[(turn + 2) % 4],
+                min_opp,
+                moves,
+                bv,
+                plans[turn],
+                plan_n[turn],
+            )
+        else:
+            n = generate_moves(hand, cur_kind, cur_key, moves, bv)
+            sort_prefix(moves, n)
+            pick = -1
+            if n > 0:
+                pick = _choose_play(
+                    st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key, partner_last, moves, n, bv
+                )
+            if cur_kind == K_NONE and pick < 0:
+                pick = 0
+            if pick >= 0:
+                play = moves[pick]
+        if play:
+            kind, key = classify(play, bv)
+            hands[turn] = hand & ~play
+            counts[turn] -= _popcount(play)
+            cur_kind = kind
+            cur_key = key
+            last = turn
+            passes = 0
+            if counts[turn] == 0:
+                # BI-8: the team scores 1 per card of the opponent holding more
+                opp = max(counts[(turn + 1) % 4], counts[(turn + 3) % 4])
+                points[turn % 2] += opp
+                out_count += 1
+                active -= 1
+                rec[turn, H_OUT_FIRST if out_count == 1 else H_OUT_SECOND] = 1
+                if out_count == 2:
+                    break  # BI-9: the hand ends at once
+                if bv[V_END_IMMEDIATE] == 1 and (score0 + points[0] >= target or score1 + points[1] >= target):
+                    break  # variant game_end_check=immediate: the game is over
+        else:
+            passes += 1
+            if locks:
+                locked |= 1 << turn
+        if locks:
+            # variant pass_locks_out: the trick ends when every other player holding cards has passed once
+            trick_over = True
+            for s in range(4):
+                if s != last and counts[s] > 0 and not (locked >> s) & 1:
+                    trick_over = False
+        else:
+            trick_over = passes >= active - (1 if counts[last] > 0 else 0)
+        if trick_over:
+            # the trick is over: `last` won it; BI-10 special action, then BI-11 the next leader
+            winner = last
+            fancy = cur_kind // 10 == 1
+            partner = (winner + 2) % 4
+            nxt = -1
+            if fancy:
+                if counts[partner] > 0:
+                    pol = strat[winner, 3]
+                    hand_over = False
+                    if pol == ACT_RANDOM:
+                        hand_over = rng.below(st, 2) == 1
+                    elif pol == ACT_LOWEST:
+                        hand_over = counts[winner] == 0 or counts[partner] < counts[winner]
+                    if hand_over:
+                        nxt = partner
+            else:
+                a = (winner + 1) % 4  # the opponent at the winner's left
+                b = (a + 2) % 4
+                if counts[a] > 0 and counts[b] > 0:
+                    pol = strat[a, 2]
+                    act = False
+                    if pol == ACT_RANDOM:
+                        act = rng.below(st, 2) == 1
+                    elif pol == ACT_LOWEST:
+                        act = True
+                    if act:
+                        sent = (
+                            _random_cards(st, hands[a], 1) if pol == ACT_RANDOM else _lowest_cards(hands[a], 1, False)
+                        )
+                        hands[a] &= ~sent
+                        hands[b] |= sent
+                        pb = strat[b, 2]
+                        back = _random_cards(st, hands[b], 1) if pb == ACT_RANDOM else _lowest_cards(hands[b], 1, False)
+                        hands[b] &= ~back
+                        hands[a] |= back
+            if nxt < 0:
+                nxt = winner
+                while counts[nxt] == 0:
+                    nxt = (nxt + 1) % 4
+            cur_kind = K_NONE
+            cur_key = 0
+            passes = 0
+            locked = 0
+            turn = nxt
+            last = nxt
+            continue
+        turn = (turn + 1) % 4
+        while counts[turn] == 0 or (locked >> turn) & 1:
+            turn = (turn + 1) % 4
+    for s in range(4):
+        rec[s, H_POINTS] = points[s % 2]
+    return points[0], points[1]
+
+
+_shuffle_pack = rng.unrolled_shuffle(52, 52)
+
+
+@jit
+def deal(st, deck, hands, counts, starter):
+    _shuffle_pack(st, deck)  # rng.partial_shuffle(st, deck, 52), unrolled
+    for s in range(4):
+        hands[s] = 0
+        counts[s] = 13
+    for i in range(52):
+        s = (starter + i) % 4
+        hands[s] |= np.uint64(1) << np.uint64(deck[i])
+
+
+@jit
+def next_starter(prev, score0, score1):
+    """BI-3: clockwise from the previous Starter, the first player of a team that is behind or level."""
+    for k in range(1, 5):
+        s = (prev + k) % 4
+        mine = score0 if s % 2 == 0 else score1
+        theirs = score1 if s % 2 == 0 else score0
+        if mine <= theirs:
+            return s
+    return (prev + 1) % 4
+
+
+@jit
+def next_starter_rule(prev, score0, score1, last_start, bv):
+    """The next hand's Starter under the variant in force; ``last_start[team]`` is that team's last Starter
+    (-1 before it has had one) and is updated.
+
+    Variant starter_rule=trailing_team_alternates [OURS reading of 2(c)5]: the team that starts is the one
+    BI-3 picks (behind, or on level scores the team clockwise next to the previous Starter); inside it the two
+    players take turns, "from the last Starter in the partnership"; a team's first Starter is the one BI-3 picks.
+    """
+    s = next_starter(prev, score0, score1)
+    if bv[V_STARTER_RULE] == 1 and last_start[s % 2] >= 0:
+        s = (last_start[s % 2] + 2) % 4
+    last_start[s % 2] = s
+    return s
+
+
+@jit_inline
+def _game_over(score0, score1, n_hands, target, max_hands):
+    """BI-12: a team has reached the target or the hands are played, and the scores are not level (ties play
+    on; a safety stop after many extra hands, never reached in practice)."""
+    done = score0 >= target or score1 >= target or n_hands >= max_hands
+    return (done and score0 != score1) or n_hands >= 4 * max_hands + 40

@@ -12,8 +12,10 @@ import base64
 import html
 import math
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -24,10 +26,15 @@ from .plots import png_bytes
 
 @dataclass
 class Section:
+    """One section of a report: its numbers (``table``) and what to draw from them.
+
+    ``figures`` holds functions that draw a matplotlib Figure, called only when the report is written, so a
+    section (and its numbers) can be built and tested without matplotlib."""
+
     title: str
     text: str = ""
     table: pd.DataFrame | None = None
-    figures: list = field(default_factory=list)  # matplotlib Figures
+    figures: list[Callable[[], Any]] = field(default_factory=list)
     digits: int = 4
 
 
@@ -64,10 +71,10 @@ def write_report(game: str, title: str, intro: str, sections: list[Section], out
         if sec.text:
             md += [sec.text, ""]
             body += [f"<p>{html.escape(p)}</p>" for p in sec.text.split("\n\n")]
-        for fig in sec.figures:
+        for draw in sec.figures:
             fig_no += 1
             name = f"fig{fig_no:02d}.png"
-            data = png_bytes(fig)
+            data = png_bytes(draw())
             (tmp / name).write_bytes(data)
             md += [f"![{sec.title}]({name})", ""]
             body.append(

@@ -1,0 +1,380 @@
+"""The Bismarck strategy report: its simulations (:func:`runs`) and its sections, one function each."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..report import Section
+
+SWEDISH = {"ruleset": "swedish"}
+# (round, challenger, trials at scale 1): PIMC is left out of rounds 2 and 3 (trumps), where it costs most
+COMPARISONS = tuple(
+    (rnd, challenger, size)
+    for rnd in (1, 2, 3, 4)
+    for challenger, size in (("dd", 1000), ("pimc", 150))
+    if not (challenger == "pimc" and rnd in (2, 3))
+)
+
+
+def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
+    """Every simulation the report shows: ``hands[round]`` (single hands, heuristic players), ``games``
+    (12-hand games), ``fairness`` ((label, table) per variant), ``swedish`` and ``compare`` (paired, pooled
+    over the seats)."""
+    from ..driver import run
+    from ..games import bismarck as B
+
+    def n(x, least=200):
+        return max(least, int(x * scale))
+
+    hands = {
+        rnd: run(
+            B.simulation_spec(unit="hand", round=rnd, strategies=["heuristic"]),
+            trials=n(100_000),
+            seed=seed + rnd,
+            progress=progress,
+        ).table
+        for rnd in range(1, 5)
+    }
+    games = run(B.simulation_spec(strategies=["heuristic"]), trials=n(20_000), seed=seed + 10, progress=progress)
+    fairness = [
+        (
+            label,
+            run(
+                B.simulation_spec(variants=variants, strategies=["heuristic"]),
+                trials=n(6_000),
+                seed=seed + 20,
+                progress=progress,
+            ).table,
+        )
+        for label, variants in B.FAIRNESS_VARIANTS
+    ]
+    swedish = run(
+        B.simulation_spec(variants=SWEDISH, strategies=["heuristic"]),
+        trials=n(6_000),
+        seed=seed + 40,
+        progress=progress,
+    ).table
+    compare = []
+    for rnd, challenger, size in COMPARISONS:
+        t = run(
+            B.compare_spec("heuristic", challenger, round=rnd),
+            trials=n(size, least=60),
+            seed=seed + 30,
+            progress=progress,
+        ).table
+        compare.append(t[t.role.isna()])
+    return {
+        "seed": seed,
+        "hands": hands,
+        "games": games.table,
+        "fairness": fairness,
+        "swedish": swedish,
+        "compare": pd.concat(compare, ignore_index=True),
+    }
+
+
+def _quota(rnd: int, role: str, variants: dict) -> str:
+    from ..games.bismarck import ROLES, K, variant_array
+
+    return ("<= " if rnd == 4 else ">= ") + str(K.quota(rnd - 1, ROLES.index(role), variant_array(variants)))
+
+
+def rounds_by_role(runs: dict) -> Section:
+    from ..games.bismarck import ROLES, ROUND_NAMES
+
+    hand_tables = runs["hands"]
+    rows = []
+    for rnd, t in hand_tables.items():
+        for role in ROLES:
+            sub = t[t.role == role]
+            get = {m: sub[sub.measure == m].iloc[0] for m in ("tricks", "score", "made_quota")}
+            rows.append(
+                {
+                    "round": rnd,
+                    "round_type": ROUND_NAMES[rnd],
+                    "role": role,
+                    "quota": _quota(rnd, role, {}),
+                    "hands": int(get["tricks"].trials),
+                    "tricks": get["tricks"].estimate,
+                    "tricks_ci": f"{get['tricks'].ci_low:.3f}-{get['tricks'].ci_high:.3f}",
+                    "score": get["score"].estimate,
+                    "score_ci": f"{get['score'].ci_low:.3f}-{get['score'].ci_high:.3f}",
+                    "P(quota)": get["made_quota"].estimate,
+                    "P(quota)_ci": f"{get['made_quota'].ci_low:.4f}-{get['made_quota'].ci_high:.4f}",
+                }
+            )
+
+    def draw():
+        import matplotlib.pyplot as plt
+
+        from ..plots import STYLE
+
+        with plt.rc_context(STYLE):
+            fig, axes = plt.subplots(1, 4, figsize=(12, 3.2), sharey=True)
+            for ax, (rnd, t) in zip(axes, hand_tables.items()):
+                for role in ROLES:
+                    h = t[(t.measure == "tricks_taken") & (t.role == role)]
+                    ax.plot(h.tricks.astype(int), h.estimate, marker="o", ms=3, label=role)
+                ax.set_title(f"round {rnd}: {ROUND_NAMES[rnd]}")
+                ax.set_xlabel("tricks taken")
+            axes[0].set_ylabel("probability")
+            axes[0].legend(fontsize=7)
+        return fig
+
+    return Section(
+        "Each round type, by role",
+        (
+            "Single hands of each round type (BM-5), every seat on the heuristic player, the default rules. "
+            "P(quota): the role takes at least its quota in rounds 1-3 (dealer 8, others 4: it scores as soon as "
+            "it passes it), at most its allowance in the misère round 4 (blog: dealer 6, others 4). Score: BM-6, "
+            "original scheme. 95% intervals (Wilson for probabilities, normal for means)."
+        ),
+        pd.DataFrame(rows),
+        [draw],
+    )
+
+
+def hand_features(runs: dict) -> Section:
+    feats = pd.concat(
+        [
+            t[(t.measure == "tricks_by_feature") & (t.trials >= 100)].assign(round=rnd)
+            for rnd, t in runs["hands"].items()
+        ]
+    )
+
+    def draw():
+        import matplotlib.pyplot as plt
+
+        from ..plots import STYLE, yerr
+
+        def line(ax, rnd, feature):
+            h = feats[(feats["round"] == rnd) & (feats.feature == feature)]
+            ax.errorbar(
+                h.value.astype(int),
+                h.estimate,
+                yerr=yerr(h.estimate, h.ci_low, h.ci_high),
+                fmt="o-",
+                ms=3,
+                capsize=2,
+                label=f"round {rnd}",
+            )
+
+        with plt.rc_context(STYLE):
+            fig, axes = plt.subplots(1, 3, figsize=(12, 3.2))
+            for rnd in range(1, 5):
+                line(axes[0], rnd, "hcp")
+                if rnd in (2, 3):
+                    line(axes[1], rnd, "trump_length")
+                line(axes[2], rnd, "voids")
+            axes[0].set_xlabel("high-card points (A 4, K 3, Q 2, J 1)")
+            axes[1].set_xlabel("trump length")
+            axes[2].set_xlabel("void suits")
+            axes[0].set_ylabel("mean tricks taken")
+            for ax in axes:
+                ax.legend(fontsize=7)
+        return fig
+
+    coarse = feats[(feats.feature != "hcp") | (feats.value % 4 == 0)]
+    return Section(
+        "How hand features map to tricks",
+        (
+            "Mean tricks taken by a hand with a given feature (all roles pooled; heuristic players; cells with at "
+            "least 100 hands). Round 4 is the misère round: there a strong hand takes tricks it does not want. The "
+            "table shows every fourth high-card point count; the chart shows them all."
+        ),
+        coarse[["round", "feature", "value", "trials", "estimate", "ci_low", "ci_high"]],
+        [draw],
+    )
+
+
+def games(runs: dict) -> Section:
+    gt = runs["games"]
+    gsum = gt[gt.measure.isin(["game_won", "game_shared_first", "game_total"])]
+    hist = gt[gt.measure == "final_total"]
+
+    def draw():
+        from ..plots import new_figure
+
+        fig, ax = new_figure()
+        for s in range(3):
+            h = hist[hist.seat == s]
+            ax.plot(
+                h.total_points.astype(int), h.estimate, marker=".", label=["first dealer", "its left", "its right"][s]
+            )
+        ax.set_xlabel("final total after 12 hands")
+        ax.set_ylabel("probability")
+        ax.set_title("Final scores (heuristic players, default rules)")
+        ax.legend(fontsize=7)
+        return fig
+
+    return Section(
+        "Who wins a 12-hand game",
+        (
+            "Complete games (BM-7): each player deals a cycle of four, block_of_four schedule. Seats relative to "
+            "the first dealer. game_won = the sole highest total; game_shared_first = tied for the highest total. "
+            "Totals below -40 or above 99 fall in the end bins of the final_total rows."
+        ),
+        gsum[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
+        [draw],
+    )
+
+
+def fairness(runs: dict) -> Section:
+    from ..games.bismarck import _cycle_values
+
+    rows = []
+    for label, t in runs["fairness"]:
+        cv = _cycle_values(t)
+        won = t[t.measure == "game_won"].set_index("seat")
+        r3 = t[(t.measure == "score") & (t["round"] == 3) & (t.role == "dealer")].iloc[0]
+        rows.append(
+            {
+                "variant": label,
+                "games": int(won.trials.iloc[0]),
+                "cycle_dealer": cv["dealer"],
+                "cycle_left": cv["left"],
+                "cycle_right": cv["right"],
+                "dealer_minus_mean_other": cv["dealer"] - (cv["left"] + cv["right"]) / 2,
+                "se": float(np.sqrt(cv["dealer_se"] ** 2 + (cv["left_se"] ** 2 + cv["right_se"] ** 2) / 4)),
+                "round3_dealer_score": r3.estimate,
+                "P(first dealer wins)": won.loc[0, "estimate"],
+                "P(its left wins)": won.loc[1, "estimate"],
+                "P(its right wins)": won.loc[2, "estimate"],
+            }
+        )
+    fair = pd.DataFrame(rows)
+
+    def draw():
+        from ..plots import new_figure
+
+        fig, ax = new_figure(7.0, 3.6)
+        ax.barh(fair.variant, fair.dealer_minus_mean_other, xerr=1.96 * fair.se, capsize=2)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel("dealer's cycle score minus a non-dealer's (points per cycle of 4 hands)")
+        ax.invert_yaxis()
+        return fig
+
+    return Section(
+        "Is the deal fair? Scoring schemes and variants",
+        (
+            "For each variant (one change from the defaults), 12-hand games with heuristic players. cycle_<role>: "
+            "the mean score of a role summed over the four round types, i.e. what one cycle is worth to the dealer "
+            "and to each non-dealer; dealer_minus_mean_other and its standard error measure how far the deal is "
+            "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so the game as a whole is fair "
+            "by symmetry; the P(win) columns check that. round3_dealer_score: blind against seen trumps."
+        ),
+        fair,
+        [draw],
+        digits=3,
+    )
+
+
+def swedish(runs: dict) -> Section:
+    from ..games.bismarck import CONTRACT_NAMES, ROLES
+
+    sw = runs["swedish"]
+    rows = []
+    for rnd, contract in CONTRACT_NAMES.items():
+        for role in ROLES:
+            sub = sw[(sw["round"] == rnd) & (sw.role == role)]
+            get = {m: sub[sub.measure == m].iloc[0] for m in ("tricks", "score", "made_quota")}
+            rows.append(
+                {
+                    "contract": contract,
+                    "role": "forehand" if role == "left" else role,
+                    "quota": _quota(rnd, role, SWEDISH),
+                    "hands": int(get["tricks"].trials),
+                    "tricks": get["tricks"].estimate,
+                    "score": get["score"].estimate,
+                    "score_ci_low": get["score"].ci_low,
+                    "score_ci_high": get["score"].ci_high,
+                    "P(quota)": get["made_quota"].estimate,
+                }
+            )
+    table = pd.DataFrame(rows)
+    won = sw[sw.measure == "game_won"].set_index("seat")
+
+    def draw():
+        from ..plots import new_figure, yerr
+
+        fig, ax = new_figure(7.0, 3.2)
+        for i, role in enumerate(("dealer", "forehand", "right")):
+            x = table[table.role == role]
+            ax.errorbar(
+                np.arange(4) + (i - 1) * 0.12,
+                x.score,
+                yerr=yerr(x.score, x.score_ci_low, x.score_ci_high),
+                fmt="o",
+                capsize=2,
+                label=role,
+            )
+        ax.set_xticks(range(4), [c.split()[0] for c in CONTRACT_NAMES.values()])
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_ylabel("mean score of a hand")
+        ax.set_title("Swedish Bismarck: score by contract and role (heuristic players)")
+        ax.legend(fontsize=7)
+        return fig
+
+    p_win = ", ".join(
+        f"{who} {won.loc[s_, 'estimate']:.3f} ({won.loc[s_, 'ci_low']:.3f}-{won.loc[s_, 'ci_high']:.3f})"
+        for s_, who in enumerate(("first dealer", "its left", "its right"))
+    )
+    return Section(
+        "Swedish Bismarck for comparison",
+        (
+            "ruleset=swedish (rules.md 3(c)10): the deal passes left every hand, forehand (the dealer's left) chooses "
+            "the contract from the 4 face-up widow cards alone, each contract once in its four turns, takes the widow, "
+            "discards 4 and leads; quotas forehand 8, others 4 (Pass: at most 4 and 6); one point a trick above the "
+            "quota, minus one below, so every hand sums to 0. 12-hand games, heuristic players (their contract rules "
+            "are in seeds/bismarck.md). Every player is forehand once in each contract, so the game is fair by "
+            f"symmetry; the table shows where the points come from. P(sole highest total) by seat: {p_win}."
+        ),
+        table,
+        [draw],
+        digits=3,
+    )
+
+
+def players(runs: dict) -> Section:
+    from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES
+
+    cmp = runs["compare"]
+    return Section(
+        "Heuristic, PIMC and double dummy on the same deals",
+        (
+            f"One seat at a time switches from the heuristic player to a challenger on the same deal (the others "
+            f"stay heuristic); pooled over the three seats. The PIMC and double-dummy players take over once a hand "
+            f"holds {PIMC_FROM} cards (the last {PIMC_FROM} tricks), heuristic before: the solver is exact but not "
+            f"yet fast enough for whole 16-card hands in volume. PIMC samples {PIMC_SAMPLES} layouts of the hidden "
+            f"cards per decision. dd sees every hand: the difference dd - pimc is what perfect information is worth "
+            f"in those tricks. In round 4 (misère) fewer tricks is better; PIMC there minimises expected tricks, "
+            f"which is not the floored score, and shares PIMC's known weakness of assuming it will see the cards "
+            f"later (strategy fusion)."
+        ),
+        cmp[
+            [
+                "measure",
+                "round",
+                "challenger",
+                "trials",
+                "field_value",
+                "challenger_value",
+                "estimate",
+                "ci_low",
+                "ci_high",
+            ]
+        ],
+    )
+
+
+SECTIONS = (rounds_by_role, hand_features, games, fairness, swedish, players)
+
+
+def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:
+    r = runs(scale, seed, progress)
+    intro = (
+        f"Bismarck (rules.md section 3, default rules unless a section says otherwise), simulated with "
+        f"cardlab. Seed {seed}. Roles: dealer, left (leads the first trick) and right."
+    )
+    return "Bismarck: what each seat and round is worth", intro, [section(r) for section in SECTIONS]

@@ -21,7 +21,6 @@ import pandas as pd
 
 from . import __version__
 from .errors import CardlabError
-from .plots import png_bytes
 
 
 @dataclass
@@ -57,6 +56,8 @@ def _html_table(df: pd.DataFrame, digits: int) -> str:
 
 def write_report(game: str, title: str, intro: str, sections: list[Section], out_dir: str | Path) -> Path:
     """Write one game's report folder; returns its path."""
+    from .plots import png_bytes  # matplotlib only where figures are drawn
+
     folder = Path(out_dir) / game
     tmp = Path(out_dir) / f".{game}.tmp"
     if tmp.exists():

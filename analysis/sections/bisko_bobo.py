@@ -1,0 +1,380 @@
+"""The Bisko-Bobo strategy report: its simulations (:func:`runs`) and its sections, one function each."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..report import Section
+
+PLAYER_COUNTS = range(2, 7)
+EDGE_FIELDS = ("heuristic", "always-jingo")
+
+
+def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
+    """Every simulation the report shows: ``games[P]`` (every seat heuristic), ``decisions`` (4 players, every
+    decision replayed both ways), ``no_swap[P]`` and, when recommended tables are stored, ``edge[(P, field)]``
+    (paired comparisons, pooled over seats)."""
+    from ..driver import run
+    from ..games import bisko_bobo as B
+
+    def n(x):
+        return max(2000, int(x * scale))
+
+    games = {P: run(B.simulation_spec(P), trials=n(2_000_000), seed=seed, progress=progress) for P in PLAYER_COUNTS}
+    decisions = run(B.decision_spec(4), trials=n(2_000_000), seed=seed + 1, progress=progress).table
+    no_swap = {
+        P: run(B.compare_spec(P, "heuristic", "no-swap"), trials=n(500_000), seed=seed + 2, progress=progress).table
+        for P in PLAYER_COUNTS
+    }
+    edge = {}
+    if B._recommended_tables():
+        for P in PLAYER_COUNTS:
+            for field in EDGE_FIELDS:
+                spec = B.compare_spec(P, field, "recommended")
+                edge[(P, field)] = run(spec, trials=n(500_000), seed=seed + 3, progress=progress).table
+    return {
+        "seed": seed,
+        "games": {P: r.table for P, r in games.items()},
+        "main_trials": games[4].meta["trials"],
+        "decisions": decisions,
+        "no_swap": no_swap,
+        "edge": edge,
+    }
+
+
+def win_by_seat(runs: dict) -> Section:
+    wins = pd.concat([t[(t.measure == "win") & t.seat.notna()].assign(players=P) for P, t in runs["games"].items()])
+    t = wins[["players", "seat", "trials", "estimate", "ci_low", "ci_high"]].rename(columns={"estimate": "win"})
+
+    def draw():
+        from ..plots import bar_with_intervals
+
+        return bar_with_intervals(
+            wins.assign(seat=wins.seat.astype(int)),
+            "seat",
+            "players",
+            title="Win share by seat (heuristic field; seat 0 = dealer's left)",
+            ylabel="win share per deal",
+            xlabel="seat (playing order; the last seat deals)",
+        )
+
+    return Section(
+        "Win rate by seat",
+        (
+            "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
+            "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
+            "Intervals are 95% (mean and standard error of the win share)."
+        ),
+        t,
+        [draw],
+    )
+
+
+def flingo_or_jingo(runs: dict) -> Section:
+    from ..games.bisko_bobo import _pooled_pairs
+
+    dec = runs["decisions"]
+    fl = dec[dec.decision == "flingo"]
+    pooled = _pooled_pairs(fl, ["jingos_so_far", "later_free", "unseen_of_suit"])
+    pooled = pooled[pooled.trials >= 200].astype({"unseen_of_suit": int})
+    by_unseen = _pooled_pairs(fl, ["unseen_of_suit"]).astype({"unseen_of_suit": int})
+
+    def draw():
+        from ..plots import new_figure, yerr
+
+        fig, ax = new_figure()
+        ax.errorbar(
+            by_unseen["unseen_of_suit"],
+            by_unseen["estimate"],
+            yerr=yerr(by_unseen["estimate"], by_unseen["ci_low"], by_unseen["ci_high"]),
+            fmt="o-",
+            capsize=3,
+        )
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xlabel("unseen HIGH cards of the upright card's suit")
+        ax.set_ylabel("win(Jingo) - win(Flingo)")
+        ax.set_title("4 players: value of Jingo over Flingo, paired on the same deals")
+        return fig
+
+    return Section(
+        "Flingo or Jingo, by situation (4 players)",
+        (
+            "For every free Flingo/Jingo choice in a deal, the deal is replayed with both actions from the same "
+            "cards (common random numbers); the column estimate is win(Jingo) - win(Flingo) with its paired 95% "
+            "interval. Situations: Jingos taken so far, whether free players choose later, and how many HIGH cards "
+            "of the upright suit are still unseen. Everyone else plays the heuristic."
+        ),
+        pooled[
+            [
+                "jingos_so_far",
+                "later_free",
+                "unseen_of_suit",
+                "trials",
+                "win_action0",
+                "win_action1",
+                "estimate",
+                "ci_low",
+                "ci_high",
+            ]
+        ].rename(columns={"win_action0": "win_flingo", "win_action1": "win_jingo"}),
+        [draw],
+    )
+
+
+def bisk_types(runs: dict) -> Section:
+    from ..games.bisko_bobo import TYPE_NAMES, exact_bisk_types
+
+    ex = {m: exact_bisk_types(4, m)["probability"].to_numpy() for m in (3, 4, 5, 6)}
+    ft = runs["games"][4]
+    sim = ft[(ft.measure == "final_type") & ft.seat.isna()].set_index("bisk")
+    types = pd.DataFrame(
+        {
+            "bisk": TYPE_NAMES,
+            **{f"exact {m} cards": ex[m] for m in ex},
+            "in play": sim.loc[TYPE_NAMES, "estimate"].to_numpy(),
+            "in play ci_low": sim.loc[TYPE_NAMES, "ci_low"].to_numpy(),
+            "in play ci_high": sim.loc[TYPE_NAMES, "ci_high"].to_numpy(),
+        }
+    )
+
+    def draw():
+        from ..plots import new_figure, yerr
+
+        fig, ax = new_figure(6.4, 3.8)
+        x = np.arange(len(TYPE_NAMES))
+        for m in ex:
+            ax.plot(
+                x,
+                np.where(ex[m] > 0, ex[m], np.nan),
+                marker=".",
+                lw=0.8,
+                label=f"exact, random {m}-card set (impossible types left out)",
+            )
+        ax.errorbar(
+            x,
+            types["in play"],
+            yerr=yerr(types["in play"], types["in play ci_low"], types["in play ci_high"]),
+            fmt="ks",
+            ms=4,
+            capsize=2,
+            label="final set in play (heuristic)",
+        )
+        ax.set_yscale("log")
+        ax.set_xticks(x)
+        ax.set_xticklabels(TYPE_NAMES, rotation=35, ha="right")
+        ax.set_ylabel("probability (log scale)")
+        ax.set_title("Bisk types, 4 players: exact enumeration and simulated play")
+        ax.legend(fontsize=7)
+        return fig
+
+    return Section(
+        "Bisk type frequencies: exact and in play (4 players)",
+        (
+            "Exact: every m-card set of the 24-card HIGH deck, enumerated (cardlab exact bisko-bobo bisk-types). "
+            "In play: the type of each player's final evaluation set (BB-10), which mixes set sizes and Jack "
+            "reversals (three cards at most in Jack mode)."
+        ),
+        types,
+        [draw],
+        digits=5,
+    )
+
+
+def win_given_type(runs: dict) -> Section:
+    wt = pd.concat(
+        [t[(t.measure == "win_given_type") & t.seat.isna()].assign(players=P) for P, t in runs["games"].items()]
+    )
+    wt = wt[wt.trials > 0]
+
+    def draw():
+        from ..plots import bar_with_intervals
+
+        return bar_with_intervals(
+            wt, "bisk", "players", title="P(win | final Bisk type)", ylabel="win share", xlabel="final type"
+        )
+
+    return Section(
+        "P(win | final Bisk type)",
+        "Win share of a player whose final evaluation set is of each type, every seat pooled; Wilson intervals.",
+        wt[["players", "bisk", "trials", "estimate", "ci_low", "ci_high"]],
+        [draw],
+    )
+
+
+def jack_reversal(runs: dict) -> Section:
+    rows = []
+    for P, tb in runs["games"].items():
+        jack = tb[tb.measure == "wet_bisk_jack"].iloc[0]
+        for name in ("win_opening_bisko_jack", "win_opening_bisko_no_jack", "win_tuck_jack", "win_tuck_no_jack"):
+            row = tb[(tb.measure == name) & tb.seat.isna()]
+            if len(row):
+                rows.append(
+                    {
+                        "players": P,
+                        "measure": name,
+                        "p_jack": jack.estimate,
+                        **row.iloc[0][["trials", "estimate", "ci_low", "ci_high"]].to_dict(),
+                    }
+                )
+    jt = pd.DataFrame(rows)
+
+    def draw():
+        from ..plots import bar_with_intervals
+
+        return bar_with_intervals(
+            jt, "measure", "players", title="The Jack reversal (BB-10)", ylabel="win share", xlabel=""
+        )
+
+    return Section(
+        "The effect of the Jack reversal",
+        (
+            "When the Wet Bisk is a Jack, only tucked cards count: an opening Bisko (no tucked card) can no longer "
+            "win unless nobody has a Bisk. Win shares of opening-Bisko and Tuck players with and without a Jack."
+        ),
+        jt,
+        [draw],
+    )
+
+
+def swap_value(runs: dict) -> Section:
+    rows = []
+    for P, t in runs["no_swap"].items():
+        r0 = t[t.seat.isna()].iloc[0]
+        rows.append(
+            {
+                "players": P,
+                "trials": r0.trials,
+                "win_heuristic": r0.win_field,
+                "win_no_swap": r0.win_challenger,
+                "estimate": r0.estimate,
+                "ci_low": r0.ci_low,
+                "ci_high": r0.ci_high,
+            }
+        )
+    return Section(
+        "The value of Bingo-Bango swaps",
+        (
+            "Paired on the same deals: one seat at a time stops swapping (no-swap) while the field plays the "
+            "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats (trials counts seat-deals)."
+        ),
+        pd.DataFrame(rows),
+    )
+
+
+def when_to_swap(runs: dict) -> Section:
+    from ..games.bisko_bobo import _pooled_pairs
+
+    dec = runs["decisions"]
+    swap_vals = _pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
+    return Section(
+        "When to swap (4 players)",
+        (
+            "Every optional swap in a deal replayed both ways on the same cards: estimate = win(swap) - "
+            "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
+            "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help)."
+        ),
+        swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})[
+            ["fit", "opening_bisko", "trials", "win_no_swap", "win_swap", "estimate", "ci_low", "ci_high"]
+        ],
+    )
+
+
+def tuck_placement(runs: dict) -> Section:
+    from ..games.bisko_bobo import _pooled_pairs
+
+    dec = runs["decisions"]
+    tuck_vals = _pooled_pairs(dec[dec.decision == "tuck"], ["placement"])
+    return Section(
+        "Where to place a Jingo card that makes a Bobo (4 players)",
+        "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired.",
+        tuck_vals.rename(columns={"win_action0": "win_upright", "win_action1": "win_tucked"})[
+            ["placement", "trials", "win_upright", "win_tucked", "estimate", "ci_low", "ci_high"]
+        ],
+    )
+
+
+def recommended_edge(runs: dict) -> Section | None:
+    if not runs["edge"]:
+        return None
+    rows = []
+    for (P, field), t in runs["edge"].items():
+        r0 = t[t.seat.isna()].iloc[0]
+        rows.append(
+            {
+                "players": P,
+                "field": field,
+                "trials": r0.trials,
+                "win_field": r0.win_field,
+                "win_recommended": r0.win_challenger,
+                "estimate": r0.estimate,
+                "ci_low": r0.ci_low,
+                "ci_high": r0.ci_high,
+            }
+        )
+    et = pd.DataFrame(rows)
+
+    def draw():
+        from ..plots import bar_with_intervals
+
+        return bar_with_intervals(
+            et,
+            "players",
+            "field",
+            title="Edge of one recommended player over the field",
+            ylabel="win share gain",
+            xlabel="players",
+            reference=0.0,
+        )
+
+    return Section(
+        "The recommended strategy and its edge",
+        (
+            "Computed by cardlab improve bisko-bobo (iterated best responses on common random numbers; a "
+            "situation switches action when the paired difference is at least 3 standard errors from zero). "
+            "The chart: one seat at a time plays the recommended table while the others keep the field strategy; "
+            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals)."
+        ),
+        et,
+        [draw],
+    )
+
+
+def recommended_departures(runs: dict) -> Section | None:
+    if not runs["edge"]:
+        return None
+    from ..games.bisko_bobo import recommended_differences
+
+    return Section(
+        "Where the recommended strategy departs from the heuristic",
+        (
+            "Each row is a situation bucket where the stored table chooses differently from the heuristic "
+            "(seeds/bisko-bobo-recommended.json)."
+        ),
+        recommended_differences(),
+    )
+
+
+SECTIONS = (
+    win_by_seat,
+    flingo_or_jingo,
+    bisk_types,
+    win_given_type,
+    jack_reversal,
+    swap_value,
+    when_to_swap,
+    tuck_placement,
+    recommended_edge,
+    recommended_departures,
+)
+
+
+def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:
+    r = runs(scale, seed, progress)
+    intro = (
+        f"Bisko-Bobo (rules.md section 1, default variants), simulated with cardlab's numba kernels. "
+        f"Seed {seed}; {r['main_trials']:,} deals per player count for the main tables. Every figure is a "
+        f"measurement with a 95% interval; the exact tables are enumerations."
+    )
+    sections = [section(r) for section in SECTIONS]
+    return "Bisko-Bobo: strategy report", intro, [s for s in sections if s is not None]

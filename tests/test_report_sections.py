@@ -1,0 +1,47 @@
+"""Report sections are functions of the runs: their numbers are built and checked without matplotlib, and the
+figures are drawn only when a report is written (analysis/sections/)."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+
+from analysis.report import write_report
+from analysis.sections import biscuits as S
+
+PROBE = """
+import json, sys
+from analysis.sections import biscuits as S
+r = S.runs(scale=0.001, seed=1, progress=False)
+sections = [f(r) for f in S.SECTIONS]
+out = {"matplotlib": "matplotlib" in sys.modules, "titles": [s.title for s in sections]}
+print(json.dumps(out))
+"""
+
+
+def test_sections_build_without_matplotlib():
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["matplotlib"] is False
+    assert len(out["titles"]) == len(S.SECTIONS) and all(out["titles"])
+
+
+def test_section_numbers_and_figures(tmp_path):
+    runs = S.runs(scale=0.001, seed=1, progress=False)
+    # exactly one player goes out first in each hand (BI-8): the seats' shares add up to 1 for every strategy
+    seats = S.points_by_seat(runs).table
+    first = seats[seats.measure == "out_first"].groupby("strategy").estimate.sum()
+    assert set(first.index) == set(S.FIELD_STRATEGIES)
+    assert all(abs(v - 1.0) < 1e-12 for v in first)
+    # the Starter's row counts every hand of its run, and its interval holds the estimate
+    starter = S.starter_advantage(runs).table
+    assert (starter.ci_low <= starter.estimate).all() and (starter.estimate <= starter.ci_high).all()
+    # the exact section is the exact table itself
+    from analysis.games.biscuits import exact_hand_combinations
+
+    pd.testing.assert_frame_equal(S.exact_odds(runs).table, exact_hand_combinations(13))
+    # figures are drawn when the report is written: one PNG per draw function
+    sections = [f(runs) for f in S.SECTIONS]
+    folder = write_report("biscuits", "t", "i", sections, tmp_path)
+    assert len(list(folder.glob("fig*.png"))) == sum(len(s.figures) for s in sections) > 0

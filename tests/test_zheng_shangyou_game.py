@@ -7,6 +7,7 @@ import pytest
 
 from kernels import rng
 from kernels import zheng_shangyou as K
+from kernels._jit import jit
 from tests.reference import zheng_shangyou as ref
 
 
@@ -22,7 +23,7 @@ def kernel_legal_for(zv):
     return legal
 
 
-@K.jit
+@jit
 def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
     st_deal = rng.new_state()
     st_play = rng.new_state()
@@ -280,7 +281,7 @@ def test_two_deck_move_lists_fit():
     assert 0 < most < K.MAX_MOVES // 4, most
 
 
-@K.jit
+@jit
 def _most_leads(P, deck, n_deal, zv, n):
     st = rng.new_state()
     hands = np.zeros((P, 2), dtype=np.uint64)

@@ -120,14 +120,9 @@ def three_of_diamonds(runs: dict) -> Section:
             "The 3 of diamonds' holder leads the first trick. Observed over all games: P(Winner) and the expected "
             "score of its holder (compare 0.25 and 0)."
         ),
-        pd.concat(
-            [
-                t[t.measure.isin(["winner_given_3D", "score_given_3D"])][
-                    ["measure", "trials", "estimate", "ci_low", "ci_high"]
-                ]
-            ],
-            ignore_index=True,
-        ),
+        t[t.measure.isin(["winner_given_3D", "score_given_3D"])][
+            ["measure", "trials", "estimate", "ci_low", "ci_high"]
+        ],
     )
 
 

@@ -208,7 +208,7 @@ def zheng_shangyou() -> None:
 
     hand, dup = (_np.uint64(m) for m in zs.to_mask("3D 3C 4D 4H 5S 6D 7C 8H 9S TD JC QH KS"))
     out = ZK.new_moves()
-    n_moves = int(ZK.generate_moves(hand, dup, 0, 0, 0, out, zs.variant_array({})))
+    n_moves = int(ZK.generate_moves(hand, dup, 0, 0, 0, out, zs.variant_array({}), 0))
     reps = 20_000
 
     @jit
@@ -216,7 +216,7 @@ def zheng_shangyou() -> None:
         scratch = ZK.make_scratch()
         total = 0
         for _ in range(reps):
-            total += ZK.moves_into(h, d, 0, 0, 0, out, scratch, zv)
+            total += ZK.moves_into(h, d, 0, 0, 0, out, scratch, zv, 0)
         return total
 
     tg = median_time(lambda: _gen(hand, dup, out, reps, zs.variant_array({})))

@@ -32,7 +32,7 @@ def test_decision_values_pair_both_actions_on_the_same_deal():
     # the difference column is the mean paired difference of the two win columns
     assert np.allclose(t.estimate, t.win_action1 - t.win_action0)
     # tucking a Jingo card that makes a Bobo is worth something (it only matters when the Wet Bisk is a Jack)
-    tuck = bb._pooled_pairs(t[t.decision == "tuck"], ["placement"]).iloc[0]
+    tuck = bb.pooled_pairs(t[t.decision == "tuck"], ["placement"]).iloc[0]
     assert tuck.ci_low > 0
 
 

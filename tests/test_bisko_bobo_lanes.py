@@ -36,7 +36,7 @@ STRATEGIES = [["heuristic"], ["always-flingo"], ["always-jingo"], ["no-swap"], [
 
 
 def _rows(args, start, n):
-    lanes = np.zeros(K.n_counts(int(args[0])), dtype=np.int64)
+    lanes = np.zeros(K.n_counts(int(args.players)), dtype=np.int64)
     scalar = lanes.copy()
     K._simulate_range(start, start + n, KEY0, KEY1, *args, lanes)
     K.simulate_range_scalar(start, start + n, KEY0, KEY1, *args, scalar)
@@ -65,13 +65,15 @@ def test_lanes_swap_target_rules(players):
     r = np.random.default_rng(players)
     for rule in (0, 1, 3):
         for optional in ("true", "false"):
-            a = list(bb.simulation_spec(players, variants={"bingo_swap_optional": optional}).args)
-            a[4] = (r.random(a[4].shape) < 0.5).astype(np.float64)
-            a[5] = (r.random(a[5].shape) < 0.6).astype(np.float64)
-            a[6] = np.full(players, rule, dtype=a[6].dtype)
-            a[7] = (r.random(a[7].shape) < 0.5).astype(np.float64)
+            a = bb.simulation_spec(players, variants={"bingo_swap_optional": optional}).args
+            a = a._replace(
+                p_jingo=(r.random(a.p_jingo.shape) < 0.5).astype(np.float64),
+                p_swap=(r.random(a.p_swap.shape) < 0.6).astype(np.float64),
+                swap_target=np.full(players, rule, dtype=a.swap_target.dtype),
+                p_tuck=(r.random(a.p_tuck.shape) < 0.5).astype(np.float64),
+            )
             assert K.lanes_apply(*a[:8])
-            lanes, scalar = _rows(tuple(a), 99, 2000)
+            lanes, scalar = _rows(a, 99, 2000)
             assert lanes.tolist() == scalar.tolist(), (rule, optional)
 
 
@@ -81,10 +83,10 @@ def test_lanes_apply_only_to_what_they_play():
     assert not K.lanes_apply(*bb.simulation_spec(4, strategies=["random"]).args[:8])
     assert not K.lanes_apply(*bb.simulation_spec(4, variants={"allow_same_suit_split": "true"}).args[:8])
     assert not K.lanes_apply(*bb.simulation_spec(4, variants={"flingo_reward_chain": "true"}).args[:8])
-    half = args[4].copy()
+    half = args.p_jingo.copy()
     half[2, 1, 0, 3, 4] = 0.5  # one uncertain decision anywhere
-    assert not K.lanes_apply(args[0], args[1], args[2], args[3], half, *args[5:8])
-    assert not K.lanes_apply(*args[:6], np.array([0, 2, 0, 0]), args[7])  # a random target rule
+    assert not K.lanes_apply(*args._replace(p_jingo=half)[:8])
+    assert not K.lanes_apply(*args._replace(swap_target=np.array([0, 2, 0, 0]))[:8])  # a random target rule
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -104,10 +104,10 @@ def test_kernel_classifies_like_the_reference(seed):
         assert (got if got[0] else None) == want, (cards, got, want)
 
 
-def _kernel_moves(hand, current, zv=ZV):
+def _kernel_moves(hand, current, zv=ZV, revolution=False):
     out = K.new_moves()
     ck, cn, ckey = current if current else (0, 0, 0)
-    n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand)), ck, cn, ckey, out, zv)
+    n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand)), ck, cn, ckey, out, zv, int(revolution))
     plays = [ref.from_masks(int(x), int(y)) for x, y in out[:n]]
     assert len(plays) == len(set(plays)), "a play was generated twice"
     return set(plays)
@@ -330,11 +330,10 @@ def test_move_generator_on_sequence_rich_hands(variants):
         subsets = [sub for size in range(1, len(hand) + 1) for sub in combinations(hand, size)]
         for revolution in (False, True):
             zv = zs.variant_array(variants)
-            zv[K.V_REV_STATE] = int(revolution)
             kinds = [(tuple(sorted(sub)), ref.classify(sub, variants, revolution)) for sub in subsets]
             for cur in [None] + [ref.classify(sorted(p), variants, revolution) for p in chosen]:
                 want = {sub for sub, k in kinds if ref.beats(cur, k, variants)}
-                assert _kernel_moves(hand, cur, zv) == want, (hand, cur, revolution)
+                assert _kernel_moves(hand, cur, zv, revolution) == want, (hand, cur, revolution)
 
 
 # ---- two decks (deck=5to8p_108, rules.md 4(c)1): identical cards in a hand and in a play ------------------
@@ -416,12 +415,13 @@ def test_two_deck_move_generator_matches_brute_force(seed):
         left = list((ref.Counter({c: 2 for c in range(54)}) - ref.Counter(hand)).elements())
         for revolution in (False, True):
             zv = zs.variant_array(variants)
-            zv[K.V_REV_STATE] = int(revolution)
-            assert _kernel_moves(hand, None, zv) == ref.legal_plays(hand, None, variants, revolution)
+            assert _kernel_moves(hand, None, zv, revolution) == ref.legal_plays(hand, None, variants, revolution)
             for _ in range(3):
                 cur = ref.classify(_random_multiset(rnd, rnd.choice([1, 2, 3, 4, 5, 6])), variants, revolution)
                 if cur is not None and left:
-                    assert _kernel_moves(hand, cur, zv) == ref.legal_plays(hand, cur, variants, revolution), (hand, cur)
+                    assert _kernel_moves(hand, cur, zv, revolution) == ref.legal_plays(
+                        hand, cur, variants, revolution
+                    ), (hand, cur)
 
 
 def test_two_deck_cli():
@@ -451,7 +451,7 @@ def test_two_deck_cli():
 def _ordered_kernel_moves(hand, current, zv):
     out = K.new_moves()
     ck, cn, ckey = current if current else (0, 0, 0)
-    n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand)), ck, cn, ckey, out, zv)
+    n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand)), ck, cn, ckey, out, zv, 0)
     return [ref.from_masks(int(x), int(y)) for x, y in out[:n]]
 
 

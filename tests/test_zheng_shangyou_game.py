@@ -13,11 +13,11 @@ from tests.reference import zheng_shangyou as ref
 
 def kernel_legal_for(zv):
     def legal(hand, current, revolution=False):
-        z = zv.copy()
-        z[K.V_REV_STATE] = int(revolution)
         out = K.new_moves()
         ck, cn, ckey = current if current else (0, 0, 0)
-        n = K.generate_moves(*(np.uint64(m) for m in ref.to_masks(hand.elements())), ck, cn, ckey, out, z)
+        n = K.generate_moves(
+            *(np.uint64(m) for m in ref.to_masks(hand.elements())), ck, cn, ckey, out, zv, int(revolution)
+        )
         return [ref.from_masks(int(x), int(y)) for x, y in out[:n]]
 
     return legal
@@ -219,15 +219,13 @@ def test_revolution_reverses_the_order():
     from analysis.games import zheng_shangyou as zs
 
     zv = zs.variant_array({"revolution": "true"})
-    zr = zv.copy()
-    zr[K.V_REV_STATE] = 1
 
-    def key(text, z):
-        return zs.classify_mask(zs.to_mask(text), z)
+    def key(text, revolution):
+        return zs.classify_mask(zs.to_mask(text), zv, revolution)
 
-    assert key("3D", zr)[2] > key("2D", zr)[2] and key("3D", zv)[2] < key("2D", zv)[2]
-    assert key("RJ", zr)[2] > key("3S", zr)[2]  # jokers stay highest
-    assert key("3D 4C 5H 6S 7D", zr)[2] > key("9D TC JH QS KD", zr)[2]
+    assert key("3D", True)[2] > key("2D", True)[2] and key("3D", False)[2] < key("2D", False)[2]
+    assert key("RJ", True)[2] > key("3S", True)[2]  # jokers stay highest
+    assert key("3D 4C 5H 6S 7D", True)[2] > key("9D TC JH QS KD", True)[2]
 
 
 def test_legacy_wiki_deals_52_cards():
@@ -295,5 +293,5 @@ def _most_leads(P, deck, n_deal, zv, n):
         d[:] = deck
         K.deal_hands(st, P, 0, d, hands, counts, n_deal)
         for s in range(P):
-            most = max(most, K.moves_into(hands[s, 0], hands[s, 1], 0, 0, 0, out, scratch, zv))
+            most = max(most, K.moves_into(hands[s, 0], hands[s, 1], 0, 0, 0, out, scratch, zv, 0))
     return most

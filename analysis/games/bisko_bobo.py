@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -142,7 +142,7 @@ def recommended_path() -> Path:
 
 
 @cache
-def _recommended_tables() -> dict:
+def recommended_tables() -> dict:
     path = recommended_path()
     if not path.exists():
         return {}
@@ -152,7 +152,7 @@ def _recommended_tables() -> dict:
 
 def recommended_strategy(players: int) -> list[Strategy]:
     """The stored recommended strategy for ``players``: one table per seat."""
-    tables = _recommended_tables().get("players", {}).get(str(players))
+    tables = recommended_tables().get("players", {}).get(str(players))
     if tables is None:
         raise CardlabError(
             f"no recommended strategy stored for {players} players in {recommended_path()}; "
@@ -188,6 +188,25 @@ def seat_strategies(spec: list[str] | None, players: int) -> list[Strategy]:
     return [builtin_strategy(n, players, s) for s, n in enumerate(names)]
 
 
+class KernelArgs(NamedTuple):
+    """What the simulation and decision kernels take after the chunk and key arguments, in their order
+    (``*args`` passes them on; tests and tools read them by name)."""
+
+    players: np.int64
+    high_deck: np.ndarray
+    low_deck: np.ndarray
+    variants: np.ndarray
+    p_jingo: np.ndarray  # per seat: the chance of taking a Jingo, by situation (JINGO_SHAPE)
+    p_swap: np.ndarray  # per seat: the chance of a Bingo-Bango swap, by fit
+    swap_target: np.ndarray  # per seat: the swap target rule
+    p_tuck: np.ndarray  # per seat: the chance of tucking, by relation
+    pack: np.ndarray  # the rank packing table (K.RANK_PACK)
+
+
+def kernel_args(P: int, full: dict[str, str], strats: list[Strategy]) -> KernelArgs:
+    return KernelArgs(np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK)
+
+
 def stack(strats: list[Strategy]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
         np.stack([s.p_jingo for s in strats]).astype(np.float64),
@@ -209,7 +228,7 @@ def simulation_spec(
     P = g.check_players(players)
     full = g.resolve_variants(variants)
     strats = seat_strategies(strategies, P)
-    args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK)
+    args = kernel_args(P, full, strats)
     return KernelSpec(
         game=GAME,
         kernel="kernels.bisko_bobo:simulate_chunks",
@@ -395,7 +414,7 @@ def decision_spec(
         if strategies and isinstance(strategies[0], Strategy)
         else seat_strategies(cast("list[str] | None", strategies), P)
     )
-    args = (np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK)
+    args = kernel_args(P, full, strats)
     return KernelSpec(
         game=GAME,
         kernel="kernels.bisko_bobo:decision_chunks",
@@ -599,7 +618,7 @@ def improve_tables(
     for P in players:
         rules().check_players(P)
     hist = []
-    stored = dict(_recommended_tables()) or {}
+    stored = dict(recommended_tables()) or {}
     stored.setdefault("players", {})
     for P in players:
         strats, h, _ = improve(P, trials=trials, rounds=rounds, seed=seed, progress=progress)
@@ -621,7 +640,7 @@ def improve_tables(
             "at least 3 standard errors from zero."
         )
         write_text_atomic(recommended_path(), json.dumps(stored, indent=1, sort_keys=True) + "\n")
-        _recommended_tables.cache_clear()
+        recommended_tables.cache_clear()
     return Result(pd.concat(hist, ignore_index=True), {"game": GAME, "command": "improve", "written": write})
 
 
@@ -865,7 +884,7 @@ def odds(
 # ---------------------------------------------------------------------------------------------
 
 
-def _pooled_pairs(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+def pooled_pairs(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Pool decision-value rows over everything but ``by`` (sums of paired statistics)."""
     from ..stats import paired_difference
 
@@ -890,7 +909,7 @@ def _pooled_pairs(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 def recommended_differences() -> pd.DataFrame:
     """Where the stored recommended tables depart from the heuristic, per player count and seat."""
     rows = []
-    for P_text, entry in sorted(_recommended_tables().get("players", {}).items()):
+    for P_text, entry in sorted(recommended_tables().get("players", {}).items()):
         P = int(P_text)
         base = builtin_strategy("heuristic", P)
         for s, d in enumerate(entry["seats"]):

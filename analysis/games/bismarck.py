@@ -420,7 +420,7 @@ FAIRNESS_VARIANTS: tuple[tuple[str, dict[str, str]], ...] = (
 )
 
 
-def _cycle_values(t: pd.DataFrame) -> dict:
+def cycle_values(t: pd.DataFrame) -> dict:
     """Mean score of each role summed over the four round types: what a player expects from one cycle as
     dealer, as left and as right."""
     s = t[t.measure == "score"]

@@ -44,7 +44,7 @@ NEEDS_SUIT_ORDER = ("straight_suit_tiebreak", "pair_straight_tiebreak", "auto_re
 # ruleset legacy_wiki (4(c)14, the older revision): a 52-card deck and straights and straight flushes of 3 or
 # more cards; a 54-card deck variant is read as its 52-card counterpart for the same players
 LEGACY_DECKS = {"4p_54": "4p_52", "3p_54": "3p_52"}
-_CODES = {
+VARIANT_CODES = {
     "straight_suit_tiebreak": (K.V_STRAIGHT_SUIT, {"false": 0, "true": 1}),
     "bare_four_is_bomb": (K.V_BARE_FOUR, {"false": 0, "beats_all": 1, "below_straight_flush": 2}),
     "sf_vs_sf": (K.V_SF_VS_SF, {"same_length": 0, "longer_beats_shorter": 1}),
@@ -100,7 +100,7 @@ def _check_variants(variants: dict | None) -> dict:
 def variant_array(variants: dict | None) -> np.ndarray:
     full = _check_variants(variants)
     zv = np.zeros(K.N_VARIANTS, dtype=np.int64)
-    for name, (slot, codes) in _CODES.items():
+    for name, (slot, codes) in VARIANT_CODES.items():
         zv[slot] = codes[full[name]]
     zv[K.V_MIN_STRAIGHT] = 3 if full["ruleset"] == "legacy_wiki" else 5
     zv[K.V_CURRENT] = 1 if full["ruleset"] == "current_wiki" else 0
@@ -128,11 +128,14 @@ def effective_deck(full: dict) -> str:
     return full["deck"]
 
 
-def classify_mask(mask: int | tuple[int, int], zv: np.ndarray | None = None) -> tuple[int, int, int]:
+def classify_mask(
+    mask: int | tuple[int, int], zv: np.ndarray | None = None, revolution: bool = False
+) -> tuple[int, int, int]:
     """(kind, length, key) of a card bit set, or a multiset ``(cards, dups)``, under the variants ``zv``
-    (the defaults if None)."""
+    (the defaults if None); ``revolution``: the keys in the reversed order of a revolution in force (variant 7)."""
     mask, dup = mask if isinstance(mask, tuple) else (mask, 0)
-    kind, length, key = K.classify(np.uint64(mask), np.uint64(dup), variant_array({}) if zv is None else zv)
+    z = variant_array({}) if zv is None else zv
+    kind, length, key = K.classify(np.uint64(mask), np.uint64(dup), z, int(revolution))
     return int(kind), int(length), int(key)
 
 
@@ -221,7 +224,7 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
         if ck == 0:
             raise CardlabError(f"the current play {current!r} is not a combination")
     out = K.new_moves()
-    n = int(K.generate_moves(np.uint64(h), np.uint64(hd), ck, cn, ckey, out, zv))
+    n = int(K.generate_moves(np.uint64(h), np.uint64(hd), ck, cn, ckey, out, zv, 0))
     if n >= K.MAX_MOVES:
         raise CardlabError(f"more than {K.MAX_MOVES} legal plays: give a smaller hand")
     rows = [_describe((int(x), int(y)), zv) for x, y in out[:n]]

@@ -28,7 +28,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         for P in PLAYER_COUNTS
     }
     edge = {}
-    if B._recommended_tables():
+    if B.recommended_tables():
         for P in PLAYER_COUNTS:
             for field in EDGE_FIELDS:
                 spec = B.compare_spec(P, field, "recommended")
@@ -72,13 +72,13 @@ def win_by_seat(runs: dict) -> Section:
 
 
 def flingo_or_jingo(runs: dict) -> Section:
-    from ..games.bisko_bobo import _pooled_pairs
+    from ..games.bisko_bobo import pooled_pairs
 
     dec = runs["decisions"]
     fl = dec[dec.decision == "flingo"]
-    pooled = _pooled_pairs(fl, ["jingos_so_far", "later_free", "unseen_of_suit"])
+    pooled = pooled_pairs(fl, ["jingos_so_far", "later_free", "unseen_of_suit"])
     pooled = pooled[pooled.trials >= 200].astype({"unseen_of_suit": int})
-    by_unseen = _pooled_pairs(fl, ["unseen_of_suit"]).astype({"unseen_of_suit": int})
+    by_unseen = pooled_pairs(fl, ["unseen_of_suit"]).astype({"unseen_of_suit": int})
 
     def draw():
         from ..plots import new_figure, yerr
@@ -263,10 +263,10 @@ def swap_value(runs: dict) -> Section:
 
 
 def when_to_swap(runs: dict) -> Section:
-    from ..games.bisko_bobo import _pooled_pairs
+    from ..games.bisko_bobo import pooled_pairs
 
     dec = runs["decisions"]
-    swap_vals = _pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
+    swap_vals = pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
     return Section(
         "When to swap (4 players)",
         (
@@ -281,10 +281,10 @@ def when_to_swap(runs: dict) -> Section:
 
 
 def tuck_placement(runs: dict) -> Section:
-    from ..games.bisko_bobo import _pooled_pairs
+    from ..games.bisko_bobo import pooled_pairs
 
     dec = runs["decisions"]
-    tuck_vals = _pooled_pairs(dec[dec.decision == "tuck"], ["placement"])
+    tuck_vals = pooled_pairs(dec[dec.decision == "tuck"], ["placement"])
     return Section(
         "Where to place a Jingo card that makes a Bobo (4 players)",
         "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired.",

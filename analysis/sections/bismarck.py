@@ -221,11 +221,11 @@ def games(runs: dict) -> Section:
 
 
 def fairness(runs: dict) -> Section:
-    from ..games.bismarck import _cycle_values
+    from ..games.bismarck import cycle_values
 
     rows = []
     for label, t in runs["fairness"]:
-        cv = _cycle_values(t)
+        cv = cycle_values(t)
         won = t[t.measure == "game_won"].set_index("seat")
         r3 = t[(t.measure == "score") & (t["round"] == 3) & (t.role == "dealer")].iloc[0]
         rows.append(

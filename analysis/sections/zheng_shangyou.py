@@ -53,7 +53,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         compare.append(res[res.seat.isna()])
     variants = []
     defaults = Z.rules().resolve_variants({})
-    for name, (_slot, codes) in Z._CODES.items():
+    for name, (_slot, codes) in Z.VARIANT_CODES.items():
         for value in codes:
             if value == defaults[name] or name in SKIPPED_VARIANTS:
                 continue

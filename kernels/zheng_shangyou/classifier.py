@@ -30,7 +30,6 @@ from .layout import (
     V_MIN_STRAIGHT,
     V_NO_TWOS_SEQ,
     V_PAIR_STRAIGHT_TIE,
-    V_REV_STATE,
     V_SF_VS_SF,
     V_STRAIGHT_SUIT,
     V_SUIT_ORDER,
@@ -59,17 +58,17 @@ def _top_suit(bits):
 
 
 @jit
-def classify(play, dup, zv):
+def classify(play, dup, zv, rev):
     """:func:`classify_normal`, with the keys reversed while a revolution is in force (variant 7): the 13
     ranks swap ends (jokers stay highest, suits keep their order) and a sequence is higher the lower its top."""
     kind, length, key = classify_normal(play, dup, zv)
-    return kind, length, _revolved_key(kind, length, key, zv)
+    return kind, length, _revolved_key(kind, length, key, rev)
 
 
 @jit_inline
-def _revolved_key(kind, length, key, zv):
+def _revolved_key(kind, length, key, rev):
     """A play's key in the order in force: the normal key, or its reversal under a revolution (variant 7)."""
-    if zv[V_REV_STATE] == 0 or kind == K_NONE:
+    if rev == 0 or kind == K_NONE:
         return key
     if kind == K_SINGLE or kind == K_PAIR:
         if key >= 52:

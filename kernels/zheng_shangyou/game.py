@@ -27,7 +27,6 @@ from .layout import (
     V_LATER_LEADER,
     V_LOSER_EXCHANGE,
     V_MIN_STRAIGHT,
-    V_REV_STATE,
     V_REVOLUTION,
     V_SCORE_TIMING,
     V_THREE_MULT,
@@ -108,9 +107,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         rec[s, G_JOKERS] = _popcount(h >> np.uint64(52)) + _popcount(hd >> np.uint64(52))
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12)) + _popcount(_rank_bits(hd, 12))
         rec[s, G_NEVER_PLAYED] = 1
-    if zv[V_REVOLUTION] == 1 or zv[V_REV_STATE] != 0:
-        zv = zv.copy()  # the revolution state lives in this game's copy
-        zv[V_REV_STATE] = 0
+    rev = 0  # 1 while a revolution is in force (variant 7): game state, apart from the rules in zv
     # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
     # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
     # pbuf[P] the plan maker's work area
@@ -168,8 +165,9 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 zv,
                 mine[:MAX_PLAN],
                 np.int64(mine[MAX_PLAN + 1, 0]),
+                rev,
             )
-        elif cur_kind == K_SINGLE and zv[V_REV_STATE] == 0 and (plain >> turn) & 1:
+        elif cur_kind == K_SINGLE and rev == 0 and (plain >> turn) & 1:
             # following a single from a hand without bombs or straight flushes (most turns): the legal plays
             # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
             # play is the r-th such card and the greedy player's cheapest the lowest (same draws as below)
@@ -180,7 +178,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 if k >= 0:
                     single = nth_bit(cand, k)
                     play = np.uint64(1) << np.uint64(single)
-        elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and zv[V_REV_STATE] == 0 and (plain >> turn) & 1 and dup == 0:
+        elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and rev == 0 and (plain >> turn) & 1 and dup == 0:
             # following a pair or three of a kind from such a hand: only higher plays of that kind (the
             # greedy player's cheapest is the first, as for singles)
             w = 2 if cur_kind == K_PAIR else 3
@@ -189,7 +187,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                 k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
                 if k >= 0:
                     play = follow_same_kind(hand, w, cur_key, zv, k)
-        elif cur_kind == K_STRAIGHT and zv[V_REV_STATE] == 0 and (plain >> turn) & 1 and dup == 0:
+        elif cur_kind == K_STRAIGHT and rev == 0 and (plain >> turn) & 1 and dup == 0:
             # following a straight from such a hand: only higher straights of its length (greedy: the first)
             n = np.int64(follow_straight(hand, cur_len, cur_key, zv, -1))
             if n > 0:
@@ -199,10 +197,10 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
             # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
             play = lead_play(hand, rng.below(st, np.int64(lead_play(hand, -1, zv))), zv)
-            if play & (play - np.uint64(1)) == 0 and zv[V_REV_STATE] == 0:
+            if play & (play - np.uint64(1)) == 0 and rev == 0:
                 single = _low_index(play)  # a single in the normal order: its key is its code
         else:
-            n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
+            n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv, rev)
             pick = -1
             if n > 0:
                 pick = choose(
@@ -219,6 +217,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
                     n,
                     min_opp,
                     zv,
+                    rev,
                 )
             if cur_kind == K_NONE and pick < 0:
                 pick = 0  # a leader must play (cannot happen with a non-empty hand)
@@ -229,14 +228,14 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
             if single >= 0:
                 kind, length, key = K_SINGLE, 1, _single_key(single, zv)
             else:
-                kind, length, key = classify(play, pdup, zv)
+                kind, length, key = classify(play, pdup, zv, rev)
             if _special(kind):
                 rec[turn, G_BOMBS_PLAYED] += 1
             if zv[V_REVOLUTION] == 1 and kind == K_BOMB:
                 # variant 7: a four of a kind turns the rank order over until the next one or the game's end;
                 # the bomb on the table is read again in the new order
-                zv[V_REV_STATE] = 1 - zv[V_REV_STATE]
-                kind, length, key = classify(play, pdup, zv)
+                rev = 1 - rev
+                kind, length, key = classify(play, pdup, zv, rev)
             hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)
             if not (plain >> turn) & 1 and _no_bomb_or_straight_flush(hands[turn, 0], hands[turn, 1], zv):
                 plain |= 1 << turn

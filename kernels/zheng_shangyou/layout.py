@@ -49,14 +49,13 @@ V_LATER_LEADER = 7  # later_game_leader: 0 previous_winner, 1 holder_3D_every_ga
 V_SCORE_TIMING = 8  # score_timing: 0 at_first_out, 1 at_end
 V_THREE_MULT = 9  # three_player_multiplier: 0 default, 1 literal_17
 V_REVOLUTION = 10  # revolution: 0 false, 1 true
-V_REV_STATE = 11  # (game state, not a variant) 1 while a revolution is in force
-V_LOSER_EXCHANGE = 12  # loser_exchange: 0 none, 1 offer_two, 2 winner_gives_one
-V_MIN_STRAIGHT = 13  # fewest cards in a straight or straight flush: 5 (seed), 3 (ruleset legacy_wiki)
-V_CURRENT = 14  # ruleset current_wiki: 1 = bombs are n of a kind alone (size, then rank), no four plus
+V_LOSER_EXCHANGE = 11  # loser_exchange: 0 none, 1 offer_two, 2 winner_gives_one
+V_MIN_STRAIGHT = 12  # fewest cards in a straight or straight flush: 5 (seed), 3 (ruleset legacy_wiki)
+V_CURRENT = 13  # ruleset current_wiki: 1 = bombs are n of a kind alone (size, then rank), no four plus
 # one and no straight-flush class (only the bomb beats another type)
-V_SUIT_ORDER = 15  # suit_order: 1 suits break ties of singles and pairs (seed), 0 they do not
-V_MIN_BOMB = 16  # current_wiki: the fewest cards of one rank that are a bomb (4; 3 with triple_is_bomb)
-N_VARIANTS = 17
+V_SUIT_ORDER = 14  # suit_order: 1 suits break ties of singles and pairs (seed), 0 they do not
+V_MIN_BOMB = 15  # current_wiki: the fewest cards of one rank that are a bomb (4; 3 with triple_is_bomb)
+N_VARIANTS = 16
 
 
 @jit_inline

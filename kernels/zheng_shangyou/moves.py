@@ -32,7 +32,6 @@ from .layout import (
     V_MIN_STRAIGHT,
     V_NO_TWOS_SEQ,
     V_PAIR_STRAIGHT_TIE,
-    V_REV_STATE,
     V_STRAIGHT_SUIT,
     V_SUIT_ORDER,
     _card_positions,
@@ -44,10 +43,10 @@ from .layout import (
 
 
 @jit_inline
-def _emit_known(out, n, play, dup, kind, length, key, cur_kind, cur_len, cur_key, zv):
+def _emit_known(out, n, play, dup, kind, length, key, cur_kind, cur_len, cur_key, zv, rev):
     """Append the play ``(play, dup)`` to ``out[n]`` if it beats the current play; its kind, length and
     (normal-order) key are known to the generator, so no :func:`classify` is needed. Returns the new count."""
-    if beats(cur_kind, cur_len, cur_key, kind, length, _revolved_key(kind, length, key, zv), zv) and n < out.shape[0]:
+    if beats(cur_kind, cur_len, cur_key, kind, length, _revolved_key(kind, length, key, rev), zv) and n < out.shape[0]:
         out[n, 0] = play
         out[n, 1] = dup
         return n + 1
@@ -187,18 +186,18 @@ def _sequence_ok(low, high, width, min_len, zv):
 
 
 @jit
-def generate_moves(hand, dup, cur_kind, cur_len, cur_key, out, zv):
+def generate_moves(hand, dup, cur_kind, cur_len, cur_key, out, zv, rev):
     """Every legal play from the hand ``(hand, dup)`` (on lead when ``cur_kind == K_NONE``) into ``out``
     (rows ``(cards, dups)``); returns the count.
 
     Each play is one card multiset; a set of five or more cards in one suit and in sequence is a straight
     flush only (the strongest reading). ``out`` should hold ``MAX_MOVES`` rows (:func:`new_moves`).
     """
-    return moves_into(hand, dup, cur_kind, cur_len, cur_key, out, make_scratch(), zv)
+    return moves_into(hand, dup, cur_kind, cur_len, cur_key, out, make_scratch(), zv, rev)
 
 
 @jit
-def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
+def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
     """:func:`generate_moves` with caller-owned scratch arrays (the game kernels' form).
 
     Only the kinds that can beat the current play are generated: the same kind, plus bombs (ZS-6, found
@@ -229,7 +228,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
     # singles: on lead every card; over a single (normal order) every card with a higher code (ZS-2)
     if cur_kind == K_NONE or cur_kind == K_SINGLE:
         cand = hand
-        if cur_kind == K_SINGLE and zv[V_REV_STATE] == 0:
+        if cur_kind == K_SINGLE and rev == 0:
             cand = _singles_above(hand, cur_key, zv)
         while cand:
             c = _low_index(cand)
@@ -246,6 +245,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                 cur_len,
                 cur_key,
                 zv,
+                rev,
             )
     # pairs (key 4 * rank + the top suit) and three of a kind (key = rank)
     current_rules = zv[V_CURRENT] == 1
@@ -262,7 +262,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
             for i in range(m):
                 key = _pair_key(r, tmp[i, 0] >> np.uint64(4 * r), zv) if k == 2 else r
-                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], kind, k, key, cur_kind, cur_len, cur_key, zv)
+                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], kind, k, key, cur_kind, cur_len, cur_key, zv, rev)
     # full houses (key = the triple's rank)
     if lead or cur_kind == K_FULL_HOUSE:
         triples = ge3
@@ -289,6 +289,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                             cur_len,
                             cur_key,
                             zv,
+                            rev,
                         )
     # bombs (they beat everything but higher bombs and straight flushes): the ranks held four times or more
     # (two decks: each four-card multiset of the rank, and five of a kind [OURS])
@@ -303,7 +304,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                 m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
                 for i in range(m):
                     n = _emit_known(
-                        out, n, tmp[i, 0], tmp[i, 1], K_BOMB, k, _bomb_key(k, r), cur_kind, cur_len, cur_key, zv
+                        out, n, tmp[i, 0], tmp[i, 1], K_BOMB, k, _bomb_key(k, r), cur_kind, cur_len, cur_key, zv, rev
                     )
     fours = ge4 if not current_rules else np.uint64(0)
     while fours:
@@ -316,7 +317,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
             kickers &= SUITED_CARDS  # the kicker: any other card (default: not a joker)
         for i in range(m4):
             if zv[V_BARE_FOUR] > 0:
-                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 4, r, cur_kind, cur_len, cur_key, zv)
+                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 4, r, cur_kind, cur_len, cur_key, zv, rev)
             kick = kickers
             while kick:
                 c = _low_index(kick)
@@ -333,11 +334,12 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                     cur_len,
                     cur_key,
                     zv,
+                    rev,
                 )
         if dup:
             m5 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 5, 4 * r, tmp, 0)
             for i in range(m5):
-                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 5, r, cur_kind, cur_len, cur_key, zv)
+                n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 5, r, cur_kind, cur_len, cur_key, zv, rev)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
     if not (lead or cur_kind == K_STRAIGHT) and not current_rules:
         # only straight flushes can beat the current play: each suit's runs of 5 (3) or more positions, all
@@ -367,6 +369,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                             cur_len,
                             cur_key,
                             zv,
+                            rev,
                         )
     if not (lead or cur_kind == K_STRAIGHT or cur_kind == K_PAIR_STRAIGHT or cur_kind == K_TRIPLE_STRAIGHT):
         return n
@@ -401,12 +404,12 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv):
                     break
                 if not _sequence_ok(low, high, width, min_len, zv):
                     continue
-                n = _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv)
+                n = _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv, rev)
     return n
 
 
 @jit_inline
-def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv):
+def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv, rev):
     """Emit every combination of one choice per position in [low, high] (an odometer).
 
     The plays are sequences of ``width`` cards per position, so their kind and key are known without
@@ -441,7 +444,7 @@ def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur
                 key += _top_suit((play >> top_base) & np.uint64(15))
         else:
             kind = K_TRIPLE_STRAIGHT
-        n = _emit_known(out, n, play, pdup, kind, width * L, key, cur_kind, cur_len, cur_key, zv)
+        n = _emit_known(out, n, play, pdup, kind, width * L, key, cur_kind, cur_len, cur_key, zv, rev)
         i = L - 1
         while i >= 0:
             idx[i] += 1

@@ -51,6 +51,18 @@ G_FIELDS = 12
 
 MAX_TURNS = 2000
 
+# The greedy player's order among its bombs and straight flushes, cheapest first: every bomb before a straight
+# flush, then by key, then by length. GREEDY_KEY_STEP exceeds the longest play (13 cards); GREEDY_SF_CLASS
+# exceeds every bomb's key * GREEDY_KEY_STEP + length where straight flushes exist (bomb keys are ranks < 13;
+# under current_wiki bomb keys reach 92 but there is no straight-flush class).
+GREEDY_SF_CLASS = 1000
+GREEDY_KEY_STEP = 20
+# The planning player breaking combinations near an opponent's going out, cheapest first: plain plays, then
+# bombs, then straight flushes (class * PLAN_CLASS_STEP), each by key, then length; PLAN_CLASS_STEP exceeds
+# every key * PLAN_KEY_STEP + length and PLAN_KEY_STEP exceeds any length.
+PLAN_CLASS_STEP = 1 << 20
+PLAN_KEY_STEP = 32
+
 
 _shuffle_54 = rng.unrolled_shuffle(54, 54)
 
@@ -247,7 +259,9 @@ def _is_four(m, md):
 
 
 @jit
-def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv, plan, n_plan):
+def _planning_play(
+    threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv, plan, n_plan, rev
+):
     """The planning player's play ``(cards, dups)`` (``(0, 0)`` = pass), see POLICY_PLANNING; ``plan[:n_plan]``
     is :func:`plan_hand` of the hand.
 
@@ -257,14 +271,16 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
     to lead; breaking combinations). Ties go to the lowest play, as a scan of the sorted legal plays gives.
     """
     zero = np.uint64(0)
-    kind, length, key = classify(hand, dup, zv)
+    kind, length, key = classify(hand, dup, zv, rev)
     if beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
         return hand, dup  # go out
     current_rules = zv[V_CURRENT] == 1  # current_wiki: a bomb is a plan element alone (no kicker)
     n_fours = 0
     lowest_single = -1
     for j in range(n_plan):
-        if _is_four(plan[j, 0], plan[j, 1]) or (current_rules and classify(plan[j, 0], plan[j, 1], zv)[0] == K_BOMB):
+        if _is_four(plan[j, 0], plan[j, 1]) or (
+            current_rules and classify(plan[j, 0], plan[j, 1], zv, rev)[0] == K_BOMB
+        ):
             n_fours += 1
         elif _popcount(plan[j, 0]) + _popcount(plan[j, 1]) == 1 and lowest_single < 0:
             lowest_single = _top_card(plan[j, 0])
@@ -285,7 +301,7 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
         elif lowest_single >= 0 and _is_four(m, md):
             b, bd = add_card(m, md, lowest_single)
         if b:
-            kind, length, key = classify(b, bd, zv)
+            kind, length, key = classify(b, bd, zv, rev)
             if (
                 kind == K_BOMB
                 and (length == 5 or current_rules)
@@ -298,7 +314,7 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
                     if bomb == zero or pair_less(b, bd, bomb, bomb_d):
                         bomb = b
                         bomb_d = bd
-        kind, length, key = classify(m, md, zv)
+        kind, length, key = classify(m, md, zv, rev)
         if kind == K_BOMB and (length == 5 or current_rules):
             continue
         if not beats(cur_kind, cur_len, cur_key, kind, length, key, zv):
@@ -314,7 +330,7 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
         return bomb, bomb_d
     if not lead and min_opp > threshold:
         return zero, zero
-    n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv)
+    n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv, rev)
     pick = zero
     pick_d = zero
     if lead:
@@ -330,8 +346,9 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
     # an opponent is close to going out: break combinations, bombs included, cheapest first
     pick_rank = 1 << 40
     for i in range(n):
-        kind, length, key = classify(moves[i, 0], moves[i, 1], zv)
-        rank = (2 if kind == K_STRAIGHT_FLUSH else (1 if kind == K_BOMB else 0)) * (1 << 20) + key * 32 + length
+        kind, length, key = classify(moves[i, 0], moves[i, 1], zv, rev)
+        cls = 2 if kind == K_STRAIGHT_FLUSH else (1 if kind == K_BOMB else 0)
+        rank = cls * PLAN_CLASS_STEP + key * PLAN_KEY_STEP + length
         if rank < pick_rank or (rank == pick_rank and pair_less(moves[i, 0], moves[i, 1], pick, pick_d)):
             pick_rank = rank
             pick = moves[i, 0]
@@ -340,7 +357,7 @@ def _planning_play(threshold, hand, dup, n_hand, cur_kind, cur_len, cur_key, mov
 
 
 @jit_inline
-def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv):
+def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv, rev):
     """The random or greedy player's move: its index in ``moves[:n]``, or -1 to pass (the planning player is
     :func:`_planning_play`). The random player draws a position in the list as :func:`moves_into` orders it;
     the greedy player's ties go to the lowest play (:func:`pair_less`), whatever the list's order."""
@@ -357,9 +374,9 @@ def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, 
     sp = -1
     sp_rank = 1 << 30
     for i in range(n):
-        kind, length, key = classify(moves[i, 0], moves[i, 1], zv)
+        kind, length, key = classify(moves[i, 0], moves[i, 1], zv, rev)
         if _special(kind):
-            rank = (1000 if kind == K_STRAIGHT_FLUSH else 0) + key * 20 + length
+            rank = (GREEDY_SF_CLASS if kind == K_STRAIGHT_FLUSH else 0) + key * GREEDY_KEY_STEP + length
             if rank < sp_rank or (rank == sp_rank and pair_less(moves[i, 0], moves[i, 1], moves[sp, 0], moves[sp, 1])):
                 sp_rank = rank
                 sp = i

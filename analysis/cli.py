@@ -21,13 +21,18 @@ from typing import cast
 from . import __version__
 from . import games as registry
 from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, run
-from .errors import CardlabError, Interrupted, accepted
+from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReached, SaveFailed, Terminated, accepted
 from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
+from .outputs import check_file
 from .rules import parse_variant_options
 from .tables import FORMATS, Result, write_text_atomic
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+EXIT_PRECISION = 3  # precision mode stopped at the trial cap short of its target (the result is written)
+EXIT_IO = 74  # writing failed after work had started (EX_IOERR)
+EXIT_BACKEND = 75  # a backend lost its workers or scheduler; resumable from the checkpoint (EX_TEMPFAIL)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -394,7 +399,30 @@ def _cmd_simulate(game: Game, args) -> None:
         strategies=args.strategy,
         **_given(args, game.simulate_options),
     )
-    emit_result(run(spec, **run_options(args).kwargs()), args)
+    result = run(spec, **run_options(args).kwargs())
+    emit_result(result, args)
+    _precision_note(result, args)
+
+
+def _precision_note(result: Result, args) -> None:
+    """Precision mode: one line on stderr saying what was held to the target (json output carries it in its
+    meta); a target the trial cap kept out of reach is exit 3, never a silent exit 0."""
+    meta = result.meta
+    if "precision_target" not in meta:
+        return
+    by = meta["precision_achieved_by_measure"]
+    held = ", ".join(f"{m} ±{h:.2g}" for m, h in by.items())
+    if not meta["precision_reached"]:
+        raise PrecisionNotReached(
+            f"precision ±{meta['precision_target']:g} not reached: the trial cap ({meta['trials']:,} trials) "
+            f"stopped at {held}; the result written is that of the trials run"
+        )
+    if args.format != "json" and not args.quiet:
+        print(
+            f"cardlab: precision ±{meta['precision_target']:g} held for {held} "
+            f"({meta['trials']:,} trials, {meta['looks']} looks)",
+            file=sys.stderr,
+        )
 
 
 def _meta(game: Game, command: str, **extra) -> dict:
@@ -499,9 +527,12 @@ COMMANDS = ["games", *GAME_COMMANDS, "report"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    restore = _sigterm_as_interrupt()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        if getattr(args, "out", None) is not None and args.command != "report":
+            check_file(args.out)
         if not args.command:
             raise CardlabError(f"give a command; accepted: {accepted(COMMANDS)}")
         if args.command == "games":
@@ -524,13 +555,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except Interrupted as e:
         print(f"cardlab: {e}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except KeyboardInterrupt:
-        print("cardlab: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return e.exit_code
+    except KeyboardInterrupt as e:
+        term = isinstance(e, Terminated)
+        print(f"cardlab: {'terminated' if term else 'interrupted'}", file=sys.stderr)
+        return EXIT_TERMINATED if term else EXIT_INTERRUPTED
+    except PrecisionNotReached as e:
+        print(f"cardlab: {e}", file=sys.stderr)
+        return EXIT_PRECISION
+    except SaveFailed as e:
+        print(f"cardlab: error: {e}", file=sys.stderr)
+        return EXIT_IO
+    except BackendFailed as e:
+        print(f"cardlab: error: {e}", file=sys.stderr)
+        return EXIT_BACKEND
     except BrokenPipeError:
         return 0
+    finally:
+        restore()
     return 0
+
+
+def _sigterm_as_interrupt():
+    """SIGTERM unwinds like Ctrl-C (checkpoint kept, pools shut down, temporary files removed); returns the
+    function that puts the previous handler back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum, frame):
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,12 +15,15 @@ where chunk ``c`` covers the global trials ``[c * chunk_size, min((c + 1) * chun
 
 Backends: ``threads`` (numba's own pool; ``threads=N`` sets its size), ``processes`` (a spawn-based
 process pool, each worker pinned to one numba thread), ``dask`` (a ``distributed`` client; a
-LocalCluster when no scheduler address is given). Precision mode runs batches of chunks until every
-reported cell's interval half-width is within the target, and records the looks it took.
+LocalCluster when no scheduler address is given). Precision mode runs chunks until every row of the spec's
+``precision_measures`` has an interval half-width within the target; it looks at the table only at chunk counts
+that follow from the work (:func:`next_look`), so an interrupted and resumed run stops where an uninterrupted
+one does. Completed chunks go to an append-only, locked checkpoint (:mod:`analysis.checkpoint`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib
 import json
@@ -29,19 +32,22 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from . import __version__
-from .errors import CardlabError, Interrupted, accepted
+from .checkpoint import Checkpoint, CheckpointWriteError
+from .errors import BackendFailed, CardlabError, Interrupted, SaveFailed, Terminated, accepted
 from .stats import half_width
-from .tables import Result, atomic_path
+from .tables import Result
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK_SIZE = 4096
 MAX_TRIALS = 10**12
+DEFAULT_MAX_TRIALS = 10**9  # precision mode's cap (CARDLAB_MAX_TRIALS sets another)
+DASK_NO_WORKER_S = float(os.environ.get("CARDLAB_DASK_NO_WORKER_S", "60"))
 
 
 @dataclass(frozen=True)
@@ -114,12 +120,38 @@ def _worker_init() -> None:
     numba.set_num_threads(1)
 
 
+def _check_scheduler_address(address: str) -> None:
+    """A dask scheduler address as ``tcp://host:port`` (or ``host:port``); anything else is refused up front."""
+    import re
+
+    m = re.fullmatch(r"(?:(tcp|tls|inproc|ucx|ws|wss)://)?([^\s:/]+|\[[0-9a-fA-F:]+\]):(\d{1,5})", address)
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise CardlabError(f"bad --scheduler {address!r}: expected a dask scheduler address such as tcp://host:8786")
+
+
 class _Executor:
     """Runs a batch of chunk ids and returns their rows in the order given."""
 
-    def __init__(self, backend: str, workers: int | None, scheduler: str | None, threads: int | None):
+    @classmethod
+    def factory(cls, backend: str, workers: int | None, scheduler: str | None, threads: int | None):
+        """Check the settings now, before any work; start the backend (a pool, a cluster) only when called."""
         if backend not in BACKENDS:
             raise CardlabError(f"unknown backend {backend!r}; accepted: {accepted(BACKENDS)}")
+        if threads is not None and (
+            isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1
+        ):
+            raise CardlabError(f"bad --threads {threads!r}: expected a positive integer")
+        if workers is not None and (
+            isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1
+        ):
+            raise CardlabError(f"bad --workers {workers!r}: expected a positive integer")
+        if scheduler is not None and backend != "dask":
+            raise CardlabError(f"--scheduler is for the dask backend; give --backend dask (this run: {backend})")
+        if scheduler is not None:
+            _check_scheduler_address(scheduler)
+        return lambda: cls(backend, workers, scheduler, threads)
+
+    def __init__(self, backend: str, workers: int | None, scheduler: str | None, threads: int | None):
         self.backend = backend
         self.threads = threads
         self.workers = workers or max(1, os.cpu_count() or 1)
@@ -166,8 +198,6 @@ class _Executor:
         elif threads is not None:
             import numba
 
-            if threads < 1:
-                raise CardlabError(f"bad --threads {threads}: expected a positive integer")
             self._threads_before = numba.get_num_threads()  # restored by close(): a run leaves no trace
             numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
 
@@ -177,19 +207,49 @@ class _Executor:
         parts = [p for p in np.array_split(chunk_ids, min(self.workers, len(chunk_ids))) if len(p)]
         call = (spec.kernel, spec.args)
         if self.backend == "processes":
-            futs = [
-                self._pool.submit(run_chunks, *call, p, chunk_size, n_trials, key0, key1, spec.n_counts) for p in parts
-            ]
-            rows = [f.result() for f in futs]
+            from concurrent.futures.process import BrokenProcessPool
+
+            try:
+                futs = [
+                    self._pool.submit(run_chunks, *call, p, chunk_size, n_trials, key0, key1, spec.n_counts)
+                    for p in parts
+                ]
+                rows = [f.result() for f in futs]
+            except BrokenProcessPool:
+                raise BackendFailed("a worker process died (killed, or out of memory)") from None
         else:
+            rows = self._dask_rows(call, parts, chunk_size, n_trials, key0, key1, spec.n_counts)
+        return np.concatenate(rows, axis=0)
+
+    def _dask_rows(self, call, parts, chunk_size, n_trials, key0, key1, n_counts) -> list:
+        """Submit the parts and gather them; with no live worker for ``DASK_NO_WORKER_S`` seconds, or a lost
+        scheduler, fail in one line instead of waiting forever."""
+        from distributed import wait
+
+        try:
             futs = [
-                self._client.submit(
-                    run_chunks, *call, p, chunk_size, n_trials, key0, key1, spec.n_counts, 1, pure=False
-                )
+                self._client.submit(run_chunks, *call, p, chunk_size, n_trials, key0, key1, n_counts, 1, pure=False)
                 for p in parts
             ]
-            rows = self._client.gather(futs)
-        return np.concatenate(rows, axis=0)
+            alone_since = None
+            while True:
+                try:
+                    wait(futs, timeout=2.0)
+                    break
+                except (TimeoutError, asyncio.TimeoutError):
+                    pass
+                if self._client.scheduler_info().get("workers"):
+                    alone_since = None
+                elif alone_since is None:
+                    alone_since = time.monotonic()
+                elif time.monotonic() - alone_since > DASK_NO_WORKER_S:
+                    raise BackendFailed(f"the dask cluster has had no live worker for {DASK_NO_WORKER_S:g} s")
+            return self._client.gather(futs)
+        except BackendFailed:
+            raise
+        except Exception as e:  # noqa: BLE001 -- a lost scheduler or worker shows as many exception types
+            first = str(e).splitlines()[0] if str(e) else ""
+            raise BackendFailed(f"the dask run failed ({type(e).__name__}{': ' + first if first else ''})") from None
 
     def close(self) -> None:
         if self._threads_before is not None:
@@ -204,49 +264,14 @@ class _Executor:
             self._cluster.close()
 
 
-class Checkpoint:
-    """Completed chunk rows on disk, written atomically after each batch.
-
-    The file (numpy ``.npz``) holds the run's identity (a fingerprint of kernel, arguments, seed, chunk
-    size, trial count or precision target, version) and the rows of chunks ``0 .. n_done-1``.
-    """
-
-    def __init__(self, path: str | os.PathLike, identity: dict):
-        self.path = Path(path)
-        self.identity = identity
-
-    def load(self) -> np.ndarray | None:
-        if not self.path.exists():
-            return None
-        try:
-            with np.load(self.path, allow_pickle=False) as z:
-                ident = json.loads(str(z["identity"]))
-                rows = np.array(z["rows"], dtype=np.int64)
-        except Exception as e:  # noqa: BLE001 -- any unreadable file is the same plain error
-            raise CardlabError(
-                f"unreadable checkpoint {str(self.path)!r}: {type(e).__name__}; "
-                "delete it or choose another --checkpoint file"
-            ) from None
-        if ident != self.identity:
-            diff = sorted(k for k in set(ident) | set(self.identity) if ident.get(k) != self.identity.get(k))
-            raise CardlabError(
-                f"checkpoint {str(self.path)!r} belongs to a different run (differs in "
-                f"{', '.join(diff)}); delete it or choose another --checkpoint file"
-            )
-        return rows
-
-    def save(self, rows: np.ndarray) -> None:
-        with atomic_path(self.path) as tmp:
-            with open(tmp, "wb") as f:
-                np.savez(f, identity=np.array(json.dumps(self.identity, sort_keys=True)), rows=rows)
-                f.flush()
-                os.fsync(f.fileno())
-
-
-def _max_half_width(table, measures: tuple[str, ...]) -> float:
+def _half_widths(table, measures: tuple[str, ...]) -> dict[str, float]:
+    """The largest interval half-width of each measure precision mode holds (every measure if none named)."""
     sel = table[table["measure"].isin(measures)] if measures else table
-    hw = half_width(sel["ci_low"], sel["ci_high"])
-    return float(np.nanmax(hw)) if len(hw) and not np.all(np.isnan(hw)) else float("inf")
+    hw = pd.Series(np.asarray(half_width(sel["ci_low"], sel["ci_high"]), dtype=float), index=sel.index)
+    out = {}
+    for m, h in hw.groupby(sel["measure"], sort=False):
+        out[str(m)] = float(np.nanmax(h)) if not h.isna().all() else float("inf")
+    return out
 
 
 def run(
@@ -262,15 +287,17 @@ def run(
     scheduler: str | None = None,
     progress: bool = True,
     checkpoint: str | os.PathLike | None = None,
-    max_trials: int = 10**9,
+    max_trials: int | None = None,
     confidence: float = 0.95,
     batch_chunks: int | None = None,
 ) -> Result:
     """Run ``spec`` for ``trials`` trials, or until every cell is within ``precision`` (half-width at 95%).
 
     Returns a :class:`~analysis.tables.Result`: the tidy table from ``spec.tabulate`` and the metadata.
-    Interrupting (Ctrl-C) raises :class:`~analysis.errors.Interrupted` after saving the checkpoint; running
-    again with the same arguments resumes, and the final result equals an uninterrupted run.
+    Interrupting (Ctrl-C, or SIGTERM under the CLI) raises :class:`~analysis.errors.Interrupted` with the
+    checkpoint kept; running again with the same arguments resumes, and the final result, its looks included,
+    equals an uninterrupted run's. Precision mode stops at ``max_trials`` (default CARDLAB_MAX_TRIALS or 10**9)
+    with ``meta["precision_reached"]`` false if the target is still out of reach.
     """
     if (trials is None) == (precision is None):
         raise CardlabError("give exactly one of --trials and --precision")
@@ -289,86 +316,144 @@ def run(
         "precision": precision,
         "version": __version__,
     }
-    ckpt = Checkpoint(checkpoint, identity) if checkpoint else None
-    done = ckpt.load() if ckpt else None
-    rows = done if done is not None else np.zeros((0, spec.n_counts), dtype=np.int64)
+    if max_trials is None:
+        max_trials = int(os.environ.get("CARDLAB_MAX_TRIALS", DEFAULT_MAX_TRIALS))
+    max_chunks = -(-trials // chunk_size) if trials is not None else -(-max_trials // chunk_size)
+    make_executor = _Executor.factory(backend, workers, scheduler, threads)
     if batch_chunks is None and os.environ.get("CARDLAB_BATCH_CHUNKS"):
         batch_chunks = int(os.environ["CARDLAB_BATCH_CHUNKS"])
+    ckpt = Checkpoint(checkpoint, identity, spec.n_counts) if checkpoint else None
+    try:
+        rows = ckpt.load(max_chunks) if ckpt else np.zeros((0, spec.n_counts), dtype=np.int64)
+        plan = _Plan(trials, precision, chunk_size, max_chunks, key0, key1, batch_chunks)
+        result = _run_loaded(spec, rows, ckpt, plan, make_executor, progress)
+    finally:
+        if ckpt:
+            ckpt.close()
+    result.meta["seed"] = int(seed)
+    result.meta["backend"] = backend
+    return result
 
+
+@dataclass(frozen=True)
+class _Plan:
+    trials: int | None
+    precision: float | None
+    chunk_size: int
+    max_chunks: int
+    key0: np.uint64
+    key1: np.uint64
+    batch_chunks: int | None
+
+
+def next_look(n_chunks: int, half_width: float, precision: float, max_chunks: int) -> int:
+    """The chunk count of precision mode's next look after one at ``n_chunks`` found ``half_width``: grown by
+    the factor the half-width says is needed (the variance shrinks as 1/n), 5% over, at least 1.25x and at
+    most 4x. A function of the look's result only, so the looks fall at the same chunk counts in every run
+    of the same work, interrupted or not, on every backend."""
+    grow = min(4.0, max(1.25, (half_width / precision) ** 2 * 1.05))
+    return min(max(n_chunks + 1, int(np.ceil(n_chunks * grow))), max_chunks)
+
+
+def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, plan: _Plan, make_executor, progress):
+    trials, precision, chunk_size = plan.trials, plan.precision, plan.chunk_size
     t0 = time.perf_counter()
-    executor = _Executor(backend, workers, scheduler, threads)
     looks = 0
+    reached = True
+    hw_by_measure: dict[str, float] = {}
+    # precision mode looks first after one chunk; ``target`` is always the chunk count of the next look
+    target = plan.max_chunks if trials is not None else 1
+    executor = None
+    per_batch: int = plan.batch_chunks or 0  # set when the backend starts, unless given
     bar = _progress_bar(progress, trials)
     try:
-        if trials is not None:
-            n_chunks = -(-trials // chunk_size)
-            target_chunks = n_chunks
-            n_trials = trials
-        else:
-            n_trials = 0
-            target_chunks = max(len(rows), 1)
-        per_batch = batch_chunks or 4 * max(1, executor.workers if backend != "threads" else _numba_threads())
         if bar is not None:
             bar.update(min(len(rows) * chunk_size, trials or 0))
         while True:
-            if precision is not None:
-                # Precision mode: look at the table for the chunks so far; stop or grow by whole chunks.
-                if len(rows) >= target_chunks:
-                    looks += 1
-                    table = spec.tabulate(rows.sum(axis=0), len(rows) * chunk_size, spec)
-                    hw = _max_half_width(table, spec.precision_measures)
-                    if hw <= precision or len(rows) * chunk_size >= max_trials:
-                        break
-                    grow = min(4.0, max(1.25, (hw / precision) ** 2 * 1.05))
-                    target_chunks = max(len(rows) + 1, int(np.ceil(len(rows) * grow)))
-                    target_chunks = min(target_chunks, -(-max_trials // chunk_size))
-                n_trials = target_chunks * chunk_size
-            if len(rows) >= target_chunks:
+            if precision is not None and len(rows) >= target:
+                # a look, at a chunk count fixed by the work: the looks a resumed run's rows already cover are
+                # replayed on them, so it stops where the uninterrupted run stops
+                looks += 1
+                table = spec.tabulate(rows[:target].sum(axis=0), target * chunk_size, spec)
+                hw_by_measure = _half_widths(table, spec.precision_measures)
+                hw = max(hw_by_measure.values(), default=float("inf"))
+                if bar is not None:
+                    bar.set_postfix_str(f"±{hw:.2g} of ±{precision:.2g}")
+                if hw <= precision or target >= plan.max_chunks:
+                    reached = hw <= precision
+                    rows = rows[:target]
+                    break
+                target = next_look(target, hw, precision, plan.max_chunks)
+                continue
+            if len(rows) >= target:
                 break
+            if executor is None:
+                executor = make_executor()
+                if not per_batch:
+                    per_batch = 4 * max(1, executor.workers if executor.backend != "threads" else _numba_threads())
+            n_trials = trials if trials is not None else target * chunk_size
             start = len(rows)
-            stop = min(target_chunks, start + per_batch)
+            stop = min(target, start + per_batch)
             batch_t0 = time.perf_counter()
-            new = executor.run(spec, np.arange(start, stop, dtype=np.int64), chunk_size, n_trials, key0, key1)
-            rows = np.concatenate([rows, new], axis=0)
+            ids = np.arange(start, stop, dtype=np.int64)
+            new = executor.run(spec, ids, chunk_size, n_trials, plan.key0, plan.key1)
             if ckpt:
-                ckpt.save(rows)
+                ckpt.append(start, new)
+            rows = np.concatenate([rows, new], axis=0)
             if bar is not None:
                 bar.update(min(stop * chunk_size, n_trials) - min(start * chunk_size, n_trials))
             # Aim for batches of about half a second, so progress, checkpoints and Ctrl-C stay responsive.
-            if batch_chunks is None:
+            if plan.batch_chunks is None:
                 dt = time.perf_counter() - batch_t0
                 if dt < 0.25:
                     per_batch = min(per_batch * 2, 1 << 16)
                 elif dt > 1.0 and per_batch > 1:
                     per_batch = max(1, per_batch // 2)
-    except KeyboardInterrupt:
-        where = f"; {len(rows)} chunks kept in {checkpoint}, run the same command to resume" if ckpt else ""
-        raise Interrupted(f"interrupted after {len(rows)} chunks{where}") from None
+    except KeyboardInterrupt as e:
+        code = 143 if isinstance(e, Terminated) else 130
+        n = ckpt.n_saved if ckpt else len(rows)
+        raise Interrupted(_kept("terminated" if code == 143 else "interrupted", n, ckpt), code) from None
+    except BackendFailed as e:
+        raise BackendFailed(f"{e}; {_kept('stopped', ckpt.n_saved if ckpt else len(rows), ckpt)}") from None
+    except CheckpointWriteError as e:
+        assert ckpt is not None
+        raise SaveFailed(f"{e}; {_kept('stopped', ckpt.n_saved, ckpt)}") from None
     finally:
         if bar is not None:
             bar.close()
-        executor.close()
+        if executor is not None:
+            executor.close()
     elapsed = time.perf_counter() - t0
-    used = min(len(rows) * chunk_size, n_trials) if trials is not None else len(rows) * chunk_size
-    counts = rows.sum(axis=0)
-    table = spec.tabulate(counts, used, spec)
-    meta = {
+    used = min(len(rows) * chunk_size, trials) if trials is not None else len(rows) * chunk_size
+    table = spec.tabulate(rows.sum(axis=0), used, spec)
+    meta: dict[str, Any] = {
         "game": spec.game,
         **spec.describe,
-        "seed": int(seed),
+        "seed": None,
         "trials": int(used),
         "chunk_size": int(chunk_size),
         "chunks": int(len(rows)),
         "version": __version__,
-        "backend": backend,
+        "backend": None,
         "elapsed_s": round(elapsed, 3),
         "trials_per_s": round(used / elapsed, 1) if elapsed > 0 else None,
     }
     if precision is not None:
         meta["precision_target"] = precision
-        meta["precision_achieved"] = _max_half_width(table, spec.precision_measures)
+        meta["precision_achieved"] = max(hw_by_measure.values(), default=float("inf"))
+        meta["precision_measures"] = list(hw_by_measure)
+        meta["precision_achieved_by_measure"] = hw_by_measure
+        meta["precision_reached"] = reached
         meta["looks"] = looks
     return Result(table=table, meta=meta)
+
+
+def _kept(what: str, n: int, ckpt: Checkpoint | None) -> str:
+    if ckpt is None:
+        return f"{what} after {n} chunks"
+    if n == 0:
+        return f"{what} before any chunk finished; nothing kept"
+    return f"{what} after {n} chunks; {n} chunks kept in {ckpt.path}, run the same command to resume"
 
 
 def _numba_threads() -> int:

@@ -12,7 +12,6 @@ import io
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,8 @@ import numpy as np
 import pandas as pd
 
 from .errors import CardlabError, accepted
+from .outputs import atomic_path
+from .outputs import write_text as write_text_atomic
 from .stats import mean_interval, wilson
 
 FORMATS = ("table", "csv", "json")
@@ -150,30 +151,3 @@ class Result:
                 self.table.to_parquet(tmp, index=False)
             return
         write_text_atomic(p, self.render(fmt))
-
-
-class atomic_path:
-    """Context manager yielding a temporary path next to ``path``; renamed over it only on success."""
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-
-    def __enter__(self) -> str:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        os.close(fd)
-        return self.tmp
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            os.replace(self.tmp, self.path)
-        elif os.path.exists(self.tmp):
-            os.unlink(self.tmp)
-
-
-def write_text_atomic(path: str | os.PathLike, text: str) -> None:
-    with atomic_path(Path(path)) as tmp:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())

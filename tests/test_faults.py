@@ -1,0 +1,298 @@
+"""Nothing lost, nothing false: a fault matrix for output paths, checkpoints, precision-mode resume and signals.
+
+Each table below is one kind of fault; a case is one row, so a reader adds a case by adding a row:
+- PATH_CASES: (command line, the path it names, how the path is prepared, what the one-line refusal says). Every
+  case must be refused before any work, in one line, exit 2, leaving the folder exactly as it was.
+- the precision cases: every game's precision run, cut at several chunk counts and resumed, stops at the chunk
+  count, with the rows and looks, of the uninterrupted run.
+- the checkpoint cases: damaged, foreign, over-long or locked checkpoints are refused in one line; a partial
+  last row (a kill while appending) is cut off and recomputed.
+- the write-failure cases: a full disk while saving a batch or writing --out is exit 74 and one line, the saved
+  chunks kept, no temporary file left.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis import driver
+from analysis import games as registry
+from analysis.checkpoint import MAGIC, Checkpoint, rows_in
+from analysis.cli import main
+from analysis.errors import CardlabError, SaveFailed
+
+SIM = ["simulate", "bisko-bobo", "--trials", "2000", "--chunk-size", "500", "--quiet"]
+
+
+def _listing(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def _prepare(tmp: Path, how: str) -> None:
+    if how == "dir":
+        (tmp / "target").mkdir()
+    elif how == "file":
+        (tmp / "afile").write_text("x")
+
+
+# (id, argv before the path option, option, path relative to tmp, preparation, message part)
+PATH_CASES = [
+    ("out-is-a-dir", SIM, "--out", "target", "dir", "is a directory"),
+    ("out-under-a-file", SIM, "--out", "afile/x.json", "file", "is a file, not a directory"),
+    ("out-name-too-long", SIM, "--out", "a" * 256 + ".csv", None, "longer than this file system allows"),
+    ("out-empty", SIM, "--out", "", None, "give a file name"),
+    ("checkpoint-is-a-dir", SIM, "--checkpoint", "target", "dir", "is a directory"),
+    ("checkpoint-under-a-file", SIM, "--checkpoint", "afile/c.ckpt", "file", "is not a directory"),
+    ("checkpoint-missing-folder", SIM, "--checkpoint", "nofolder/c.ckpt", None, "does not exist"),
+    ("eval-out-is-a-dir", ["eval", "bisko-bobo", "KC JC TC"], "--out", "target", "dir", "directory"),
+    ("games-out-under-a-file", ["games", "--format", "json"], "--out", "afile/x.json", "file", "is a file"),
+    (
+        "report-out-is-a-file",
+        ["report", "biscuits", "--scale", "0.01", "--quiet"],
+        "--out",
+        "afile",
+        "file",
+        "not a directory",
+    ),
+    (
+        "report-out-under-a-file",
+        ["report", "biscuits", "--scale", "0.01", "--quiet"],
+        "--out",
+        "afile/r",
+        "file",
+        "is a file",
+    ),
+]
+
+
+@pytest.mark.parametrize("argv, option, rel, how, msg", [c[1:] for c in PATH_CASES], ids=[c[0] for c in PATH_CASES])
+def test_bad_output_path_is_refused_before_any_work(tmp_path, capsys, argv, option, rel, how, msg):
+    _prepare(tmp_path, how)
+    before = _listing(tmp_path)
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code = main([*argv, option, rel])
+    finally:
+        os.chdir(cwd)
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("cardlab: error: ") and msg in err, err
+    assert out == ""
+    assert _listing(tmp_path) == before
+
+
+def test_a_legal_255_byte_name_is_written(tmp_path):
+    name = "a" * 251 + ".csv"
+    assert main([*SIM, "--format", "csv", "--out", str(tmp_path / name)]) == 0
+    assert _listing(tmp_path) == [name]
+
+
+def test_out_keeps_mode_follows_symlinks_and_writes_through_fifos(tmp_path):
+    kept = tmp_path / "kept.csv"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    assert main([*SIM, "--format", "csv", "--out", str(kept)]) == 0
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_text().startswith("measure,")
+
+    target = tmp_path / "real.csv"
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    assert main([*SIM, "--format", "csv", "--out", str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("measure,")
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert main([*SIM, "--format", "csv", "--out", str(fifo)]) == 0
+    reader.join(timeout=60)
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and got and got[0].startswith(b"measure,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.csv", "link.csv", "pipe", "real.csv"]
+
+
+def test_made_folders_are_removed_when_the_write_fails(tmp_path, monkeypatch, capsys):
+    import analysis.outputs as outputs
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(outputs.os, "fsync", full)
+    code = main([*SIM, "--format", "csv", "--out", str(tmp_path / "a" / "b" / "c.csv")])
+    err = capsys.readouterr().err
+    assert code == 74 and err.count("\n") == 1 and "No space left on device" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- checkpoints -----------------------------------------------------------------------------------------
+
+SPEC = registry.get("bisko-bobo").simulation_spec(players=3)
+
+
+def _run(ck, **kw):
+    return driver.run(SPEC, seed=4, chunk_size=200, progress=False, checkpoint=ck, **{"trials": 2000, **kw})
+
+
+def test_checkpoint_refusals(tmp_path):
+    ck = tmp_path / "c.ckpt"
+    full = _run(ck)
+    assert rows_in(ck) == 10
+    data = ck.read_bytes()
+    start = data.index(b"\n", len(MAGIC)) + 1
+
+    (tmp_path / "old.ckpt").write_bytes(b"PK\x03\x04 an npz of an older cardlab")
+    with pytest.raises(CardlabError, match="unreadable"):
+        _run(tmp_path / "old.ckpt")
+
+    with pytest.raises(CardlabError, match="different run"):
+        _run(ck, trials=4000)
+
+    neg = bytearray(data)
+    neg[start + 8 : start + 16] = np.int64(-1).tobytes()  # a count of chunk 0 changed
+    (tmp_path / "neg.ckpt").write_bytes(bytes(neg))
+    with pytest.raises(CardlabError, match="damaged .the record of chunk 0"):
+        _run(tmp_path / "neg.ckpt")
+
+    row = (len(data) - start) // 10
+    (tmp_path / "long.ckpt").write_bytes(data + data[start : start + row])
+    with pytest.raises(CardlabError, match="holds 11 chunks, more than this run's 10"):
+        _run(tmp_path / "long.ckpt")
+
+    head = json.loads(data[len(MAGIC) : start - 1])
+    head["n_counts"] += 1
+    (tmp_path / "wide.ckpt").write_bytes(MAGIC + json.dumps(head).encode() + b"\n")
+    with pytest.raises(CardlabError, match="different run"):
+        _run(tmp_path / "wide.ckpt")
+
+    # a kill while appending leaves a partial row: cut off, recomputed, the same result
+    (tmp_path / "partial.ckpt").write_bytes(data[: start + 4 * row + 5])
+    assert _run(tmp_path / "partial.ckpt").rows() == full.rows()
+    # a kill while writing the header: nothing done, the run starts afresh
+    (tmp_path / "head.ckpt").write_bytes(data[:7])
+    assert _run(tmp_path / "head.ckpt").rows() == full.rows()
+
+
+def test_a_checkpoint_in_use_is_refused(tmp_path):
+    ck = tmp_path / "c.ckpt"
+    holder = Checkpoint(ck, {"other": "run"}, 3)
+    try:
+        with pytest.raises(CardlabError, match="in use by another run"):
+            _run(ck)
+    finally:
+        holder.close()
+    assert _run(ck).meta["chunks"] == 10
+
+
+def test_nothing_is_left_when_a_run_saves_no_chunk(tmp_path):
+    ck = tmp_path / "c.ckpt"
+    with pytest.raises(CardlabError):
+        driver.run(SPEC, trials=2000, seed=4, chunk_size=200, progress=False, checkpoint=ck, backend="gpu")
+    assert not ck.exists()
+
+
+def test_a_full_disk_while_saving_keeps_the_saved_chunks(tmp_path, monkeypatch):
+    import analysis.checkpoint as C
+
+    ck = tmp_path / "c.ckpt"
+    calls = {"n": 0}
+    real = C.os.pwrite
+
+    def pwrite(fd, data, offset):
+        calls["n"] += 1
+        if calls["n"] > 3:  # the header, then two batches
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data, offset)
+
+    monkeypatch.setattr(C.os, "pwrite", pwrite)
+    with pytest.raises(SaveFailed, match="No space left on device.*4 chunks kept"):
+        _run(ck, batch_chunks=2)
+    monkeypatch.undo()
+    assert rows_in(ck) == 4
+    assert _run(ck, batch_chunks=2).rows() == _run(None).rows()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.ckpt"]
+
+
+# ---- precision mode: the looks fall at chunk counts fixed by the work --------------------------------------
+
+
+PRECISION = {"biscuits": 0.03}  # a target a few looks away for each game (0.08 for the others)
+
+
+def _precision_cases():
+    for game in registry.all_games():
+        yield pytest.param(game.id, id=game.id)
+
+
+@pytest.mark.parametrize("game_id", list(_precision_cases()))
+def test_precision_resume_stops_where_the_uninterrupted_run_stops(tmp_path, game_id):
+    game = registry.get(game_id)
+    spec = game.simulation_spec()
+    kw = {"precision": PRECISION.get(game_id, 0.08), "seed": 11, "chunk_size": 16, "progress": False, "batch_chunks": 1}
+    ck = tmp_path / "full.ckpt"
+    full = driver.run(spec, checkpoint=ck, **kw)
+    n = full.meta["chunks"]
+    assert full.meta["looks"] >= 3 and full.meta["precision_reached"], full.meta
+    data = ck.read_bytes()
+    start = data.index(b"\n", len(MAGIC)) + 1
+    row = (len(data) - start) // n
+    for cut in sorted({1, 2, n // 3, n // 2, n - 1}):
+        part = tmp_path / f"cut{cut}.ckpt"
+        part.write_bytes(data[: start + cut * row])
+        resumed = driver.run(spec, checkpoint=part, **kw)
+        for k in ("chunks", "trials", "looks", "precision_achieved"):
+            assert resumed.meta[k] == full.meta[k], (game_id, cut, k)
+        assert resumed.rows() == full.rows(), (game_id, cut)
+
+
+def test_precision_cap_is_exit_3_with_the_result_written(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    argv = ["simulate", "bisko-bobo", "--precision", "0.001", "--chunk-size", "100", "--format", "json", "--quiet"]
+    os.environ["CARDLAB_MAX_TRIALS"] = "1000"
+    try:
+        code = main([*argv, "--out", str(out)])
+    finally:
+        del os.environ["CARDLAB_MAX_TRIALS"]
+    err = capsys.readouterr().err
+    assert code == 3 and err.count("\n") == 1 and "not reached" in err
+    meta = json.loads(out.read_text())["meta"]
+    assert meta["precision_reached"] is False and meta["trials"] == 1000
+    assert set(meta["precision_achieved_by_measure"]) == {"win"}
+
+
+# ---- signals ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["threads", "processes"])
+def test_sigterm_keeps_the_checkpoint_and_leaves_no_process(tmp_path, backend):
+    import signal
+    import time
+
+    ck = tmp_path / "c.ckpt"
+    args = [sys.executable, "-m", "analysis", *SIM[:2], "--trials", "3000000", "--chunk-size", "1000", "--quiet"]
+    args += ["--backend", backend, "--workers", "2", "--checkpoint", str(ck)]
+    env = dict(os.environ, CARDLAB_BATCH_CHUNKS="2")
+    proc = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    t0 = time.time()
+    while (not ck.exists() or rows_in(ck) < 4) and time.time() - t0 < 120 and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143 and err.count("\n") == 1 and "kept in" in err, err
+    time.sleep(1.0)
+    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout
+    assert left == "", f"processes of the run still alive: {left.split()}"
+    assert [p.name for p in tmp_path.iterdir()] == ["c.ckpt"]
+    shutil.rmtree(tmp_path)

@@ -35,14 +35,33 @@ EXIT_IO = 74  # writing failed after work had started (EX_IOERR)
 EXIT_BACKEND = 75  # a backend lost its workers or scheduler; resumable from the checkpoint (EX_TEMPFAIL)
 
 
+class _Once(argparse._StoreAction):
+    """A single-valued option given twice is refused (argparse would silently keep the last)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given", set())
+        if self.dest in seen:
+            raise CardlabError(f"{option_string} given twice; give it once (repeatable options say so in --help)")
+        seen.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit code 2; a game that a command does not take
-    is refused in the user's words (see :class:`_GameParsers`)."""
+    is refused in the user's words (see :class:`_GameParsers`); a single-valued option given twice too."""
+
+    _argv: list[str] = []  # the command line being parsed (for the refusal of an unknown option's value)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
 
     def error(self, message: str):
         raise CardlabError(message)
 
     def parse_args(self, args=None, namespace=None):
+        _Parser._argv = list(sys.argv[1:] if args is None else args)
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
             flag = next((e.partition("=")[0] for e in extras if e.startswith("--")), None)
@@ -66,6 +85,13 @@ class _Parser(argparse.ArgumentParser):
             return
         if isinstance(action, _GameParsers):
             action.refuse(value)
+        if not action.option_strings:
+            # an option this parser does not know, followed by a value: argparse left both to the positionals
+            argv = _Parser._argv
+            i = argv.index(value) if value in argv else -1
+            prev = argv[i - 1] if i > 0 else ""
+            if prev.startswith("-") and prev.partition("=")[0] not in self._option_string_actions:
+                raise CardlabError(f"unrecognized arguments: {prev} {value}")
         if action.option_strings:
             what = f"bad {action.option_strings[0]}"
         else:
@@ -138,7 +164,10 @@ def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, str
     g = p.add_mutually_exclusive_group()
     g.add_argument("--trials", type=positive_int, help="number of trials (deals or games)")
     g.add_argument(
-        "--precision", type=_precision, help="instead of --trials: run until every reported cell is within +-P at 95%%"
+        "--precision",
+        type=_precision,
+        help="instead of --trials: run until every row of the headline measures (or of --measure) is within +-P "
+        "at 95%%",
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
@@ -158,6 +187,15 @@ def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, str
     p.add_argument("--checkpoint", metavar="FILE", help="save completed chunks to FILE and resume from it")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(p)
+    p.add_argument(
+        "--all", action="store_true", help="table output: every row and column (default: the headline measures)"
+    )
+    p.add_argument(
+        "--measure",
+        action="append",
+        metavar="NAME",
+        help="table output: show this measure (repeatable); with --precision, hold these to +-P",
+    )
 
 
 def _game_parsers(sub, command: str, capability: str, help: str, description: str | None = None):
@@ -242,14 +280,30 @@ def build_parser() -> _Parser:
         "paired comparison of two strategies on the same deals: one seat (or team) switches from FIELD to CHALLENGER",
     ):
         c.add_argument(
-            "field",
+            "--field",
+            required=True,
             choices=game.strategies(),
-            metavar="FIELD",
-            help=f"the strategy of the field: {', '.join(game.strategies())}",
+            metavar="NAME",
+            help=f"the strategy every other seat plays: {', '.join(game.strategies())}",
         )
         c.add_argument(
-            "challenger", choices=game.strategies(), metavar="CHALLENGER", help="the strategy of the switching seat"
+            "--challenger",
+            required=True,
+            choices=game.strategies(),
+            metavar="NAME",
+            help="the strategy the switching seat plays instead (same names)",
         )
+        if game.compare_by == "seat":
+            c.add_argument(
+                "--seat", dest="who", metavar="S", help="show only seat S switching (default: each seat, and pooled)"
+            )
+        else:
+            c.add_argument(
+                f"--{game.compare_by}",
+                dest="who",
+                metavar=game.compare_by.upper(),
+                help=f"show only this {game.compare_by} switching: {', '.join(game.compare_who)} (default: each, and pooled)",
+            )
         for opt in game.compare_options:
             opt.add_to(c)
         add_run_options(c, game, strategies=False)
@@ -306,8 +360,18 @@ def emit(text: str, out: str | None) -> None:
         sys.stdout.flush()
 
 
-def emit_result(result: Result, args) -> None:
-    emit(result.render(args.format), getattr(args, "out", None))
+def emit_result(result: Result, args, game: Game | None = None) -> None:
+    if game is not None:
+        result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
+        unit = result.meta.get("unit")
+        result.unit = f"{unit}s" if isinstance(unit, str) else game.trial_noun
+        per = result.meta.get("games_per_match")
+        if isinstance(per, int) and per > 1 and "trials" in result.meta:
+            result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"
+    text = result.render(args.format, full=getattr(args, "all", False), measures=getattr(args, "measure", None))
+    if args.format == "table" and result.meta.get("verdict"):
+        text += result.meta["verdict"] + "\n"
+    emit(text, getattr(args, "out", None))
 
 
 def describe_games() -> list[dict]:
@@ -377,8 +441,10 @@ def _cmd_games(args) -> None:
 def run_options(args) -> RunOptions:
     """The run options of a simulation command: every field is the option of its name but ``progress``
     (``--quiet``)."""
-    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(RunOptions) if f.name != "progress"}
-    return RunOptions(**given, progress=not args.quiet)
+    skip = ("progress", "measures")
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(RunOptions) if f.name not in skip}
+    measures = tuple(dict.fromkeys(args.measure)) if getattr(args, "measure", None) else None
+    return RunOptions(**given, progress=not args.quiet, measures=measures)
 
 
 def _given(args, options) -> dict:
@@ -400,7 +466,7 @@ def _cmd_simulate(game: Game, args) -> None:
         **_given(args, game.simulate_options),
     )
     result = run(spec, **run_options(args).kwargs())
-    emit_result(result, args)
+    emit_result(result, args, game)
     _precision_note(result, args)
 
 
@@ -417,7 +483,7 @@ def _precision_note(result: Result, args) -> None:
             f"precision ±{meta['precision_target']:g} not reached: the trial cap ({meta['trials']:,} trials) "
             f"stopped at {held}; the result written is that of the trials run"
         )
-    if args.format != "json" and not args.quiet:
+    if args.format != "json":
         print(
             f"cardlab: precision ±{meta['precision_target']:g} held for {held} "
             f"({meta['trials']:,} trials, {meta['looks']} looks)",
@@ -465,14 +531,17 @@ def _cmd_odds(game: Game, args) -> None:
 
 def _cmd_compare(game: Game, args) -> None:
     _need_size(args)
-    spec = game.compare_spec(
+    result = game.compare(
         args.field,
         args.challenger,
         players=getattr(args, "players", None),
         variants=parse_variant_options(args.variant),
+        run=run_options(args),
+        who=args.who,
         **_given(args, game.compare_options),
     )
-    emit_result(run(spec, **run_options(args).kwargs()), args)
+    emit_result(result, args, game)
+    _precision_note(result, args)
 
 
 def _cmd_improve(game: Game, args) -> None:

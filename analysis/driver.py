@@ -24,13 +24,14 @@ one does. Completed chunks go to an append-only, locked checkpoint (:mod:`analys
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import importlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -290,6 +291,7 @@ def run(
     max_trials: int | None = None,
     confidence: float = 0.95,
     batch_chunks: int | None = None,
+    measures: Sequence[str] | None = None,
 ) -> Result:
     """Run ``spec`` for ``trials`` trials, or until every cell is within ``precision`` (half-width at 95%).
 
@@ -308,6 +310,11 @@ def run(
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     key0, key1 = split_seed(seed)
+    if measures:
+        if progress:
+            _compile_note(spec)
+        _check_measures(spec, measures, key0, key1)
+        spec = dataclasses.replace(spec, precision_measures=tuple(measures))
     identity = {
         "fingerprint": spec.fingerprint(),
         "seed": int(seed),
@@ -316,6 +323,8 @@ def run(
         "precision": precision,
         "version": __version__,
     }
+    if precision is not None:
+        identity["precision_measures"] = list(spec.precision_measures)
     if max_trials is None:
         max_trials = int(os.environ.get("CARDLAB_MAX_TRIALS", DEFAULT_MAX_TRIALS))
     max_chunks = -(-trials // chunk_size) if trials is not None else -(-max_trials // chunk_size)
@@ -333,6 +342,15 @@ def run(
     result.meta["seed"] = int(seed)
     result.meta["backend"] = backend
     return result
+
+
+def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1) -> None:
+    """Refuse a measure the table does not have, before any work (the names come from one trial's table)."""
+    rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 1, 1, key0, key1, spec.n_counts)
+    names = list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 1, spec)["measure"]))
+    bad = [m for m in measures if m not in names]
+    if bad:
+        raise CardlabError(f"unknown measure {bad[0]!r}; accepted: {accepted(names)}")
 
 
 @dataclass(frozen=True)
@@ -388,6 +406,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             if len(rows) >= target:
                 break
             if executor is None:
+                if progress:
+                    _compile_note(spec)
                 executor = make_executor()
                 if not per_batch:
                     per_batch = 4 * max(1, executor.workers if executor.backend != "threads" else _numba_threads())
@@ -445,7 +465,19 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
         meta["precision_achieved_by_measure"] = hw_by_measure
         meta["precision_reached"] = reached
         meta["looks"] = looks
-    return Result(table=table, meta=meta)
+    return Result(table=table, meta=meta, headline=spec.precision_measures)
+
+
+def _compile_note(spec: KernelSpec) -> None:
+    """One line on stderr when the kernel is not in the numba cache yet, so a first run does not look hung."""
+    from kernels._jit import is_cached
+
+    if is_cached(_load_kernel(spec.kernel)) is False:
+        print(
+            f"cardlab: compiling the {spec.game} kernels (first run only, cached afterwards; a minute or two on 2 cores)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _kept(what: str, n: int, ckpt: Checkpoint | None) -> str:

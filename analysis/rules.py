@@ -111,7 +111,7 @@ def seat_assignments(items: list[str] | None, players: int, default: str, accept
     (later items win). Unknown names and seats are errors listing what is accepted."""
     names = [default] * players
     for item in items or []:
-        seat, eq, name = item.partition("=")
+        seat, eq, name = (x.strip() for x in item.partition("="))
         if eq:
             try:
                 s = int(seat)
@@ -121,7 +121,7 @@ def seat_assignments(items: list[str] | None, players: int, default: str, accept
                 raise CardlabError(f"bad seat {s} in --strategy {item!r}: seats are 0..{players - 1}")
             names[s] = name
         else:
-            names = [item] * players
+            names = [seat] * players
     for n in names:
         if n not in accepted_names:
             raise CardlabError(f"unknown strategy {n!r}; accepted: {accepted(accepted_names)}")

@@ -87,6 +87,14 @@ def frame(rows: list[dict]) -> pd.DataFrame:
     return df
 
 
+def _seats_text(strategies) -> str:
+    """``greedy at every seat`` or ``0=random, 1=greedy, ...``."""
+    names = list(strategies) if isinstance(strategies, (list, tuple)) else [str(strategies)]
+    if len(set(map(str, names))) == 1:
+        return f"{names[0]} at every seat"
+    return ", ".join(f"{i}={n}" for i, n in enumerate(names))
+
+
 def _clean(v: Any) -> Any:
     if isinstance(v, (np.integer,)):
         return int(v)
@@ -106,12 +114,67 @@ def _clean(v: Any) -> Any:
     return v
 
 
+_COUNT_COLUMNS = ("trials", "successes", "total", "total_sq", "std_error")
+
+
+def _decimals(width: float) -> int:
+    """Decimals that show an interval of this width to about two significant figures (2 to 6)."""
+    if not math.isfinite(width) or width <= 0:
+        return 4
+    return int(min(6, max(2, 1 - math.floor(math.log10(width)))))
+
+
+def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd.DataFrame:
+    """The rows of ``measures`` (in their order) with their key columns, the estimate (and any other value
+    columns) and its 95% interval as plain decimal text, to the decimals the interval's width warrants. Left
+    out: the raw counts, columns empty in every row, and columns the header already states (one value,
+    equal to ``meta``'s)."""
+    meta = meta or {}
+    keep = table[table["measure"].isin(measures)].copy()
+    order = {m: i for i, m in enumerate(measures)}
+    keep = keep.iloc[np.argsort([order[m] for m in keep["measure"]], kind="stable")]
+    std = set(ROW_COLUMNS) | {"estimate", "ci_low", "ci_high"}
+
+    def stated(c: str) -> bool:
+        vals = keep[c].dropna().unique()
+        return len(vals) == 1 and c in meta and str(meta[c]) == str(vals[0])
+
+    extra = [c for c in keep.columns if c not in std and keep[c].notna().any() and not stated(c)]
+    values = [c for c in extra if pd.api.types.is_float_dtype(keep[c])]
+    keys = [c for c in extra if c not in values]
+    cols = ["measure"] + (["seat"] if "seat" in keep and keep["seat"].notna().any() else []) + keys
+    out = keep[cols].astype(object).where(keep[cols].notna(), "")
+    if "seat" in out:
+        out["seat"] = out["seat"].replace("", "all")  # the row pooled over seats
+    lo, hi = (keep[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
+    digits = [_decimals(b - a) for a, b in zip(lo, hi, strict=True)]
+
+    def text(col: np.ndarray) -> list[str]:
+        return ["" if math.isnan(v) else f"{v:.{d}f}" for v, d in zip(col, digits, strict=True)]
+
+    for c in values:
+        out[c] = text(keep[c].to_numpy(dtype=float))
+    out["estimate"] = text(keep["estimate"].to_numpy(dtype=float))
+    out["95% interval"] = [
+        "" if math.isnan(a) else f"{a:.{d}f} to {b:.{d}f}" for a, b, d in zip(lo, hi, digits, strict=True)
+    ]
+    return out.reset_index(drop=True)
+
+
 @dataclass
 class Result:
-    """A table with its metadata (game, rules and variants, strategies, seed, trials, ...)."""
+    """A table with its metadata (game, rules and variants, strategies, seed, trials, ...).
+
+    ``headline``: the measures the table output shows first (a game's answers); the full table is always in
+    csv and json, and in table output with ``full=True`` or ``measures``."""
 
     table: pd.DataFrame
     meta: dict = field(default_factory=dict)
+    headline: tuple[str, ...] = ()
+    #: for the table output's header only (not written to csv or json): each variant's default, so the
+    #: header names only the variants changed; and what one trial is ("deals", "games")
+    variant_defaults: dict | None = None
+    unit: str = "trials"
 
     def rows(self) -> list[dict]:
         return [{k: _clean(v) for k, v in r.items()} for r in self.table.to_dict(orient="records")]
@@ -124,18 +187,62 @@ class Result:
         self.table.to_csv(buf, index=False, lineterminator="\n")
         return buf.getvalue()
 
-    def to_text(self) -> str:
-        with pd.option_context("display.max_rows", 500, "display.max_columns", 50, "display.width", 200):
-            head = " ".join(f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)))
-            return head + "\n" + self.table.to_string(index=False) + "\n"
+    def to_text(self, full: bool = False, measures: list[str] | None = None) -> str:
+        """Table output: the header, then the headline measures in plain decimals (or the ``measures`` asked
+        for), or the whole tidy table with ``full``."""
+        with pd.option_context("display.max_rows", 5000, "display.max_columns", 50, "display.width", 200):
+            if full or not (measures or self.headline) or "estimate" not in self.table:
+                head = " ".join(f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)))
+                return head + "\n" + self.table.to_string(index=False) + "\n"
+            shown = list(measures or self.headline)
+            body = summary_table(self.table, shown, self.meta).to_string(index=False)
+            others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]
+            tail = (
+                f"\n(more in the full table: --all, or --measure NAME for {', '.join(others)}; "
+                "--format csv or json for every column)"
+                if others
+                else ""
+            )
+            return "\n".join(self.header_lines()) + "\n" + body + tail + "\n"
 
-    def render(self, fmt: str) -> str:
+    def header_lines(self) -> list[str]:
+        """What was measured and against whom, in words: the game, players, strategies, variants, size."""
+        m = self.meta
+        lines = []
+        first = [str(m.get("game", ""))]
+        if "players" in m:
+            first.append(f"{m['players']} players")
+        if m.get("command") == "compare" or "field" in m:
+            first.append(f"field {m.get('field')} against challenger {m.get('challenger')}")
+        elif m.get("strategies"):
+            first.append("strategies " + _seats_text(m["strategies"]))
+        lines.append(", ".join(x for x in first if x))
+        variants = m.get("variants")
+        if isinstance(variants, dict):
+            d = self.variant_defaults or {}
+            changed = {k: v for k, v in variants.items() if str(d.get(k)) != str(v)}
+            lines.append("variants: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults"))
+        size = []
+        if "trials" in m:
+            size.append(f"{m['trials']:,} {self.unit}")
+        for k in ("seed", "elapsed_s"):
+            if k in m:
+                size.append(f"{k.replace('_s', '')} {m[k]}{' s' if k == 'elapsed_s' else ''}")
+        if "precision_target" in m:
+            size.append(
+                f"precision ±{m['precision_target']:g} ({'reached' if m.get('precision_reached') else 'NOT reached'})"
+            )
+        if size:
+            lines.append(", ".join(size))
+        return lines
+
+    def render(self, fmt: str, full: bool = False, measures: list[str] | None = None) -> str:
         if fmt == "json":
             return self.to_json() + "\n"
         if fmt == "csv":
             return self.to_csv()
         if fmt == "table":
-            return self.to_text()
+            return self.to_text(full=full, measures=measures)
         raise CardlabError(f"unknown format {fmt!r}; accepted: {accepted(FORMATS)}")
 
     def write(self, path: str | os.PathLike, fmt: str | None = None) -> None:

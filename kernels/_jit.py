@@ -145,3 +145,14 @@ def advise_huge(addr, nbytes):
     often (docs/performance.md, the double-dummy table). A hint: where
     the kernel or platform has none (THP off, not Linux) nothing changes. Returns madvise's result."""
     return _madvise(addr, nbytes, MADV_HUGEPAGE)
+
+
+def is_cached(dispatcher) -> bool | None:
+    """Whether a kernel has compiled code on disk (its cache index exists), so a first call loads rather than
+    compiles; None when that cannot be told (caching off, or numba's layout changed)."""
+    import os
+
+    try:
+        return bool(dispatcher.signatures) or os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:
+        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -83,8 +84,34 @@ BAD = [
     (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
     (["odds", "zheng-shangyou", "--trials", "10"], "Zheng Shangyou has no odds calculator"),
     (["solve", "bisko-bobo", "--hands", "AS|KS|QS"], "Bisko-Bobo has no double-dummy solver"),
-    (["compare", "bisko-bobo", "heuristic", "nosuch", "--trials", "10"], "unknown strategy 'nosuch'"),
+    (["compare", "bisko-bobo", "--field", "heuristic", "--challenger", "nosuch", "--trials", "10"], "--challenger"),
     (["simulate", "bisko-bobo", "--trials", "10", "--format", "xml"], "bad --format 'xml'; accepted: table, csv, json"),
+    # issue 32: inputs that were accepted
+    (["moves", "zheng-shangyou", "--hand", " ".join(f"{r}{s}" for r in "34567" for s in "CDHS")], "at most 14"),
+    (["moves", "zheng-shangyou", "--hand", ""], "--hand is empty"),
+    (["moves", "biscuits", "--hand", ""], "--hand is empty"),
+    (["eval", "bisko-bobo", "AH KH QH JH TH 9H 8H 7H AS KS QS JS TS"], "at most 6 (BB-13)"),
+    (["eval", "bisko-bobo", ""], "an empty card set"),
+    (["eval", "bisko-bobo", "2H 7H"], "2H is a LOW card"),
+    (["beats", "zheng-shangyou", "--current", "3H", "--play", "3H"], "both hold 3H"),
+    (["beats", "zheng-shangyou", "--current", "3H", "--play", ""], "--play is empty"),
+    (["beats", "biscuits", "--current", "3H", "--play", "3H"], "both hold 3H"),
+    (["exact", "biscuits", "--players", "3", "hand-combinations"], "--players"),
+    (
+        ["odds", "bisko-bobo", "--seat", "2", "--opening", "2=AH KS", "--jingos-so-far", "-1", "--trials", "10"],
+        "0 to 2",
+    ),
+    (["simulate", "bisko-bobo", "--trials", "10", "--trials", "20"], "--trials given twice"),
+    (["simulate", "bisko-bobo", "--trials", "10", "--measure", "nosuch"], "unknown measure 'nosuch'; accepted: win"),
+    (["simulate", "bisko-bobo", "--trials", "10", "--scheduler", "tcp://h:1"], "--scheduler is for the dask backend"),
+    (["simulate", "bisko-bobo", "--trials", "10", "--backend", "dask", "--scheduler", "garbage://x"], "--scheduler"),
+    (["compare", "biscuits", "--field", "greedy", "--challenger", "planning", "--team", "X", "--trials", "9"], "N-S"),
+    (
+        ["compare", "bisko-bobo", "--field", "heuristic", "--challenger", "random", "--seat", "9", "--trials", "9"],
+        "0 to 3",
+    ),
+    (["report", "bisko-bobo", "--scale", "nan"], "bad --scale nan"),
+    (["report", "bisko-bobo", "--scale", "inf"], "bad --scale inf"),
 ]
 
 
@@ -132,3 +159,45 @@ def test_json_rows_identical_across_threads_and_backends():
         assert code == 0, err
         outs.append(json.dumps(json.loads(out)["rows"]))
     assert len(set(outs)) == 1
+
+
+def test_spaces_around_a_seat_strategy_are_accepted(capsys):
+    from analysis.cli import main
+
+    assert main(["simulate", "bisko-bobo", "--trials", "50", "--strategy", "0 = random", "--quiet"]) == 0
+    assert "strategies 0=random, 1=heuristic" in capsys.readouterr().out
+
+
+def _typed_options():
+    """Every option of every command and game whose value argparse checks (a type or a list of choices)."""
+    from analysis.cli import build_parser
+
+    def subparsers(p):
+        return [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+
+    seen = []
+    for sp in subparsers(build_parser()):
+        for command, cp in sp.choices.items():
+            games = subparsers(cp)
+            for gid, gp in games[0].choices.items() if games else [(None, cp)]:
+                for a in gp._actions:
+                    if a.option_strings and a.nargs != 0 and (a.choices or a.type not in (None, str)):
+                        seen.append(
+                            pytest.param(
+                                [command, *([gid] if gid else [])],
+                                a.option_strings[0],
+                                id=f"{command}-{gid}-{a.option_strings[0]}",
+                            )
+                        )
+    return seen
+
+
+@pytest.mark.parametrize("prefix, option", _typed_options())
+def test_every_checked_option_refuses_a_bad_value(prefix, option, capsys):
+    """The rule of the CLI: every option that takes a checked value refuses a bad one in one line, exit 2."""
+    from analysis.cli import main
+
+    code = main([*prefix, option, "not-a-value"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("cardlab: error: "), err
+    assert option in err or "not-a-value" in err, err

@@ -296,3 +296,24 @@ def test_sigterm_keeps_the_checkpoint_and_leaves_no_process(tmp_path, backend):
     assert left == "", f"processes of the run still alive: {left.split()}"
     assert [p.name for p in tmp_path.iterdir()] == ["c.ckpt"]
     shutil.rmtree(tmp_path)
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_without_workers_fails_in_one_line(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from analysis.errors import BackendFailed
+
+    monkeypatch.setattr(driver, "DASK_NO_WORKER_S", 3.0)
+    with distributed.LocalCluster(n_workers=0, dashboard_address=None, silence_logs=50) as cluster:
+        ck = tmp_path / "c.ckpt"
+        with pytest.raises(BackendFailed, match="no live worker for 3 s"):
+            driver.run(
+                SPEC,
+                trials=2000,
+                chunk_size=200,
+                progress=False,
+                backend="dask",
+                scheduler=cluster.scheduler_address,
+                checkpoint=ck,
+            )
+    assert not ck.exists()  # nothing was saved, nothing is left

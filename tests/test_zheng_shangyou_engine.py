@@ -436,7 +436,7 @@ def test_two_deck_cli():
         "beats",
         "zheng-shangyou",
         "--current",
-        "7S 7S",
+        "7H 7S",
         "--play",
         "7S 7H",
         "--variant",

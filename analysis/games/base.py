@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -28,10 +29,10 @@ from ..cards import Deck
 from ..driver import DEFAULT_CHUNK_SIZE, KernelSpec
 from ..errors import CardlabError
 from ..rules import GameRules, load_game
+from ..tables import Result
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..report import Section
-    from ..tables import Result
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,9 @@ class RunOptions:
     scheduler: str | None = None
     progress: bool = True
     checkpoint: str | None = None
+    #: the measures precision mode holds to ±precision (default: the game's headline measures); named
+    #: measures are checked against the table before any work
+    measures: tuple[str, ...] | None = None
 
     def kwargs(self) -> dict:
         return dataclasses.asdict(self)
@@ -167,6 +171,12 @@ class Game:
     exact_options: ClassVar[tuple[Option, ...]] = ()
     odds_options: ClassVar[tuple[Option, ...]] = ()
     compare_options: ClassVar[tuple[Option, ...]] = ()
+    #: what one row of a paired comparison is about: "seat" (the seat that switches), "team" or "role"; and,
+    #: for a team or role, its names (``compare --team`` / ``--role`` accepts them)
+    compare_by: ClassVar[str] = "seat"
+    #: what one trial of its simulation is, in the plural (table headers: "20,000 deals")
+    trial_noun: ClassVar[str] = "trials"
+    compare_who: ClassVar[tuple[str, ...]] = ()
     #: the exact tables by name (``cardlab exact GAME NAME``)
     exact_tables: ClassVar[tuple[str, ...]] = ()
     #: the deals ``solve`` takes (Bismarck's solver also solves bridge deals)
@@ -268,6 +278,50 @@ class Game:
         """A paired comparison on the same deals: one seat plays ``challenger`` instead of ``field``."""
         raise self.refuse("compare")
 
+    def compare(
+        self,
+        field: str,
+        challenger: str,
+        *,
+        players: int | None = None,
+        variants: dict[str, str] | None = None,
+        run: RunOptions | None = None,
+        who: str | int | None = None,
+        **options: Any,
+    ) -> Result:
+        """Run :meth:`compare_spec` (same deals and draws both ways) and say what it found: the rows of one
+        seat, team or role (``who``, by :attr:`compare_by`; every row if None) and ``meta["verdict"]``, one
+        line about the headline measure of ``who`` (pooled over all when None)."""
+        from ..driver import run as run_spec
+
+        spec = self.compare_spec(field, challenger, players=players, variants=variants, **options)
+        key, value = self._compare_key(who, spec)
+        result = run_spec(spec, **(run or RunOptions()).kwargs())
+        t = result.table
+        if key is not None:
+            t = t[t[key].astype(object).astype(str) == str(value)].reset_index(drop=True)
+            result = Result(t, result.meta, result.headline)
+        result.meta["verdict"] = paired_verdict(t, spec.precision_measures[0], field, challenger, key, value)
+        return result
+
+    def _compare_key(self, who, spec: KernelSpec) -> tuple[str | None, Any]:
+        if who is None:
+            return None, None
+        by = self.compare_by
+        if by == "seat":
+            P = int(spec.describe["players"])
+            try:
+                seat = int(who)
+            except (TypeError, ValueError):
+                seat = -1
+            if not 0 <= seat < P:
+                raise CardlabError(f"bad --seat {who!r}: expected a seat 0 to {P - 1}")
+            return "seat", seat
+        names = self.compare_who
+        if str(who) not in names:
+            raise CardlabError(f"bad --{by} {who!r}; accepted: {', '.join(names)}")
+        return by, str(who)
+
     def improve(
         self,
         players: Sequence[int] | None = None,
@@ -310,3 +364,37 @@ class Registry:
             raise ValueError(f"game {game.id!r} registered twice")
         self.games[game.id] = game
         return game
+
+
+def _paired_unit(measure: str) -> tuple[str, float]:
+    """How a paired difference is said: a win probability in percentage points, anything else in its unit."""
+    if measure == "challenger_minus_field" or measure.endswith("_win"):
+        return "points of win probability", 100.0
+    return measure.split("_challenger_minus_field")[0].replace("challenger_minus_field_", "").replace("_", " "), 1.0
+
+
+def paired_verdict(table: pd.DataFrame, measure: str, field: str, challenger: str, key, value) -> str:
+    """One line on the headline paired difference: which way, by how much, with its 95% interval; "no clear
+    difference" when the interval holds 0."""
+    rows = table[table["measure"] == measure]
+    keys = [c for c in ("seat", "team", "role") if c in rows.columns]
+    if key is None:  # the row pooled over every seat, team and role: all of those empty
+        pooled = rows[rows[keys].isna().all(axis=1)] if keys else rows
+        rows = pooled if len(pooled) else rows
+        who = "pooled over " + ("seats" if "seat" in keys and rows["seat"].isna().all() else "all")
+    else:
+        who = f"{key} {value}"
+    if not len(rows):
+        return f"no rows for {measure}"
+    r = rows.iloc[-1]
+    unit, mult = _paired_unit(measure)
+    est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
+    d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
+    interval = f"95% interval {lo:+.{d}f} to {hi:+.{d}f}"
+    if lo <= 0.0 <= hi:
+        return f"{challenger} against {field} ({who}): no clear difference in {unit}, {est:+.{d}f} ({interval})"
+    if mult == 100.0:
+        word = "better" if est > 0 else "worse"
+        return f"{challenger} is {word} than {field} ({who}) by {abs(est):.{d}f} {unit} ({interval})"
+    word = "more" if est > 0 else "fewer"
+    return f"{challenger} against {field} ({who}): {abs(est):.{d}f} {word} {unit} ({interval})"

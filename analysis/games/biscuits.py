@@ -77,6 +77,12 @@ def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
 def beats_table(current: str, play: str, variants: dict | None = None) -> pd.DataFrame:
     """Whether ``play`` beats ``current`` (BI-7), with the reason."""
     bv = variant_array(variants)
+    for opt, text in (("--current", current), ("--play", play)):
+        if not text.strip():
+            raise CardlabError(f'{opt} is empty: give its cards, e.g. "5S 5H"')
+    both = to_mask(current) & to_mask(play)
+    if both:
+        raise CardlabError(f"the play and the current play both hold {DECK.card((both & -both).bit_length() - 1)}")
     cur, new = _describe(to_mask(current), bv), _describe(to_mask(play), bv)
     ck, ckey = classify_mask(to_mask(current), bv)
     k, key = classify_mask(to_mask(play), bv)
@@ -113,6 +119,10 @@ def moves(hand: str, current: str | None = None, variants: dict | None = None) -
     """Every legal play from ``hand``, on lead or over ``current``."""
     bv = variant_array(variants)
     h = to_mask(hand)
+    if h == 0:
+        raise CardlabError('--hand is empty: give its cards, e.g. "3C 3D 7H"')
+    if h.bit_count() > 13:
+        raise CardlabError(f"a hand of {h.bit_count()} cards: a Biscuits hand holds at most 13 (BI-3)")
     ck = ckey = 0
     if current:
         m = to_mask(current)
@@ -180,7 +190,7 @@ def simulation_spec(
         n_counts=K.counts_width(),
         tabulate=tabulate,
         describe={"players": 4, "variants": full, "strategies": names, "unit": unit},
-        precision_measures=("out_first",),
+        precision_measures=("game_won",) if unit == "game" else ("out_first",),
     )
 
 
@@ -367,6 +377,8 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
 
 
 class Biscuits(Game):
+    compare_by = "team"
+    compare_who = ("N-S", "E-W")
     id = GAME
     simulate_options = (
         Option(

@@ -327,14 +327,35 @@ def _eval_flags(variants: dict[str, str] | None) -> tuple[int, int, int]:
     return int(v[K.V_SUIT_ORDER]), int(v[K.V_DEPTH]), int(v[K.V_SPLIT])
 
 
-def evaluate(sets: list[str], variants: dict[str, str] | None = None) -> pd.DataFrame:
-    """Type and key of each evaluation set (BB-12). Keys compare across sets and calls."""
+MAX_EVAL_CARDS = 6  # BB-13: the most cards an evaluation set can hold (normal mode)
+LOW_EVERYWHERE = ("2", "3", "4", "5", "6")  # BB-1: below the HIGH deck of every player count (6 players: A..7)
+
+
+def _check_game_set(text: str, idx: list[int]) -> None:
+    """Refuse a set no player can hold at evaluation (BB-13, BB-1)."""
+    if not idx:
+        raise CardlabError('an empty card set: give 1 to 6 cards per set, e.g. "KC JC TC"')
+    if len(idx) > MAX_EVAL_CARDS:
+        raise CardlabError(f"{text!r} has {len(idx)} cards: an evaluation set has at most {MAX_EVAL_CARDS} (BB-13)")
+    low = [DECK.card(i) for i in idx if DECK.card(i).rank in LOW_EVERYWHERE]
+    if low:
+        raise CardlabError(
+            f"{low[0]} is a LOW card with any number of players: evaluation sets hold HIGH cards, 7 to A (BB-1)"
+        )
+
+
+def evaluate(sets: list[str], variants: dict[str, str] | None = None, game_sets: bool = False) -> pd.DataFrame:
+    """Type and key of each card set (BB-12). Keys compare across sets and calls. ``game_sets``: refuse what
+    no deal can give a player (more than 6 cards, BB-13; LOW cards, BB-1; an empty set), as ``cardlab eval``
+    does; without it any set is evaluated, as the rules' tables of larger sets need."""
     if not sets:
         raise CardlabError('give at least one card set, e.g. "KC JC TC"')
     flags = _eval_flags(variants)
     rows = []
     for text in sets:
         idx = DECK.indices(text)
+        if game_sets:
+            _check_game_set(text, idx)
         arr = np.array(idx, dtype=np.int64)
         key = int(K.bisk_key(arr, len(arr), *flags, K.RANK_PACK))
         t = key >> 59
@@ -514,8 +535,8 @@ def tabulate_compare(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.Da
                 "field": spec.describe["field"],
                 "challenger": spec.describe["challenger"],
                 "trials": int(n),
-                "win_field": w0 / 60.0 / n,
-                "win_challenger": w1 / 60.0 / n,
+                "field_value": w0 / 60.0 / n,
+                "challenger_value": w1 / 60.0 / n,
                 "estimate": float(diff),
                 "std_error": float(se),
                 "ci_low": float(lo),
@@ -728,6 +749,8 @@ def odds_spec(
         raise CardlabError(f"--flingo/--jingo describe earlier seats only (0..{seat - 1})")
     if given and given != set(range(seat)):
         raise CardlabError(f"give every earlier seat's choice (seats 0..{seat - 1}) with --flingo/--jingo, or none")
+    if jingos_so_far is not None and not 0 <= jingos_so_far <= seat:
+        raise CardlabError(f"bad --jingos-so-far {jingos_so_far}: seat {seat} has {seat} earlier seats, so 0 to {seat}")
     if given and jingos_so_far is not None and jingos_so_far != len(jingo_seats):
         raise CardlabError("--jingos-so-far disagrees with the --jingo seats given")
     forced = np.full(3 * P, -1, dtype=np.int64)
@@ -955,6 +978,7 @@ def recommended_differences() -> pd.DataFrame:
 
 
 class BiskoBobo(Game):
+    trial_noun = "deals"
     id = GAME
     exact_tables = EXACT_TABLES
     examples = {
@@ -1003,7 +1027,7 @@ class BiskoBobo(Game):
         return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
 
     def evaluate(self, sets, variants=None):
-        return evaluate(list(sets), variants)
+        return evaluate(list(sets), variants, game_sets=True)
 
     def exact(self, table, variants=None, **options):
         return exact(table, variants=variants, **options)

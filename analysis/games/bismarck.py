@@ -453,6 +453,8 @@ _PIMC = (
 
 
 class Bismarck(Game):
+    compare_by = "role"
+    compare_who = ("dealer", "left", "right")
     id = GAME
     simulate_options = (
         Option("--unit", "what one trial is: a complete 12-hand game (default), or one hand", choices=("game", "hand")),

@@ -163,7 +163,11 @@ def evaluate(sets: list[str], variants: dict | None = None) -> pd.DataFrame:
 def beats_table(current: str, play: str, variants: dict | None = None) -> pd.DataFrame:
     """Whether ``play`` may be played on ``current`` (ZS-4, ZS-6), with the reason."""
     zv = variant_array(variants)
+    for opt, text in (("--current", current), ("--play", play)):
+        if not text.strip():
+            raise CardlabError(f'{opt} is empty: give its cards, e.g. "4H 4S"')
     cur_ms, play_ms = _encode(current, variants), _encode(play, variants)
+    _check_disjoint(cur_ms, play_ms, copies(variants), "the play and the current play")
     cur = _describe(cur_ms, zv)
     new = _describe(play_ms, zv)
     if cur["type_index"] == 0:
@@ -205,11 +209,40 @@ def beats_table(current: str, play: str, variants: dict | None = None) -> pd.Dat
     )
 
 
+def _check_disjoint(a: tuple[int, int], b: tuple[int, int], n_copies: int, what: str) -> None:
+    """Two card multisets from one deal: together they hold each card at most as often as the deck does."""
+    (am, ad), (bm, bd) = a, b
+    both = am & bm
+    if both and (n_copies == 1 or (both & (ad | bd))):
+        code = (both & -both).bit_length() - 1
+        card = DECK.card(code)
+        many = "once" if n_copies == 1 else "twice"
+        raise CardlabError(f"{what} both hold {card}: the deck holds each card {many}")
+
+
+def max_hand(variants: dict | None) -> int:
+    """The most cards a dealt hand holds under the deck variant in force (ZS-1): the deck over its fewest
+    players, rounded up (one deck, 3 players: 18; 4 players: 14; two decks, 5 players: 22)."""
+    full = _check_variants(variants)
+    deck = effective_deck(full)
+    if deck == TWO_DECKS:
+        return -(-108 // TWO_DECK_PLAYERS[0])
+    P, _, n_deal = DECKS[deck]
+    return -(-n_deal // P)
+
+
 def moves(hand: str, current: str | None = None, variants: dict | None = None) -> pd.DataFrame:
     """Every legal play from ``hand``, on lead or over ``current``."""
     zv = variant_array(variants)
     n_copies = copies(variants)
     h, hd = _encode(hand, variants)
+    n_hand = int(h).bit_count() + int(hd).bit_count()
+    most = max_hand(variants)
+    if n_hand == 0:
+        raise CardlabError('--hand is empty: give its cards, e.g. "3D 4C 4H"')
+    if n_hand > most:
+        deck = effective_deck(_check_variants(variants))
+        raise CardlabError(f"a hand of {n_hand} cards: with the deck {deck} a dealt hand holds at most {most} (ZS-1)")
     ck = cn = ckey = 0
     if current:
         m, md = _encode(current, variants)
@@ -356,8 +389,8 @@ def _paired_rows(c: np.ndarray, measure: str, seat, extra: dict) -> list[dict]:
                 "seat": seat,
                 **extra,
                 "trials": int(n),
-                "with_a": a / n if n else np.nan,
-                "with_b": b / n if n else np.nan,
+                "field_value": a / n if n else np.nan,
+                "challenger_value": b / n if n else np.nan,
                 "estimate": float(m),
                 "std_error": float(se),
                 "ci_low": float(lo),
@@ -425,8 +458,7 @@ def card_value_spec(
         for r in rows:  # report the value of holding it: with - without
             r["measure"] = r["measure"].replace("without_minus_with", "value_of_holding")
             r["estimate"], r["ci_low"], r["ci_high"] = -r["estimate"], -r["ci_high"], -r["ci_low"]
-            r["with_a"], r["with_b"] = r["with_a"], r["with_b"]
-        df = pd.DataFrame(rows).rename(columns={"with_a": "with", "with_b": "without"})
+        df = pd.DataFrame(rows).rename(columns={"field_value": "with", "challenger_value": "without"})
         df["seat"] = df["seat"].astype("Int64")
         df["accepted_share"] = c[1] / c[0] if c[0] else np.nan
         return df
@@ -524,6 +556,7 @@ def exact(table: str, players: int | None = None, variants: dict | None = None) 
 
 
 class ZhengShangyou(Game):
+    trial_noun = "games"
     id = GAME
     simulate_options = (
         Option("--games-per-match", "consecutive games per trial, the Loser dealing (default 1)", type=positive_int),

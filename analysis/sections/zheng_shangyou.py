@@ -166,9 +166,19 @@ def policies(runs: dict) -> Section:
             "greedy bombs early, greedy-hold keeps bombs to go out, greedy-stop bombs when an opponent holds 3 "
             "cards or fewer; planning plays whole parts of a split of its hand."
         ),
-        ct[["measure", "field", "challenger", "trials", "with_a", "with_b", "estimate", "ci_low", "ci_high"]].rename(
-            columns={"with_a": "field_value", "with_b": "challenger_value"}
-        ),
+        ct[
+            [
+                "measure",
+                "field",
+                "challenger",
+                "trials",
+                "field_value",
+                "challenger_value",
+                "estimate",
+                "ci_low",
+                "ci_high",
+            ]
+        ],
     )
 
 

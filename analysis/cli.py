@@ -365,12 +365,16 @@ def emit_result(result: Result, args, game: Game | None = None) -> None:
         result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
         unit = result.meta.get("unit")
         result.unit = f"{unit}s" if isinstance(unit, str) else game.trial_noun
+        if result.meta.get("analysis") == "advisor":
+            result.unit = "sampled layouts, every action on each"
         per = result.meta.get("games_per_match")
         if isinstance(per, int) and per > 1 and "trials" in result.meta:
             result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"
     text = result.render(args.format, full=getattr(args, "all", False), measures=getattr(args, "measure", None))
     if args.format == "table" and result.meta.get("verdict"):
         text += result.meta["verdict"] + "\n"
+    if args.format == "table" and result.meta.get("answer"):
+        text = result.meta["answer"] + "\n" + text  # the advisor's one-line answer first (positions.md)
     emit(text, getattr(args, "out", None))
 
 
@@ -521,12 +525,11 @@ def _cmd_odds(game: Game, args) -> None:
     position = _given(args, game.odds_options)
     if getattr(args, "players", None) is not None:
         position["players"] = args.players
-    emit_result(
-        game.odds(
-            run_options(args), variants=parse_variant_options(args.variant), strategies=args.strategy, **position
-        ),
-        args,
+    result = game.odds(
+        run_options(args), variants=parse_variant_options(args.variant), strategies=args.strategy, **position
     )
+    emit_result(result, args, game)
+    _precision_note(result, args)
 
 
 def _cmd_compare(game: Game, args) -> None:
@@ -655,6 +658,9 @@ def _sigterm_as_interrupt():
         return lambda: None
 
     def handler(signum, frame):
+        # a second SIGTERM kills at once: the exception raised here is lost when the signal lands in native
+        # code that calls back into Python (numba compiling a kernel), and the run would go on
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         raise Terminated()
 
     previous = signal.signal(signal.SIGTERM, handler)

@@ -66,6 +66,9 @@ class KernelSpec:
     tabulate: Callable[..., Any]
     describe: dict = field(default_factory=dict)
     precision_measures: tuple[str, ...] = ()
+    #: precision mode may also stop when this says the table answers the question (``(table, precision) ->
+    #: bool``; the advisor: every paired difference within ±P or clear of zero), at the same looks
+    precision_done: Callable[..., bool] | None = None
 
     def fingerprint(self) -> str:
         h = hashlib.sha256()
@@ -311,9 +314,7 @@ def run(
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     key0, key1 = split_seed(seed)
     if measures:
-        if progress:
-            _compile_note(spec)
-        _check_measures(spec, measures, key0, key1)
+        _check_measures(spec, measures, key0, key1, progress)
         spec = dataclasses.replace(spec, precision_measures=tuple(measures))
     identity = {
         "fingerprint": spec.fingerprint(),
@@ -344,10 +345,28 @@ def run(
     return result
 
 
-def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1) -> None:
-    """Refuse a measure the table does not have, before any work (the names come from one trial's table)."""
+def _measure_names(spec: KernelSpec, key0, key1, progress: bool) -> list[str]:
+    """The measures of the spec's table: from a table of zero counts where the tabulation allows it (no kernel
+    call, so nothing compiles), else from one trial's table."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            names = list(dict.fromkeys(spec.tabulate(np.zeros(spec.n_counts, dtype=np.int64), 1, spec)["measure"]))
+        if names:
+            return names
+    except (ArithmeticError, KeyError, AttributeError, ValueError, IndexError):
+        pass
+    if progress:
+        _compile_note(spec)
     rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 1, 1, key0, key1, spec.n_counts)
-    names = list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 1, spec)["measure"]))
+    return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 1, spec)["measure"]))
+
+
+def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1, progress: bool) -> None:
+    """Refuse a measure the table does not have, before any work."""
+    names = _measure_names(spec, key0, key1, progress)
     bad = [m for m in measures if m not in names]
     if bad:
         raise CardlabError(f"unknown measure {bad[0]!r}; accepted: {accepted(names)}")
@@ -397,8 +416,9 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                 hw = max(hw_by_measure.values(), default=float("inf"))
                 if bar is not None:
                     bar.set_postfix_str(f"±{hw:.2g} of ±{precision:.2g}")
-                if hw <= precision or target >= plan.max_chunks:
-                    reached = hw <= precision
+                done = hw <= precision or (spec.precision_done is not None and spec.precision_done(table, precision))
+                if done or target >= plan.max_chunks:
+                    reached = done
                     rows = rows[:target]
                     break
                 target = next_look(target, hw, precision, plan.max_chunks)

@@ -82,7 +82,10 @@ BAD = [
     (["exact", "bisko-bobo", "hands", "--players", "4", "--cards", "2"], "unknown table 'hands'"),
     (["nocommand"], "unknown command 'nocommand'"),
     (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
-    (["odds", "zheng-shangyou", "--trials", "10"], "Zheng Shangyou has no odds calculator"),
+    (
+        ["odds", "biscuits", "--trials", "10"],
+        "Biscuits has no odds calculator; games with it: bisko-bobo, zheng-shangyou",
+    ),
     (["solve", "bisko-bobo", "--hands", "AS|KS|QS"], "Bisko-Bobo has no double-dummy solver"),
     (["compare", "bisko-bobo", "--field", "heuristic", "--challenger", "nosuch", "--trials", "10"], "--challenger"),
     (["simulate", "bisko-bobo", "--trials", "10", "--format", "xml"], "bad --format 'xml'; accepted: table, csv, json"),

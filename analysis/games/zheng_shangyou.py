@@ -568,9 +568,30 @@ class ZhengShangyou(Game):
         "moves": {"hand": "3D 3S 4H 5C 6D 7S 2H BJ", "current": "4S"},
         "exact": {"table": "hand-features"},
         "compare": {"field": "greedy", "challenger": "planning"},
+        "odds": {
+            "run": {"trials": 64, "chunk_size": 32, "seed": 3},
+            "hand": "3D 4D 9S 9H KC",
+            "cards_left": {"1": 4, "2": 6, "3": 2},
+            "current": "8S",
+            "by": 3,
+        },
         "report": {"scale": 0.002},
     }
     exact_options = (Option("--players", "number of players (the deck variant's if omitted)", type=positive_int),)
+    odds_options = (
+        Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
+        Option("--seat", "the deciding seat (default 0; seat 0 is the first dealer's left)", type=int),
+        Option("--hand", "the deciding seat's cards"),
+        Option("--cards-left", "how many cards another seat holds (one per seat in play)", action="append",
+               metavar="SEAT=N"),
+        Option("--current", "the play on the table (omit on lead)"),
+        Option("--by", "the seat that made the current play", type=int, metavar="SEAT"),
+        Option("--played", "cards known to be out of play (optional)"),
+        Option("--known", "cards known to be in another seat's hand", action="append", metavar="SEAT=CARDS"),
+        Option("--finished", "a seat already out, in the order they went out (repeatable)", action="append",
+               type=int, metavar="SEAT"),
+        Option("--revolution", "a revolution is in force (variant revolution=true)", action="store_true"),
+    )  # fmt: skip
 
     def strategies(self):
         return tuple(STRATEGIES)
@@ -595,6 +616,11 @@ class ZhengShangyou(Game):
 
     def compare_spec(self, field, challenger, players=None, variants=None, **options):
         return compare_spec(field, challenger, players, variants, **options)
+
+    def odds(self, run, variants=None, strategies=None, **position):
+        from .zheng_shangyou_odds import odds, position_fields
+
+        return odds(run.kwargs(), **position_fields(position, variants, strategies))
 
     def report_sections(self, scale=1.0, seed=2026, progress=True):
         from ..sections import zheng_shangyou

@@ -21,12 +21,32 @@ and length (higher beats), see :func:`classify`.
 
 The package by concern: :mod:`.layout` (kinds, variant slots, hand bit sets), :mod:`.classifier` (ZS-4 .. ZS-6),
 :mod:`.moves` (the move generator), :mod:`.leads` (the random leader without a list), :mod:`.players` (deal,
-planner, policies), :mod:`.game` (one game, the simulation kernel), :mod:`.paired` (paired experiments). This
+planner, policies), :mod:`.game` (one game, the simulation kernel), :mod:`.paired` (paired experiments), :mod:`.advisor` (a position's actions played on). This
 module re-exports what the analysis layer, the tests and the benchmarks use.
 """
 
 from __future__ import annotations
 
+from .advisor import (
+    A_FIELDS,
+    A_LAST,
+    A_SAMPLES,
+    A_SCORE,
+    A_SCORE_SQ,
+    A_WIN,
+    P_CUR_KEY,
+    P_CUR_KIND,
+    P_CUR_LEN,
+    P_FIELDS,
+    P_LAST,
+    P_PASSES,
+    P_PLACE,
+    P_REV,
+    P_WINNER,
+    advise_chunks,
+    advise_width,
+    sample_layout,
+)
 from .classifier import beats, classify
 from .game import (
     M_GAMES,
@@ -47,6 +67,7 @@ from .game import (
     first_leader,
     loser_exchange,
     play_game,
+    play_on,
     score_first_out,
     simulate_chunks,
 )
@@ -100,6 +121,25 @@ from .players import (
 )
 
 __all__ = [
+    "A_FIELDS",
+    "A_LAST",
+    "A_SAMPLES",
+    "A_SCORE",
+    "A_SCORE_SQ",
+    "A_WIN",
+    "P_CUR_KEY",
+    "P_CUR_KIND",
+    "P_CUR_LEN",
+    "P_FIELDS",
+    "P_LAST",
+    "P_PASSES",
+    "P_PLACE",
+    "P_REV",
+    "P_WINNER",
+    "advise_chunks",
+    "advise_width",
+    "sample_layout",
+    "play_on",
     "BOMB_EARLY",
     "BOMB_HOLD",
     "BOMB_STOP",

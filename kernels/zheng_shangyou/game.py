@@ -107,7 +107,27 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         rec[s, G_JOKERS] = _popcount(h >> np.uint64(52)) + _popcount(hd >> np.uint64(52))
         rec[s, G_TWOS] = _popcount(_rank_bits(h, 12)) + _popcount(_rank_bits(hd, 12))
         rec[s, G_NEVER_PLAYED] = 1
-    rev = 0  # 1 while a revolution is in force (variant 7): game state, apart from the rules in zv
+    # np.int64, not plain constants: passed on while still literal, they would compile moves_into, beats and
+    # _planning_play once more each for Literal[int](0) (kernels/_jit.py)
+    zero = np.int64(0)
+    return play_on(
+        P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
+        False, np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv,
+    )  # fmt: skip
+
+
+@jit
+def play_on(
+    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv,
+):  # fmt: skip
+    """Play a game on to its end from a state: ``hands[P, 2]`` and ``counts`` (0 for the seats out),
+    ``turn`` to act, the play on the table (``cur_kind`` .. ``cur_key``, K_NONE on lead; ``last`` played it;
+    ``passes`` since), ``place`` seats out so far, ``winner`` (-1 while nobody is out), ``rev`` (1 while a
+    revolution is in force, variant 7). With ``forced``, the first action is ``(fplay, fdup)`` (0 = pass)
+    instead of the player's choice. ``rec`` must hold each seat's G_NEVER_PLAYED; the rest is filled here.
+
+    Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8)."""
     # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
     # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
     # pbuf[P] the plan maker's work area
@@ -121,18 +141,11 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     for s in range(P):
         if _no_bomb_or_straight_flush(hands[s, 0], hands[s, 1], zv):
             plain |= 1 << s
-    active = P
-    place = 0
-    winner = -1
+    active = 0
+    for s in range(P):
+        if counts[s] > 0:
+            active += 1
     loser = -1
-    # np.int64, not plain constants: passed on while still literal, they would compile moves_into, beats and
-    # _planning_play once more each for Literal[int](0) (kernels/_jit.py)
-    cur_kind = np.int64(K_NONE)
-    cur_len = np.int64(0)
-    cur_key = np.int64(0)
-    last = leader
-    passes = 0
-    turn = leader
     for _ in range(MAX_TURNS):
         hand = hands[turn, 0]
         dup = hands[turn, 1]
@@ -144,7 +157,11 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
         play = np.uint64(0)  # 0 = pass
         pdup = np.uint64(0)
         single = -1  # the card, when the play is known to be a single (no classify needed)
-        if strat[turn, 0] == POLICY_PLANNING:
+        if forced:
+            forced = False
+            play = fplay
+            pdup = fdup
+        elif strat[turn, 0] == POLICY_PLANNING:
             # each seat's plan is kept until its hand changes
             mine = pbuf[turn]
             if mine[MAX_PLAN, 0] != hand or mine[MAX_PLAN, 1] != dup or mine[MAX_PLAN + 1, 0] == 0:

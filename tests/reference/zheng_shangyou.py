@@ -254,28 +254,36 @@ def multiplier(P, n, never_played, v):
     return 3 if never_played else (2 if n >= 10 else 1)
 
 
-def play_game(hands, leader, strategies, legal, below, v=None):
+def play_game(
+    hands, leader, strategies, legal, below, v=None, *, current=None, last=None, passes=0, played=None,
+    winner=None, revolution=False, first=None,
+):  # fmt: skip
     """Play one game. ``legal(hand, current)`` lists the legal plays (sets); ``below(n)`` draws a uniform
     integer (the random policy); strategies[s] = (policy, bomb policy, threshold). Returns
-    (winner, loser, scores, places, turns)."""
+    (winner, loser, scores, places, turns).
+
+    From a position instead of a deal (the advisor's "play on"): ``leader`` is the seat to act, ``current`` the
+    play on the table as ``classify`` gives it (made by ``last``, ``passes`` passes since), empty hands are
+    seats already out (``winner`` the first of them), ``played[s]`` whether seat s has played, ``revolution``
+    in force; ``first`` is the first action taken (a card tuple, or ``()`` for a pass) instead of a choice."""
     v = {**DEFAULTS, **(v or {})}
     P = len(hands)
     hands = [Counter(h) for h in hands]
-    rev = [False]
+    rev = [revolution]
+    forced = first
     legal_ = legal
 
     def legal(hand, current):  # noqa: F811 -- the legal plays under the current rank order
         return legal_(hand, current, rev[0])
 
-    played = [False] * P
+    played = list(played) if played is not None else [False] * P
     places = [0] * P
     scores = [0] * P
-    winner = loser = None
-    current = None  # (kind, n, key) on the table, or None on lead
-    last = leader
-    passes = 0
+    loser = None
+    # current: (kind, n, key) on the table, or None on lead
+    last = leader if last is None else last
     turn = leader
-    finished = 0
+    finished = sum(1 for h in hands if not h)
     turns = 0
     while True:
         turns += 1
@@ -283,7 +291,10 @@ def play_game(hands, leader, strategies, legal, below, v=None):
         policy, bomb_policy, threshold = strategies[turn]
         others = [size(hands[s]) for s in range(P) if s != turn and hands[s]]
         pick = None
-        if options:
+        if forced is not None:
+            pick = tuple(forced) or None
+            forced = None
+        elif options:
             if policy == 0:
                 options.sort(key=lambda p: option_order(p, current, v))
                 if current is None:

@@ -1,0 +1,330 @@
+"""Zheng Shangyou's advisor (``cardlab odds zheng-shangyou``): every legal play and the pass of one position,
+tried on the same sampled layouts of the unseen cards and the same random draws, each game played on to its
+end by the chosen models (``../shared/design/positions.md``; the fields are listed in ``seeds/zheng-shangyou.md``).
+
+The position (what the deciding seat knows): its ``hand``; ``cards_left`` for every other seat still in play;
+the ``current`` play on the table and the seat that made it (``by``; the seats between it and the deciding seat
+passed); the seats ``finished`` (in order); cards ``played`` (out of play; optional: cards not named anywhere may
+be in any hand or out of play); cards ``known`` to be in a seat's hand; ``revolution`` (in force, variant 7).
+A seat is taken to have never played (ZS-8's x3) while it holds at least the smaller dealt hand size.
+
+The answer: per action the deciding seat's chance to go out first (``win``), its score (ZS-8), its chance to be
+the Loser (``last``), and the paired differences to the best action (``diff_win``, ``diff_score``) with 95%
+intervals and a verdict (``best``, ``worse``: the interval lies below zero, ``uncertain``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kernels import zheng_shangyou as K
+
+from ..driver import KernelSpec
+from ..driver import run as run_spec
+from ..errors import CardlabError
+from ..stats import mean_interval, paired_difference, wilson
+from ..tables import Result
+from .zheng_shangyou import (
+    DECK,
+    GAME,
+    _encode,
+    _table,
+    cards_of,
+    classify_mask,
+    copies,
+    max_hand,
+    strategy_table,
+)
+
+
+def _seat_map(items, what: str, P: int) -> dict[int, str]:
+    """``["1=13", "2=5"]`` or ``{"1": 13}`` to ``{seat: value}``, seats checked."""
+    out: dict[int, str] = {}
+    pairs = items.items() if isinstance(items, dict) else (str(x).partition("=")[::2] for x in items or [])
+    for seat, value in pairs:
+        try:
+            s = int(str(seat).strip())
+        except ValueError:
+            raise CardlabError(f"bad {what} {seat}={value}: expected SEAT=VALUE") from None
+        if not 0 <= s < P:
+            raise CardlabError(f"bad seat {s} in {what}: seats are 0..{P - 1}")
+        if s in out:
+            raise CardlabError(f"seat {s} given twice in {what}")
+        out[s] = str(value).strip()
+    return out
+
+
+def _codes(ms: tuple[int, int]) -> list[int]:
+    mask, dup = ms
+    return [c for c in range(54) if (mask >> c) & 1 for _ in range(1 + ((dup >> c) & 1))]
+
+
+def odds_spec(
+    *,
+    hand: str,
+    seat: int = 0,
+    players: int | None = None,
+    variants: dict | None = None,
+    strategies: list[str] | None = None,
+    cards_left: Any = None,
+    current: str | None = None,
+    by: int | None = None,
+    played: str | None = None,
+    known: Any = None,
+    finished: list[int] | None = None,
+    revolution: bool = False,
+) -> KernelSpec:
+    """The advisor's kernel spec for one position (see the module docstring)."""
+    P, deck, n_deal, zv, full = _table(players, variants)
+    n_copies = copies(variants)
+    if not 0 <= seat < P:
+        raise CardlabError(f"bad --seat {seat}: seats are 0..{P - 1}")
+    finished = list(finished or [])
+    if len(set(finished)) != len(finished) or any(not 0 <= s < P for s in finished):
+        raise CardlabError(f"bad --finished {finished}: distinct seats 0..{P - 1}, in the order they went out")
+    if seat in finished:
+        raise CardlabError(f"seat {seat} is finished: it has no decision")
+    if len(finished) >= P - 1:
+        raise CardlabError("the game is over: at most players - 2 seats may be finished")
+    if revolution and full["revolution"] != "true":
+        raise CardlabError("--revolution needs the variant revolution=true")
+    mine = _encode(hand, variants)
+    n_mine = len(_codes(mine))
+    if n_mine == 0:
+        raise CardlabError('--hand is empty: give its cards, e.g. "3D 4C 4H"')
+    most = max_hand(variants)
+    if n_mine > most:
+        raise CardlabError(f"a hand of {n_mine} cards: a dealt hand holds at most {most} here (ZS-1)")
+    left_text = _seat_map(cards_left, "--cards-left", P)
+    counts = np.zeros(P, dtype=np.int64)
+    counts[seat] = n_mine
+    for s in range(P):
+        if s == seat or s in finished:
+            if s in left_text and s != seat and int(left_text[s]) != 0:
+                raise CardlabError(f"seat {s} is finished: it holds no cards")
+            continue
+        if s not in left_text:
+            raise CardlabError(f"give --cards-left {s}=N: how many cards seat {s} holds")
+        try:
+            n = int(left_text[s])
+        except ValueError:
+            raise CardlabError(f"bad --cards-left {s}={left_text[s]}: expected a number of cards") from None
+        if not 1 <= n <= most:
+            raise CardlabError(f"bad --cards-left {s}={n}: a seat in play holds 1 to {most} cards")
+        counts[s] = n
+    hands = np.zeros((P, 2), dtype=np.uint64)
+    hands[seat] = mine
+    out_of_pool: Counter[int] = Counter(_codes(mine))
+    need = counts.copy()
+    need[seat] = 0
+    for s, text in _seat_map(known, "--known", P).items():
+        if s == seat or counts[s] == 0:
+            raise CardlabError(f"--known {s}=...: name cards of another seat still in play")
+        ms = _encode(text, variants)
+        cs = _codes(ms)
+        if len(cs) > counts[s]:
+            raise CardlabError(f"--known {s}: {len(cs)} cards, but seat {s} holds {counts[s]}")
+        hands[s] = ms
+        need[s] -= len(cs)
+        out_of_pool.update(cs)
+    state = np.zeros(K.P_FIELDS, dtype=np.int64)
+    state[K.P_LAST] = seat
+    state[K.P_PLACE] = len(finished)
+    state[K.P_WINNER] = finished[0] if finished else -1
+    state[K.P_REV] = 1 if revolution else 0
+    if current:
+        if by is None or not 0 <= by < P or by == seat:
+            raise CardlabError(f"give --by SEAT: who made the current play (another seat, 0..{P - 1})")
+        cur = _encode(current, variants)
+        ck, cn, ckey = classify_mask(cur, zv, revolution)
+        if ck == 0:
+            raise CardlabError(f"the current play {current!r} is not a combination")
+        state[K.P_CUR_KIND], state[K.P_CUR_LEN], state[K.P_CUR_KEY], state[K.P_LAST] = ck, cn, ckey, by
+        s = (by + 1) % P
+        while s != seat:  # the seats in play between the player and the deciding seat passed (ZS-4)
+            state[K.P_PASSES] += 1 if counts[s] > 0 else 0
+            s = (s + 1) % P
+        out_of_pool.update(_codes(cur))
+    elif by is not None:
+        raise CardlabError("--by names who made the --current play: give --current too")
+    if played:
+        out_of_pool.update(_codes(_encode(played, variants)))
+    pool: Counter[int] = Counter(int(c) for c in deck)
+    for c, k in out_of_pool.items():
+        if pool[c] < k:
+            many = "once" if n_copies == 1 else "twice"
+            raise CardlabError(f"{DECK.card(c)} is named more often than the deck holds it ({many})")
+        pool[c] -= k
+    pool_arr = np.array(sorted(pool.elements()), dtype=np.int64)
+    if need.sum() > len(pool_arr):
+        raise CardlabError(
+            f"the other hands need {int(need.sum())} unseen cards but only {len(pool_arr)} are left: "
+            "check --cards-left, --played and --known"
+        )
+    never = (counts >= n_deal // P).astype(np.int64)
+    moves = K.new_moves()
+    n = int(
+        K.generate_moves(
+            np.uint64(mine[0]), np.uint64(mine[1]), state[K.P_CUR_KIND], state[K.P_CUR_LEN], state[K.P_CUR_KEY],
+            moves, zv, state[K.P_REV],
+        )
+    )  # fmt: skip
+    acts = [(int(x), int(y)) for x, y in moves[:n]]
+    if current:
+        acts.append((0, 0))  # the pass (ZS-4); on lead a seat must play
+    actions = np.array(acts, dtype=np.uint64).reshape(-1, 2)
+    names = ["pass" if a == (0, 0) else cards_of(*a) for a in acts]
+    strat, models = strategy_table(strategies, P)
+    args = (np.int64(P), np.int64(seat), hands, counts, pool_arr, need, state, never, actions, strat, zv)
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.zheng_shangyou:advise_chunks",
+        args=args,
+        n_counts=K.advise_width(len(acts)),
+        tabulate=_tabulate,
+        describe={
+            "players": P,
+            "variants": full,
+            "strategies": models,
+            "seat": seat,
+            "hand": cards_of(*mine),
+            "actions": names,
+            "analysis": "advisor",
+        },
+        precision_measures=("win", "diff_win"),
+        precision_done=_precision_done,
+    )
+
+
+def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    names = spec.describe["actions"]
+    A = len(names)
+    c = np.asarray(counts, dtype=np.float64)
+    n = c[K.A_SAMPLES]
+    per = c[1 : 1 + K.A_FIELDS * A].reshape(A, K.A_FIELDS)
+    pairs = c[1 + K.A_FIELDS * A :].reshape(-1, 2)
+    win, score, score_sq, last = per[:, K.A_WIN], per[:, K.A_SCORE], per[:, K.A_SCORE_SQ], per[:, K.A_LAST]
+    best = max(range(A), key=lambda a: (win[a], score[a], -a)) if n else 0
+
+    def cross(a: int, b: int) -> tuple[float, float]:
+        if a == b:
+            return win[a], score_sq[a]
+        i, j = min(a, b), max(a, b)
+        p = i * A - i * (i + 1) // 2 + (j - i - 1)
+        return pairs[p, 0], pairs[p, 1]
+
+    seat = spec.describe["seat"]
+    rows = []
+    for a in sorted(range(A), key=lambda a: (-win[a], -score[a], a)):  # best first
+        ww, ss = cross(a, best)
+        dw, dw2 = win[a] - win[best], win[a] + win[best] - 2 * ww
+        ds, ds2 = score[a] - score[best], score_sq[a] + score_sq[best] - 2 * ss
+        e_w = wilson(win[a], n)
+        e_s = mean_interval(score[a], score_sq[a], n)
+        e_l = wilson(last[a], n)
+        d_w = paired_difference(dw, dw2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
+        d_s = paired_difference(ds, ds2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
+        verdict = "best" if a == best else ("worse" if d_w[3] < 0 or (d_w[3] <= 0 and d_s[3] < 0) else "uncertain")
+        for measure, (e, se, lo, hi) in (
+            ("win", e_w),
+            ("score", e_s),
+            ("last", e_l),
+            ("diff_win", d_w),
+            ("diff_score", d_s),
+        ):
+            rows.append(
+                {
+                    "measure": measure,
+                    "seat": seat,
+                    "action": names[a],
+                    "verdict": verdict,
+                    "trials": int(n),
+                    "estimate": float(e),
+                    "std_error": float(se),
+                    "ci_low": float(lo),
+                    "ci_high": float(hi),
+                }
+            )
+    df = pd.DataFrame(rows)
+    df["seat"] = df["seat"].astype("Int64")
+    return df
+
+
+def _precision_done(table: pd.DataFrame, precision: float) -> bool:
+    """positions.md: every paired difference to the best within ±precision or its interval clear of zero."""
+    d = table[table["measure"] == "diff_win"]
+    d = d[d["verdict"] != "best"]
+    half = (d["ci_high"] - d["ci_low"]) / 2
+    return bool(((half <= precision) | (d["ci_high"] < 0) | (d["ci_low"] > 0)).all())
+
+
+def answer_line(table: pd.DataFrame) -> str:
+    """The one-line answer: the best action, its chance to go out first, and the runner-up's cost."""
+    w = table[table["measure"] == "win"].reset_index(drop=True)
+    s = table[table["measure"] == "score"].set_index("action")["estimate"]
+    best = w[w["verdict"] == "best"].iloc[0]
+    verb = "Pass" if best["action"] == "pass" else f"Play {best['action']}"
+    text = f"{verb}: goes out first {100 * best['estimate']:.1f}%, score {s[best['action']]:+.2f} (best"
+    rest = w[w["verdict"] != "best"].sort_values("estimate", ascending=False)
+    if len(rest):
+        r = rest.iloc[0]
+        how = "clearly worse" if r["verdict"] == "worse" else "not separated"
+        text += f"; next {r['action']}: {100 * r['estimate']:.1f}%, {s[r['action']]:+.2f}, {how}"
+    return text + ")"
+
+
+FIELDS = ("players", "seat", "hand", "cards_left", "current", "by", "played", "known", "finished", "revolution")
+
+
+def position_fields(given: dict, variants: dict | None, strategies) -> dict:
+    """The advisor's keywords from a position document (``position``: a JSON file) and the flags given (which
+    override it); a document's ``variants`` and ``models`` are used unless flags name them."""
+    import json
+    from pathlib import Path
+
+    doc: dict = {}
+    path = given.pop("position", None)
+    if path:
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise CardlabError(f"cannot read --position {path!r}: {e.strerror}") from None
+        except ValueError as e:
+            raise CardlabError(f"--position {path!r} is not valid JSON: {e}") from None
+        if not isinstance(doc, dict):
+            raise CardlabError(f"--position {path!r}: expected a JSON object of position fields")
+        if doc.get("game", GAME) != GAME:
+            raise CardlabError(f"--position {path!r} is a {doc['game']} position, not {GAME}")
+        unknown = sorted(set(doc) - set(FIELDS) - {"game", "variants", "models", "decision", "trick"})
+        if unknown:
+            raise CardlabError(f"--position {path!r}: unknown field {unknown[0]!r}; accepted: {', '.join(FIELDS)}")
+        trick = doc.pop("trick", None) or {}
+        doc.setdefault("current", trick.get("current"))
+        doc.setdefault("by", trick.get("by"))
+        if doc.pop("decision", "play") != "play":
+            raise CardlabError("the Zheng Shangyou advisor answers the play decision (decision: play)")
+    out = {k: v for k, v in doc.items() if k in FIELDS and v is not None}
+    out.update({k: v for k, v in given.items() if v is not None and v is not False})
+    if "hand" not in out:
+        raise CardlabError("give --hand (or a --position document with a hand)")
+    models = doc.get("models")
+    if isinstance(models, dict):
+        models = [f"{k}={v}" for k, v in models.items()]
+    elif isinstance(models, str):
+        models = [models]
+    out["variants"] = variants if variants else doc.get("variants")
+    out["strategies"] = list(strategies) if strategies else models
+    return out
+
+
+def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
+    """Run the advisor on one position; the table has a row per action and measure (module docstring)."""
+    spec = odds_spec(variants=variants, strategies=strategies, **position)
+    result = run_spec(spec, **run)
+    result.meta["answer"] = answer_line(result.table)
+    result.meta["models"] = spec.describe["strategies"]
+    return result

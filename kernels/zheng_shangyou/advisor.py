@@ -1,0 +1,131 @@
+"""Zheng Shangyou kernels, the advisor: every candidate action of one position tried on the same sampled layouts
+and the same random draws (common random numbers), each game played on to its end by :func:`.game.play_on`.
+
+A sample deals the unseen cards (``pool``) uniformly: each other seat still in play gets ``need[s]`` of them, on
+top of the cards known to be in its hand (already in ``hands0``); the cards of the pool left over are out of
+play. Every way of choosing the hands is equally likely (a partial Fisher-Yates shuffle of the pool), so the
+layouts are uniform over those consistent with the hand sizes and the known cards.
+
+Count-row layout (``advise_width(A)`` int64s per chunk): ``A_SAMPLES``; per action ``a`` at ``1 + A_FIELDS * a``:
+``A_WIN`` (the deciding seat goes out first), ``A_SCORE``, ``A_SCORE_SQ``, ``A_LAST`` (it is the Loser); then per
+pair ``a < b`` (:func:`pair_index`) at ``1 + A_FIELDS * A + 2 * p``: the sums of ``win_a * win_b`` and of
+``score_a * score_b``, from which the paired differences' variances follow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rng
+from .._jit import jit, pjit, prange
+from .game import play_on
+from .moves import add_card, make_scratch, new_moves
+from .players import G_FIELDS, G_NEVER_PLAYED, G_SCORE
+
+A_SAMPLES = 0
+A_WIN = 0
+A_SCORE = 1
+A_SCORE_SQ = 2
+A_LAST = 3
+A_FIELDS = 4
+
+# state vector of the position (``state`` argument): the play on the table and the game's progress
+P_CUR_KIND = 0
+P_CUR_LEN = 1
+P_CUR_KEY = 2
+P_LAST = 3  # the seat that made the play on the table (the deciding seat itself on lead)
+P_PASSES = 4  # passes since that play
+P_PLACE = 5  # seats already out
+P_WINNER = 6  # the first seat out, -1 while nobody is
+P_REV = 7  # 1 while a revolution is in force (variant 7)
+P_FIELDS = 8
+
+
+def advise_width(n_actions: int) -> int:
+    return 1 + A_FIELDS * n_actions + n_actions * (n_actions - 1)
+
+
+@jit
+def pair_index(a, b, A):
+    """The index of the pair ``a < b`` among the ``A * (A - 1) / 2`` pairs, row by row."""
+    return a * A - a * (a + 1) // 2 + (b - a - 1)
+
+
+@jit
+def sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, deck):
+    """One uniform layout: ``hands``/``counts`` = the position's, each other seat ``s`` given ``need[s]`` cards
+    drawn from ``pool`` (``deck`` is a work copy of it)."""
+    hands[:, :] = hands0
+    counts[:] = counts0
+    deck[:] = pool
+    i = 0
+    n = pool.shape[0]
+    for s in range(P):
+        if s == seat:
+            continue
+        for _ in range(need[s]):
+            j = i + rng.below(st, n - i)
+            c = deck[j]
+            deck[j] = deck[i]
+            deck[i] = c
+            hands[s, 0], hands[s, 1] = add_card(hands[s, 0], hands[s, 1], c)
+            i += 1
+
+
+@pjit
+def advise_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions,
+    strat, zv, out,
+):  # fmt: skip
+    """The driver's kernel: each trial is one sampled layout on which every action of ``actions[A, 2]``
+    (``(cards, dups)``; ``(0, 0)`` = pass) is played by ``seat`` and the game played on by ``strat``'s players,
+    with the same random draws for every action."""
+    A = actions.shape[0]
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        row = out[ci]
+        base = np.zeros((P, 2), dtype=np.uint64)
+        base_counts = np.zeros(P, dtype=np.int64)
+        hands = np.zeros((P, 2), dtype=np.uint64)
+        counts = np.zeros(P, dtype=np.int64)
+        deck = pool.copy()
+        rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+        moves = new_moves()
+        scratch = make_scratch()
+        wins = np.zeros(A, dtype=np.int64)
+        scores = np.zeros(A, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck)
+            for a in range(A):
+                hands[:, :] = base
+                counts[:] = base_counts
+                rec[:, :] = 0
+                for s in range(P):
+                    rec[s, G_NEVER_PLAYED] = never[s]
+                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+                winner, loser = play_on(
+                    P, hands, counts, seat, state[P_CUR_KIND], state[P_CUR_LEN], state[P_CUR_KEY], state[P_LAST],
+                    state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], True, actions[a, 0],
+                    actions[a, 1], strat, st_play, rec, moves, scratch, zv,
+                )  # fmt: skip
+                w = 1 if winner == seat else 0
+                sc = rec[seat, G_SCORE]
+                wins[a] = w
+                scores[a] = sc
+                b = 1 + A_FIELDS * a
+                row[b + A_WIN] += w
+                row[b + A_SCORE] += sc
+                row[b + A_SCORE_SQ] += sc * sc
+                row[b + A_LAST] += 1 if loser == seat else 0
+            row[A_SAMPLES] += 1
+            pb = 1 + A_FIELDS * A
+            for a in range(A):
+                for b2 in range(a + 1, A):
+                    p = pb + 2 * pair_index(a, b2, A)
+                    row[p] += wins[a] * wins[b2]
+                    row[p + 1] += scores[a] * scores[b2]

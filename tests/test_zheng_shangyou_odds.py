@@ -1,0 +1,261 @@
+"""Zheng Shangyou's advisor (issue 34): the "play on from a state" kernel against the reference, the sampler's
+exact uniformity, positions whose answer is known from the rules (ZS-4, ZS-6, ZS-8), and the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from analysis.games import zheng_shangyou as zs
+from analysis.games import zheng_shangyou_odds as zo
+from kernels import rng
+from kernels import zheng_shangyou as K
+from tests.reference import zheng_shangyou as ref
+from tests.test_zheng_shangyou_game import kernel_legal_for
+
+STRATEGIES = [[(1, 0, 0)] * 4, [(0, 0, 0)] * 4, [(2, 2, 3), (1, 1, 0), (0, 0, 0), (1, 2, 3)]]
+
+
+def _random_position(rnd: random.Random, P: int, v: dict):
+    """Hands of random sizes from one deal (some seats out), maybe a play on the table, the seat to act."""
+    deck = list(range(54))
+    rnd.shuffle(deck)
+    hands = [Counter(deck[i::P][: rnd.randint(1, 9)]) for i in range(P)]
+    out = [s for s in rnd.sample(range(P), rnd.choice([0, 0, 1, 2]))]
+    for s in out:
+        hands[s] = Counter()
+    turn = rnd.choice([s for s in range(P) if hands[s]])
+    used = set().union(*[set(h) for h in hands])
+    rest = Counter(c for c in deck if c not in used)
+    current, by, passes = None, None, 0
+    if rnd.random() < 0.7:
+        few = Counter(rnd.sample(sorted(rest.elements()), 7))  # the plays of a few unseen cards (not of all)
+        play = rnd.choice(sorted(ref.legal_plays(few, None, v), key=ref.to_masks))
+        current, by = ref.classify(sorted(play), v), rnd.choice([s for s in range(P) if s != turn])
+        s = (by + 1) % P
+        while s != turn:
+            passes += 1 if hands[s] else 0
+            s = (s + 1) % P
+    return hands, out, turn, current, by, passes
+
+
+@pytest.mark.parametrize("strategies", STRATEGIES, ids=["greedy", "random", "mixed"])
+def test_play_on_matches_the_reference_from_random_positions(strategies):
+    P = 4
+    v = {}
+    _, _, _, zv, full = zs._table(P, v)
+    strat = np.array([list(s) + [0] for s in strategies], dtype=np.int64)
+    legal = kernel_legal_for(zv)
+    rnd = random.Random(7)
+    for trial in range(25):
+        hands, out, turn, current, by, passes = _random_position(rnd, P, full)
+        played = [len(h) < 9 or s in out for s, h in enumerate(hands)]
+        winner = out[0] if out else None
+        options = sorted(legal(hands[turn], current), key=ref.to_masks) + ([()] if current else [])
+        for first in options:
+            st = rng.new_state()
+            rng.seed_state(st, np.uint64(5), np.uint64(0), np.uint64(trial), np.uint64(1))
+            w, loser, scores, places, _ = ref.play_game(
+                [sorted(h.elements()) for h in hands], turn, strategies, legal, lambda n: int(rng.below(st, n)), full,
+                current=current, last=turn if by is None else by, passes=passes, played=played, winner=winner,
+                first=first,
+            )  # fmt: skip
+            kh = np.array([ref.to_masks(sorted(h.elements())) for h in hands], dtype=np.uint64)
+            counts = np.array([ref.size(h) for h in hands], dtype=np.int64)
+            rec = np.zeros((P, K.G_FIELDS), dtype=np.int64)
+            rec[:, K.G_NEVER_PLAYED] = [0 if p else 1 for p in played]
+            fp, fd = ref.to_masks(first) if first else (0, 0)
+            ck, cn, ckey = current if current else (0, 0, 0)
+            rng.seed_state(st, np.uint64(5), np.uint64(0), np.uint64(trial), np.uint64(1))
+            kw, kl = K.play_on(
+                P, kh, counts, turn, ck, cn, ckey, turn if by is None else by, passes, len(out),
+                -1 if winner is None else winner, 0, True, np.uint64(fp), np.uint64(fd), strat, st, rec,
+                K.new_moves(), K.make_scratch(), zv,
+            )  # fmt: skip
+            assert (int(kw), int(kl)) == (w, loser), (trial, first)
+            if winner is None:  # scores are taken when the Winner goes out (ZS-8)
+                assert [int(x) for x in rec[:, K.G_SCORE]] == scores, (trial, first)
+
+
+def test_the_sampler_is_exactly_uniform():
+    """Every consistent layout equally likely: 6 unseen cards, seat 1 needs 2, seat 2 needs 1, seat 3 none
+    (3 left out of play): 15 * 4 = 60 layouts, chi-square over 30,000 samples."""
+    P, seat = 4, 0
+    hands0 = np.zeros((P, 2), dtype=np.uint64)
+    counts0 = np.array([3, 2, 1, 4], dtype=np.int64)
+    hands0[3, 0] = np.uint64(0b1111 << 40)  # seat 3's cards all known
+    pool = np.array([0, 5, 9, 14, 20, 33], dtype=np.int64)
+    need = np.array([0, 2, 1, 0], dtype=np.int64)
+    hands = np.zeros_like(hands0)
+    counts = np.zeros_like(counts0)
+    work = pool.copy()
+    st = rng.new_state()
+    seen: Counter[tuple[int, int]] = Counter()
+    n = 30_000
+    for t in range(n):
+        rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        K.sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, work)
+        assert hands[3, 0] == hands0[3, 0] and hands[0, 0] == 0 and list(counts) == list(counts0)
+        seen[(int(hands[1, 0]), int(hands[2, 0]))] += 1
+    layouts = {
+        (sum(1 << c for c in two), 1 << one)
+        for two in combinations(pool.tolist(), 2)
+        for one in pool.tolist()
+        if one not in two
+    }
+    assert set(seen) == layouts and len(layouts) == 60
+    expected = n / 60
+    chi2 = sum((k - expected) ** 2 / expected for k in seen.values())
+    dof = 59
+    # the 99.9% point of chi-square(59) by Wilson-Hilferty: about 98.3
+    limit = dof * (1 - 2 / (9 * dof) + 3.09 * math.sqrt(2 / (9 * dof))) ** 3
+    assert chi2 < limit, chi2
+
+
+def _odds(**position):
+    run = {"trials": 400, "chunk_size": 100, "seed": 1, "progress": False}
+    return zo.odds(run, **position)
+
+
+def _rows(result, measure):
+    t = result.table
+    return t[t.measure == measure].set_index("action")
+
+
+# positions whose answer follows from the rules: (position, the action that must win for sure)
+KNOWN = [
+    # a pair that empties the hand on lead goes out at once (ZS-4)
+    ({"hand": "5D 5S", "cards_left": {"1": 9, "2": 9, "3": 9}}, "5D 5S"),
+    ({"hand": "9C 9H 9S", "cards_left": {"1": 4, "2": 7, "3": 1}}, "9C 9H 9S"),
+    ({"hand": "3D 4C 5H 6S 7D", "cards_left": {"1": 3, "2": 12, "3": 5}}, "3D 4C 5H 6S 7D"),
+    # a bomb (four of a kind and one card, ZS-5) going out over the last-but-one card of a seat about to win
+    # (ZS-6), where passing lets it out
+    ({"hand": "7C 7D 7H 7S 3D", "cards_left": {"1": 1, "2": 8, "3": 8}, "current": "2S", "by": 1}, "7C 7D 7H 7S 3D"),
+    # the same with bare_four_is_bomb: the four alone is a bomb
+    (
+        {
+            "hand": "7C 7D 7H 7S",
+            "cards_left": {"1": 1, "2": 8, "3": 8},
+            "current": "2S",
+            "by": 1,
+            "variants": {"bare_four_is_bomb": "beats_all"},
+        },
+        "7C 7D 7H 7S",
+    ),
+    # the red joker over a single, the hand's last card (nothing can beat a lead that ends the hand)
+    ({"hand": "RJ", "cards_left": {"1": 5, "2": 5, "3": 5}, "current": "2S", "by": 3}, "RJ"),
+    ({"hand": "2S 2H", "cards_left": {"1": 2, "2": 2, "3": 2}, "current": "KS KH", "by": 2}, "2S 2H"),
+    # three players, the 52-card deck
+    ({"players": 3, "variants": {"deck": "3p_52"}, "hand": "AS AH", "cards_left": {"1": 3, "2": 3}}, "AS AH"),
+]
+
+
+@pytest.mark.parametrize("position, winning", KNOWN)
+def test_an_action_that_goes_out_at_once_wins_for_sure(position, winning):
+    winning = zs.cards_of(*zs._encode(winning, position.get("variants")))  # the advisor's card order
+    r = _odds(**position)
+    win = _rows(r, "win")
+    assert win.loc[winning, "estimate"] == 1.0 and win.loc[winning, "verdict"] == "best"
+    if "current" in position:
+        assert win.loc["pass", "estimate"] < 1.0
+    others = win.drop(index=winning)
+    diff = _rows(r, "diff_win").drop(index=winning)
+    # every other action that does not also go out at once is below it with an interval clear of zero
+    for a in others.index:
+        if others.loc[a, "estimate"] < 1.0:
+            assert diff.loc[a, "ci_high"] < 0 and others.loc[a, "verdict"] == "worse", a
+    assert r.meta["answer"].startswith(f"Play {winning}: goes out first 100.0%")
+
+
+def test_passing_to_a_seat_that_goes_out_loses():
+    """The seat on the table holds one card; the deciding seat cannot beat it: passing is the only action, and
+    the game is lost (it leads its last card after everyone passes, ZS-4)."""
+    r = _odds(hand="3D 4D", cards_left={"1": 1, "2": 6, "3": 6}, current="BJ", by=1, played="RJ")
+    win = _rows(r, "win")
+    assert list(win.index) == ["pass"] and win.loc["pass", "estimate"] == 0.0
+
+
+def test_the_advisor_equals_independent_play_on_each_sample():
+    """The advisor's counts are the sums, over its samples, of games the reference plays from the same
+    sampled layouts with the same draws."""
+    position = {"hand": "3D 4D 9S 9H KC", "cards_left": {"1": 4, "2": 6, "3": 2}, "current": "8S", "by": 3}
+    spec = zo.odds_spec(strategies=["random"], **position)
+    P, seat, hands0, counts0, pool, need, state, never, actions, strat, zv = spec.args
+    from analysis import driver
+
+    rows = driver.run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 30, 30, np.uint64(9),
+                             np.uint64(0), spec.n_counts)[0]  # fmt: skip
+    legal = kernel_legal_for(zv)
+    full = spec.describe["variants"]
+    st = rng.new_state()
+    hands = np.zeros_like(hands0)
+    counts = np.zeros_like(counts0)
+    wins = Counter()
+    for t in range(30):
+        rng.seed_state(st, np.uint64(9), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        K.sample_layout(st, int(P), int(seat), hands0, counts0, pool, need, hands, counts, pool.copy())
+        layout = [sorted(ref.from_masks(int(a), int(b))) for a, b in hands]
+        for a, (fp, fd) in enumerate(actions):
+            first = tuple(sorted(ref.from_masks(int(fp), int(fd)))) if fp else ()
+            rng.seed_state(st, np.uint64(9), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            w, _, _, _, _ = ref.play_game(
+                layout, int(seat), [(0, 0, 0)] * 4, legal, lambda n: int(rng.below(st, n)), full,
+                current=ref.classify(sorted(ref.from_masks(*zs._encode("8S", None))), full), last=3, passes=0, played=[True] * 4, first=first,
+            )  # fmt: skip
+            wins[a] += 1 if w == seat else 0
+    assert rows[K.A_SAMPLES] == 30
+    assert [int(rows[1 + K.A_FIELDS * a + K.A_WIN]) for a in range(len(actions))] == [
+        wins[a] for a in range(len(actions))
+    ]
+
+
+def test_precision_stops_when_every_difference_is_settled():
+    run = {"precision": 0.02, "chunk_size": 64, "seed": 2, "progress": False}
+    r = zo.odds(run, hand="5D 5S 9C", cards_left={"1": 5, "2": 5, "3": 5})
+    d = r.table[(r.table.measure == "diff_win") & (r.table.verdict != "best")]
+    assert r.meta["precision_reached"]
+    assert (((d.ci_high - d.ci_low) / 2 <= 0.02) | (d.ci_high < 0) | (d.ci_low > 0)).all()
+
+
+BAD = [
+    ({"hand": "3D"}, "give --cards-left 1=N"),
+    ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 0}}, "holds 1 to"),
+    ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "current": "4D"}, "give --by"),
+    ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "current": "4D 5S", "by": 1}, "not a combination"),
+    ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "known": {"1": "3D"}}, "named more often"),
+    ({"hand": "3D", "cards_left": {"1": 2, "2": 2}, "finished": [0]}, "seat 0 is finished"),
+    ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "revolution": True}, "revolution=true"),
+    ({"hand": "3D", "seat": 4, "cards_left": {}}, "seats are 0..3"),
+]
+
+
+@pytest.mark.parametrize("position, msg", BAD)
+def test_bad_positions_are_refused_in_one_line(position, msg):
+    from analysis.errors import CardlabError
+
+    with pytest.raises(CardlabError, match=msg):
+        zo.odds_spec(**position)
+
+
+def test_cli_flags_and_position_file_agree(tmp_path, capsys):
+    from analysis.cli import main
+
+    doc = {"game": "zheng-shangyou", "seat": 0, "hand": "5D 5S 9C", "cards_left": {"1": 5, "2": 5, "3": 5},
+           "models": "greedy"}  # fmt: skip
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(doc))
+    base = ["odds", "zheng-shangyou", "--trials", "200", "--format", "json", "--quiet"]
+    assert main([*base, "--position", str(f)]) == 0
+    from_file = json.loads(capsys.readouterr().out)["rows"]
+    flags = ["--hand", "5D 5S 9C", "--cards-left", "1=5", "--cards-left", "2=5", "--cards-left", "3=5"]
+    assert main([*base, *flags, "--strategy", "greedy"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == from_file
+    assert main(["odds", "zheng-shangyou", "--trials", "200", *flags]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Play 5D 5S: goes out first") and "sampled layouts" in out

@@ -16,7 +16,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -295,7 +294,6 @@ def test_sigterm_keeps_the_checkpoint_and_leaves_no_process(tmp_path, backend):
     left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout
     assert left == "", f"processes of the run still alive: {left.split()}"
     assert [p.name for p in tmp_path.iterdir()] == ["c.ckpt"]
-    shutil.rmtree(tmp_path)
 
 
 @pytest.mark.slow

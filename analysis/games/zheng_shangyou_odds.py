@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import zheng_shangyou as K
+from kernels.zheng_shangyou.advisor import pair_index
 
 from ..driver import KernelSpec
 from ..driver import run as run_spec
@@ -213,8 +214,7 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     def cross(a: int, b: int) -> tuple[float, float]:
         if a == b:
             return win[a], score_sq[a]
-        i, j = min(a, b), max(a, b)
-        p = i * A - i * (i + 1) // 2 + (j - i - 1)
+        p = int(pair_index(min(a, b), max(a, b), A))
         return pairs[p, 0], pairs[p, 1]
 
     seat = spec.describe["seat"]

@@ -342,6 +342,53 @@ def build_parser() -> _Parser:
         so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
         add_output_options(so)
 
+    for game, _, rc in _game_parsers(
+        sub, "record", "record", "write the record of one simulated game (every seat's cards and every action)"
+    ):
+        add_players_option(rc, game)
+        rc.add_argument("--seed", type=_seed, default=0, help="random seed: the first game of simulate --seed N")
+        add_variant_option(rc, game)
+        rc.add_argument(
+            "--strategy",
+            action="append",
+            metavar="NAME|SEAT=NAME",
+            help=f"who plays: NAME for every seat or SEAT=NAME (repeatable); NAME: {', '.join(game.strategies())} "
+            f"(default {game.default_strategy()})",
+        )
+        rc.add_argument("--out", metavar="FILE", help="write the record (JSON) to FILE instead of stdout")
+
+    for game, _, rv in _game_parsers(
+        sub,
+        "review",
+        "review",
+        "judge every decision of a recorded game by the advisor, on what the deciding seat knew then",
+    ):
+        rv.add_argument("record", metavar="RECORD", help="a record file (JSON; cardlab record writes one)")
+        rv.add_argument("--seat", type=int, help="review this seat's decisions only (default: every seat)")
+        rv.add_argument(
+            "--precision",
+            type=_precision,
+            default=0.02,
+            help="each decision runs until every paired difference to the best is within +-P at 95%% or clear "
+            "of zero (default 0.02)",
+        )
+        rv.add_argument(
+            "--strategy",
+            action="append",
+            metavar="NAME|SEAT=NAME",
+            help="the models the advisor plays the game on with (default: the record's strategies, else "
+            f"{game.default_strategy()})",
+        )
+        rv.add_argument("--seed", type=_seed, default=0, help="random seed of the sampled layouts (default 0)")
+        rv.add_argument("--threads", type=positive_int, help="numba threads")
+        rv.add_argument("--quiet", action="store_true", help="no progress bar")
+        add_output_options(rv)
+        rv.add_argument(
+            "--report",
+            metavar="DIR",
+            help="also write DIR/README.md, DIR/review.html and the chart of the seat's chances through the game",
+        )
+
     r = sub.add_parser("report", help="build the strategy report of one game, or of every game")
     r.add_argument("game", nargs="?", help=f"one of: {', '.join(registry.games_with('report'))}")
     r.add_argument("--all", action="store_true", help="every game that has a report")
@@ -570,6 +617,60 @@ def _cmd_solve(game: Game, args) -> None:
     emit_result(Result(df, {"game": args.game, "command": "solve", "version": __version__}), args)
 
 
+#: the review's table output (every column in csv and json)
+REVIEW_COLUMNS = ["event", "seat", "on_table", "actions", "taken", "best", "verdict", "win_taken", "loss_win",
+                  "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
+
+
+def _cmd_record(game: Game, args) -> None:
+    doc = game.record(
+        seed=args.seed,
+        players=getattr(args, "players", None),
+        variants=parse_variant_options(args.variant),
+        strategies=args.strategy,
+    )
+    emit(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", args.out)
+    if args.out:
+        res = doc.get("result", {})
+        print(
+            f"cardlab: wrote {args.out}: {len(doc['events'])} events"
+            + (f", seat {res['winner']} went out first" if "winner" in res else ""),
+            file=sys.stderr,
+        )
+
+
+def _cmd_review(game: Game, args) -> None:
+    from pathlib import Path
+
+    from .outputs import check_dir
+
+    if args.report:
+        check_dir(args.report, "--report")
+    run = RunOptions(precision=args.precision, seed=args.seed, threads=args.threads, progress=not args.quiet)
+    result = game.review(args.record, seat=args.seat, run=run, strategies=args.strategy)
+    result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
+    result.unit = "sampled layouts in all, every action on each"
+    if args.format == "table":
+        text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"
+        with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
+            text += (result.table[with_cols].to_string(index=False) if len(result.table) else "(no decisions)") + "\n"
+        emit(text, args.out)
+    else:
+        emit_result(result, args)
+    if args.report:
+        from .report import write_folder
+
+        intro, sections = game.review_sections(result, Path(args.record).name)
+        folder = write_folder(
+            Path(args.report), f"Review of {Path(args.record).name}", intro, sections,
+            f"cardlab review {game.id} {Path(args.record).name}", "review.html",
+        )  # fmt: skip
+        print(f"cardlab: wrote {folder}/README.md and review.html", file=sys.stderr)
+
+
 def _cmd_report(args) -> None:
     from .report import build_reports
 
@@ -594,6 +695,8 @@ GAME_COMMANDS = {
     "compare": _cmd_compare,
     "improve": _cmd_improve,
     "solve": _cmd_solve,
+    "record": _cmd_record,
+    "review": _cmd_review,
 }
 COMMANDS = ["games", *GAME_COMMANDS, "report"]
 

@@ -492,6 +492,24 @@ def advisor() -> None:
     spec = zo.odds_spec(**position)
     tt = median_time(lambda: driver.run(spec, trials=20_000, seed=1, progress=False, chunk_size=256))
     row("ZS advisor, games played on (layouts x actions), all cores", 20_000 * n_actions / tt, "games/s")
+    # issue 34: a review of a whole game for one seat at ±0.02, at most 30 s (the example record, every seat)
+    from analysis.games import zheng_shangyou_review as zr
+
+    doc = zr.record(seed=1)
+    zr.review(doc, seat=0, precision=0.02)  # compile
+    for seat in range(4):
+        times = []
+        for _ in range(REPEATS):
+            t0 = time.perf_counter()
+            rv = zr.review(doc, seat=seat, precision=0.02)
+            times.append(time.perf_counter() - t0)
+        row(
+            f"ZS review, seed-1 game, seat {seat}, ±0.02, all cores",
+            statistics.median(times) * 1000,
+            "ms",
+            30_000,
+            f"({rv.meta['decisions']} decisions, {rv.meta['trials']:,} layouts; ratio above 1 = slower than the goal)",
+        )
 
 
 SECTIONS = {

@@ -128,6 +128,8 @@ def test_every_declared_capability_answers_a_small_call(game: Game, capability: 
     if capability == "report":
         title, intro, sections = out
         assert title and intro and sections and all(s.title for s in sections)
+    elif capability == "record":
+        assert out["game"] == game.id and out["hands"] and out["events"]
     else:
         table = out.table if isinstance(out, Result) else out
         assert isinstance(table, pd.DataFrame) and len(table)

@@ -76,7 +76,7 @@ def test_play_on_matches_the_reference_from_random_positions(strategies):
             kw, kl = K.play_on(
                 P, kh, counts, turn, ck, cn, ckey, turn if by is None else by, passes, len(out),
                 -1 if winner is None else winner, 0, True, np.uint64(fp), np.uint64(fd), strat, st, rec,
-                K.new_moves(), K.make_scratch(), zv,
+                K.new_moves(), K.make_scratch(), zv, rec[:0],
             )  # fmt: skip
             assert (int(kw), int(kl)) == (w, loser), (trial, first)
             if winner is None:  # scores are taken when the Winner goes out (ZS-8)

@@ -58,8 +58,8 @@ CAPABILITIES: dict[str, Capability] = {
         Capability("compare", "compare_spec", "compare", "paired strategy comparison"),
         Capability("improve", "improve", "improve", "strategy improvement"),
         Capability("solve", "solve", "solve", "double-dummy solver"),
-        Capability("record", "record", None, "game records", "them"),
-        Capability("review", "review", None, "game review"),
+        Capability("record", "record", "record", "game records", "them"),
+        Capability("review", "review", "review", "game review"),
         Capability("report", "report_sections", "report", "strategy report"),
     )
 }
@@ -338,12 +338,17 @@ class Game:
         """The double-dummy value of a fully known position."""
         raise self.refuse("solve")
 
-    def record(self, seed: int = 0, **options: Any) -> dict:
-        """A recorded game (positions.md's record document)."""
+    def record(self, seed: int = 0, players: int | None = None, variants: dict | None = None, strategies=None) -> dict:
+        """A recorded game (positions.md's record document): one simulated game with every seat's cards."""
         raise self.refuse("record")
 
-    def review(self, record: dict, run: RunOptions | None = None) -> pd.DataFrame:
-        """Each decision of a recorded game, judged by the advisor."""
+    def review(self, record: dict, seat: int | None = None, run: RunOptions | None = None, strategies=None) -> Result:
+        """Each decision of a recorded game (of ``seat``, or of every seat), judged by the advisor on what that
+        seat knew; ``run``: its precision (the paired differences' half-width), seed and threads."""
+        raise self.refuse("review")
+
+    def review_sections(self, result: Result, record_name: str) -> tuple[str, list[Section]]:
+        """A review as report sections (introduction, sections) for README.md and review.html."""
         raise self.refuse("review")
 
     def report_sections(

@@ -14,9 +14,9 @@ from kernels import zheng_shangyou as K
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, seat_assignments
+from ..rules import GameRules, load_game, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
-from .base import Game, Option, positive_int
+from .base import Game, Option, RunOptions, positive_int
 
 GAME = "zheng-shangyou"
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
@@ -576,6 +576,8 @@ class ZhengShangyou(Game):
             "by": 3,
         },
         "report": {"scale": 0.002},
+        "record": {"seed": 1},
+        "review": {"record": str(seeds_dir() / "records" / "zheng-shangyou-example.json"), "seat": 2},
     }
     exact_options = (Option("--players", "number of players (the deck variant's if omitted)", type=positive_int),)
     odds_options = (
@@ -591,6 +593,8 @@ class ZhengShangyou(Game):
         Option("--finished", "a seat already out, in the order they went out (repeatable)", action="append",
                type=int, metavar="SEAT"),
         Option("--revolution", "a revolution is in force (variant revolution=true)", action="store_true"),
+        Option("--never-played", "a seat that has not played a card yet (repeatable; default: the seats holding "
+               "a full dealt hand)", action="append", type=int, metavar="SEAT"),
     )  # fmt: skip
 
     def strategies(self):
@@ -621,6 +625,29 @@ class ZhengShangyou(Game):
         from .zheng_shangyou_odds import odds, position_fields
 
         return odds(run.kwargs(), **position_fields(position, variants, strategies))
+
+    def record(self, seed=0, players=None, variants=None, strategies=None):
+        from .zheng_shangyou_review import record
+
+        return record(seed, players, variants, list(strategies) if strategies else None)
+
+    def review(self, record, seat=None, run=None, strategies=None):
+        from .zheng_shangyou_review import load_record, review
+
+        if not isinstance(record, dict):
+            record = load_record(str(record))
+        run = run or RunOptions(precision=0.02, progress=False)
+        if run.trials is not None:
+            raise CardlabError("a review runs each decision to a precision: give --precision P, not --trials")
+        return review(
+            record, seat=seat, strategies=list(strategies) if strategies else None, precision=run.precision or 0.02,
+            seed=run.seed, threads=run.threads, progress=run.progress,
+        )  # fmt: skip
+
+    def review_sections(self, result, record_name):
+        from .zheng_shangyou_review import sections
+
+        return sections(result, record_name)
 
     def report_sections(self, scale=1.0, seed=2026, progress=True):
         from ..sections import zheng_shangyou

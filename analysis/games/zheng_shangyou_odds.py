@@ -6,7 +6,8 @@ The position (what the deciding seat knows): its ``hand``; ``cards_left`` for ev
 the ``current`` play on the table and the seat that made it (``by``; the seats between it and the deciding seat
 passed); the seats ``finished`` (in order); cards ``played`` (out of play; optional: cards not named anywhere may
 be in any hand or out of play); cards ``known`` to be in a seat's hand; ``revolution`` (in force, variant 7).
-A seat is taken to have never played (ZS-8's x3) while it holds at least the smaller dealt hand size.
+``never_played`` names the seats that have not played a card yet (ZS-8's x3); without it a seat is taken to have
+never played while it holds at least the smaller dealt hand size.
 
 The answer: per action the deciding seat's chance to go out first (``win``), its score (ZS-8), its chance to be
 the Loser (``last``), and the paired differences to the best action (``diff_win``, ``diff_score``) with 95%
@@ -78,6 +79,7 @@ def odds_spec(
     known: Any = None,
     finished: list[int] | None = None,
     revolution: bool = False,
+    never_played: list[int] | None = None,
 ) -> KernelSpec:
     """The advisor's kernel spec for one position (see the module docstring)."""
     P, deck, n_deal, zv, full = _table(players, variants)
@@ -166,7 +168,12 @@ def odds_spec(
             f"the other hands need {int(need.sum())} unseen cards but only {len(pool_arr)} are left: "
             "check --cards-left, --played and --known"
         )
-    never = (counts >= n_deal // P).astype(np.int64)
+    if never_played is None:
+        never = (counts >= n_deal // P).astype(np.int64)
+    else:
+        if any(not 0 <= s < P for s in never_played):
+            raise CardlabError(f"bad --never-played {never_played}: seats are 0..{P - 1}")
+        never = np.array([1 if s in never_played else 0 for s in range(P)], dtype=np.int64)
     moves = K.new_moves()
     n = int(
         K.generate_moves(
@@ -277,7 +284,10 @@ def answer_line(table: pd.DataFrame) -> str:
     return text + ")"
 
 
-FIELDS = ("players", "seat", "hand", "cards_left", "current", "by", "played", "known", "finished", "revolution")
+FIELDS = (
+    "players", "seat", "hand", "cards_left", "current", "by", "played", "known", "finished", "revolution",
+    "never_played",
+)  # fmt: skip
 
 
 def position_fields(given: dict, variants: dict | None, strategies) -> dict:

@@ -68,6 +68,7 @@ from .game import (
     loser_exchange,
     play_game,
     play_on,
+    record_game,
     score_first_out,
     simulate_chunks,
 )
@@ -113,6 +114,7 @@ from .players import (
     G_PLACE,
     G_SCORE,
     MAX_PLAN,
+    MAX_TURNS,
     POLICY_GREEDY,
     POLICY_PLANNING,
     POLICY_RANDOM,
@@ -121,6 +123,7 @@ from .players import (
 )
 
 __all__ = [
+    "MAX_TURNS",
     "A_FIELDS",
     "A_LAST",
     "A_SAMPLES",
@@ -140,6 +143,7 @@ __all__ = [
     "advise_width",
     "sample_layout",
     "play_on",
+    "record_game",
     "BOMB_EARLY",
     "BOMB_HOLD",
     "BOMB_STOP",

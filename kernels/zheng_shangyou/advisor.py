@@ -111,7 +111,7 @@ def advise_chunks(
                 winner, loser = play_on(
                     P, hands, counts, seat, state[P_CUR_KIND], state[P_CUR_LEN], state[P_CUR_KEY], state[P_LAST],
                     state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], True, actions[a, 0],
-                    actions[a, 1], strat, st_play, rec, moves, scratch, zv,
+                    actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0],
                 )  # fmt: skip
                 w = 1 if winner == seat else 0
                 sc = rec[seat, G_SCORE]

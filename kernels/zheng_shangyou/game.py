@@ -110,22 +110,25 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     # np.int64, not plain constants: passed on while still literal, they would compile moves_into, beats and
     # _planning_play once more each for Literal[int](0) (kernels/_jit.py)
     zero = np.int64(0)
+    # no event log: an empty int64 view (rec[:0]: no allocation, the same array type as a real log)
     return play_on(
         P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-        False, np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv,
+        False, np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv, rec[:0],
     )  # fmt: skip
 
 
 @jit
 def play_on(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
-    forced, fplay, fdup, strat, st, rec, moves, scratch, zv,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log,
 ):  # fmt: skip
     """Play a game on to its end from a state: ``hands[P, 2]`` and ``counts`` (0 for the seats out),
     ``turn`` to act, the play on the table (``cur_kind`` .. ``cur_key``, K_NONE on lead; ``last`` played it;
     ``passes`` since), ``place`` seats out so far, ``winner`` (-1 while nobody is out), ``rev`` (1 while a
     revolution is in force, variant 7). With ``forced``, the first action is ``(fplay, fdup)`` (0 = pass)
     instead of the player's choice. ``rec`` must hold each seat's G_NEVER_PLAYED; the rest is filled here.
+    ``log`` (``[n, 3]`` int64, or an empty one): each turn's ``(seat, cards, dups)`` (0, 0 = a pass) in rows
+    ``1 ..``, their number in ``log[0, 0]``; a game longer than the log keeps its first rows.
 
     Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8)."""
     # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
@@ -241,6 +244,11 @@ def play_on(
             if pick >= 0:
                 play = moves[pick, 0]
                 pdup = moves[pick, 1]
+        if log.shape[0] > 0 and log[0, 0] + 1 < log.shape[0]:
+            log[0, 0] += 1
+            log[log[0, 0], 0] = turn
+            log[log[0, 0], 1] = np.int64(play)
+            log[log[0, 0], 2] = np.int64(pdup)
         if play:
             if single >= 0:
                 kind, length, key = K_SINGLE, 1, _single_key(single, zv)
@@ -472,3 +480,30 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
             _accumulate_game(row, P, rec, hands0)
             dealer = loser
             leader = winner
+
+
+@jit
+def record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
+    """One game with its event log: the first game of trial ``trial`` of :func:`simulate_chunks` (the same
+    deal, leader and draws), its dealt hands in ``hands0[P, 2]`` and each turn in ``log`` (:func:`play_on`).
+    Returns (leader, winner, loser)."""
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_DEAL))
+    rng.seed_state(st_play, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_STRATEGY))
+    d = deck.copy()
+    hands = np.zeros((P, 2), dtype=np.uint64)
+    counts = np.zeros(P, dtype=np.int64)
+    deal_hands(st_deal, P, 0, d, hands, counts, n_deal)
+    hands0[:, :] = hands
+    leader = first_leader(P, hands)
+    rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+    for s in range(P):
+        rec[s, G_NEVER_PLAYED] = 1
+    log[0, 0] = 0
+    zero = np.int64(0)
+    winner, loser = play_on(
+        P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
+        False, np.uint64(0), np.uint64(0), strat, st_play, rec, new_moves(), make_scratch(), zv, log,
+    )  # fmt: skip
+    return leader, winner, loser

@@ -1,0 +1,242 @@
+"""Zheng Shangyou records and reviews (issue 34, positions.md): the record writer against the simulator and the
+rules, the replay's refusals, the review's known answers and its no-peeking property, the CLI round trip."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from analysis import cli
+from analysis.driver import run
+from analysis.errors import CardlabError
+from analysis.games import zheng_shangyou as zs
+from analysis.games import zheng_shangyou_review as zr
+from analysis.games.zheng_shangyou_odds import odds_spec
+from tests.reference import zheng_shangyou as ref
+from tests.test_zheng_shangyou_game import kernel_legal_for
+
+STRATEGIES = [["greedy"], ["planning"], ["random"], ["0=planning", "1=random", "2=greedy", "3=greedy-stop"]]
+
+
+@pytest.mark.parametrize("strategies", STRATEGIES, ids=lambda s: "-".join(s))
+@pytest.mark.parametrize("seed", [1, 7, 12])
+def test_a_record_is_the_first_game_of_simulate_with_the_same_seed(seed, strategies):
+    """The record's winner is the one simulate counts for trial 0 of the same seed, every event is legal
+    under the rules (the replay checks ZS-3 .. ZS-6), and the game ends when one seat holds cards."""
+    doc = zr.record(seed=seed, strategies=strategies)
+    game = zr.replay(doc)
+    assert game.over and doc["result"] == game.result()
+    sim = run(zs.simulation_spec(strategies=strategies), trials=1, seed=seed, progress=False).table
+    won = sim[(sim["measure"] == "winner") & (sim["estimate"] == 1.0)]["seat"].tolist()
+    assert won == [doc["result"]["winner"]]
+    # every card dealt is either played or left in the Loser's hand
+    played = sum((zr._codes(zs._encode(e["play"], {})) for e in doc["events"] if "play" in e), zr.Counter())
+    dealt = sum((zr._codes(zs._encode(h, {})) for h in doc["hands"].values()), zr.Counter())
+    assert dealt - played == zr._codes(zs._encode(doc["hands"][str(game.result()["loser"])], {})) - played
+
+
+def test_a_record_agrees_with_the_reference_game():
+    """The same deal played by the reference greedy players (deterministic; the legal plays from the kernel's
+    generator, checked against the reference's elsewhere) ends with the same Winner and Loser."""
+    for seed in (1, 2, 3):
+        doc = zr.record(seed=seed, strategies=["greedy"])
+        hands = [sorted(zr._codes(zs._encode(doc["hands"][str(s)], {})).elements()) for s in range(4)]
+        leader = min(range(4), key=lambda s: min(hands[s]))  # ZS-3
+        v = dict(ref.DEFAULTS)
+        w, loser, scores, places, _ = ref.play_game(
+            hands, leader, [zs.STRATEGIES["greedy"]] * 4, kernel_legal_for(zs.variant_array({})), lambda n: 0, v
+        )
+        assert (w, loser) == (doc["result"]["winner"], doc["result"]["loser"])
+
+
+@pytest.fixture(scope="module")
+def example() -> dict:
+    return zr.record(seed=1, strategies=["greedy"])
+
+
+def _bad(doc: dict, change) -> str:
+    d = copy.deepcopy(doc)
+    change(d)
+    with pytest.raises(CardlabError) as e:
+        zr.replay(d)
+    msg = str(e.value)
+    assert "\n" not in msg
+    return msg
+
+
+def test_illegal_events_are_refused_naming_the_event_and_rule(example):
+    first = example["events"][0]
+    assert "event 0" in _bad(example, lambda d: d["events"][0].update(seat=(first["seat"] + 1) % 4))
+    assert "ZS-3" in _bad(example, lambda d: d["events"][0].update(seat=(first["seat"] + 1) % 4))
+    m = _bad(example, lambda d: d["events"].__setitem__(0, {"seat": first["seat"], "pass": True}))
+    assert "event 0" in m and "passes on lead" in m and "ZS-4" in m
+    m = _bad(example, lambda d: d["events"][0].update(play="RJ"))
+    assert "does not hold RJ" in m
+    game = zr.replay(example)
+    i, low = next(
+        (i, min(st.hands[st.turn]))
+        for i, st in enumerate(game.states)
+        if st.current is not None and len(st.current) == 1 and min(st.hands[st.turn]) < min(st.current)
+    )  # a single on the table and a lower single in the hand
+    m = _bad(example, lambda d: d["events"][i].update(play=zr._text(zr.Counter({low: 1}))))
+    assert m.startswith(f"bad record: event {i}: ") and "does not beat" in m and "(ZS-6)" in m
+    assert "is over" in _bad(example, lambda d: d["events"].append({"seat": 0, "pass": True}))
+    two = example["hands"][str(first["seat"])].split()
+    odd = next(f"{a} {b}" for a in two for b in two if a[0] != b[0] and a < b)  # two cards of different ranks
+    assert "not a combination (ZS-5)" in _bad(example, lambda d: d["events"][0].update(play=odd))
+
+
+def test_bad_record_documents_are_refused(example):
+    assert "hands of" in _bad(example, lambda d: d["hands"].update({"0": "3D"}))
+    assert "more often than the deck" in _bad(
+        example, lambda d: d["hands"].update({"1": d["hands"]["0"].split()[0] + " " + d["hands"]["1"].split(" ", 1)[1]})
+    )
+    assert "not a zheng-shangyou one" in _bad(example, lambda d: d.update(game="bismarck"))
+    assert "events/3" in _bad(example, lambda d: d["events"][3].update(play="3D", **{"pass": True}))
+    assert "bad record" in _bad(example, lambda d: d.update(extra=1))
+    assert "strategy 'nobody'" in _bad(example, lambda d: d["strategies"].update({"0": "nobody"}))
+
+
+def test_a_position_holds_only_what_its_seat_knew(example):
+    game = zr.replay(example)
+    for i, st in enumerate(game.states):
+        pos = zr.position_at(game, i)
+        assert pos["seat"] == st.turn and "known" not in pos
+        assert pos["hand"] == zr._text(st.hands[st.turn])
+        assert sum(pos["cards_left"].values()) == sum(st.counts()) - st.counts()[st.turn]
+        odds_spec(variants={}, strategies=["greedy"], **pos)  # every position is one the advisor takes
+
+
+def _prefix_and_swap(doc: dict, k: int, seat: int) -> tuple[dict, dict]:
+    """The record up to event ``k`` (a decision of ``seat``), and the same with two other seats' cards that
+    were not played before ``k`` swapped (what ``seat`` could not see)."""
+    a = copy.deepcopy(doc)
+    a["events"] = a["events"][: k + 1]
+    a.pop("result")
+    played = zr.Counter()
+    for e in a["events"]:
+        if "play" in e:
+            played.update(zr._codes(zs._encode(e["play"], {})))
+    others = [s for s in range(4) if s != seat]
+    unseen = {s: sorted(zr._codes(zs._encode(a["hands"][str(s)], {})) - played) for s in others}
+    x, y = [s for s in others if unseen[s]][:2]
+    b = copy.deepcopy(a)
+    hx = zr._codes(zs._encode(b["hands"][str(x)], {}))
+    hy = zr._codes(zs._encode(b["hands"][str(y)], {}))
+    n = min(len(unseen[x]), len(unseen[y]), 3)
+    for cx, cy in zip(unseen[x][:n], unseen[y][:n]):
+        hx[cx] -= 1
+        hy[cx] += 1
+        hy[cy] -= 1
+        hx[cy] += 1
+    b["hands"][str(x)], b["hands"][str(y)] = zr._text(+hx), zr._text(+hy)
+    assert b["hands"] != a["hands"]
+    return a, b
+
+
+def test_a_review_does_not_peek_at_hidden_cards(example):
+    """Changing other seats' cards that the reviewed seat could not see changes nothing in its review."""
+    game = zr.replay(example)
+    seat = 2
+    ks = [i for i, st in enumerate(game.states) if st.turn == seat]
+    k = ks[len(ks) // 2]
+    a, b = _prefix_and_swap(example, k, seat)
+    ra = zr.review(a, seat=seat, precision=0.05, max_trials=4096)
+    rb = zr.review(b, seat=seat, precision=0.05, max_trials=4096)
+    assert len(ra.table) >= 2
+    assert ra.table.equals(rb.table)
+    # and the other seats' reviews do see the change (the check has teeth): their own hands differ
+    other = next(s for s in range(4) if s != seat and zr.replay(a).hands[s] != zr.replay(b).hands[s])
+    assert zr.position_at(zr.replay(a), next(i for i, st in enumerate(zr.replay(a).states) if st.turn == other)) != (
+        zr.position_at(zr.replay(b), next(i for i, st in enumerate(zr.replay(b).states) if st.turn == other))
+    )
+
+
+def test_passing_up_the_chance_to_go_out_is_flagged_with_its_cost():
+    """A known answer: a seat that could play its last cards over the current play and go out first (win 1.0)
+    but passes; the review marks the pass clearly worse and its loss is 1 - P(win after the pass)."""
+    for seed in range(1, 40):
+        doc = zr.record(seed=seed, strategies=["greedy"])
+        game = zr.replay(doc)
+        winner = doc["result"]["winner"]
+        i = next(i for i, e in enumerate(doc["events"]) if e["seat"] == winner and "play" in e and not [
+            x for x in doc["events"][i + 1 :] if x["seat"] == winner
+        ])  # fmt: skip
+        if game.states[i].current is not None:  # the winning play was made over a play: passing is legal
+            break
+    else:
+        pytest.skip("no game among the seeds ends with a play over a play")
+    d = copy.deepcopy(doc)
+    d["events"] = d["events"][:i] + [{"seat": winner, "pass": True}]
+    d.pop("result")
+    t = zr.review(d, seat=winner, precision=0.02).table
+    row = t[t["event"] == i].iloc[0]
+    assert row["taken"] == "pass" and row["verdict"] == "worse"
+    assert row["win_best"] == 1.0 and row["loss_win_low"] > 0
+    assert row["loss_win"] == pytest.approx(1.0 - row["win_taken"])
+    # the decisions before it were the greedy player's own: their losses are zero or clearly positive
+    rest = t[t["event"] < i]
+    assert ((rest["loss_win"] == 0) == (rest["verdict"] != "worse")).all()
+
+
+def test_cli_record_and_review_round_trip(tmp_path):
+    rec = tmp_path / "game.json"
+    p = subprocess.run(
+        [sys.executable, "-m", "analysis", "record", "zheng-shangyou", "--seed", "3", "--out", str(rec)],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(rec.read_text())
+    assert doc == zr.record(seed=3) | {"version": doc["version"]}
+    out = tmp_path / "review"
+    p = subprocess.run(
+        [sys.executable, "-m", "analysis", "review", "zheng-shangyou", str(rec), "--seat", "1", "--quiet",
+         "--precision", "0.05", "--report", str(out)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("seat 1: ") and "against greedy models" in p.stdout.splitlines()[0]
+    assert {f.name for f in out.iterdir()} == {"README.md", "review.html", "fig01.png"}
+    assert "loss_win" in (out / "README.md").read_text()
+    p = subprocess.run(
+        [sys.executable, "-m", "analysis", "review", "zheng-shangyou", str(rec), "--seat", "1", "--quiet",
+         "--precision", "0.05", "--format", "json"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    rows = json.loads(p.stdout)["rows"]
+    assert rows and all(r["seat"] == 1 for r in rows)
+
+
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["review", "zheng-shangyou", "/nonexistent.json"], "cannot read the record"),
+        (["review", "zheng-shangyou", "RECORD", "--seat", "9"], "bad --seat 9"),
+        (
+            ["review", "zheng-shangyou", "RECORD", "--precision", "2"],
+            "argument --precision: expected a half-width in (0, 1)",
+        ),
+        (["review", "zheng-shangyou", "RECORD", "--strategy", "nobody"], "nobody"),
+        (["record", "zheng-shangyou", "--strategy", "nobody"], "nobody"),
+        (["record", "zheng-shangyou", "--players", "9"], "players"),
+        (["record", "bismarck"], "Bismarck has no game records"),
+    ],
+)
+def test_bad_review_and_record_input_is_one_line(argv, msg, tmp_path, capsys, example):
+    rec = tmp_path / "r.json"
+    rec.write_text(json.dumps(example))
+    code = cli.main([str(rec) if a == "RECORD" else a for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2 and msg in err and err.count("\n") == 1, err
+
+
+def test_the_example_record_in_seeds_replays():
+    doc = json.loads((zs.seeds_dir() / "records" / "zheng-shangyou-example.json").read_text())
+    assert zr.replay(doc).over
+    np.testing.assert_equal(doc["events"], zr.record(seed=1)["events"])

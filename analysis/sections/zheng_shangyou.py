@@ -27,6 +27,14 @@ EXTRA_VARIANTS = [{"deck": d} for d in ("4p_52", "3p_54", "3p_52")] + [
     {"ruleset": "current_wiki", "suit_order": "false"},
 ]
 VARIANT_MEASURES = ("winner_given_3D", "winner_gain")
+#: the advisor's worked position (README's example): seat 0 over a 5 of spades, three opponents in play
+WORKED_POSITION = {
+    "hand": "4D 6C 7H 8S 9D TC JH QS KD 2C",
+    "cards_left": {"1": 9, "2": 11, "3": 7},
+    "current": "5S",
+    "by": 3,
+}
+REVIEWED_SEED, REVIEWED_SEAT = 1, 2  # seeds/records/zheng-shangyou-example.json, the seat with a clear error
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -71,8 +79,16 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         ).table
         for P in Z.TWO_DECK_PLAYERS
     }
+    from ..games import zheng_shangyou_odds as ZO
+    from ..games import zheng_shangyou_review as ZR
+
+    # the advisor and the review run to a precision, not to a size: the scale does not change them
+    advice = ZO.odds({"precision": 0.01, "seed": seed + 6, "progress": False}, **WORKED_POSITION)
+    review = ZR.review(ZR.record(seed=REVIEWED_SEED), seat=REVIEWED_SEAT, precision=0.02, seed=seed + 7)
     return {
         "seed": seed,
+        "advice": advice,
+        "review": review,
         "main": main.table,
         "main_trials": main.meta["trials"],
         "values": values,
@@ -334,6 +350,73 @@ def score_distribution(runs: dict) -> Section:
     )
 
 
+def worked_position(runs: dict) -> Section:
+    res = runs["advice"]
+    t = res.table
+    win = t[t.measure == "win"].set_index("action")
+    diff = t[t.measure == "diff_win"].set_index("action")
+    table = pd.DataFrame(
+        {
+            "action": win.index,
+            "verdict": win["verdict"].to_numpy(),
+            "win": win["estimate"].to_numpy(),
+            "win_low": win["ci_low"].to_numpy(),
+            "win_high": win["ci_high"].to_numpy(),
+            "diff_win": diff.loc[win.index, "estimate"].to_numpy(),
+            "diff_low": diff.loc[win.index, "ci_low"].to_numpy(),
+            "diff_high": diff.loc[win.index, "ci_high"].to_numpy(),
+        }
+    )
+    pos = WORKED_POSITION
+
+    def draw():
+        from ..plots import bar_with_intervals
+
+        return bar_with_intervals(
+            win.reset_index(),
+            "action",
+            None,
+            title="Seat 0's chance to go out first, by action (greedy models)",
+            ylabel="P(first out)",
+            xlabel="action over the 5 of spades",
+        )
+
+    return Section(
+        "A worked position: what should seat 0 play?",
+        (
+            f'`cardlab odds zheng-shangyou --hand "{pos["hand"]}" --cards-left 1=9 --cards-left 2=11 '
+            f"--cards-left 3=7 --current 5S --by 3 --precision 0.01`: seat 0 holds {pos['hand']}, seat 3 led "
+            "the 5 of spades. Every legal play and the pass on the same sampled layouts of the unseen cards, each "
+            "game played on by greedy players (positions.md); diff_win is the paired difference to the best "
+            f"({res.meta['trials']:,} layouts).\n\n{res.meta['answer']}"
+        ),
+        table,
+        [draw],
+        digits=3,
+    )
+
+
+def reviewed_game(runs: dict) -> Section:
+    from ..games import zheng_shangyou_review as ZR
+
+    res = runs["review"]
+    cols = ["event", "on_table", "actions", "taken", "best", "verdict", "win_taken", "loss_win", "loss_win_low",
+            "loss_win_high", "loss_score"]  # fmt: skip
+    return Section(
+        f"A reviewed game: seat {REVIEWED_SEAT} of the example record",
+        (
+            f"`cardlab review zheng-shangyou seeds/records/zheng-shangyou-example.json --seat {REVIEWED_SEAT}` "
+            f"(the record is `cardlab record zheng-shangyou --seed {REVIEWED_SEED}`, four greedy players): each "
+            "decision judged on what the seat knew then, to ±0.02 on the paired differences. loss_win is the best "
+            "action's chance to go out first minus the taken action's (0 where they are not separated at 95%)."
+            f"\n\n{res.meta['summary']}."
+        ),
+        res.table[cols],
+        [lambda: ZR.win_figure(res)],
+        digits=3,
+    )
+
+
 SECTIONS = (
     who_wins,
     three_of_diamonds,
@@ -345,6 +428,8 @@ SECTIONS = (
     two_decks,
     two_deck_bombs,
     score_distribution,
+    worked_position,
+    reviewed_game,
 )
 
 

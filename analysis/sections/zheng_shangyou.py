@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -28,7 +30,7 @@ EXTRA_VARIANTS = [{"deck": d} for d in ("4p_52", "3p_54", "3p_52")] + [
 ]
 VARIANT_MEASURES = ("winner_given_3D", "winner_gain")
 #: the advisor's worked position (README's example): seat 0 over a 5 of spades, three opponents in play
-WORKED_POSITION = {
+WORKED_POSITION: dict[str, Any] = {
     "hand": "4D 6C 7H 8S 9D TC JH QS KD 2C",
     "cards_left": {"1": 9, "2": 11, "3": 7},
     "current": "5S",

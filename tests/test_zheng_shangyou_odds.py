@@ -12,6 +12,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from analysis.errors import CardlabError
 from analysis.games import zheng_shangyou as zs
 from analysis.games import zheng_shangyou_odds as zo
 from kernels import rng
@@ -100,7 +101,7 @@ def test_the_sampler_is_exactly_uniform():
     n = 30_000
     for t in range(n):
         rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(t), np.uint64(rng.STREAM_DEAL))
-        K.sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, work)
+        K.sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, work, -1, 0)
         assert hands[3, 0] == hands0[3, 0] and hands[0, 0] == 0 and list(counts) == list(counts0)
         seen[(int(hands[1, 0]), int(hands[2, 0]))] += 1
     layouts = {
@@ -115,6 +116,37 @@ def test_the_sampler_is_exactly_uniform():
     dof = 59
     # the 99.9% point of chi-square(59) by Wilson-Hilferty: about 98.3
     limit = dof * (1 - 2 / (9 * dof) + 3.09 * math.sqrt(2 / (9 * dof))) ** 3
+    assert chi2 < limit, chi2
+
+
+def test_the_capped_sampler_is_exactly_uniform():
+    """The Loser's exchange: seat 2 (the Loser) holds no card above code 14. Pool 0 5 9 14 20 33; seat 2 needs
+    2 of the four cards <= 14, seat 1 one of the rest: 6 * 4 = 24 layouts, chi-square over 24,000 samples, and
+    no layout ever gives the Loser a card above the cap."""
+    P, seat, loser, cap = 4, 0, 2, 14
+    hands0 = np.zeros((P, 2), dtype=np.uint64)
+    counts0 = np.array([3, 1, 2, 4], dtype=np.int64)
+    hands0[3, 0] = np.uint64(0b1111 << 40)
+    pool = np.array([0, 5, 9, 14, 20, 33], dtype=np.int64)
+    need = np.array([0, 1, 2, 0], dtype=np.int64)
+    hands, counts, work = np.zeros_like(hands0), np.zeros_like(counts0), pool.copy()
+    st = rng.new_state()
+    seen: Counter[tuple[int, int]] = Counter()
+    n = 24_000
+    for t in range(n):
+        rng.seed_state(st, np.uint64(3), np.uint64(2), np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        K.sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, work, loser, cap)
+        assert int(hands[2, 0]) < (1 << (cap + 1))
+        seen[(int(hands[1, 0]), int(hands[2, 0]))] += 1
+    low = [c for c in pool.tolist() if c <= cap]
+    layouts = {
+        (1 << one, sum(1 << c for c in two)) for two in combinations(low, 2) for one in pool.tolist() if one not in two
+    }
+    assert set(seen) == layouts and len(layouts) == 24
+    expected = n / 24
+    chi2 = sum((k - expected) ** 2 / expected for k in seen.values())
+    dof = 23
+    limit = dof * (1 - 2 / (9 * dof) + 3.09 * math.sqrt(2 / (9 * dof))) ** 3  # the 99.9% point
     assert chi2 < limit, chi2
 
 
@@ -199,7 +231,7 @@ def test_the_advisor_equals_independent_play_on_each_sample():
     wins = Counter()
     for t in range(30):
         rng.seed_state(st, np.uint64(9), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_DEAL))
-        K.sample_layout(st, int(P), int(seat), hands0, counts0, pool, need, hands, counts, pool.copy())
+        K.sample_layout(st, int(P), int(seat), hands0, counts0, pool, need, hands, counts, pool.copy(), -1, 0)
         layout = [sorted(ref.from_masks(int(a), int(b))) for a, b in hands]
         for a, (fp, fd) in enumerate(actions):
             first = tuple(sorted(ref.from_masks(int(fp), int(fd)))) if fp else ()
@@ -213,6 +245,101 @@ def test_the_advisor_equals_independent_play_on_each_sample():
     assert [int(rows[1 + K.A_FIELDS * a + K.A_WIN]) for a in range(len(actions))] == [
         wins[a] for a in range(len(actions))
     ]
+
+
+EXCHANGE = {
+    "decision": "exchange",
+    "seat": 1,
+    "loser": 3,
+    "received": "AS",
+    "hand": "3D 4C 5H 5S 7D 8C 9H TS JD QC KH AS 2D 9D",
+}
+
+
+@pytest.mark.parametrize("mode", ["winner_gives_one", "offer_two"])
+def test_the_exchange_advisor_equals_independent_play_on_each_sample(mode):
+    """The Loser's exchange (variant 8): per sample, the Winner gives each candidate card to the Loser and the
+    reference plays the game from its first lead (the previous Winner leads) with the same draws."""
+    v = {"loser_exchange": mode}
+    pos = {k: x for k, x in EXCHANGE.items() if k != "decision"}
+    spec = zo.exchange_spec(variants=v, strategies=["random"], **pos)
+    P, seat, loser, cap, hands0, counts0, pool, need, gives, strat, zv = spec.args
+    names = spec.describe["actions"]
+    if mode == "offer_two":
+        assert "offer 3D and a lower card" not in names and len(names) == 13  # 3D is the lowest: no lower card
+    else:
+        assert len(names) == 14
+    from analysis import driver
+
+    rows = driver.run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 20, 20, np.uint64(4),
+                             np.uint64(0), spec.n_counts)[0]  # fmt: skip
+    legal = kernel_legal_for(zv)
+    full = spec.describe["variants"]
+    st = rng.new_state()
+    hands = np.zeros_like(hands0)
+    counts = np.zeros_like(counts0)
+    wins = Counter()
+    for t in range(20):
+        rng.seed_state(st, np.uint64(4), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        K.sample_layout(st, int(P), int(seat), hands0, counts0, pool, need, hands, counts, pool.copy(), 3, int(cap))
+        layout = [Counter(ref.from_masks(int(a), int(b))) for a, b in hands]
+        assert max(layout[3]) < int(cap) and [sum(h.values()) for h in layout] == [
+            14,
+            14,
+            13,
+            13,
+        ]  # the Loser (3) dealt: seats 3 and 0 hold 14
+        for a, g in enumerate(gives):
+            game = [sorted(h.elements()) for h in layout]
+            game[1].remove(int(g))
+            game[3] = sorted(game[3] + [int(g)])
+            rng.seed_state(st, np.uint64(4), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            w, _, _, _, _ = ref.play_game(game, 1, [(0, 0, 0)] * 4, legal, lambda n: int(rng.below(st, n)), full)
+            wins[a] += 1 if w == seat else 0
+    assert rows[K.A_SAMPLES] == 20
+    assert [int(rows[1 + K.A_FIELDS * a + K.A_WIN]) for a in range(len(gives))] == [wins[a] for a in range(len(gives))]
+
+
+def test_giving_back_a_two_keeps_a_winning_hand():
+    """A known answer from the rules: the Winner (it leads, later_game_leader=previous_winner) holds one card of
+    each rank 3 .. A, none five in a row of one suit, and 2D 2S. No other hand can then hold four of a kind or a
+    straight flush (ZS-5), so its straight of twelve (3 .. A) cannot be beaten (ZS-6) and it leads again. Giving
+    back a two leaves that straight and one two: it goes out on its second lead in every sample. Breaking the
+    straight (a middle card) loses some samples, so those actions are clearly worse."""
+    r = zo.odds(
+        {"trials": 512, "seed": 2, "progress": False, "chunk_size": 256},
+        variants={"loser_exchange": "winner_gives_one"},
+        decision="exchange",
+        seat=1,
+        loser=3,
+        received="2S",
+        hand="3D 4C 5H 6S 7D 8C 9H TS JD QC KH AS 2D 2S",
+    )
+    w = _rows(r, "win")
+    assert w.loc["give 2D", "estimate"] == 1.0 and w.loc["give 2S", "estimate"] == 1.0
+    assert {w.loc["give 2D", "verdict"], w.loc["give 2S", "verdict"]} <= {"best", "uncertain"}
+    for middle in ("give 9H", "give TS", "give 6S"):
+        assert w.loc[middle, "verdict"] == "worse" and w.loc[middle, "estimate"] < 1.0
+    assert r.meta["answer"].startswith("Give 2")
+
+
+@pytest.mark.parametrize(
+    "position, msg",
+    [
+        ({}, "needs the variant loser_exchange"),
+        ({"variants": {"loser_exchange": "offer_two"}, "loser": 1}, "give --loser SEAT"),
+        ({"variants": {"loser_exchange": "offer_two"}, "received": "2S"}, "is not in --hand"),
+        ({"variants": {"loser_exchange": "offer_two"}, "received": "2H 2D"}, "one card"),
+        ({"variants": {"loser_exchange": "offer_two"}, "hand": "3D 4C AS"}, "a hand of 3 cards"),
+        ({"variants": {"loser_exchange": "offer_two"}, "current": "5S", "by": 0}, "not part of the exchange"),
+        ({"variants": {"loser_exchange": "offer_two"}, "received": "3D"}, "cannot have given 3D"),
+    ],
+)
+def test_bad_exchange_positions_are_refused(position, msg):
+    pos = dict(EXCHANGE) | {k: x for k, x in position.items() if k != "variants"}
+    with pytest.raises(CardlabError) as e:
+        zo.odds({"trials": 8, "progress": False}, variants=position.get("variants"), **pos)
+    assert msg in str(e.value) and "\n" not in str(e.value)
 
 
 def test_precision_stops_when_every_difference_is_settled():

@@ -582,6 +582,11 @@ class ZhengShangyou(Game):
     exact_options = (Option("--players", "number of players (the deck variant's if omitted)", type=positive_int),)
     odds_options = (
         Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
+        Option("--decision", "play (default) or exchange: which card the Winner gives back in the Loser's "
+               "exchange (variant loser_exchange)", choices=("play", "exchange")),
+        Option("--loser", "exchange: the previous game's Loser (it deals)", type=int, metavar="SEAT"),
+        Option("--received", "exchange: the Loser's highest single, given to the Winner (also in --hand)",
+               metavar="CARD"),
         Option("--seat", "the deciding seat (default 0; seat 0 is the first dealer's left)", type=int),
         Option("--hand", "the deciding seat's cards"),
         Option("--cards-left", "how many cards another seat holds (one per seat in play)", action="append",

@@ -208,6 +208,99 @@ def odds_spec(
     )
 
 
+def exchange_spec(
+    *,
+    hand: str,
+    seat: int = 0,
+    loser: int | None = None,
+    received: str | None = None,
+    players: int | None = None,
+    variants: dict | None = None,
+    strategies: list[str] | None = None,
+) -> KernelSpec:
+    """The Loser's exchange (variant 8, 4(c)8) before a later game: ``seat`` (the Winner) holds its dealt cards
+    and ``received``, the Loser's highest single; which card should it give back? Under ``winner_gives_one``
+    each card of the hand is an action; under ``offer_two`` the Winner offers two and the Loser takes the higher
+    [OURS], so an offer is worth the card the Loser takes: one row per card that has a lower one to pair with.
+    The Loser deals (ZS-7); the other hands are dealt uniformly, the Loser's from the cards not above the one it
+    gave; the first lead follows ``later_game_leader``."""
+    P, deck, n_deal, zv, full = _table(players, variants)
+    mode = full["loser_exchange"]
+    if mode == "none":
+        raise CardlabError(
+            "the exchange decision needs the variant loser_exchange=offer_two or loser_exchange=winner_gives_one"
+        )
+    if not 0 <= seat < P:
+        raise CardlabError(f"bad --seat {seat}: seats are 0..{P - 1}")
+    if loser is None or not 0 <= loser < P or loser == seat:
+        raise CardlabError(f"give --loser SEAT: the previous game's Loser (another seat, 0..{P - 1})")
+    if not received:
+        raise CardlabError("give --received CARD: the Loser's highest single, now in --hand")
+    got = _codes(_encode(received, variants))
+    if len(got) != 1:
+        raise CardlabError(f"bad --received {received!r}: one card, the Loser's highest single")
+    cap = got[0]
+    mine = _encode(hand, variants)
+    codes = _codes(mine)
+    if cap not in codes:
+        raise CardlabError(f"--received {received} is not in --hand: the hand holds it after the exchange's first half")
+    n = n_deal // P
+    extra = n_deal % P
+    sizes = [n + (1 if (s - loser) % P < extra else 0) for s in range(P)]  # the Loser deals (ZS-1, ZS-7)
+    if len(codes) != sizes[seat] + 1:
+        raise CardlabError(
+            f"a hand of {len(codes)} cards: the Winner holds its {sizes[seat]} dealt cards and the Loser's card "
+            f"({sizes[seat] + 1}) when the Loser deals"
+        )
+    pool: Counter[int] = Counter(int(c) for c in deck)
+    pool.subtract(Counter(codes))
+    if any(k < 0 for k in pool.values()):
+        raise CardlabError("--hand names a card more often than the deck holds it")
+    pool_arr = np.array(sorted(pool.elements()), dtype=np.int64)
+    need = np.array([0 if s == seat else sizes[s] - (1 if s == loser else 0) for s in range(P)], dtype=np.int64)
+    below = int((pool_arr <= cap).sum())
+    if below < need[loser]:
+        raise CardlabError(
+            f"the Loser cannot have given {received}: it holds {need[loser]} other cards, none above it, "
+            f"but only {below} such cards are unseen"
+        )
+    counts = need.copy()  # the layout fills the hands; the counts are the position's
+    counts[seat] = len(codes)
+    hands = np.zeros((P, 2), dtype=np.uint64)
+    hands[seat] = mine
+    held = Counter(codes)
+    if mode == "winner_gives_one":
+        gives = sorted(held)
+        names = [f"give {DECK.card(c)}" for c in gives]
+    else:  # offer_two: the card taken is the higher of the two offered; it needs a lower one (or its twin)
+        gives = [c for c in sorted(held) if held[c] > 1 or any(d < c for d in held)]
+        names = [f"offer {DECK.card(c)} and a lower card" for c in gives]
+    strat, models = strategy_table(strategies, P)
+    args = (
+        np.int64(P), np.int64(seat), np.int64(loser), np.int64(cap), hands, counts, pool_arr, need,
+        np.array(gives, dtype=np.int64), strat, zv,
+    )  # fmt: skip
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.zheng_shangyou:advise_exchange_chunks",
+        args=args,
+        n_counts=K.advise_width(len(gives)),
+        tabulate=_tabulate,
+        describe={
+            "players": P,
+            "variants": full,
+            "strategies": models,
+            "seat": seat,
+            "hand": cards_of(*mine),
+            "actions": names,
+            "analysis": "advisor",
+            "decision": "exchange",
+        },
+        precision_measures=("win", "diff_win"),
+        precision_done=_precision_done,
+    )
+
+
 def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     names = spec.describe["actions"]
     A = len(names)
@@ -274,7 +367,8 @@ def answer_line(table: pd.DataFrame) -> str:
     w = table[table["measure"] == "win"].reset_index(drop=True)
     s = table[table["measure"] == "score"].set_index("action")["estimate"]
     best = w[w["verdict"] == "best"].iloc[0]
-    verb = "Pass" if best["action"] == "pass" else f"Play {best['action']}"
+    a = best["action"]
+    verb = "Pass" if a == "pass" else (a[0].upper() + a[1:] if a.startswith(("give ", "offer ")) else f"Play {a}")
     text = f"{verb}: goes out first {100 * best['estimate']:.1f}%, score {s[best['action']]:+.2f} (best"
     rest = w[w["verdict"] != "best"].sort_values("estimate", ascending=False)
     if len(rest):
@@ -286,8 +380,9 @@ def answer_line(table: pd.DataFrame) -> str:
 
 FIELDS = (
     "players", "seat", "hand", "cards_left", "current", "by", "played", "known", "finished", "revolution",
-    "never_played",
+    "never_played", "decision", "loser", "received",
 )  # fmt: skip
+EXCHANGE_FIELDS = ("players", "seat", "hand", "loser", "received")  # the fields of decision: exchange
 
 
 def position_fields(given: dict, variants: dict | None, strategies) -> dict:
@@ -309,14 +404,12 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
             raise CardlabError(f"--position {path!r}: expected a JSON object of position fields")
         if doc.get("game", GAME) != GAME:
             raise CardlabError(f"--position {path!r} is a {doc['game']} position, not {GAME}")
-        unknown = sorted(set(doc) - set(FIELDS) - {"game", "variants", "models", "decision", "trick"})
+        unknown = sorted(set(doc) - set(FIELDS) - {"game", "variants", "models", "trick"})
         if unknown:
             raise CardlabError(f"--position {path!r}: unknown field {unknown[0]!r}; accepted: {', '.join(FIELDS)}")
         trick = doc.pop("trick", None) or {}
         doc.setdefault("current", trick.get("current"))
         doc.setdefault("by", trick.get("by"))
-        if doc.pop("decision", "play") != "play":
-            raise CardlabError("the Zheng Shangyou advisor answers the play decision (decision: play)")
     out = {k: v for k, v in doc.items() if k in FIELDS and v is not None}
     out.update({k: v for k, v in given.items() if v is not None and v is not False})
     if "hand" not in out:
@@ -333,7 +426,22 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
 
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
     """Run the advisor on one position; the table has a row per action and measure (module docstring)."""
-    spec = odds_spec(variants=variants, strategies=strategies, **position)
+    decision = position.pop("decision", None) or "play"
+    if decision == "exchange":
+        stray = sorted(k for k in position if k not in EXCHANGE_FIELDS)
+        if stray:
+            raise CardlabError(
+                f"--{stray[0].replace('_', '-')} is not part of the exchange decision (it comes before the game); "
+                f"it takes: {', '.join(EXCHANGE_FIELDS)}"
+            )
+        spec = exchange_spec(variants=variants, strategies=strategies, **position)
+    elif decision == "play":
+        for k in ("loser", "received"):
+            if k in position:
+                raise CardlabError(f"--{k} belongs to --decision exchange (the Loser's exchange)")
+        spec = odds_spec(variants=variants, strategies=strategies, **position)
+    else:
+        raise CardlabError(f"unknown decision {decision!r}; accepted: play, exchange")
     result = run_spec(spec, **run)
     result.meta["answer"] = answer_line(result.table)
     result.meta["models"] = spec.describe["strategies"]

@@ -44,6 +44,7 @@ from .advisor import (
     P_REV,
     P_WINNER,
     advise_chunks,
+    advise_exchange_chunks,
     advise_width,
     sample_layout,
 )
@@ -140,6 +141,7 @@ __all__ = [
     "P_REV",
     "P_WINNER",
     "advise_chunks",
+    "advise_exchange_chunks",
     "advise_width",
     "sample_layout",
     "play_on",

@@ -18,8 +18,9 @@ import numpy as np
 
 from .. import rng
 from .._jit import jit, pjit, prange
-from .game import play_on
-from .moves import add_card, make_scratch, new_moves
+from .game import first_leader, play_on
+from .layout import K_NONE, V_LATER_LEADER
+from .moves import add_card, make_scratch, new_moves, take
 from .players import G_FIELDS, G_NEVER_PLAYED, G_SCORE
 
 A_SAMPLES = 0
@@ -52,16 +53,29 @@ def pair_index(a, b, A):
 
 
 @jit
-def sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, deck):
+def sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, deck, cap_seat, cap):
     """One uniform layout: ``hands``/``counts`` = the position's, each other seat ``s`` given ``need[s]`` cards
-    drawn from ``pool`` (``deck`` is a work copy of it)."""
+    drawn from ``pool`` (sorted; ``deck`` is a work copy of it). With ``cap_seat >= 0`` that seat is dealt first
+    and only cards of code at most ``cap`` (the Loser, who gave away its highest single): its cards are a
+    uniform subset of those, and the rest stays uniform, so the layout is uniform among the consistent ones."""
     hands[:, :] = hands0
     counts[:] = counts0
     deck[:] = pool
     i = 0
     n = pool.shape[0]
+    if cap_seat >= 0:
+        m = 0
+        while m < n and pool[m] <= cap:
+            m += 1
+        for _ in range(need[cap_seat]):
+            j = i + rng.below(st, m - i)
+            c = deck[j]
+            deck[j] = deck[i]
+            deck[i] = c
+            hands[cap_seat, 0], hands[cap_seat, 1] = add_card(hands[cap_seat, 0], hands[cap_seat, 1], c)
+            i += 1
     for s in range(P):
-        if s == seat:
+        if s == seat or s == cap_seat:
             continue
         for _ in range(need[s]):
             j = i + rng.below(st, n - i)
@@ -100,7 +114,7 @@ def advise_chunks(
         st_play = rng.new_state()
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck)
+            sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, -1, 0)
             for a in range(A):
                 hands[:, :] = base
                 counts[:] = base_counts
@@ -113,19 +127,92 @@ def advise_chunks(
                     state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], True, actions[a, 0],
                     actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0],
                 )  # fmt: skip
-                w = 1 if winner == seat else 0
-                sc = rec[seat, G_SCORE]
-                wins[a] = w
-                scores[a] = sc
-                b = 1 + A_FIELDS * a
-                row[b + A_WIN] += w
-                row[b + A_SCORE] += sc
-                row[b + A_SCORE_SQ] += sc * sc
-                row[b + A_LAST] += 1 if loser == seat else 0
-            row[A_SAMPLES] += 1
-            pb = 1 + A_FIELDS * A
+                _add_action(row, a, seat, winner, loser, rec, wins, scores)
+            _add_sample(row, A, wins, scores)
+
+
+@jit
+def _add_action(row, a, seat, winner, loser, rec, wins, scores):
+    """Action ``a``'s game on one sample into the count row (and ``wins``/``scores`` for the pair sums)."""
+    w = 1 if winner == seat else 0
+    sc = rec[seat, G_SCORE]
+    wins[a] = w
+    scores[a] = sc
+    b = 1 + A_FIELDS * a
+    row[b + A_WIN] += w
+    row[b + A_SCORE] += sc
+    row[b + A_SCORE_SQ] += sc * sc
+    row[b + A_LAST] += 1 if loser == seat else 0
+
+
+@jit
+def _add_sample(row, A, wins, scores):
+    """One sample done: its count, and the cross sums of every pair of actions (the paired variances)."""
+    row[A_SAMPLES] += 1
+    pb = 1 + A_FIELDS * A
+    for a in range(A):
+        for b2 in range(a + 1, A):
+            p = pb + 2 * pair_index(a, b2, A)
+            row[p] += wins[a] * wins[b2]
+            row[p + 1] += scores[a] * scores[b2]
+
+
+@pjit
+def advise_exchange_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives,
+    strat, zv, out,
+):  # fmt: skip
+    """The driver's kernel for the Loser's exchange (variant 8) before a later game: ``seat`` (the Winner)
+    holds its dealt cards and the Loser's highest single ``cap``; each action gives the card ``gives[a]`` to
+    ``loser`` (known to hold no card above ``cap``), then the game is played from its first lead (variant
+    ``later_game_leader``, the Loser dealing) by ``strat``'s players, every action on the same layout and draws."""
+    A = gives.shape[0]
+    zero = np.int64(0)
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        row = out[ci]
+        base = np.zeros((P, 2), dtype=np.uint64)
+        base_counts = np.zeros(P, dtype=np.int64)
+        hands = np.zeros((P, 2), dtype=np.uint64)
+        counts = np.zeros(P, dtype=np.int64)
+        deck = pool.copy()
+        rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+        moves = new_moves()
+        scratch = make_scratch()
+        wins = np.zeros(A, dtype=np.int64)
+        scores = np.zeros(A, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, loser, cap)
             for a in range(A):
-                for b2 in range(a + 1, A):
-                    p = pb + 2 * pair_index(a, b2, A)
-                    row[p] += wins[a] * wins[b2]
-                    row[p + 1] += scores[a] * scores[b2]
+                hands[:, :] = base
+                counts[:] = base_counts
+                g = gives[a]
+                hands[seat, 0], hands[seat, 1] = take(
+                    hands[seat, 0], hands[seat, 1], np.uint64(1) << np.uint64(g), np.uint64(0)
+                )
+                hands[loser, 0], hands[loser, 1] = add_card(hands[loser, 0], hands[loser, 1], g)
+                counts[seat] -= 1
+                counts[loser] += 1
+                rule = zv[V_LATER_LEADER]
+                leader = seat  # previous_winner
+                if rule == 1:
+                    leader = first_leader(P, hands)
+                elif rule == 2:
+                    leader = loser  # the dealer
+                elif rule == 3:
+                    leader = (loser + 1) % P
+                rec[:, :] = 0
+                for s in range(P):
+                    rec[s, G_NEVER_PLAYED] = 1
+                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+                winner, last = play_on(
+                    P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
+                    False, np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0],
+                )  # fmt: skip
+                _add_action(row, a, seat, winner, last, rec, wins, scores)
+            _add_sample(row, A, wins, scores)

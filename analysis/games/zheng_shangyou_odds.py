@@ -20,15 +20,13 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from kernels import zheng_shangyou as K
-from kernels.zheng_shangyou.advisor import pair_index
 
+from ..advisor import answer_line, precision_done, tabulate_actions
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
-from ..stats import mean_interval, paired_difference, wilson
 from ..tables import Result
 from .zheng_shangyou import (
     DECK,
@@ -193,7 +191,7 @@ def odds_spec(
         kernel="kernels.zheng_shangyou:advise_chunks",
         args=args,
         n_counts=K.advise_width(len(acts)),
-        tabulate=_tabulate,
+        tabulate=tabulate_actions,
         describe={
             "players": P,
             "variants": full,
@@ -204,7 +202,7 @@ def odds_spec(
             "analysis": "advisor",
         },
         precision_measures=("win", "diff_win"),
-        precision_done=_precision_done,
+        precision_done=precision_done,
     )
 
 
@@ -285,7 +283,7 @@ def exchange_spec(
         kernel="kernels.zheng_shangyou:advise_exchange_chunks",
         args=args,
         n_counts=K.advise_width(len(gives)),
-        tabulate=_tabulate,
+        tabulate=tabulate_actions,
         describe={
             "players": P,
             "variants": full,
@@ -297,85 +295,8 @@ def exchange_spec(
             "decision": "exchange",
         },
         precision_measures=("win", "diff_win"),
-        precision_done=_precision_done,
+        precision_done=precision_done,
     )
-
-
-def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
-    names = spec.describe["actions"]
-    A = len(names)
-    c = np.asarray(counts, dtype=np.float64)
-    n = c[K.A_SAMPLES]
-    per = c[1 : 1 + K.A_FIELDS * A].reshape(A, K.A_FIELDS)
-    pairs = c[1 + K.A_FIELDS * A :].reshape(-1, 2)
-    win, score, score_sq, last = per[:, K.A_WIN], per[:, K.A_SCORE], per[:, K.A_SCORE_SQ], per[:, K.A_LAST]
-    best = max(range(A), key=lambda a: (win[a], score[a], -a)) if n else 0
-
-    def cross(a: int, b: int) -> tuple[float, float]:
-        if a == b:
-            return win[a], score_sq[a]
-        p = int(pair_index(min(a, b), max(a, b), A))
-        return pairs[p, 0], pairs[p, 1]
-
-    seat = spec.describe["seat"]
-    rows = []
-    for a in sorted(range(A), key=lambda a: (-win[a], -score[a], a)):  # best first
-        ww, ss = cross(a, best)
-        dw, dw2 = win[a] - win[best], win[a] + win[best] - 2 * ww
-        ds, ds2 = score[a] - score[best], score_sq[a] + score_sq[best] - 2 * ss
-        e_w = wilson(win[a], n)
-        e_s = mean_interval(score[a], score_sq[a], n)
-        e_l = wilson(last[a], n)
-        d_w = paired_difference(dw, dw2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
-        d_s = paired_difference(ds, ds2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
-        verdict = "best" if a == best else ("worse" if d_w[3] < 0 or (d_w[3] <= 0 and d_s[3] < 0) else "uncertain")
-        for measure, (e, se, lo, hi) in (
-            ("win", e_w),
-            ("score", e_s),
-            ("last", e_l),
-            ("diff_win", d_w),
-            ("diff_score", d_s),
-        ):
-            rows.append(
-                {
-                    "measure": measure,
-                    "seat": seat,
-                    "action": names[a],
-                    "verdict": verdict,
-                    "trials": int(n),
-                    "estimate": float(e),
-                    "std_error": float(se),
-                    "ci_low": float(lo),
-                    "ci_high": float(hi),
-                }
-            )
-    df = pd.DataFrame(rows)
-    df["seat"] = df["seat"].astype("Int64")
-    return df
-
-
-def _precision_done(table: pd.DataFrame, precision: float) -> bool:
-    """positions.md: every paired difference to the best within ±precision or its interval clear of zero."""
-    d = table[table["measure"] == "diff_win"]
-    d = d[d["verdict"] != "best"]
-    half = (d["ci_high"] - d["ci_low"]) / 2
-    return bool(((half <= precision) | (d["ci_high"] < 0) | (d["ci_low"] > 0)).all())
-
-
-def answer_line(table: pd.DataFrame) -> str:
-    """The one-line answer: the best action, its chance to go out first, and the runner-up's cost."""
-    w = table[table["measure"] == "win"].reset_index(drop=True)
-    s = table[table["measure"] == "score"].set_index("action")["estimate"]
-    best = w[w["verdict"] == "best"].iloc[0]
-    a = best["action"]
-    verb = "Pass" if a == "pass" else (a[0].upper() + a[1:] if a.startswith(("give ", "offer ")) else f"Play {a}")
-    text = f"{verb}: goes out first {100 * best['estimate']:.1f}%, score {s[best['action']]:+.2f} (best"
-    rest = w[w["verdict"] != "best"].sort_values("estimate", ascending=False)
-    if len(rest):
-        r = rest.iloc[0]
-        how = "clearly worse" if r["verdict"] == "worse" else "not separated"
-        text += f"; next {r['action']}: {100 * r['estimate']:.1f}%, {s[r['action']]:+.2f}, {how}"
-    return text + ")"
 
 
 FIELDS = (

@@ -27,13 +27,8 @@ module re-exports what the analysis layer, the tests and the benchmarks use.
 
 from __future__ import annotations
 
+from ..advise import A_FIELDS, A_LAST, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_WIN, advise_width
 from .advisor import (
-    A_FIELDS,
-    A_LAST,
-    A_SAMPLES,
-    A_SCORE,
-    A_SCORE_SQ,
-    A_WIN,
     P_CUR_KEY,
     P_CUR_KIND,
     P_CUR_LEN,
@@ -45,7 +40,6 @@ from .advisor import (
     P_WINNER,
     advise_chunks,
     advise_exchange_chunks,
-    advise_width,
     sample_layout,
 )
 from .classifier import beats, classify

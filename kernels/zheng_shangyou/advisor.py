@@ -6,10 +6,8 @@ top of the cards known to be in its hand (already in ``hands0``); the cards of t
 play. Every way of choosing the hands is equally likely (a partial Fisher-Yates shuffle of the pool), so the
 layouts are uniform over those consistent with the hand sizes and the known cards.
 
-Count-row layout (``advise_width(A)`` int64s per chunk): ``A_SAMPLES``; per action ``a`` at ``1 + A_FIELDS * a``:
-``A_WIN`` (the deciding seat goes out first), ``A_SCORE``, ``A_SCORE_SQ``, ``A_LAST`` (it is the Loser); then per
-pair ``a < b`` (:func:`pair_index`) at ``1 + A_FIELDS * A + 2 * p``: the sums of ``win_a * win_b`` and of
-``score_a * score_b``, from which the paired differences' variances follow.
+The count row is :mod:`kernels.advise`'s (per action: the deciding seat goes out first, its score, it is the
+Loser; per pair the cross sums).
 """
 
 from __future__ import annotations
@@ -18,17 +16,14 @@ import numpy as np
 
 from .. import rng
 from .._jit import jit, pjit, prange
+from ..advise import (
+    add_action,
+    add_sample,
+)
 from .game import first_leader, play_on
 from .layout import K_NONE, V_LATER_LEADER
 from .moves import add_card, make_scratch, new_moves, take
 from .players import G_FIELDS, G_NEVER_PLAYED, G_SCORE
-
-A_SAMPLES = 0
-A_WIN = 0
-A_SCORE = 1
-A_SCORE_SQ = 2
-A_LAST = 3
-A_FIELDS = 4
 
 # state vector of the position (``state`` argument): the play on the table and the game's progress
 P_CUR_KIND = 0
@@ -40,16 +35,6 @@ P_PLACE = 5  # seats already out
 P_WINNER = 6  # the first seat out, -1 while nobody is
 P_REV = 7  # 1 while a revolution is in force (variant 7)
 P_FIELDS = 8
-
-
-def advise_width(n_actions: int) -> int:
-    return 1 + A_FIELDS * n_actions + n_actions * (n_actions - 1)
-
-
-@jit
-def pair_index(a, b, A):
-    """The index of the pair ``a < b`` among the ``A * (A - 1) / 2`` pairs, row by row."""
-    return a * A - a * (a + 1) // 2 + (b - a - 1)
 
 
 @jit
@@ -127,34 +112,10 @@ def advise_chunks(
                     state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], True, actions[a, 0],
                     actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0],
                 )  # fmt: skip
-                _add_action(row, a, seat, winner, loser, rec, wins, scores)
-            _add_sample(row, A, wins, scores)
-
-
-@jit
-def _add_action(row, a, seat, winner, loser, rec, wins, scores):
-    """Action ``a``'s game on one sample into the count row (and ``wins``/``scores`` for the pair sums)."""
-    w = 1 if winner == seat else 0
-    sc = rec[seat, G_SCORE]
-    wins[a] = w
-    scores[a] = sc
-    b = 1 + A_FIELDS * a
-    row[b + A_WIN] += w
-    row[b + A_SCORE] += sc
-    row[b + A_SCORE_SQ] += sc * sc
-    row[b + A_LAST] += 1 if loser == seat else 0
-
-
-@jit
-def _add_sample(row, A, wins, scores):
-    """One sample done: its count, and the cross sums of every pair of actions (the paired variances)."""
-    row[A_SAMPLES] += 1
-    pb = 1 + A_FIELDS * A
-    for a in range(A):
-        for b2 in range(a + 1, A):
-            p = pb + 2 * pair_index(a, b2, A)
-            row[p] += wins[a] * wins[b2]
-            row[p + 1] += scores[a] * scores[b2]
+                add_action(
+                    row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if loser == seat else 0, wins, scores
+                )
+            add_sample(row, A, wins, scores)
 
 
 @pjit
@@ -214,5 +175,7 @@ def advise_exchange_chunks(
                     P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
                     False, np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0],
                 )  # fmt: skip
-                _add_action(row, a, seat, winner, last, rec, wins, scores)
-            _add_sample(row, A, wins, scores)
+                add_action(
+                    row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if last == seat else 0, wins, scores
+                )
+            add_sample(row, A, wins, scores)

@@ -1,0 +1,104 @@
+"""The advisors' answer table, shared by every game (``../shared/design/positions.md``): one row per action and
+measure from :mod:`kernels.advise`'s count row, the paired differences to the best action, the verdicts, the
+precision rule and the one-line answer.
+
+A spec's ``describe`` names the ``actions``, the deciding ``seat`` and, optionally: ``has_last`` (False where a
+game has no losing event: no ``last`` rows), ``rank_by`` (``"win"``, the default, or ``"score"``: which measure
+picks the best action, the other breaking ties; the verdict follows it), ``win_words`` and ``score_words`` (how
+the answer line names the two, default "goes out first" and "score").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from kernels.advise import A_FIELDS, A_LAST, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_WIN, pair_index
+
+from .driver import KernelSpec
+from .stats import mean_interval, paired_difference, wilson
+
+
+def tabulate_actions(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    names = spec.describe["actions"]
+    A = len(names)
+    c = np.asarray(counts, dtype=np.float64)
+    n = c[A_SAMPLES]
+    per = c[1 : 1 + A_FIELDS * A].reshape(A, A_FIELDS)
+    pairs = c[1 + A_FIELDS * A :].reshape(-1, 2)
+    win, score, score_sq, last = per[:, A_WIN], per[:, A_SCORE], per[:, A_SCORE_SQ], per[:, A_LAST]
+    by_score = spec.describe.get("rank_by", "win") == "score"
+
+    def key(a: int) -> tuple:
+        return (score[a], win[a]) if by_score else (win[a], score[a])
+
+    best = max(range(A), key=lambda a: (*key(a), -a)) if n else 0
+
+    def cross(a: int, b: int) -> tuple[float, float]:
+        if a == b:
+            return win[a], score_sq[a]
+        p = int(pair_index(min(a, b), max(a, b), A))
+        return pairs[p, 0], pairs[p, 1]
+
+    seat = spec.describe["seat"]
+    rows = []
+    measures = ["win", "score", "last", "diff_win", "diff_score"]
+    if not spec.describe.get("has_last", True):
+        measures.remove("last")
+    for a in sorted(range(A), key=lambda a: (*(-x for x in key(a)), a)):  # best first
+        ww, ss = cross(a, best)
+        dw, dw2 = win[a] - win[best], win[a] + win[best] - 2 * ww
+        ds, ds2 = score[a] - score[best], score_sq[a] + score_sq[best] - 2 * ss
+        e_w = wilson(win[a], n)
+        e_s = mean_interval(score[a], score_sq[a], n)
+        e_l = wilson(last[a], n)
+        d_w = paired_difference(dw, dw2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
+        d_s = paired_difference(ds, ds2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
+        first, second = (d_s, d_w) if by_score else (d_w, d_s)
+        verdict = (
+            "best" if a == best else ("worse" if first[3] < 0 or (first[3] <= 0 and second[3] < 0) else "uncertain")
+        )
+        values = {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s}
+        for measure in measures:
+            e, se, lo, hi = values[measure]
+            rows.append(
+                {
+                    "measure": measure,
+                    "seat": seat,
+                    "action": names[a],
+                    "verdict": verdict,
+                    "trials": int(n),
+                    "estimate": float(e),
+                    "std_error": float(se),
+                    "ci_low": float(lo),
+                    "ci_high": float(hi),
+                }
+            )
+    df = pd.DataFrame(rows)
+    df["seat"] = df["seat"].astype("Int64")
+    return df
+
+
+def precision_done(table: pd.DataFrame, precision: float, measure: str = "diff_win") -> bool:
+    """positions.md: every paired difference (``measure``) to the best within ±precision or clear of zero."""
+    d = table[table["measure"] == measure]
+    d = d[d["verdict"] != "best"]
+    half = (d["ci_high"] - d["ci_low"]) / 2
+    return bool(((half <= precision) | (d["ci_high"] < 0) | (d["ci_low"] > 0)).all())
+
+
+def answer_line(table: pd.DataFrame, win_words: str = "goes out first", score_words: str = "score") -> str:
+    """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is in
+    best-first order)."""
+    w = table[table["measure"] == "win"].reset_index(drop=True)
+    s = table[table["measure"] == "score"].set_index("action")["estimate"]
+    best = w[w["verdict"] == "best"].iloc[0]
+    a = best["action"]
+    verb = "Pass" if a == "pass" else (a[0].upper() + a[1:] if " " in a and a.split()[0].islower() else f"Play {a}")
+    text = f"{verb}: {win_words} {100 * best['estimate']:.1f}%, {score_words} {s[a]:+.2f} (best"
+    rest = w[w["verdict"] != "best"]
+    if len(rest):
+        r = rest.iloc[0]
+        how = "clearly worse" if r["verdict"] == "worse" else "not separated"
+        text += f"; next {r['action']}: {100 * r['estimate']:.1f}%, {s[r['action']]:+.2f}, {how}"
+    return text + ")"

@@ -16,6 +16,7 @@ import pandas as pd
 from kernels.advise import A_FIELDS, A_LAST, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_WIN, pair_index
 
 from .driver import KernelSpec
+from .errors import CardlabError
 from .stats import mean_interval, paired_difference, wilson
 
 
@@ -102,3 +103,31 @@ def answer_line(table: pd.DataFrame, win_words: str = "goes out first", score_wo
         how = "clearly worse" if r["verdict"] == "worse" else "not separated"
         text += f"; next {r['action']}: {100 * r['estimate']:.1f}%, {s[r['action']]:+.2f}, {how}"
     return text + ")"
+
+
+def read_position(path: str, game: str, accepted: tuple[str, ...]) -> dict:
+    """A position document (JSON) of ``game``: its fields checked against ``accepted`` (besides ``game``,
+    ``variants``, ``models`` and ``players``); ``models`` as ``--strategy`` values (``"planning"`` or
+    ``{"1": "planning"}``)."""
+    import json
+    from pathlib import Path
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CardlabError(f"cannot read --position {path!r}: {e.strerror}") from None
+    except ValueError as e:
+        raise CardlabError(f"--position {path!r} is not valid JSON: {e}") from None
+    if not isinstance(doc, dict):
+        raise CardlabError(f"--position {path!r}: expected a JSON object of position fields")
+    if doc.get("game", game) != game:
+        raise CardlabError(f"--position {path!r} is a {doc['game']} position, not {game}")
+    unknown = sorted(set(doc) - set(accepted) - {"game", "variants", "models", "players"})
+    if unknown:
+        raise CardlabError(f"--position {path!r}: unknown field {unknown[0]!r}; accepted: {', '.join(accepted)}")
+    models = doc.get("models")
+    if isinstance(models, dict):
+        doc["models"] = [f"{k}={v}" for k, v in models.items()]
+    elif isinstance(models, str):
+        doc["models"] = [models]
+    return doc

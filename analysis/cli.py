@@ -157,7 +157,9 @@ def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("--players", type=positive_int, help=text)
 
 
-def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, strategies: bool = True) -> None:
+def add_run_options(
+    p: argparse.ArgumentParser, game: Game | None = None, *, strategies: bool = True, default: str | None = None
+) -> None:
     """The options every simulation command shares (and, with ``game``, its variants and strategies)."""
     if game is not None:
         add_players_option(p, game)
@@ -173,7 +175,7 @@ def add_run_options(p: argparse.ArgumentParser, game: Game | None = None, *, str
     p.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
     add_variant_option(p, game)
     if strategies:
-        names = f"; NAME: {', '.join(game.strategies())} (default {game.default_strategy()})" if game else ""
+        names = f"; NAME: {', '.join(game.strategies())} (default {default or game.default_strategy()})" if game else ""
         p.add_argument(
             "--strategy",
             action="append",
@@ -271,7 +273,7 @@ def build_parser() -> _Parser:
     ):
         for opt in game.odds_options:
             opt.add_to(o)
-        add_run_options(o, game)
+        add_run_options(o, game, default=game.advisor_model)
 
     for game, _, c in _game_parsers(
         sub,

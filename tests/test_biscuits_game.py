@@ -128,6 +128,8 @@ def _one_hand_in_game(strat, key0, trial, starter, bv, do_pass, score0, score1, 
         score0,
         score1,
         target,
+        -1,
+        0,
     )
     return dealt, p0, p1, rec
 

@@ -171,6 +171,8 @@ class Game:
     exact_options: ClassVar[tuple[Option, ...]] = ()
     odds_options: ClassVar[tuple[Option, ...]] = ()
     compare_options: ClassVar[tuple[Option, ...]] = ()
+    #: the models the advisor (odds) plays with when none are named (None: the game's default strategy)
+    advisor_model: str | None = None
     #: what one row of a paired comparison is about: "seat" (the seat that switches), "team" or "role"; and,
     #: for a team or role, its names (``compare --team`` / ``--role`` accepts them)
     compare_by: ClassVar[str] = "seat"

@@ -377,6 +377,7 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
 
 
 class Biscuits(Game):
+    advisor_model = "planning"
     compare_by = "team"
     compare_who = ("N-S", "E-W")
     id = GAME
@@ -395,8 +396,26 @@ class Biscuits(Game):
         "exact": {"table": "hand-combinations", "cards": 5},
         "compare": {"field": "greedy", "challenger": "planning"},
         "report": {"scale": 0.002},
+        "odds": {
+            "run": {"trials": 16, "chunk_size": 16, "seed": 3},
+            "hand": "2C 3D 4H 5S 7C 8D 9H TS JC QD KH AS 6C",
+            "strategies": ["greedy"],
+        },
     }
     exact_options = (Option("--cards", "hand size (default 13)", type=positive_int),)
+    odds_options = (
+        Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
+        Option("--decision", "the decision to advise: pass (BI-4, the default; the only one so far)",
+               choices=("pass",)),
+        Option("--seat", "the deciding seat (default 0; 0 = N, 1 = E, 2 = S, 3 = W)", type=int),
+        Option("--hand", "the seat's 13 dealt cards"),
+        Option("--starter", "the hand's Starter (BI-3; default 0)", type=int, metavar="SEAT"),
+    )  # fmt: skip
+
+    def odds(self, run, variants=None, strategies=None, **position):
+        from .biscuits_odds import odds, position_fields
+
+        return odds(run.kwargs(), **position_fields(position, variants, strategies))
 
     def strategies(self):
         return tuple(STRATEGIES)

@@ -23,7 +23,7 @@ import numpy as np
 
 from kernels import zheng_shangyou as K
 
-from ..advisor import answer_line, precision_done, tabulate_actions
+from ..advisor import answer_line, precision_done, read_position, tabulate_actions
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -309,25 +309,10 @@ EXCHANGE_FIELDS = ("players", "seat", "hand", "loser", "received")  # the fields
 def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     """The advisor's keywords from a position document (``position``: a JSON file) and the flags given (which
     override it); a document's ``variants`` and ``models`` are used unless flags name them."""
-    import json
-    from pathlib import Path
-
     doc: dict = {}
     path = given.pop("position", None)
     if path:
-        try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as e:
-            raise CardlabError(f"cannot read --position {path!r}: {e.strerror}") from None
-        except ValueError as e:
-            raise CardlabError(f"--position {path!r} is not valid JSON: {e}") from None
-        if not isinstance(doc, dict):
-            raise CardlabError(f"--position {path!r}: expected a JSON object of position fields")
-        if doc.get("game", GAME) != GAME:
-            raise CardlabError(f"--position {path!r} is a {doc['game']} position, not {GAME}")
-        unknown = sorted(set(doc) - set(FIELDS) - {"game", "variants", "models", "trick"})
-        if unknown:
-            raise CardlabError(f"--position {path!r}: unknown field {unknown[0]!r}; accepted: {', '.join(FIELDS)}")
+        doc = read_position(path, GAME, (*FIELDS, "trick"))
         trick = doc.pop("trick", None) or {}
         doc.setdefault("current", trick.get("current"))
         doc.setdefault("by", trick.get("by"))
@@ -335,13 +320,8 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     out.update({k: v for k, v in given.items() if v is not None and v is not False})
     if "hand" not in out:
         raise CardlabError("give --hand (or a --position document with a hand)")
-    models = doc.get("models")
-    if isinstance(models, dict):
-        models = [f"{k}={v}" for k, v in models.items()]
-    elif isinstance(models, str):
-        models = [models]
     out["variants"] = variants if variants else doc.get("variants")
-    out["strategies"] = list(strategies) if strategies else models
+    out["strategies"] = list(strategies) if strategies else doc.get("models")
     return out
 
 

@@ -17,6 +17,7 @@ the tests and the benchmarks use.
 
 from __future__ import annotations
 
+from ..advise import advise_width
 from .combinations import (
     K_NONE,
     K_STRAIGHT,
@@ -33,7 +34,7 @@ from .combinations import (
     classify,
     generate_moves,
 )
-from .hand import deal, next_starter, next_starter_rule, play_hand_in_game
+from .hand import advise_pass_chunks, deal, next_starter, next_starter_rule, play_hand_in_game
 from .players import (
     ACT_LOWEST,
     ACT_NEVER,
@@ -76,6 +77,8 @@ from .simulate import (
 )
 
 __all__ = [
+    "advise_pass_chunks",
+    "advise_width",
     "ACT_LOWEST",
     "ACT_NEVER",
     "ACT_RANDOM",

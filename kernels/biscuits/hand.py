@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import jit, jit_inline
+from .._jit import jit, jit_inline, pjit, prange
+from ..advise import add_action, add_sample
 from ..bits import popcount as _popcount
 from ..bits import rank_bits as _rank_bits
 from ..bits import sort_prefix
-from .combinations import K_NONE, V_END_IMMEDIATE, V_PASS_LOCKS_OUT, V_STARTER_RULE, classify, generate_moves
+from .combinations import K_NONE, MAX_MOVES, V_END_IMMEDIATE, V_PASS_LOCKS_OUT, V_STARTER_RULE, classify, generate_moves
 from .players import (
     ACT_LOWEST,
     ACT_RANDOM,
@@ -44,14 +45,17 @@ from .players import (
 def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     """One hand from dealt ``hands`` (BI-4 .. BI-11) with the partner pass; fills ``rec[4, H_FIELDS]``; returns
     (team 0 points, team 1 points)."""
-    return play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40)
+    return play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0)
 
 
 @jit
-def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target):
+def play_hand_in_game(
+    hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target, fseat, fgive
+):  # fmt: skip
     """:func:`play_hand` inside a game: ``do_pass`` says whether the partners pass (variant pass_every_hand),
     and under variant game_end_check=immediate the hand stops as soon as a team's game score (``score0``,
-    ``score1`` before the hand, plus this hand's points) reaches ``target``."""
+    ``score1`` before the hand, plus this hand's points) reaches ``target``. With ``fseat >= 0`` that seat
+    passes the two cards ``fgive`` (a bit set) instead of its player's choice (the advisor)."""
     for s in range(4):
         for f in range(H_FIELDS):
             rec[s, f] = 0
@@ -68,6 +72,8 @@ def play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, do_pass
         pol = strat[s, 1]
         if not do_pass:
             give[s] = 0
+        elif s == fseat:
+            give[s] = np.uint64(fgive)
         elif pol == PASS_RANDOM:
             give[s] = _random_cards(st, hands[s], 2)
         elif pol == PASS_KEEP_COMBOS:
@@ -267,3 +273,50 @@ def _game_over(score0, score1, n_hands, target, max_hands):
     on; a safety stop after many extra hands, never reached in practice)."""
     done = score0 >= target or score1 >= target or n_hands >= max_hands
     return (done and score0 != score1) or n_hands >= 4 * max_hands + 40
+
+
+@pjit
+def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv, out):
+    """The driver's kernel for the pass (BI-4) of a freshly dealt hand: ``seat`` holds ``hand`` (13 cards, a bit
+    set), the 39 cards of ``pool`` are dealt uniformly to the other seats (13 each); each action passes the two
+    cards ``gives[a]`` and the hand is played by ``strat``'s players (the other passes theirs), every action on
+    the same layout and draws. Win: the seat's team scores more this hand; payoff: its points minus the other
+    team's (BI-8); the row is :mod:`kernels.advise`'s."""
+    A = gives.shape[0]
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        row = out[ci]
+        deck = pool.copy()
+        base = np.zeros(4, dtype=np.uint64)
+        hands = np.zeros(4, dtype=np.uint64)
+        counts = np.zeros(4, dtype=np.int64)
+        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+        wins = np.zeros(A, dtype=np.int64)
+        scores = np.zeros(A, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            deck[:] = pool
+            rng.partial_shuffle(st_deal, deck, deck.shape[0])
+            i = 0
+            for s in range(4):
+                base[s] = hand if s == seat else np.uint64(0)
+                if s != seat:
+                    for _ in range(13):
+                        base[s] |= np.uint64(1) << np.uint64(deck[i])
+                        i += 1
+            for a in range(A):
+                hands[:] = base
+                counts[:] = 13
+                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+                p0, p1 = play_hand_in_game(
+                    hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, seat, gives[a]
+                )
+                mine = p0 if seat % 2 == 0 else p1
+                theirs = p1 if seat % 2 == 0 else p0
+                add_action(row, a, 1 if mine > theirs else 0, mine - theirs, 0, wins, scores)
+            add_sample(row, A, wins, scores)

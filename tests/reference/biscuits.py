@@ -87,8 +87,11 @@ def _random(hand, k, below):
     return out
 
 
-def play_hand(hands, starter, strategies, legal, below, v=None, do_pass=True, scores=(0, 0), target=None):
+def play_hand(
+    hands, starter, strategies, legal, below, v=None, do_pass=True, scores=(0, 0), target=None, forced=None
+):  # fmt: skip
     """Returns (points per team, first out, second out). strategies[s] = (play, pass, plain action, handover).
+    ``forced``: ``(seat, cards)``, that seat passes these two cards instead of its policy's (the advisor).
 
     Variants: pass_locks_out (a pass takes you out of the trick); ``do_pass`` False skips the partner pass
     (pass_every_hand=false after the first hand); game_end_check=immediate stops the hand once a team's game
@@ -103,6 +106,8 @@ def play_hand(hands, starter, strategies, legal, below, v=None, do_pass=True, sc
         pol = strategies[s][1]
         if not do_pass:
             give.append(set())
+        elif forced is not None and s == forced[0]:
+            give.append(set(forced[1]))
         elif pol == 0:
             give.append(_random(hands[s], 2, below))
         elif pol == 3:

@@ -83,8 +83,8 @@ BAD = [
     (["nocommand"], "unknown command 'nocommand'"),
     (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
     (
-        ["odds", "biscuits", "--trials", "10"],
-        "Biscuits has no odds calculator; games with it: bisko-bobo, zheng-shangyou",
+        ["odds", "bismarck", "--trials", "10"],
+        "Bismarck has no odds calculator; games with it: biscuits, bisko-bobo, zheng-shangyou",
     ),
     (["solve", "bisko-bobo", "--hands", "AS|KS|QS"], "Bisko-Bobo has no double-dummy solver"),
     (["compare", "bisko-bobo", "--field", "heuristic", "--challenger", "nosuch", "--trials", "10"], "--challenger"),

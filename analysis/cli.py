@@ -365,6 +365,13 @@ def build_parser() -> _Parser:
         "review",
         "judge every decision of a recorded game by the advisor, on what the deciding seat knew then",
     ):
+        rv.epilog = (
+            "One row per decision (a turn with more than one legal action): the action taken, the best action, "
+            "verdict (best, uncertain: not separated from the best at 95%, worse), win_taken (the chance to win "
+            "after the taken action), loss_win = the best's chance minus the taken's, with its 95% interval, 0 "
+            "where the two are not separated; loss_score the same for the score. The rules and players are the "
+            "record's; the models are named in the output."
+        )
         rv.add_argument("record", metavar="RECORD", help="a record file (JSON; cardlab record writes one)")
         rv.add_argument("--seat", type=int, help="review this seat's decisions only (default: every seat)")
         rv.add_argument(

@@ -13,7 +13,10 @@ os.environ.setdefault("CARDLAB_TEST", "1")
 FILE_ORDER = [
     "test_bismarck_engine.py",  # 180 s
     "test_zheng_shangyou_game.py",  # 150 s
+    "test_zheng_shangyou_odds.py",  # the advisor's kernels: play on, exchange
     "test_biscuits_analysis.py",  # 45 s
+    "test_zheng_shangyou_review.py",  # record_game, the advisor, simulate
+    "test_biscuits_odds.py",  # the pass advisor's kernel
     "test_cli.py",  # 70 s (the Bisko-Bobo simulation compiles here)
     "test_zheng_shangyou_analysis.py",  # 90 s
     "test_zheng_shangyou_engine.py",  # 65 s

@@ -88,20 +88,34 @@ def precision_done(table: pd.DataFrame, precision: float, measure: str = "diff_w
     return bool(((half <= precision) | (d["ci_high"] < 0) | (d["ci_low"] > 0)).all())
 
 
-def answer_line(table: pd.DataFrame, win_words: str = "goes out first", score_words: str = "score") -> str:
+def answer_line(
+    table: pd.DataFrame, win_words: str = "goes out first", score_words: str = "score", by_score: bool = False
+) -> str:
     """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is in
-    best-first order)."""
+    best-first order; ``by_score``: the payoff ranks the actions and is named first)."""
     w = table[table["measure"] == "win"].reset_index(drop=True)
     s = table[table["measure"] == "score"].set_index("action")["estimate"]
     best = w[w["verdict"] == "best"].iloc[0]
     a = best["action"]
     verb = "Pass" if a == "pass" else (a[0].upper() + a[1:] if " " in a and a.split()[0].islower() else f"Play {a}")
-    text = f"{verb}: {win_words} {100 * best['estimate']:.1f}%, {score_words} {s[a]:+.2f} (best"
+
+    def both(action: str, p: float, first: bool) -> str:
+        win = f"{100 * p:.1f}%"
+        score = f"{s[action]:+.2f}"
+        if first:
+            return (
+                f"{score_words} {score}, {win_words} {win}" if by_score else f"{win_words} {win}, {score_words} {score}"
+            )
+        return f"{score}, {win}" if by_score else f"{win}, {score}"
+
+    if len(w) == 1:
+        return f"{verb}: the only legal action ({both(a, best['estimate'], True)})"
+    text = f"{verb}: {both(a, best['estimate'], True)} (best"
     rest = w[w["verdict"] != "best"]
     if len(rest):
         r = rest.iloc[0]
         how = "clearly worse" if r["verdict"] == "worse" else "not separated"
-        text += f"; next {r['action']}: {100 * r['estimate']:.1f}%, {s[r['action']]:+.2f}, {how}"
+        text += f"; next {r['action']}: {both(r['action'], r['estimate'], False)}, {how}"
     return text + ")"
 
 

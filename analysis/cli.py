@@ -538,6 +538,8 @@ def _precision_note(result: Result, args) -> None:
         return
     by = meta["precision_achieved_by_measure"]
     held = ", ".join(f"{m} ±{h:.2g}" for m, h in by.items())
+    if meta.get("analysis") == "advisor":  # the advisor's rule (positions.md), not a half-width per measure
+        held = "every paired difference to the best (within ±P or clear of zero; widest " + held + ")"
     if not meta["precision_reached"]:
         raise PrecisionNotReached(
             f"precision ±{meta['precision_target']:g} not reached: the trial cap ({meta['trials']:,} trials) "
@@ -675,7 +677,10 @@ def _cmd_review(game: Game, args) -> None:
         intro, sections = game.review_sections(result, Path(args.record).name)
         folder = write_folder(
             Path(args.report), f"Review of {Path(args.record).name}", intro, sections,
-            f"cardlab review {game.id} {Path(args.record).name}", "review.html",
+            f"cardlab review {game.id} {Path(args.record).name}"
+            + (f" --seat {args.seat}" if args.seat is not None else "")
+            + f" --precision {args.precision:g} --seed {args.seed}",
+            "review.html",
         )  # fmt: skip
         print(f"cardlab: wrote {folder}/README.md and review.html", file=sys.stderr)
 

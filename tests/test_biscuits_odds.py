@@ -93,7 +93,7 @@ def test_the_answer_ranks_every_pass_by_points():
     assert s["estimate"].is_monotonic_decreasing
     d = t[(t.measure == "diff_score") & (t.verdict == "worse")]
     assert (d["ci_high"] < 0).all()
-    assert r.meta["answer"].startswith(f"Pass {s.loc[0, 'action'][5:]}: team ahead this hand ")
+    assert r.meta["answer"].startswith(f"Pass {s.loc[0, 'action'][5:]}: net points ")
     assert r.meta["models"] == ["planning"] * 4
 
 

@@ -97,7 +97,12 @@ def test_bad_record_documents_are_refused(example):
         example, lambda d: d["hands"].update({"1": d["hands"]["0"].split()[0] + " " + d["hands"]["1"].split(" ", 1)[1]})
     )
     assert "not a zheng-shangyou one" in _bad(example, lambda d: d.update(game="bismarck"))
-    assert "events/3" in _bad(example, lambda d: d["events"][3].update(play="3D", **{"pass": True}))
+    m = _bad(example, lambda d: d["events"][3].update(play="3D", **{"pass": True}))
+    assert m.startswith("bad record: event 3: expected") and "oneOf" not in m
+    m = _bad(example, lambda d: d["result"].update(winner=(d["result"]["winner"] + 1) % 4))
+    assert m.startswith("bad record: result ") and "is not what its events give" in m
+    m = _bad(example, lambda d: d["hands"].update({"0": d["hands"]["0"].replace("3D", "3X")}))
+    assert m.startswith("bad record: hands: seat 0: bad card '3X'")
     assert "bad record" in _bad(example, lambda d: d.update(extra=1))
     assert "strategy 'nobody'" in _bad(example, lambda d: d["strategies"].update({"0": "nobody"}))
 

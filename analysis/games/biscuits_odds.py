@@ -106,6 +106,6 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         )
     spec = pass_spec(variants=variants, strategies=strategies, **position)
     result = run_spec(spec, **run)
-    result.meta["answer"] = answer_line(result.table, "team ahead this hand", "net points")
+    result.meta["answer"] = answer_line(result.table, "team ahead this hand", "net points", by_score=True)
     result.meta["models"] = spec.describe["strategies"]
     return result

@@ -583,7 +583,8 @@ class ZhengShangyou(Game):
     odds_options = (
         Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
         Option("--decision", "play (default) or exchange: which card the Winner gives back in the Loser's "
-               "exchange (variant loser_exchange)", choices=("play", "exchange")),
+               "exchange (variant loser_exchange; under offer_two the Winner offers two cards and the Loser takes "
+               "the higher, so the row names the card taken)", choices=("play", "exchange")),
         Option("--loser", "exchange: the previous game's Loser (it deals)", type=int, metavar="SEAT"),
         Option("--received", "exchange: the Loser's highest single, given to the Winner (also in --hand)",
                metavar="CARD"),

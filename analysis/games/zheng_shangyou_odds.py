@@ -230,8 +230,12 @@ def exchange_spec(
         )
     if not 0 <= seat < P:
         raise CardlabError(f"bad --seat {seat}: seats are 0..{P - 1}")
-    if loser is None or not 0 <= loser < P or loser == seat:
+    if loser is None:
         raise CardlabError(f"give --loser SEAT: the previous game's Loser (another seat, 0..{P - 1})")
+    if not 0 <= loser < P or loser == seat:
+        raise CardlabError(
+            f"bad --loser {loser}: the Loser is another seat than the Winner's (--seat {seat}), 0..{P - 1}"
+        )
     if not received:
         raise CardlabError("give --received CARD: the Loser's highest single, now in --hand")
     got = _codes(_encode(received, variants))
@@ -272,7 +276,7 @@ def exchange_spec(
         names = [f"give {DECK.card(c)}" for c in gives]
     else:  # offer_two: the card taken is the higher of the two offered; it needs a lower one (or its twin)
         gives = [c for c in sorted(held) if held[c] > 1 or any(d < c for d in held)]
-        names = [f"offer {DECK.card(c)} and a lower card" for c in gives]
+        names = [f"offer {DECK.card(c)} with any lower card (the Loser takes {DECK.card(c)})" for c in gives]
     strat, models = strategy_table(strategies, P)
     args = (
         np.int64(P), np.int64(seat), np.int64(loser), np.int64(cap), hands, counts, pool_arr, need,

@@ -193,7 +193,13 @@ def _check_shape(doc: Any) -> None:
         raise CardlabError(f"this is a {doc['game']} record, not a {GAME} one")
     err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(doc))
     if err is not None:
-        where = "/".join(str(p) for p in err.absolute_path) or "the document"
+        path = list(err.absolute_path)
+        if len(path) == 2 and path[0] == "events" and err.validator in ("oneOf", "additionalProperties"):
+            raise CardlabError(
+                f'bad record: event {path[1]}: expected {{"seat": S, "play": "CARDS"}} or '
+                f'{{"seat": S, "pass": true}}, got {json.dumps(err.instance)}'
+            )
+        where = "/".join(str(p) for p in path) or "the document"
         raise CardlabError(f"bad record: {where}: {err.message}")
 
 
@@ -217,7 +223,10 @@ def replay(doc: dict) -> Game:
     for s in range(P):
         if str(s) not in doc["hands"]:
             raise CardlabError(f"bad record: hands: give seat {s}'s dealt cards")
-        h = _codes(_encode(doc["hands"][str(s)], variants))
+        try:
+            h = _codes(_encode(doc["hands"][str(s)], variants))
+        except CardlabError as e:
+            raise CardlabError(f"bad record: hands: seat {s}: {e}") from None
         hands.append(h)
         seen.update(h)
     extra = sorted(set(doc["hands"]) - {str(s) for s in range(P)})
@@ -235,6 +244,11 @@ def replay(doc: dict) -> Game:
         raise CardlabError(f"bad record: hands of {sizes} cards; the deal gives {hand_sizes(P, int(n_deal))} (ZS-1)")
     game = Game(P, variants, names, [Counter(h) for h in hands], doc["events"], full)
     _play(game, zv, full)
+    stated = doc.get("result")
+    if stated is not None and stated != game.result():
+        raise CardlabError(
+            f"bad record: result {json.dumps(stated)} is not what its events give: {json.dumps(game.result())}"
+        )
     return game
 
 
@@ -264,7 +278,10 @@ def _play(game: Game, zv: np.ndarray, full: dict) -> None:
                 raise CardlabError(f"bad record: event {i}: seat {seat} passes on lead; a leader must play (ZS-4)")
             passes += 1
         else:
-            ms = _encode(ev["play"], game.variants)
+            try:
+                ms = _encode(ev["play"], game.variants)
+            except CardlabError as e:
+                raise CardlabError(f"bad record: event {i}: {e}") from None
             cs = _codes(ms)
             if cs - hands[seat]:
                 raise CardlabError(f"bad record: event {i}: seat {seat} does not hold {_text(cs - hands[seat])}")
@@ -480,9 +497,10 @@ def win_figure(result: Result):
     fig, ax = new_figure(7.0, 3.4)
     for s, part in t.groupby("seat"):
         label = f"seat {s}" if t["seat"].nunique() > 1 else "best action"
-        ax.plot(part["event"], 100 * part["win_best"], marker="o", ms=3, label=label)
+        # markers only: the chances are measured at the seat's decisions, not between them
+        ax.plot(part["event"], 100 * part["win_best"], marker="o", ms=4, ls="none", label=label)
         if t["seat"].nunique() == 1:
-            ax.plot(part["event"], 100 * part["win_taken"], marker="x", ms=4, ls="--", label="action taken")
+            ax.plot(part["event"], 100 * part["win_taken"], marker="x", ms=5, ls="none", label="action taken")
     worse = t[t["verdict"] == "worse"]
     if len(worse):
         ax.scatter(worse["event"], 100 * worse["win_taken"], color="crimson", zorder=3, label="clearly worse")

@@ -10,10 +10,13 @@ the answer line names the two, default "goes out first" and "score").
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
-from kernels.advise import A_FIELDS, A_LAST, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_WIN, pair_index
+from kernels.advise import A_FIELDS, A_LAST, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_WIN, advise_width, pair_index
 
 from .driver import KernelSpec
 from .errors import CardlabError
@@ -145,3 +148,34 @@ def read_position(path: str, game: str, accepted: tuple[str, ...]) -> dict:
     elif isinstance(models, str):
         doc["models"] = [models]
     return doc
+
+
+def advisor_spec(
+    game: str, kernel: str, args: tuple, actions: list[str], *, on: str = "win", **describe: Any
+) -> KernelSpec:
+    """The kernel spec of an advisor run: ``actions`` named as the table shows them, the count row of
+    :mod:`kernels.advise`, the table of :func:`tabulate_actions`, precision on the paired differences of ``on``
+    (``win`` or ``score``, the ranking measure); ``describe`` holds players, variants, strategies, seat, hand
+    and the game's own keys (rank_by, has_last, decision)."""
+    return KernelSpec(
+        game=game,
+        kernel=kernel,
+        args=args,
+        n_counts=advise_width(len(actions)),
+        tabulate=tabulate_actions,
+        describe={**describe, "actions": list(actions), "analysis": "advisor"},
+        precision_measures=(on, f"diff_{on}"),
+        precision_done=partial(precision_done, measure=f"diff_{on}"),
+    )
+
+
+def position_kwargs(doc: dict, given: dict, fields: tuple[str, ...], variants, strategies) -> dict:
+    """An advisor's keywords: a position document's ``fields``, overridden by the flags ``given``; the
+    document's ``variants`` and ``models`` unless flags name them."""
+    out: dict[str, Any] = {k: v for k, v in doc.items() if k in fields and v is not None}
+    out.update({k: v for k, v in given.items() if v is not None and v is not False})
+    if "hand" not in out:
+        raise CardlabError("give --hand (or a --position document with a hand)")
+    out["variants"] = variants if variants else doc.get("variants")
+    out["strategies"] = list(strategies) if strategies else doc.get("models")
+    return out

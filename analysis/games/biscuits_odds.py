@@ -14,15 +14,11 @@ what the game counts, BI-12); ``--precision P`` holds the differences in points 
 
 from __future__ import annotations
 
-from functools import partial
 from itertools import combinations
-from typing import Any
 
 import numpy as np
 
-from kernels import biscuits as K
-
-from ..advisor import answer_line, precision_done, read_position, tabulate_actions
+from ..advisor import advisor_spec, answer_line, position_kwargs, read_position
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -60,27 +56,11 @@ def pass_spec(
     models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES)
     strat = np.array([STRATEGIES[n] for n in models], dtype=np.int64)
     args = (np.int64(seat), np.uint64(mask), pool, gives, np.int64(starter), strat, variant_array(variants))
-    return KernelSpec(
-        game=GAME,
-        kernel="kernels.biscuits:advise_pass_chunks",
-        args=args,
-        n_counts=K.advise_width(len(pairs)),
-        tabulate=tabulate_actions,
-        describe={
-            "players": 4,
-            "variants": full,
-            "strategies": models,
-            "seat": seat,
-            "hand": cards_of(mask),
-            "actions": names,
-            "analysis": "advisor",
-            "decision": "pass",
-            "has_last": False,
-            "rank_by": "score",
-        },
-        precision_measures=("score", "diff_score"),
-        precision_done=partial(precision_done, measure="diff_score"),
-    )
+    return advisor_spec(
+        GAME, "kernels.biscuits:advise_pass_chunks", args, names, on="score",
+        players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mask), decision="pass",
+        has_last=False, rank_by="score",
+    )  # fmt: skip
 
 
 def position_fields(given: dict, variants: dict | None, strategies) -> dict:
@@ -88,13 +68,7 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     override it); a document's ``variants`` and ``models`` are used unless flags name them."""
     path = given.pop("position", None)
     doc = read_position(path, GAME, FIELDS) if path else {}
-    out: dict[str, Any] = {k: v for k, v in doc.items() if k in FIELDS and v is not None}
-    out.update({k: v for k, v in given.items() if v is not None})
-    if "hand" not in out:
-        raise CardlabError("give --hand (or a --position document with a hand)")
-    out["variants"] = variants if variants else doc.get("variants")
-    out["strategies"] = list(strategies) if strategies else doc.get("models")
-    return out
+    return position_kwargs(doc, given, FIELDS, variants, strategies)
 
 
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:

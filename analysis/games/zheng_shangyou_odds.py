@@ -23,7 +23,7 @@ import numpy as np
 
 from kernels import zheng_shangyou as K
 
-from ..advisor import answer_line, precision_done, read_position, tabulate_actions
+from ..advisor import advisor_spec, answer_line, position_kwargs, read_position
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -186,24 +186,10 @@ def odds_spec(
     names = ["pass" if a == (0, 0) else cards_of(*a) for a in acts]
     strat, models = strategy_table(strategies, P)
     args = (np.int64(P), np.int64(seat), hands, counts, pool_arr, need, state, never, actions, strat, zv)
-    return KernelSpec(
-        game=GAME,
-        kernel="kernels.zheng_shangyou:advise_chunks",
-        args=args,
-        n_counts=K.advise_width(len(acts)),
-        tabulate=tabulate_actions,
-        describe={
-            "players": P,
-            "variants": full,
-            "strategies": models,
-            "seat": seat,
-            "hand": cards_of(*mine),
-            "actions": names,
-            "analysis": "advisor",
-        },
-        precision_measures=("win", "diff_win"),
-        precision_done=precision_done,
-    )
+    return advisor_spec(
+        GAME, "kernels.zheng_shangyou:advise_chunks", args, names,
+        players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
+    )  # fmt: skip
 
 
 def exchange_spec(
@@ -282,25 +268,10 @@ def exchange_spec(
         np.int64(P), np.int64(seat), np.int64(loser), np.int64(cap), hands, counts, pool_arr, need,
         np.array(gives, dtype=np.int64), strat, zv,
     )  # fmt: skip
-    return KernelSpec(
-        game=GAME,
-        kernel="kernels.zheng_shangyou:advise_exchange_chunks",
-        args=args,
-        n_counts=K.advise_width(len(gives)),
-        tabulate=tabulate_actions,
-        describe={
-            "players": P,
-            "variants": full,
-            "strategies": models,
-            "seat": seat,
-            "hand": cards_of(*mine),
-            "actions": names,
-            "analysis": "advisor",
-            "decision": "exchange",
-        },
-        precision_measures=("win", "diff_win"),
-        precision_done=precision_done,
-    )
+    return advisor_spec(
+        GAME, "kernels.zheng_shangyou:advise_exchange_chunks", args, names,
+        players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine), decision="exchange",
+    )  # fmt: skip
 
 
 FIELDS = (
@@ -320,13 +291,7 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
         trick = doc.pop("trick", None) or {}
         doc.setdefault("current", trick.get("current"))
         doc.setdefault("by", trick.get("by"))
-    out = {k: v for k, v in doc.items() if k in FIELDS and v is not None}
-    out.update({k: v for k, v in given.items() if v is not None and v is not False})
-    if "hand" not in out:
-        raise CardlabError("give --hand (or a --position document with a hand)")
-    out["variants"] = variants if variants else doc.get("variants")
-    out["strategies"] = list(strategies) if strategies else doc.get("models")
-    return out
+    return position_kwargs(doc, given, FIELDS, variants, strategies)
 
 
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:

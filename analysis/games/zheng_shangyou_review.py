@@ -43,6 +43,7 @@ from .zheng_shangyou import (
     hand_sizes,
     strategy_table,
 )
+from .zheng_shangyou_odds import _codes as codes_of
 from .zheng_shangyou_odds import odds_spec
 
 #: the record document's shape (checked first; the rules are checked by the replay)
@@ -78,8 +79,7 @@ SCHEMA: dict[str, Any] = {
 
 
 def _codes(ms: tuple[int, int]) -> Counter[int]:
-    mask, dup = ms
-    return Counter({c: 1 + ((dup >> c) & 1) for c in range(54) if (mask >> c) & 1})
+    return Counter(codes_of(ms))
 
 
 def _masks(cs: Counter[int]) -> tuple[int, int]:

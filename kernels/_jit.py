@@ -30,6 +30,10 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from kernels import _compile
+
+_compile.install()  # numba's inline="always" without its redundant IR copies (see kernels/_compile.py)
+
 #: Serial kernels and helpers (inlined into callers by LLVM where profitable).
 jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 

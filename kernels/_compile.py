@@ -1,0 +1,65 @@
+"""A compile-time repair to numba's ``inline="always"``: no deep copies of an IR that nobody else holds.
+
+numba inlines a :data:`kernels._jit.jit_inline` function at each of its call sites by building the callee's IR
+afresh (``InlineWorker.inline_function`` runs the untyped pipeline on it) and handing it to
+``InlineWorker.inline_ir``, which deep-copies it twice: once because "it gets mutated" (a guard for an IR that
+others hold, needed by the typed pass that inlines overloads from its cache) and once to return an unmutated
+copy that both of numba's callers throw away. A deep copy of a block copies the function's whole ``Scope`` with
+it (``Var.__deepcopy__``), so the cost grows with blocks times variables: on our large inlined loops these
+copies were about 40% of all compile time (numba issue #8989; numba-cuda-mlir's PR #197 makes the same change).
+
+:func:`install` gives ``inline_ir`` a ``fresh`` flag that skips both copies, and makes ``inline_function``
+(whose IR is always fresh) pass it. The IR that is inlined is the same object the copy would have been made
+from, so the compiled code is the same; the numba cache key does not change. ``inline_ir`` is rebuilt from
+numba's own source with two lines changed, so where a numba release words those lines differently nothing
+is patched and numba runs as shipped (:data:`INSTALLED` says which); so it does with ``CARDLAB_STOCK_INLINER=1``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import textwrap
+
+from numba.core import inline_closurecall
+
+#: The two statements of ``InlineWorker.inline_ir`` that copy the callee's IR, and what they become.
+_EDITS = {
+    "callee_ir = copy_ir(callee_ir)": "callee_ir = callee_ir if fresh else copy_ir(callee_ir)",
+    "callee_ir_original = copy_ir(callee_ir)": "callee_ir_original = None if fresh else copy_ir(callee_ir)",
+}
+_SIGNATURE = ("arg_typs=None):", "arg_typs=None, fresh=False):")
+
+INSTALLED = False
+
+
+def install() -> bool:
+    """Patch numba's inliner (once); True when the patch is in place."""
+    global INSTALLED
+    if INSTALLED:
+        return True
+    if os.environ.get("CARDLAB_STOCK_INLINER"):  # numba as shipped: to compare against, or should numba change
+        return False
+    worker = inline_closurecall.InlineWorker
+    try:
+        src = textwrap.dedent(inspect.getsource(worker.inline_ir))
+    except (OSError, TypeError):
+        return False
+    if src.count(_SIGNATURE[0]) != 1 or any(src.count(old) != 1 for old in _EDITS):
+        return False
+    src = src.replace(*_SIGNATURE)
+    for old, new in _EDITS.items():
+        src = src.replace(old, new)
+    made: dict = {}
+    exec(compile(src, inline_closurecall.__file__, "exec"), vars(inline_closurecall), made)
+
+    def inline_function(self, caller_ir, block, i, function, arg_typs=None):
+        callee_ir = self.run_untyped_passes(function)  # built for this call site alone
+        freevars = function.__code__.co_freevars
+        return self.inline_ir(caller_ir, block, i, callee_ir, freevars, arg_typs=arg_typs, fresh=True)
+
+    inline_function.__doc__ = worker.inline_function.__doc__
+    worker.inline_ir = made["inline_ir"]
+    worker.inline_function = inline_function
+    INSTALLED = True
+    return True

@@ -60,6 +60,16 @@ def test_exact_bisk_types():
     assert rows["Bisko"]["count"] == 4 * 15 and rows["No Bisk"]["count"] == 276 - 60
 
 
+def test_exact_zheng_shangyou_takes_a_hand_size():
+    from math import comb
+
+    code, out, _ = run("exact", "zheng-shangyou", "hand-features", "--cards", "10", "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert code == 0 and {r["hand_size"] for r in rows} == {10}
+    no_two = next(r for r in rows if r["feature"] == "exactly 0 twos")
+    assert no_two["probability"] == pytest.approx(comb(50, 10) / comb(54, 10), rel=1e-12)  # 54 cards, 4 twos
+
+
 BAD = [
     (["simulate", "nogame", "--trials", "10"], "unknown game 'nogame'"),
     (["simulate", "bisko-bobo", "--variant", "exact_tie=maybe", "--trials", "10"], "bad value 'maybe'"),
@@ -80,6 +90,7 @@ BAD = [
     (["eval", "bisko-bobo", "KC KC"], "duplicate card KC"),
     (["exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "25"], "bad --cards 25"),
     (["exact", "bisko-bobo", "hands", "--players", "4", "--cards", "2"], "unknown table 'hands'"),
+    (["exact", "zheng-shangyou", "hand-features", "--cards", "55"], "bad --cards 55: the deck has 54 cards"),
     (["nocommand"], "unknown command 'nocommand'"),
     (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
     (

@@ -67,6 +67,16 @@ def test_matches_of_several_games():
     res = driver.run(zs.simulation_spec(games_per_match=3), trials=500, seed=4, progress=False)
     t = res.table
     assert t[(t.measure == "winner") & t.seat.notna()].successes.sum() == 1500
+    # match totals: one term a match (500), each seat's total the sum of its three game scores
+    seats = t.seat.notna()
+    match, game = t[(t.measure == "match_score") & seats], t[(t.measure == "score") & seats]
+    assert (match.trials == 500).all() and (game.trials == 1500).all()
+    assert np.allclose(match.estimate.values * 500, game.estimate.values * 1500)
+    top = t[(t.measure == "match_top") & seats]
+    assert (top.trials == 500).all() and 0 < top.successes.sum() <= 500  # alone on top, or nobody on a tie
+    assert zs.simulation_spec(games_per_match=3).precision_measures == ("winner", "match_top")
+    single = driver.run(zs.simulation_spec(), trials=50, seed=4, progress=False).table
+    assert not single.measure.str.startswith("match_").any()
 
 
 @pytest.mark.parametrize(

@@ -336,7 +336,7 @@ def simulation_spec(
         n_counts=K.counts_width(P),
         tabulate=tabulate,
         describe={"players": P, "variants": full, "strategies": names, "games_per_match": games_per_match},
-        precision_measures=("winner",),
+        precision_measures=("winner", "match_top") if games_per_match > 1 else ("winner",),
     )
 
 
@@ -352,6 +352,12 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         rows.append(mean_row("score", s, r[K.S_SCORE], r[K.S_SCORE_SQ], n))
         for pl in range(P):
             rows.append(proportion_row("place", s, r[K.S_PLACES + pl], n, place=pl + 1))
+    per = int(spec.describe.get("games_per_match", 1))
+    if per > 1:  # matches: each seat's total over the match, and who ended alone on top (ties: nobody)
+        matches = games // per
+        for s, r, n in [(s, seat[s], matches) for s in range(P)] + [(None, seat.sum(axis=0), matches * P)]:
+            rows.append(proportion_row("match_top", s, r[K.S_MATCH_TOP], n))
+            rows.append(mean_row("match_score", s, r[K.S_MATCH_SCORE], r[K.S_MATCH_SCORE_SQ], n))
     tot = seat.sum(axis=0)
     rows.append(mean_row("winner_gain", None, tot[K.S_WIN_SCORE], tot[K.S_WIN_SCORE_SQ], games))
     rows.append(proportion_row("winner_given_3D", None, tot[K.S_WIN_3D], tot[K.S_HOLDS_3D]))
@@ -493,15 +499,19 @@ def _hands_without_bomb(copies: int, jokers: int, size: int) -> int:
     return poly[size] if size < len(poly) else 0
 
 
-def exact_hand_features(players: int | None = None, variants: dict | None = None) -> pd.DataFrame:
-    """Exact probabilities for a dealt hand of each size the deck variant deals (ZS-1, 4(c)1): four or more
-    cards of a rank (a bomb), the jokers, exactly k twos. Counted exactly (a generating function over the
-    ranks for the bomb), for one deck or two."""
+def exact_hand_features(
+    players: int | None = None, variants: dict | None = None, cards: int | None = None
+) -> pd.DataFrame:
+    """Exact probabilities for a dealt hand of each size the deck variant deals (ZS-1, 4(c)1), or of ``cards``
+    cards when given: four or more cards of a rank (a bomb), the jokers, exactly k twos. Counted exactly (a
+    generating function over the ranks for the bomb), for one deck or two."""
     P, deck, n_deal, zv, full = _table(players, variants)
     two = full["deck"] == TWO_DECKS
     n_cards, copies = len(deck), (2 if two else 1)
     jokers = n_cards - 52 * copies  # 2 per deck, or none
-    sizes = sorted(set(hand_sizes(P, int(n_deal))), reverse=True)
+    if cards is not None and not 1 <= cards <= n_cards:
+        raise CardlabError(f"bad --cards {cards}: the deck has {n_cards} cards (1..{n_cards})")
+    sizes = [cards] if cards is not None else sorted(set(hand_sizes(P, int(n_deal))), reverse=True)
     rows = []
     for size in sizes:
         total = comb(n_cards, size)
@@ -538,11 +548,13 @@ def exact_hand_features(players: int | None = None, variants: dict | None = None
 EXACT_TABLES = ("hand-features",)
 
 
-def exact(table: str, players: int | None = None, variants: dict | None = None) -> pd.DataFrame:
-    """``cardlab exact zheng-shangyou hand-features [--players P]``."""
+def exact(
+    table: str, players: int | None = None, variants: dict | None = None, cards: int | None = None
+) -> pd.DataFrame:
+    """``cardlab exact zheng-shangyou hand-features [--players P] [--cards N]``."""
     if table not in EXACT_TABLES:
         raise CardlabError(f"unknown table {table!r} for {GAME} exact; accepted: {accepted(EXACT_TABLES)}")
-    return exact_hand_features(players, variants)
+    return exact_hand_features(players, variants, cards)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -559,7 +571,12 @@ class ZhengShangyou(Game):
     trial_noun = "games"
     id = GAME
     simulate_options = (
-        Option("--games-per-match", "consecutive games per trial, the Loser dealing (default 1)", type=positive_int),
+        Option(
+            "--games-per-match",
+            "games per match, the Loser dealing the next (default 1); --trials then counts matches, and the "
+            "measures match_top (alone on the highest total) and match_score (a seat's total) sum each match",
+            type=positive_int,
+        ),
     )
     exact_tables = EXACT_TABLES
     examples = {
@@ -579,7 +596,10 @@ class ZhengShangyou(Game):
         "record": {"seed": 1},
         "review": {"record": str(seeds_dir() / "records" / "zheng-shangyou-example.json"), "seat": 2},
     }
-    exact_options = (Option("--players", "number of players (the deck variant's if omitted)", type=positive_int),)
+    exact_options = (
+        Option("--players", "number of players (the deck variant's if omitted)", type=positive_int),
+        Option("--cards", "hand size (default: each size the deal gives at these players)", type=positive_int),
+    )
     odds_options = (
         Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
         Option("--decision", "play (default) or exchange: which card the Winner gives back in the Loser's "

@@ -371,7 +371,10 @@ S_PLACES = 7  # P slots would vary; 8 slots reserved (places 1..8)
 S_FEATURE = 15  # 4 features x (n, wins): bomb, straight flush, red joker, two or more twos
 S_WIN_SCORE = 23  # the Winner's gain (sum and sum of squares), in the games this seat won
 S_WIN_SCORE_SQ = 24
-S_FIELDS = 25
+S_MATCH_SCORE = 25  # the seat's total over a match (sum and sum of squares, one term a match)
+S_MATCH_SCORE_SQ = 26
+S_MATCH_TOP = 27  # matches this seat ended alone on the highest total
+S_FIELDS = 28
 SCORE_BINS = 201  # histogram of per-seat game scores, offset by 100 (clipped)
 M_GAMES = 0
 M_TURNS = 1
@@ -436,6 +439,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
         d = deck.copy()
         st_deal = rng.new_state()
         st_play = rng.new_state()
+        total = np.zeros(P, dtype=np.int64)
         _simulate_range(
             start,
             stop,
@@ -448,7 +452,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
             games_per_match,
             zv,
             out[ci],
-            (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play),
+            (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play, total),
         )
 
 
@@ -457,12 +461,13 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
     """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row, on borrowed views of the
     arguments: no reference counting in the loop (kernels._jit.borrowed)."""
     deck, strat, zv, row, bufs = borrowed((deck, strat, zv, row, bufs))
-    hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play = bufs
+    hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play, total = bufs
     for t in range(start, stop):
         rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
         rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
         dealer = 0
         leader = -1
+        total[:] = 0
         for g in range(games_per_match):
             d[:] = deck
             deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
@@ -478,8 +483,32 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
                 leader = (dealer + 1) % P
             winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
             _accumulate_game(row, P, rec, hands0)
+            for s in range(P):
+                total[s] += rec[s, G_SCORE]
             dealer = loser
             leader = winner
+        _accumulate_match(row, P, total)
+
+
+@jit
+def _accumulate_match(row, P, total):
+    """A match's totals into the count row: each seat's total score, its square, and the seat (if one) that
+    ended alone on the highest total. With one game a match these repeat the game's score and winner-by-score."""
+    top = total[0]
+    n_top = 0
+    for s in range(P):
+        b = s * S_FIELDS
+        row[b + S_MATCH_SCORE] += total[s]
+        row[b + S_MATCH_SCORE_SQ] += total[s] * total[s]
+        if total[s] > top:
+            top = total[s]
+    for s in range(P):
+        if total[s] == top:
+            n_top += 1
+    if n_top == 1:
+        for s in range(P):
+            if total[s] == top:
+                row[s * S_FIELDS + S_MATCH_TOP] += 1
 
 
 @jit

@@ -724,6 +724,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_file(args.out)
         if not args.command:
             raise CardlabError(f"give a command; accepted: {accepted(COMMANDS)}")
+        if getattr(args, "backend", None) == "dask":
+            _quiet_dask_logs()
         if args.command == "games":
             _cmd_games(args)
         elif args.command == "report":
@@ -763,6 +765,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         restore()
     return 0
+
+
+def _quiet_dask_logs() -> None:
+    """dask.distributed logs a lost scheduler or worker, and a Ctrl-C while a cluster starts, as tracebacks on
+    stderr; the command reports each failure in its own line (exit 75 or 130), so the CLI keeps only dask's
+    critical messages. The Python API leaves dask's logging as dask configures it."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401 -- its logging is configured on import; set the levels after
+    except ImportError:
+        return  # the driver says in one line that the backend needs it
+    roots = ("distributed", "tornado", "asyncio")
+    for name in [*roots, *logging.root.manager.loggerDict]:  # dask's config gives some children levels of their own
+        if name.split(".")[0] in roots:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _sigterm_as_interrupt():

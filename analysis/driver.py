@@ -31,7 +31,8 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,15 +190,20 @@ class _Executor:
                 except OSError as e:
                     raise CardlabError(f"cannot reach the dask scheduler at {scheduler!r}: {e}") from None
             else:
-                self._cluster = LocalCluster(
-                    n_workers=self.workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=50,
-                    env={"NUMBA_NUM_THREADS": "1"},
-                )
-                self._client = Client(self._cluster)
+                try:
+                    with _signals_held():  # a cluster half started by Ctrl-C would be left to atexit
+                        self._cluster = LocalCluster(
+                            n_workers=self.workers,
+                            threads_per_worker=1,
+                            processes=True,
+                            dashboard_address=None,
+                            silence_logs=50,
+                            env={"NUMBA_NUM_THREADS": "1"},
+                        )
+                        self._client = Client(self._cluster)
+                except BaseException:
+                    self.close()
+                    raise
             self._client.run(_worker_init)
         elif threads is not None:
             import numba
@@ -266,6 +272,35 @@ class _Executor:
             self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM while the block runs (starting a cluster: a second or two) and act on one that
+    came at its end, through the handler that was in place, so that the block is never left half done. Outside
+    the main thread, where no handler can be set, the block just runs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before: dict[int, Any] = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in held}
+    try:
+        yield
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)
+    if came:
+        h = before[came[0]]
+        if callable(h):
+            h(came[0], None)
+        elif h == signal.SIG_DFL and came[0] == signal.SIGINT:
+            raise KeyboardInterrupt
+        elif h == signal.SIG_DFL:
+            signal.raise_signal(came[0])
 
 
 def _half_widths(table, measures: tuple[str, ...]) -> dict[str, float]:

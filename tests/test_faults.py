@@ -315,3 +315,158 @@ def test_a_dask_cluster_without_workers_fails_in_one_line(tmp_path, monkeypatch)
                 checkpoint=ck,
             )
     assert not ck.exists()  # nothing was saved, nothing is left
+
+
+# ---- real file systems: read-only and full (a tmpfs mounted for the test) ---------------------------------
+
+
+@pytest.fixture
+def mount(tmp_path):
+    """``mount(name, options)``: a small tmpfs at tmp_path/name (unmounted afterwards). Needs the right to
+    mount (root, as CI runs); elsewhere the test is skipped, since os.access cannot fake a read-only or full
+    disk for root."""
+    made = []
+
+    def make(name: str, options: str) -> Path:
+        point = tmp_path / name
+        point.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+        made.append(point)
+        return point
+
+    yield make
+    for point in made:
+        subprocess.run(["umount", "-l", str(point)], capture_output=True)
+
+
+def _fill(folder: Path, leave: int = 0) -> None:
+    """Fill the file system of ``folder`` up to ``leave`` free bytes (a file named filler)."""
+    st = os.statvfs(folder)
+    free = st.f_bavail * st.f_frsize
+    with open(folder / "filler", "wb") as f:
+        try:
+            f.write(b"\0" * max(free - leave, 0))
+        except OSError as e:
+            assert e.errno == errno.ENOSPC
+
+
+READ_ONLY_CASES = [
+    ("out", [*SIM, "--format", "csv", "--out"], "r.csv"),
+    ("out-in-a-new-folder", [*SIM, "--format", "csv", "--out"], "a/b/r.csv"),
+    ("checkpoint", [*SIM, "--checkpoint"], "c.ckpt"),
+    ("report", ["report", "biscuits", "--scale", "0.01", "--quiet", "--out"], "rep"),
+]
+
+
+@pytest.mark.parametrize("argv, rel", [c[1:] for c in READ_ONLY_CASES], ids=[c[0] for c in READ_ONLY_CASES])
+def test_a_read_only_file_system_is_refused_before_any_work(mount, capsys, argv, rel):
+    ro = mount("ro", "ro,size=64k")
+    code = main([*argv, str(ro / rel)])
+    out, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "read-only" in err.lower(), err
+    assert out == "" and list(ro.iterdir()) == []
+
+
+def test_a_full_disk_at_the_end_keeps_the_old_file_and_leaves_no_temp(mount, capsys):
+    disk = mount("full", "size=64k")
+    old = disk / "r.csv"
+    old.write_text("the old result")
+    _fill(disk)
+    code = main([*SIM, "--format", "csv", "--out", str(old)])
+    err = capsys.readouterr().err
+    assert code == 74 and err.count("\n") == 1 and "No space left on device" in err, err
+    assert old.read_text() == "the old result"
+    assert sorted(p.name for p in disk.iterdir()) == ["filler", "r.csv"]
+
+
+def test_a_checkpoint_that_fills_the_disk_keeps_its_chunks_and_resumes(mount, capsys):
+    disk = mount("full", "size=64k")
+    ck = disk / "c.ckpt"
+    argv = [*SIM[:2], "--trials", "4000", "--chunk-size", "100", "--seed", "3", "--format", "csv", "--quiet"]
+    _fill(disk, leave=12 * 1024)  # room for the header and a few chunks, not for 40
+    code = main([*argv, "--checkpoint", str(ck)])
+    err = capsys.readouterr().err
+    assert code == 74 and err.count("\n") == 1 and "No space left on device" in err and "kept" in err, err
+    kept = rows_in(ck)
+    assert 0 < kept < 40
+    (disk / "filler").unlink()
+    assert main([*argv, "--checkpoint", str(ck)]) == 0
+    resumed = capsys.readouterr().out
+    assert rows_in(ck) == 40
+    assert main(argv) == 0
+    assert capsys.readouterr().out == resumed  # the same rows as a run that was never stopped
+
+
+@pytest.mark.slow
+def test_a_killed_pool_worker_is_one_line_and_the_run_resumes(tmp_path):
+    import signal
+    import time
+
+    psutil = pytest.importorskip("psutil")
+    ck = tmp_path / "c.ckpt"
+    args = [sys.executable, "-m", "analysis", *SIM[:2], "--trials", "3000000", "--chunk-size", "1000", "--quiet"]
+    args += ["--seed", "5", "--format", "csv", "--backend", "processes", "--workers", "2"]
+    env = dict(os.environ, CARDLAB_BATCH_CHUNKS="2")
+    proc = subprocess.Popen([*args, "--checkpoint", str(ck)], env=env, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while (not ck.exists() or rows_in(ck) < 4) and time.time() - t0 < 120 and proc.poll() is None:
+        time.sleep(0.05)
+    children = psutil.Process(proc.pid).children(recursive=True)
+    workers = [p for p in children if "resource_tracker" not in " ".join(p.cmdline())]
+    assert workers, "no pool worker to kill"
+    workers[0].send_signal(signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 75 and err.count("\n") == 1 and "worker process died" in err and "kept" in err, err
+    kept = rows_in(ck)
+    assert 0 < kept < 3000
+    resumed = subprocess.run([*args, "--checkpoint", str(ck)], env=env, capture_output=True, text=True, check=True)
+    fresh = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+    assert resumed.stdout == fresh.stdout
+
+
+@pytest.mark.slow
+def test_a_lost_dask_scheduler_is_one_line_and_the_run_resumes(tmp_path):
+    import time
+
+    pytest.importorskip("distributed")
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    sfile = tmp_path / "scheduler.json"
+    sched = subprocess.Popen(
+        [*dask, "--scheduler-file", str(sfile), "--port", "0", "--no-dashboard", "--host", "127.0.0.1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = None
+    try:
+        t0 = time.time()
+        while not sfile.exists() and time.time() - t0 < 60:
+            time.sleep(0.1)
+        address = json.loads(sfile.read_text())["address"]
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        ck = tmp_path / "c.ckpt"
+        args = [sys.executable, "-m", "analysis", *SIM[:2], "--trials", "20000000", "--chunk-size", "2000"]
+        args += ["--seed", "6", "--format", "csv", "--quiet"]
+        env = dict(os.environ, CARDLAB_BATCH_CHUNKS="2")
+        run = [*args, "--backend", "dask", "--scheduler", address, "--checkpoint", str(ck)]
+        proc = subprocess.Popen(run, env=env, stderr=subprocess.PIPE, text=True)
+        while (not ck.exists() or rows_in(ck) < 4) and time.time() - t0 < 180 and proc.poll() is None:
+            time.sleep(0.05)
+        sched.kill()
+        _, err = proc.communicate(timeout=120)
+    finally:
+        for p in (sched, worker):
+            if p is not None:
+                p.kill()
+                p.wait()
+    assert proc.returncode == 75 and err.count("\n") == 1 and "dask" in err and "kept" in err, err
+    kept = rows_in(ck)
+    assert 0 < kept < 10000
+    resumed = subprocess.run([*args, "--checkpoint", str(ck)], env=env, capture_output=True, text=True, check=True)
+    fresh = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+    assert resumed.stdout == fresh.stdout  # resumed on the threads backend: the same rows

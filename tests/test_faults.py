@@ -470,3 +470,23 @@ def test_a_lost_dask_scheduler_is_one_line_and_the_run_resumes(tmp_path):
     resumed = subprocess.run([*args, "--checkpoint", str(ck)], env=env, capture_output=True, text=True, check=True)
     fresh = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
     assert resumed.stdout == fresh.stdout  # resumed on the threads backend: the same rows
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.5, 1.5, 3.0])  # while python starts, while the cluster starts, while it runs
+def test_ctrl_c_while_a_dask_cluster_starts_is_one_line(tmp_path, delay):
+    import signal
+    import time
+
+    pytest.importorskip("distributed")
+    args = [sys.executable, "-m", "analysis", *SIM[:2], "--trials", "100000000", "--quiet", "--backend", "dask"]
+    proc = subprocess.Popen(
+        [*args, "--checkpoint", str(tmp_path / "c.ckpt")], stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and err.count("\n") == 1 and err.startswith("cardlab: interrupted"), err
+    time.sleep(3.0)  # the cluster's processes are reaped
+    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout
+    assert left == "", f"processes of the run still alive: {left.split()}"

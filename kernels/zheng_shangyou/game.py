@@ -34,7 +34,7 @@ from .layout import (
     has_bomb,
     has_straight_flush,
 )
-from .leads import follow_same_kind, follow_straight, lead_play
+from .leads import follow_same_kind, follow_straight, random_lead
 from .moves import _no_bomb_or_straight_flush, _singles_above, add_card, make_scratch, moves_into, new_moves, take
 from .players import (
     BOMB_STOP,
@@ -216,7 +216,7 @@ def play_on(
                     play = follow_straight(hand, cur_len, cur_key, zv, k)
         elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
             # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
-            play = lead_play(hand, rng.below(st, np.int64(lead_play(hand, -1, zv))), zv)
+            play = random_lead(st, hand, zv)
             if play & (play - np.uint64(1)) == 0 and rev == 0:
                 single = _low_index(play)  # a single in the normal order: its key is its code
         else:
@@ -348,6 +348,16 @@ def loser_exchange(hands, winner, loser, mode):
 
 
 @jit
+def _copy_rows(dst, src):
+    """``dst[...] = src`` for arrays of one shape, by a loop: a slice assignment compiles numba's shape-mismatch
+    error message (string formatting, a few seconds of compile) into every kernel that has one."""
+    a = dst.reshape(-1)
+    b = src.reshape(-1)
+    for i in range(a.shape[0]):
+        a[i] = b[i]
+
+
+@jit
 def first_leader(P, hands):
     """ZS-3: the holder of the 3 of diamonds (code 0) leads the first game; if it was left over (3 players,
     52 cards), the holder of the lowest card does [OURS]. Two decks: of two holders, the first from seat 0
@@ -465,13 +475,13 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
     for t in range(start, stop):
         rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
         rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-        dealer = 0
+        dealer = np.int64(0)  # not a literal 0: deal_hands would compile once more for it
         leader = -1
         total[:] = 0
         for g in range(games_per_match):
-            d[:] = deck
+            _copy_rows(d, deck)
             deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
-            hands0[:, :] = hands
+            _copy_rows(hands0, hands)
             if g > 0:
                 loser_exchange(hands, leader, dealer, zv[V_LOSER_EXCHANGE])
             rule = zv[V_LATER_LEADER]
@@ -523,8 +533,8 @@ def record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
     d = deck.copy()
     hands = np.zeros((P, 2), dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
-    deal_hands(st_deal, P, 0, d, hands, counts, n_deal)
-    hands0[:, :] = hands
+    deal_hands(st_deal, P, np.int64(0), d, hands, counts, n_deal)
+    _copy_rows(hands0, hands)
     leader = first_leader(P, hands)
     rec = np.zeros((P, G_FIELDS), dtype=np.int64)
     for s in range(P):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import rng
 from .._jit import jit, jit_inline
 from ..bits import low_index as _low_index
 from ..bits import nth_bit, rank_counts
@@ -95,7 +96,7 @@ def _window_play(hand, low, high, width, j, top_suits):
     return play
 
 
-@jit_inline
+@jit
 def follow_straight(hand, length, cur_key, zv, k):
     """Following a straight of ``length`` cards and key ``cur_key`` in the normal order with a one-deck hand
     that makes no bomb or straight flush: with ``k < 0`` how many straights beat it (ZS-6: the same length,
@@ -206,7 +207,7 @@ def lead_play(hand, k, zv):
     return np.uint64(total)
 
 
-@jit_inline
+@jit
 def follow_same_kind(hand, w, cur_key, zv, k):
     """Following a pair (``w`` = 2) or three of a kind (3) of key ``cur_key`` in the normal order with a
     hand of single cards that makes no bomb or straight flush: with ``k < 0`` how many plays beat it (ZS-4:
@@ -234,9 +235,17 @@ def follow_same_kind(hand, w, cur_key, zv, k):
 
 
 @jit
+def random_lead(st, hand, zv):
+    """The random leader's play (one deck): count the plays, draw one, decode it, with no list. Compiled apart
+    from the game loop, which calls it: inlined there, its two copies of :func:`lead_play` took ~6 s more to
+    compile."""
+    return lead_play(hand, rng.below(st, np.int64(lead_play(hand, np.int64(-1), zv))), zv)
+
+
+@jit
 def lead_plays(hand, zv, out):
     """Every play :func:`lead_play` decodes, in order, into ``out`` (tests); returns the count."""
-    n = np.int64(lead_play(hand, -1, zv))
+    n = np.int64(lead_play(hand, np.int64(-1), zv))
     for k in range(n):
         out[k, 0] = lead_play(hand, k, zv)
         out[k, 1] = 0

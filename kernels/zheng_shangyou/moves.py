@@ -77,7 +77,7 @@ def pair_less(a, b, c, d):
     return a < c or (a == c and b < d)
 
 
-@jit_inline
+@jit
 def _subsets_of_size(bits, dbits, k, base, out, n_out):
     """All k-card multisets of one rank's cards (``bits`` the suits held, ``dbits`` those held twice), as
     ``(cards, dups)`` rows shifted to ``base``, in play order (:func:`pair_less`); written to out[n_out:],
@@ -259,7 +259,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
         while ranks:
             r = _low_index(ranks) // 4
             ranks &= ranks - np.uint64(1)
-            m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
+            m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, np.int64(0))
             for i in range(m):
                 key = _pair_key(r, tmp[i, 0] >> np.uint64(4 * r), zv) if k == 2 else r
                 n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], kind, k, key, cur_kind, cur_len, cur_key, zv, rev)
@@ -269,12 +269,12 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
         while triples:
             r = _low_index(triples) // 4
             triples &= triples - np.uint64(1)
-            m3 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 3, 4 * r, tmp, 0)
+            m3 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), np.int64(3), 4 * r, tmp, np.int64(0))
             twos = ge2 & ~(np.uint64(1) << np.uint64(4 * r))
             while twos:
                 q = _low_index(twos) // 4
                 twos &= twos - np.uint64(1)
-                m2 = _subsets_of_size(_rank_bits(hand, q), _rank_bits(dup, q), 2, 4 * q, pairs, 0)
+                m2 = _subsets_of_size(_rank_bits(hand, q), _rank_bits(dup, q), np.int64(2), 4 * q, pairs, np.int64(0))
                 for i in range(m3):
                     for j in range(m2):
                         n = _emit_known(
@@ -301,7 +301,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
             ranks &= ranks - np.uint64(1)
             held = _popcount(_rank_bits(hand, r)) + _popcount(_rank_bits(dup, r))
             for k in range(zv[V_MIN_BOMB], held + 1):
-                m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, 0)
+                m = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), k, 4 * r, tmp, np.int64(0))
                 for i in range(m):
                     n = _emit_known(
                         out, n, tmp[i, 0], tmp[i, 1], K_BOMB, k, _bomb_key(k, r), cur_kind, cur_len, cur_key, zv, rev
@@ -311,7 +311,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
         r = _low_index(fours) // 4
         fours &= fours - np.uint64(1)
         rank_mask = np.uint64(15) << np.uint64(4 * r)
-        m4 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 4, 4 * r, tmp, 0)
+        m4 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), np.int64(4), 4 * r, tmp, np.int64(0))
         kickers = hand & ~rank_mask
         if zv[V_KICKER_JOKER] != 1:
             kickers &= SUITED_CARDS  # the kicker: any other card (default: not a joker)
@@ -337,7 +337,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
                     rev,
                 )
         if dup:
-            m5 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), 5, 4 * r, tmp, 0)
+            m5 = _subsets_of_size(_rank_bits(hand, r), _rank_bits(dup, r), np.int64(5), 4 * r, tmp, np.int64(0))
             for i in range(m5):
                 n = _emit_known(out, n, tmp[i, 0], tmp[i, 1], K_BOMB, 5, r, cur_kind, cur_len, cur_key, zv, rev)
     # sequences: straights and straight flushes (1 card per rank), pair and triple straights
@@ -394,7 +394,12 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
                 r = rank_of_position(p)
                 # a straight takes one card of a rank: its distinct suits (no dups)
                 n_choice[p] = _subsets_of_size(
-                    _rank_bits(hand, r), _rank_bits(dup, r) if width > 1 else np.uint64(0), width, 4 * r, choices[p], 0
+                    _rank_bits(hand, r),
+                    _rank_bits(dup, r) if width > 1 else np.uint64(0),
+                    width,
+                    4 * r,
+                    choices[p],
+                    np.int64(0),
                 )
         while runs:
             low = _low_index(runs) // 4
@@ -408,7 +413,7 @@ def moves_into(hand, dup, cur_kind, cur_len, cur_key, out, scratch, zv, rev):
     return n
 
 
-@jit_inline
+@jit
 def _product(choices, n_choice, low, high, width, out, n, cur_kind, cur_len, cur_key, idx, zv, rev):
     """Emit every combination of one choice per position in [low, high] (an odometer).
 

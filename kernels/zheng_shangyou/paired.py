@@ -85,7 +85,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal,
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             d[:] = deck
-            deal_hands(st_deal, P, 0, d, hands0, counts0, n_deal)
+            deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
             leader = first_leader(P, hands0)
             _play_dealt(
                 P, hands0, counts0, leader, strat_a, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv
@@ -120,7 +120,7 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
             row[0] += 1
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             d[:] = deck
-            deal_hands(st_deal, P, 0, d, hands0, counts0, n_deal)
+            deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
             holder = -1
             x = -1
             if feature == FEATURE_CARD:

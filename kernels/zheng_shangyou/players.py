@@ -356,7 +356,7 @@ def _planning_play(
     return pick, pick_d
 
 
-@jit_inline
+@jit
 def choose(st, policy, bomb_policy, threshold, hand, n_hand, cur_kind, cur_len, cur_key, moves, n, min_opp, zv, rev):
     """The random or greedy player's move: its index in ``moves[:n]``, or -1 to pass (the planning player is
     :func:`_planning_play`). The random player draws a position in the list as :func:`moves_into` orders it;

@@ -529,7 +529,7 @@ def _compile_note(spec: KernelSpec) -> None:
 
     if is_cached(_load_kernel(spec.kernel)) is False:
         print(
-            f"cardlab: compiling the {spec.game} kernels (first run only, cached afterwards; a minute or two on 2 cores)",
+            f"cardlab: compiling the {spec.game} kernels (first run only, cached afterwards; up to about a minute on 2 cores)",
             file=sys.stderr,
             flush=True,
         )

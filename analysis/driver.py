@@ -49,6 +49,8 @@ BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK_SIZE = 4096
 MAX_TRIALS = 10**12
 DEFAULT_MAX_TRIALS = 10**9  # precision mode's cap (CARDLAB_MAX_TRIALS sets another)
+#: Seconds a dask scheduler has to answer a new client (then one line, exit 2).
+DASK_CONNECT_S = 10
 DASK_NO_WORKER_S = float(os.environ.get("CARDLAB_DASK_NO_WORKER_S", "60"))
 
 
@@ -185,10 +187,7 @@ class _Executor:
             except ImportError:
                 raise CardlabError("the dask backend needs dask.distributed: pip install 'cardlab[dist]'") from None
             if scheduler:
-                try:
-                    self._client = Client(scheduler, timeout="10s")
-                except OSError as e:
-                    raise CardlabError(f"cannot reach the dask scheduler at {scheduler!r}: {e}") from None
+                self._client = _connect(Client, scheduler)
             else:
                 try:
                     with _signals_held():  # a cluster half started by Ctrl-C would be left to atexit
@@ -272,6 +271,31 @@ class _Executor:
             self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _connect(client_class, scheduler: str):
+    """A dask Client of the scheduler at ``scheduler``, or one line (exit 2) when none answers there. dask's own
+    timeout covers the connection, not the handshake: a listener that is not a dask scheduler (a web server)
+    accepts and then waits with it for ever, so the client is made in a thread given ``DASK_CONNECT_S``."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = client_class(scheduler, timeout=f"{DASK_CONNECT_S}s")
+        except Exception as e:  # noqa: BLE001 -- refused, unreachable, a protocol error: all one answer
+            box["error"] = e
+
+    t = threading.Thread(target=connect, name="cardlab-dask-connect", daemon=True)
+    t.start()
+    t.join(DASK_CONNECT_S + 5)
+    if "client" in box:
+        return box["client"]
+    why = f": {str(box['error']).splitlines()[0]}" if "error" in box and str(box["error"]) else ""
+    if t.is_alive():
+        why = f": no answer in {DASK_CONNECT_S + 5:g} s (is a dask scheduler listening there?)"
+    raise CardlabError(f"cannot reach the dask scheduler at {scheduler!r}{why}")
 
 
 @contextmanager

@@ -490,3 +490,16 @@ def test_ctrl_c_while_a_dask_cluster_starts_is_one_line(tmp_path, delay):
     time.sleep(3.0)  # the cluster's processes are reaped
     left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout
     assert left == "", f"processes of the run still alive: {left.split()}"
+
+
+def test_a_listener_that_is_not_a_dask_scheduler_is_one_line(monkeypatch):
+    """dask's timeout covers the connection, not the handshake: a server that accepts and says nothing (here a
+    bare socket, as a web server would) held the client for ever."""
+    import socket
+
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(driver, "DASK_CONNECT_S", 1)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        with pytest.raises(CardlabError, match=r"cannot reach the dask scheduler .*no answer in 6 s"):
+            driver.run(SPEC, trials=200, progress=False, backend="dask", scheduler=f"tcp://127.0.0.1:{port}")

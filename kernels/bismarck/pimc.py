@@ -113,10 +113,8 @@ def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttg, b
     played = np.zeros(4, dtype=np.int64)
     for i in range(k):
         played[i] = row[i]
-    # np.int64(3), not 3: a literal compiles the solver's chain a second time (kernels/_jit.py)
-    n = dd.card_values(
-        hands, np.int64(3), trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, cards, values
-    )
+    # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
+    n = dd.card_values(hands, 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, cards, values)
     for i in range(n):
         acc[cards[i]] += values[i]
     nacc[0] += 1

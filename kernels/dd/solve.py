@@ -5,6 +5,8 @@ exact value) and ``card_values`` (every card's value).
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .._jit import jit, jit_inline
 from ..bits import low_index, popcount
@@ -30,53 +32,44 @@ def at_least(hands, nh, trump, must_trump, leader, played, k, target, maxteam, c
     tmask = np.uint64(ttk.shape[0] - 1)
     meta = _meta(nh, trump, must_trump, maxteam, countteam) | (ttg[0] << GEN_SHIFT)
     # the search is compiled for a constant hand count: its loops over the hands unroll (docs/performance.md)
-    if nh == 3:
-        return _search(
-            hands,
-            3,
-            trump,
-            must_trump,
-            leader,
-            k,
-            target,
-            maxteam,
-            countteam,
-            meta,
-            ttk,
-            tmask,
-            moves,
-            scores,
-            keybuf,
-            tricks,
-            stats,
-            stack,
-            relevant,
-            skipped,
-        )
-    if nh != 4:
-        raise ValueError("the double-dummy solver takes 3 or 4 hands")
-    return _search(
-        hands,
-        4,
-        trump,
-        must_trump,
-        leader,
-        k,
-        target,
-        maxteam,
-        countteam,
-        meta,
-        ttk,
-        tmask,
-        moves,
-        scores,
-        keybuf,
-        tricks,
-        stats,
-        stack,
-        relevant,
-        skipped,
-    )
+    return _search_for(
+        hands, nh, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf,
+        tricks, stats, stack, relevant, skipped,
+    )  # fmt: skip
+
+
+def _search_for(
+    hands, nh, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped
+):  # fmt: skip
+    """``_search`` for ``nh`` hands (3 or 4), as a constant. Compiled code only (see its overload)."""
+    raise NotImplementedError
+
+
+@overload(_search_for, prefer_literal=True)
+def _search_for_overload(
+    hands, nh, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped
+):  # fmt: skip
+    """With ``nh`` a constant (Bismarck passes 3 down the chain) only that count's search is compiled; otherwise
+    both, chosen at run time (numba does not prune ``if nh == 3`` on a constant argument below the entry: each
+    search is ~10 s of compiling)."""
+    if isinstance(nh, types.IntegerLiteral):
+        n = nh.literal_value
+        if n not in (3, 4):
+            return None
+
+        def one(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped):  # fmt: skip
+            return _search(hands, n, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
+
+        return one
+
+    def either(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped):  # fmt: skip
+        if nh == 3:
+            return _search(hands, 3, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
+        if nh != 4:
+            raise ValueError("the double-dummy solver takes 3 or 4 hands")
+        return _search(hands, 4, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
+
+    return either
 
 
 @jit

@@ -559,7 +559,10 @@ def _meta(game: Game, command: str, **extra) -> dict:
 
 def _cmd_eval(game: Game, args) -> None:
     df = game.evaluate(args.cards, variants=parse_variant_options(args.variant))
-    emit_result(Result(df, _meta(game, "eval")), args)
+    meta = _meta(game, "eval")
+    if df.attrs.get("answer"):
+        meta["answer"] = df.attrs["answer"]  # which set wins, first (table output)
+    emit_result(Result(df, meta), args)
 
 
 def _cmd_beats(game: Game, args) -> None:

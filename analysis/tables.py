@@ -192,7 +192,9 @@ class Result:
         for), or the whole tidy table with ``full``."""
         with pd.option_context("display.max_rows", 5000, "display.max_columns", 50, "display.width", 200):
             if full or not (measures or self.headline) or "estimate" not in self.table:
-                head = " ".join(f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)))
+                head = " ".join(
+                    f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)) and k != "answer"
+                )
                 return head + "\n" + self.table.to_string(index=False) + "\n"
             shown = list(measures or self.headline)
             body = summary_table(self.table, shown, self.meta).to_string(index=False)

@@ -54,6 +54,18 @@ def test_eval_json_rows():
     assert rows[0]["type_index"] == 3 and rows[0]["key"] > rows[1]["key"]
 
 
+def test_eval_ranks_several_sets_and_says_which_wins():
+    # issue 36: BB-11/BB-12, the highest key wins; a one-line answer first in table output
+    code, out, _ = run("eval", "bisko-bobo", "QH QD", "KC JC TC", "AS KS AH KH")
+    assert code == 0 and out.splitlines()[0].startswith("'KC JC TC' wins with a Tri Bisk; then 'AS KS AH KH'")
+    code, out, _ = run("eval", "bisko-bobo", "QH QD", "KC JC TC", "AS KS AH KH", "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert [r["rank"] for r in rows] == [3, 1, 2]
+    assert sorted(rows, key=lambda r: -r["key"]) == sorted(rows, key=lambda r: r["rank"])
+    code, out, _ = run("eval", "bisko-bobo", "AS KS", "AS KS")
+    assert out.startswith("Tie: 'AS KS' and 'AS KS'")
+
+
 def test_exact_bisk_types():
     code, out, _ = run("exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "2", "--format", "json")
     rows = {r["bisk"]: r for r in json.loads(out)["rows"]}

@@ -362,7 +362,27 @@ def evaluate(sets: list[str], variants: dict[str, str] | None = None, game_sets:
         rows.append(
             {"cards": " ".join(str(DECK.card(i)) for i in idx), "bisk": TYPE_NAMES[t], "type_index": t, "key": key}
         )
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    if len(df) > 1:  # BB-11/BB-12: the highest key wins; equal keys tie (variant exact_tie says what follows)
+        df.insert(0, "rank", df["key"].rank(method="min", ascending=False).astype(int))
+        df.attrs["answer"] = _eval_answer(df)
+    return df
+
+
+def _eval_answer(df: pd.DataFrame) -> str:
+    """One line: which set wins (BB-11), over what, or which tie."""
+    top = df[df["rank"] == 1]
+    rest = df[df["rank"] > 1]
+    if len(top) > 1:
+        sets = " and ".join(f"{c!r}" for c in top["cards"])
+        head = f"Tie: {sets} ({top['bisk'].iloc[0]}, equal keys: variant exact_tie decides)"
+    else:
+        head = f"{top['cards'].iloc[0]!r} wins with a {top['bisk'].iloc[0]}"
+    if len(rest):
+        head += "; then " + ", ".join(
+            f"{r.cards!r} ({r.bisk}, rank {r.rank})" for r in rest.sort_values("rank").itertuples()
+        )
+    return head
 
 
 def exact_bisk_types(players: int, cards: int, variants: dict[str, str] | None = None) -> pd.DataFrame:

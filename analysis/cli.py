@@ -323,7 +323,12 @@ def build_parser() -> _Parser:
         i.add_argument("--trials", type=positive_int, default=400_000, help="deals per look (default 400000)")
         i.add_argument("--rounds", type=positive_int, default=4, help="at most this many improvement rounds")
         i.add_argument("--seed", type=_seed, default=0)
-        i.add_argument("--write", action="store_true", help="store the result in seeds/ as the recommended table")
+        i.add_argument(
+            "--write",
+            metavar="FILE",
+            help="store the tables found at FILE (JSON, the format of seeds/bisko-bobo-recommended.json, which the "
+            "'recommended' strategy reads); nothing is written without it",
+        )
         i.add_argument("--quiet", action="store_true")
         add_output_options(i)
 

@@ -195,7 +195,8 @@ class Result:
                 head = " ".join(
                     f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)) and k != "answer"
                 )
-                return head + "\n" + self.table.to_string(index=False) + "\n"
+                body = self.table.to_string(index=False) if len(self.table) else "(no rows)"
+                return head + "\n" + body + "\n"
             shown = list(measures or self.headline)
             body = summary_table(self.table, shown, self.meta).to_string(index=False)
             others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]

@@ -66,6 +66,28 @@ def test_eval_ranks_several_sets_and_says_which_wins():
     assert out.startswith("Tie: 'AS KS' and 'AS KS'")
 
 
+def test_improve_prints_the_tables_found_and_writes_only_where_told(tmp_path):
+    # issue 36: the tables found as departures from the heuristic; written only to the path given
+    from analysis.games import bisko_bobo as bb
+
+    stored = bb.recommended_path().read_bytes()
+    argv = ["improve", "bisko-bobo", "--players", "3", "--trials", "200000", "--rounds", "1", "--quiet"]
+    code, out, _ = run(*argv, "--format", "json", "--write", str(tmp_path / "rec.json"))
+    doc = json.loads(out)
+    assert code == 0 and doc["meta"]["answer"].startswith("3 players: ")
+    assert doc["meta"]["history"] and set(doc["meta"]["tables"]["players"]) == {"3"}
+    assert doc["rows"] and all(
+        set(r) == {"players", "seat", "decision", "situation", "recommended"} for r in doc["rows"]
+    )
+    assert doc["meta"]["answer"].startswith(f"3 players: {len(doc['rows'])} departures from the heuristic")
+    written = json.loads((tmp_path / "rec.json").read_text())
+    assert written["players"] == doc["meta"]["tables"]["players"]
+    assert [bb.strategy_from_dict("x", t).p_tuck.shape for t in written["players"]["3"]["seats"]] == [(3,)] * 3
+    code, out, _ = run(*argv)
+    assert code == 0 and out.splitlines()[0] == doc["meta"]["answer"]
+    assert bb.recommended_path().read_bytes() == stored and sorted(p.name for p in tmp_path.iterdir()) == ["rec.json"]
+
+
 def test_exact_bisk_types():
     code, out, _ = run("exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "2", "--format", "json")
     rows = {r["bisk"]: r for r in json.loads(out)["rows"]}
@@ -103,6 +125,7 @@ BAD = [
     (["exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "25"], "bad --cards 25"),
     (["exact", "bisko-bobo", "hands", "--players", "4", "--cards", "2"], "unknown table 'hands'"),
     (["exact", "zheng-shangyou", "hand-features", "--cards", "55"], "bad --cards 55: the deck has 54 cards"),
+    (["improve", "bisko-bobo", "--players", "3", "--write", "/dev/null/r.json"], "--write"),
     (["nocommand"], "unknown command 'nocommand'"),
     (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
     (

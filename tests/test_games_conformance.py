@@ -130,6 +130,8 @@ def test_every_declared_capability_answers_a_small_call(game: Game, capability: 
         assert title and intro and sections and all(s.title for s in sections)
     elif capability == "record":
         assert out["game"] == game.id and out["hands"] and out["events"]
+    elif capability == "improve":  # the tables found (meta) and where they depart from the heuristic (rows; maybe none)
+        assert isinstance(out.table, pd.DataFrame) and out.meta["tables"]["players"] and out.meta["answer"]
     else:
         table = out.table if isinstance(out, Result) else out
         assert isinstance(table, pd.DataFrame) and len(table)

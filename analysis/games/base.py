@@ -330,10 +330,10 @@ class Game:
         trials: int = 400_000,
         rounds: int = 4,
         seed: int = 0,
-        write: bool = False,
+        write: str | None = None,
         progress: bool = True,
     ) -> Result:
-        """A recommended strategy by iterated best responses (``write``: store it in seeds/)."""
+        """A recommended strategy by iterated best responses (``write``: a path to store its tables at)."""
         raise self.refuse("improve")
 
     def solve(self, request: SolveRequest) -> pd.DataFrame:

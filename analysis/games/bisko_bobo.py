@@ -156,7 +156,7 @@ def recommended_strategy(players: int) -> list[Strategy]:
     if tables is None:
         raise CardlabError(
             f"no recommended strategy stored for {players} players in {recommended_path()}; "
-            "compute it with 'cardlab improve bisko-bobo --write'"
+            f"compute it with 'cardlab improve bisko-bobo --players {players} --write {recommended_path()}'"
         )
     return [strategy_from_dict("recommended", t) for t in tables["seats"]]
 
@@ -648,41 +648,66 @@ def improve_tables(
     trials: int = 400_000,
     rounds: int = 4,
     seed: int = 0,
-    write: bool = False,
+    write: str | None = None,
     progress: bool = True,
 ):
-    """``cardlab improve bisko-bobo``: :func:`improve` for each player count (default 2-6), its history as
-    a Result; ``write`` stores the tables in seeds/ as the recommended strategy."""
+    """``cardlab improve bisko-bobo``: :func:`improve` for each player count (default 2-6). The Result's rows are
+    the tables found, as departures from the heuristic (:func:`departures`); its meta holds each round's history
+    and the tables themselves. ``write``: a path to store the tables at, in the format the ``recommended``
+    strategy reads (seeds/bisko-bobo-recommended.json); nothing is written without it."""
+    from ..outputs import check_file, write_text
     from ..tables import Result
 
     players = list(players or range(2, 7))
     for P in players:
         rules().check_players(P)
+    if write is not None:
+        check_file(write, "--write")
     hist = []
-    stored = dict(recommended_tables()) or {}
-    stored.setdefault("players", {})
+    found: dict = {"players": {}}
     for P in players:
         strats, h, _ = improve(P, trials=trials, rounds=rounds, seed=seed, progress=progress)
         hist.append(h)
-        stored["players"][str(P)] = {
+        found["players"][str(P)] = {
             "seats": [strategy_to_dict(s) for s in strats],
             "trials_per_round": trials,
             "rounds": int(h["round"].max()),
             "converged": bool(h["changes"].iloc[-1] == 0),
             "seed": seed,
         }
-    if write:
-        from ..tables import write_text_atomic
+    history = pd.concat(hist, ignore_index=True)
+    if write is not None:
+        stored = {
+            "about": (
+                "Bisko-Bobo strategy tables (one per seat, seat 0 = dealer's left), computed by 'cardlab improve "
+                "bisko-bobo': iterated best responses on common random numbers; a bucket switches action when the "
+                "paired difference is at least 3 standard errors from zero."
+            ),
+            **found,
+        }
+        write_text(write, json.dumps(stored, indent=1, sort_keys=True) + "\n")
+        if Path(write).resolve() == recommended_path().resolve():
+            recommended_tables.cache_clear()
+    found_rows = departures(found)
+    meta = {
+        "game": GAME,
+        "command": "improve",
+        "players": players,
+        "written": str(write) if write is not None else None,
+        "answer": _improve_answer(found, found_rows),
+        "history": history.to_dict(orient="records"),
+        "tables": found,
+    }
+    return Result(found_rows, meta)
 
-        stored["about"] = (
-            "Recommended Bisko-Bobo strategy tables (one per seat, seat 0 = dealer's left), "
-            "computed by 'cardlab improve bisko-bobo --write': iterated best responses on "
-            "common random numbers; a bucket switches action when the paired difference is "
-            "at least 3 standard errors from zero."
-        )
-        write_text_atomic(recommended_path(), json.dumps(stored, indent=1, sort_keys=True) + "\n")
-        recommended_tables.cache_clear()
-    return Result(pd.concat(hist, ignore_index=True), {"game": GAME, "command": "improve", "written": write})
+
+def _improve_answer(found: dict, rows: pd.DataFrame) -> str:
+    parts = []
+    for P_text, entry in found["players"].items():
+        n = int((rows["players"] == int(P_text)).sum()) if len(rows) else 0
+        state = "converged" if entry["converged"] else f"not converged after {entry['rounds']} rounds"
+        parts.append(f"{P_text} players: {n} departures from the heuristic ({state})")
+    return "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -951,8 +976,14 @@ def pooled_pairs(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 def recommended_differences() -> pd.DataFrame:
     """Where the stored recommended tables depart from the heuristic, per player count and seat."""
+    return departures(recommended_tables())
+
+
+def departures(tables: dict) -> pd.DataFrame:
+    """Where strategy tables (``{"players": {"4": {"seats": [...]}}}``, as stored) depart from the heuristic:
+    one row per player count, seat, decision and situation, with the action the tables take there."""
     rows = []
-    for P_text, entry in sorted(recommended_tables().get("players", {}).items()):
+    for P_text, entry in sorted(tables.get("players", {}).items()):
         P = int(P_text)
         base = builtin_strategy("heuristic", P)
         for s, d in enumerate(entry["seats"]):
@@ -989,7 +1020,7 @@ def recommended_differences() -> pd.DataFrame:
                         "recommended": "tucked" if rec.p_tuck[b] else "upright",
                     }
                 )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["players", "seat", "decision", "situation", "recommended"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1058,7 +1089,7 @@ class BiskoBobo(Game):
     def compare_spec(self, field, challenger, players=None, variants=None, **options):
         return compare_spec(rules().check_players(players), field, challenger, variants, **options)
 
-    def improve(self, players=None, trials=400_000, rounds=4, seed=0, write=False, progress=True):
+    def improve(self, players=None, trials=400_000, rounds=4, seed=0, write=None, progress=True):
         return improve_tables(
             list(players) if players else None, trials=trials, rounds=rounds, seed=seed, write=write, progress=progress
         )

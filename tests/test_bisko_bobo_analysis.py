@@ -136,3 +136,21 @@ def test_improve_runs_and_changes_only_significant_buckets():
 def test_recommended_strategy_is_stored_for_every_player_count():
     for P in range(2, 7):
         assert len(bb.recommended_strategy(P)) == P
+
+
+def test_odds_answer_line():
+    # issue 36 / positions.md: the action to take, both win chances, the paired difference with its interval
+    clear = bb.odds({"trials": 200_000, "seed": 0, "progress": False}, 4, 2, upright="KS", tucked="9H",
+                    opening=["0=AH KD", "1=TC TD"], flingo=["0=QD"], jingo=[1])  # fmt: skip
+    line = clear.meta["answer"]
+    d = clear.table[clear.table.measure == "difference"].iloc[0]
+    assert d.ci_low > 0 and line.startswith("Take the Jingo: win ") and f"{100 * d.estimate:+.2f} points" in line
+    vague = bb.odds({"trials": 2_000, "seed": 0, "progress": False}, 4, 2, upright="KS", tucked="9H",
+                    opening=["0=AH KD", "1=TC TD"], flingo=["0=QD"], jingo=[1])  # fmt: skip
+    assert vague.meta["answer"].startswith("No clear difference: ")
+    # seat 1 of 3 conditions on seat 0's Flingo: only deals where that happens count
+    part = bb.odds({"trials": 20_000, "seed": 5, "progress": False}, 3, 1, upright="KS", tucked="QH",
+                   opening=["0=AH KD"], flingo=["0=QD"])  # fmt: skip
+    acc = part.table[part.table.measure == "acceptance"].iloc[0].estimate
+    assert 0 < acc < 1 and f"{100 * acc:.1f}% of the 20,000 sampled deals matched the position" in part.meta["answer"]
+    assert "matched the position" not in clear.meta["answer"]  # every deal fits a position given in full

@@ -944,7 +944,39 @@ def odds(
             "no sampled deal matched what was given (is the situation possible?); "
             "give the earlier seats' choices with --flingo/--jingo instead of --seen"
         )
+    res.meta["answer"] = odds_answer(res.table, spec.describe.get("decision", "flingo"))
     return res
+
+
+#: How the one-line answer names taking each action (by decision, the two actions of ACTIONS).
+_TAKE = {
+    "flingo": ("Take the Flingo", "Take the Jingo"),
+    "swap": ("Do not swap", "Swap"),
+    "tuck": ("Place it upright", "Tuck it"),
+}
+
+
+def odds_answer(table: pd.DataFrame, decision: str) -> str:
+    """The advisor's one line (positions.md): the action to take, both win chances, the paired difference in
+    percentage points with its 95% interval; "no clear difference" when the interval holds zero. Where only some
+    sampled deals matched the position, says what share did (the rows' counts are those deals)."""
+    win = table[table.measure == "win"].set_index("action")["estimate"]
+    d = table[table.measure == "difference"].iloc[0]
+    a0, a1 = ACTIONS[decision]
+    pts = f"{100 * d.estimate:+.2f} points for {a1} (95% interval {100 * d.ci_low:+.2f} to {100 * d.ci_high:+.2f})"
+    chances = f"win {100 * win[a1]:.1f}% with {a1}, {100 * win[a0]:.1f}% with {a0}"
+    if d.ci_low > 0 or d.ci_high < 0:
+        better = 1 if d.ci_low > 0 else 0
+        text = f"{_TAKE[decision][better]}: {chances}, {pts}"
+    else:
+        text = f"No clear difference: {chances}, {pts}; more deals (--trials, --precision) could separate them"
+    acc = table[table.measure == "acceptance"].iloc[0]
+    if acc.estimate < 1:
+        text += (
+            f". {100 * acc.estimate:.1f}% of the {int(acc.trials):,} sampled deals matched the position"
+            " (the others were set aside); the rows count those"
+        )
+    return text
 
 
 # ---------------------------------------------------------------------------------------------

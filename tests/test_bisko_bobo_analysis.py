@@ -109,6 +109,12 @@ def test_odds_precision_mode():
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QH JH"]), "duplicate card QH"),
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=TD JD"]), "earns one reward"),
         (dict(seat=1, upright="KS", tucked="QH", flingo=["0=TD"]), "opening cards"),
+        # BB-7 under bobo_only: a Jingo card is tucked only to make a Bobo (issue 36: this was answered)
+        (
+            dict(seat=0, upright="KS", tucked="9H", decision="tuck", jingo_card="AC"),
+            r"AC cannot be tucked on 9H: .*\(BB-7",
+        ),
+        (dict(seat=0, upright="KS", tucked="QS", decision="tuck", jingo_card="AC"), "an opening Bisko has no tucked"),
     ],
 )
 def test_odds_bad_situations(kwargs, msg):

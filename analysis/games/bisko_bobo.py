@@ -827,7 +827,19 @@ def odds_spec(
         if not given and seat > 0:
             raise CardlabError("for swap and tuck decisions give every earlier seat's choice with --flingo/--jingo")
         forced[seat] = 1
-        place(ptr, DECK.indices(jingo_card)[0], "the Jingo card")
+        jc = DECK.indices(jingo_card)[0]
+        if decision == "tuck" and full["jingo_tuck_rule"] == "bobo_only":
+            if me[0] // 13 == me[1] // 13:
+                raise CardlabError(
+                    "an opening Bisko has no tucked card, so its Jingo card goes upright (BB-7): no tuck decision"
+                )
+            if jc // 13 != me[1] // 13:
+                raise CardlabError(
+                    f"{DECK.card(jc)} cannot be tucked on {DECK.card(me[1])}: a Jingo card is tucked only to make a "
+                    "Bobo, matching the tucked card's suit (BB-7, jingo_tuck_rule=bobo_only); it goes upright, so "
+                    "there is no tuck decision"
+                )
+        place(ptr, jc, "the Jingo card")
     seen_cards = np.array(DECK.indices(seen) if seen else [], dtype=np.int64)
     for c in seen_cards:
         if int(c) in used:

@@ -109,6 +109,9 @@ def test_odds_precision_mode():
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QH JH"]), "duplicate card QH"),
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=TD JD"]), "earns one reward"),
         (dict(seat=1, upright="KS", tucked="QH", flingo=["0=TD"]), "opening cards"),
+        # BB-5's Jingo-count rule at the last seat to choose (issue 36: "no sampled deal matched" without a reason)
+        (dict(seat=3, upright="KS", tucked="QH", jingos_so_far=1), "must take a Jingo; there is no decision"),
+        (dict(seat=3, upright="KS", tucked="QH", jingos_so_far=0), "must take a Flingo; there is no decision"),
         # BB-7 under bobo_only: a Jingo card is tucked only to make a Bobo (issue 36: this was answered)
         (
             dict(seat=0, upright="KS", tucked="9H", decision="tuck", jingo_card="AC"),
@@ -120,6 +123,11 @@ def test_odds_precision_mode():
 def test_odds_bad_situations(kwargs, msg):
     with pytest.raises(CardlabError, match=msg):
         bb.odds_spec(4, **kwargs)
+
+
+def test_the_two_player_dealer_never_chooses():
+    with pytest.raises(CardlabError, match=r"with 2 players the dealer \(seat 1\) never chooses"):
+        bb.odds_spec(2, 1, upright="KS", tucked="QH")
 
 
 def test_no_free_choice_is_reported():

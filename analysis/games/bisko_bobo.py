@@ -798,6 +798,21 @@ def odds_spec(
         raise CardlabError(f"bad --jingos-so-far {jingos_so_far}: seat {seat} has {seat} earlier seats, so 0 to {seat}")
     if given and jingos_so_far is not None and jingos_so_far != len(jingo_seats):
         raise CardlabError("--jingos-so-far disagrees with the --jingo seats given")
+    if decision == "flingo" and seat == P - 1:
+        # BB-5's Jingo-count rule at the last seat to choose (no later seat, R = F = 0): exactly one Jingo in all
+        # is illegal, so with J Jingos before it the dealer takes a Flingo if J = 0 and a Jingo if J = 1
+        J = len(jingo_seats) if given else jingos_so_far
+        if J is None and seat == 1:
+            raise CardlabError(
+                "with 2 players the dealer (seat 1) never chooses: never exactly one Jingo (BB-5), so it takes a "
+                "Flingo after seat 0's Flingo and a Jingo after its Jingo"
+            )
+        if J is not None and J <= 1:
+            must = "a Flingo" if J == 0 else "a Jingo"
+            raise CardlabError(
+                f"seat {seat} chooses last and {J} Jingo{'s' if J != 1 else ''} came before it: never exactly one "
+                f"Jingo (BB-5), so it must take {must}; there is no decision"
+            )
     forced = np.full(3 * P, -1, dtype=np.int64)
     ptr = 2 * P + 1
     if given:
@@ -953,8 +968,9 @@ def odds(
     acc = res.table[res.table.measure == "acceptance"].iloc[0]
     if acc.estimate == 0 or np.isnan(acc.estimate):
         raise CardlabError(
-            "no sampled deal matched what was given (is the situation possible?); "
-            "give the earlier seats' choices with --flingo/--jingo instead of --seen"
+            "no sampled deal matched what was given (is the situation possible? the last seat to choose has no "
+            "choice with fewer than 2 Jingos before it, BB-5); give the earlier seats' choices with --flingo/--jingo "
+            "instead of --seen"
         )
     res.meta["answer"] = odds_answer(res.table, spec.describe.get("decision", "flingo"))
     return res

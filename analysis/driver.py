@@ -186,10 +186,10 @@ class _Executor:
                 from distributed import Client, LocalCluster
             except ImportError:
                 raise CardlabError("the dask backend needs dask.distributed: pip install 'cardlab[dist]'") from None
-            if scheduler:
-                self._client = _connect(Client, scheduler)
-            else:
-                try:
+            try:  # whatever stops the start (Ctrl-C, a failure) closes what was started: no caller holds it yet
+                if scheduler:
+                    self._client = _connect(Client, scheduler)
+                else:
                     with _signals_held():  # a cluster half started by Ctrl-C would be left to atexit
                         self._cluster = LocalCluster(
                             n_workers=self.workers,
@@ -200,10 +200,10 @@ class _Executor:
                             env={"NUMBA_NUM_THREADS": "1"},
                         )
                         self._client = Client(self._cluster)
-                except BaseException:
-                    self.close()
-                    raise
-            self._client.run(_worker_init)
+                self._client.run(_worker_init)
+            except BaseException:
+                self.close()
+                raise
         elif threads is not None:
             import numba
 
@@ -280,20 +280,29 @@ def _connect(client_class, scheduler: str):
     import threading
 
     box: dict[str, Any] = {}
+    lock = threading.Lock()
 
     def connect() -> None:
         try:
-            box["client"] = client_class(scheduler, timeout=f"{DASK_CONNECT_S}s")
+            client = client_class(scheduler, timeout=f"{DASK_CONNECT_S}s")
         except Exception as e:  # noqa: BLE001 -- refused, unreachable, a protocol error: all one answer
             box["error"] = e
+            return
+        with lock:
+            if box.get("abandoned"):  # answered after the caller gave up: close it, leave nothing behind
+                client.close()
+            else:
+                box["client"] = client
 
     t = threading.Thread(target=connect, name="cardlab-dask-connect", daemon=True)
     t.start()
     t.join(DASK_CONNECT_S + 5)
-    if "client" in box:
-        return box["client"]
+    with lock:
+        if "client" in box:
+            return box["client"]
+        box["abandoned"] = True
     why = f": {str(box['error']).splitlines()[0]}" if "error" in box and str(box["error"]) else ""
-    if t.is_alive():
+    if "error" not in box:
         why = f": no answer in {DASK_CONNECT_S + 5:g} s (is a dask scheduler listening there?)"
     raise CardlabError(f"cannot reach the dask scheduler at {scheduler!r}{why}")
 
@@ -309,9 +318,26 @@ def _signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    held: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+    before: dict[int, Any] = {s: signal.getsignal(s) for s in held}
+    if any(h is None for h in before.values()):  # a handler set outside Python: it could not be put back
+        yield
+        return
     came: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    before: dict[int, Any] = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in held}
+
+    def hold(signum, frame):
+        came.append(signum)
+        if len(came) > 1:  # a second signal: the user insists (a start that hangs); act on it now
+            for s, h in before.items():
+                signal.signal(s, h)
+            h = before[signum]
+            if callable(h):
+                h(signum, frame)
+            elif h == signal.SIG_DFL:
+                signal.raise_signal(signum)
+
+    for s in held:
+        signal.signal(s, hold)
     try:
         yield
     finally:

@@ -29,6 +29,12 @@ _EDITS = {
     "callee_ir_original = copy_ir(callee_ir)": "callee_ir_original = None if fresh else copy_ir(callee_ir)",
 }
 _SIGNATURE = ("arg_typs=None):", "arg_typs=None, fresh=False):")
+#: What numba's ``inline_function`` does, which the replacement repeats (with ``fresh=True``).
+_INLINE_FUNCTION = (
+    "callee_ir = self.run_untyped_passes(function)",
+    "freevars = function.__code__.co_freevars",
+    "return self.inline_ir(caller_ir, block, i, callee_ir, freevars,",
+)
 
 INSTALLED = False
 
@@ -47,11 +53,17 @@ def install() -> bool:
         return False
     if src.count(_SIGNATURE[0]) != 1 or any(src.count(old) != 1 for old in _EDITS):
         return False
+    try:  # the replacement below restates inline_function: only where numba's says the same
+        calls = inspect.getsource(worker.inline_function)
+    except (OSError, TypeError):
+        return False
+    if any(line not in calls for line in _INLINE_FUNCTION):
+        return False
     src = src.replace(*_SIGNATURE)
     for old, new in _EDITS.items():
         src = src.replace(old, new)
     made: dict = {}
-    exec(compile(src, inline_closurecall.__file__, "exec"), vars(inline_closurecall), made)
+    exec(compile(src, inline_closurecall.__file__, "exec", dont_inherit=True), vars(inline_closurecall), made)
 
     def inline_function(self, caller_ir, block, i, function, arg_typs=None):
         callee_ir = self.run_untyped_passes(function)  # built for this call site alone

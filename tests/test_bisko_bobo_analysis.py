@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import driver
@@ -123,6 +124,27 @@ def test_odds_precision_mode():
 def test_odds_bad_situations(kwargs, msg):
     with pytest.raises(CardlabError, match=msg):
         bb.odds_spec(4, **kwargs)
+
+
+def test_without_the_jingo_count_rule_the_last_seat_chooses():
+    spec = bb.odds_spec(
+        4, 3, upright="KS", tucked="QH", jingos_so_far=1, variants={"enforce_jingo_constraint": "false"}
+    )
+    assert spec.describe["decision"] == "flingo"
+
+
+def test_odds_answer_with_too_few_matching_deals():
+    nan = float("nan")
+    table = pd.DataFrame(
+        [
+            {"measure": "win", "action": "Flingo", "trials": 1, "estimate": 0.0, "std_error": nan},
+            {"measure": "win", "action": "Jingo", "trials": 1, "estimate": 1.0, "std_error": nan},
+            {"measure": "difference", "action": "Jingo - Flingo", "trials": 1, "estimate": 1.0, "std_error": nan,
+             "ci_low": nan, "ci_high": nan},
+            {"measure": "acceptance", "action": None, "trials": 100, "estimate": 0.01, "std_error": nan},
+        ]
+    )  # fmt: skip
+    assert bb.odds_answer(table, "flingo").startswith("Too few matching deals (1) to compare Jingo with Flingo")
 
 
 def test_the_two_player_dealer_never_chooses():

@@ -86,6 +86,16 @@ def test_improve_prints_the_tables_found_and_writes_only_where_told(tmp_path):
     code, out, _ = run(*argv)
     assert code == 0 and out.splitlines()[0] == doc["meta"]["answer"]
     assert bb.recommended_path().read_bytes() == stored and sorted(p.name for p in tmp_path.iterdir()) == ["rec.json"]
+    # writing into a file of tables keeps the player counts not recomputed; any other file is refused first
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"players": {"4": {"seats": "kept as it was"}}}))
+    assert run(*argv, "--write", str(other))[0] == 0
+    assert set(json.loads(other.read_text())["players"]) == {"3", "4"}
+    assert json.loads(other.read_text())["players"]["4"] == {"seats": "kept as it was"}
+    (tmp_path / "notes.txt").write_text("my notes")
+    code, _, err = run(*argv, "--write", str(tmp_path / "notes.txt"))
+    assert code == 2 and "holds something else than strategy tables" in err
+    assert (tmp_path / "notes.txt").read_text() == "my notes"
 
 
 def test_exact_bisk_types():

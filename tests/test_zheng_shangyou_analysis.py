@@ -70,7 +70,7 @@ def test_matches_of_several_games():
     # match totals: one term a match (500), each seat's total the sum of its three game scores
     seats = t.seat.notna()
     match, game = t[(t.measure == "match_score") & seats], t[(t.measure == "score") & seats]
-    assert (match.trials == 500).all() and (game.trials == 1500).all()
+    assert len(match) == len(game) == 4 and (match.trials == 500).all() and (game.trials == 1500).all()
     assert np.allclose(match.estimate.values * 500, game.estimate.values * 1500)
     top = t[(t.measure == "match_top") & seats]
     assert (top.trials == 500).all() and 0 < top.successes.sum() <= 500  # alone on top, or nobody on a tie

@@ -663,6 +663,7 @@ def improve_tables(
         rules().check_players(P)
     if write is not None:
         check_file(write, "--write")
+        _stored_tables(write)
     hist = []
     found: dict = {"players": {}}
     for P in players:
@@ -677,13 +678,14 @@ def improve_tables(
         }
     history = pd.concat(hist, ignore_index=True)
     if write is not None:
+        kept = _stored_tables(write)  # the other player counts of the file written to are kept
         stored = {
             "about": (
                 "Bisko-Bobo strategy tables (one per seat, seat 0 = dealer's left), computed by 'cardlab improve "
                 "bisko-bobo': iterated best responses on common random numbers; a bucket switches action when the "
                 "paired difference is at least 3 standard errors from zero."
             ),
-            **found,
+            "players": {**kept.get("players", {}), **found["players"]},
         }
         write_text(write, json.dumps(stored, indent=1, sort_keys=True) + "\n")
         if Path(write).resolve() == recommended_path().resolve():
@@ -699,6 +701,21 @@ def improve_tables(
         "tables": found,
     }
     return Result(found_rows, meta)
+
+
+def _stored_tables(path) -> dict:
+    """The tables already in ``path`` (so that --write keeps the player counts not recomputed), or none; a file
+    that is there but holds something else is refused, not overwritten."""
+    p = Path(path)
+    if not p.is_file():
+        return {}
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        doc = None
+    if not isinstance(doc, dict) or not isinstance(doc.get("players"), dict):
+        raise CardlabError(f"--write {str(path)!r} holds something else than strategy tables; give another file")
+    return doc
 
 
 def _improve_answer(found: dict, rows: pd.DataFrame) -> str:
@@ -798,7 +815,7 @@ def odds_spec(
         raise CardlabError(f"bad --jingos-so-far {jingos_so_far}: seat {seat} has {seat} earlier seats, so 0 to {seat}")
     if given and jingos_so_far is not None and jingos_so_far != len(jingo_seats):
         raise CardlabError("--jingos-so-far disagrees with the --jingo seats given")
-    if decision == "flingo" and seat == P - 1:
+    if decision == "flingo" and seat == P - 1 and full["enforce_jingo_constraint"] == "true":
         # BB-5's Jingo-count rule at the last seat to choose (no later seat, R = F = 0): exactly one Jingo in all
         # is illegal, so with J Jingos before it the dealer takes a Flingo if J = 0 and a Jingo if J = 1
         J = len(jingo_seats) if given else jingos_so_far
@@ -968,9 +985,9 @@ def odds(
     acc = res.table[res.table.measure == "acceptance"].iloc[0]
     if acc.estimate == 0 or np.isnan(acc.estimate):
         raise CardlabError(
-            "no sampled deal matched what was given (is the situation possible? the last seat to choose has no "
-            "choice with fewer than 2 Jingos before it, BB-5); give the earlier seats' choices with --flingo/--jingo "
-            "instead of --seen"
+            "no sampled deal matched what was given (is the situation possible? a seat with no free seat after it "
+            "may be left no choice by the Jingo-count rule, BB-5); give the earlier seats' choices with "
+            "--flingo/--jingo instead of --seen"
         )
     res.meta["answer"] = odds_answer(res.table, spec.describe.get("decision", "flingo"))
     return res
@@ -991,6 +1008,8 @@ def odds_answer(table: pd.DataFrame, decision: str) -> str:
     win = table[table.measure == "win"].set_index("action")["estimate"]
     d = table[table.measure == "difference"].iloc[0]
     a0, a1 = ACTIONS[decision]
+    if np.isnan(d.std_error) or np.isnan(win[a0]) or np.isnan(win[a1]):
+        return f"Too few matching deals ({int(d.trials)}) to compare {a1} with {a0}: give more --trials"
     pts = f"{100 * d.estimate:+.2f} points for {a1} (95% interval {100 * d.ci_low:+.2f} to {100 * d.ci_high:+.2f})"
     chances = f"win {100 * win[a1]:.1f}% with {a1}, {100 * win[a0]:.1f}% with {a0}"
     if d.ci_low > 0 or d.ci_high < 0:

@@ -349,10 +349,12 @@ def loser_exchange(hands, winner, loser, mode):
 
 @jit
 def _copy_rows(dst, src):
-    """``dst[...] = src`` for arrays of one shape, by a loop: a slice assignment compiles numba's shape-mismatch
-    error message (string formatting, a few seconds of compile) into every kernel that has one."""
+    """``dst[...] = src`` for C-contiguous arrays of one shape, by a loop: a slice assignment compiles numba's
+    shape-mismatch error message (string formatting, a few seconds of compile) into every kernel that has one."""
     a = dst.reshape(-1)
     b = src.reshape(-1)
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("_copy_rows: the arrays differ in size")
     for i in range(a.shape[0]):
         a[i] = b[i]
 

@@ -130,6 +130,7 @@ def _one_hand_in_game(strat, key0, trial, starter, bv, do_pass, score0, score1, 
         target,
         -1,
         0,
+        rec[:0],
     )
     return dealt, p0, p1, rec
 

@@ -41,21 +41,52 @@ from .players import (
 )
 
 
+# what the forced first action of :func:`play_from` is (the advisor's action at the position's decision)
+F_NONE = 0
+F_PLAY = 1  # a play (a bit set of cards) or a pass (0) by ``turn``
+F_HANDOVER = 2  # BI-10 Fancy: the trick winner hands the lead to its partner (1) or keeps it (0)
+F_SEND = 3  # BI-10 Plain: the opponent at the winner's left sends this card (a bit set; 0 = no exchange)
+F_RETURN = 4  # BI-10 Plain: its partner gives this card back (a bit set)
+
+# where :func:`play_from` starts
+PH_TURN = 0  # ``turn`` acts in the trick (``cur_kind == K_NONE``: it leads)
+PH_TRICK_END = 1  # the trick ``last`` won (of ``cur_kind``) is over: BI-10's action, then BI-11's leader
+PH_RETURN = 2  # BI-10 Plain: the card is sent; the partner of the sender gives one back, then BI-11
+
+# an event log's rows (record writing): (kind, seat, value)
+E_GIVE = 0  # BI-4: the two cards passed to the partner
+E_PLAY = 1  # a play (its cards) or a pass (0)
+E_SEND = 2  # BI-10 Plain, offered: the card sent (0 = declined)
+E_RETURN = 3  # BI-10 Plain: the card given back
+E_HANDOVER = 4  # BI-10 Fancy, offered: 1 = the lead handed to the partner, 0 = kept
+
+
+@jit
+def _log(log, kind, seat, value):
+    """One event into ``log`` (rows ``1 ..``; their number in ``log[0, 0]``); an empty log records nothing."""
+    if log.shape[0] > 0 and log[0, 0] + 1 < log.shape[0]:
+        log[0, 0] += 1
+        log[log[0, 0], 0] = kind
+        log[log[0, 0], 1] = seat
+        log[log[0, 0], 2] = np.int64(value)
+
+
 @jit
 def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
     """One hand from dealt ``hands`` (BI-4 .. BI-11) with the partner pass; fills ``rec[4, H_FIELDS]``; returns
     (team 0 points, team 1 points)."""
-    return play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0)
+    return play_hand_in_game(hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, rec[:0])
 
 
 @jit
 def play_hand_in_game(
-    hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target, fseat, fgive
+    hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target, fseat, fgive, log
 ):  # fmt: skip
     """:func:`play_hand` inside a game: ``do_pass`` says whether the partners pass (variant pass_every_hand),
     and under variant game_end_check=immediate the hand stops as soon as a team's game score (``score0``,
     ``score1`` before the hand, plus this hand's points) reaches ``target``. With ``fseat >= 0`` that seat
-    passes the two cards ``fgive`` (a bit set) instead of its player's choice (the advisor)."""
+    passes the two cards ``fgive`` (a bit set) instead of its player's choice (the advisor). ``log``: the
+    hand's events (:func:`_log`; ``rec[:0]`` for none)."""
     for s in range(4):
         for f in range(H_FIELDS):
             rec[s, f] = 0
@@ -64,10 +95,6 @@ def play_hand_in_game(
     give = np.zeros(4, dtype=np.uint64)
     plan = np.zeros(MAX_PLAN, dtype=np.uint64)
     alt = np.zeros(MAX_PLAN, dtype=np.uint64)
-    # each seat's plan (plan_hand) is kept until its hand changes: plan_of[s] is the hand it was made for
-    plans = np.zeros((4, MAX_PLAN), dtype=np.uint64)
-    plan_n = np.zeros(4, dtype=np.int64)
-    plan_of = np.zeros(4, dtype=np.uint64)
     for s in range(4):
         pol = strat[s, 1]
         if not do_pass:
@@ -84,6 +111,8 @@ def play_hand_in_game(
             give[s] = _connectors_pass(hands[s])
         else:
             give[s] = _lowest_cards(hands[s], 2, pol == PASS_SINGLES)
+        if do_pass:
+            _log(log, E_GIVE, s, give[s])
     for s in range(4):
         hands[s] = (hands[s] & ~give[s]) | give[(s + 2) % 4]
     for s in range(4):
@@ -92,134 +121,183 @@ def play_hand_in_game(
             hcp += (r - 8) * _popcount(_rank_bits(hands[s], r))
         rec[s, H_HCP] = hcp
     points = np.zeros(2, dtype=np.int64)
-    out_count = 0
-    leader = starter
-    cur_kind = K_NONE
-    cur_key = 0
-    last = leader
-    passes = 0
-    turn = leader
-    active = 4
+    return play_from(
+        hands, counts, points, 0, starter, starter, K_NONE, 0, 0, 0, PH_TURN, F_NONE, np.uint64(0),
+        strat, st, rec, moves, bv, score0, score1, target, log,
+    )  # fmt: skip
+
+
+@jit
+def play_from(
+    hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval,
+    strat, st, rec, moves, bv, score0, score1, target, log,
+):  # fmt: skip
+    """Play a hand on from a state to its end (BI-5 .. BI-11): ``hands``/``counts`` now, ``points`` this hand's
+    team points so far (updated), ``out_count`` the seats out; the trick: ``last`` made its last play
+    (``cur_kind``, ``cur_key``; ``K_NONE`` = ``turn`` leads), ``passes`` in a row since, ``locked`` the seats
+    out of it by a pass (variant pass_locks_out, a bit set); ``phase`` where to start (``PH_*``). The first
+    decision is ``fkind``'s action ``fval`` (``F_*``) where ``fkind != F_NONE``, the players' choices after.
+    Marks who went out in ``rec`` and the hand's points (``rec``'s other fields are the caller's); returns
+    (team 0 points, team 1 points)."""
+    plan = np.zeros(MAX_PLAN, dtype=np.uint64)
+    alt = np.zeros(MAX_PLAN, dtype=np.uint64)
+    # each seat's plan (plan_hand) is kept until its hand changes: plan_of[s] is the hand it was made for
+    plans = np.zeros((4, MAX_PLAN), dtype=np.uint64)
+    plan_n = np.zeros(4, dtype=np.int64)
+    plan_of = np.zeros(4, dtype=np.uint64)
+    active = 0
+    for s in range(4):
+        if counts[s] > 0:
+            active += 1
     locks = bv[V_PASS_LOCKS_OUT] == 1
-    locked = 0  # seats out of this trick by a pass (variant pass_locks_out)
+    trick_over = phase != PH_TURN
     for _ in range(MAX_TURNS):
-        hand = hands[turn]
-        partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
-        play = np.uint64(0)  # 0 = pass
-        if strat[turn, 0] == PLAY_PLANNING:
-            min_opp = 99
-            for o in ((turn + 1) % 4, (turn + 3) % 4):
-                if 0 < counts[o] < min_opp:
-                    min_opp = counts[o]
-            if plan_of[turn] != hand or plan_n[turn] == 0:
-                plan_n[turn] = plan_hand(hand, plans[turn], alt, bv)
-                plan_of[turn] = hand
-            play = _planning_play(
-                hand,
-                counts[turn],
-                cur_kind,
-                cur_key,
-                partner_last,
-                counts[(turn + 2) % 4],
-                min_opp,
-                moves,
-                bv,
-                plans[turn],
-                plan_n[turn],
-            )
-        else:
-            n = generate_moves(hand, cur_kind, cur_key, moves, bv)
-            sort_prefix(moves, n)
-            pick = -1
-            if n > 0:
-                pick = _choose_play(
-                    st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key, partner_last, moves, n, bv
+        if not trick_over:
+            hand = hands[turn]
+            partner_last = cur_kind != K_NONE and last == (turn + 2) % 4
+            play = np.uint64(0)  # 0 = pass
+            if fkind == F_PLAY:
+                play = np.uint64(fval)
+                fkind = F_NONE
+            elif strat[turn, 0] == PLAY_PLANNING:
+                min_opp = 99
+                for o in ((turn + 1) % 4, (turn + 3) % 4):
+                    if 0 < counts[o] < min_opp:
+                        min_opp = counts[o]
+                if plan_of[turn] != hand or plan_n[turn] == 0:
+                    plan_n[turn] = plan_hand(hand, plans[turn], alt, bv)
+                    plan_of[turn] = hand
+                play = _planning_play(
+                    hand,
+                    counts[turn],
+                    cur_kind,
+                    cur_key,
+                    partner_last,
+                    counts[(turn + 2) % 4],
+                    min_opp,
+                    moves,
+                    bv,
+                    plans[turn],
+                    plan_n[turn],
                 )
-            if cur_kind == K_NONE and pick < 0:
-                pick = 0
-            if pick >= 0:
-                play = moves[pick]
-        if play:
-            kind, key = classify(play, bv)
-            hands[turn] = hand & ~play
-            counts[turn] -= _popcount(play)
-            cur_kind = kind
-            cur_key = key
-            last = turn
-            passes = 0
-            if counts[turn] == 0:
-                # BI-8: the team scores 1 per card of the opponent holding more
-                opp = max(counts[(turn + 1) % 4], counts[(turn + 3) % 4])
-                points[turn % 2] += opp
-                out_count += 1
-                active -= 1
-                rec[turn, H_OUT_FIRST if out_count == 1 else H_OUT_SECOND] = 1
-                if out_count == 2:
-                    break  # BI-9: the hand ends at once
-                if bv[V_END_IMMEDIATE] == 1 and (score0 + points[0] >= target or score1 + points[1] >= target):
-                    break  # variant game_end_check=immediate: the game is over
-        else:
-            passes += 1
+            else:
+                n = generate_moves(hand, cur_kind, cur_key, moves, bv)
+                sort_prefix(moves, n)
+                pick = -1
+                if n > 0:
+                    pick = _choose_play(
+                        st, strat[turn, 0], hand, counts[turn], cur_kind, cur_key, partner_last, moves, n, bv
+                    )
+                if cur_kind == K_NONE and pick < 0:
+                    pick = 0
+                if pick >= 0:
+                    play = moves[pick]
+            _log(log, E_PLAY, turn, play)
+            if play:
+                kind, key = classify(play, bv)
+                hands[turn] = hand & ~play
+                counts[turn] -= _popcount(play)
+                cur_kind = kind
+                cur_key = key
+                last = turn
+                passes = 0
+                if counts[turn] == 0:
+                    # BI-8: the team scores 1 per card of the opponent holding more
+                    opp = max(counts[(turn + 1) % 4], counts[(turn + 3) % 4])
+                    points[turn % 2] += opp
+                    out_count += 1
+                    active -= 1
+                    rec[turn, H_OUT_FIRST if out_count == 1 else H_OUT_SECOND] = 1
+                    if out_count == 2:
+                        break  # BI-9: the hand ends at once
+                    if bv[V_END_IMMEDIATE] == 1 and (
+                        score0 + points[0] >= target or score1 + points[1] >= target
+                    ):
+                        break  # variant game_end_check=immediate: the game is over
+            else:
+                passes += 1
+                if locks:
+                    locked |= 1 << turn
             if locks:
-                locked |= 1 << turn
-        if locks:
-            # variant pass_locks_out: the trick ends when every other player holding cards has passed once
-            trick_over = True
-            for s in range(4):
-                if s != last and counts[s] > 0 and not (locked >> s) & 1:
-                    trick_over = False
-        else:
-            trick_over = passes >= active - (1 if counts[last] > 0 else 0)
-        if trick_over:
-            # the trick is over: `last` won it; BI-10 special action, then BI-11 the next leader
-            winner = last
-            fancy = cur_kind // 10 == 1
-            partner = (winner + 2) % 4
-            nxt = -1
-            if fancy:
-                if counts[partner] > 0:
+                # variant pass_locks_out: the trick ends when every other player holding cards has passed once
+                trick_over = True
+                for s in range(4):
+                    if s != last and counts[s] > 0 and not (locked >> s) & 1:
+                        trick_over = False
+            else:
+                trick_over = passes >= active - (1 if counts[last] > 0 else 0)
+            if not trick_over:
+                turn = (turn + 1) % 4
+                while counts[turn] == 0 or (locked >> turn) & 1:
+                    turn = (turn + 1) % 4
+                continue
+        # the trick is over: `last` won it; BI-10 special action, then BI-11 the next leader
+        winner = last
+        partner = (winner + 2) % 4
+        nxt = -1
+        if cur_kind // 10 == 1:
+            if counts[partner] > 0:
+                hand_over = False
+                if fkind == F_HANDOVER:
+                    hand_over = fval == 1
+                    fkind = F_NONE
+                else:
                     pol = strat[winner, 3]
-                    hand_over = False
                     if pol == ACT_RANDOM:
                         hand_over = rng.below(st, 2) == 1
                     elif pol == ACT_LOWEST:
                         hand_over = counts[winner] == 0 or counts[partner] < counts[winner]
-                    if hand_over:
-                        nxt = partner
-            else:
-                a = (winner + 1) % 4  # the opponent at the winner's left
-                b = (a + 2) % 4
-                if counts[a] > 0 and counts[b] > 0:
-                    pol = strat[a, 2]
-                    act = False
-                    if pol == ACT_RANDOM:
-                        act = rng.below(st, 2) == 1
-                    elif pol == ACT_LOWEST:
-                        act = True
-                    if act:
-                        sent = (
-                            _random_cards(st, hands[a], 1) if pol == ACT_RANDOM else _lowest_cards(hands[a], 1, False)
-                        )
-                        hands[a] &= ~sent
-                        hands[b] |= sent
+                _log(log, E_HANDOVER, winner, 1 if hand_over else 0)
+                if hand_over:
+                    nxt = partner
+        else:
+            a = (winner + 1) % 4  # the opponent at the winner's left
+            b = (a + 2) % 4
+            if counts[a] > 0 and counts[b] > 0:
+                if phase != PH_RETURN:
+                    sent = np.uint64(0)
+                    if fkind == F_SEND:
+                        sent = np.uint64(fval)
+                        fkind = F_NONE
+                    else:
+                        pol = strat[a, 2]
+                        act = False
+                        if pol == ACT_RANDOM:
+                            act = rng.below(st, 2) == 1
+                        elif pol == ACT_LOWEST:
+                            act = True
+                        if act:
+                            sent = (
+                                _random_cards(st, hands[a], 1)
+                                if pol == ACT_RANDOM
+                                else _lowest_cards(hands[a], 1, False)
+                            )
+                    _log(log, E_SEND, a, sent)
+                    hands[a] &= ~sent
+                    hands[b] |= sent
+                    phase = PH_RETURN if sent else PH_TURN
+                if phase == PH_RETURN:
+                    if fkind == F_RETURN:
+                        back = np.uint64(fval)
+                        fkind = F_NONE
+                    else:
                         pb = strat[b, 2]
                         back = _random_cards(st, hands[b], 1) if pb == ACT_RANDOM else _lowest_cards(hands[b], 1, False)
-                        hands[b] &= ~back
-                        hands[a] |= back
-            if nxt < 0:
-                nxt = winner
-                while counts[nxt] == 0:
-                    nxt = (nxt + 1) % 4
-            cur_kind = K_NONE
-            cur_key = 0
-            passes = 0
-            locked = 0
-            turn = nxt
-            last = nxt
-            continue
-        turn = (turn + 1) % 4
-        while counts[turn] == 0 or (locked >> turn) & 1:
-            turn = (turn + 1) % 4
+                    _log(log, E_RETURN, b, back)
+                    hands[b] &= ~back
+                    hands[a] |= back
+        phase = PH_TURN
+        if nxt < 0:
+            nxt = winner
+            while counts[nxt] == 0:
+                nxt = (nxt + 1) % 4
+        cur_kind = K_NONE
+        cur_key = 0
+        passes = 0
+        locked = 0
+        turn = nxt
+        last = nxt
+        trick_over = False
     for s in range(4):
         rec[s, H_POINTS] = points[s % 2]
     return points[0], points[1]
@@ -314,9 +392,84 @@ def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, 
                 counts[:] = 13
                 rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
                 p0, p1 = play_hand_in_game(
-                    hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, seat, gives[a]
+                    hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, seat, gives[a], rec[:0]
                 )
                 mine = p0 if seat % 2 == 0 else p1
                 theirs = p1 if seat % 2 == 0 else p0
                 add_action(row, a, 1 if mine > theirs else 0, mine - theirs, 0, wins, scores)
             add_sample(row, A, wins, scores)
+
+
+@pjit
+def advise_state_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last,
+    cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out,
+):  # fmt: skip
+    """The driver's kernel for a decision inside a hand (BI-5, BI-10): each seat holds its ``known`` cards (the
+    deciding seat its whole hand) and the cards of ``pool`` are dealt uniformly to fill every seat to
+    ``counts0`` (exact: a shuffle of the pool, dealt in seat order); each action plays ``fkind``'s ``fvals[a]``
+    first (:func:`play_from` from the given trick state and ``phase``), the hand then played to its end by
+    ``strat``'s players, every action on the same layout and draws. Win: the seat's team scores more this hand
+    (``points0`` included); payoff: its points minus the other team's (BI-8); the row is :mod:`kernels.advise`'s."""
+    A = fvals.shape[0]
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        row = out[ci]
+        deck = pool.copy()
+        base = np.zeros(4, dtype=np.uint64)
+        hands = np.zeros(4, dtype=np.uint64)
+        counts = np.zeros(4, dtype=np.int64)
+        points = np.zeros(2, dtype=np.int64)
+        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+        wins = np.zeros(A, dtype=np.int64)
+        scores = np.zeros(A, dtype=np.int64)
+        st_deal = rng.new_state()
+        st_play = rng.new_state()
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            deck[:] = pool
+            rng.partial_shuffle(st_deal, deck, deck.shape[0])
+            i = 0
+            for s in range(4):
+                base[s] = known[s]
+                for _ in range(counts0[s] - _popcount(known[s])):
+                    base[s] |= np.uint64(1) << np.uint64(deck[i])
+                    i += 1
+            for a in range(A):
+                hands[:] = base
+                counts[:] = counts0
+                points[:] = points0
+                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+                p0, p1 = play_from(
+                    hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase,
+                    fkind, fvals[a], strat, st_play, rec, moves, bv, score0, score1, target, rec[:0],
+                )  # fmt: skip
+                mine = p0 if seat % 2 == 0 else p1
+                theirs = p1 if seat % 2 == 0 else p0
+                add_action(row, a, 1 if mine > theirs else 0, mine - theirs, 0, wins, scores)
+            add_sample(row, A, wins, scores)
+
+
+@jit
+def record_hand(key0, key1, trial, strat, bv, hands0, log):
+    """One hand with its event log: the first hand of trial ``trial`` of :func:`simulate_chunks` (the same
+    Starter, deal and draws); its dealt hands into ``hands0[4]``, its events into ``log`` (:func:`_log`);
+    returns the Starter."""
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_DEAL))
+    rng.seed_state(st_play, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_STRATEGY))
+    starter = rng.below(st_deal, 4)  # BI-3: the first Starter at random
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    counts = np.zeros(4, dtype=np.int64)
+    deal(st_deal, deck, hands, counts, starter)
+    hands0[:] = hands
+    rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+    log[0, 0] = 0
+    play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, log)
+    return starter

@@ -40,7 +40,7 @@ def _deal_and_play(
     deal(st_deal, deck, hands, counts, starter)
     do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
     return play_hand_in_game(
-        hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0, score1, target, -1, 0
+        hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0, score1, target, -1, 0, rec[:0]
     )
 
 

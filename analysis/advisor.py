@@ -179,3 +179,20 @@ def position_kwargs(doc: dict, given: dict, fields: tuple[str, ...], variants, s
     out["variants"] = variants if variants else doc.get("variants")
     out["strategies"] = list(strategies) if strategies else doc.get("models")
     return out
+
+
+def seat_map(items, what: str, P: int) -> dict[int, str]:
+    """``["1=13", "2=5"]`` or ``{"1": 13}`` to ``{seat: value}``, seats checked."""
+    out: dict[int, str] = {}
+    pairs = items.items() if isinstance(items, dict) else (str(x).partition("=")[::2] for x in items or [])
+    for seat, value in pairs:
+        try:
+            s = int(str(seat).strip())
+        except ValueError:
+            raise CardlabError(f"bad {what} {seat}={value}: expected SEAT=VALUE") from None
+        if not 0 <= s < P:
+            raise CardlabError(f"bad seat {s} in {what}: seats are 0..{P - 1}")
+        if s in out:
+            raise CardlabError(f"seat {s} given twice in {what}")
+        out[s] = str(value).strip()
+    return out

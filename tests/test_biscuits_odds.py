@@ -1,5 +1,7 @@
-"""Biscuits' advisor for the pass (issue 34, BI-4): the kernel against the reference on the same sampled deals
-and draws, the sampler, the answer table and the CLI."""
+"""Biscuits' advisor (issue 34, BI-13): the pass (BI-4) and the decisions inside a hand (the play, BI-5; the
+Plain exchange and the Fancy handover, BI-10): the kernels against the reference on the same sampled layouts and
+draws, the samplers (exact uniformity by enumeration), positions whose answer follows from the rules, the answer
+table and the CLI."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from analysis import cli
 from analysis.driver import run_chunks
 from analysis.errors import CardlabError
 from analysis.games import biscuits_odds as bo
+from kernels import biscuits as K
 from kernels import rng
 from kernels.advise import A_SAMPLES
 from tests.reference import biscuits as ref
@@ -111,7 +114,10 @@ def test_precision_holds_the_point_differences():
         ({"hand": "2C 3D"}, "--hand holds 2 cards"),
         ({"hand": HAND, "seat": 4}, "bad --seat 4"),
         ({"hand": HAND, "starter": -1}, "bad --starter -1"),
-        ({"hand": HAND, "decision": "play"}, "answers the pass"),
+        ({"hand": HAND, "decision": "discard"}, "unknown decision 'discard'"),
+        ({"hand": HAND, "current": "5C", "by": 1}, "give --cards-left 1=N"),
+        ({"hand": HAND, "decision": "pass", "cards_left": {"1": 3}}, "describes a position inside the hand"),
+        ({"hand": HAND, "starter": 1, "cards_left": {"1": 3}}, "--starter is for the pass"),
         ({"hand": HAND, "strategies": ["nobody"]}, "unknown strategy 'nobody'"),
     ],
 )
@@ -134,3 +140,379 @@ def test_cli_flags_and_position_file_agree(tmp_path, capsys):
     assert a["rows"] == b["rows"] and len(a["rows"]) == 78 * 4
     p = subprocess.run([sys.executable, "-m", "analysis", "odds", "biscuits", "--help"], capture_output=True, text=True)
     assert "(default planning)" in p.stdout
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Decisions inside a hand
+# ---------------------------------------------------------------------------------------------------------
+
+PHASES = {0: "turn", 1: "trick_end", 2: "return"}
+
+
+def _codes(mask: int) -> set[int]:
+    return {c for c in range(52) if (int(mask) >> c) & 1}
+
+
+def _layouts(spec, key0: int, n: int):
+    """The sampled hands of samples 0..n-1, dealt as the kernel deals them (a shuffle of the pool, dealt in
+    seat order to fill each hand), each checked against the position."""
+    (_seat, known, pool, counts, *_rest) = spec.args
+    st = rng.new_state()
+    for t in range(n):
+        rng.seed_state(st, np.uint64(key0), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        deck = pool.copy()
+        rng.partial_shuffle(st, deck, deck.shape[0])
+        i = 0
+        hands = []
+        for s in range(4):
+            k = int(counts[s]) - int(known[s]).bit_count()
+            hands.append(_codes(known[s]) | {int(c) for c in deck[i : i + k]})
+            i += k
+        # no sampled layout contradicts the position: sizes, known cards, nothing dealt twice or from outside
+        assert [len(h) for h in hands] == [int(c) for c in counts]
+        assert all(_codes(known[s]) <= hands[s] for s in range(4))
+        assert sum(len(h) for h in hands) == len(set().union(*hands))
+        assert set().union(*hands) <= set(pool.tolist()) | set().union(*(_codes(k) for k in known))
+        yield t, hands
+
+
+def _force(fkind: int, value: int):
+    if fkind == K.F_PLAY:
+        return ("play", None if value == 0 else _codes(value))
+    if fkind == K.F_HANDOVER:
+        return ("handover", value == 1)
+    if fkind == K.F_SEND:
+        return ("send", None if value == 0 else min(_codes(value)))
+    return ("return", min(_codes(value)))
+
+
+def _reference_rows(spec, n: int, key0: int = 5):
+    """Per action, the sums of win and net points over samples 0..n-1, by the reference's play_from."""
+    (seat, _known, _pool, _counts, points0, out_count, turn, last, cur_kind, cur_key, passes, locked, phase,
+     fkind, fvals, strat, bv, score0, score1, target) = spec.args  # fmt: skip
+    legal = legal_for(bv)
+    names = {K.V_PASS_LOCKS_OUT: "pass_locks_out", K.V_END_IMMEDIATE: "game_end_check"}
+    v = {"pass_locks_out": "true" if bv[K.V_PASS_LOCKS_OUT] else "false",
+         "game_end_check": "immediate" if bv[K.V_END_IMMEDIATE] else "end_of_hand"}  # fmt: skip
+    assert set(names.values()) == set(v)
+    strategies = [tuple(int(x) for x in r) for r in strat]
+    st = rng.new_state()
+    wins, score = Counter(), Counter()
+    for t, hands in _layouts(spec, key0, n):
+        for a, val in enumerate(fvals):
+            rng.seed_state(st, np.uint64(key0), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            points, _, _ = ref.play_from(
+                hands, int(turn), strategies, legal, lambda k: int(rng.below(st, k)), v,
+                points=tuple(int(x) for x in points0), outs=[-1] * int(out_count),
+                current=None if cur_kind == 0 else (int(cur_kind), int(cur_key)), last=int(last),
+                passes=int(passes), out_of_trick=_codes(locked), phase=PHASES[int(phase)],
+                force=_force(int(fkind), int(val)), scores=(int(score0), int(score1)), target=int(target),
+            )  # fmt: skip
+            net = points[seat % 2] - points[1 - seat % 2]
+            score[a] += net
+            wins[a] += 1 if net > 0 else 0
+    return wins, score
+
+
+IN_HAND = [
+    # the play: on lead, then over a Plain and a Fancy play, a partner out, the pass_locks_out variant
+    dict(decision="play", hand="2C 5D 5H 9S JC KD", cards_left={"1": 7, "2": 6, "3": 8}),
+    dict(
+        decision="play",
+        hand="2C 5D 5H 9S JC KD QS",
+        cards_left={"1": 5, "2": 6, "3": 8},
+        current="4C 4S",
+        by=3,
+        played="3D 3H",
+        passed="AC AD",
+    ),
+    dict(
+        decision="play",
+        seat=2,
+        hand="3C 4D 5H 6S 7C 9D 9H",
+        cards_left={"0": 5, "1": 4},
+        current="2S 3S 4S 5C 6C",
+        by=1,
+        finished=[3],
+        hand_points={"NS": 0, "EW": 6},
+    ),
+    dict(
+        decision="play",
+        seat=3,
+        hand="7C 8C 9C 2D",
+        cards_left={"0": 3, "1": 6, "2": 5},
+        current="6D",
+        by=1,
+        variants={"pass_locks_out": "true"},
+    ),
+    # the Plain exchange: sent (or not), then given back; the Fancy handover
+    dict(decision="exchange_send", seat=1, hand="2C 7H 9D QS", cards_left={"0": 4, "2": 3, "3": 5}),
+    dict(
+        decision="exchange_return",
+        seat=3,
+        hand="2C 7H 9D AS",
+        cards_left={"0": 4, "1": 3, "2": 5},
+        exchange_received="AS",
+        known={"1": "KH"},
+    ),
+    dict(
+        decision="handover",
+        seat=0,
+        hand="",
+        finished=[0],
+        hand_points={"NS": 5, "EW": 0},
+        cards_left={"1": 4, "2": 2, "3": 6},
+    ),
+    dict(decision="handover", seat=1, hand="8C 8D 4S", cards_left={"0": 4, "2": 3, "3": 6}),
+]
+
+
+@pytest.mark.parametrize("models", [["greedy"], ["random"], ["planning"], ["greedy-actions"]])
+@pytest.mark.parametrize("k", range(len(IN_HAND)))
+def test_the_state_advisor_equals_the_reference_on_each_sample(k, models):
+    """Per sample: the unseen cards dealt as the kernel deals them, each action forced first and the hand played
+    on by the reference (tests/reference/biscuits.py play_from) to the kernel's win and points."""
+    pos = dict(IN_HAND[k])
+    spec = bo.state_spec(strategies=models, **pos)
+    n = 5
+    rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), n, n, np.uint64(5), np.uint64(0),
+                      spec.n_counts)[0]  # fmt: skip
+    wins, score = _reference_rows(spec, n)
+    A = len(spec.describe["actions"])
+    per = rows[1 : 1 + 4 * A].reshape(A, 4)
+    assert rows[A_SAMPLES] == n
+    assert per[:, 1].tolist() == [score[a] for a in range(A)]
+    assert per[:, 0].tolist() == [wins[a] for a in range(A)]
+
+
+def test_the_in_hand_sampler_is_exactly_uniform():
+    """Every layout of the unseen cards consistent with the position is equally likely: 6 unseen cards to fill
+    seats 1, 2 and 3 (1, 2 and 3 of them, one card of seat 3 known): 6! / (1! 2! 3!) = 60 layouts, chi-square
+    on the counts of each."""
+    hand = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
+    unseen = "2D 3D 4D 5D 6D 7D"
+    played = " ".join(c for c in bo.DECK.text((1 << 52) - 1).split() if c not in (hand + " " + unseen + " AS").split())
+    spec = bo.state_spec(hand=hand, played=played, cards_left={"1": 1, "2": 2, "3": 4}, known={"3": "AS"})
+    assert sorted(spec.args[2].tolist()) == sorted(bo.DECK.mask(c).bit_length() - 1 for c in unseen.split())
+    n = 6000
+    cells = Counter(tuple(frozenset(h) for h in hands[1:]) for _, hands in _layouts(spec, 11, n))
+    assert len(cells) == 60
+    expected = n / 60
+    chi2 = sum((k - expected) ** 2 / expected for k in cells.values())
+    dof = 59
+    limit = dof * (1 - 2 / (9 * dof) + 3.09 * math.sqrt(2 / (9 * dof))) ** 3  # the 99.9% point
+    assert chi2 < limit, chi2
+
+
+RUN = {"trials": 256, "chunk_size": 128, "seed": 4, "progress": False}
+
+
+def _rows(r):
+    t = r.table
+    return {(m, a): row for m, a, row in zip(t.measure, t.action, t.itertuples(index=False))}
+
+
+def _exact(r, action: str, score: float, win: float):
+    """The action's value is the same on every sample: no spread, the stated points and win."""
+    by = _rows(r)
+    assert by[("score", action)].estimate == score and by[("score", action)].std_error == 0
+    assert by[("win", action)].estimate == win
+
+
+def _best_and_clear(r, best: str):
+    """``best`` ranks first and every other action is clearly worse (its paired interval below zero)."""
+    by = _rows(r)
+    assert by[("score", best)].verdict == "best"
+    for (m, a), row in by.items():
+        if m == "diff_score" and a != best:
+            assert row.ci_high < 0, (a, row)
+
+
+# the rest of the deck when every card but these is out of play (a fully known layout)
+def _played_but(*cards: str) -> str:
+    keep = set(" ".join(cards).split())
+    return " ".join(c for c in bo.DECK.text((1 << 52) - 1).split() if c not in keep)
+
+
+KNOWN = {
+    # BI-8/BI-9: the partner is out; the pair is the seat's whole hand, so it goes out second and ends the hand:
+    # N-S score 3 (so far) + the larger opponent hand (7) on every layout; splitting it can only do worse
+    "pair_goes_out_second": (
+        dict(decision="play", hand="5S 5H", finished=[2], hand_points={"NS": 3, "EW": 0}, cards_left={"1": 7, "3": 5}),
+        "5H 5S",
+        10.0,
+        1.0,
+    ),
+    # BI-7 "same rank also beats": 7H on 7C goes out second (partner out): 2 + max(4, 6)
+    "equal_rank_beats_and_ends_the_hand": (
+        dict(
+            decision="play",
+            hand="7H",
+            current="7C",
+            by=1,
+            finished=[2],
+            hand_points={"NS": 2, "EW": 0},
+            cards_left={"1": 4, "3": 6},
+        ),
+        "7H",
+        8.0,
+        1.0,
+    ),
+    # BI-7 (ii): a Triple beats a Pair (higher type in the group) whatever the count: out second, 1 + 9
+    "triple_beats_a_pair": (
+        dict(
+            decision="play",
+            hand="3C 3D 3H",
+            current="KC KD",
+            by=3,
+            finished=[2],
+            hand_points={"NS": 1, "EW": 0},
+            cards_left={"1": 9, "3": 4},
+        ),
+        "3C 3D 3H",
+        10.0,
+        1.0,
+    ),
+    # BI-6/BI-7: a Straight Flush is the highest Fancy type: it beats the Straight and goes out: 4 + 8
+    "straight_flush_over_a_straight": (
+        dict(
+            decision="play",
+            hand="2C 3C 4C 5C 6C",
+            current="9D TH JS QD KC",
+            by=1,
+            finished=[2],
+            hand_points={"NS": 4, "EW": 0},
+            cards_left={"1": 8, "3": 3},
+        ),
+        "2C 3C 4C 5C 6C",
+        12.0,
+        1.0,
+    ),
+    # BI-6: a Quad (four and any fifth card) beats a Full House of any rank: out second, 2 + 5
+    "quad_over_a_full_house": (
+        dict(
+            decision="play",
+            seat=1,
+            hand="4C 4D 4H 4S 9C",
+            current="AC AD AH KC KD",
+            by=0,
+            finished=[3],
+            hand_points={"NS": 0, "EW": 2},
+            cards_left={"0": 5, "2": 3},
+        ),
+        "4C 4D 4H 4S 9C",
+        7.0,
+        1.0,
+    ),
+    # BI-10 Fancy: the winner went out with its Fancy play; its partner holds one card and, handed the lead,
+    # plays it and goes out second: 5 + max(4, 6); keeping the lead gives it to seat 1 (BI-11)
+    "handover_to_a_partner_with_one_card": (
+        dict(
+            decision="handover",
+            seat=0,
+            hand="",
+            finished=[0],
+            hand_points={"NS": 5, "EW": 0},
+            cards_left={"1": 4, "2": 1, "3": 6},
+        ),
+        "hand over the lead",
+        11.0,
+        1.0,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN))
+def test_positions_with_a_known_answer(name):
+    """The best action's value is exact on every sampled layout; no other action scores more on any sample, so
+    none is ranked above it (where the others lose often enough, their intervals clear zero)."""
+    pos, best, score, win = KNOWN[name]
+    r = bo.odds(dict(RUN), strategies=["greedy"], **pos)
+    _exact(r, best, score, win)
+    by = _rows(r)
+    assert by[("score", best)].verdict == "best"
+    for (m, a), row in by.items():
+        if m == "diff_score" and a != best:
+            assert row.estimate < 0 or row.ci_high == row.ci_low == 0, (a, row)
+    if name != "triple_beats_a_pair":  # after a pass the seat mostly gets the lead back and goes out anyway
+        _best_and_clear(r, best)
+
+
+def test_a_lead_that_cannot_be_beaten_then_goes_out():
+    """Every card known (the rest played): N-S's partner is out (3 points). The Ace cannot be beaten (E holds KD,
+    W 3H): the seat wins the trick (no exchange under greedy), leads 2C and goes out second: 3 + 1 = +4. Leading
+    2C first lets E play KD and go out second: E-W score max(1, 0) = 1, so +2."""
+    pos = dict(decision="play", hand="AS 2C", finished=[2], hand_points={"NS": 3, "EW": 0},
+               cards_left={"1": 1, "3": 1}, known={"1": "KD", "3": "3H"}, played=_played_but("AS 2C KD 3H"))  # fmt: skip
+    r = bo.odds(dict(RUN), strategies=["greedy"], **pos)
+    _exact(r, "AS", 4.0, 1.0)
+    _exact(r, "2C", 2.0, 1.0)
+    _best_and_clear(r, "AS")
+
+
+def test_an_action_that_hands_the_opponents_the_hand_loses():
+    """As above with N-S at 1 point: leading 2C lets E go out second and E-W level at 1 (not ahead: win 0); the
+    Ace keeps the lead and the seat goes out: +2, ahead."""
+    pos = dict(decision="play", hand="AS 2C", finished=[2], hand_points={"NS": 1, "EW": 0},
+               cards_left={"1": 1, "3": 1}, known={"1": "KD", "3": "3H"}, played=_played_but("AS 2C KD 3H"))  # fmt: skip
+    r = bo.odds(dict(RUN), strategies=["greedy"], **pos)
+    _exact(r, "AS", 2.0, 1.0)
+    _exact(r, "2C", 0.0, 0.0)
+    _best_and_clear(r, "AS")
+
+
+def test_a_plain_play_cannot_beat_a_fancy_one():
+    """BI-7 (i): over a Straight, a hand of Plain cards has one action, the pass; the answer says so."""
+    r = bo.odds(dict(RUN), strategies=["greedy"], decision="play", hand="AS AH AD KC", current="5C 6D 7H 8S 9C",
+                by=1, cards_left={"1": 6, "2": 5, "3": 7})  # fmt: skip
+    assert r.table[r.table.measure == "score"].action.tolist() == ["pass"]
+    assert "the only legal action" in r.meta["answer"]
+
+
+@pytest.mark.parametrize("compare, legal", [("top_card_only", True), ("lexicographic", False)])
+def test_an_equal_top_flush_beats_only_under_top_card_only(compare, legal):
+    """2(c)2: K-high flushes; under top_card_only the seat's (K 9 7 4 3) beats (K Q J 9 2) with its top card
+    equal, and goes out second; under lexicographic it is lower, so the seat can only pass."""
+    pos = dict(decision="play", hand="3H 4H 7H 9H KH", current="2S 9S JS QS KS", by=3, finished=[2],
+               hand_points={"NS": 2, "EW": 0}, cards_left={"1": 6, "3": 4}, variants={"flush_compare": compare})  # fmt: skip
+    r = bo.odds(dict(RUN), strategies=["greedy"], **pos)
+    actions = r.table[r.table.measure == "score"].action.tolist()
+    if legal:
+        _exact(r, "3H 4H 7H 9H KH", 8.0, 1.0)
+        _best_and_clear(r, "3H 4H 7H 9H KH")
+    else:
+        assert actions == ["pass"]
+
+
+def test_the_exchange_return_that_gives_the_partner_a_pair():
+    """BI-10 Plain, every card known: E (1) won the Plain trick and went out with it (E-W 4 points); S (2), at
+    E's left, sent 9H to its partner N (0, the seat), keeping 9D; S leads next (BI-11: the next seat with cards).
+    Giving 9H back makes S's 9D 9H a pair, which S leads and goes out with, second: N-S score max(N's 2, W's 2) =
+    2 against 4: -2, behind. Giving back a 7 leaves S a single to lead; N does not beat its partner (greedy) and
+    W's pair 8S 8C beats the single (a Pair beats a Single, BI-7) and goes out second: E-W score max(2, 1) = 2
+    more: -6."""
+    pos = dict(decision="exchange_return", seat=0, hand="7C 7D 9H", exchange_received="9H", finished=[1],
+               hand_points={"NS": 0, "EW": 4}, cards_left={"2": 1, "3": 2}, known={"2": "9D", "3": "8S 8C"},
+               played=_played_but("7C 7D 9H 9D 8S 8C"))  # fmt: skip
+    r = bo.odds(dict(RUN), strategies=["greedy"], **pos)
+    _exact(r, "return 9H", -2.0, 0.0)
+    _exact(r, "return 7C", -6.0, 0.0)
+    _exact(r, "return 7D", -6.0, 0.0)
+    _best_and_clear(r, "return 9H")
+
+
+def test_an_exchange_that_gives_the_partner_the_winning_card():
+    """BI-10 Plain, every card known: N (0) won a Plain trick and leads next with 2C KC; S is out (N-S 2 points);
+    the seat E (1) holds AS 4C, its partner W (3) holds 3H. Without an exchange N leads 2C, E plays 4C (greedy:
+    the lowest that beats), W cannot beat it, N's KC does and goes out second: N-S 2 + max(1, 1) = 3, so -3 for
+    E-W. Sending either card, W gives back its lowest, 3H, and keeps a card above it; N leads 2C, E plays 3H, W
+    beats it and goes out second: E-W score max(N's 1, S's 0) = 1: -1."""
+    pos = dict(decision="exchange_send", seat=1, hand="AS 4C", finished=[2], hand_points={"NS": 2, "EW": 0},
+               cards_left={"0": 2, "3": 1}, known={"0": "2C KC", "3": "3H"}, played=_played_but("AS 4C 2C KC 3H"))  # fmt: skip
+    r = bo.odds(dict(RUN), strategies=["greedy"], **pos)
+    _exact(r, "send AS", -1.0, 0.0)
+    _exact(r, "send 4C", -1.0, 0.0)
+    _exact(r, "no exchange", -3.0, 0.0)
+    by = _rows(r)
+    assert by[("diff_score", "no exchange")].ci_high < 0 and by[("diff_score", "no exchange")].verdict == "worse"
+    assert {by[("score", a)].verdict for a in ("send AS", "send 4C")} == {"best", "uncertain"}  # tied exactly

@@ -405,11 +405,28 @@ class Biscuits(Game):
     exact_options = (Option("--cards", "hand size (default 13)", type=positive_int),)
     odds_options = (
         Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
-        Option("--decision", "the decision to advise: pass (BI-4, the default; the only one so far)",
-               choices=("pass",)),
+        Option("--decision", "the decision to advise (BI-13): pass (the 13 dealt cards; the default without a trick "
+               "state), play (on lead, or over --current; the default with one), exchange_send (after a Plain trick, "
+               "the seat at the winner's left), exchange_return (with --exchange-received), handover (after a "
+               "Fancy trick the seat won)", choices=("pass", "play", "exchange_send", "exchange_return", "handover")),
         Option("--seat", "the deciding seat (default 0; 0 = N, 1 = E, 2 = S, 3 = W)", type=int),
-        Option("--hand", "the seat's 13 dealt cards"),
-        Option("--starter", "the hand's Starter (BI-3; default 0)", type=int, metavar="SEAT"),
+        Option("--hand", "the seat's cards (for the pass: the 13 dealt cards)"),
+        Option("--starter", "pass: the hand's Starter (BI-3; default 0)", type=int, metavar="SEAT"),
+        Option("--cards-left", "inside the hand: how many cards another seat holds (one per seat holding cards)",
+               action="append", metavar="SEAT=N"),
+        Option("--current", "play: the play on the table (omit on lead)"),
+        Option("--by", "play: the seat that made the current play", type=int, metavar="SEAT"),
+        Option("--played", "cards known to be out of play (optional: cards named nowhere may be in any hand)"),
+        Option("--known", "cards known to be in another seat's hand", action="append", metavar="SEAT=CARDS"),
+        Option("--passed", "the two cards the seat passed to its partner (BI-4): the partner holds those not played"),
+        Option("--received", "the two cards the partner passed to the seat (BI-4; they are in --hand or played)"),
+        Option("--finished", "the seat already out this hand (the second one out ends it, BI-9)", action="append",
+               type=int, metavar="SEAT"),
+        Option("--hand-points", "points scored this hand so far, per team (needed with --finished; BI-8)",
+               action="append", metavar="TEAM=N"),
+        Option("--exchange-received", "exchange_return: the card the partner sent (it is in --hand)", metavar="CARD"),
+        Option("--score", "the game score before this hand, per team (only variant game_end_check=immediate uses it)",
+               action="append", metavar="TEAM=N"),
     )  # fmt: skip
 
     def odds(self, run, variants=None, strategies=None, **position):

@@ -23,7 +23,7 @@ import numpy as np
 
 from kernels import zheng_shangyou as K
 
-from ..advisor import advisor_spec, answer_line, position_kwargs, read_position
+from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_map
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -39,23 +39,6 @@ from .zheng_shangyou import (
     max_hand,
     strategy_table,
 )
-
-
-def _seat_map(items, what: str, P: int) -> dict[int, str]:
-    """``["1=13", "2=5"]`` or ``{"1": 13}`` to ``{seat: value}``, seats checked."""
-    out: dict[int, str] = {}
-    pairs = items.items() if isinstance(items, dict) else (str(x).partition("=")[::2] for x in items or [])
-    for seat, value in pairs:
-        try:
-            s = int(str(seat).strip())
-        except ValueError:
-            raise CardlabError(f"bad {what} {seat}={value}: expected SEAT=VALUE") from None
-        if not 0 <= s < P:
-            raise CardlabError(f"bad seat {s} in {what}: seats are 0..{P - 1}")
-        if s in out:
-            raise CardlabError(f"seat {s} given twice in {what}")
-        out[s] = str(value).strip()
-    return out
 
 
 def _codes(ms: tuple[int, int]) -> list[int]:
@@ -100,7 +83,7 @@ def odds_spec(
     most = max_hand(variants)
     if n_mine > most:
         raise CardlabError(f"a hand of {n_mine} cards: a dealt hand holds at most {most} here (ZS-1)")
-    left_text = _seat_map(cards_left, "--cards-left", P)
+    left_text = seat_map(cards_left, "--cards-left", P)
     counts = np.zeros(P, dtype=np.int64)
     counts[seat] = n_mine
     for s in range(P):
@@ -122,7 +105,7 @@ def odds_spec(
     out_of_pool: Counter[int] = Counter(_codes(mine))
     need = counts.copy()
     need[seat] = 0
-    for s, text in _seat_map(known, "--known", P).items():
+    for s, text in seat_map(known, "--known", P).items():
         if s == seat or counts[s] == 0:
             raise CardlabError(f"--known {s}=...: name cards of another seat still in play")
         ms = _encode(text, variants)

@@ -40,7 +40,6 @@ from .players import (
     plan_hand,
 )
 
-
 # what the forced first action of :func:`play_from` is (the advisor's action at the position's decision)
 F_NONE = 0
 F_PLAY = 1  # a play (a bit set of cards) or a pass (0) by ``turn``
@@ -139,7 +138,6 @@ def play_from(
     decision is ``fkind``'s action ``fval`` (``F_*``) where ``fkind != F_NONE``, the players' choices after.
     Marks who went out in ``rec`` and the hand's points (``rec``'s other fields are the caller's); returns
     (team 0 points, team 1 points)."""
-    plan = np.zeros(MAX_PLAN, dtype=np.uint64)
     alt = np.zeros(MAX_PLAN, dtype=np.uint64)
     # each seat's plan (plan_hand) is kept until its hand changes: plan_of[s] is the hand it was made for
     plans = np.zeros((4, MAX_PLAN), dtype=np.uint64)
@@ -210,9 +208,7 @@ def play_from(
                     rec[turn, H_OUT_FIRST if out_count == 1 else H_OUT_SECOND] = 1
                     if out_count == 2:
                         break  # BI-9: the hand ends at once
-                    if bv[V_END_IMMEDIATE] == 1 and (
-                        score0 + points[0] >= target or score1 + points[1] >= target
-                    ):
+                    if bv[V_END_IMMEDIATE] == 1 and (score0 + points[0] >= target or score1 + points[1] >= target):
                         break  # variant game_end_check=immediate: the game is over
             else:
                 passes += 1
@@ -273,9 +269,12 @@ def play_from(
                                 else _lowest_cards(hands[a], 1, False)
                             )
                     _log(log, E_SEND, a, sent)
-                    hands[a] &= ~sent
-                    hands[b] |= sent
-                    phase = PH_RETURN if sent else PH_TURN
+                    if sent:
+                        hands[a] &= ~sent
+                        hands[b] |= sent
+                        counts[a] -= 1
+                        counts[b] += 1
+                        phase = PH_RETURN
                 if phase == PH_RETURN:
                     if fkind == F_RETURN:
                         back = np.uint64(fval)
@@ -286,6 +285,8 @@ def play_from(
                     _log(log, E_RETURN, b, back)
                     hands[b] &= ~back
                     hands[a] |= back
+                    counts[b] -= 1
+                    counts[a] += 1
         phase = PH_TURN
         if nxt < 0:
             nxt = winner

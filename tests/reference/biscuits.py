@@ -98,8 +98,6 @@ def play_hand(
     score (``scores`` before the hand, plus this hand's points) reaches ``target``.
     """
     v = v or {}
-    locks = v.get("pass_locks_out") == "true"
-    immediate = v.get("game_end_check") == "immediate" and target is not None
     hands = [set(h) for h in hands]
     give = []
     for s in range(4):
@@ -122,93 +120,138 @@ def play_hand(
             give.append(_lowest(hands[s], 2, pol == 2))
     for s in range(4):
         hands[s] = (hands[s] - give[s]) | give[(s + 2) % 4]  # BI-4, simultaneously
-    points = [0, 0]
-    outs = []
-    current = None
-    last = turn = starter
-    passes = 0
-    out_of_trick = set()  # pass_locks_out: who has passed in this trick
+    return play_from(hands, starter, strategies, legal, below, v, scores=scores, target=target)
+
+
+def play_from(
+    hands, turn, strategies, legal, below, v=None, *, points=(0, 0), outs=(), current=None, last=None,
+    passes=0, out_of_trick=(), phase="turn", force=None, scores=(0, 0), target=None,
+):  # fmt: skip
+    """A hand played on from a state (BI-5 .. BI-11): ``hands`` now, this hand's ``points`` so far, the seats
+    ``outs`` already out, the trick (``current`` (kind, key) made by ``last``, ``passes`` in a row since,
+    ``out_of_trick`` under pass_locks_out); ``phase``: ``"turn"`` (``turn`` acts), ``"trick_end"`` (the trick
+    ``last`` won is over: BI-10, BI-11) or ``"return"`` (the Plain exchange's card was sent: its receiver gives
+    one back). ``force``: ``(what, value)``, the first decision's action: ``("play", cards or None)``,
+    ``("handover", bool)``, ``("send", card or None)``, ``("return", card)``. Returns (points, first out,
+    second out)."""
+    v = v or {}
+    locks = v.get("pass_locks_out") == "true"
+    immediate = v.get("game_end_check") == "immediate" and target is not None
+    hands = [set(h) for h in hands]
+    points = list(points)
+    outs = list(outs)
+    out_of_trick = set(out_of_trick)
+    last = turn if last is None else last
+
+    def forced(what):
+        nonlocal force
+        if force is not None and force[0] == what:
+            value, force = force[1], None
+            return True, value
+        return False, None
+
     while True:
-        me = hands[turn]
-        options = sorted(legal(me, current), key=lambda p: sum(1 << c for c in p))
-        pick = None
-        if options:
-            if strategies[turn][0] == 0:
-                if current is None:
-                    pick = options[below(len(options))]
+        if phase == "turn":
+            me = hands[turn]
+            options = sorted(legal(me, current), key=lambda p: sum(1 << c for c in p))
+            pick = None
+            done, value = forced("play")
+            if done:
+                pick = None if value is None else tuple(sorted(value))
+            elif options:
+                if strategies[turn][0] == 0:
+                    if current is None:
+                        pick = options[below(len(options))]
+                    else:
+                        i = below(len(options) + 1)
+                        pick = None if i == 0 else options[i - 1]
+                elif strategies[turn][0] == 2:
+                    opp = [len(hands[o]) for o in ((turn + 1) % 4, (turn + 3) % 4) if hands[o]]
+                    pick = _planning(
+                        options,
+                        me,
+                        current,
+                        current is not None and last == (turn + 2) % 4,
+                        len(hands[(turn + 2) % 4]),
+                        min(opp, default=99),
+                        v,
+                    )
                 else:
-                    i = below(len(options) + 1)
-                    pick = None if i == 0 else options[i - 1]
-            elif strategies[turn][0] == 2:
-                opp = [len(hands[o]) for o in ((turn + 1) % 4, (turn + 3) % 4) if hands[o]]
-                pick = _planning(
-                    options,
-                    me,
-                    current,
-                    current is not None and last == (turn + 2) % 4,
-                    len(hands[(turn + 2) % 4]),
-                    min(opp, default=99),
-                    v,
-                )
+                    pick = _greedy(options, me, current, current is not None and last == (turn + 2) % 4, v)
+            if not done and current is None and pick is None:
+                pick = options[0]
+            if pick is not None:
+                hands[turn] -= set(pick)
+                current = classify(pick, v)
+                last = turn
+                passes = 0
+                if not hands[turn]:
+                    points[turn % 2] += max(len(hands[(turn + 1) % 4]), len(hands[(turn + 3) % 4]))  # BI-8
+                    outs.append(turn)
+                    if len(outs) == 2:
+                        return points, outs[0], outs[1]  # BI-9
+                    if immediate and max(scores[0] + points[0], scores[1] + points[1]) >= target:
+                        return points, outs[0], None  # the game is over at once
             else:
-                pick = _greedy(options, me, current, current is not None and last == (turn + 2) % 4, v)
-        if current is None and pick is None:
-            pick = options[0]
-        if pick is not None:
-            hands[turn] -= set(pick)
-            current = classify(pick, v)
-            last = turn
-            passes = 0
-            if not hands[turn]:
-                points[turn % 2] += max(len(hands[(turn + 1) % 4]), len(hands[(turn + 3) % 4]))  # BI-8
-                outs.append(turn)
-                if len(outs) == 2:
-                    return points, outs[0], outs[1]  # BI-9
-                if immediate and max(scores[0] + points[0], scores[1] + points[1]) >= target:
-                    return points, outs[0], None  # the game is over at once
-        else:
-            passes += 1
-            out_of_trick.add(turn)
-        holding = [s for s in range(4) if hands[s]]
-        others = [s for s in holding if s != last]
-        if all(s in out_of_trick for s in others) if locks else passes >= len(others):
-            winner, partner = last, (last + 2) % 4
-            nxt = None
-            if current[0] // 10 == 1:  # Fancy: may hand the lead over
-                if hands[partner]:
+                passes += 1
+                out_of_trick.add(turn)
+            holding = [s for s in range(4) if hands[s]]
+            others = [s for s in holding if s != last]
+            if not (all(s in out_of_trick for s in others) if locks else passes >= len(others)):
+                turn = (turn + 1) % 4
+                while not hands[turn] or (locks and turn in out_of_trick):
+                    turn = (turn + 1) % 4
+                continue
+        winner, partner = last, (last + 2) % 4
+        nxt = None
+        if current[0] // 10 == 1:  # Fancy: may hand the lead over
+            if hands[partner]:
+                done, value = forced("handover")
+                if done:
+                    over = bool(value)
+                else:
                     pol = strategies[winner][3]
                     over = (
                         (below(2) == 1)
                         if pol == 1
                         else (pol == 2 and (not hands[winner] or len(hands[partner]) < len(hands[winner])))
                     )
-                    if over:
-                        nxt = partner
-            else:  # Plain: the exchange at the winner's left
-                a, b = (winner + 1) % 4, (winner + 3) % 4
-                if hands[a] and hands[b]:
-                    pol = strategies[a][2]
-                    act = (below(2) == 1) if pol == 1 else pol == 2
-                    if act:
-                        sent = _random(hands[a], 1, below) if pol == 1 else _lowest(hands[a], 1)
+                if over:
+                    nxt = partner
+        else:  # Plain: the exchange at the winner's left
+            a, b = (winner + 1) % 4, (winner + 3) % 4
+            if hands[a] and hands[b]:
+                sent = None
+                if phase != "return":
+                    done, value = forced("send")
+                    if done:
+                        sent = None if value is None else {value}
+                    else:
+                        pol = strategies[a][2]
+                        act = (below(2) == 1) if pol == 1 else pol == 2
+                        if act:
+                            sent = _random(hands[a], 1, below) if pol == 1 else _lowest(hands[a], 1)
+                    if sent:
                         hands[a] -= sent
                         hands[b] |= sent
+                if phase == "return" or sent:
+                    done, value = forced("return")
+                    if done:
+                        back = {value}
+                    else:
                         pb = strategies[b][2]
                         back = _random(hands[b], 1, below) if pb == 1 else _lowest(hands[b], 1)
-                        hands[b] -= back
-                        hands[a] |= back
-            if nxt is None:
-                nxt = winner
-                while not hands[nxt]:
-                    nxt = (nxt + 1) % 4
-            current = None
-            passes = 0
-            out_of_trick = set()
-            turn = last = nxt
-            continue
-        turn = (turn + 1) % 4
-        while not hands[turn] or (locks and turn in out_of_trick):
-            turn = (turn + 1) % 4
+                    hands[b] -= back
+                    hands[a] |= back
+        if nxt is None:
+            nxt = winner
+            while not hands[nxt]:
+                nxt = (nxt + 1) % 4
+        current = None
+        passes = 0
+        out_of_trick = set()
+        turn = last = nxt
+        phase = "turn"
 
 
 def _greedy(options, hand, current, partner_last, v):

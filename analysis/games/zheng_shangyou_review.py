@@ -18,18 +18,19 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from kernels import zheng_shangyou as K
 
 from .. import __version__
-from ..driver import run as run_spec
 from ..driver import split_seed
 from ..errors import CardlabError
+from ..review import check_shape, judge, load_record  # noqa: F401  (load_record: the game's API)
+from ..review import sections as review_sections
+from ..review import summary as review_summary
+from ..review import table as review_table
 from ..tables import Result
 from .zheng_shangyou import (
     DEFAULT_STRATEGY,
@@ -175,32 +176,8 @@ class Game:
         return out
 
 
-def load_record(path: str) -> dict:
-    """A record document from a JSON file (its shape checked; :func:`replay` checks its rules)."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise CardlabError(f"cannot read the record {path!r}: {e.strerror}") from None
-    except ValueError as e:
-        raise CardlabError(f"the record {path!r} is not valid JSON: {e}") from None
-    return doc
-
-
 def _check_shape(doc: Any) -> None:
-    import jsonschema
-
-    if isinstance(doc, dict) and doc.get("game") not in (None, GAME):
-        raise CardlabError(f"this is a {doc['game']} record, not a {GAME} one")
-    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(doc))
-    if err is not None:
-        path = list(err.absolute_path)
-        if len(path) == 2 and path[0] == "events" and err.validator in ("oneOf", "additionalProperties"):
-            raise CardlabError(
-                f'bad record: event {path[1]}: expected {{"seat": S, "play": "CARDS"}} or '
-                f'{{"seat": S, "pass": true}}, got {json.dumps(err.instance)}'
-            )
-        where = "/".join(str(p) for p in path) or "the document"
-        raise CardlabError(f"bad record: {where}: {err.message}")
+    check_shape(doc, GAME, SCHEMA, '{"seat": S, "play": "CARDS"} or {"seat": S, "pass": true}')
 
 
 def replay(doc: dict) -> Game:
@@ -378,29 +355,23 @@ def review(
     if seat is not None and not 0 <= seat < P:
         raise CardlabError(f"bad --seat {seat}: seats are 0..{P - 1}")
     models = list(strategies) if strategies else (game.strategies or [DEFAULT_STRATEGY])
-    rows = []
-    forced = 0
-    trials = 0
     it = [i for i, st in enumerate(game.states) if seat is None or st.turn == seat]
-    bar = _progress(len(it), progress)
-    for i in it:
-        pos = position_at(game, i)
-        spec = odds_spec(variants=game.variants, strategies=models, **pos)
-        taken = _action(game.events[i], game.variants)
-        names = spec.describe["actions"]
-        bar.update(1)
-        if len(names) == 1:
-            forced += 1
-            continue
-        res = run_spec(
-            spec, precision=precision, seed=seed, chunk_size=chunk_size, threads=threads, progress=False,
-            max_trials=max_trials,
-        )  # fmt: skip
-        t = res.table
-        trials += int(res.meta["trials"])
-        rows.append(_decision_row(i, pos, taken, t, len(names), bool(res.meta["precision_reached"])))
-    bar.close()
-    table = pd.DataFrame(rows, columns=COLUMNS)
+
+    def decisions():
+        for i in it:
+            pos = position_at(game, i)
+            yield (
+                i,
+                pos,
+                _action(game.events[i], game.variants),
+                odds_spec(variants=game.variants, strategies=models, **pos),
+            )
+
+    rows, forced, trials = judge(
+        decisions(), len(it), precision=precision, seed=seed, max_trials=max_trials, chunk_size=chunk_size,
+        threads=threads, progress=progress,
+    )  # fmt: skip
+    table = review_table(rows)
     meta = {
         "game": GAME,
         "command": "review",
@@ -424,98 +395,20 @@ def review(
     return result
 
 
-COLUMNS = [
-    "event", "seat", "hand", "on_table", "actions", "taken", "best", "verdict", "win_taken", "win_best",
-    "loss_win", "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high",
-    "trials", "precision_reached",
-]  # fmt: skip
-
-
-def _decision_row(i: int, pos: dict, taken: str, t: pd.DataFrame, n_actions: int, reached: bool) -> dict:
-    by = {(m, a): r for m, a, r in zip(t["measure"], t["action"], t.itertuples(index=False))}
-    best = t[(t["measure"] == "win") & (t["verdict"] == "best")]["action"].iloc[0]
-    if all(by[(m, taken)].estimate == by[(m, best)].estimate for m in ("win", "score")):
-        best = taken  # tied in both sums: the taken action is as good as the first-listed best
-
-    def loss(measure: str) -> tuple[float, float, float]:
-        r = by[(measure, taken)]
-        lo, hi = 0.0 - float(r.ci_high), 0.0 - float(r.ci_low)  # 0.0 - x: no -0.0 in the output
-        est = 0.0 - float(r.estimate)
-        return (0.0 if lo <= 0 <= hi else est), lo, hi  # not separated from the best: no loss
-
-    lw, ls = loss("diff_win"), loss("diff_score")
-    return {
-        "event": i,
-        "seat": pos["seat"],
-        "hand": pos["hand"],
-        "on_table": f"{pos['current']} by {pos['by']}" if "current" in pos else "lead",
-        "actions": n_actions,
-        "taken": taken,
-        "best": best,
-        "verdict": "best" if best == taken else by[("win", taken)].verdict,
-        "win_taken": float(by[("win", taken)].estimate),
-        "win_best": float(by[("win", best)].estimate),
-        "loss_win": lw[0],
-        "loss_win_low": lw[1],
-        "loss_win_high": lw[2],
-        "loss_score": ls[0],
-        "loss_score_low": ls[1],
-        "loss_score_high": ls[2],
-        "trials": int(by[("win", taken)].trials),
-        "precision_reached": reached,
-    }
-
-
-def _progress(total: int, on: bool):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc="decisions", unit="decision", disable=not on, leave=False)
-
-
 def summary(result: Result) -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost."""
-    t, m = result.table, result.meta
-    who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
-    worse = t[t["verdict"] == "worse"]
-    text = f"{who}: {len(t)} decisions ({m['forced']} forced passes not counted)"
-    if len(worse):
-        text += (
-            f"; {len(worse)} clearly worse than the best, costing {100 * worse['loss_win'].sum():.1f} points of "
-            f"win chance in all (largest at event {int(worse.loc[worse['loss_win'].idxmax(), 'event'])})"
-        )
-    else:
-        text += "; none clearly worse than the best"
-    end = "" if m["over"] else "; the record stops before the game's end"
-    return text + f"; against {', '.join(sorted(set(m['strategies'])))} models{end}"
+    return review_summary(result)
 
 
 def win_figure(result: Result):
     """The seat's chance to go out first through the game: the best action's and the taken action's."""
-    from ..plots import new_figure
+    from ..review import win_figure as figure
 
-    t = result.table
-    fig, ax = new_figure(7.0, 3.4)
-    for s, part in t.groupby("seat"):
-        label = f"seat {s}" if t["seat"].nunique() > 1 else "best action"
-        # markers only: the chances are measured at the seat's decisions, not between them
-        ax.plot(part["event"], 100 * part["win_best"], marker="o", ms=4, ls="none", label=label)
-        if t["seat"].nunique() == 1:
-            ax.plot(part["event"], 100 * part["win_taken"], marker="x", ms=5, ls="none", label="action taken")
-    worse = t[t["verdict"] == "worse"]
-    if len(worse):
-        ax.scatter(worse["event"], 100 * worse["win_taken"], color="crimson", zorder=3, label="clearly worse")
-    ax.set_xlabel("event in the record")
-    ax.set_ylabel("chance to go out first (%)")
-    ax.set_ylim(-2, 102)
-    who = "every seat" if result.meta["seat"] is None else f"seat {result.meta['seat']}"
-    ax.set_title(f"{who}, against {', '.join(sorted(set(result.meta['strategies'])))} models")
-    ax.legend(loc="best", fontsize=8)
-    return fig
+    return figure(result, "chance to go out first (%)")
 
 
 def sections(result: Result, record_name: str):
     """The review as report sections (README.md, review.html and the chart, as ``cardlab report`` writes)."""
-    from ..report import Section
 
     m = result.meta
     intro = (
@@ -526,9 +419,5 @@ def sections(result: Result, record_name: str):
     )
     cols = ["event", "seat", "on_table", "taken", "best", "verdict", "win_taken", "loss_win", "loss_win_low",
             "loss_win_high", "loss_score"]  # fmt: skip
-    secs = [
-        Section("Summary", summary(result)),
-        Section("Chance to go out first through the game", figures=[lambda: win_figure(result)]),
-        Section("Decisions", table=result.table[cols], digits=3),
-    ]
-    return intro, secs
+    return intro, review_sections(result, summary(result), "Chance to go out first through the game",
+                                  "chance to go out first (%)", cols)  # fmt: skip

@@ -1,0 +1,195 @@
+"""Reviews, shared by every game (``cardlab review``; ``../shared/design/positions.md``): loading a record and
+checking its shape, judging each decision by the advisor, the review's table, its one-line summary, its chart
+and its report sections. Each game supplies its record replay (the rules), the position each seat knew at each
+decision and the advisor's spec for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .driver import KernelSpec
+from .driver import run as run_spec
+from .errors import CardlabError
+from .tables import Result
+
+#: the review table's columns (a game may add its own after ``seat``)
+COLUMNS = [
+    "event", "seat", "hand", "on_table", "actions", "taken", "best", "verdict", "win_taken", "win_best",
+    "loss_win", "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high",
+    "trials", "precision_reached",
+]  # fmt: skip
+
+
+def load_record(path: str) -> dict:
+    """A record document from a JSON file (its shape and rules are checked by the game's replay)."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CardlabError(f"cannot read the record {path!r}: {e.strerror}") from None
+    except ValueError as e:
+        raise CardlabError(f"the record {path!r} is not valid JSON: {e}") from None
+    return doc
+
+
+def check_shape(doc: Any, game: str, schema: dict, event_forms: str) -> None:
+    """The record's shape against its JSON schema, refused in one line (``event_forms`` lists the accepted
+    events in words, for a malformed event)."""
+    import jsonschema
+
+    if isinstance(doc, dict) and doc.get("game") not in (None, game):
+        raise CardlabError(f"this is a {doc['game']} record, not a {game} one")
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    if err is not None:
+        path = list(err.absolute_path)
+        if len(path) == 2 and path[0] == "events" and err.validator in ("oneOf", "additionalProperties", "required"):
+            raise CardlabError(f"bad record: event {path[1]}: expected {event_forms}, got {json.dumps(err.instance)}")
+        where = "/".join(str(p) for p in path) or "the document"
+        raise CardlabError(f"bad record: {where}: {err.message}")
+
+
+def judge(
+    decisions: Iterable[tuple[int, dict, str, KernelSpec]],
+    total: int,
+    *,
+    precision: float,
+    seed: int,
+    max_trials: int,
+    chunk_size: int,
+    threads: int | None,
+    progress: bool,
+) -> tuple[list[dict], int, int]:
+    """Each decision ``(event index, position, action taken, the advisor's spec)`` run to ±``precision`` on the
+    paired differences (or ``max_trials``); returns (the table's rows, the turns with one legal action, the
+    sampled layouts in all)."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, desc="decisions", unit="decision", disable=not progress, leave=False)
+    rows = []
+    forced = 0
+    trials = 0
+    for i, pos, taken, spec in decisions:
+        bar.update(1)
+        names = spec.describe["actions"]
+        if len(names) == 1:
+            forced += 1
+            continue
+        if taken not in names:
+            raise CardlabError(f"event {i}: the action taken ({taken}) is not among the advisor's ({names[:3]} ...)")
+        res = run_spec(
+            spec, precision=precision, seed=seed, chunk_size=chunk_size, threads=threads, progress=False,
+            max_trials=max_trials,
+        )  # fmt: skip
+        trials += int(res.meta["trials"])
+        rows.append(decision_row(i, pos, taken, res.table, len(names), bool(res.meta["precision_reached"])))
+    bar.close()
+    return rows, forced, trials
+
+
+def decision_row(i: int, pos: dict, taken: str, t: pd.DataFrame, n_actions: int, reached: bool) -> dict:
+    """One row of the review: the action taken against the best (the advisor's table ``t``); the losses are
+    zero where the taken action is not separated from the best at 95%."""
+    by = {(m, a): r for m, a, r in zip(t["measure"], t["action"], t.itertuples(index=False))}
+    best = t[(t["measure"] == "win") & (t["verdict"] == "best")]["action"].iloc[0]
+    if all(by[(m, taken)].estimate == by[(m, best)].estimate for m in ("win", "score")):
+        best = taken  # tied in both sums: the taken action is as good as the first-listed best
+
+    def loss(measure: str) -> tuple[float, float, float]:
+        r = by[(measure, taken)]
+        lo, hi = 0.0 - float(r.ci_high), 0.0 - float(r.ci_low)  # 0.0 - x: no -0.0 in the output
+        est = 0.0 - float(r.estimate)
+        return (0.0 if lo <= 0 <= hi else est), lo, hi  # not separated from the best: no loss
+
+    lw, ls = loss("diff_win"), loss("diff_score")
+    row = {
+        "event": i,
+        "seat": pos["seat"],
+        "hand": pos["hand"],
+        "on_table": f"{pos['current']} by {pos['by']}" if pos.get("current") else "lead",
+        "actions": n_actions,
+        "taken": taken,
+        "best": best,
+        "verdict": "best" if best == taken else by[("win", taken)].verdict,
+        "win_taken": float(by[("win", taken)].estimate),
+        "win_best": float(by[("win", best)].estimate),
+        "loss_win": lw[0],
+        "loss_win_low": lw[1],
+        "loss_win_high": lw[2],
+        "loss_score": ls[0],
+        "loss_score_low": ls[1],
+        "loss_score_high": ls[2],
+        "trials": int(by[("win", taken)].trials),
+        "precision_reached": reached,
+    }
+    if "decision" in pos:
+        row["decision"] = pos["decision"]
+    return row
+
+
+def table(rows: list[dict]) -> pd.DataFrame:
+    cols = list(COLUMNS)
+    if rows and "decision" in rows[0]:
+        cols.insert(2, "decision")
+    return pd.DataFrame(rows, columns=cols)
+
+
+def summary(result: Result, forced_words: str = "forced passes", cost: str = "win") -> str:
+    """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
+    ``"win"`` in points of win chance, ``"score"`` in the game's points)."""
+    t, m = result.table, result.meta
+    who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
+    worse = t[t["verdict"] == "worse"]
+    text = f"{who}: {len(t)} decisions ({m['forced']} {forced_words} not counted)"
+    if len(worse):
+        col = "loss_win" if cost == "win" else "loss_score"
+        what = (
+            f"{100 * worse[col].sum():.1f} points of win chance" if cost == "win" else f"{worse[col].sum():.2f} points"
+        )
+        text += (
+            f"; {len(worse)} clearly worse than the best, costing {what} in all (largest at event "
+            f"{int(worse.loc[worse[col].idxmax(), 'event'])})"
+        )
+    else:
+        text += "; none clearly worse than the best"
+    end = "" if m["over"] else f"; the record stops before the {m.get('unit_word', 'game')}'s end"
+    return text + f"; against {', '.join(sorted(set(m['strategies'])))} models{end}"
+
+
+def win_figure(result: Result, ylabel: str = "chance to go out first (%)"):
+    """The seat's win chance through the game: the best action's and the taken action's, at each decision."""
+    from .plots import new_figure
+
+    t = result.table
+    fig, ax = new_figure(7.0, 3.4)
+    for s, part in t.groupby("seat"):
+        label = f"seat {s}" if t["seat"].nunique() > 1 else "best action"
+        # markers only: the chances are measured at the seat's decisions, not between them
+        ax.plot(part["event"], 100 * part["win_best"], marker="o", ms=4, ls="none", label=label)
+        if t["seat"].nunique() == 1:
+            ax.plot(part["event"], 100 * part["win_taken"], marker="x", ms=5, ls="none", label="action taken")
+    worse = t[t["verdict"] == "worse"]
+    if len(worse):
+        ax.scatter(worse["event"], 100 * worse["win_taken"], color="crimson", zorder=3, label="clearly worse")
+    ax.set_xlabel("event in the record")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(-2, 102)
+    who = "every seat" if result.meta["seat"] is None else f"seat {result.meta['seat']}"
+    ax.set_title(f"{who}, against {', '.join(sorted(set(result.meta['strategies'])))} models")
+    ax.legend(loc="best", fontsize=8)
+    return fig
+
+
+def sections(result: Result, summary_line: str, chart_title: str, ylabel: str, cols: list[str]):
+    """The review as report sections (README.md, review.html and the chart, as ``cardlab report`` writes)."""
+    from .report import Section
+
+    return [
+        Section("Summary", summary_line),
+        Section(chart_title, figures=[lambda: win_figure(result, ylabel)]),
+        Section("Decisions", table=result.table[[c for c in cols if c in result.table.columns]], digits=3),
+    ]

@@ -350,10 +350,13 @@ def build_parser() -> _Parser:
         add_output_options(so)
 
     for game, _, rc in _game_parsers(
-        sub, "record", "record", "write the record of one simulated game (every seat's cards and every action)"
+        sub, "record", "record", "write the record of one simulated game or hand (every seat's cards and every action)"
     ):
         add_players_option(rc, game)
-        rc.add_argument("--seed", type=_seed, default=0, help="random seed: the first game of simulate --seed N")
+        rc.description = f"Write the record of one simulated {game.record_unit} (every seat's cards and every action)."
+        rc.add_argument(
+            "--seed", type=_seed, default=0, help=f"random seed: the first {game.record_unit} of simulate --seed N"
+        )
         add_variant_option(rc, game)
         rc.add_argument(
             "--strategy",
@@ -382,9 +385,9 @@ def build_parser() -> _Parser:
         rv.add_argument(
             "--precision",
             type=_precision,
-            default=0.02,
+            default=game.review_precision,
             help="each decision runs until every paired difference to the best is within +-P at 95%% or clear "
-            "of zero (default 0.02)",
+            f"of zero (default {game.review_precision:g}, {game.review_precision_unit})",
         )
         rv.add_argument(
             "--strategy",
@@ -637,8 +640,8 @@ def _cmd_solve(game: Game, args) -> None:
 
 
 #: the review's table output (every column in csv and json)
-REVIEW_COLUMNS = ["event", "seat", "on_table", "actions", "taken", "best", "verdict", "win_taken", "loss_win",
-                  "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
+REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "win_taken",
+                  "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
 
 
 def _cmd_record(game: Game, args) -> None:
@@ -653,7 +656,8 @@ def _cmd_record(game: Game, args) -> None:
         res = doc.get("result", {})
         print(
             f"cardlab: wrote {args.out}: {len(doc['events'])} events"
-            + (f", seat {res['winner']} went out first" if "winner" in res else ""),
+            + (f", seat {res['winner']} went out first" if "winner" in res else "")
+            + (f", seat {res['first_out']} went out first" if "first_out" in res else ""),
             file=sys.stderr,
         )
 

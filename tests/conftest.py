@@ -16,7 +16,8 @@ FILE_ORDER = [
     "test_zheng_shangyou_odds.py",  # the advisor's kernels: play on, exchange
     "test_biscuits_analysis.py",  # 45 s
     "test_zheng_shangyou_review.py",  # record_game, the advisor, simulate
-    "test_biscuits_odds.py",  # the pass advisor's kernel
+    "test_biscuits_odds.py",  # the advisor's kernels: the pass, play on from a state
+    "test_biscuits_review.py",  # record_hand, the advisors, simulate
     "test_cli.py",  # 70 s (the Bisko-Bobo simulation compiles here)
     "test_zheng_shangyou_analysis.py",  # 90 s
     "test_zheng_shangyou_engine.py",  # 65 s

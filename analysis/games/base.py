@@ -176,6 +176,10 @@ class Game:
     #: what one row of a paired comparison is about: "seat" (the seat that switches), "team" or "role"; and,
     #: for a team or role, its names (``compare --team`` / ``--role`` accepts them)
     compare_by: ClassVar[str] = "seat"
+    #: what a record holds ("game"; Biscuits records one "hand"), and a review's default precision and its unit
+    record_unit: ClassVar[str] = "game"
+    review_precision: ClassVar[float] = 0.02
+    review_precision_unit: ClassVar[str] = "of the win chance"
     #: what one trial of its simulation is, in the plural (table headers: "20,000 deals")
     trial_noun: ClassVar[str] = "trials"
     compare_who: ClassVar[tuple[str, ...]] = ()
@@ -348,6 +352,23 @@ class Game:
         """Each decision of a recorded game (of ``seat``, or of every seat), judged by the advisor on what that
         seat knew; ``run``: its precision (the paired differences' half-width), seed and threads."""
         raise self.refuse("review")
+
+    def review_inputs(self, record, run: RunOptions | None, strategies) -> tuple[dict, dict]:
+        """For a game's :meth:`review`: the record document (read from a path if one is given) and the review
+        function's keywords from ``run`` (a review runs to a precision, never to a trial count)."""
+        from ..review import load_record
+
+        doc = record if isinstance(record, dict) else load_record(str(record))
+        run = run or RunOptions(precision=self.review_precision, progress=False)
+        if run.trials is not None:
+            raise CardlabError("a review runs each decision to a precision: give --precision P, not --trials")
+        return doc, {
+            "strategies": list(strategies) if strategies else None,
+            "precision": run.precision or self.review_precision,
+            "seed": run.seed,
+            "threads": run.threads,
+            "progress": run.progress,
+        }
 
     def review_sections(self, result: Result, record_name: str) -> tuple[str, list[Section]]:
         """A review as report sections (introduction, sections) for README.md and review.html."""

@@ -12,7 +12,7 @@ from kernels import biscuits as K
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, seat_assignments
+from ..rules import GameRules, load_game, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -378,6 +378,9 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
 
 class Biscuits(Game):
     advisor_model = "planning"
+    record_unit = "hand"
+    review_precision = 0.25
+    review_precision_unit = "net points"
     compare_by = "team"
     compare_who = ("N-S", "E-W")
     id = GAME
@@ -401,6 +404,8 @@ class Biscuits(Game):
             "hand": "2C 3D 4H 5S 7C 8D 9H TS JC QD KH AS 6C",
             "strategies": ["greedy"],
         },
+        "record": {"seed": 1},
+        "review": {"record": str(seeds_dir() / "records" / "biscuits-example.json"), "seat": 2},
     }
     exact_options = (Option("--cards", "hand size (default 13)", type=positive_int),)
     odds_options = (
@@ -433,6 +438,22 @@ class Biscuits(Game):
         from .biscuits_odds import odds, position_fields
 
         return odds(run.kwargs(), **position_fields(position, variants, strategies))
+
+    def record(self, seed=0, players=None, variants=None, strategies=None):
+        from .biscuits_review import record
+
+        return record(seed, players, variants, list(strategies) if strategies else None)
+
+    def review(self, record, seat=None, run=None, strategies=None):
+        from .biscuits_review import review
+
+        doc, kwargs = self.review_inputs(record, run, strategies)
+        return review(doc, seat=seat, **kwargs)
+
+    def review_sections(self, result, record_name):
+        from .biscuits_review import sections
+
+        return sections(result, record_name)
 
     def strategies(self):
         return tuple(STRATEGIES)

@@ -16,7 +16,7 @@ from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
-from .base import Game, Option, RunOptions, positive_int
+from .base import Game, Option, positive_int
 
 GAME = "zheng-shangyou"
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
@@ -658,17 +658,10 @@ class ZhengShangyou(Game):
         return record(seed, players, variants, list(strategies) if strategies else None)
 
     def review(self, record, seat=None, run=None, strategies=None):
-        from .zheng_shangyou_review import load_record, review
+        from .zheng_shangyou_review import review
 
-        if not isinstance(record, dict):
-            record = load_record(str(record))
-        run = run or RunOptions(precision=0.02, progress=False)
-        if run.trials is not None:
-            raise CardlabError("a review runs each decision to a precision: give --precision P, not --trials")
-        return review(
-            record, seat=seat, strategies=list(strategies) if strategies else None, precision=run.precision or 0.02,
-            seed=run.seed, threads=run.threads, progress=run.progress,
-        )  # fmt: skip
+        doc, kwargs = self.review_inputs(record, run, strategies)
+        return review(doc, seat=seat, **kwargs)
 
     def review_sections(self, result, record_name):
         from .zheng_shangyou_review import sections

@@ -46,3 +46,16 @@ def test_section_numbers_and_figures(tmp_path):
     sections = [f(runs) for f in S.SECTIONS]
     folder = write_report("biscuits", "t", "i", sections, tmp_path)
     assert len(list(folder.glob("fig*.png"))) == sum(len(s.figures) for s in sections) > 0
+
+
+def test_the_worked_position_and_the_reviewed_hand():
+    """The advisor's section ranks the leads best first (the best's difference is 0, every other at or below
+    it) and the review's section reports non-negative losses, positive exactly where a decision is clearly
+    worse (the answer's rules, positions.md)."""
+    runs = S.runs(scale=0.001, seed=1, progress=False)
+    t = S.worked_position(runs).table
+    assert t.iloc[0]["verdict"] == "best" and t.iloc[0]["diff_points"] == 0
+    assert (t["diff_points"] <= 0).all() and t["net_points"].is_monotonic_decreasing
+    r = S.reviewed_hand(runs).table
+    assert len(r) and (r["loss_score"] >= 0).all()
+    assert ((r["loss_score"] > 0) == (r["verdict"] == "worse")).all()

@@ -23,6 +23,12 @@ COMPARISONS = (
     ("greedy", "greedy-actions"),
 )
 FIELD_STRATEGIES = ("planning", "greedy", "greedy-actions", "random")
+#: the advisor's worked position: seat 0 leads, eight cards left
+WORKED_POSITION = {"hand": "4C 4D 7H 8S 9D TC JH KD", "cards_left": {"1": 9, "2": 10, "3": 7}}
+#: the reviewed example: seat 2 of seeds/records/biscuits-example.json (cardlab record biscuits --seed 1
+#: --strategy planning)
+REVIEWED_SEAT = 2
+REVIEWED_SEED = 1
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -43,7 +49,21 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     for field, challenger in COMPARISONS:
         r = run(B.compare_spec(field, challenger), trials=n(40_000), seed=seed + 1, progress=progress).table
         compare.append(r[r.team.isna()])
-    return {"seed": seed, "games": games, "win_table": win_table, "compare": pd.concat(compare, ignore_index=True)}
+    from ..games import biscuits_odds as BO
+    from ..games import biscuits_review as BR
+
+    # the advisor and the review run to a precision, not to a size: the scale does not change them
+    advice = BO.odds({"precision": 0.1, "seed": seed + 6, "progress": False}, **WORKED_POSITION)
+    record = BR.record(seed=REVIEWED_SEED, strategies=["planning"])
+    review = BR.review(record, seat=REVIEWED_SEAT, precision=0.25, seed=seed + 7)
+    return {
+        "seed": seed,
+        "games": games,
+        "win_table": win_table,
+        "compare": pd.concat(compare, ignore_index=True),
+        "advice": advice,
+        "review": review,
+    }
 
 
 def starter_advantage(runs: dict) -> Section:
@@ -194,7 +214,85 @@ def games(runs: dict) -> Section:
     )
 
 
-SECTIONS = (starter_advantage, points_by_seat, win_probability, strategy_values, exact_odds, hand_strength, games)
+def worked_position(runs: dict) -> Section:
+    res = runs["advice"]
+    t = res.table
+    score = t[t.measure == "score"].set_index("action")
+    diff = t[t.measure == "diff_score"].set_index("action")
+    win = t[t.measure == "win"].set_index("action")
+    table = pd.DataFrame(
+        {
+            "action": score.index,
+            "verdict": score["verdict"].to_numpy(),
+            "net_points": score["estimate"].to_numpy(),
+            "diff_points": diff.loc[score.index, "estimate"].to_numpy(),
+            "diff_low": diff.loc[score.index, "ci_low"].to_numpy(),
+            "diff_high": diff.loc[score.index, "ci_high"].to_numpy(),
+            "ahead": win.loc[score.index, "estimate"].to_numpy(),
+        }
+    )
+    pos = WORKED_POSITION
+
+    def draw():
+        from ..plots import bar_with_intervals
+
+        return bar_with_intervals(
+            score.reset_index(),
+            "action",
+            None,
+            title="Seat 0's net points this hand, by lead (planning models)",
+            ylabel="net points (team minus opponents)",
+            xlabel="lead",
+        )
+
+    left = " ".join(f"--cards-left {k}={v}" for k, v in pos["cards_left"].items())
+    return Section(
+        "A worked position: what should N lead?",
+        (
+            f'`cardlab odds biscuits --hand "{pos["hand"]}" {left} --precision 0.1`: N (seat 0) is on lead with '
+            f"{pos['hand']}. Every legal lead on the same sampled layouts of the unseen cards, each hand played on "
+            "by planning players (positions.md); net_points is the team's points minus the other team's this hand "
+            "(BI-8), diff_points the paired difference to the best, ahead the chance that the team scores more "
+            f"this hand ({res.meta['trials']:,} layouts).\n\n{res.meta['answer']}"
+        ),
+        table,
+        [draw],
+        digits=3,
+    )
+
+
+def reviewed_hand(runs: dict) -> Section:
+    from ..games import biscuits_review as BR
+
+    res = runs["review"]
+    cols = ["event", "decision", "on_table", "actions", "taken", "best", "verdict", "loss_score", "loss_score_low",
+            "loss_score_high", "win_taken"]  # fmt: skip
+    return Section(
+        f"A reviewed hand: seat {REVIEWED_SEAT} of the example record",
+        (
+            f"`cardlab review biscuits seeds/records/biscuits-example.json --seat {REVIEWED_SEAT}` (the record is "
+            f"`cardlab record biscuits --seed {REVIEWED_SEED} --strategy planning`): each decision (the partner "
+            "pass, plays, exchanges, handovers) judged on what the seat knew then, to ±0.25 points on the paired "
+            "differences. loss_score is the best action's net points minus the taken action's (0 where they are "
+            f"not separated at 95%).\n\n{res.meta['summary']}."
+        ),
+        res.table[cols],
+        [lambda: BR.win_figure(res)],
+        digits=3,
+    )
+
+
+SECTIONS = (
+    starter_advantage,
+    points_by_seat,
+    win_probability,
+    strategy_values,
+    exact_odds,
+    hand_strength,
+    games,
+    worked_position,
+    reviewed_hand,
+)
 
 
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:

@@ -185,6 +185,18 @@ KNOWN = [
     ({"hand": "2S 2H", "cards_left": {"1": 2, "2": 2, "3": 2}, "current": "KS KH", "by": 2}, "2S 2H"),
     # three players, the 52-card deck
     ({"players": 3, "variants": {"deck": "3p_52"}, "hand": "AS AH", "cards_left": {"1": 3, "2": 3}}, "AS AH"),
+    # a revolution in force (variant 7) turns the order over: the 3 beats the king and ends the hand
+    (
+        {
+            "hand": "3D",
+            "cards_left": {"1": 5, "2": 5, "3": 5},
+            "current": "KS",
+            "by": 1,
+            "revolution": True,
+            "variants": {"revolution": "true"},
+        },
+        "3D",
+    ),
 ]
 
 
@@ -211,6 +223,19 @@ def test_passing_to_a_seat_that_goes_out_loses():
     r = _odds(hand="3D 4D", cards_left={"1": 1, "2": 6, "3": 6}, current="BJ", by=1, played="RJ")
     win = _rows(r, "win")
     assert list(win.index) == ["pass"] and win.loc["pass", "estimate"] == 0.0
+
+
+def test_a_lead_that_hands_the_next_seat_its_way_out_loses():
+    """Every card known (the rest played, ZS-4, ZS-6): seat 0 leads with 4D 9C; seat 1 holds 5S, seats 2 and 3 a
+    three each. Leading 9C: nothing beats it, seat 0 leads 4D next and goes out first (1.0). Leading 4D: seat 1
+    beats it with its last card and goes out first: seat 0 cannot be first (0.0)."""
+    rest = "4D 9C 5S 3C 3H"
+    played = " ".join(c for c in zs.cards_of((1 << 54) - 1, 0).split() if c not in rest.split())
+    r = _odds(hand="4D 9C", cards_left={"1": 1, "2": 1, "3": 1}, known={"1": "5S", "2": "3C", "3": "3H"},
+              played=played)  # fmt: skip
+    win = _rows(r, "win")
+    assert win.loc["9C", "estimate"] == 1.0 and win.loc["9C", "verdict"] == "best"
+    assert win.loc["4D", "estimate"] == 0.0 and win.loc["4D", "verdict"] == "worse"
 
 
 def test_the_advisor_equals_independent_play_on_each_sample():

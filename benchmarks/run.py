@@ -529,6 +529,24 @@ def advisor() -> None:
             30_000,
             f"({rv.meta['decisions']} decisions, {rv.meta['trials']:,} layouts; ratio above 1 = slower than the goal)",
         )
+    # a Biscuits hand reviewed for one seat at ±0.25 points (the example record: planning players), beside it
+    from analysis.games import biscuits_review as bre
+
+    bdoc = bre.record(seed=1, strategies=["planning"])
+    bre.review(bdoc, seat=0, precision=0.25)  # compile
+    for seat in range(4):
+        times = []
+        for _ in range(REPEATS):
+            t0 = time.perf_counter()
+            rv = bre.review(bdoc, seat=seat, precision=0.25)
+            times.append(time.perf_counter() - t0)
+        row(
+            f"Biscuits review, seed-1 hand, seat {seat}, ±0.25 points, all cores",
+            statistics.median(times) * 1000,
+            "ms",
+            30_000,
+            f"({rv.meta['decisions']} decisions, {rv.meta['trials']:,} layouts; ratio above 1 = slower than 30 s)",
+        )
 
 
 SECTIONS = {

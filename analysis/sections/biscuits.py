@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from ..report import Section
@@ -24,7 +26,7 @@ COMPARISONS = (
 )
 FIELD_STRATEGIES = ("planning", "greedy", "greedy-actions", "random")
 #: the advisor's worked position: seat 0 leads, eight cards left
-WORKED_POSITION = {"hand": "4C 4D 7H 8S 9D TC JH KD", "cards_left": {"1": 9, "2": 10, "3": 7}}
+WORKED_POSITION: dict[str, Any] = {"hand": "4C 4D 7H 8S 9D TC JH KD", "cards_left": {"1": 9, "2": 10, "3": 7}}
 #: the reviewed example: seat 2 of seeds/records/biscuits-example.json (cardlab record biscuits --seed 1
 #: --strategy planning)
 REVIEWED_SEAT = 2

@@ -320,14 +320,28 @@ def build_parser() -> _Parser:
             action="append",
             help=f"player counts (repeatable; default all, {pl['min']} to {pl['max']})",
         )
-        i.add_argument("--trials", type=positive_int, default=400_000, help="deals per look (default 400000)")
+        i.add_argument(
+            "--trials",
+            type=positive_int,
+            default=400_000,
+            help="deals per look (default 400000); with --explain, deals of the fit, and five times as many per "
+            "paired comparison",
+        )
         i.add_argument("--rounds", type=positive_int, default=4, help="at most this many improvement rounds")
         i.add_argument("--seed", type=_seed, default=0)
         i.add_argument(
             "--write",
             metavar="FILE",
             help="store the tables found at FILE (JSON, the format of seeds/bisko-bobo-recommended.json, which the "
-            "'recommended' strategy reads); nothing is written without it",
+            "'recommended' strategy reads; with --explain, the cheat sheets, which 'cheat-sheet' reads); nothing is "
+            "written without it",
+        )
+        i.add_argument(
+            "--explain",
+            action="store_true",
+            help="instead of improving: fit a cheat sheet a person can remember (a few thresholds per decision) to "
+            "the stored recommended tables, print it, and measure its paired edge over the heuristic beside the "
+            "tables' own, on other deals",
         )
         i.add_argument("--quiet", action="store_true")
         add_output_options(i)
@@ -625,6 +639,7 @@ def _cmd_improve(game: Game, args) -> None:
             seed=args.seed,
             write=args.write,
             progress=not args.quiet,
+            explain=args.explain,
         ),
         args,
     )

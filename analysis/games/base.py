@@ -336,8 +336,10 @@ class Game:
         seed: int = 0,
         write: str | None = None,
         progress: bool = True,
+        explain: bool = False,
     ) -> Result:
-        """A recommended strategy by iterated best responses (``write``: a path to store its tables at)."""
+        """A recommended strategy by iterated best responses (``write``: a path to store its tables at); with
+        ``explain``, a cheat sheet fitted to the stored tables and its measured edge instead."""
         raise self.refuse("improve")
 
     def solve(self, request: SolveRequest) -> pd.DataFrame:

@@ -40,7 +40,7 @@ TYPE_NAMES = [
 DECK = load_game(GAME).deck  # code = suit * 13 + rank, C < H < D < S (BB-2)
 #: the strategy of every seat not given one (``--strategy``)
 DEFAULT_STRATEGY = "heuristic"
-STRATEGIES = ("heuristic", "always-flingo", "always-jingo", "random", "no-swap", "recommended")
+STRATEGIES = ("heuristic", "always-flingo", "always-jingo", "random", "no-swap", "recommended", "cheat-sheet")
 RECOMMENDED_FILE = "bisko-bobo-recommended.json"
 
 _VARIANT_CODES = {
@@ -132,6 +132,10 @@ def builtin_strategy(name: str, players: int, seat: int = 0) -> Strategy:
         p_jingo = np.broadcast_to(np.where(unseen * 2 >= k, 0.0, 1.0), K.JINGO_SHAPE).copy()
     elif name == "recommended":
         return recommended_strategy(players)[seat]
+    elif name == "cheat-sheet":
+        from .bisko_bobo_sheet import sheet_strategy, stored_sheet
+
+        return sheet_strategy(stored_sheet(players))
     else:
         raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     return Strategy(name, p_jingo, p_swap, target, p_tuck)
@@ -1168,7 +1172,14 @@ class BiskoBobo(Game):
     def compare_spec(self, field, challenger, players=None, variants=None, **options):
         return compare_spec(rules().check_players(players), field, challenger, variants, **options)
 
-    def improve(self, players=None, trials=400_000, rounds=4, seed=0, write=None, progress=True):
+    def improve(self, players=None, trials=400_000, rounds=4, seed=0, write=None, progress=True, explain=False):
+        if explain:
+            from .bisko_bobo_sheet import explain as explain_sheet
+
+            return explain_sheet(
+                list(players) if players else None, trials=trials, compare_trials=5 * trials, seed=seed, write=write,
+                progress=progress,
+            )  # fmt: skip
         return improve_tables(
             list(players) if players else None, trials=trials, rounds=rounds, seed=seed, write=write, progress=progress
         )

@@ -33,7 +33,16 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
             for field in EDGE_FIELDS:
                 spec = B.compare_spec(P, field, "recommended")
                 edge[(P, field)] = run(spec, trials=n(500_000), seed=seed + 3, progress=progress).table
+    sheets = {}
+    if B.recommended_tables().get("cheat_sheets"):
+        from ..games import bisko_bobo_sheet as S
+
+        for P in PLAYER_COUNTS:
+            sheet = S.stored_sheet(P)
+            rows, line = S.edges(P, sheet, n(1_000_000), seed + 4, progress)
+            sheets[P] = (S.lines(P, sheet), rows, line)
     return {
+        "sheets": sheets,
         "seed": seed,
         "games": {P: r.table for P, r in games.items()},
         "main_trials": games[4].meta["trials"],
@@ -355,6 +364,29 @@ def recommended_departures(runs: dict) -> Section | None:
     )
 
 
+def cheat_sheet(runs: dict) -> Section | None:
+    if not runs["sheets"]:
+        return None
+    text = []
+    rows = []
+    for lines, found, line in runs["sheets"].values():
+        text += ["", *lines, line]
+        rows += found
+    return Section(
+        "A strategy a person can learn: the cheat sheet",
+        (
+            "The recommended tables are about 170 departures from the heuristic; the cheat sheet keeps a few "
+            "thresholds per decision (`cardlab improve bisko-bobo --explain` fits them to the tables by value and "
+            "stores them; strategy name `cheat-sheet`). Below, per player count, the sheet and its edge: one seat "
+            "at a time switches from the heuristic to the sheet (or to the full tables) on the same deals; "
+            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals).\n"
+            + "\n".join(f"    {t}" if t else "" for t in text)
+        ),
+        pd.DataFrame(rows),
+        digits=5,
+    )
+
+
 SECTIONS = (
     win_by_seat,
     flingo_or_jingo,
@@ -366,6 +398,7 @@ SECTIONS = (
     tuck_placement,
     recommended_edge,
     recommended_departures,
+    cheat_sheet,
 )
 
 

@@ -187,7 +187,7 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
     share = f"{100 * kept / full:.0f}%" if full > 0 else "n/a (the tables gain nothing measurable)"
     line = (
         f"  edge over the heuristic (win share, one seat switching, paired, {trials:,} deals a comparison): tables "
-        f"{100 * full:+.3f} points, cheat sheet {100 * kept:+.3f} points: the sheet keeps {share} of the tables' edge"
+        f"{100 * full:+.3f} percentage points, cheat sheet {100 * kept:+.3f}: the sheet keeps {share} of the tables' edge"
     )
     return rows, line
 

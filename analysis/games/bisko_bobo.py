@@ -984,6 +984,21 @@ def odds(
     """``cardlab odds bisko-bobo``: :func:`odds_spec` run by the driver (``run_options``: its keywords)."""
     from ..driver import run
 
+    swap_state = {k: position.pop(k) for k in ("low", "swapped", "declined") if position.get(k)}
+    if swap_state:
+        if position.get("decision") != "swap":
+            raise CardlabError("--low, --swapped and --declined describe the Bingo-Bango swap: give --decision swap")
+        from .bisko_bobo_swap import answer, swap_targets_spec
+
+        position.pop("decision")
+        if not swap_state.get("low"):
+            raise CardlabError("give --low SEAT=CARD for every Jingo player (their LOW cards set the swap order, BB-6)")
+        spec = swap_targets_spec(
+            rules().check_players(players), seat, variants=variants, strategies=strategies, **swap_state, **position
+        )
+        res = run(spec, **run_options)
+        res.meta["answer"] = answer(res.table)
+        return res
     spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)
     res = run(spec, **run_options)
     acc = res.table[res.table.measure == "acceptance"].iloc[0]
@@ -1149,7 +1164,14 @@ class BiskoBobo(Game):
         Option("--jingo", "an earlier seat that took a Jingo", action="append", type=int, metavar="SEAT"),
         Option("--jingos-so-far", "Jingos taken by earlier seats when their choices are not given", type=int),
         Option("--seen", "other cards seen on the table (Flingo cards of unnamed seats)"),
-    )
+        Option("--low", "swap with whom: a Jingo player's LOW card, face up (one per Jingo player, the deciding "
+               "seat's too; they set the swap order, BB-6); each eligible partner is then its own row",
+               action="append", metavar="SEAT=CARD"),
+        Option("--swapped", "swap with whom: an earlier swap in the order (who swapped, with whom)", action="append",
+               metavar="SEAT=SEAT"),
+        Option("--declined", "swap with whom: an earlier player in the order who did not swap", action="append",
+               type=int, metavar="SEAT"),
+    )  # fmt: skip
 
     def strategies(self):
         return STRATEGIES

@@ -33,7 +33,15 @@ tests and the benchmarks use.
 from __future__ import annotations
 
 from .deal import HIGH_SHAPES, LOW_SHAPES, deal_decks
-from .decisions import DEC_STATS, ODDS_FIELDS, compare_chunks, decision_chunks, decision_counts, odds_chunks
+from .decisions import (
+    DEC_STATS,
+    ODDS_FIELDS,
+    compare_chunks,
+    decision_chunks,
+    decision_counts,
+    odds_chunks,
+    odds_swap_chunks,
+)
 from .evaluator import RANK_PACK, bisk_key, exact_type_counts
 from .lanes import (
     LANES,
@@ -167,6 +175,7 @@ __all__ = [
     "lanes_apply",
     "n_counts",
     "odds_chunks",
+    "odds_swap_chunks",
     "play_fixed",
     "simulate_chunks",
     "simulate_range_scalar",

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import rng
 from .._jit import jit, pjit, prange
+from ..advise import add_action, add_sample
 from .deal import deal_buffers, play_deal, simulate_deal
 from .layout import N_BUCKETS, R_BUCKET_FLINGO, R_FLINGO, R_JINGO, R_PTR, R_WIN, REC_FIELDS
 
@@ -290,6 +291,32 @@ def compare_chunks(
 ODDS_FIELDS = 2 + DEC_STATS  # attempts, accepted, then the pair statistics
 
 
+@jit
+def _sample_decks(st_deal, key0, key1, t, hi_template, hi_pool, pool_h, hi, lo_template, lo_pool, pool_l, lo):
+    """Sample ``t``'s decks: the known cards at their template positions (>= 0), the unknown positions filled in
+    order from a fresh shuffle of the pool (HIGH, then LOW): uniform over the decks consistent with the
+    templates."""
+    rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+    pool_h[:] = hi_pool
+    rng.partial_shuffle(st_deal, pool_h, pool_h.shape[0])
+    j = 0
+    for i in range(hi_template.shape[0]):
+        if hi_template[i] >= 0:
+            hi[i] = hi_template[i]
+        else:
+            hi[i] = pool_h[j]
+            j += 1
+    pool_l[:] = lo_pool
+    rng.partial_shuffle(st_deal, pool_l, pool_l.shape[0])
+    j = 0
+    for i in range(lo_template.shape[0]):
+        if lo_template[i] >= 0:
+            lo[i] = lo_template[i]
+        else:
+            lo[i] = pool_l[j]
+            j += 1
+
+
 @pjit
 def odds_chunks(
     chunk_ids,
@@ -340,25 +367,7 @@ def odds_chunks(
         slot = seat if decision == DEC_FLINGO else (P + seat if decision == DEC_SWAP else 2 * P + seat)
         for t in range(start, stop):
             row[0] += 1
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            pool_h[:] = hi_pool
-            rng.partial_shuffle(st_deal, pool_h, pool_h.shape[0])
-            j = 0
-            for i in range(n_hi):
-                if hi_template[i] >= 0:
-                    hi[i] = hi_template[i]
-                else:
-                    hi[i] = pool_h[j]
-                    j += 1
-            pool_l[:] = lo_pool
-            rng.partial_shuffle(st_deal, pool_l, pool_l.shape[0])
-            j = 0
-            for i in range(n_lo):
-                if lo_template[i] >= 0:
-                    lo[i] = lo_template[i]
-                else:
-                    lo[i] = pool_l[j]
-                    j += 1
+            _sample_decks(st_deal, key0, key1, t, hi_template, hi_pool, pool_h, hi, lo_template, lo_pool, pool_l, lo)
             # the base replay: does the seat face the decision, and is the past as the player saw it?
             forced[slot] = -1
             rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
@@ -398,3 +407,52 @@ def odds_chunks(
             play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
             w1 = rec[seat, R_WIN]
             _add_pair(row, 2, w0, w1)
+
+
+@pjit
+def odds_swap_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj, ps, tgt, pt, pack, hi_template, hi_pool,
+    lo_template, lo_pool, forced_base, seat, jingo_mask, actions, out,
+):  # fmt: skip
+    """The advisor for the Bingo-Bango swap (BB-6) with whom: the decks sampled as in :func:`odds_chunks` (the
+    LOW cards of the Jingo players and the earlier swaps are in the templates and ``forced_base``); a sample is
+    kept when the Jingo players are the seats of ``jingo_mask`` and the seat faces its swap; then each action
+    (``actions[a]``: 0 no swap, 1 + j swap with seat j) on the same deal and draws. The row is
+    :mod:`kernels.advise`'s with win = an unshared win and score = the win share in 60ths (R_WIN); ``out[ci, 0]``
+    counts the attempts (rejection) before the advise row at ``out[ci, 1:]``."""
+    n_hi = hi_template.shape[0]
+    n_lo = lo_template.shape[0]
+    A = actions.shape[0]
+    slot = P + seat
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, n_hi, n_lo)
+        forced[:] = forced_base
+        pool_h = hi_pool.copy()
+        pool_l = lo_pool.copy()
+        row = out[ci, 1:]
+        wins = np.zeros(A, dtype=np.int64)
+        scores = np.zeros(A, dtype=np.int64)
+        for t in range(start, stop):
+            out[ci, 0] += 1
+            _sample_decks(st_deal, key0, key1, t, hi_template, hi_pool, pool_h, hi, lo_template, lo_pool, pool_l, lo)
+            forced[slot] = -1
+            rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
+            if rec[seat, R_BUCKET_FLINGO + DEC_SWAP] < 0:
+                continue
+            same = True
+            for s in range(P):
+                if rec[s, R_JINGO] != (jingo_mask >> s) & 1:
+                    same = False
+            if not same:
+                continue
+            for a in range(A):
+                forced[slot] = actions[a]
+                rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+                play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
+                w = rec[seat, R_WIN]
+                add_action(row, a, 1 if w == 60 else 0, w, 0, wins, scores)
+            add_sample(row, A, wins, scores)

@@ -1,0 +1,198 @@
+"""Bisko-Bobo's advisor for the Bingo-Bango swap with whom (BB-6): ``cardlab odds bisko-bobo --decision swap
+--low SEAT=CARD ...``.
+
+At the swap a player sees every Jingo player's LOW card (face up: they set the swap order, highest first, S > D >
+H > C on equal rank) and the swaps already made. Given those (``low``: every Jingo player's LOW card; ``swapped``:
+``A=B`` for each earlier swap, A the initiator; ``declined``: the earlier players in the order who did not swap),
+the seats still eligible to swap with are known, and each is one action beside "no swap": the rows of the answer
+table. The rest of the position is the two-action advisor's (:func:`analysis.games.bisko_bobo.odds_spec`: the
+seat's opening cards, every earlier seat's Flingo or Jingo, the seat's Jingo card); the later seats took a Jingo
+exactly when they hold a LOW card. Hidden cards are sampled uniformly given all that; a sample whose dealt
+opening Biskos (which force a Jingo) or BB-5 choices contradict the Jingo players given is set aside, and the
+answer says what share was kept.
+
+The answer per action: the seat's win share of the deal (``win_share``: shared wins count their share, BB-13)
+and the chance to win it outright (``win``), with the paired differences to the best action on the same deals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..advisor import tabulate_actions
+from ..driver import KernelSpec
+from ..errors import CardlabError
+from .bisko_bobo import DECK, GAME, _seat_cards, low_deck, odds_spec, rules
+
+
+def _order(low: dict[int, int]) -> list[int]:
+    """The swap order (BB-6): the Jingo players by LOW card, highest first; on equal rank S > D > H > C."""
+    return sorted(low, key=lambda s: -((low[s] % 13) * 4 + low[s] // 13))
+
+
+def swap_targets_spec(
+    players: int,
+    seat: int,
+    *,
+    low: list[str],
+    swapped: list[str] | None = None,
+    declined: list[int] | None = None,
+    jingo: list[int] | None = None,
+    variants: dict | None = None,
+    **position,
+) -> KernelSpec:
+    """The advisor's kernel spec for the swap with whom (see the module docstring)."""
+    P = rules().check_players(players)
+    full = rules().resolve_variants(variants)
+    low_cards = {s: cs for s, cs in _seat_cards(low, P, "low").items()}
+    for s, cs in low_cards.items():
+        if len(cs) != 1:
+            raise CardlabError(f"--low {s}=...: one LOW card per Jingo player (BB-6)")
+    lows = {s: cs[0] for s, cs in low_cards.items()}
+    in_low = set(low_deck(P).tolist())
+    for s, c in lows.items():
+        if c not in in_low:
+            raise CardlabError(f"--low {s}={DECK.card(c)}: not a LOW card for {P} players")
+    if len(set(lows.values())) != len(lows):
+        raise CardlabError("--low: a LOW card is named twice")
+    if seat not in lows:
+        raise CardlabError(f"--low: give the deciding seat's own LOW card (seat {seat} took a Jingo to swap)")
+    if jingo and set(jingo) != {s for s in lows if s < seat}:
+        raise CardlabError("--jingo disagrees with --low: the earlier seats holding a LOW card are the Jingo players")
+    order = _order(lows)
+    partner: dict[int, int] = {}
+    for item in swapped or []:
+        a, eq, b = str(item).partition("=")
+        try:
+            x, y = int(a), int(b)
+        except ValueError:
+            raise CardlabError(f"bad --swapped {item!r}: expected SEAT=SEAT (who swapped, with whom)") from None
+        if x not in lows or y not in lows or x == y:
+            raise CardlabError(f"bad --swapped {item!r}: both seats are Jingo players (--low), and differ")
+        if x in partner or y in partner:
+            raise CardlabError(f"--swapped {item!r}: a player swaps at most once (BB-6)")
+        partner[x], partner[y] = y, x
+    declined_set = set(declined or [])
+    forced_swap: dict[int, int] = {}
+    pos = order.index(seat)
+    done: set[int] = set()
+    for i, s in enumerate(order[:pos]):
+        if s in done:
+            continue
+        elig = [t for t in order[i + 1 :] if t not in done]
+        if s in partner and order.index(partner[s]) > i:
+            if partner[s] not in elig:
+                raise CardlabError(f"--swapped {s}={partner[s]}: seat {partner[s]} had already swapped (BB-6)")
+            forced_swap[s] = 1 + partner[s]
+            done |= {s, partner[s]}
+        elif s in declined_set or not elig:
+            forced_swap[s] = 0
+            done.add(s)
+        else:
+            raise CardlabError(
+                f"seat {s} chose before seat {seat} in the swap order (LOW cards, BB-6): give --swapped {s}=SEAT or "
+                f"--declined {s}"
+            )
+    if seat in done or seat in partner:
+        raise CardlabError(f"seat {seat} has already swapped: there is no swap decision left (BB-6)")
+    extra = (set(partner) | declined_set) - set(order[:pos]) - {partner.get(s, -1) for s in order[:pos]}
+    if extra:
+        raise CardlabError(
+            f"--swapped/--declined name seat {sorted(extra)[0]}, which comes after seat {seat} in the order"
+        )
+    targets = [t for t in order[pos + 1 :] if t not in done]
+    if not targets:
+        raise CardlabError(f"no one is left to swap with: every Jingo player after seat {seat} in the order swapped")
+    if full["bingo_swap_optional"] == "false" and all(s in done for s in order[:pos]):
+        raise CardlabError(
+            "bingo_swap_optional=false: the highest unswapped player must swap, so 'no swap' is no choice"
+        )
+    position.pop("decision", None)
+    base = odds_spec(
+        P, seat, decision="swap", jingo=sorted(s for s in lows if s < seat), variants=variants, **position
+    )  # fmt: skip
+    (P_, hid, lod, vv, pj, ps, tgt, pt, pack, template, pool, lo_template, lo_pool, forced, *_rest) = base.args
+    forced = forced.copy()
+    for s in range(seat + 1, P):
+        forced[s] = 1 if s in lows else 0
+    for s, f in forced_swap.items():
+        forced[P + s] = f
+    lo_template = lo_template.copy()
+    for i, s in enumerate(sorted(lows)):  # the LOW cards go to the Jingo players in seat order (BB-6)
+        lo_template[i] = lows[s]
+    lo_pool = np.array([c for c in lod if c not in set(lows.values())], dtype=np.int64)
+    mask = sum(1 << s for s in lows)
+    actions = np.array([0] + [1 + t for t in targets], dtype=np.int64)
+    names = ["no swap"] + [f"swap with seat {t}" for t in targets]
+    args = (P_, hid, lod, vv, pj, ps, tgt, pt, pack, template, pool, lo_template, lo_pool, forced, np.int64(seat),
+            np.int64(mask), actions)  # fmt: skip
+    describe = {
+        **base.describe,
+        "actions": names,
+        "rank_by": "score",
+        "has_last": False,
+        "swap_order": order,
+        "analysis": "advisor",
+    }
+    return KernelSpec(
+        game=GAME,
+        kernel="kernels.bisko_bobo:odds_swap_chunks",
+        args=args,
+        n_counts=1 + _width(len(names)),
+        tabulate=tabulate_targets,
+        describe=describe,
+        precision_measures=("win_share", "diff_win_share"),
+        precision_done=_done,
+    )
+
+
+def _width(A: int) -> int:
+    from kernels.advise import advise_width
+
+    return advise_width(A)
+
+
+def tabulate_targets(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    """The advisor's table (:func:`analysis.advisor.tabulate_actions`) with the win share in place of the score
+    (the kernel counts it in 60ths), and the share of samples kept (``acceptance``)."""
+    c = np.asarray(counts)
+    t = tabulate_actions(c[1:], trials, spec)
+    share = t.measure.isin(["score", "diff_score"])
+    t.loc[share, ["estimate", "std_error", "ci_low", "ci_high"]] /= 60.0
+    t.loc[t.measure == "score", "measure"] = "win_share"
+    t.loc[t.measure == "diff_score", "measure"] = "diff_win_share"
+    attempts = float(c[0])
+    kept = float(c[1])
+    acc = pd.DataFrame([{"measure": "acceptance", "seat": None, "action": None, "verdict": None,
+                         "trials": int(attempts), "estimate": kept / attempts if attempts else float("nan"),
+                         "std_error": float("nan"), "ci_low": float("nan"), "ci_high": float("nan")}])  # fmt: skip
+    out = pd.concat([t, acc], ignore_index=True)
+    out["seat"] = out["seat"].astype("Int64")
+    return out
+
+
+def _done(table: pd.DataFrame, precision: float) -> bool:
+    d = table[(table.measure == "diff_win_share") & (table.verdict != "best")]
+    half = (d.ci_high - d.ci_low) / 2
+    return bool(((half <= precision) | (d.ci_high < 0) | (d.ci_low > 0)).all())
+
+
+def answer(table: pd.DataFrame) -> str:
+    """One line: the best action's win share, the runner-up's and whether it is clearly worse."""
+    w = table[table.measure == "win_share"].reset_index(drop=True)
+    acc = table[table.measure == "acceptance"].iloc[0]
+    if not len(w) or not w.trials.iloc[0]:
+        return "too few sampled deals matched the position to answer"
+    best = w[w.verdict == "best"].iloc[0]
+    verb = best.action[0].upper() + best.action[1:]
+    text = f"{verb}: win share {100 * best.estimate:.1f}% (best"
+    rest = w[w.verdict != "best"]
+    if len(rest):
+        r = rest.iloc[0]
+        how = "clearly worse" if r.verdict == "worse" else "not separated"
+        text += f"; next {r.action}: {100 * r.estimate:.1f}%, {how}"
+    text += ")"
+    if acc.estimate < 1:
+        text += f"; {100 * acc.estimate:.0f}% of the sampled deals matched the position (the rows count those)"
+    return text

@@ -1,0 +1,129 @@
+"""Bisko-Bobo's advisor for the swap with whom (issue 36, BB-6): the LOW cards and earlier swaps as input, each
+eligible partner its own row; the kernel against the reference game on the same sampled decks, the swap order
+from the LOW cards, and refusals naming the rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analysis import driver
+from analysis.errors import CardlabError
+from analysis.games import bisko_bobo as bb
+from analysis.games import bisko_bobo_swap as bs
+from kernels import rng
+from kernels.advise import A_FIELDS, A_SAMPLES, A_SCORE
+from kernels.bisko_bobo import decisions as D
+from tests.reference import bisko_bobo as ref
+
+BASE = dict(upright="KS", tucked="9H", jingo_card="9D", decision="swap")
+
+
+def _ref_forced(P: int, forced: np.ndarray) -> dict:
+    out = {}
+    for s in range(P):
+        if forced[s] >= 0:
+            out[("action", s)] = int(forced[s])
+        f = int(forced[P + s])
+        if f >= 1:
+            out[("swap", s)] = f - 1
+        elif f == 0:
+            out[("swap", s)] = -1
+    return out
+
+
+@pytest.mark.parametrize(
+    "P, seat, position",
+    [
+        (4, 0, {"low": ["0=4S", "2=4H", "3=3S"]}),
+        (4, 2, {"low": ["0=4S", "2=4H", "3=3S"], "declined": [0], "opening": ["0=AH KD", "1=AC KH"], "flingo": ["1=QD"],
+                "upright": "KC", "tucked": "9S", "jingo_card": "QC"}),
+        (5, 1, {"low": ["1=5S", "2=2C", "3=3D", "4=4H"], "opening": ["0=AH KD"], "flingo": ["0=QD"]}),
+    ],
+)  # fmt: skip
+def test_the_swap_advisor_equals_the_reference_game_on_each_sample(P, seat, position):
+    """Per sample: the decks dealt as the kernel deals them; a sample counts when its Jingo players are the ones
+    given; each action (no swap, each partner) replayed by the reference game (heuristic players: every choice
+    is a table of 0s and 1s, so no draw is needed) to the same win share, summed."""
+    pos = {**BASE, **position}
+    spec = bs.swap_targets_spec(P, seat, **pos)
+    (_P, hid, lod, vv, pj, ps, tgt, pt, _pack, template, pool, lo_template, lo_pool, forced, _s, mask, acts) = spec.args
+    n = 60
+    row = driver.run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), n, n, np.uint64(3), np.uint64(0),
+                            spec.n_counts)[0]  # fmt: skip
+    variants = bb.rules().resolve_variants({})
+    st = rng.new_state()
+    hi = np.zeros(len(template), dtype=np.int64)
+    lo = np.zeros(len(lo_template), dtype=np.int64)
+    kept = 0
+    sums = np.zeros(len(acts))
+    for t in range(n):
+        D._sample_decks(st, np.uint64(3), np.uint64(0), t, template, pool, pool.copy(), hi, lo_template, lo_pool,
+                        lo_pool.copy(), lo)  # fmt: skip
+        assert all(hi[i] == template[i] for i in range(len(template)) if template[i] >= 0)
+        base, *_ = ref.play(P, hi.tolist(), lo.tolist(), variants, pj, ps, tgt, pt, coin=lambda p: p >= 1.0,
+                            below=lambda k: 0, forced=_ref_forced(P, forced))  # fmt: skip
+        if [1 if s.jingo_card is not None or s.action == 1 else 0 for s in base] != [
+            (int(mask) >> s) & 1 for s in range(P)
+        ]:
+            continue
+        kept += 1
+        for a, act in enumerate(acts):
+            f = forced.copy()
+            f[P + seat] = act
+            _, winners, _, _ = ref.play(P, hi.tolist(), lo.tolist(), variants, pj, ps, tgt, pt,
+                                        coin=lambda p: p >= 1.0, below=lambda k: 0, forced=_ref_forced(P, f))  # fmt: skip
+            sums[a] += 60 // len(winners) if seat in winners else 0
+    assert row[0] == n and row[1 + A_SAMPLES] == kept and kept > 0
+    A = len(acts)
+    per = row[2 : 2 + A_FIELDS * A].reshape(A, A_FIELDS)
+    assert per[:, A_SCORE].tolist() == sums.tolist()
+
+
+def test_the_order_and_the_rows_follow_the_low_cards_and_earlier_swaps():
+    """BB-6: the highest LOW card swaps first (on equal rank S > D > H > C); a partner already swapped is no
+    row; the answer ranks the rest."""
+    assert bs._order({0: bb.DECK.indices("3H")[0], 1: bb.DECK.indices("3S")[0], 2: bb.DECK.indices("4C")[0]}) == [
+        2,
+        1,
+        0,
+    ]
+    spec = bs.swap_targets_spec(5, 2, **BASE, low=["0=5S", "1=4D", "2=3C", "3=2S", "4=2H"], swapped=["0=3"],
+                                declined=[1], opening=["0=AH KD", "1=AD KC"], jingo=[0, 1])  # fmt: skip
+    assert spec.describe["actions"] == ["no swap", "swap with seat 4"]
+    r = driver.run(spec, trials=4000, seed=1, progress=False)
+    t = r.table
+    assert set(t.measure) == {"win", "win_share", "diff_win", "diff_win_share", "acceptance"}
+    assert t[t.measure == "win_share"].estimate.between(0, 1).all()
+    assert bs.answer(t).split(":")[0] in ("No swap", "Swap with seat 4")
+
+
+@pytest.mark.parametrize(
+    "position, msg",
+    [
+        ({"low": ["2=4H", "3=3S"]}, "give the deciding seat's own LOW card"),
+        ({"low": ["0=2C", "2=4H"]}, "give --swapped 2=SEAT or --declined 2"),
+        ({"low": ["0=4S", "2=4H"], "swapped": ["2=0"]}, "already swapped"),
+        ({"low": ["0=AS", "2=4H"]}, "not a LOW card"),
+        ({"low": ["0=4S"]}, "no one is left to swap with"),
+        ({"low": ["0=4S", "2=4H"], "swapped": ["2=2"]}, "bad --swapped"),
+    ],
+)
+def test_bad_swap_positions_are_refused_in_one_line(position, msg):
+    with pytest.raises(CardlabError) as e:
+        bs.swap_targets_spec(4, 0, **BASE, **position)
+    assert msg in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_cli_answers_first(capsys):
+    from analysis import cli
+
+    code = cli.main(["odds", "bisko-bobo", "--players", "4", "--seat", "0", "--decision", "swap", "--upright", "KS",
+                     "--tucked", "9H", "--jingo-card", "9D", "--low", "0=4S", "--low", "2=4H", "--low", "3=3S",
+                     "--trials", "2000", "--quiet"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0 and out.split(":")[0] in ("Swap with seat 2", "Swap with seat 3", "No swap")
+    assert "swap with seat 2" in out and "swap with seat 3" in out
+    code = cli.main(["odds", "bisko-bobo", "--players", "4", "--seat", "0", "--upright", "KS", "--tucked", "9H",
+                     "--low", "0=4S", "--trials", "20"])  # fmt: skip
+    assert code == 2 and "give --decision swap" in capsys.readouterr().err

@@ -127,3 +127,29 @@ def test_the_cli_answers_first(capsys):
     code = cli.main(["odds", "bisko-bobo", "--players", "4", "--seat", "0", "--upright", "KS", "--tucked", "9H",
                      "--low", "0=4S", "--trials", "20"])  # fmt: skip
     assert code == 2 and "give --decision swap" in capsys.readouterr().err
+
+
+def test_the_tuck_advisor_keeps_only_deals_where_the_dealt_card_is_still_held():
+    """--jingo-card is the card dealt; at the placement (BB-7) the seat must still hold it: a deal where a swap
+    replaced it (even by another card of the tucked suit) is set aside. The kernel keeps exactly the samples the
+    reference game says so of, on the same decks."""
+    spec = bb.odds_spec(4, 0, decision="tuck", upright="KS", tucked="9H", jingo_card="TH")
+    (P, hid, lod, vv, pj, ps, tgt, pt, _pack, template, pool, lo_template, lo_pool, forced, *_r) = spec.args
+    n = 300
+    row = driver.run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), n, n, np.uint64(4), np.uint64(0),
+                            spec.n_counts)[0]  # fmt: skip
+    variants = bb.rules().resolve_variants({})
+    st = rng.new_state()
+    hi = np.zeros(len(template), dtype=np.int64)
+    lo = np.zeros(len(lo_template), dtype=np.int64)
+    th = bb.DECK.indices("TH")[0]
+    kept = changed = 0
+    for t in range(n):
+        D._sample_decks(st, np.uint64(4), np.uint64(0), t, template, pool, pool.copy(), hi, lo_template, lo_pool,
+                        lo_pool.copy(), lo)  # fmt: skip
+        seats, *_ = ref.play(P, hi.tolist(), lo.tolist(), variants, pj, ps, tgt, pt, coin=lambda p: p >= 1.0,
+                             below=lambda k: 0, forced=_ref_forced(P, forced))  # fmt: skip
+        card = seats[0].jingo_card
+        kept += card == th
+        changed += card != th and card // 13 == th // 13  # swapped for another heart: tuckable, but not the card
+    assert row[1] == kept and changed > 0

@@ -1153,8 +1153,8 @@ class BiskoBobo(Game):
         Option("--decision", "the decision (default flingo)", choices=DECISIONS),
         Option("--upright", "the player's opening upright card"),
         Option("--tucked", "the player's tucked card"),
-        Option("--jingo-card", "the player's Jingo card as dealt, before any Bingo-Bango swap (swap and tuck "
-               "decisions; for tuck, sampled deals where a swap would change the card are set aside, and the answer "
+        Option("--jingo-card", "the player's Jingo card as dealt (swap and tuck decisions; for tuck, the card dealt "
+               "and still held at placement: sampled deals where a swap changes it are set aside, and the answer "
                "line says what share was kept)"),
         Option("--opening", "another seat's two opening cards", action="append", metavar="SEAT=CARDS"),
         Option(

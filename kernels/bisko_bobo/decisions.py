@@ -9,7 +9,7 @@ import numpy as np
 from .. import rng
 from .._jit import jit, pjit, prange
 from ..advise import add_action, add_sample
-from .deal import deal_buffers, play_deal, simulate_deal
+from .deal import W_JINGO_CARD, deal_buffers, play_deal, simulate_deal
 from .layout import N_BUCKETS, R_BUCKET_FLINGO, R_FLINGO, R_JINGO, R_PTR, R_WIN, REC_FIELDS
 
 # =============================================================================================
@@ -374,6 +374,8 @@ def odds_chunks(
             play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
             if rec[seat, R_BUCKET_FLINGO + decision] < 0:
                 continue
+            if decision == DEC_TUCK and ws[2][W_JINGO_CARD, seat] != hi[rec[seat, R_PTR]]:
+                continue  # a swap changed the Jingo card: the position's card is the one dealt and kept
             if jingos_before >= 0:
                 nj = 0
                 for s in range(seat):

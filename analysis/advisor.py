@@ -142,6 +142,7 @@ def read_position(path: str, game: str, accepted: tuple[str, ...]) -> dict:
     unknown = sorted(set(doc) - set(accepted) - {"game", "variants", "models", "players"})
     if unknown:
         raise CardlabError(f"--position {path!r}: unknown field {unknown[0]!r}; accepted: {', '.join(accepted)}")
+    _check_types(doc, path)
     models = doc.get("models")
     if isinstance(models, dict):
         doc["models"] = [f"{k}={v}" for k, v in models.items()]
@@ -196,3 +197,35 @@ def seat_map(items, what: str, P: int) -> dict[int, str]:
             raise CardlabError(f"seat {s} given twice in {what}")
         out[s] = str(value).strip()
     return out
+
+
+#: the position fields' JSON types (positions.md), checked before any use
+_INT_FIELDS = {"seat", "by", "starter", "loser", "players"}
+_SEAT_LIST_FIELDS = {"finished", "never_played"}
+_TEXT_FIELDS = {"hand", "current", "played", "passed", "received", "exchange_received", "decision"}
+_MAP_FIELDS = {"cards_left": '{"1": 9}', "known": '{"1": "AS"}', "hand_points": '{"NS": 3, "EW": 0}',
+               "score": '{"NS": 12, "EW": 8}', "variants": '{"revolution": "true"}'}  # fmt: skip
+
+
+def _check_types(doc: dict, path: str) -> None:
+    """Each field of a position document has its JSON type, refused in one line otherwise; a single seat where a
+    list of seats is expected is taken as that list."""
+    where = f"--position {path!r}"
+    for k, v in list(doc.items()):
+        if k in _INT_FIELDS and (isinstance(v, bool) or not isinstance(v, int)):
+            raise CardlabError(f"{where}: {k!r} is a seat or count number, e.g. 2; got {json_text(v)}")
+        if k in _SEAT_LIST_FIELDS:
+            if isinstance(v, int) and not isinstance(v, bool):
+                doc[k] = [v]
+            elif not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in v):
+                raise CardlabError(f"{where}: {k!r} is a list of seats, e.g. [2]; got {json_text(v)}")
+        if k in _TEXT_FIELDS and not isinstance(v, str):
+            raise CardlabError(f'{where}: {k!r} is a string of cards or words, e.g. "5S 5H"; got {json_text(v)}')
+        if k in _MAP_FIELDS and not isinstance(v, dict):
+            raise CardlabError(f"{where}: {k!r} is an object, e.g. {_MAP_FIELDS[k]}; got {json_text(v)}")
+
+
+def json_text(v: Any) -> str:
+    import json
+
+    return json.dumps(v)

@@ -299,3 +299,16 @@ def sort_prefix(a, n):
                 a[j + gap] = a[j]
                 j -= gap
             a[j + gap] = x
+
+
+@jit
+def copy_rows(dst, src):
+    """``dst[...] = src`` for C-contiguous arrays of one size, by a loop: a slice assignment between arrays
+    compiles numba's shape-mismatch error message (string formatting, a few seconds of compile) into every
+    kernel that has one (docs/performance.md, "Compile time")."""
+    a = dst.reshape(-1)
+    b = src.reshape(-1)
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("copy_rows: the arrays differ in size")
+    for i in range(a.shape[0]):
+        a[i] = b[i]

@@ -264,6 +264,14 @@ IN_HAND = [
         cards_left={"1": 4, "2": 2, "3": 6},
     ),
     dict(decision="handover", seat=1, hand="8C 8D 4S", cards_left={"0": 4, "2": 3, "3": 6}),
+    # the sender sent its last card: it holds none until the card comes back
+    dict(
+        decision="exchange_return",
+        seat=3,
+        hand="2C 7H 9D AS",
+        cards_left={"0": 4, "1": 0, "2": 5},
+        exchange_received="AS",
+    ),
 ]
 
 
@@ -516,3 +524,65 @@ def test_an_exchange_that_gives_the_partner_the_winning_card():
     by = _rows(r)
     assert by[("diff_score", "no exchange")].ci_high < 0 and by[("diff_score", "no exchange")].verdict == "worse"
     assert {by[("score", a)].verdict for a in ("send AS", "send 4C")} == {"best", "uncertain"}  # tied exactly
+
+
+@pytest.mark.parametrize(
+    "position, msg",
+    [
+        ({"hand": "5S 5H", "cards_left": {"0": 5, "1": 4, "2": 3, "3": 6}}, "that is the deciding seat"),
+        ({"hand": "5S 5H", "cards_left": {"1": 14, "2": 3, "3": 6}}, "holds 1 to 13 cards"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "3": 6}, "finished": [2], "hand_points": ["NS=7", "EW=500"]},
+         "0 for the other team"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "3": 6}, "finished": [2], "hand_points": ["NS=7", "NS=3"]},
+         "team NS given twice"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "passed": "2C 3C", "known": {"1": "2C"}},
+         "--known puts it in another hand"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "received": "AS AH"}, "a card received is in"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "passed": "2C"}, "name exactly the two cards"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "current": "4C", "by": 0}, "is the deciding seat"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "current": "4C", "by": 5}, "bad --by 5"),
+        ({"hand": "5S 5H 2C", "decision": "exchange_return", "exchange_received": "AS", "cards_left": {"1": 4,
+          "2": 3, "3": 6}}, "is not in --hand"),
+        ({"hand": "5S 5H", "players": 5, "cards_left": {"1": 4, "2": 3, "3": 6}}, "players"),
+    ],
+)  # fmt: skip
+def test_impossible_positions_inside_a_hand_are_refused(position, msg):
+    with pytest.raises(CardlabError) as e:
+        bo.odds({"trials": 8, "progress": False}, **position)
+    assert msg in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def test_players_4_is_accepted_for_every_decision():
+    run = {"trials": 8, "chunk_size": 8, "progress": False}
+    bo.odds(run, players=4, hand=HAND, strategies=["greedy"])
+    bo.odds(run, players=4, hand="5S 5H 9C", cards_left={"1": 4, "2": 3, "3": 6}, strategies=["greedy"])
+
+
+@pytest.mark.parametrize(
+    "field, msg",
+    [
+        ({"finished": "2"}, "'finished' is a list of seats"),
+        ({"seat": "0"}, "'seat' is a seat or count number"),
+        ({"by": "E", "current": "4C"}, "'by' is a seat or count number"),
+        ({"hand": 42}, "'hand' is a string of cards"),
+        ({"seat": True}, "'seat' is a seat or count number"),
+        ({"cards_left": [9, 10, 7]}, "'cards_left' is an object"),
+        ({"known": "1=AS"}, "'known' is an object"),
+    ],
+)
+def test_position_fields_of_the_wrong_type_are_refused_in_one_line(tmp_path, field, msg):
+    doc = {"game": "biscuits", "hand": "5S 5H 9C", "cards_left": {"1": 4, "2": 3, "3": 6}, **field}
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(doc))
+    with pytest.raises(CardlabError) as e:
+        bo.odds({"trials": 8, "progress": False}, **bo.position_fields({"position": str(f)}, None, None))
+    assert msg in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def test_a_single_finished_seat_in_a_position_file_is_a_list(tmp_path):
+    doc = {"game": "biscuits", "hand": "5S 5H", "cards_left": {"1": 4, "3": 6}, "finished": 2,
+           "hand_points": {"NS": 3, "EW": 0}, "models": "greedy"}  # fmt: skip
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(doc))
+    r = bo.odds({"trials": 16, "progress": False}, **bo.position_fields({"position": str(f)}, None, None))
+    assert r.meta["answer"].startswith("Play 5H 5S: net points +9.00")

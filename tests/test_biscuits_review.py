@@ -233,3 +233,19 @@ def test_the_example_record_in_seeds_replays():
     doc = json.loads((bi.seeds_dir() / "records" / "biscuits-example.json").read_text())
     assert br.replay(doc).over
     assert doc["events"] == br.record(seed=1, strategies=["planning"])["events"]
+
+
+def test_a_review_takes_an_exchange_where_the_sender_sent_its_last_card():
+    """BI-10: a seat may send its last card in the Plain exchange and get one back; the receiver's return is
+    reviewed with the sender holding none for the moment (seed 3 with greedy-actions players has one)."""
+    doc = br.record(seed=3, strategies=["greedy-actions"])
+    hand = br.replay(doc)
+    i = next(
+        i for i, st in enumerate(hand.states)
+        if st.kind == "return" and st.hands[(st.seat + 2) % 4] == 0
+    )  # fmt: skip
+    pos = br.position_at(hand, i)
+    assert pos["cards_left"][str((pos["seat"] + 2) % 4)] == 0
+    t = br.review(doc, seat=hand.states[i].seat, precision=0.5, strategies=["greedy-actions"]).table
+    row = t[t.event == i].iloc[0]
+    assert row.decision == "exchange_return" and row.on_table.startswith("received ")

@@ -409,11 +409,13 @@ class Biscuits(Game):
     }
     exact_options = (Option("--cards", "hand size (default 13)", type=positive_int),)
     odds_options = (
-        Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
+        Option("--position", "a position document: a JSON object of the fields below, named as the flags "
+               'with _ for -, e.g. {"hand": "5S 5H", "cards_left": {"1": 9}} (seeds/biscuits.md lists '
+               "them); flags given override it"),
         Option("--decision", "the decision to advise (BI-13): pass (the 13 dealt cards; the default without a trick "
-               "state), play (on lead, or over --current; the default with one), exchange_send (after a Plain trick, "
-               "the seat at the winner's left), exchange_return (with --exchange-received), handover (after a "
-               "Fancy trick the seat won)", choices=("pass", "play", "exchange_send", "exchange_return", "handover")),
+               "state), play (on lead, or over --current; the default with one), exchange_send (after a Plain trick: "
+               "singles, pairs, triples; the seat at the winner's left), exchange_return (with --exchange-received), handover (after a "
+               "Fancy trick, five-card plays, that the seat won)", choices=("pass", "play", "exchange_send", "exchange_return", "handover")),
         Option("--seat", "the deciding seat (default 0; 0 = N, 1 = E, 2 = S, 3 = W)", type=int),
         Option("--hand", "the seat's cards (for the pass: the 13 dealt cards)"),
         Option("--starter", "pass: the hand's Starter (BI-3; default 0)", type=int, metavar="SEAT"),

@@ -54,12 +54,14 @@ TARGET = 30  # BI-12: the short game's target (variant game_end_check=immediate 
 def pass_spec(
     *,
     hand: str,
+    players: int | None = None,
     seat: int = 0,
     starter: int = 0,
     variants: dict | None = None,
     strategies: list[str] | None = None,
 ) -> KernelSpec:
     """The advisor's kernel spec for the pass of one dealt hand (see the module docstring)."""
+    rules().check_players(players)
     full = rules().resolve_variants(variants)
     for s, what in ((seat, "--seat"), (starter, "--starter")):
         if not 0 <= s < 4:
@@ -88,10 +90,14 @@ def _team_points(given, what: str) -> tuple[int, int]:
         return 0, 0
     items = given.items() if isinstance(given, dict) else (str(x).partition("=")[::2] for x in given)
     out = {"NS": 0, "EW": 0}
+    seen: set[str] = set()
     for team, value in items:
         t = str(team).strip().upper().replace("-", "")
         if t not in out:
             raise CardlabError(f"bad {what} {team}={value}: teams are NS (seats 0, 2) and EW (seats 1, 3)")
+        if t in seen:
+            raise CardlabError(f"{what}: team {t} given twice")
+        seen.add(t)
         try:
             out[t] = int(str(value).strip())
         except ValueError:
@@ -113,6 +119,7 @@ def state_spec(
     hand: str,
     decision: str = "play",
     seat: int = 0,
+    players: int | None = None,
     variants: dict | None = None,
     strategies: list[str] | None = None,
     cards_left=None,
@@ -129,6 +136,7 @@ def state_spec(
 ) -> KernelSpec:
     """The advisor's kernel spec for a decision inside a hand: ``play``, ``exchange_send``, ``exchange_return``
     or ``handover`` (see the module docstring)."""
+    rules().check_players(players)
     full = rules().resolve_variants(variants)
     bv = variant_array(variants)
     if not 0 <= seat < 4:
@@ -145,9 +153,12 @@ def state_spec(
         raise CardlabError(f"seat {seat} is finished: its only decision is the handover after a Fancy trick it won")
     if mine == 0 and not out_now:
         raise CardlabError('--hand is empty: give its cards, e.g. "3C 3D 7H"')
-    if mine.bit_count() > 13:
-        raise CardlabError(f"a hand of {mine.bit_count()} cards: a Biscuits hand holds at most 13 (BI-3)")
+    most = 14 if decision == "exchange_return" else 13  # a card received and not yet given back
+    if mine.bit_count() > most:
+        raise CardlabError(f"a hand of {mine.bit_count()} cards: a Biscuits hand holds at most {most} here (BI-3)")
     left = seat_map(cards_left, "--cards-left", 4)
+    if seat in left:
+        raise CardlabError(f"--cards-left {seat}=...: that is the deciding seat, whose cards are --hand")
     counts = np.zeros(4, dtype=np.int64)
     counts[seat] = mine.bit_count()
     for s in range(4):
@@ -163,8 +174,9 @@ def state_spec(
             n = int(left[s])
         except ValueError:
             raise CardlabError(f"bad --cards-left {s}={left[s]}: expected a number of cards") from None
-        if not 1 <= n <= 14:
-            raise CardlabError(f"bad --cards-left {s}={n}: a seat in play holds 1 to 14 cards")
+        low = 0 if decision == "exchange_return" and s == partner else 1  # the sender may have sent its last card
+        if not low <= n <= 13:
+            raise CardlabError(f"bad --cards-left {s}={n}: a seat in play holds {low} to 13 cards")
         counts[s] = n
     h0, h1 = _team_points(hand_points, "--hand-points")
     if finished and hand_points is None:
@@ -174,6 +186,14 @@ def state_spec(
         )
     if not finished and (h0 or h1):
         raise CardlabError("--hand-points: nobody is out yet, so no points are scored this hand (BI-8)")
+    if finished:
+        team = finished[0] % 2
+        mine_pts, other_pts = (h0, h1) if team == 0 else (h1, h0)
+        if other_pts or mine_pts > 13:
+            raise CardlabError(
+                f"--hand-points: only seat {finished[0]}'s team has scored this hand, 1 point per card of the fuller "
+                "opponent hand when it went out (BI-8): 0 to 13 points, and 0 for the other team"
+            )
     s0, s1 = _team_points(score, "--score")
     # the trick state the decision implies
     cur_kind = K.K_NONE
@@ -188,8 +208,15 @@ def state_spec(
         if out_now:
             raise CardlabError(f"seat {seat} is finished: it has no play")
         if current:
-            if by is None or not 0 <= by < 4 or by == seat:
+            if by is None:
                 raise CardlabError("give --by SEAT: who made the current play (another seat, 0..3)")
+            if not 0 <= by < 4:
+                raise CardlabError(f"bad --by {by}: seats are 0..3 ({SEATS})")
+            if by == seat:
+                raise CardlabError(
+                    f"--by {by} is the deciding seat: the trick comes back to a seat's own play only "
+                    "when all others passed, and then it has ended (BI-5)"
+                )
             cur = DECK.mask(current)
             if cur & mine:
                 raise CardlabError("the current play shares cards with --hand")
@@ -223,7 +250,7 @@ def state_spec(
         else:
             last = (seat + 1) % 4  # the sender is the partner, at the winner's left
             phase = K.PH_RETURN
-        if decision in ("exchange_send", "exchange_return") and counts[partner] == 0:
+        if decision == "exchange_send" and counts[partner] == 0:
             raise CardlabError(f"no Plain exchange: the partner (seat {partner}) holds no cards (BI-10)")
     if exchange_received and decision != "exchange_return":
         raise CardlabError("--exchange-received is the card the partner sent: give --decision exchange_return")
@@ -231,7 +258,9 @@ def state_spec(
         if not exchange_received:
             raise CardlabError("give --exchange-received CARD: the card the partner sent (it is in --hand)")
         if not _one_card(exchange_received, "--exchange-received") & mine:
-            raise CardlabError(f"--exchange-received {exchange_received}: the card received is in --hand")
+            raise CardlabError(
+                f"--exchange-received {exchange_received} is not in --hand: the card received belongs in the hand"
+            )
     for text, what in ((played, "--played"),):
         m = DECK.mask(text) if text else 0
         if m & fixed:
@@ -249,17 +278,31 @@ def state_spec(
     if passed:
         m = DECK.mask(passed)
         if m.bit_count() != 2:
-            raise CardlabError(f"--passed {passed!r}: the two cards passed to the partner (BI-4)")
+            raise CardlabError(f"--passed {passed!r}: name exactly the two cards passed to the partner (BI-4)")
+        elsewhere = m & int(sum(int(known_at[s]) for s in range(4) if s != partner))
+        if elsewhere:
+            raise CardlabError(
+                f"--passed {cards_of(elsewhere)} went to the partner, but --known puts it in another hand"
+            )
         at_partner = m & ~fixed  # not played, not back in the seat's hand
         if at_partner and counts[partner] == 0:
             raise CardlabError(f"--passed: the partner is out, so it played {cards_of(at_partner)}: add to --played")
         known_at[partner] |= np.uint64(at_partner)
         fixed |= at_partner
-    if received and DECK.mask(received).bit_count() != 2:
-        raise CardlabError(f"--received {received!r}: the two cards the partner passed (BI-4)")
+    if received:
+        m = DECK.mask(received)
+        if m.bit_count() != 2:
+            raise CardlabError(f"--received {received!r}: name exactly the two cards the partner passed (BI-4)")
+        if m & ~fixed:
+            raise CardlabError(
+                f"--received {cards_of(m & ~fixed)}: a card received is in --hand or was played (--played, --current)"
+            )
     for s in range(4):
         if int(known_at[s]).bit_count() > counts[s]:
-            raise CardlabError(f"seat {s} holds {counts[s]} cards but {int(known_at[s]).bit_count()} are known there")
+            n_known = int(known_at[s]).bit_count()
+            raise CardlabError(
+                f"seat {s} holds {counts[s]} card{'s' if counts[s] != 1 else ''} but {n_known} are known there"
+            )
     known_at[seat] = np.uint64(mine)
     pool = np.array([c for c in range(52) if not (fixed >> c) & 1], dtype=np.int64)
     need = int(counts.sum()) - sum(int(k).bit_count() for k in known_at)
@@ -314,7 +357,9 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
     """Run the advisor on one position; the table has a row per action and measure (module docstring)."""
     decision = position.pop("decision", None) or ("exchange_return" if position.get("exchange_received") else None)
-    inside = {k for k, v in position.items() if v not in (None, False) and k not in ("seat", "hand", "starter")}
+    inside = {
+        k for k, v in position.items() if v not in (None, False) and k not in ("seat", "hand", "starter", "players")
+    }
     if decision is None:
         decision = "play" if inside else "pass"
     if decision not in DECISIONS:

@@ -386,7 +386,12 @@ def position_at(hand: Hand, i: int) -> dict:
         return pos
     partner = (seat + 2) % 4
     pos["hand"] = cards_of(st.hands[seat])
-    pos["cards_left"] = {str(s): st.hands[s].bit_count() for s in range(4) if s != seat and st.hands[s]}
+    # the sender of a Plain exchange may have sent its last card: it still takes part (it gets one back)
+    pos["cards_left"] = {
+        str(s): st.hands[s].bit_count()
+        for s in range(4)
+        if s != seat and (st.hands[s] or (st.kind == "return" and s == partner))
+    }
     if st.finished:
         pos["finished"] = list(st.finished)
         pos["hand_points"] = {TEAM[t]: st.points[t] for t in range(2)}
@@ -458,6 +463,8 @@ def review(
     )  # fmt: skip
     for row in rows:  # the decisions after a trick have no play on the table
         row["on_table"] = ON_TABLE.get(row["decision"], row["on_table"])
+        if row["decision"] == "exchange_return":
+            row["on_table"] = f"received {cards_of(hand.states[row['event']].exchange_card)}"
     names = seat_assignments(models, 4, DEFAULT_MODEL, STRATEGIES)
     meta = {
         "game": GAME,

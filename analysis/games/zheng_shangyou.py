@@ -601,7 +601,9 @@ class ZhengShangyou(Game):
         Option("--cards", "hand size (default: each size the deal gives at these players)", type=positive_int),
     )
     odds_options = (
-        Option("--position", "a position document (JSON, ../shared/design/positions.md); flags given override it"),
+        Option("--position", "a position document: a JSON object of the fields below, named as the flags "
+               'with _ for -, e.g. {"hand": "5S 5H", "cards_left": {"1": 9}} (seeds/zheng-shangyou.md lists '
+               "them); flags given override it"),
         Option("--decision", "play (default) or exchange: which card the Winner gives back in the Loser's "
                "exchange (variant loser_exchange; under offer_two the Winner offers two cards and the Loser takes "
                "the higher, so the row names the card taken)", choices=("play", "exchange")),

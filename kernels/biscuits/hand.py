@@ -9,9 +9,9 @@ import numpy as np
 from .. import rng
 from .._jit import jit, jit_inline, pjit, prange
 from ..advise import add_action, add_sample
+from ..bits import copy_rows, sort_prefix
 from ..bits import popcount as _popcount
 from ..bits import rank_bits as _rank_bits
-from ..bits import sort_prefix
 from .combinations import K_NONE, MAX_MOVES, V_END_IMMEDIATE, V_PASS_LOCKS_OUT, V_STARTER_RULE, classify, generate_moves
 from .players import (
     ACT_LOWEST,
@@ -145,7 +145,7 @@ def play_from(
     plan_of = np.zeros(4, dtype=np.uint64)
     active = 0
     for s in range(4):
-        if counts[s] > 0:
+        if counts[s] > 0 or (phase == PH_RETURN and s == (last + 1) % 4):  # a sender holding 0 gets a card back
             active += 1
     locks = bv[V_PASS_LOCKS_OUT] == 1
     trick_over = phase != PH_TURN
@@ -249,7 +249,7 @@ def play_from(
         else:
             a = (winner + 1) % 4  # the opponent at the winner's left
             b = (a + 2) % 4
-            if counts[a] > 0 and counts[b] > 0:
+            if phase == PH_RETURN or (counts[a] > 0 and counts[b] > 0):  # the sender may have sent its last card
                 if phase != PH_RETURN:
                     sent = np.uint64(0)
                     if fkind == F_SEND:
@@ -379,7 +379,7 @@ def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, 
         st_play = rng.new_state()
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            deck[:] = pool
+            copy_rows(deck, pool)
             rng.partial_shuffle(st_deal, deck, deck.shape[0])
             i = 0
             for s in range(4):
@@ -389,7 +389,7 @@ def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, 
                         base[s] |= np.uint64(1) << np.uint64(deck[i])
                         i += 1
             for a in range(A):
-                hands[:] = base
+                copy_rows(hands, base)
                 counts[:] = 13
                 rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
                 p0, p1 = play_hand_in_game(
@@ -431,7 +431,7 @@ def advise_state_chunks(
         st_play = rng.new_state()
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            deck[:] = pool
+            copy_rows(deck, pool)
             rng.partial_shuffle(st_deal, deck, deck.shape[0])
             i = 0
             for s in range(4):
@@ -440,9 +440,9 @@ def advise_state_chunks(
                     base[s] |= np.uint64(1) << np.uint64(deck[i])
                     i += 1
             for a in range(A):
-                hands[:] = base
-                counts[:] = counts0
-                points[:] = points0
+                copy_rows(hands, base)
+                copy_rows(counts, counts0)
+                copy_rows(points, points0)
                 rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
                 p0, p1 = play_from(
                     hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase,
@@ -468,7 +468,7 @@ def record_hand(key0, key1, trial, strat, bv, hands0, log):
     hands = np.zeros(4, dtype=np.uint64)
     counts = np.zeros(4, dtype=np.int64)
     deal(st_deal, deck, hands, counts, starter)
-    hands0[:] = hands
+    copy_rows(hands0, hands)
     rec = np.zeros((4, H_FIELDS), dtype=np.int64)
     moves = np.zeros(MAX_MOVES, dtype=np.uint64)
     log[0, 0] = 0

@@ -9,6 +9,7 @@ import numpy as np
 from .. import rng
 from .._jit import jit, pjit, prange
 from ..advise import add_action, add_sample
+from ..bits import copy_rows
 from .deal import W_JINGO_CARD, deal_buffers, play_deal, simulate_deal
 from .layout import N_BUCKETS, R_BUCKET_FLINGO, R_FLINGO, R_JINGO, R_PTR, R_WIN, REC_FIELDS
 
@@ -297,7 +298,7 @@ def _sample_decks(st_deal, key0, key1, t, hi_template, hi_pool, pool_h, hi, lo_t
     order from a fresh shuffle of the pool (HIGH, then LOW): uniform over the decks consistent with the
     templates."""
     rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-    pool_h[:] = hi_pool
+    copy_rows(pool_h, hi_pool)
     rng.partial_shuffle(st_deal, pool_h, pool_h.shape[0])
     j = 0
     for i in range(hi_template.shape[0]):
@@ -306,7 +307,7 @@ def _sample_decks(st_deal, key0, key1, t, hi_template, hi_pool, pool_h, hi, lo_t
         else:
             hi[i] = pool_h[j]
             j += 1
-    pool_l[:] = lo_pool
+    copy_rows(pool_l, lo_pool)
     rng.partial_shuffle(st_deal, pool_l, pool_l.shape[0])
     j = 0
     for i in range(lo_template.shape[0]):
@@ -360,7 +361,7 @@ def odds_chunks(
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, n_hi, n_lo)
-        forced[:] = forced_base
+        copy_rows(forced, forced_base)
         pool_h = hi_pool.copy()
         pool_l = lo_pool.copy()
         row = out[ci]
@@ -431,7 +432,7 @@ def odds_swap_chunks(
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = deal_buffers(P, n_hi, n_lo)
-        forced[:] = forced_base
+        copy_rows(forced, forced_base)
         pool_h = hi_pool.copy()
         pool_l = lo_pool.copy()
         row = out[ci, 1:]

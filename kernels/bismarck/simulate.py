@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import rng
 from .._jit import borrowed, jit, pjit, prange
+from ..bits import copy_rows
 from .hand import _chunk_buffers, _play_hand_inline, _record_hand, deal_hand, deal_round, new_solver_state, play_hand
 from .layout import (
     ALL_ROUNDS,
@@ -201,7 +202,7 @@ def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, b
                 trace,
             )
             if sw < 0:
-                base_rec[:, :] = rec
+                copy_rows(base_rec, rec)
                 continue
             role = (sw - dealer) % 3
             b = role * 8

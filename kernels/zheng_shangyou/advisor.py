@@ -20,6 +20,7 @@ from ..advise import (
     add_action,
     add_sample,
 )
+from ..bits import copy_rows
 from .game import first_leader, play_on
 from .layout import K_NONE, V_LATER_LEADER
 from .moves import add_card, make_scratch, new_moves, take
@@ -43,9 +44,9 @@ def sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, deck,
     drawn from ``pool`` (sorted; ``deck`` is a work copy of it). With ``cap_seat >= 0`` that seat is dealt first
     and only cards of code at most ``cap`` (the Loser, who gave away its highest single): its cards are a
     uniform subset of those, and the rest stays uniform, so the layout is uniform among the consistent ones."""
-    hands[:, :] = hands0
-    counts[:] = counts0
-    deck[:] = pool
+    copy_rows(hands, hands0)
+    copy_rows(counts, counts0)
+    copy_rows(deck, pool)
     i = 0
     n = pool.shape[0]
     if cap_seat >= 0:
@@ -101,8 +102,8 @@ def advise_chunks(
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, -1, 0)
             for a in range(A):
-                hands[:, :] = base
-                counts[:] = base_counts
+                copy_rows(hands, base)
+                copy_rows(counts, base_counts)
                 rec[:, :] = 0
                 for s in range(P):
                     rec[s, G_NEVER_PLAYED] = never[s]
@@ -150,8 +151,8 @@ def advise_exchange_chunks(
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, loser, cap)
             for a in range(A):
-                hands[:, :] = base
-                counts[:] = base_counts
+                copy_rows(hands, base)
+                copy_rows(counts, base_counts)
                 g = gives[a]
                 hands[seat, 0], hands[seat, 1] = take(
                     hands[seat, 0], hands[seat, 1], np.uint64(1) << np.uint64(g), np.uint64(0)

@@ -8,9 +8,9 @@ import numpy as np
 
 from .. import rng
 from .._jit import borrowed, jit, jit_inline, pjit, prange
+from ..bits import copy_rows, nth_bit
 from ..bits import high_index as _high_index
 from ..bits import low_index as _low_index
-from ..bits import nth_bit
 from ..bits import popcount as _popcount
 from ..bits import rank_bits as _rank_bits
 from .classifier import _single_key, classify
@@ -348,18 +348,6 @@ def loser_exchange(hands, winner, loser, mode):
 
 
 @jit
-def _copy_rows(dst, src):
-    """``dst[...] = src`` for C-contiguous arrays of one shape, by a loop: a slice assignment compiles numba's
-    shape-mismatch error message (string formatting, a few seconds of compile) into every kernel that has one."""
-    a = dst.reshape(-1)
-    b = src.reshape(-1)
-    if a.shape[0] != b.shape[0]:
-        raise ValueError("_copy_rows: the arrays differ in size")
-    for i in range(a.shape[0]):
-        a[i] = b[i]
-
-
-@jit
 def first_leader(P, hands):
     """ZS-3: the holder of the 3 of diamonds (code 0) leads the first game; if it was left over (3 players,
     52 cards), the holder of the lowest card does [OURS]. Two decks: of two holders, the first from seat 0
@@ -481,9 +469,9 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
         leader = -1
         total[:] = 0
         for g in range(games_per_match):
-            _copy_rows(d, deck)
+            copy_rows(d, deck)
             deal_hands(st_deal, P, dealer, d, hands, counts, n_deal)
-            _copy_rows(hands0, hands)
+            copy_rows(hands0, hands)
             if g > 0:
                 loser_exchange(hands, leader, dealer, zv[V_LOSER_EXCHANGE])
             rule = zv[V_LATER_LEADER]
@@ -536,7 +524,7 @@ def record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
     hands = np.zeros((P, 2), dtype=np.uint64)
     counts = np.zeros(P, dtype=np.int64)
     deal_hands(st_deal, P, np.int64(0), d, hands, counts, n_deal)
-    _copy_rows(hands0, hands)
+    copy_rows(hands0, hands)
     leader = first_leader(P, hands)
     rec = np.zeros((P, G_FIELDS), dtype=np.int64)
     for s in range(P):

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import rng
 from .._jit import jit, pjit, prange
+from ..bits import copy_rows
 from ..bits import rank_bits as _rank_bits
 from .classifier import rank_of_position
 from .game import _remove_card, first_leader, play_game
@@ -26,7 +27,7 @@ FEATURE_SF = 2  # the middle card of a five-card straight flush
 
 @jit
 def _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv):
-    hands[:, :] = hands0
+    copy_rows(hands, hands0)
     for s in range(P):
         counts[s] = counts0[s]
     rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
@@ -84,7 +85,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal,
         row = out[ci]
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            d[:] = deck
+            copy_rows(d, deck)
             deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
             leader = first_leader(P, hands0)
             _play_dealt(
@@ -119,7 +120,7 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
         for t in range(start, stop):
             row[0] += 1
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            d[:] = deck
+            copy_rows(d, deck)
             deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
             holder = -1
             x = -1

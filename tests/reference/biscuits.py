@@ -220,7 +220,7 @@ def play_from(
                     nxt = partner
         else:  # Plain: the exchange at the winner's left
             a, b = (winner + 1) % 4, (winner + 3) % 4
-            if hands[a] and hands[b]:
+            if phase == "return" or (hands[a] and hands[b]):  # the sender may have sent its last card
                 sent = None
                 if phase != "return":
                     done, value = forced("send")

@@ -193,3 +193,45 @@ def sections(result: Result, summary_line: str, chart_title: str, ylabel: str, c
         Section(chart_title, figures=[lambda: win_figure(result, ylabel)]),
         Section("Decisions", table=result.table[[c for c in cols if c in result.table.columns]], digits=3),
     ]
+
+
+def result(
+    game: str,
+    rows: list[dict],
+    *,
+    players: int,
+    variants: dict,
+    strategies: list[str],
+    seat: int | None,
+    forced: int,
+    events: int,
+    over: bool,
+    outcome: dict,
+    precision: float,
+    trials: int,
+    seed: int,
+    unit_word: str = "game",
+) -> Result:
+    """The review as a Result: the table of :func:`table` and its meta (the summary is the game's to add)."""
+    from . import __version__
+
+    meta = {
+        "game": game,
+        "command": "review",
+        "players": players,
+        "variants": variants,
+        "strategies": strategies,
+        "seat": seat,
+        "decisions": len(rows),
+        "forced": forced,
+        "events": events,
+        "over": over,
+        "unit_word": unit_word,
+        "result": outcome,
+        "precision_target": precision,
+        "precision_reached": all(r["precision_reached"] for r in rows),
+        "trials": trials,
+        "seed": seed,
+        "version": __version__,
+    }
+    return Result(table(rows), meta)

@@ -30,9 +30,9 @@ from .. import __version__
 from ..driver import split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge
+from ..review import result as review_result
 from ..review import sections as review_sections
 from ..review import summary as review_summary
-from ..review import table as review_table
 from ..review import win_figure as review_figure
 from ..rules import seat_assignments
 from ..tables import Result
@@ -466,26 +466,11 @@ def review(
         if row["decision"] == "exchange_return":
             row["on_table"] = f"received {cards_of(hand.states[row['event']].exchange_card)}"
     names = seat_assignments(models, 4, DEFAULT_MODEL, STRATEGIES)
-    meta = {
-        "game": GAME,
-        "command": "review",
-        "players": 4,
-        "variants": rules().resolve_variants(hand.variants),
-        "strategies": names,
-        "seat": seat,
-        "decisions": len(rows),
-        "forced": forced,
-        "events": len(hand.events),
-        "over": hand.over,
-        "unit_word": "hand",
-        "result": hand.result(),
-        "precision_target": precision,
-        "precision_reached": all(r["precision_reached"] for r in rows),
-        "trials": trials,
-        "seed": seed,
-        "version": __version__,
-    }
-    result = Result(review_table(rows), meta)
+    result = review_result(
+        GAME, rows, players=4, variants=rules().resolve_variants(hand.variants), strategies=names, seat=seat,
+        forced=forced, events=len(hand.events), over=hand.over, outcome=hand.result(), precision=precision,
+        trials=trials, seed=seed, unit_word="hand",
+    )  # fmt: skip
     result.meta["summary"] = summary(result)
     return result
 

@@ -27,10 +27,10 @@ from kernels import zheng_shangyou as K
 from .. import __version__
 from ..driver import split_seed
 from ..errors import CardlabError
-from ..review import check_shape, judge, load_record  # noqa: F401  (load_record: the game's API)
+from ..review import check_shape, judge
+from ..review import result as review_result  # noqa: F401  (load_record: the game's API)
 from ..review import sections as review_sections
 from ..review import summary as review_summary
-from ..review import table as review_table
 from ..tables import Result
 from .zheng_shangyou import (
     DEFAULT_STRATEGY,
@@ -371,26 +371,10 @@ def review(
         decisions(), len(it), precision=precision, seed=seed, max_trials=max_trials, chunk_size=chunk_size,
         threads=threads, progress=progress,
     )  # fmt: skip
-    table = review_table(rows)
-    meta = {
-        "game": GAME,
-        "command": "review",
-        "players": P,
-        "variants": game.full,
-        "strategies": strategy_table(models, P)[1],
-        "seat": seat,
-        "decisions": len(rows),
-        "forced": forced,
-        "events": len(game.events),
-        "over": game.over,
-        "result": game.result(),
-        "precision_target": precision,
-        "precision_reached": all(r["precision_reached"] for r in rows),
-        "trials": trials,
-        "seed": seed,
-        "version": __version__,
-    }
-    result = Result(table, meta)
+    result = review_result(
+        GAME, rows, players=P, variants=game.full, strategies=strategy_table(models, P)[1], seat=seat, forced=forced,
+        events=len(game.events), over=game.over, outcome=game.result(), precision=precision, trials=trials, seed=seed,
+    )  # fmt: skip
     result.meta["summary"] = summary(result)
     return result
 

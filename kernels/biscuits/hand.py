@@ -354,6 +354,21 @@ def _game_over(score0, score1, n_hands, target, max_hands):
     return (done and score0 != score1) or n_hands >= 4 * max_hands + 40
 
 
+@jit
+def _deal_unseen(st_deal, key0, key1, t, pool, deck, known, sizes, base):
+    """Sample ``t``'s layout: each seat holds its ``known`` cards, and a shuffle of ``pool`` fills the hands to
+    ``sizes`` in seat order (uniform over the layouts consistent with them); into ``base``."""
+    rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+    copy_rows(deck, pool)
+    rng.partial_shuffle(st_deal, deck, deck.shape[0])
+    i = 0
+    for s in range(4):
+        base[s] = known[s]
+        for _ in range(sizes[s] - _popcount(known[s])):
+            base[s] |= np.uint64(1) << np.uint64(deck[i])
+            i += 1
+
+
 @pjit
 def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv, out):
     """The driver's kernel for the pass (BI-4) of a freshly dealt hand: ``seat`` holds ``hand`` (13 cards, a bit
@@ -377,17 +392,11 @@ def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, 
         scores = np.zeros(A, dtype=np.int64)
         st_deal = rng.new_state()
         st_play = rng.new_state()
+        known = np.zeros(4, dtype=np.uint64)
+        known[seat] = hand
+        sizes = np.full(4, 13, dtype=np.int64)
         for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            copy_rows(deck, pool)
-            rng.partial_shuffle(st_deal, deck, deck.shape[0])
-            i = 0
-            for s in range(4):
-                base[s] = hand if s == seat else np.uint64(0)
-                if s != seat:
-                    for _ in range(13):
-                        base[s] |= np.uint64(1) << np.uint64(deck[i])
-                        i += 1
+            _deal_unseen(st_deal, key0, key1, t, pool, deck, known, sizes, base)
             for a in range(A):
                 copy_rows(hands, base)
                 counts[:] = 13
@@ -430,15 +439,7 @@ def advise_state_chunks(
         st_deal = rng.new_state()
         st_play = rng.new_state()
         for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            copy_rows(deck, pool)
-            rng.partial_shuffle(st_deal, deck, deck.shape[0])
-            i = 0
-            for s in range(4):
-                base[s] = known[s]
-                for _ in range(counts0[s] - _popcount(known[s])):
-                    base[s] |= np.uint64(1) << np.uint64(deck[i])
-                    i += 1
+            _deal_unseen(st_deal, key0, key1, t, pool, deck, known, counts0, base)
             for a in range(A):
                 copy_rows(hands, base)
                 copy_rows(counts, counts0)

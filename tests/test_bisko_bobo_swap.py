@@ -153,3 +153,29 @@ def test_the_tuck_advisor_keeps_only_deals_where_the_dealt_card_is_still_held():
         kept += card == th
         changed += card != th and card // 13 == th // 13  # swapped for another heart: tuckable, but not the card
     assert row[1] == kept and changed > 0
+
+
+def test_a_position_document_and_the_flags_agree(tmp_path, capsys):
+    """positions.md: the same position as a JSON document (seat-keyed fields as objects) and as flags gives the
+    same rows; flags override the document; bad field types are one line."""
+    import json
+
+    from analysis import cli
+
+    doc = {"game": "bisko-bobo", "players": 4, "seat": 0, "decision": "swap", "upright": "KS", "tucked": "9H",
+           "jingo_card": "9D", "low": {"0": "4S", "2": "4H", "3": "3S"}, "models": "heuristic"}  # fmt: skip
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(doc))
+    common = ["--trials", "500", "--quiet", "--format", "json"]
+    assert cli.main(["odds", "bisko-bobo", "--position", str(f), *common]) == 0
+    a = json.loads(capsys.readouterr().out)["rows"]
+    flags = ["--players", "4", "--seat", "0", "--decision", "swap", "--upright", "KS", "--tucked", "9H",
+             "--jingo-card", "9D", "--low", "0=4S", "--low", "2=4H", "--low", "3=3S"]  # fmt: skip
+    assert cli.main(["odds", "bisko-bobo", *flags, *common]) == 0
+    b = json.loads(capsys.readouterr().out)["rows"]
+    assert a == b and any(r["action"] == "swap with seat 3" for r in a)
+    f.write_text(json.dumps({**doc, "low": ["0=4S"]}))
+    assert cli.main(["odds", "bisko-bobo", "--position", str(f), *common]) == 2
+    assert "'low' is an object by seat" in capsys.readouterr().err
+    assert cli.main(["odds", "bisko-bobo", "--upright", "KS", "--tucked", "9H", "--trials", "10"]) == 2
+    assert "give --seat SEAT" in capsys.readouterr().err

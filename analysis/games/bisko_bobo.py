@@ -973,6 +973,50 @@ def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataF
     return df
 
 
+#: the position document's fields (positions.md; seeds/bisko-bobo.md): seat-keyed objects become SEAT=VALUE flags
+POSITION_FIELDS = ("seat", "decision", "upright", "tucked", "jingo_card", "opening", "flingo", "jingo",
+                   "jingos_so_far", "seen", "low", "swapped", "declined")  # fmt: skip
+_SEAT_MAPS = ("opening", "flingo", "low", "swapped")
+_SEAT_LISTS = ("jingo", "declined")
+
+
+def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dict, dict | None, list | None]:
+    """The advisor's keywords from a ``--position`` document (``given["position"]``: a JSON file) and the flags
+    given, which override it; the document's ``players``, ``variants`` and ``models`` unless flags name them."""
+    from ..advisor import read_position
+
+    path = given.pop("position", None)
+    if not path:
+        if given.get("seat") is None:
+            raise CardlabError("give --seat SEAT (the deciding seat, 0 = dealer's left), or a --position document")
+        return given, variants, strategies
+    doc = read_position(path, GAME, POSITION_FIELDS)
+    out: dict = {}
+    for k in POSITION_FIELDS:
+        if k not in doc:
+            continue
+        v = doc[k]
+        if k in _SEAT_MAPS:
+            if not isinstance(v, dict):
+                raise CardlabError(f'--position {path!r}: {k!r} is an object by seat, e.g. {{"0": "AH KD"}}')
+            v = [f"{seat}={value}" for seat, value in v.items()]
+        elif k in _SEAT_LISTS:
+            v = [v] if isinstance(v, int) and not isinstance(v, bool) else v
+            if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in v):
+                raise CardlabError(f"--position {path!r}: {k!r} is a list of seats, e.g. [0, 2]")
+        elif k == "jingos_so_far" and (isinstance(v, bool) or not isinstance(v, int)):
+            raise CardlabError(f"--position {path!r}: 'jingos_so_far' is a number, e.g. 1")
+        elif k in ("upright", "tucked", "jingo_card", "seen") and not isinstance(v, str):
+            raise CardlabError(f'--position {path!r}: {k!r} is a string of cards, e.g. "KS"')
+        out[k] = v
+    out.update({k: v for k, v in given.items() if v is not None and v is not False})
+    if out.get("seat") is None:
+        raise CardlabError(f'--position {path!r}: give the deciding seat ("seat": 0 is the dealer\'s left)')
+    if "players" not in out and "players" in doc:
+        out["players"] = doc["players"]
+    return out, variants if variants else doc.get("variants"), list(strategies) if strategies else doc.get("models")
+
+
 def odds(
     run_options: dict,
     players: int | None = None,
@@ -1149,7 +1193,10 @@ class BiskoBobo(Game):
         Option("--cards", "set size", type=positive_int),
     )
     odds_options = (
-        Option("--seat", "the deciding seat (0 = dealer's left)", type=int, required=True),
+        Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ for "
+               '-, seat-keyed ones as objects, e.g. {"seat": 1, "upright": "9H", "tucked": "KS", "opening": {"0": '
+               '"AH KD"}, "flingo": {"0": "QD"}} (seeds/bisko-bobo.md lists them); flags given override it'),
+        Option("--seat", "the deciding seat (0 = dealer's left; required, here or in --position)", type=int),
         Option("--decision", "the decision (default flingo)", choices=DECISIONS),
         Option("--upright", "the player's opening upright card"),
         Option("--tucked", "the player's tucked card"),
@@ -1191,6 +1238,7 @@ class BiskoBobo(Game):
         return exact(table, variants=variants, **options)
 
     def odds(self, run, variants=None, strategies=None, **position):
+        position, variants, strategies = position_fields(position, variants, strategies)
         return odds(run.kwargs(), variants=variants, strategies=list(strategies) if strategies else None, **position)
 
     def compare_spec(self, field, challenger, players=None, variants=None, **options):

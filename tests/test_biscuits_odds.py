@@ -264,6 +264,17 @@ IN_HAND = [
         cards_left={"1": 4, "2": 2, "3": 6},
     ),
     dict(decision="handover", seat=1, hand="8C 8D 4S", cards_left={"0": 4, "2": 3, "3": 6}),
+    # pass_locks_out with an earlier pass in the trick (seat 2 passed before seat 1's play): seats 2 and 3 are out
+    dict(
+        decision="play",
+        seat=0,
+        hand="7C 8C 9C 2D",
+        cards_left={"1": 6, "2": 5, "3": 4},
+        current="9D",
+        by=1,
+        trick_passed=[2],
+        variants={"pass_locks_out": "true"},
+    ),
     # the sender sent its last card: it holds none until the card comes back
     dict(
         decision="exchange_return",
@@ -537,7 +548,8 @@ def test_an_exchange_that_gives_the_partner_the_winning_card():
          "team NS given twice"),
         ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "passed": "2C 3C", "known": {"1": "2C"}},
          "--known puts it in another hand"),
-        ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "received": "AS AH"}, "a card received is in"),
+        ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "received": "AS AH", "played": "2C"},
+         "a card received is in"),
         ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "passed": "2C"}, "name exactly the two cards"),
         ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "current": "4C", "by": 0}, "is the deciding seat"),
         ({"hand": "5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "current": "4C", "by": 5}, "bad --by 5"),
@@ -554,8 +566,22 @@ def test_impossible_positions_inside_a_hand_are_refused(position, msg):
 
 def test_players_4_is_accepted_for_every_decision():
     run = {"trials": 8, "chunk_size": 8, "progress": False}
-    bo.odds(run, players=4, hand=HAND, strategies=["greedy"])
-    bo.odds(run, players=4, hand="5S 5H 9C", cards_left={"1": 4, "2": 3, "3": 6}, strategies=["greedy"])
+    left = {"cards_left": {"1": 4, "2": 3, "3": 6}}
+    for kw in (
+        {"hand": HAND},
+        {"hand": "5S 5H 9C", **left},
+        {"hand": "5S 5H 9C", "decision": "handover", **left},
+        {"hand": "5S 5H 9C", "decision": "exchange_send", "seat": 1, "cards_left": {"0": 4, "2": 3, "3": 6}},
+        {"hand": "5S 5H 9C", "decision": "exchange_return", "exchange_received": "9C", **left},
+    ):
+        assert len(bo.odds(run, players=4, strategies=["greedy"], **kw).table)
+
+
+def test_a_winner_out_of_cards_lets_the_next_seat_lead():
+    """BI-11: a winner that went out and does not hand over leaves the lead to the next seat holding cards."""
+    r = bo.odds({"trials": 8, "progress": False}, decision="handover", seat=0, hand="", finished=[0],
+                hand_points={"NS": 5}, cards_left={"1": 4, "2": 1, "3": 6}, strategies=["greedy"])  # fmt: skip
+    assert set(r.table.action) == {"hand over the lead", "let the next seat lead"}
 
 
 @pytest.mark.parametrize(

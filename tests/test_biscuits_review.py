@@ -159,9 +159,9 @@ def test_a_review_does_not_peek_at_hidden_cards(example):
 
 
 def test_declining_a_handover_to_a_partner_who_goes_out_is_flagged():
-    """A known answer (BI-10, BI-11): a seat that wins a Fancy trick with its last cards, whose partner holds one
-    card, keeps the lead instead of handing it over; handed the lead the partner goes out second at once
-    (win 1.0 when that puts the team ahead); the review marks the taken action against it."""
+    """BI-10, BI-11: a seat that won a Fancy trick and handed the lead to a partner holding one card (who then
+    leads it and goes out) is made, in a copy of the record, to decline; the review names the handover as the
+    best action and the declined one as taken, with a loss interval that does not favour declining."""
     for seed in range(1, 200):
         doc = br.record(seed=seed, strategies=["greedy-actions"])
         hand = br.replay(doc)
@@ -249,3 +249,24 @@ def test_a_review_takes_an_exchange_where_the_sender_sent_its_last_card():
     t = br.review(doc, seat=hand.states[i].seat, precision=0.5, strategies=["greedy-actions"]).table
     row = t[t.event == i].iloc[0]
     assert row.decision == "exchange_return" and row.on_table.startswith("received ")
+
+
+def test_a_review_under_pass_locks_out_passes_on_who_passed_in_the_trick():
+    """Variant pass_locks_out: a seat that passed is out of the trick; the review's positions name the seats that
+    passed earlier in the trick (public), and every position is one the advisor takes."""
+    for seed in range(1, 30):
+        doc = br.record(seed=seed, strategies=["greedy"], variants={"pass_locks_out": "true"})
+        hand = br.replay(doc)
+        found = [i for i, st in enumerate(hand.states) if "trick_passed" in br.position_at(hand, i)]
+        if found:
+            break
+    else:
+        pytest.skip("no hand among the seeds has a pass before the current play of a trick")
+    i = found[0]
+    pos = br.position_at(hand, i)
+    assert set(pos["trick_passed"]) <= set(range(4)) - {pos["seat"], pos["by"]}
+    kw = {k: v for k, v in pos.items() if k != "decision"}
+    bo.state_spec(decision="play", variants={"pass_locks_out": "true"}, strategies=["greedy"], **kw)
+    t = br.review(doc, seat=pos["seat"], precision=0.5, strategies=["greedy"]).table
+    assert i in set(t.event) or len(bo.state_spec(decision="play", variants={"pass_locks_out": "true"}, **kw)
+                                    .describe["actions"]) == 1  # fmt: skip

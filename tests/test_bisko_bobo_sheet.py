@@ -88,3 +88,8 @@ def test_improve_explain_prints_the_sheet_then_the_edges(capsys, tmp_path):
     assert (
         set(doc["cheat_sheets"]) == {"2", "3", "4", "5", "6"} and doc["players"] == bb.recommended_tables()["players"]
     )
+    values = driver.run(
+        bb.decision_spec(3, strategies=bb.recommended_strategy(3)), trials=20000, seed=0, progress=False
+    )
+    fitted = S.fit(3, values.table, bb.recommended_strategy(3)[0].swap_target)
+    assert doc["cheat_sheets"]["3"] == fitted  # the sheet written is the one fitted in this run

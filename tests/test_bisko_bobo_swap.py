@@ -12,7 +12,7 @@ from analysis.errors import CardlabError
 from analysis.games import bisko_bobo as bb
 from analysis.games import bisko_bobo_swap as bs
 from kernels import rng
-from kernels.advise import A_FIELDS, A_SAMPLES, A_SCORE
+from kernels.advise import A_FIELDS, A_SAMPLES, A_SCORE, A_WIN
 from kernels.bisko_bobo import decisions as D
 from tests.reference import bisko_bobo as ref
 
@@ -57,6 +57,7 @@ def test_the_swap_advisor_equals_the_reference_game_on_each_sample(P, seat, posi
     lo = np.zeros(len(lo_template), dtype=np.int64)
     kept = 0
     sums = np.zeros(len(acts))
+    outright = np.zeros(len(acts))
     for t in range(n):
         D._sample_decks(st, np.uint64(3), np.uint64(0), t, template, pool, pool.copy(), hi, lo_template, lo_pool,
                         lo_pool.copy(), lo)  # fmt: skip
@@ -74,10 +75,12 @@ def test_the_swap_advisor_equals_the_reference_game_on_each_sample(P, seat, posi
             _, winners, _, _ = ref.play(P, hi.tolist(), lo.tolist(), variants, pj, ps, tgt, pt,
                                         coin=lambda p: p >= 1.0, below=lambda k: 0, forced=_ref_forced(P, f))  # fmt: skip
             sums[a] += 60 // len(winners) if seat in winners else 0
+            outright[a] += 1 if winners == [seat] else 0
     assert row[0] == n and row[1 + A_SAMPLES] == kept and kept > 0
     A = len(acts)
     per = row[2 : 2 + A_FIELDS * A].reshape(A, A_FIELDS)
     assert per[:, A_SCORE].tolist() == sums.tolist()
+    assert per[:, A_WIN].tolist() == outright.tolist()
 
 
 def test_the_order_and_the_rows_follow_the_low_cards_and_earlier_swaps():
@@ -134,6 +137,7 @@ def test_the_tuck_advisor_keeps_only_deals_where_the_dealt_card_is_still_held():
     replaced it (even by another card of the tucked suit) is set aside. The kernel keeps exactly the samples the
     reference game says so of, on the same decks."""
     spec = bb.odds_spec(4, 0, decision="tuck", upright="KS", tucked="9H", jingo_card="TH")
+    assert spec.args[13][4 + 0] == 0  # the seat kept its card: its own swap is "no swap", whatever the strategy
     (P, hid, lod, vv, pj, ps, tgt, pt, _pack, template, pool, lo_template, lo_pool, forced, *_r) = spec.args
     n = 300
     row = driver.run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), n, n, np.uint64(4), np.uint64(0),

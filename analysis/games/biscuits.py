@@ -429,6 +429,9 @@ class Biscuits(Game):
         Option("--received", "the two cards the partner passed to the seat (BI-4; they are in --hand or played)"),
         Option("--finished", "the seat already out this hand (the second one out ends it, BI-9)", action="append",
                type=int, metavar="SEAT"),
+        Option("--trick-passed", "play, variant pass_locks_out: a seat that passed earlier in this trick, so it is "
+               "out of it (repeatable; the seats between --by and the deciding seat are taken as passed)",
+               action="append", type=int, metavar="SEAT"),
         Option("--hand-points", "points scored this hand so far, per team (needed with --finished; BI-8)",
                action="append", metavar="TEAM=N"),
         Option("--exchange-received", "exchange_return: the card the partner sent (it is in --hand)", metavar="CARD"),

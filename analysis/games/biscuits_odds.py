@@ -44,9 +44,11 @@ DEFAULT_MODEL = "planning"
 SEATS = "0 = N, 1 = E, 2 = S, 3 = W; N-S (0, 2) and E-W (1, 3) are partners"
 FIELDS = (
     "seat", "hand", "starter", "decision", "cards_left", "current", "by", "played", "known", "passed", "received",
-    "finished", "hand_points", "exchange_received", "score",
+    "finished", "hand_points", "exchange_received", "score", "trick_passed",
 )  # fmt: skip
 DECISIONS = ("pass", "play", "exchange_send", "exchange_return", "handover")
+#: the handover declined, by whether the winner is out (BI-11: then the next seat holding cards leads)
+HANDOVER_NO = {False: "keep the lead", True: "let the next seat lead"}
 TEAMS = ("NS", "EW")
 TARGET = 30  # BI-12: the short game's target (variant game_end_check=immediate stops a hand there)
 
@@ -133,6 +135,7 @@ def state_spec(
     hand_points=None,
     exchange_received: str | None = None,
     score=None,
+    trick_passed: list[int] | None = None,
 ) -> KernelSpec:
     """The advisor's kernel spec for a decision inside a hand: ``play``, ``exchange_send``, ``exchange_return``
     or ``handover`` (see the module docstring)."""
@@ -189,10 +192,10 @@ def state_spec(
     if finished:
         team = finished[0] % 2
         mine_pts, other_pts = (h0, h1) if team == 0 else (h1, h0)
-        if other_pts or mine_pts > 13:
+        if other_pts or not 1 <= mine_pts <= 13:
             raise CardlabError(
                 f"--hand-points: only seat {finished[0]}'s team has scored this hand, 1 point per card of the fuller "
-                "opponent hand when it went out (BI-8): 0 to 13 points, and 0 for the other team"
+                "opponent hand when it went out (BI-8): 1 to 13 points, and 0 for the other team"
             )
     s0, s1 = _team_points(score, "--score")
     # the trick state the decision implies
@@ -233,6 +236,12 @@ def state_spec(
                 s = (s + 1) % 4
             if full["pass_locks_out"] != "true":
                 locked = 0
+            elif trick_passed:
+                # variant pass_locks_out: earlier passes in this trick (public) keep those seats out too
+                for t in trick_passed:
+                    if not 0 <= t < 4 or t == seat or t == by:
+                        raise CardlabError(f"bad --trick-passed {t}: a seat other than the deciding seat and --by")
+                    locked |= 1 << t
         elif by is not None:
             raise CardlabError("--by names who made the --current play: give --current too")
     else:
@@ -250,6 +259,8 @@ def state_spec(
         else:
             last = (seat + 1) % 4  # the sender is the partner, at the winner's left
             phase = K.PH_RETURN
+        if decision in ("exchange_send", "exchange_return") and partner in finished:
+            raise CardlabError(f"no Plain exchange: the partner (seat {partner}) is out (BI-10)")
         if decision == "exchange_send" and counts[partner] == 0:
             raise CardlabError(f"no Plain exchange: the partner (seat {partner}) holds no cards (BI-10)")
     if exchange_received and decision != "exchange_return":
@@ -293,7 +304,7 @@ def state_spec(
         m = DECK.mask(received)
         if m.bit_count() != 2:
             raise CardlabError(f"--received {received!r}: name exactly the two cards the partner passed (BI-4)")
-        if m & ~fixed:
+        if played and m & ~fixed:  # without --played a card received may have been played unnoticed
             raise CardlabError(
                 f"--received {cards_of(m & ~fixed)}: a card received is in --hand or was played (--played, --current)"
             )
@@ -324,7 +335,8 @@ def state_spec(
             names.append("pass")
         fkind = K.F_PLAY
     elif decision == "handover":
-        vals, names, fkind = [1, 0], ["hand over the lead", "keep the lead"], K.F_HANDOVER
+        # BI-11: a winner who went out and does not hand over leaves the lead to the next seat holding cards
+        vals, names, fkind = [1, 0], ["hand over the lead", HANDOVER_NO[out_now]], K.F_HANDOVER
     else:
         cards = [1 << c for c in range(52) if (mine >> c) & 1]
         if decision == "exchange_send":

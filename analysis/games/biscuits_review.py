@@ -37,7 +37,7 @@ from ..review import win_figure as review_figure
 from ..rules import seat_assignments
 from ..tables import Result
 from .biscuits import DEFAULT_STRATEGY, GAME, STRATEGIES, cards_of, classify_mask, rules, to_mask, variant_array
-from .biscuits_odds import DEFAULT_MODEL, pass_spec, state_spec
+from .biscuits_odds import DEFAULT_MODEL, HANDOVER_NO, pass_spec, state_spec
 
 KINDS = ("give", "play", "pass", "send", "return", "handover")
 EVENT_FORMS = (
@@ -152,6 +152,7 @@ class State:
     passed: list[int]  # per seat, the two cards of its partner pass (0 before it)
     received: list[int]
     exchange_card: int = 0  # return: the card the seat got
+    trick_passed: list[int] = field(default_factory=list)  # who passed in this trick (variant pass_locks_out)
 
 
 @dataclass
@@ -269,7 +270,7 @@ def _play(hand: Hand, bv: np.ndarray) -> None:
         due.remove(want[0])
         hand.states.append(
             State(kind, seat, list(hands), current, by, played, list(finished), list(points), list(gave),
-                  list(passed), list(received), exchange[0] if kind == "return" else 0)
+                  list(passed), list(received), exchange[0] if kind == "return" else 0, sorted(locked))
         )  # fmt: skip
         if kind == "give":
             g = _mask(ev["give"], i, "give")
@@ -397,6 +398,8 @@ def position_at(hand: Hand, i: int) -> dict:
         pos["hand_points"] = {TEAM[t]: st.points[t] for t in range(2)}
     if st.current:
         pos["current"], pos["by"] = cards_of(st.current), st.by
+        if hand.variants.get("pass_locks_out") == "true" and st.trick_passed:
+            pos["trick_passed"] = list(st.trick_passed)
     if st.played:
         pos["played"] = cards_of(st.played)
     # the cards the seat gave its partner are the partner's until played or given back (the seat sees both)
@@ -410,8 +413,9 @@ def position_at(hand: Hand, i: int) -> dict:
     return pos
 
 
-def _action(ev: dict) -> str:
-    """An event in the advisor's action words."""
+def _action(hand: Hand, i: int) -> str:
+    """Event ``i`` in the advisor's action words."""
+    ev = hand.events[i]
     if "give" in ev:
         return f"pass {cards_of(to_mask(ev['give']))}"
     if "pass" in ev:
@@ -422,7 +426,7 @@ def _action(ev: dict) -> str:
         return "no exchange" if ev["send"] is None else f"send {cards_of(to_mask(ev['send']))}"
     if "return" in ev:
         return f"return {cards_of(to_mask(ev['return']))}"
-    return "hand over the lead" if ev["handover"] else "keep the lead"
+    return "hand over the lead" if ev["handover"] else HANDOVER_NO[not hand.states[i].hands[ev["seat"]]]
 
 
 def review(
@@ -455,7 +459,7 @@ def review(
                 if pos["decision"] == "pass"
                 else state_spec(decision=pos["decision"], variants=hand.variants, strategies=models, **kw)
             )
-            yield i, pos, _action(hand.events[i]), spec
+            yield i, pos, _action(hand, i), spec
 
     rows, forced, trials = judge(
         decisions(), len(it), precision=precision, seed=seed, max_trials=max_trials, chunk_size=chunk_size,

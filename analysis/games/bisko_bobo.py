@@ -746,6 +746,8 @@ def _seat_cards(items: list[str] | None, P: int, what: str) -> dict[int, list[in
             raise CardlabError(f'bad --{what} {item!r}: expected SEAT=CARDS, e.g. 1="AH KD"') from None
         if not eq or not 0 <= s < P:
             raise CardlabError(f"bad --{what} {item!r}: expected SEAT=CARDS with a seat in 0..{P - 1}")
+        if s in out:
+            raise CardlabError(f"seat {s} given twice in --{what}")
         out[s] = DECK.indices(cards)
     return out
 
@@ -863,6 +865,8 @@ def odds_spec(
         if not given and seat > 0:
             raise CardlabError("for swap and tuck decisions give every earlier seat's choice with --flingo/--jingo")
         forced[seat] = 1
+        if decision == "tuck":
+            forced[P + seat] = 0  # the seat kept its card: it did not swap it away (BB-6)
         jc = DECK.indices(jingo_card)[0]
         if decision == "tuck" and full["jingo_tuck_rule"] == "bobo_only":
             if me[0] // 13 == me[1] // 13:

@@ -11,7 +11,7 @@ exactly when they hold a LOW card. Hidden cards are sampled uniformly given all 
 opening Biskos (which force a Jingo) or BB-5 choices contradict the Jingo players given is set aside, and the
 answer says what share was kept.
 
-The answer per action: the seat's win share of the deal (``win_share``: shared wins count their share, BB-13)
+The answer per action: the seat's win share of the deal (``win_share``: shared wins count their share, BB-12.6)
 and the chance to win it outright (``win``), with the paired differences to the best action on the same deals.
 """
 
@@ -74,6 +74,16 @@ def swap_targets_spec(
             raise CardlabError(f"--swapped {item!r}: a player swaps at most once (BB-6)")
         partner[x], partner[y] = y, x
     declined_set = set(declined or [])
+    if position.get("seen"):
+        raise CardlabError(
+            "--seen is not taken with --low (swap with whom): give the earlier seats' Flingo cards with --flingo; "
+            "the later seats' face-up Flingo cards are treated as unseen"
+        )
+    for s in declined_set:
+        if s not in lows or s == seat:
+            raise CardlabError(f"--declined {s}: name a Jingo player (--low) before seat {seat} in the swap order")
+        if s in partner:
+            raise CardlabError(f"seat {s} is given both as --swapped and --declined")
     forced_swap: dict[int, int] = {}
     pos = order.index(seat)
     done: set[int] = set()

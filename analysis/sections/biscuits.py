@@ -251,7 +251,7 @@ def worked_position(runs: dict) -> Section:
     return Section(
         "A worked position: what should N lead?",
         (
-            f'`cardlab odds biscuits --hand "{pos["hand"]}" {left} --precision 0.1`: N (seat 0) is on lead with '
+            f'`cardlab odds biscuits --hand "{pos["hand"]}" {left} --precision 0.1 --seed {runs["seed"] + 6}`: N (seat 0) is on lead with '
             f"{pos['hand']}. Every legal lead on the same sampled layouts of the unseen cards, each hand played on "
             "by planning players (positions.md); net_points is the team's points minus the other team's this hand "
             "(BI-8), diff_points the paired difference to the best, ahead the chance that the team scores more "
@@ -272,7 +272,8 @@ def reviewed_hand(runs: dict) -> Section:
     return Section(
         f"A reviewed hand: seat {REVIEWED_SEAT} of the example record",
         (
-            f"`cardlab review biscuits seeds/records/biscuits-example.json --seat {REVIEWED_SEAT}` (the record is "
+            f"`cardlab review biscuits seeds/records/biscuits-example.json --seat {REVIEWED_SEAT} "
+            f"--seed {runs['seed'] + 7}` (the record is "
             f"`cardlab record biscuits --seed {REVIEWED_SEED} --strategy planning`): each decision (the partner "
             "pass, plays, exchanges, handovers) judged on what the seat knew then, to ±0.25 points on the paired "
             "differences. loss_score is the best action's net points minus the taken action's (0 where they are "

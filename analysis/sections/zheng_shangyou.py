@@ -387,7 +387,7 @@ def worked_position(runs: dict) -> Section:
         "A worked position: what should seat 0 play?",
         (
             f'`cardlab odds zheng-shangyou --hand "{pos["hand"]}" --cards-left 1=9 --cards-left 2=11 '
-            f"--cards-left 3=7 --current 5S --by 3 --precision 0.01`: seat 0 holds {pos['hand']}, seat 3 led "
+            f"--cards-left 3=7 --current 5S --by 3 --precision 0.01 --seed {runs['seed'] + 6}`: seat 0 holds {pos['hand']}, seat 3 led "
             "the 5 of spades. Every legal play and the pass on the same sampled layouts of the unseen cards, each "
             "game played on by greedy players (positions.md); diff_win is the paired difference to the best "
             f"({res.meta['trials']:,} layouts).\n\n{res.meta['answer']}"
@@ -407,7 +407,8 @@ def reviewed_game(runs: dict) -> Section:
     return Section(
         f"A reviewed game: seat {REVIEWED_SEAT} of the example record",
         (
-            f"`cardlab review zheng-shangyou seeds/records/zheng-shangyou-example.json --seat {REVIEWED_SEAT}` "
+            f"`cardlab review zheng-shangyou seeds/records/zheng-shangyou-example.json --seat {REVIEWED_SEAT} "
+            f"--seed {runs['seed'] + 7}` "
             f"(the record is `cardlab record zheng-shangyou --seed {REVIEWED_SEED}`, four greedy players): each "
             "decision judged on what the seat knew then, to ±0.02 on the paired differences. loss_win is the best "
             "action's chance to go out first minus the taken action's (0 where they are not separated at 95%)."

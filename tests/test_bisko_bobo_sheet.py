@@ -39,7 +39,7 @@ def test_the_fit_finds_the_threshold_that_maximises_the_value():
     assert sheet["p_swap"] == [[1.0, 0.0], [1.0, 1.0], [0.0, 0.0]] and sheet["p_tuck"] == [1.0, 0.0, 0.0]
     text = S.lines(4, sheet)
     assert "always the Flingo" in "\n".join(text) and "always the Jingo" in "\n".join(text)
-    assert "fits your tucked suit" in text[-2] and "(not with an opening Bisko)" in text[-2]
+    assert "fits your tucked suit" in text[-2] and "(unless you opened with a Bisko)" in text[-2]
 
 
 @pytest.mark.parametrize("P", range(2, 7))

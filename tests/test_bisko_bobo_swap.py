@@ -106,9 +106,9 @@ def test_the_order_and_the_rows_follow_the_low_cards_and_earlier_swaps():
     [
         ({"low": ["2=4H", "3=3S"]}, "give the deciding seat's own LOW card"),
         ({"low": ["0=2C", "2=4H"]}, "give --swapped 2=SEAT or --declined 2"),
-        ({"low": ["0=4S", "2=4H"], "swapped": ["2=0"]}, "already swapped"),
+        ({"low": ["0=4S", "2=4H"], "swapped": ["2=0"]}, "has not chosen yet"),
         ({"low": ["0=AS", "2=4H"]}, "not a LOW card"),
-        ({"low": ["0=4S"]}, "no one is left to swap with"),
+        ({"low": ["0=4S"]}, "no Jingo player comes after seat 0"),
         ({"low": ["0=4S", "2=4H"], "swapped": ["2=2"]}, "bad --swapped"),
     ],
 )
@@ -183,3 +183,34 @@ def test_a_position_document_and_the_flags_agree(tmp_path, capsys):
     assert "'low' is an object by seat" in capsys.readouterr().err
     assert cli.main(["odds", "bisko-bobo", "--upright", "KS", "--tucked", "9H", "--trials", "10"]) == 2
     assert "give --seat SEAT" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "P, seat, position, msg",
+    [
+        (4, 1, {"upright": "KS", "tucked": "TC", "jingo": [0], "flingo": ["0=QD"], "decision": "flingo"},
+         "both --flingo and --jingo"),
+        (4, 1, {"upright": "KS", "tucked": "TC", "jingo": [0, 0], "decision": "flingo"}, "--jingo names a seat twice"),
+        (4, 1, {"upright": "KS", "tucked": "TC", "opening": ["1=AH KD"], "decision": "flingo"}, "own cards once"),
+        (4, 1, {"upright": "KS", "tucked": "TC", "jingo_card": "AC", "decision": "flingo"}, "--jingo-card is for"),
+        (4, 1, {**BASE, "low": ["0=4C", "1=8C"], "flingo": ["0=QD"], "opening": ["0=AH KD"]}, "holds a LOW card"),
+        (4, 1, {**BASE, "low": ["0=8S", "1=6H"], "declined": [0]}, "no Jingo player comes after seat 1"),
+        (4, 1, {**BASE, "low": ["0=8S", "1=6H", "3=2C"], "swapped": ["3=0"]}, "has not chosen yet"),
+    ],
+)  # fmt: skip
+def test_contradictory_positions_are_refused(P, seat, position, msg):
+    from analysis.games.bisko_bobo import odds
+
+    with pytest.raises(CardlabError) as e:
+        odds({"trials": 10, "progress": False}, players=P, seat=seat, **position)
+    assert msg in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def test_a_swap_position_no_deal_can_match_is_refused():
+    """Seat 2's opening Bisko forces a Jingo (BB-5), but it holds no LOW card: no deal matches; one line, exit 2."""
+    from analysis import cli
+
+    code = cli.main(["odds", "bisko-bobo", "--players", "4", "--seat", "1", "--decision", "swap", "--upright", "KS",
+                     "--tucked", "TC", "--jingo-card", "9D", "--low", "0=4C", "--low", "1=8C", "--opening", "2=AS QS",
+                     "--opening", "0=AH KD", "--jingo", "0", "--trials", "500", "--quiet"])  # fmt: skip
+    assert code == 2

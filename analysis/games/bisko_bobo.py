@@ -794,6 +794,8 @@ def odds_spec(
         template[pos] = card
 
     openings = _seat_cards(opening, P, "opening")
+    if upright is not None and seat in openings:
+        raise CardlabError(f"give seat {seat}'s own cards once: --upright/--tucked or --opening {seat}=..., not both")
     if upright is None:
         if seat not in openings:
             raise CardlabError("give the deciding player's cards: --upright CARD --tucked CARD")
@@ -811,7 +813,14 @@ def odds_spec(
     if decision == "flingo" and me[0] // 13 == me[1] // 13:
         raise CardlabError("an opening Bisko must take a Jingo (BB-5): there is no Flingo/Jingo decision")
     flingos = _seat_cards(flingo, P, "flingo")
+    if len(set(jingo or [])) != len(jingo or []):
+        raise CardlabError("--jingo names a seat twice")
     jingo_seats = set(jingo or [])
+    both = sorted(set(flingos) & jingo_seats)
+    if both:
+        raise CardlabError(f"seat {both[0]} is given both --flingo and --jingo: a seat takes one (BB-5)")
+    if jingo_card and decision == "flingo":
+        raise CardlabError("--jingo-card is for the swap and tuck decisions; the Flingo/Jingo choice comes before it")
     given = set(flingos) | jingo_seats
     if any(s >= seat for s in given):
         raise CardlabError(f"--flingo/--jingo describe earlier seats only (0..{seat - 1})")
@@ -1045,6 +1054,12 @@ def odds(
             rules().check_players(players), seat, variants=variants, strategies=strategies, **swap_state, **position
         )
         res = run(spec, **run_options)
+        acc = res.table[res.table.measure == "acceptance"].iloc[0]
+        if not acc.estimate > 0:
+            raise CardlabError(
+                "no sampled deal matched the position: the Jingo players must be exactly the seats given --low (a seat "
+                "dealt an opening Bisko, as in --opening, must take a Jingo, BB-5; BB-5's count rule may force others)"
+            )
         res.meta["answer"] = answer(res.table)
         return res
     spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)

@@ -121,20 +121,21 @@ def lines(P: int, sheet: dict) -> list[str]:
             groups.setdefault(t[jb][lf], []).append(f"{JB_WORDS[jb]}, {LF_WORDS[lf]}")
     if len(groups) == 1:
         (v,) = groups
-        out.append(f"- Flingo or Jingo: {_rule(v)}, whoever chose before you.")
+        out.append(f"- Flingo or Jingo: {_rule(v, k)}, whoever chose before you.")
     else:
         common = max(groups, key=lambda v: len(groups[v]))
-        out.append(f"- Flingo or Jingo: {_rule(common)}, except:")
+        out.append(f"- Flingo or Jingo: {_rule(common, k)}, except:")
         for v, cells in sorted(groups.items()):
             if v != common:
-                out.append(f"  - {'; '.join(cells)}: {_rule(v)}")
+                where = cells[0] if len(cells) == 1 else " or ".join(f"({c})" for c in cells)
+                out.append(f"  - {where}: {_rule(v, k)}")
     swaps = []
     for f in range(K.N_FIT):
         on = [sheet["p_swap"][f][o] >= 0.5 for o in range(2)]
         if all(on):
             swaps.append(SWAP_WORDS[f])
         elif on[0]:
-            swaps.append(f"{SWAP_WORDS[f]} (not with an opening Bisko)")
+            swaps.append(f"{SWAP_WORDS[f]} (unless you opened with a Bisko)")
         elif on[1]:
             swaps.append(f"{SWAP_WORDS[f]} (only with an opening Bisko)")
     out.append("- Bingo-Bango: swap your Jingo card when it " + (" or ".join(swaps) if swaps else "never") + ".")
@@ -145,11 +146,15 @@ def lines(P: int, sheet: dict) -> list[str]:
     return out
 
 
-def _rule(t: int) -> str:
+def _rule(t: int, k: int = 8) -> str:
+    """Jingo when fewer than ``t`` of the ``k`` cards of the upright suit are unseen (at most k - 1 can be: the
+    upright card is seen)."""
     if t <= 0:
         return "always the Flingo"
-    if t >= 9:
+    if t >= k:
         return "always the Jingo"
+    if t == 1:
+        return "the Jingo only when U is 0, else the Flingo"
     return f"the Jingo when U is {t - 1} or fewer, else the Flingo"
 
 
@@ -184,10 +189,15 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
             }
         )
     full, kept = found["recommended tables vs heuristic"], found["cheat sheet vs heuristic"]
-    share = f"{100 * kept / full:.0f}%" if full > 0 else "n/a (the tables gain nothing measurable)"
+    if full <= 0:
+        share = "n/a: the tables gain nothing measurable here"
+    elif kept <= 0:
+        share = "none: the sheet does not gain here"
+    else:
+        share = f"{100 * kept / full:.0f}%"
     line = (
         f"  edge over the heuristic (win share, one seat switching, paired, {trials:,} deals a comparison): tables "
-        f"{100 * full:+.3f} percentage points, cheat sheet {100 * kept:+.3f}: the sheet keeps {share} of the tables' edge"
+        f"{100 * full:+.3f} percentage points, cheat sheet {100 * kept:+.3f}; of the tables' edge the sheet keeps {share}"
     )
     return rows, line
 
@@ -223,6 +233,12 @@ def explain(
         sheet = fit(P, values, rec[0].swap_target)
         sheets[str(P)] = sheet
         text += lines(P, sheet)
+        stored = recommended_tables().get("cheat_sheets", {}).get(str(P))
+        if stored is not None and stored != sheet:
+            text.append(
+                f"  (fitted now on {trials:,} deals: it differs from the stored sheet, which is what 'cheat-sheet' "
+                "plays; --write stores this one)"
+            )
         found, summary = edges(P, sheet, compare_trials, seed + 1000, progress)
         rows += found
         text.append(summary)

@@ -58,6 +58,9 @@ def swap_targets_spec(
         raise CardlabError("--low: a LOW card is named twice")
     if seat not in lows:
         raise CardlabError(f"--low: give the deciding seat's own LOW card (seat {seat} took a Jingo to swap)")
+    flung = sorted(s for s in _seat_cards(position.get("flingo"), P, "flingo") if s in lows)
+    if flung:
+        raise CardlabError(f"seat {flung[0]} holds a LOW card, so it took a Jingo: it has no --flingo (BB-5, BB-6)")
     if jingo and set(jingo) != {s for s in lows if s < seat}:
         raise CardlabError("--jingo disagrees with --low: the earlier seats holding a LOW card are the Jingo players")
     order = _order(lows)
@@ -70,6 +73,11 @@ def swap_targets_spec(
             raise CardlabError(f"bad --swapped {item!r}: expected SEAT=SEAT (who swapped, with whom)") from None
         if x not in lows or y not in lows or x == y:
             raise CardlabError(f"bad --swapped {item!r}: both seats are Jingo players (--low), and differ")
+        if x in order and order.index(x) > order.index(seat):
+            raise CardlabError(
+                f"--swapped {item!r}: seat {x} comes after seat {seat} in the swap order (LOW cards, BB-6), so it has "
+                "not chosen yet"
+            )
         if x in partner or y in partner:
             raise CardlabError(f"--swapped {item!r}: a player swaps at most once (BB-6)")
         partner[x], partner[y] = y, x
@@ -112,6 +120,11 @@ def swap_targets_spec(
             f"--swapped/--declined name seat {sorted(extra)[0]}, which comes after seat {seat} in the order"
         )
     targets = [t for t in order[pos + 1 :] if t not in done]
+    if not order[pos + 1 :]:
+        raise CardlabError(
+            f"no one to swap with: no Jingo player comes after seat {seat} in the swap order (its LOW card is the "
+            "lowest, BB-6)"
+        )
     if not targets:
         raise CardlabError(f"no one is left to swap with: every Jingo player after seat {seat} in the order swapped")
     if full["bingo_swap_optional"] == "false" and all(s in done for s in order[:pos]):

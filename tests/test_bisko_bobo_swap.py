@@ -98,7 +98,12 @@ def test_the_order_and_the_rows_follow_the_low_cards_and_earlier_swaps():
     t = r.table
     assert set(t.measure) == {"win", "win_share", "diff_win", "diff_win_share", "acceptance"}
     assert t[t.measure == "win_share"].estimate.between(0, 1).all()
-    assert bs.answer(t).split(":")[0] in ("No swap", "Swap with seat 4")
+    line = bs.answer(t)
+    w = t[t.measure == "win_share"]
+    if (w.verdict == "uncertain").any():  # not separated from the best: the answer names no winner
+        assert line.startswith("No clear difference between ")
+    else:
+        assert line.split(":")[0] in ("No swap", "Swap with seat 4") and "clearly worse" in line
 
 
 @pytest.mark.parametrize(
@@ -125,7 +130,9 @@ def test_the_cli_answers_first(capsys):
                      "--tucked", "9H", "--jingo-card", "9D", "--low", "0=4S", "--low", "2=4H", "--low", "3=3S",
                      "--trials", "2000", "--quiet"])  # fmt: skip
     out = capsys.readouterr().out
-    assert code == 0 and out.split(":")[0] in ("Swap with seat 2", "Swap with seat 3", "No swap")
+    first = out.splitlines()[0]
+    assert code == 0 and (first.startswith("No clear difference between ") or first.split(":")[0] in (
+        "Swap with seat 2", "Swap with seat 3", "No swap"))  # fmt: skip
     assert "swap with seat 2" in out and "swap with seat 3" in out
     code = cli.main(["odds", "bisko-bobo", "--players", "4", "--seat", "0", "--upright", "KS", "--tucked", "9H",
                      "--low", "0=4S", "--trials", "20"])  # fmt: skip

@@ -208,14 +208,24 @@ def answer(table: pd.DataFrame) -> str:
     if not len(w) or not w.trials.iloc[0]:
         return "too few sampled deals matched the position to answer"
     best = w[w.verdict == "best"].iloc[0]
-    verb = best.action[0].upper() + best.action[1:]
-    text = f"{verb}: win share {100 * best.estimate:.1f}% (best"
     rest = w[w.verdict != "best"]
-    if len(rest):
-        r = rest.iloc[0]
-        how = "clearly worse" if r.verdict == "worse" else "not separated"
-        text += f"; next {r.action}: {100 * r.estimate:.1f}%, {how}"
-    text += ")"
+    tied = rest[rest.verdict != "worse"]
+    if len(tied):
+        # the best is not separated from these: name them all, as the two-action advisor's "No clear difference"
+        names = [best.action, *tied.action]
+        shares = [best.estimate, *tied.estimate]
+        text = "No clear difference between " + " and ".join(f"{a} ({100 * e:.1f}%)" for a, e in zip(names, shares))
+        worse = rest[rest.verdict == "worse"]
+        if len(worse):
+            text += f"; {worse.action.iloc[0]}: {100 * worse.estimate.iloc[0]:.1f}%, clearly worse"
+        text += "; more deals (--trials, --precision) could separate them"
+    else:
+        verb = best.action[0].upper() + best.action[1:]
+        text = f"{verb}: win share {100 * best.estimate:.1f}% (best"
+        if len(rest):
+            r = rest.iloc[0]
+            text += f"; next {r.action}: {100 * r.estimate:.1f}%, clearly worse"
+        text += ")"
     if acc.estimate < 1:
         text += f"; {100 * acc.estimate:.0f}% of the sampled deals matched the position (the rows count those)"
     return text

@@ -200,11 +200,24 @@ def seat_map(items, what: str, P: int) -> dict[int, str]:
 
 
 #: the position fields' JSON types (positions.md), checked before any use
-_INT_FIELDS = {"seat", "by", "starter", "loser", "players"}
-_SEAT_LIST_FIELDS = {"finished", "never_played", "trick_passed"}
-_TEXT_FIELDS = {"hand", "current", "played", "passed", "received", "exchange_received", "decision"}
+_INT_FIELDS = {"seat", "by", "starter", "loser", "players", "jingos_so_far"}
+_SEAT_LIST_FIELDS = {"finished", "never_played", "trick_passed", "jingo", "declined"}
+_TEXT_FIELDS = {
+    "hand",
+    "current",
+    "played",
+    "passed",
+    "received",
+    "exchange_received",
+    "decision",
+    "upright",
+    "tucked",
+    "jingo_card",
+    "seen",
+}
 _MAP_FIELDS = {"cards_left": '{"1": 9}', "known": '{"1": "AS"}', "hand_points": '{"NS": 3, "EW": 0}',
-               "score": '{"NS": 12, "EW": 8}', "variants": '{"revolution": "true"}'}  # fmt: skip
+               "score": '{"NS": 12, "EW": 8}', "variants": '{"NAME": "VALUE"}', "opening": '{"0": "AH KD"}',
+               "flingo": '{"0": "QD"}', "low": '{"2": "4H"}', "swapped": '{"2": 0}'}  # fmt: skip
 
 
 def _check_types(doc: dict, path: str) -> None:

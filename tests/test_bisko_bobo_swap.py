@@ -187,7 +187,7 @@ def test_a_position_document_and_the_flags_agree(tmp_path, capsys):
     assert a == b and any(r["action"] == "swap with seat 3" for r in a)
     f.write_text(json.dumps({**doc, "low": ["0=4S"]}))
     assert cli.main(["odds", "bisko-bobo", "--position", str(f), *common]) == 2
-    assert "'low' is an object by seat" in capsys.readouterr().err
+    assert '\'low\' is an object, e.g. {"2": "4H"}' in capsys.readouterr().err
     assert cli.main(["odds", "bisko-bobo", "--upright", "KS", "--tucked", "9H", "--trials", "10"]) == 2
     assert "give --seat SEAT" in capsys.readouterr().err
 

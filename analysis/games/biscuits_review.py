@@ -100,6 +100,8 @@ def record(
     hands0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros((3 * K.MAX_TURNS, 3), dtype=np.int64)
     starter = int(K.record_hand(key0, key1, np.int64(0), strat, variant_array(variants), hands0, log))
+    if log[0, 0] + 1 >= log.shape[0]:  # the kernel's log keeps its first rows only: a full log lost events
+        raise CardlabError(f"the hand ran past {log.shape[0] - 1} events (MAX_TURNS): the record would be cut")
     events: list[dict] = []
     for kind, seat, value in log[1 : 1 + int(log[0, 0])]:
         s, v = int(seat), int(value)

@@ -990,7 +990,6 @@ def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataF
 POSITION_FIELDS = ("seat", "decision", "upright", "tucked", "jingo_card", "opening", "flingo", "jingo",
                    "jingos_so_far", "seen", "low", "swapped", "declined")  # fmt: skip
 _SEAT_MAPS = ("opening", "flingo", "low", "swapped")
-_SEAT_LISTS = ("jingo", "declined")
 
 
 def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dict, dict | None, list | None]:
@@ -1005,23 +1004,9 @@ def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dic
         return given, variants, strategies
     doc = read_position(path, GAME, POSITION_FIELDS)
     out: dict = {}
-    for k in POSITION_FIELDS:
-        if k not in doc:
-            continue
-        v = doc[k]
-        if k in _SEAT_MAPS:
-            if not isinstance(v, dict):
-                raise CardlabError(f'--position {path!r}: {k!r} is an object by seat, e.g. {{"0": "AH KD"}}')
-            v = [f"{seat}={value}" for seat, value in v.items()]
-        elif k in _SEAT_LISTS:
-            v = [v] if isinstance(v, int) and not isinstance(v, bool) else v
-            if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in v):
-                raise CardlabError(f"--position {path!r}: {k!r} is a list of seats, e.g. [0, 2]")
-        elif k == "jingos_so_far" and (isinstance(v, bool) or not isinstance(v, int)):
-            raise CardlabError(f"--position {path!r}: 'jingos_so_far' is a number, e.g. 1")
-        elif k in ("upright", "tucked", "jingo_card", "seen") and not isinstance(v, str):
-            raise CardlabError(f'--position {path!r}: {k!r} is a string of cards, e.g. "KS"')
-        out[k] = v
+    for k in POSITION_FIELDS:  # types are checked by read_position; seat-keyed objects become SEAT=VALUE flags
+        if k in doc:
+            out[k] = [f"{s}={v}" for s, v in doc[k].items()] if k in _SEAT_MAPS else doc[k]
     out.update({k: v for k, v in given.items() if v is not None and v is not False})
     if out.get("seat") is None:
         raise CardlabError(f'--position {path!r}: give the deciding seat ("seat": 0 is the dealer\'s left)')

@@ -353,13 +353,29 @@ def build_parser() -> _Parser:
         example = "AS KS|QS JS|TS 9S|8S 7S" if seats == 4 else "AS KS|QS JS|TS 9S"
         so.add_argument("--hands", required=True, help=f'{seats} hands by seat separated by "|", e.g. "{example}"')
         so.add_argument("--trump", default="NT", help="S, H, D, C or NT (default NT)")
-        so.add_argument("--leader", type=int, default=0, help="the seat on lead (default 0)")
+        so.add_argument("--leader", type=int, default=0, help="the seat that led the current trick (default 0)")
+        so.add_argument(
+            "--trick",
+            default="",
+            metavar="CARDS",
+            help='cards already played to the current trick, in order from --leader, e.g. "KD 2D"; --hands are '
+            "the hands now (those seats hold one card fewer)",
+        )
         so.add_argument(
             "--player",
             type=int,
-            default=0,
-            help="whose tricks are counted" + (" (its side: 0+2 or 1+3)" if seats == 4 else ""),
+            default=None,
+            help="whose tricks are counted"
+            + (" (its side: 0+2 or 1+3)" if seats == 4 else "")
+            + " (default: the seat to play)",
         )
+        value = so.add_mutually_exclusive_group()
+        value.add_argument(
+            "--every-card",
+            action="store_true",
+            help="one row per legal card of the seat to play, best first, equal cards sharing a row (the default)",
+        )
+        value.add_argument("--value-only", action="store_true", help="only the position's value, one row")
         so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
         add_output_options(so)
 
@@ -648,10 +664,14 @@ def _cmd_improve(game: Game, args) -> None:
 def _cmd_solve(game: Game, args) -> None:
     df = game.solve(
         SolveRequest(
-            deal=args.game, hands=args.hands, trump=args.trump, leader=args.leader, player=args.player, goal=args.goal
+            deal=args.game, hands=args.hands, trump=args.trump, leader=args.leader, player=args.player,
+            goal=args.goal, trick=args.trick, every_card=not args.value_only,
         )
-    )
-    emit_result(Result(df, {"game": args.game, "command": "solve", "version": __version__}), args)
+    )  # fmt: skip
+    meta = {"game": args.game, "command": "solve", "version": __version__}
+    if df.attrs.get("answer"):
+        meta["answer"] = df.attrs["answer"]  # the best card and its value, first (table output)
+    emit_result(Result(df, meta), args)
 
 
 #: the review's table output (every column in csv and json)

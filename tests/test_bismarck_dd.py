@@ -401,6 +401,61 @@ def test_bridge_deeper_endings_match_dds(tables):
     assert _dds_bridge_endings(100, 9, 13, tables) == 2000
 
 
+def _dds_every_card(n_positions, m, seed):
+    """Per-card values against DDS's (``solve_board``, every card) on random bridge positions of ``m`` cards a
+    hand, a quarter at each point of a trick (0 to 3 cards already played, random legal cards): the values of
+    ``cardlab solve bridge`` (analysis.games.bismarck.solve_table) for the side to play."""
+    pytest.importorskip("endplay")
+    from endplay.dds import solve_board
+    from endplay.types import Card, Deal, Denom, Player, Rank
+
+    from analysis.games.bismarck import solve_table
+
+    denoms = {-1: Denom.nt, 0: Denom.clubs, 1: Denom.diamonds, 2: Denom.hearts, 3: Denom.spades}
+    trumps = {-1: "NT", 0: "C", 1: "D", 2: "H", 3: "S"}
+    r = np.random.default_rng(seed)
+    checked = cards = 0
+    for i in range(n_positions):
+        hands = _random_ending(r, 4, m)
+        trump = int(r.integers(-1, 4))
+        leader = int(r.integers(0, 4))
+        d = Deal.from_pbn(_pbn(hands))
+        d.first = Player(leader)
+        d.trump = denoms[trump]
+        trick = []
+        for k in range(i % 4):  # cards already played to the trick: legal (BM-4), at random
+            s = (leader + k) % 4
+            follow = [c for c in hands[s] if trick and c >> 4 == trick[0] >> 4]
+            c = int(r.choice(sorted(follow or hands[s])))
+            hands[s].discard(c)
+            trick.append(c)
+            d.play(Card(suit=Denom(3 - (c >> 4)), rank=Rank[f"R{'23456789TJQKA'[c & 15]}"]))
+        theirs = {(3 - int(c.suit)) * 16 + "23456789TJQKA".index(c.rank.abbr): t for c, t in solve_board(d)}
+        text = "|".join(" ".join(f"{'23456789TJQKA'[c & 15]}{'CDHS'[c >> 4]}" for c in h) for h in hands)
+        trick_text = " ".join(f"{'23456789TJQKA'[c & 15]}{'CDHS'[c >> 4]}" for c in trick)
+        df = solve_table("bridge", text, trumps[trump], leader, None, "max", trick_text)
+        ours = {}
+        for row in df.itertuples():
+            for c in f"{row.card} {row.equals}".split():
+                ours[(("CDHS".index(c[1])) * 16 + "23456789TJQKA".index(c[0]))] = row.tricks
+        assert ours == theirs, (text, trumps[trump], leader, trick_text)
+        checked += 1
+        cards += len(ours)
+    return checked, cards
+
+
+def test_every_card_matches_dds():
+    # 200 random bridge positions of 5 cards a hand, a quarter at each point of a trick: zero mismatches
+    checked, cards = _dds_every_card(200, 5, 21)
+    assert checked == 200 and cards > 400
+
+
+@pytest.mark.slow
+def test_every_card_matches_dds_deeper():
+    checked, _ = _dds_every_card(300, 8, 22)
+    assert checked == 300
+
+
 # --- the command -------------------------------------------------------------------------------------
 
 
@@ -463,6 +518,13 @@ def test_solve_command(capsys):
         (["solve", "bismarck", "--hands", "AS|KS|QS", "--leader", "3"], "seats are 0..2"),
         (["solve", "bismarck", "--hands", "AS|KS|QS", "--goal", "most"], "accepted: max, min"),
         (["solve", "bismarck", "--hands", "AS|KS|Q"], "bad card"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--trick", "2X"], "bad card"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--trick", "AS"], "a hand and the --trick"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--trick", "2H"], "hold one fewer"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--trick", "2H 3H 4H"], "at most 2 cards"),
+        (["solve", "bismarck", "--hands", "AS|5H|QS 4H", "--trick", "2H 3S", "--leader", "0"], "BM-4"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--player", "-1"], "seats are 0..2"),
+        (["solve", "bismarck", "--hands", "AS|KS|QS", "--every-card", "--value-only"], "not allowed with"),
     ],
 )
 def test_solve_bad_input(argv, fragment, capsys):

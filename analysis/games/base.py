@@ -151,8 +151,10 @@ class SolveRequest:
     hands: str
     trump: str = "NT"
     leader: int = 0
-    player: int = 0
+    player: int | None = None  # whose tricks are counted; None: the seat to play's
     goal: str = "max"
+    trick: str = ""  # cards already played to the current trick, in order, led by ``leader``
+    every_card: bool = True  # one row per legal card of the seat to play; False: the position's value alone
 
 
 # ---------------------------------------------------------------------------------------------------

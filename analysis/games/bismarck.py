@@ -324,25 +324,82 @@ def compare_spec(
 TRUMPS = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": -1}
 
 
-def _parse_hands(text: str, n: int) -> np.ndarray:
+def _parse_hands(text: str, n: int, trick: list[int] | None = None, leader: int = 0) -> np.ndarray:
+    """The hands as they are now: with ``trick`` (cards already played to the current trick, led by
+    ``leader``) the seats that played to it hold one card fewer than the others."""
+    trick = trick or []
     parts = text.split("|")
     if len(parts) != n:
         raise CardlabError(f"--hands takes {n} hands separated by '|', got {len(parts)}")
     hands = np.zeros(4, dtype=np.uint64)
     seen = 0
+    for c in trick:
+        seen |= 1 << c
     for i, p in enumerate(parts):
         m = to_mask(p) if p.strip() else 0
         if m & seen:
-            raise CardlabError(f"a card appears in two hands: {cards_of(m & seen)}")
+            where = "two hands" if not any((m >> c) & 1 for c in trick) else "a hand and the --trick"
+            raise CardlabError(f"a card appears in {where}: {cards_of(m & seen)}")
         seen |= m
         hands[i] = np.uint64(m)
-    sizes = {bin(int(h)).count("1") for h in hands[:n]}
+    played = {(leader + j) % n for j in range(len(trick))}
+    # every hand's size with the trick's cards given back: equal, as in a trick-taking deal
+    sizes = {bin(int(h)).count("1") + (1 if i in played else 0) for i, h in enumerate(hands[:n])}
     if len(sizes) != 1:
+        if trick:
+            raise CardlabError(
+                "--hands: every hand holds the same number of cards, except that the seats which played to the "
+                f"--trick (led by seat {leader}) hold one fewer"
+            )
         raise CardlabError("--hands: every hand must hold the same number of cards")
     size = sizes.pop()
     if not 1 <= size <= 16:
         raise CardlabError(f"--hands: 1 to 16 cards a hand, got {size}")
     return hands
+
+
+def _parse_trick(text: str | None, n: int) -> list[int]:
+    """``--trick "KD 2D"``: the cards already played to the current trick, in order (at most ``n - 1``)."""
+    if not text or not text.strip():
+        return []
+    cards = DECK.indices(text)
+    if len(cards) > n - 1:
+        raise CardlabError(f"bad --trick {text!r}: at most {n - 1} cards are played before the trick is complete")
+    return cards
+
+
+def _solve_setup(deal: str, hands: str, trump: str, leader: int, player: int | None, goal: str, trick: str | None):
+    """The checked inputs of a solve: (hands array, seats, trump index, the trick's cards, the seat to play, the
+    count side's seat, maxteam, countteam)."""
+    seats = SOLVE_DEALS[deal]
+    t = str(trump).upper()
+    if t not in TRUMPS:
+        raise CardlabError(f"bad --trump {trump!r}; accepted: {accepted(TRUMPS)}")
+    if not 0 <= leader < seats:
+        raise CardlabError(f"bad --leader {leader}: seats are 0..{seats - 1}")
+    played = _parse_trick(trick, seats)
+    to_play = (leader + len(played)) % seats
+    if player is None:
+        player = to_play
+    if not 0 <= player < seats:
+        raise CardlabError(f"bad --player {player}: seats are 0..{seats - 1}")
+    if goal not in ("max", "min"):
+        raise CardlabError(f"bad --goal {goal!r}; accepted: max, min")
+    h = _parse_hands(hands, seats, played, leader)
+    lead_suit = played[0] >> 4 if played else -1
+    for j, c in enumerate(played[1:], start=1):  # BM-4: a seat that showed out holds none of the led suit
+        s = (leader + j) % seats
+        if c >> 4 != lead_suit and DD.lane(h[s], lead_suit):
+            raise CardlabError(
+                f"--trick: seat {s} played {cards_of(1 << c)} on a {SUITS[lead_suit]} lead while holding "
+                f"{cards_of(int(DD.lane(h[s], lead_suit)) << (16 * lead_suit))} (BM-4: follow suit)"
+            )
+    if not int(h[to_play]):
+        raise CardlabError(f"seat {to_play} is to play and holds no card")
+    full = (1 << seats) - 1
+    count = (5 if player % 2 == 0 else 10) if seats == 4 else 1 << player
+    maxteam = count if goal == "max" else full ^ count
+    return h, seats, TRUMPS[t], played, to_play, player, maxteam, count
 
 
 def solve_position(
@@ -353,49 +410,101 @@ def solve_position(
     goal: str = "max",
     seats: int = 3,
     must_trump: bool = False,
+    trick: str | None = None,
 ) -> int:
     """Double-dummy value: the most tricks ``player`` (with ``seats=4``: its partnership, 0+2 or 1+3) takes
-    against best defence, or with ``goal='min'`` the fewest it can be held to. ``hands``: "H0|H1|H2"."""
-    h = _parse_hands(hands, seats)
-    t = str(trump).upper()
-    if t not in TRUMPS:
-        raise CardlabError(f"bad --trump {trump!r}; accepted: {accepted(TRUMPS)}")
-    for name, v in (("leader", leader), ("player", player)):
-        if not 0 <= v < seats:
-            raise CardlabError(f"bad --{name} {v}: seats are 0..{seats - 1}")
-    if goal not in ("max", "min"):
-        raise CardlabError(f"bad --goal {goal!r}; accepted: max, min")
-    full = (1 << seats) - 1
-    count = (5 if player % 2 == 0 else 10) if seats == 4 else 1 << player
-    maxteam = count if goal == "max" else full ^ count
+    from here (the current ``trick`` included) against best defence, or with ``goal='min'`` the fewest it can be
+    held to. ``hands``: "H0|H1|H2"."""
+    deal = "bridge" if seats == 4 else "bismarck"
+    h, n, tr, played, _, _, maxteam, count = _solve_setup(deal, hands, trump, leader, player, goal, trick)
     ttk, ttg = DD.new_tt(20)
     bufs = DD.new_buffers()
-    played = np.zeros(4, dtype=np.int64)
-    return int(DD.solve(h, seats, TRUMPS[t], int(must_trump), leader, played, 0, maxteam, count, ttk, ttg, bufs))
+    row = np.zeros(4, dtype=np.int64)
+    row[: len(played)] = played
+    return int(DD.solve(h, n, tr, int(must_trump), leader, row, len(played), maxteam, count, ttk, ttg, bufs))
+
+
+def _equal_classes(cards: list[int], hand: int, others: int) -> list[list[int]]:
+    """The seat's cards in classes of equal cards: same suit, touching once the cards out of play are removed
+    (no card of ``others``, the other hands and the trick, lies between them). Equal cards have equal values."""
+    classes: list[list[int]] = []
+    for c in sorted(cards, key=lambda c: (c >> 4, -(c & 15))):
+        last = classes[-1][-1] if classes else None
+        if last is not None and last >> 4 == c >> 4:
+            between = sum(1 << x for x in range(c + 1, last))
+            if not between & others and not between & hand & ~sum(1 << x for x in cards):
+                classes[-1].append(c)
+                continue
+        classes.append([c])
+    return classes
 
 
 SOLVE_DEALS = {"bismarck": 3, "bridge": 4}
 
 
 def solve_table(
-    deal: str, hands: str, trump: str = "NT", leader: int = 0, player: int = 0, goal: str = "max"
+    deal: str,
+    hands: str,
+    trump: str = "NT",
+    leader: int = 0,
+    player: int | None = None,
+    goal: str = "max",
+    trick: str | None = None,
+    every_card: bool = True,
 ) -> pd.DataFrame:
-    """``cardlab solve bismarck|bridge``: the double-dummy value as a one-row table."""
-    seats = SOLVE_DEALS[deal]
-    tricks = solve_position(hands, trump, leader, player, goal, seats)
-    return pd.DataFrame(
-        [
-            {
-                "game": deal,
-                "trump": trump.upper(),
-                "leader": leader,
-                "player": player,
-                "goal": goal,
-                "side": ("0+2" if player % 2 == 0 else "1+3") if seats == 4 else str(player),
-                "tricks": tricks,
-            }
-        ]
+    """``cardlab solve bismarck|bridge``: one row per legal card of the seat to play (equal cards share a row
+    and say so), best first, each with the tricks of ``player``'s side (default: the seat to play's) from the
+    current position, the current trick included; ``every_card=False``: the position's value as one row."""
+    h, n, tr, played, to_play, player, maxteam, count = _solve_setup(deal, hands, trump, leader, player, goal, trick)
+    side = ("0+2" if player % 2 == 0 else "1+3") if n == 4 else str(player)
+    base = {
+        "game": deal,
+        "trump": str(trump).upper(),
+        "leader": leader,
+        "trick": " ".join(str(DECK.card(c)) for c in played),
+        "to_play": to_play,
+        "player": player,
+        "goal": goal,
+        "side": side,
+    }
+    ttk, ttg = DD.new_tt(20)
+    bufs = DD.new_buffers()
+    row = np.zeros(4, dtype=np.int64)
+    row[: len(played)] = played
+    if not every_card:
+        v = DD.solve(h, n, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs)
+        return pd.DataFrame([{**base, "tricks": int(v)}])
+    out_cards = np.zeros(16, dtype=np.int64)
+    out_values = np.zeros(16, dtype=np.int64)
+    k = DD.card_values(h, n, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs, out_cards, out_values)
+    value = {int(c): int(v) for c, v in zip(out_cards[:k], out_values[:k])}
+    others = sum(int(h[s]) for s in range(n) if s != to_play) | sum(1 << c for c in played)
+    maximise = (maxteam >> to_play) & 1
+    rows = []
+    for cls in _equal_classes(list(value), int(h[to_play]), others):
+        vals = {value[c] for c in cls}
+        groups = [cls] if len(vals) == 1 else [[c] for c in cls]  # never merged unless their values agree
+        for g in groups:
+            rows.append(
+                {
+                    **base,
+                    "card": cards_of(1 << g[0]),
+                    "equals": cards_of(sum(1 << c for c in g[1:])) if len(g) > 1 else "",
+                    "tricks": value[g[0]],
+                }
+            )
+    best = max(r["tricks"] for r in rows) if maximise else min(r["tricks"] for r in rows)
+    for r in rows:
+        r["best"] = r["tricks"] == best
+    rows.sort(key=lambda r: -r["tricks"] if maximise else r["tricks"])
+    df = pd.DataFrame(rows)
+    who = f"seat {player}" if n == 3 else f"side {side}"
+    cards = ", ".join(r["card"] for r in rows if r["best"])
+    df.attrs["answer"] = (
+        f"Seat {to_play} to play: best {cards} ({best} trick{'s' if best != 1 else ''} for {who} from here"
+        f"{', the current trick included' if played else ''}{'; ' + goal + 'imising' if goal == 'min' else ''})"
     )
+    return df
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -492,7 +601,10 @@ class Bismarck(Game):
         )
 
     def solve(self, request):
-        return solve_table(request.deal, request.hands, request.trump, request.leader, request.player, request.goal)
+        return solve_table(
+            request.deal, request.hands, request.trump, request.leader, request.player, request.goal,
+            request.trick, request.every_card,
+        )  # fmt: skip
 
     def report_sections(self, scale=1.0, seed=2026, progress=True):
         from ..sections import bismarck

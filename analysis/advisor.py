@@ -23,7 +23,11 @@ from .errors import CardlabError
 from .stats import mean_interval, paired_difference, wilson
 
 
-def tabulate_actions(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+def tabulate_actions(
+    counts: np.ndarray, trials: int, spec: KernelSpec, ranking: list[int] | None = None
+) -> pd.DataFrame:
+    """The table of one count row; ``ranking``: the actions best first when the game ranks them by more than
+    the row holds (Bismarck: round score, then the quota, then tricks); by default the row's own measures."""
     names = spec.describe["actions"]
     A = len(names)
     c = np.asarray(counts, dtype=np.float64)
@@ -36,7 +40,9 @@ def tabulate_actions(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.Da
     def key(a: int) -> tuple:
         return (score[a], win[a]) if by_score else (win[a], score[a])
 
-    best = max(range(A), key=lambda a: (*key(a), -a)) if n else 0
+    if ranking is None:
+        ranking = sorted(range(A), key=lambda a: (*(-x for x in key(a)), a))
+    best = ranking[0] if n else 0
 
     def cross(a: int, b: int) -> tuple[float, float]:
         if a == b:
@@ -49,7 +55,7 @@ def tabulate_actions(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.Da
     measures = ["win", "score", "last", "diff_win", "diff_score"]
     if not spec.describe.get("has_last", True):
         measures.remove("last")
-    for a in sorted(range(A), key=lambda a: (*(-x for x in key(a)), a)):  # best first
+    for a in ranking:  # best first
         ww, ss = cross(a, best)
         dw, dw2 = win[a] - win[best], win[a] + win[best] - 2 * ww
         ds, ds2 = score[a] - score[best], score_sq[a] + score_sq[best] - 2 * ss

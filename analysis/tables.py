@@ -220,6 +220,8 @@ class Result:
         elif m.get("strategies"):
             first.append("strategies " + _seats_text(m["strategies"]))
         lines.append(", ".join(x for x in first if x))
+        if m.get("model"):
+            lines.append(f"model: {m['model']}")
         variants = m.get("variants")
         if isinstance(variants, dict):
             d = self.variant_defaults or {}

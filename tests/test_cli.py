@@ -114,6 +114,10 @@ def test_exact_zheng_shangyou_takes_a_hand_size():
     assert no_two["probability"] == pytest.approx(comb(50, 10) / comb(54, 10), rel=1e-12)  # 54 cards, 4 twos
 
 
+#: a dealt Bismarck hand (16 cards)
+BM_HAND = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
+
+
 BAD = [
     (["simulate", "nogame", "--trials", "10"], "unknown game 'nogame'"),
     (["simulate", "bisko-bobo", "--variant", "exact_tie=maybe", "--trials", "10"], "bad value 'maybe'"),
@@ -138,10 +142,36 @@ BAD = [
     (["improve", "bisko-bobo", "--players", "3", "--write", "/dev/null/r.json"], "--write"),
     (["nocommand"], "unknown command 'nocommand'"),
     (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
-    (
-        ["odds", "bismarck", "--trials", "10"],
-        "Bismarck has no odds calculator; games with it: biscuits, bisko-bobo, zheng-shangyou",
-    ),
+    (["odds", "bismarck", "--trials", "10"], "give --hand"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "0", "--dealer", "2", "--trials", "10"], "bad --round 0"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "3", "--trials", "10"], "bad --dealer 3"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "2", "--trumps", "X", "--dealer", "2", "--trials", "10"],
+     "bad --trumps 'X'"),
+    (["odds", "bismarck", "--hand", "AS KS", "--round", "1", "--dealer", "2", "--tricks", "2C 3C 4X", "--trials",
+      "10"], "--tricks 1"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "2", "--played", "2C", "--trials", "10"],
+     "--played holds 1 cards"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "2", "--played", "2C 3C 4C", "--won", "0=1",
+      "--trials", "10"], "give --won for every seat"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "2", "--played", "2C 3C 4C", "--won", "0=1",
+      "--won", "1=0", "--won", "2=0", "--leader", "5", "--trials", "10"], "bad --leader 5"),
+    (["odds", "bismarck", "--hand", BM_HAND, "--round", "2", "--trumps", "H", "--shown", "7C", "--dealer", "2",
+      "--trials", "10"], "of the trump suit"),
+    (["odds", "bismarck", "--hand", BM_HAND, "--round", "1", "--dealer", "2", "--discards", "2C 3C 4C 5C", "--trials",
+      "10"], "no widow exchange"),
+    (["odds", "bismarck", "--hand", BM_HAND, "--round", "1", "--dealer", "2", "--known", "0=3C", "--trials", "10"],
+     "--known 0"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "2", "--current", "2C 3C 4C", "--trials",
+      "10"], "at most 2"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "2", "--seat", "3", "--trials", "10"],
+     "bad --seat 3"),
+    (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "2", "--decision", "bid", "--trials", "10"],
+     "bad --decision 'bid'; accepted: play, name_trumps"),
+    (["odds", "bismarck", "--hand", BM_HAND, "--round", "1", "--dealer", "2", "--strategy", "1=heuristic",
+      "--pimc-from", "17", "--trials", "10"], "bad --pimc-from 17"),
+    (["odds", "bismarck", "--hand", BM_HAND, "--round", "1", "--dealer", "2", "--strategy", "1=heuristic",
+      "--pimc-samples", "0", "--trials", "10"], "bad --pimc-samples 0"),
+    (["odds", "bismarck", "--position", "/nonexistent.json", "--trials", "10"], "cannot read --position"),
     (["solve", "bisko-bobo", "--hands", "AS|KS|QS"], "Bisko-Bobo has no double-dummy solver"),
     (["compare", "bisko-bobo", "--field", "heuristic", "--challenger", "nosuch", "--trials", "10"], "--challenger"),
     (["simulate", "bisko-bobo", "--trials", "10", "--format", "xml"], "bad --format 'xml'; accepted: table, csv, json"),

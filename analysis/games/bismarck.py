@@ -424,7 +424,7 @@ def solve_position(
     return int(DD.solve(h, n, tr, int(must_trump), leader, row, len(played), maxteam, count, ttk, ttg, bufs))
 
 
-def _equal_classes(cards: list[int], hand: int, others: int) -> list[list[int]]:
+def equal_classes(cards: list[int], hand: int, others: int) -> list[list[int]]:
     """The seat's cards in classes of equal cards: same suit, touching once the cards out of play are removed
     (no card of ``others``, the other hands and the trick, lies between them). Equal cards have equal values."""
     classes: list[list[int]] = []
@@ -481,7 +481,7 @@ def solve_table(
     others = sum(int(h[s]) for s in range(n) if s != to_play) | sum(1 << c for c in played)
     maximise = (maxteam >> to_play) & 1
     rows = []
-    for cls in _equal_classes(list(value), int(h[to_play]), others):
+    for cls in equal_classes(list(value), int(h[to_play]), others):
         vals = {value[c] for c in cls}
         groups = [cls] if len(vals) == 1 else [[c] for c in cls]  # never merged unless their values agree
         for g in groups:
@@ -561,7 +561,15 @@ _PIMC = (
 )
 
 
+_PIMC_ADVISOR = (
+    Option("--pimc-from", f"with --strategy naming pimc seats among others: they take over at this many cards "
+           f"(0-16, default {PIMC_FROM})", type=int),
+    Option("--pimc-samples", f"... and sample this many layouts a card (1-1000, default {PIMC_SAMPLES})", type=int),
+)  # fmt: skip
+
+
 class Bismarck(Game):
+    advisor_model = "pimc"
     compare_by = "role"
     compare_who = ("dealer", "left", "right")
     id = GAME
@@ -576,7 +584,40 @@ class Bismarck(Game):
         "compare": {"field": "heuristic", "challenger": "random", "round": 2},
         "solve": {"request": SolveRequest(deal="bismarck", hands="AS KS|QS JS|TS 9S", trump="S")},
         "report": {"scale": 0.001},
+        "odds": {
+            "run": {"trials": 8, "chunk_size": 8, "seed": 3},
+            "hand": "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S",
+            "round": 1,
+            "dealer": 2,
+        },
     }
+    odds_options = (
+        Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ "
+               'for -, e.g. {"hand": "AS KS", "round": 1, "dealer": 2, "tricks": ["2S 5S AS"]} (seeds/bismarck.md '
+               "lists them); flags given override it"),
+        Option("--decision", "the decision to advise (BM-9): play (a card; the default), name_trumps (round 3 "
+               "with round3_trump_timing=after_seeing_hand: the dealer's 16 cards, before the first lead)",
+               choices=("play", "name_trumps")),
+        Option("--seat", "the deciding seat (default 0)", type=int),
+        Option("--hand", "the seat's cards now (16 less those it played)"),
+        Option("--round", "1 no trumps, 2 drawn trumps, 3 named trumps, 4 misere (ruleset=swedish: the contract, "
+               "1 spel, 2 spader, 3 valfri, 4 pass)", type=int),
+        Option("--trumps", "the trump suit in rounds 2 and 3 (and valfri): C, D, H or S", metavar="SUIT"),
+        Option("--dealer", "who dealt (its left led the first trick, BM-4)", type=int, metavar="SEAT"),
+        Option("--tricks", "a completed trick's 3 cards in the order played, from its leader (repeatable, in order; "
+               "the leaders, tricks won and the suits a seat showed out of follow from them)", action="append",
+               metavar="CARDS"),
+        Option("--current", "the cards already played to the trick in progress, from its leader (omit on lead)"),
+        Option("--played", "instead of --tricks: the completed tricks' cards, order forgotten (no voids are then "
+               "known; give --won and --leader)"),
+        Option("--won", "with --played: tricks won so far, per seat", action="append", metavar="SEAT=N"),
+        Option("--leader", "with --played: who led the current trick", type=int, metavar="SEAT"),
+        Option("--shown", "round 2: the card drawn for trumps, shown and out of play (BM-5)", metavar="CARD"),
+        Option("--discards", "the 4 cards the seat discarded in a widow exchange (3(c)5)"),
+        Option("--known", "cards known to be in another seat's hand (the Swedish face-up widow, in forehand's hand "
+               "until played)", action="append", metavar="SEAT=CARDS"),
+        *_PIMC_ADVISOR,
+    )  # fmt: skip
 
     def strategies(self):
         return tuple(STRATEGIES)
@@ -599,6 +640,11 @@ class Bismarck(Game):
             PIMC_FROM if pimc_from is None else pimc_from,
             PIMC_SAMPLES if pimc_samples is None else pimc_samples,
         )
+
+    def odds(self, run, variants=None, strategies=None, **position):
+        from .bismarck_odds import odds, position_fields
+
+        return odds(run.kwargs(), **position_fields(position, variants, strategies))
 
     def solve(self, request):
         return solve_table(

@@ -6,13 +6,15 @@ are relative to the dealer: 0 = dealer, 1 = left (forehand), 2 = right.
 
 The package by concern: :mod:`.layout` (codes, slots, record layouts), :mod:`.rules` (BM-3 .. BM-6),
 :mod:`.players` (the rule-based players), :mod:`.pimc` (the solver players), :mod:`.hand` (a deal and its 16
-tricks), :mod:`.simulate` (the kernels the analysis layer runs). This module re-exports what the analysis layer,
-the tests and the benchmarks use.
+tricks, and a hand played on from any point), :mod:`.simulate` (the kernels the analysis layer runs),
+:mod:`.advisor` (every action of one position on the same sampled layouts). This module re-exports what the
+analysis layer, the tests and the benchmarks use.
 """
 
 from __future__ import annotations
 
-from .hand import deal_round, new_solver_state, play_hand
+from .advisor import M_DD_EACH_LAYOUT, advise_play_chunks, advise_trump_chunks
+from .hand import deal_round, new_solver_state, play_from, play_hand
 from .layout import (
     ALL_ROUNDS,
     BASE_FEAT,
@@ -66,6 +68,10 @@ from .rules import _follow, hand_score, hcp, quota, schedule
 from .simulate import compare_chunks, simulate_chunks
 
 __all__ = [
+    "M_DD_EACH_LAYOUT",
+    "advise_play_chunks",
+    "advise_trump_chunks",
+    "play_from",
     "ALL_ROUNDS",
     "BASE_FEAT",
     "BASE_GAME",

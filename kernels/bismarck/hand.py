@@ -173,9 +173,6 @@ def _play_hand(
     """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
     the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids). ``widow_out``:
     the cards the widow exchange discarded, which only the exchanging seat knows (:func:`deal_round`)."""
-    misere = rtype == 3
-    must_trump = bv[V_MUST_TRUMP]
-    exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3  # who knows the discards
     for s in range(3):
         rec[s, H_TRICKS] = 0
         rec[s, H_HCP] = hcp(hands[s])
@@ -184,30 +181,54 @@ def _play_hand(
         for q in range(4):
             v += lane(hands[s], q) == 0
         rec[s, H_VOIDS] = v
-    full = np.uint64(0)
-    for s in range(4):
-        full |= LANE << np.uint64(16 * s)
-    sampling = False  # the voids are tracked only for sampling (PIMC) players, who read them
     solver = False
     for s in range(3):
-        sampling |= strat[s] == S_PIMC
         solver |= strat[s] >= S_PIMC
         if strat[s] == S_RANDOM:  # random seats draw from pools: the same draws, computed ahead
             rng.pool_fill(st_plays[s])
     if solver:
         dd.clear_tt(ttk, ttg)  # the solver's entries of earlier hands (other deals) count as empty
     played = np.uint64(0)
-    row = trace[48:52]
-    voids = trace[52:55]
-    voids[:] = 0
+    for i in range(52, 55):  # the seats' voids (a loop: a slice assignment compiles an error path, seconds)
+        trace[i] = 0
     leader = (dealer + 1) % 3
     n_played = 0
-    if not must_trump and strat[0] == S_RANDOM and strat[1] == S_RANDOM and strat[2] == S_RANDOM:
+    if not bv[V_MUST_TRUMP] and strat[0] == S_RANDOM and strat[1] == S_RANDOM and strat[2] == S_RANDOM:
         _random_tricks(hands, leader, trump, st_plays, rec, trace)
-        n_played = 48  # the general loop below is skipped
+        n_played = 48  # the general loop is skipped
+    _tricks_from(
+        hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
+        rec, trace, leader, 0, played, n_played, -1,
+    )  # fmt: skip
+
+
+@jit_inline
+def _tricks_from(
+    hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
+    rec, trace, leader, k0, played, n_played, forced,
+):  # fmt: skip
+    """The tricks of a hand (BM-4) from any point: ``leader`` led the current trick, whose first ``k0`` cards are
+    ``trace[48:48 + k0]``; ``played`` holds the cards of the completed tricks, ``n_played`` counts every card
+    played (those of the current trick included), ``trace[52:55]`` the suits each seat showed out of and
+    ``rec[s, H_TRICKS]`` the tricks won so far. ``forced >= 0``: the next card to play (the advisor's action).
+    Then each seat's score (BM-6) into ``rec[s, H_SCORE]``."""
+    misere = rtype == 3
+    must_trump = bv[V_MUST_TRUMP]
+    exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3  # who knows the discards
+    full = np.uint64(0)
+    for s in range(4):
+        full |= LANE << np.uint64(16 * s)
+    sampling = False  # the voids are tracked only for sampling (PIMC) players, who read them
+    for s in range(3):
+        sampling |= strat[s] == S_PIMC
+    row = trace[48:52]
+    voids = trace[52:55]
+    k_start = k0
+    on_table = np.uint64(0)
+    for i in range(k0):
+        on_table |= ONE << np.uint64(row[i])
     while n_played < 48:
-        on_table = np.uint64(0)
-        for k in range(3):
+        for k in range(k_start, 3):
             p = (leader + k) % 3
             sp = strat[p]
             if must_trump:
@@ -215,7 +236,10 @@ def _play_hand(
             else:
                 legal = _follow(hands[p], row[0], k)
             n = popcount(legal)
-            if sp == S_RANDOM:  # a forced card draws nothing, without a branch
+            if forced >= 0:  # the advisor's action (checked legal by the caller)
+                c = forced
+                forced = -1
+            elif sp == S_RANDOM:  # a forced card draws nothing, without a branch
                 c = nth_bit(legal, rng.pool_choice(st_plays[p], n))
             elif n == 1:
                 c = low_index(legal)
@@ -257,15 +281,36 @@ def _play_hand(
             row[k] = c
             trace[n_played] = c
             n_played += 1
+        k_start = 0
         w = trick_winner(row, leader, trump)
         rec[w, H_TRICKS] += 1
         played |= on_table
+        on_table = np.uint64(0)
         leader = w
     for s in range(3):
         role = (s - dealer) % 3
         rec[s, H_SCORE] = hand_score(rtype, role, rec[s, H_TRICKS], bv)
         if strat[s] == S_RANDOM:
             rng.pool_commit(st_plays[s])
+
+
+@jit
+def play_from(
+    hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
+    rec, trace, leader, k0, played, forced,
+):  # fmt: skip
+    """A hand played on from any point by ``strat``'s players (:func:`_tricks_from`; the cards played so far
+    follow from the hands left). Random seats draw from pools filled here."""
+    for s in range(3):
+        if strat[s] == S_RANDOM:
+            rng.pool_fill(st_plays[s])
+    left = 0
+    for s in range(3):
+        left += popcount(hands[s])
+    _tricks_from(
+        hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
+        rec, trace, leader, k0, played, 48 - left, forced,
+    )  # fmt: skip
 
 
 #: A hand as a called kernel (paired runs, tests), and inlined into the serial simulation loop, where the

@@ -193,21 +193,48 @@ def play_hand(
     """One hand from dealt ``hands`` (3 sets): returns (tricks per seat, scores per seat, cards in order).
     ``strategies[seat]`` is "random" or "heuristic"; ``below(seat, n)`` draws from that seat's stream.
     ``private_out``: (seat, cards) that seat alone knows to be out of play (its widow discards)."""
+    return play_from(
+        hands, dealer, round_no, trump, strategies, below, (dealer + 1) % 3, [], set(), [0, 0, 0], known_out,
+        variants, private_out,
+    )  # fmt: skip
+
+
+def play_from(
+    hands,
+    dealer,
+    round_no,
+    trump,
+    strategies,
+    below,
+    leader,
+    row,
+    played,
+    tricks,
+    known_out=frozenset(),
+    variants=None,
+    private_out=(None, frozenset()),
+    forced=None,
+):
+    """The hand played on from any point (the advisor's "play on from a state"): ``hands`` now, ``leader`` led
+    the current trick ``row`` (cards so far), ``played`` the cards of the completed tricks, ``tricks`` won so
+    far; ``forced``: the next card to play. Returns (tricks, scores, cards in order from here)."""
     v = {**DEFAULTS, **(variants or {})}
     must = v["must_trump_when_void"] == "true"
     hands = [set(h) for h in hands]
     misere = round_no == 4
-    played = set()
-    tricks = [0, 0, 0]
+    played = set(played)
+    tricks = list(tricks)
     order = []
-    leader = (dealer + 1) % 3
     full = {s * 16 + r for s in range(4) for r in range(13)}
-    for _ in range(16):
-        row = []
-        for k in range(3):
+    row = list(row)
+    while any(hands):
+        for k in range(len(row), 3):
             p = (leader + k) % 3
             options = legal(hands[p], suit(row[0]) if row else None, trump, must)
-            if len(options) == 1:
+            if forced is not None:
+                assert forced in options
+                c, forced = forced, None
+            elif len(options) == 1:
                 c = options[0]
             elif strategies[p] == "random":
                 c = options[below(p, len(options))]
@@ -223,6 +250,7 @@ def play_hand(
         tricks[w] += 1
         played |= set(row)
         leader = w
+        row = []
     scores = [score(round_no, ROLES[(s - dealer) % 3], tricks[s], v) for s in range(3)]
     return tricks, scores, order
 

@@ -1,0 +1,551 @@
+"""Bismarck's advisor (``cardlab odds bismarck``): every card the deciding seat may play (BM-9 1), or every
+trump it may name (BM-9 2, round 3 with ``round3_trump_timing=after_seeing_hand``), tried on the same sampled
+layouts of the hidden cards (``../shared/design/positions.md``; the fields are listed in ``seeds/bismarck.md``).
+
+The position (what the deciding seat knows): its ``hand``; the ``round`` (1-4; with ``ruleset=swedish`` the
+contract) and the ``trumps``; the ``dealer``; the completed ``tricks`` in order (each trick's cards from its
+leader: the leaders follow from BM-4, the first from the dealer, the others from the winners, and so do the
+suits a seat showed out of); the ``current`` trick's cards; the round-2 card ``shown``; the widow
+``discards`` (known to the seat that exchanged); cards ``known`` to be in a seat's hand (the Swedish face-up
+widow, in forehand's hand until played). Instead of ``tricks``, ``played`` (the cards out, order forgotten:
+no voids are known) with ``won`` (tricks won per seat) and ``leader`` (who led the current trick).
+
+The layouts: the unseen cards dealt uniformly among the other two hands (their sizes follow from the tricks)
+and the cards out of play, never giving a seat a suit it showed out of (:func:`kernels.bismarck.sample_hidden`,
+exact). The models: ``pimc`` (the default) values each card double dummy on each sampled layout, as a PIMC
+player does (each layout is solved as if every seat saw every card: optimistic for the side that would need to
+guess); any other strategy name, or one per seat, plays the hand on with those players from the card.
+
+The answer, per action: ``win`` (P(the seat makes its quota), BM-6), ``score`` (its round score), ``tricks`` (its
+tricks in the hand: won so far and from here), each with a 95% interval, and the paired differences to the best
+action (``diff_*``); ranked by round score, then the quota, then tricks (fewest in a misere round).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kernels import bismarck as K
+from kernels import dd as DD
+from kernels.advise import advise_width
+
+from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_map, tabulate_actions
+from ..driver import KernelSpec
+from ..driver import run as run_spec
+from ..errors import CardlabError
+from ..tables import Result
+from .bismarck import (
+    CONTRACT_NAMES,
+    DECK,
+    GAME,
+    PIMC_FROM,
+    PIMC_SAMPLES,
+    ROLES,
+    ROUND_NAMES,
+    STRATEGIES,
+    SUITS,
+    TRUMPS,
+    equal_classes,
+    player_array,
+    rules,
+    variant_array,
+)
+
+FULL = sum(1 << (16 * s + r) for s in range(4) for r in range(13))
+DECISIONS = ("play", "name_trumps")
+FIELDS = (
+    "seat", "hand", "decision", "round", "trumps", "dealer", "tricks", "current", "played", "won", "leader",
+    "shown", "discards", "known", "pimc_from", "pimc_samples",
+)  # fmt: skip
+
+
+def _mask(text: str | None, what: str) -> int:
+    if not text or not str(text).strip():
+        return 0
+    try:
+        return DECK.mask(text)
+    except CardlabError as e:
+        raise CardlabError(f"{what}: {e}") from None
+
+
+def _cards(text: str | None, what: str) -> list[int]:
+    if not text or not str(text).strip():
+        return []
+    try:
+        return DECK.indices(text)
+    except CardlabError as e:
+        raise CardlabError(f"{what}: {e}") from None
+
+
+def _text(cards) -> str:
+    return " ".join(str(DECK.card(c)) for c in cards)
+
+
+def _contract(round_no: int | None, trumps: str | None, bv: np.ndarray) -> tuple[int, int]:
+    """(round type 0..3, trump index or -1) from the round (or Swedish contract) and the trumps named."""
+    swedish = bool(bv[K.V_RULESET])
+    names = CONTRACT_NAMES if swedish else ROUND_NAMES
+    if round_no is None:
+        raise CardlabError(
+            "give --round: " + ", ".join(f"{k} {v}" for k, v in names.items()) + (" (the contract)" if swedish else "")
+        )
+    if round_no not in names:
+        raise CardlabError(f"bad --round {round_no}; accepted: " + ", ".join(f"{k} ({v})" for k, v in names.items()))
+    rtype = round_no - 1
+    t = None if trumps is None else str(trumps).strip().upper()
+    if t is not None and t not in TRUMPS:
+        raise CardlabError(f"bad --trumps {trumps!r}; accepted: C, D, H, S, NT")
+    fixed = {0: -1, 3: -1} if not swedish else {K.SPEL: -1, K.SPADER: K.SPADES, K.PASS: -1}
+    if rtype in fixed:
+        if t is not None and TRUMPS[t] != fixed[rtype]:
+            raise CardlabError(
+                f"--trumps {t}: {names[round_no]} has {'no trumps' if fixed[rtype] < 0 else 'spades trumps'} (BM-5)"
+            )
+        return rtype, fixed[rtype]
+    if t is None or t == "NT":
+        raise CardlabError(f"give --trumps C, D, H or S: {names[round_no]} has a trump suit (BM-5)")
+    return rtype, TRUMPS[t]
+
+
+def _showed_out(voids: list[int], cards: list[int], leader: int, trump: int, must_trump: bool) -> None:
+    """The suits the followers of one trick showed out of (BM-4), into ``voids``; with must-trump (3(c)6) a
+    follower that neither followed nor trumped holds no trump either."""
+    if not cards:
+        return
+    led = cards[0] >> 4
+    for j, c in enumerate(cards[1:], start=1):
+        s = (leader + j) % 3
+        if c >> 4 != led:
+            voids[s] |= 1 << led
+            if must_trump and trump >= 0 and c >> 4 != trump:
+                voids[s] |= 1 << trump
+
+
+def _leader_and_voids(tricks: list[list[int]], first: int, trump: int, must_trump: bool):
+    """BM-4 over the completed tricks: each trick's leader (the first from ``first``, then the winners), the
+    current trick's leader, the tricks each seat won and the suits each seat showed out of."""
+    leaders, won, voids = [], [0, 0, 0], [0, 0, 0]
+    leader = first
+    for cards in tricks:
+        leaders.append(leader)
+        _showed_out(voids, cards, leader, trump, must_trump)
+        w = (leader + int(_winner_pos(cards, trump))) % 3
+        won[w] += 1
+        leader = w
+    return leaders, leader, won, voids
+
+
+def _winner_pos(cards: list[int], trump: int) -> int:
+    led = cards[0] >> 4
+    best = 0
+    for j in range(1, len(cards)):
+        c, b = cards[j], cards[best]
+        if (c >> 4 == trump and (b >> 4 != trump or c > b)) or (b >> 4 != trump and c >> 4 == led and c > b):
+            best = j
+    return best
+
+
+def _check_voids_kept(tricks: list[list[int]], leaders: list[int], current: list[int], cur_leader: int) -> None:
+    """No seat plays a suit it showed out of earlier (BM-4: it held none of it)."""
+    shown: dict[int, dict[int, int]] = {0: {}, 1: {}, 2: {}}
+    for t, (cards, leader) in enumerate([*zip(tricks, leaders), (current, cur_leader)]):
+        if not cards:
+            continue
+        led = cards[0] >> 4
+        for j, c in enumerate(cards):
+            s = (leader + j) % 3
+            if (c >> 4) in shown[s]:
+                raise CardlabError(
+                    f"trick {t + 1}: seat {s} plays {_text([c])} but showed out of {SUITS[c >> 4]} in trick "
+                    f"{shown[s][c >> 4] + 1} (BM-4: it held none)"
+                )
+        for j, c in enumerate(cards[1:], start=1):
+            s = (leader + j) % 3
+            if c >> 4 != led:
+                shown[s].setdefault(led, t)
+
+
+def _position(
+    seat: int,
+    hand: str,
+    round: int | None,
+    trumps: str | None,
+    dealer: int | None,
+    tricks: Any,
+    current: Any,
+    played: str | None,
+    won: Any,
+    leader: int | None,
+    shown: str | None,
+    discards: str | None,
+    known: Any,
+    variants: dict | None,
+) -> dict:
+    """The checked position of a card to play: every derived quantity the kernel needs."""
+    bv = variant_array(variants)
+    full = rules().resolve_variants(variants)
+    must = bool(bv[K.V_MUST_TRUMP])
+    if dealer is None:
+        raise CardlabError("give --dealer SEAT: who dealt this hand (0..2); the seat at its left led first (BM-4)")
+    for name, v in (("seat", seat), ("dealer", dealer)):
+        if not 0 <= v <= 2:
+            raise CardlabError(f"bad --{name} {v}: seats are 0..2")
+    rtype, trump = _contract(round, trumps, bv)
+    mine = _cards(hand, "--hand")
+    if not mine:
+        raise CardlabError('--hand is empty: give the cards the seat holds now, e.g. "AS KS 2H"')
+    trick_list = [_cards(t, f"--tricks {i + 1}") for i, t in enumerate(tricks or [])]
+    cur = _cards(current, "--current")
+    for i, t in enumerate(trick_list):
+        if len(t) != 3:
+            raise CardlabError(f"--tricks {i + 1}: a completed trick has 3 cards, from its leader on; got {len(t)}")
+    if len(cur) > 2:
+        raise CardlabError(f"--current holds {len(cur)} cards: a trick in progress has at most 2 (3 complete it)")
+    if trick_list and played:
+        raise CardlabError("give --tricks (in order) or --played (order forgotten), not both")
+    first = (dealer + 1) % 3
+    if played:
+        out = _cards(played, "--played")
+        if len(out) % 3:
+            raise CardlabError(f"--played holds {len(out)} cards: the completed tricks' cards, 3 a trick")
+        n_tricks = len(out) // 3
+        won_map = {s: int(v) for s, v in seat_map(won, "--won", 3).items()}
+        if sorted(won_map) != [0, 1, 2] or sum(won_map.values()) != n_tricks or min(won_map.values()) < 0:
+            raise CardlabError(
+                f"with --played give --won for every seat (0=N 1=N 2=N): the tricks each won, {n_tricks} in all"
+            )
+        won_list = [won_map[s] for s in range(3)]
+        if leader is None:
+            raise CardlabError("with --played give --leader SEAT: who led the current trick (it won the last one)")
+        if not 0 <= leader <= 2:
+            raise CardlabError(f"bad --leader {leader}: seats are 0..2")
+        cur_leader = leader
+        voids = [0, 0, 0]
+        done = out
+    else:
+        if won:
+            raise CardlabError("--won goes with --played; with --tricks the tricks won follow from the cards (BM-4)")
+        leaders, cur_leader, won_list, voids = _leader_and_voids(trick_list, first, trump, must)
+        if leader is not None and leader != cur_leader:
+            raise CardlabError(
+                f"--leader {leader}: by the tricks given seat {cur_leader} won the last trick and leads (BM-4)"
+            )
+        _check_voids_kept(trick_list, leaders, cur, cur_leader)
+        n_tricks = len(trick_list)
+        done = [c for t in trick_list for c in t]
+    _showed_out(voids, cur, cur_leader, trump, must)  # the current trick's followers too
+    if n_tricks >= 16:
+        raise CardlabError("the hand is over: 16 tricks were played (BM-4)")
+    to_play = (cur_leader + len(cur)) % 3
+    if to_play != seat:
+        raise CardlabError(
+            f"it is seat {to_play}'s turn, not seat {seat}'s: seat {cur_leader} led the current trick"
+            f"{' and ' + str(len(cur)) + ' card(s) are on it' if cur else ''} (BM-4)"
+        )
+    sizes = [16 - n_tricks - (1 if (s - cur_leader) % 3 < len(cur) else 0) for s in range(3)]
+    if len(mine) != sizes[seat]:
+        raise CardlabError(
+            f"--hand holds {len(mine)} cards, but after {n_tricks} trick(s) seat {seat} holds {sizes[seat]} (BM-2)"
+        )
+    shown_cards = _cards(shown, "--shown")
+    if shown_cards and (rtype != 1 or bv[K.V_RULESET]):
+        raise CardlabError("--shown is the round-2 trump card (BM-5): give it only in round 2")
+    if len(shown_cards) > 1 or (shown_cards and shown_cards[0] >> 4 != trump):
+        raise CardlabError("--shown: the one card drawn for trumps in round 2, of the trump suit (BM-5)")
+    disc = _cards(discards, "--discards")
+    exchanger = -1 if not bv[K.V_WIDOW] else (dealer if bv[K.V_WIDOW] == 1 else first)
+    if disc and (seat != exchanger or len(disc) != 4):
+        raise CardlabError(
+            "--discards: the 4 cards the seat itself discarded in the widow exchange (3(c)5)"
+            + (f"; here seat {exchanger} exchanges" if exchanger >= 0 else "; no widow exchange in these variants")
+        )
+    known_map = {s: _cards(v, f"--known {s}") for s, v in seat_map(known, "--known", 3).items()}
+    for s, cs in known_map.items():
+        if s == seat:
+            raise CardlabError(f"--known {s}: name cards of another seat (the seat's own are --hand)")
+        if len(cs) > sizes[s]:
+            raise CardlabError(f"--known {s}: {len(cs)} cards, but seat {s} holds {sizes[s]}")
+        for c in cs:
+            if (voids[s] >> (c >> 4)) & 1:
+                raise CardlabError(f"--known {s}: {_text([c])}, but seat {s} showed out of {SUITS[c >> 4]} (BM-4)")
+    named = [
+        ("--hand", mine), ("--tricks" if trick_list else "--played", done), ("--current", cur),
+        ("--shown", shown_cards if not bv[K.V_ROUND2] else []), ("--discards", disc),
+        *((f"--known {s}", cs) for s, cs in known_map.items()),
+    ]  # fmt: skip
+    seen: dict[int, str] = {}
+    for what, cs in named:
+        for c in cs:
+            if c in seen:
+                raise CardlabError(f"{_text([c])} is named twice ({seen[c]} and {what})")
+            seen[c] = what
+    for c in mine:
+        if (voids[seat] >> (c >> 4)) & 1:
+            raise CardlabError(f"--hand holds {_text([c])}, but seat {seat} showed out of {SUITS[c >> 4]} (BM-4)")
+    unknown = FULL
+    for c in seen:
+        unknown &= ~(1 << c)
+    known_masks = [sum(1 << c for c in known_map.get(s, [])) for s in range(3)]
+    need = [0 if s == seat else sizes[s] - len(known_map.get(s, [])) for s in range(3)]
+    return {
+        "bv": bv,
+        "full": full,
+        "rtype": rtype,
+        "trump": trump,
+        "dealer": dealer,
+        "seat": seat,
+        "mine": mine,
+        "cur": cur,
+        "leader": cur_leader,
+        "played_mask": sum(1 << c for c in done),
+        "known_out": (1 << shown_cards[0]) if shown_cards and not bv[K.V_ROUND2] else 0,
+        "widow_out": sum(1 << c for c in disc),
+        "won": won_list,
+        "voids": voids,
+        "sizes": sizes,
+        "need": need,
+        "known": known_masks,
+        "unknown": unknown,
+    }
+
+
+def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
+    """(model code, the players' codes, their names): ``pimc`` for every seat is the double-dummy valuation of
+    each sampled layout; anything else plays the hand on with the players named."""
+    from ..rules import seat_assignments
+
+    names = seat_assignments(strategies, 3, "pimc", STRATEGIES)
+    if all(n == "dd" for n in names):
+        raise CardlabError(
+            "models dd: the layout would be known; for a known layout use `cardlab solve bismarck --hands ... "
+            "--trick ...`; here the hidden cards are sampled: use pimc (each sampled layout solved double dummy)"
+        )
+    codes = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
+    if all(n == "pimc" for n in names):
+        return K.M_DD_EACH_LAYOUT, codes, names
+    return 0, codes, names
+
+
+def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    """Two count rows side by side (kernels.bismarck.advisor): the quota and round score, then the tricks; ranked
+    by round score, then the quota, then tricks (fewest in a misere round)."""
+    A = len(spec.describe["actions"])
+    W = advise_width(A)
+    c = np.asarray(counts, dtype=np.float64)
+    per = c[1 : 1 + 4 * A].reshape(A, 4)
+    tricks = c[W + 1 : W + 1 + 4 * A].reshape(A, 4)[:, 1]
+    sign = -1 if spec.describe.get("misere") else 1
+    ranking = sorted(range(A), key=lambda a: (-per[a, 1], -per[a, 0], -sign * tricks[a], a))
+    main = tabulate_actions(c[:W], trials, spec, ranking)
+    extra = tabulate_actions(c[W:], trials, spec, ranking)
+    extra = extra[extra["measure"].isin(["score", "diff_score"])].copy()
+    extra["measure"] = extra["measure"].map({"score": "tricks", "diff_score": "diff_tricks"})
+    verdict = main.drop_duplicates("action").set_index("action")["verdict"]
+    extra["verdict"] = extra["action"].map(verdict)
+    order = {m: i for i, m in enumerate(["win", "score", "tricks", "diff_win", "diff_score", "diff_tricks"])}
+    rank = {a: i for i, a in enumerate(dict.fromkeys(main["action"]))}
+    df = pd.concat([main, extra], ignore_index=True)
+    df = df.sort_values(by=["action", "measure"], key=lambda col: col.map(rank if col.name == "action" else order))
+    return df.reset_index(drop=True)
+
+
+def _spec(kernel: str, args: tuple, actions: list[str], names: list[str], pos_describe: dict) -> KernelSpec:
+    spec = advisor_spec(
+        GAME, kernel, args, actions, on="score", rank_by="score", has_last=False, players=3,
+        strategies=names, **pos_describe,
+    )  # fmt: skip
+    return replace(spec, n_counts=2 * advise_width(len(actions)), tabulate=_tabulate)
+
+
+def play_spec(
+    *, seat: int = 0, hand: str, variants: dict | None = None, strategies: list[str] | None = None,
+    pimc_from: int | None = None, pimc_samples: int | None = None, **fields: Any,
+) -> KernelSpec:  # fmt: skip
+    """The advisor's kernel spec for a card to play (module docstring)."""
+    pos = _position(seat, hand, variants=variants, **{k: fields.get(k) for k in _POSITION_KEYS})
+    model, strat, names = _models(strategies)
+    pv = player_array(
+        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
+    )
+    mine = sum(1 << c for c in pos["mine"])
+    k = len(pos["cur"])
+    led = pos["cur"][0] >> 4 if k else -1
+    legal = int(DD.legal_cards(np.uint64(mine), led, pos["trump"], int(pos["bv"][K.V_MUST_TRUMP])))
+    # equal cards (touching once the cards out of play are set aside) share a row: the lowest is played
+    separators = pos["unknown"] | sum(1 << c for c in pos["cur"]) | sum(pos["known"])
+    classes = [sorted(cls) for cls in equal_classes([c for c in range(64) if (legal >> c) & 1], mine, separators)]
+    classes.sort()
+    actions = [cls[0] for cls in classes]
+    labels = [_text(cls[:1]) + (f" (or {_text(cls[1:])})" if len(cls) > 1 else "") for cls in classes]
+    trick = np.zeros(4, dtype=np.int64)
+    trick[:k] = pos["cur"]
+    _check_layout(pos)
+    args = (
+        np.int64(seat), np.int64(pos["dealer"]), np.int64(pos["rtype"]), np.int64(pos["trump"]), np.uint64(mine),
+        np.uint64(pos["unknown"]), np.array(pos["voids"], dtype=np.int64), np.array(pos["need"], dtype=np.int64),
+        np.array(pos["known"], dtype=np.uint64), np.int64(pos["leader"]), trick, np.int64(k),
+        np.uint64(pos["played_mask"]), np.uint64(pos["known_out"]), np.uint64(pos["widow_out"]),
+        np.array(pos["won"], dtype=np.int64), np.array(actions, dtype=np.int64), np.int64(model), strat, pv,
+        pos["bv"],
+    )  # fmt: skip
+    return _spec(
+        "kernels.bismarck:advise_play_chunks", args, labels, names,
+        _describe(pos, hand=_text(pos["mine"]), decision="play"),
+    )  # fmt: skip
+
+
+def _check_layout(pos: dict) -> None:
+    """One layout fits the position, or the position is refused naming why (the sampler is exact: it then
+    fits every sample)."""
+    from kernels import rng
+
+    seat = pos["seat"]
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    st = rng.new_state()
+    ways = np.zeros((5, 17, 17))
+    out = np.zeros(2, dtype=np.uint64)
+    ok = K.sample_hidden(
+        np.uint64(pos["unknown"]), pos["voids"][a], pos["voids"][b], pos["need"][a], pos["need"][b], st, ways, out
+    )
+    if not ok:
+        raise CardlabError(
+            f"no layout fits this position: seats {a} and {b} hold {pos['need'][a]} and {pos['need'][b]} unseen "
+            f"cards, but the {bin(pos['unknown']).count('1')} unseen cards and the suits they showed out of do not "
+            "allow it: check --tricks, --played and --hand"
+        )
+
+
+def _describe(pos: dict, **extra: Any) -> dict:
+    r = pos["rtype"] + 1
+    return {
+        "variants": pos["full"],
+        "seat": pos["seat"],
+        "round": r,
+        "trumps": "NT" if pos["trump"] < 0 else SUITS[pos["trump"]],
+        "dealer": pos["dealer"],
+        "role": ROLES[(pos["seat"] - pos["dealer"]) % 3],
+        "misere": pos["rtype"] == 3,
+        **extra,
+    }
+
+
+_POSITION_KEYS = (
+    "round",
+    "trumps",
+    "dealer",
+    "tricks",
+    "current",
+    "played",
+    "won",
+    "leader",
+    "shown",
+    "discards",
+    "known",
+)
+
+
+def trump_spec(
+    *, seat: int = 0, hand: str, variants: dict | None = None, strategies: list[str] | None = None,
+    pimc_from: int | None = None, pimc_samples: int | None = None, round: int | None = None,
+    dealer: int | None = None, **fields: Any,
+) -> KernelSpec:  # fmt: skip
+    """Naming trumps having seen the hand (BM-9 2): round 3 with round3_trump_timing=after_seeing_hand, the
+    dealer before the first lead; every suit an action."""
+    bv = variant_array(variants)
+    full = rules().resolve_variants(variants)
+    if bv[K.V_RULESET]:
+        raise CardlabError("name_trumps is the blog's round 3; in Swedish Bismarck forehand names trumps in Valfri")
+    if full["round3_trump_timing"] != "after_seeing_hand":
+        raise CardlabError(
+            "name_trumps needs the variant round3_trump_timing=after_seeing_hand: by default trumps are named "
+            "blind, before the deal (BM-5), where no hand can tell which is better"
+        )
+    if bv[K.V_WIDOW]:
+        raise CardlabError(
+            "name_trumps with a widow exchange is not advised: the dealer names trumps before taking the widow, "
+            "and the advisor does not play the exchange; use widow_exchange=none"
+        )
+    if round not in (None, 3):
+        raise CardlabError("name_trumps is round 3's decision (BM-5): give --round 3 or omit it")
+    stray = sorted(k for k, v in fields.items() if v)
+    if stray:
+        raise CardlabError(
+            f"--{stray[0].replace('_', '-')} does not go with name_trumps: trumps are named before the first lead"
+        )
+    if dealer is None:
+        dealer = seat
+    if dealer != seat:
+        raise CardlabError(f"the dealer names trumps in round 3 (BM-5): --seat {seat} is not the --dealer {dealer}")
+    if not 0 <= seat <= 2:
+        raise CardlabError(f"bad --seat {seat}: seats are 0..2")
+    mine = _cards(hand, "--hand")
+    if len(mine) != 16:
+        raise CardlabError(f"--hand holds {len(mine)} cards: the dealer names trumps holding its 16 dealt cards (BM-2)")
+    mask = sum(1 << c for c in mine)
+    model, strat, names = _models(strategies)
+    pv = player_array(
+        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
+    )
+    sizes = np.array([16, 16, 16], dtype=np.int64)
+    trumps = np.arange(4, dtype=np.int64)
+    args = (
+        np.int64(seat), np.int64(dealer), np.int64(2), np.uint64(mask), np.uint64(FULL & ~mask), sizes, trumps,
+        np.int64(model), strat, pv, bv,
+    )  # fmt: skip
+    pos = {"full": full, "seat": seat, "rtype": 2, "trump": -1, "dealer": dealer}
+    d = _describe(pos, hand=_text(mine), decision="name_trumps")
+    d.pop("trumps")
+    return _spec("kernels.bismarck:advise_trump_chunks", args, [f"name {s}" for s in SUITS], names, d)
+
+
+def position_fields(given: dict, variants: dict | None, strategies) -> dict:
+    """The advisor's keywords from a position document (``position``: a JSON file) and the flags given (which
+    override it); a document's ``variants`` and ``models`` are used unless flags name them."""
+    doc: dict = {}
+    path = given.pop("position", None)
+    if path:
+        doc = read_position(path, GAME, FIELDS)
+        if isinstance(doc.get("tricks"), list):
+            doc["tricks"] = [_trick_text(t, path, i) for i, t in enumerate(doc["tricks"])]
+        if isinstance(doc.get("current"), dict):
+            doc["current"] = _trick_text(doc["current"], path, -1)
+    return position_kwargs(doc, given, FIELDS, variants, strategies)
+
+
+def _trick_text(t: Any, path: str, i: int) -> str:
+    """A trick of a position document: ``"AS 2S 5H"`` or ``{"leader": 1, "cards": "AS 2S 5H"}`` (the leader
+    is checked against BM-4 by the cards' order: it follows from the earlier tricks)."""
+    if isinstance(t, str):
+        return t
+    if isinstance(t, dict) and isinstance(t.get("cards"), str):
+        return t["cards"]
+    where = "current" if i < 0 else f"tricks[{i}]"
+    raise CardlabError(f'--position {path!r}: {where} is "AS 2S 5H" or {{"leader": 1, "cards": "AS 2S 5H"}}')
+
+
+def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
+    """Run the advisor on one position; the table has a row per action and measure (module docstring)."""
+    decision = position.pop("decision", None) or "play"
+    if decision == "play":
+        spec = play_spec(variants=variants, strategies=strategies, **position)
+    elif decision == "name_trumps":
+        spec = trump_spec(variants=variants, strategies=strategies, **position)
+    else:
+        raise CardlabError(f"unknown decision {decision!r}; accepted: {', '.join(DECISIONS)}")
+    result = run_spec(spec, **run)
+    result.headline = ("score", "win", "tricks", "diff_score")
+    line = answer_line(result.table, win_words="makes the quota", score_words="round score", by_score=True)
+    t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
+    best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
+    result.meta["answer"] = line.replace(" (best", f", {t[best]:.2f} tricks (best", 1)
+    result.meta["models"] = spec.describe["strategies"]
+    result.meta["model"] = (
+        "pimc, each sampled layout solved double dummy (every seat then sees every card)"
+        if all(n == "pimc" for n in spec.describe["strategies"])
+        else "the hand played on by the players named"
+    )
+    return result

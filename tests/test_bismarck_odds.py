@@ -1,0 +1,279 @@
+"""Bismarck's advisor (``cardlab odds bismarck``, analysis/games/bismarck_odds.py): the kernel against the
+reference on each sampled layout (the hand played on by heuristic players, BM-4; each layout solved double dummy
+by brute force), the sampler (exactly uniform, never against a void, BM-4), positions with known answers, trump
+naming (BM-9 2) and bad positions refused in one line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from analysis import cli
+from analysis.driver import run_chunks
+from analysis.errors import CardlabError
+from analysis.games import bismarck_odds as bo
+from kernels import bismarck as K
+from kernels import rng
+from kernels.advise import A_SAMPLES, advise_width
+from tests.reference import bismarck as ref
+
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+
+
+def _codes(mask: int) -> set[int]:
+    return {c for c in range(64) if (int(mask) >> c) & 1}
+
+
+def _code(card: str) -> int:
+    return SUITS.index(card[1]) * 16 + RANKS.index(card[0])
+
+
+def _layouts(spec, key0: int, n: int):
+    """The hands of samples 0..n-1 as the kernel draws them, each checked against the position: sizes, known
+    cards, no suit a seat showed out of, nothing dealt twice or from outside the unseen cards."""
+    seat, _d, _r, _t, hand, unknown, voids, need, known = (int(x) if np.ndim(x) == 0 else x for x in spec.args[:9])
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    st = rng.new_state()
+    ways = np.zeros((5, 17, 17))
+    out = np.zeros(2, dtype=np.uint64)
+    for t in range(n):
+        rng.seed_state(st, np.uint64(key0), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        assert K.sample_hidden(np.uint64(unknown), voids[a], voids[b], need[a], need[b], st, ways, out)
+        hands = [set(), set(), set()]
+        hands[seat] = _codes(hand)
+        hands[a] = _codes(out[0]) | _codes(known[a])
+        hands[b] = _codes(out[1]) | _codes(known[b])
+        for s in (a, b):
+            assert len(_codes(out[0 if s == a else 1])) == need[s]
+            assert not any((int(voids[s]) >> (c >> 4)) & 1 for c in hands[s])  # never against a void
+        assert _codes(out[0]) | _codes(out[1]) <= _codes(unknown) and not _codes(out[0]) & _codes(out[1])
+        yield t, hands
+
+
+def _run(spec, n: int, key0: int = 5) -> np.ndarray:
+    return run_chunks(
+        spec.kernel, spec.args, np.zeros(1, dtype=np.int64), n, n, np.uint64(key0), np.uint64(0), spec.n_counts
+    )[0]
+
+
+def _sums(row: np.ndarray, A: int):
+    W = advise_width(A)
+    per = row[1 : 1 + 4 * A].reshape(A, 4)
+    tricks = row[W + 1 : W + 1 + 4 * A].reshape(A, 4)[:, 1]
+    return per[:, 0].tolist(), per[:, 1].tolist(), tricks.tolist()
+
+
+# positions: the first lead; mid-hand on a trick in progress (voids shown); a misere round; round 2 with the
+# drawn card shown; the order of the tricks forgotten (--played, --won, --leader)
+HAND0 = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
+POSITIONS = [
+    dict(hand=HAND0, round=1, dealer=2),
+    dict(
+        seat=1,
+        hand="AS 3S 4S 5S 2H 3H 4C 5C 8D 9D TD JD QH KH",
+        round=2,
+        trumps="H",
+        dealer=0,
+        shown="7H",
+        tricks=["2C 9C AC", "QS 6S 2S"],
+        current="JH",
+    ),
+    dict(
+        seat=0,
+        hand="2S 5S 9S 3H 6H TH 2C 7C JC 4D 8D QD KD",
+        round=4,
+        dealer=0,
+        tricks=["3S 4S AS", "KS 6S 3C", "7S 8S 5C"],
+        current="AD TD",
+    ),
+    dict(
+        seat=2,
+        hand="4S 5S 6S 7S 2H 3H 4H 5H 2D 3D 4D 5D",
+        round=3,
+        trumps="S",
+        dealer=1,
+        played="AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C",
+        won=["0=2", "1=1", "2=1"],
+        leader=2,
+    ),
+]
+
+
+def _reference_heuristic(spec, n: int, key0: int = 5):
+    """Per action, the sums over samples of (quota made, round score, tricks) by the reference's play_from."""
+    args = spec.args
+    dealer, rtype, trump = int(args[1]), int(args[2]), int(args[3])
+    leader, trick = int(args[9]), [int(c) for c in args[10][: int(args[11])]]
+    played, known_out, won, actions = _codes(args[12]), _codes(args[13]), [int(x) for x in args[15]], args[16]
+    seat = int(args[0])
+    role = ref.ROLES[(seat - dealer) % 3]
+    variants = {}
+    out = Counter(), Counter(), Counter()
+    for _t, hands in _layouts(spec, key0, n):
+        for a, c in enumerate(actions):
+            tricks, scores, _ = ref.play_from(
+                hands, dealer, rtype + 1, trump, ["heuristic"] * 3, None, leader, trick,
+                played, won, known_out, variants, forced=int(c),
+            )  # fmt: skip
+            q = ref.quota(rtype + 1, role, ref.DEFAULTS)
+            made = tricks[seat] >= q if rtype < 3 else tricks[seat] <= q
+            out[0][a] += int(made)
+            out[1][a] += scores[seat]
+            out[2][a] += tricks[seat]
+    return out
+
+
+@pytest.mark.parametrize("i", range(len(POSITIONS)))
+def test_the_advisor_equals_the_reference_on_each_sample(i):
+    """Heuristic players play the hand on from each card (kernels.bismarck.play_from against the reference's
+    play_from), on the same sampled layouts."""
+    spec = bo.play_spec(strategies=["heuristic"], **POSITIONS[i])
+    n = 6
+    row = _run(spec, n)
+    A = len(spec.describe["actions"])
+    assert row[A_SAMPLES] == n
+    made, score, tricks = _reference_heuristic(spec, n)
+    assert _sums(row, A) == ([made[a] for a in range(A)], [score[a] for a in range(A)], [tricks[a] for a in range(A)])
+
+
+# late positions (4 cards a hand) where brute force is quick: no trumps, a trump suit mid-trick, misere
+_LATE_PLAYED = (
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2H 3H 4H 5H 6H 7H 8H 9H TH JH"
+)
+LATE = [
+    dict(hand="AS 2S QH 3S", round=1, dealer=2, played=_LATE_PLAYED, won=["0=4", "1=4", "2=4"], leader=0),
+    dict(seat=1, hand="AS 2S KH 3S", round=3, trumps="H", dealer=2, played=_LATE_PLAYED, won=["0=5", "1=4", "2=3"],
+         leader=0, current="5S"),
+    dict(seat=2, hand="AS 2S QH 3S", round=4, dealer=2, played=_LATE_PLAYED, won=["0=4", "1=4", "2=4"], leader=2),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("i", range(len(LATE)))
+def test_the_pimc_model_equals_brute_force_on_each_sample(i):
+    """The pimc model: each sampled layout solved double dummy (kernels.dd.card_values), against the reference's
+    full minimax (the seat alone against the other two; in misere the two push tricks on it)."""
+    spec = bo.play_spec(**LATE[i])
+    n = 8
+    row = _run(spec, n)
+    args = spec.args
+    seat, dealer, rtype, trump = (int(x) for x in args[:4])
+    leader, trick = int(args[9]), [int(c) for c in args[10][: int(args[11])]]
+    won, actions = [int(x) for x in args[15]], [int(c) for c in args[16]]
+    me = 1 << seat
+    maxteam = me if rtype < 3 else 7 ^ me
+    role = ref.ROLES[(seat - dealer) % 3]
+    made, score, tricks = Counter(), Counter(), Counter()
+    for _t, hands in _layouts(spec, 5, n):
+        for a, c in enumerate(actions):
+            rest = [set(h) for h in hands]
+            rest[seat].discard(c)
+            t = won[seat] + ref.minimax(rest, trump, leader, [*trick, c], maxteam, me)
+            q = ref.quota(rtype + 1, role, ref.DEFAULTS)
+            made[a] += int(t >= q if rtype < 3 else t <= q)
+            score[a] += ref.score(rtype + 1, role, t, ref.DEFAULTS)
+            tricks[a] += t
+    A = len(actions)
+    assert _sums(row, A) == ([made[a] for a in range(A)], [score[a] for a in range(A)], [tricks[a] for a in range(A)])
+
+
+def test_the_sampler_is_exactly_uniform_and_keeps_the_voids():
+    """Every layout of the unseen cards consistent with the position is equally likely (chi-square), and none
+    gives a seat a suit it showed out of: 8 unseen cards (2S 3S 4S 2H 3H 4H 2D 3D), seats 1 and 2 hold 2 each, 4
+    are out of play, seat 1 showed out of hearts: C(5, 2) ways for seat 1, then C(6, 2) for seat 2 = 150."""
+    unseen = "2S 3S 4S 2H 3H 4H 2D 3D".split()
+    pos = dict(
+        hand="AS KS", round=1, dealer=2, won=["0=5", "1=5", "2=4"], leader=0,
+        played=" ".join(c for c in bo.DECK.text(bo.FULL).split() if c not in ["AS", "KS", *unseen]),
+    )  # fmt: skip
+    spec = bo.play_spec(**pos)
+    args = list(spec.args)
+    args[6] = np.array([0, 1 << 2, 0], dtype=np.int64)  # seat 1 showed out of hearts
+    spec = replace(spec, args=tuple(args))
+    n = 15000
+    cells = Counter((frozenset(h[1]), frozenset(h[2])) for _, h in _layouts(spec, 11, n))
+    assert len(cells) == 150
+    expected = n / 150
+    chi2 = sum((k - expected) ** 2 / expected for k in cells.values())
+    assert chi2 < 208  # about the 0.999 quantile of chi-square with 149 degrees of freedom (Wilson-Hilferty)
+
+
+def test_a_sure_trick_must_be_cashed():
+    """Two cards each, no trumps, seat 0 on lead with AS 2C: AS wins whenever it is led, and then 2C may still
+    win; led second it may be lost (thrown on a suit seat 0 cannot follow, BM-4). So AS is at least as good on
+    every layout (brute force) and strictly better on some: the advisor says AS, 2C clearly worse."""
+    unseen = "3D 4D KC 5D 6H 7H 8H 9H".split()
+    pos = dict(
+        hand="AS 2C", round=1, dealer=2, won=["0=5", "1=5", "2=4"], leader=0,
+        played=" ".join(c for c in bo.DECK.text(bo.FULL).split() if c not in ["AS", "2C", *unseen]),
+    )  # fmt: skip
+    spec = bo.play_spec(**pos)
+    better = 0
+    for _t, hands in _layouts(spec, 5, 64):
+        v = {}
+        for c in (_code("AS"), _code("2C")):
+            rest = [set(h) for h in hands]
+            rest[0].discard(c)
+            v[c] = ref.minimax(rest, -1, 0, [c], 1, 1)
+        assert v[_code("AS")] >= v[_code("2C")]
+        better += v[_code("AS")] > v[_code("2C")]
+    assert better > 0
+    res = bo.odds({"trials": 64, "seed": 5}, **pos)
+    t = res.table
+    assert res.meta["answer"].startswith("Play AS")
+    d = t[(t.measure == "diff_tricks") & (t.action == "2C")].iloc[0]
+    assert d.verdict == "worse" and d.ci_high < 0
+
+
+def test_naming_the_long_suit():
+    """Round 3 with trumps named after seeing the hand (3(c)3): ten spades from the ace down: naming spades is
+    best, clearly, in tricks and round score."""
+    variants = {"round3_trump_timing": "after_seeing_hand"}
+    hand = "AS KS QS JS TS 9S 8S 7S 6S 5S AH KH AD KD AC 2C"
+    res = bo.odds({"trials": 16, "seed": 2}, variants=variants, decision="name_trumps", seat=1, dealer=1, hand=hand,
+                  strategies=["heuristic"])  # fmt: skip
+    t = res.table
+    assert res.meta["answer"].startswith("Name S")
+    for s in "CDH":
+        d = t[(t.measure == "diff_tricks") & (t.action == f"name {s}")].iloc[0]
+        assert d.verdict == "worse" and d.ci_high < 0
+
+
+def test_the_command_answers_first(capsys):
+    argv = ["odds", "bismarck", "--hand", HAND0, "--round", "1", "--dealer", "2", "--trials", "8"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("Play ") and "round score" in out.splitlines()[0]
+    assert "model: pimc, each sampled layout solved double dummy" in out
+    assert cli.main([*argv, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {r["measure"] for r in doc["rows"]} == {"win", "score", "tricks", "diff_win", "diff_score", "diff_tricks"}
+
+
+BAD = [
+    (dict(hand=HAND0, round=1), "give --dealer"),
+    (dict(hand=HAND0, dealer=2), "give --round"),
+    (dict(hand=HAND0, round=5, dealer=2), "bad --round 5"),
+    (dict(hand=HAND0, round=1, dealer=2, trumps="H"), "no trumps"),
+    (dict(hand=HAND0, round=2, dealer=2), "give --trumps"),
+    (dict(hand=HAND0, round=1, dealer=1), "it is seat 2's turn"),
+    (dict(hand="AS KS", round=1, dealer=2), "seat 0 holds 16"),
+    (dict(hand=HAND0, round=1, dealer=2, tricks=["3D 4D"]), "a completed trick has 3 cards"),
+    (dict(hand="AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH", round=1, dealer=2, tricks=["2S 3S 4D", "5S 6S 7D", "4S 5D 8S"]), "showed out of S"),
+    (dict(hand=HAND0, round=1, dealer=1, current="AS"), "named twice"),
+    (dict(hand=HAND0, round=1, dealer=2, won=["0=1"]), "--won goes with --played"),
+    (dict(hand=HAND0, round=1, dealer=2, shown="2D"), "round-2 trump card"),
+    (dict(hand=HAND0, round=1, dealer=2, strategies=["dd"]), "models dd"),
+    (dict(hand=HAND0, round=1, dealer=2, decision="bid"), "unknown decision"),
+    (dict(hand=HAND0, decision="name_trumps", seat=2, dealer=2), "round3_trump_timing=after_seeing_hand"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("pos, fragment", BAD)
+def test_bad_positions_are_refused(pos, fragment):
+    with pytest.raises(CardlabError, match=fragment.replace("(", r"\(").replace("+", r"\+")):
+        bo.odds({"trials": 4}, **pos)

@@ -395,6 +395,8 @@ def build_parser() -> _Parser:
             help=f"who plays: NAME for every seat or SEAT=NAME (repeatable); NAME: {', '.join(game.strategies())} "
             f"(default {game.default_strategy()})",
         )
+        for opt in game.record_options:
+            opt.add_to(rc)
         rc.add_argument("--out", metavar="FILE", help="write the record (JSON) to FILE instead of stdout")
 
     for game, _, rv in _game_parsers(
@@ -675,8 +677,8 @@ def _cmd_solve(game: Game, args) -> None:
 
 
 #: the review's table output (every column in csv and json)
-REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "win_taken",
-                  "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
+REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
+                  "dd_best", "win_taken", "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
 
 
 def _cmd_record(game: Game, args) -> None:
@@ -685,6 +687,7 @@ def _cmd_record(game: Game, args) -> None:
         players=getattr(args, "players", None),
         variants=parse_variant_options(args.variant),
         strategies=args.strategy,
+        **_given(args, game.record_options),
     )
     emit(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", args.out)
     if args.out:

@@ -248,7 +248,7 @@ def test_the_command_answers_first(capsys):
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("Play ") and "round score" in out.splitlines()[0]
-    assert "model: pimc, each sampled layout solved double dummy" in out
+    assert "model: pimc, each sampled layout solved double dummy: every card seen" in out
     assert cli.main([*argv, "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert {r["measure"] for r in doc["rows"]} == {"win", "score", "tricks", "diff_win", "diff_score", "diff_tricks"}

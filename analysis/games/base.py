@@ -172,6 +172,8 @@ class Game:
     #: options of ``exact`` (passed to :meth:`exact`), of ``odds`` (to :meth:`odds`) and of ``compare``
     exact_options: ClassVar[tuple[Option, ...]] = ()
     odds_options: ClassVar[tuple[Option, ...]] = ()
+    #: options of ``record`` beyond seed, players, variants and strategies (passed to :meth:`record`)
+    record_options: ClassVar[tuple[Option, ...]] = ()
     compare_options: ClassVar[tuple[Option, ...]] = ()
     #: the models the advisor (odds) plays with when none are named (None: the game's default strategy)
     advisor_model: str | None = None

@@ -16,7 +16,7 @@ from kernels import dd as DD
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, seat_assignments
+from ..rules import GameRules, load_game, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, SolveRequest
 
@@ -570,6 +570,14 @@ _PIMC_ADVISOR = (
 
 class Bismarck(Game):
     advisor_model = "pimc"
+    record_unit = "hand"
+    review_precision = 0.25
+    review_precision_unit = "points of round score"
+    record_options = (
+        Option("--round", "the round type of the hand recorded, 1-4 (default 1; ruleset=swedish: the contract)",
+               type=int),
+        *_PIMC,
+    )  # fmt: skip
     compare_by = "role"
     compare_who = ("dealer", "left", "right")
     id = GAME
@@ -584,6 +592,8 @@ class Bismarck(Game):
         "compare": {"field": "heuristic", "challenger": "random", "round": 2},
         "solve": {"request": SolveRequest(deal="bismarck", hands="AS KS|QS JS|TS 9S", trump="S")},
         "report": {"scale": 0.001},
+        "record": {"seed": 1},
+        "review": {"record": str(seeds_dir() / "records" / "bismarck-example.json"), "seat": 0},
         "odds": {
             "run": {"trials": 8, "chunk_size": 8, "seed": 3},
             "hand": "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S",
@@ -645,6 +655,22 @@ class Bismarck(Game):
         from .bismarck_odds import odds, position_fields
 
         return odds(run.kwargs(), **position_fields(position, variants, strategies))
+
+    def record(self, seed=0, players=None, variants=None, strategies=None, **options):
+        from .bismarck_review import record
+
+        return record(seed, players, variants, list(strategies) if strategies else None, **options)
+
+    def review(self, record, seat=None, run=None, strategies=None):
+        from .bismarck_review import review
+
+        doc, kwargs = self.review_inputs(record, run, strategies)
+        return review(doc, seat=seat, **kwargs)
+
+    def review_sections(self, result, record_name):
+        from .bismarck_review import sections
+
+        return sections(result, record_name)
 
     def solve(self, request):
         return solve_table(

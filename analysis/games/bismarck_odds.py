@@ -330,6 +330,16 @@ def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
     return 0, codes, names
 
 
+def model_words(names: list[str]) -> str:
+    """The model in words, for the output's header."""
+    if all(n == "pimc" for n in names):
+        return (
+            "pimc, each sampled layout solved double dummy: every card seen, the other two seats together against "
+            "the seat"
+        )
+    return "the hand played on by the players named"
+
+
 def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     """Two count rows side by side (kernels.bismarck.advisor): the quota and round score, then the tricks; ranked
     by round score, then the quota, then tricks (fewest in a misere round)."""
@@ -543,9 +553,5 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     result.meta["answer"] = line.replace(" (best", f", {t[best]:.2f} tricks (best", 1)
     result.meta["models"] = spec.describe["strategies"]
-    result.meta["model"] = (
-        "pimc, each sampled layout solved double dummy (every seat then sees every card)"
-        if all(n == "pimc" for n in spec.describe["strategies"])
-        else "the hand played on by the players named"
-    )
+    result.meta["model"] = model_words(spec.describe["strategies"])
     return result

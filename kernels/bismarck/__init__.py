@@ -65,7 +65,7 @@ from .layout import (
 from .pimc import choose_card, sample_hidden, solver_card
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, name_trump
 from .rules import _follow, hand_score, hcp, quota, schedule
-from .simulate import compare_chunks, simulate_chunks
+from .simulate import compare_chunks, record_hand, simulate_chunks
 
 __all__ = [
     "M_DD_EACH_LAYOUT",
@@ -132,6 +132,7 @@ __all__ = [
     "new_solver_state",
     "play_hand",
     "quota",
+    "record_hand",
     "sample_hidden",
     "schedule",
     "simulate_chunks",

@@ -1,0 +1,439 @@
+"""Bismarck records and reviews (``cardlab record`` / ``cardlab review``; ``../shared/design/positions.md``, the
+event vocabulary in ``seeds/bismarck.md``).
+
+A **record** is one hand (BM-2 .. BM-6): the ``dealer``, the ``round``, the ``trumps``, every seat's ``hands`` as
+play begins (after any widow exchange), the card ``shown`` in round 2, the exchanging seat's ``discards`` and
+the ``events``: the 48 cards in the order played (``{"seat": S, "play": "AS"}``). Loading replays it under BM-4
+(the seat to play, a card it holds, following suit, must-trump) and refuses the first illegal event in one line
+naming its index and rule.
+
+A **review** takes, at each card of a seat, only what that seat knew (its own cards, the tricks so far in order,
+the current trick, the shown card, its own discards: :func:`position_at`), runs the advisor on it (``pimc`` by
+default: each sampled layout solved double dummy) and reports the card played against the best, what the
+choice cost in round score (``loss_score``) and in the chance to make the quota (``loss_win``), with 95%
+intervals, beside the double-dummy value of every card on the *actual* layout (``dd_taken``, ``dd_best``: the
+tricks the seat takes from there with every hand seen, DDS's AnalysePlay view): a card that loses a trick on
+the actual layout while being the best on what the seat knew is bad luck, not an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kernels import bismarck as K
+from kernels import dd as DD
+
+from .. import __version__
+from ..driver import split_seed
+from ..errors import CardlabError
+from ..review import check_shape, judge
+from ..review import result as review_result
+from ..review import sections as review_sections
+from ..review import summary as review_summary
+from ..review import win_figure as review_figure
+from ..rules import seat_assignments
+from ..tables import Result
+from .bismarck import (
+    DECK,
+    DEFAULT_STRATEGY,
+    GAME,
+    PIMC_FROM,
+    PIMC_SAMPLES,
+    ROUND_NAMES,
+    STRATEGIES,
+    SUITS,
+    player_array,
+    rules,
+    variant_array,
+)
+from .bismarck_odds import _contract, _winner_pos, model_words, play_spec
+
+EVENT_FORMS = '{"seat": S, "play": "CARD"}'
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["game", "dealer", "round", "hands", "events"],
+    "additionalProperties": False,
+    "properties": {
+        "game": {"const": GAME},
+        "players": {"const": 3},
+        "variants": {"type": "object", "additionalProperties": {"type": ["string", "integer", "boolean"]}},
+        "seed": {"type": ["integer", "null"]},
+        "strategies": {"type": "object", "additionalProperties": {"type": "string"}},
+        "dealer": {"type": "integer", "minimum": 0, "maximum": 2},
+        "round": {"type": "integer", "minimum": 1, "maximum": 4},
+        "trumps": {"type": "string"},
+        "shown": {"type": ["string", "null"]},
+        "discards": {"type": "object", "additionalProperties": {"type": "string"}},
+        "hands": {"type": "object", "additionalProperties": {"type": "string"}},
+        "events": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "play"],
+                "additionalProperties": False,
+                "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 2}, "play": {"type": "string"}},
+            },
+        },
+        "result": {"type": "object"},
+        "version": {"type": "string"},
+    },
+}
+
+
+def _text(cards) -> str:
+    return " ".join(str(DECK.card(c)) for c in cards)
+
+
+def _cards_of_mask(m: int) -> list[int]:
+    return [c for c in range(64) if (m >> c) & 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Recording
+# ---------------------------------------------------------------------------------------------
+
+
+def record(
+    seed: int = 0,
+    players: int | None = None,
+    variants: dict | None = None,
+    strategies: list[str] | None = None,
+    round: int | None = None,
+    pimc_from: int | None = None,
+    pimc_samples: int | None = None,
+) -> dict:
+    """The record of one simulated hand: trial 0 of ``cardlab simulate bismarck --unit hand --round R --seed
+    SEED`` with the same players (the same dealer, deal and draws)."""
+    rules().check_players(players)
+    full = rules().resolve_variants(variants)
+    bv = variant_array(variants)
+    names = seat_assignments(strategies, 3, DEFAULT_STRATEGY, STRATEGIES)
+    strat = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
+    r = 1 if round is None else int(round)
+    if r not in ROUND_NAMES:
+        raise CardlabError(f"bad --round {round}: accepted 1, 2, 3, 4")
+    pv = player_array(
+        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
+    )
+    key0, key1 = split_seed(seed)
+    hands0 = np.zeros(4, dtype=np.uint64)
+    trace = np.zeros(56, dtype=np.int64)
+    info = np.zeros(6, dtype=np.int64)
+    K.record_hand(key0, key1, np.int64(0), strat, pv, np.int64(r - 1), bv, hands0, trace, info)
+    dealer, rtype, trump = int(info[0]), int(info[1]), int(info[2])
+    hands = [int(h) for h in hands0[:3]]
+    events = []
+    leader = (dealer + 1) % 3
+    for t in range(16):
+        row = [int(c) for c in trace[3 * t : 3 * t + 3]]
+        for j, c in enumerate(row):
+            events.append({"seat": (leader + j) % 3, "play": _text([c])})
+        leader = (leader + _winner_pos(row, trump)) % 3
+    doc: dict[str, Any] = {
+        "game": GAME,
+        "players": 3,
+        "variants": {k: v for k, v in full.items() if v != rules().variants[k]["default"]},
+        "seed": int(seed),
+        "strategies": {str(s): n for s, n in enumerate(names)},
+        "dealer": dealer,
+        "round": rtype + 1,
+        "trumps": "NT" if trump < 0 else SUITS[trump],
+        "hands": {str(s): _text(_cards_of_mask(hands[s])) for s in range(3)},
+        "events": events,
+    }
+    if info[3]:
+        doc["shown"] = _text(_cards_of_mask(int(info[3])))
+    if info[4]:
+        ex = dealer if bv[K.V_WIDOW] == 1 else (dealer + 1) % 3
+        doc["discards"] = {str(ex): _text(_cards_of_mask(int(info[4])))}
+    doc["result"] = replay(doc).result()
+    doc["version"] = __version__
+    return doc
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Hand:
+    """A replayed record: the rules, and the state before every event."""
+
+    variants: dict
+    dealer: int
+    rtype: int
+    trump: int
+    hands: list[int]  # as play begins
+    shown: int  # the round-2 card out of play (a mask), 0 if none
+    discards: dict[int, int]  # the exchanging seat's discards
+    events: list[tuple[int, int]]  # (seat, card)
+    strategies: list[str] | None
+    leaders: list[int] = field(default_factory=list)  # each trick's leader
+    won: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    @property
+    def over(self) -> bool:
+        return len(self.events) == 48
+
+    def result(self) -> dict:
+        bv = variant_array(self.variants)
+        out: dict[str, Any] = {"tricks": {str(s): self.won[s] for s in range(3)}}
+        if self.over:
+            out["scores"] = {
+                str(s): int(K.hand_score(self.rtype, (s - self.dealer) % 3, self.won[s], bv)) for s in range(3)
+            }
+        return out
+
+
+def replay(doc: dict) -> Hand:
+    """Check a record (its shape, then BM-2 and BM-4 event by event) and return the replayed hand."""
+    check_shape(doc, GAME, SCHEMA, EVENT_FORMS)
+    variants = doc.get("variants") or {}
+    bv = variant_array(variants)
+    swedish = bool(bv[K.V_RULESET])
+    try:
+        rtype, trump = _contract(doc["round"], doc.get("trumps") if doc.get("trumps") != "NT" else None, bv)
+    except CardlabError as e:
+        raise CardlabError(f"bad record: {e}".replace("--round", "round").replace("--trumps", "trumps")) from None
+    if sorted(doc["hands"]) != ["0", "1", "2"]:
+        raise CardlabError('bad record: hands: give the three seats\' cards, {"0": "...", "1": "...", "2": "..."}')
+    hands = []
+    seen = 0
+    for s in range(3):
+        try:
+            m = DECK.mask(doc["hands"][str(s)])
+        except CardlabError as e:
+            raise CardlabError(f"bad record: hands {s}: {e}") from None
+        if bin(m).count("1") != 16:
+            raise CardlabError(f"bad record: hands {s} holds {bin(m).count('1')} cards; each seat is dealt 16 (BM-2)")
+        if m & seen:
+            raise CardlabError(f"bad record: {_text(_cards_of_mask(m & seen))} dealt to two seats (BM-2)")
+        seen |= m
+        hands.append(m)
+    shown = DECK.mask(doc["shown"]) if doc.get("shown") else 0
+    if shown and (shown & seen or rtype != 1 or bv[K.V_ROUND2] != 0 or swedish):
+        raise CardlabError("bad record: shown is round 2's drawn trump card, out of play (BM-5)")
+    discards = {int(s): DECK.mask(v) for s, v in (doc.get("discards") or {}).items()}
+    strategies = doc.get("strategies")
+    hand = Hand(
+        variants=variants, dealer=doc["dealer"], rtype=rtype, trump=trump, hands=hands, shown=shown,
+        discards=discards, events=[],
+        strategies=[strategies[str(s)] for s in range(3)] if strategies and len(strategies) == 3 else None,
+    )  # fmt: skip
+    must = bool(bv[K.V_MUST_TRUMP])
+    now = list(hands)
+    leader = (hand.dealer + 1) % 3
+    row: list[int] = []
+    if len(doc["events"]) > 48:
+        raise CardlabError(f"bad record: {len(doc['events'])} events; a hand has 48 cards (16 tricks, BM-4)")
+    for i, ev in enumerate(doc["events"]):
+        if not row:
+            hand.leaders.append(leader)
+        s = (leader + len(row)) % 3
+        if ev["seat"] != s:
+            raise CardlabError(f"event {i}: seat {ev['seat']} plays, but it is seat {s}'s turn (BM-4)")
+        try:
+            cs = DECK.indices(ev["play"])
+        except CardlabError as e:
+            raise CardlabError(f"event {i}: {e}") from None
+        if len(cs) != 1:
+            raise CardlabError(f"event {i}: one card a turn (BM-4), got {ev['play']!r}")
+        c = cs[0]
+        if not (now[s] >> c) & 1:
+            raise CardlabError(f"event {i}: seat {s} does not hold {_text([c])}")
+        led = row[0] >> 4 if row else -1
+        legal = int(DD.legal_cards(np.uint64(now[s]), led, trump, int(must)))
+        if not (legal >> c) & 1:
+            rule = "must trump when void, 3(c)6" if must and c >> 4 != led and c >> 4 != trump else "follow suit"
+            raise CardlabError(f"event {i}: seat {s} plays {_text([c])} on a {SUITS[led]} lead (BM-4: {rule})")
+        now[s] &= ~(1 << c)
+        row.append(c)
+        hand.events.append((s, c))
+        if len(row) == 3:
+            w = (leader + _winner_pos(row, trump)) % 3
+            hand.won[w] += 1
+            leader = w
+            row = []
+    return hand
+
+
+# ---------------------------------------------------------------------------------------------
+# Reviewing
+# ---------------------------------------------------------------------------------------------
+
+
+def position_at(hand: Hand, i: int) -> dict:
+    """What the seat to play event ``i`` knew then: its cards, the tricks so far in order, the current trick, the
+    round, trumps and dealer, the shown card, its own discards. Nothing of the other hands."""
+    s = hand.events[i][0]
+    before = [c for _, c in hand.events[:i]]
+    n_done = len(before) // 3
+    mine = hand.hands[s] & ~sum(1 << c for c in before)
+    r = hand.rtype + 1
+    pos: dict[str, Any] = {
+        "seat": s,
+        "hand": _text(_cards_of_mask(mine)),
+        "round": r,
+        "trumps": None if hand.trump < 0 else SUITS[hand.trump],
+        "dealer": hand.dealer,
+        "tricks": [_text(before[3 * t : 3 * t + 3]) for t in range(n_done)],
+        "current": _text(before[3 * n_done :]),
+    }
+    if hand.shown:
+        pos["shown"] = _text(_cards_of_mask(hand.shown))
+    if s in hand.discards:
+        pos["discards"] = _text(_cards_of_mask(hand.discards[s]))
+    return pos
+
+
+def _label(spec, card: int) -> str:
+    """The advisor's row of a card (equal cards share one: ``QH (or KH AH)``)."""
+    name = _text([card])
+    for label in spec.describe["actions"]:
+        if name in label.replace("(or ", "").replace(")", "").split():
+            return label
+    raise CardlabError(f"the card played ({name}) is not among the advisor's actions")
+
+
+def _dd_values(hand: Hand, i: int) -> dict[int, int]:
+    """Every legal card's double-dummy value on the actual layout (the seat's tricks from there, the current
+    trick included, the two others against it; in a misere round the two push tricks on it)."""
+    s = hand.events[i][0]
+    before = [c for _, c in hand.events[:i]]
+    now = np.zeros(4, dtype=np.uint64)
+    for q in range(3):
+        now[q] = np.uint64(hand.hands[q] & ~sum(1 << c for c in before))
+    n_done = len(before) // 3
+    row = np.zeros(4, dtype=np.int64)
+    cur = before[3 * n_done :]
+    row[: len(cur)] = cur
+    leader = hand.leaders[n_done]
+    me = 1 << s
+    maxteam = me if hand.rtype != 3 else 7 ^ me
+    ttk, ttg, bufs = _solver()
+    out_cards = np.zeros(16, dtype=np.int64)
+    out_values = np.zeros(16, dtype=np.int64)
+    must = int(variant_array(hand.variants)[K.V_MUST_TRUMP])
+    n = DD.card_values(
+        now, 3, hand.trump, must, leader, row, len(cur), maxteam, me, ttk, ttg, bufs, out_cards, out_values
+    )
+    return {int(c): int(v) for c, v in zip(out_cards[:n], out_values[:n])}
+
+
+@cache
+def _solver():
+    """One transposition table (16 MiB) and buffers for the review's double-dummy values, made on first use."""
+    ttk, ttg = DD.new_tt(18)
+    return ttk, ttg, DD.new_buffers()
+
+
+def review(
+    doc: dict,
+    *,
+    seat: int | None = None,
+    strategies: list[str] | None = None,
+    precision: float = 0.25,
+    seed: int = 0,
+    max_trials: int = 1024,
+    chunk_size: int = 64,
+    threads: int | None = None,
+    progress: bool = False,
+) -> Result:
+    """Every card of ``seat`` (every seat when None) in the record, judged by the advisor to ±``precision``
+    points of round score on the paired differences (or at ``max_trials`` sampled layouts); the models are
+    ``strategies``, else ``pimc`` (each sampled layout solved double dummy)."""
+    hand = replay(doc)
+    if seat is not None and not 0 <= seat <= 2:
+        raise CardlabError(f"bad --seat {seat}: seats are 0..2")
+    models = list(strategies) if strategies else ["pimc"]
+    it = [i for i, (s, _c) in enumerate(hand.events) if seat is None or s == seat]
+
+    def decisions():
+        for i in it:
+            pos = position_at(hand, i)
+            spec = play_spec(variants=hand.variants, strategies=models, **pos)
+            yield i, {**pos, "current": pos["current"], "by": None}, _label(spec, hand.events[i][1]), spec
+
+    rows, forced, trials = judge(
+        decisions(), len(it), precision=precision, seed=seed, max_trials=max_trials, chunk_size=chunk_size,
+        threads=threads, progress=progress,
+    )  # fmt: skip
+    for r in rows:
+        i = r["event"]
+        pos = position_at(hand, i)
+        r["on_table"] = f"{pos['current']} (trick {len(pos['tricks']) + 1})" if pos["current"] else (
+            f"lead (trick {len(pos['tricks']) + 1})"
+        )  # fmt: skip
+        dd = _dd_values(hand, i)
+        card = hand.events[i][1]
+        r["taken"] = _text([card])  # the card itself; best names its row (equal cards share one)
+        best_dd = max(dd.values()) if hand.rtype != 3 else min(dd.values())
+        r["dd_taken"] = dd[card] + _won_before(hand, i)
+        r["dd_best"] = best_dd + _won_before(hand, i)
+    names = seat_assignments(models, 3, "pimc", STRATEGIES)
+    result = review_result(
+        GAME, rows, players=3, variants=rules().resolve_variants(hand.variants), strategies=names, seat=seat,
+        forced=forced, events=len(hand.events), over=hand.over, outcome=hand.result(), precision=precision,
+        trials=trials, seed=seed, unit_word="hand",
+    )  # fmt: skip
+    if rows:
+        extra = pd.DataFrame([{k: r[k] for k in ("dd_taken", "dd_best")} for r in rows])
+        t = result.table
+        at = list(t.columns).index("verdict") + 1
+        for k in ("dd_best", "dd_taken"):
+            t.insert(at, k, extra[k].to_numpy())
+    result.meta["model"] = model_words(names)
+    result.meta["summary"] = summary(result)
+    return result
+
+
+def _won_before(hand: Hand, i: int) -> int:
+    """The tricks the seat to play event ``i`` won before it."""
+    s = hand.events[i][0]
+    n_done = i // 3
+    won = 0
+    for t in range(n_done):
+        row = [c for _, c in hand.events[3 * t : 3 * t + 3]]
+        won += (hand.leaders[t] + _winner_pos(row, hand.trump)) % 3 == s
+    return won
+
+
+def summary(result: Result) -> str:
+    """One line: how many cards judged, how many clearly worse than the best and what they cost in round score;
+    and the tricks lost on the actual layout (double dummy)."""
+    line = review_summary(result, "forced cards", cost="score")
+    t = result.table
+    if len(t):
+        lost = int((t["dd_best"] - t["dd_taken"]).abs().sum())
+        line += f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}"
+    return line
+
+
+WIN_LABEL = "chance to make the quota (%)"
+
+
+def win_figure(result: Result):
+    """The seat's chance to make its quota through the hand: best and taken cards."""
+    return review_figure(result, WIN_LABEL)
+
+
+def sections(result: Result, record_name: str):
+    """The review as report sections (README.md, review.html and the chart, as ``cardlab report`` writes)."""
+    m = result.meta
+    intro = (
+        f"{record_name}: one hand of Bismarck, models {', '.join(m['strategies'])}; each card judged on what its "
+        "seat knew then (its cards, the tricks so far, the current trick), every card on the same sampled layouts, "
+        f"to ±{m['precision_target']:g} points of round score on the paired differences. loss_score is the best "
+        "card's round score minus the taken card's (0 where the two are not separated at 95%); loss_win the same "
+        "for the chance to make the quota; dd_taken and dd_best are the seat's tricks in the hand with the taken "
+        "and the best card on the actual layout, double dummy (where a trick was lost against every card seen)."
+    )
+    cols = ["event", "seat", "on_table", "taken", "best", "verdict", "dd_taken", "dd_best", "win_taken",
+            "loss_score", "loss_score_low", "loss_score_high", "loss_win"]  # fmt: skip
+    return intro, review_sections(result, m["summary"], "Chance to make the quota", WIN_LABEL, cols)

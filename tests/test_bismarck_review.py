@@ -1,0 +1,120 @@
+"""Bismarck records and reviews (analysis/games/bismarck_review.py): the record is simulate's hand, the replay
+refuses illegal events naming BM-4, the review reads only what the seat knew and marks a card that throws a trick
+away."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+from analysis import cli
+from analysis.driver import run_chunks, split_seed
+from analysis.errors import CardlabError
+from analysis.games import bismarck as B
+from analysis.games import bismarck_review as br
+from analysis.rules import seeds_dir
+from kernels import bismarck as K
+
+EXAMPLE = seeds_dir() / "records" / "bismarck-example.json"
+
+
+@pytest.mark.parametrize("seed, round_no, strategy", [(1, 1, "heuristic"), (2, 2, "random"), (3, 4, "heuristic")])
+def test_the_record_is_simulates_hand(seed, round_no, strategy):
+    """Trial 0 of simulate --unit hand --round R --seed N: the same tricks by role (the kernel's counts)."""
+    doc = br.record(seed, strategies=[strategy], round=round_no)
+    key0, key1 = split_seed(seed)
+    spec = B.simulation_spec(strategies=[strategy], unit="hand", round=round_no)
+    row = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 1, 1, key0, key1, spec.n_counts)[0]
+    tricks = doc["result"]["tricks"]
+    for s in range(3):
+        role = (s - doc["dealer"]) % 3
+        b = ((round_no - 1) * 3 + role) * K.ROLE_FIELDS
+        assert row[b + K.R_N] == 1 and row[b + K.R_TRICKS] == tricks[str(s)]
+    assert sum(tricks.values()) == 16 and len(doc["events"]) == 48
+    assert br.replay(json.loads(json.dumps(doc))).result() == doc["result"]
+
+
+def _bad(doc: dict, i: int, **change) -> dict:
+    d = copy.deepcopy(doc)
+    d["events"][i].update(change)
+    return d
+
+
+def test_illegal_events_are_refused_with_the_rule():
+    doc = json.loads(EXAMPLE.read_text())
+    hands = {s: doc["hands"][str(s)].split() for s in range(3)}
+    first = doc["events"][0]
+    led = first["play"]
+    # the second seat holds the led suit (a revoke is a card of another suit)
+    s1 = doc["events"][1]["seat"]
+    other = next(c for c in hands[s1] if c[1] != led[1])
+    cases = [
+        (_bad(doc, 0, seat=(first["seat"] + 1) % 3), "event 0: seat .* it is seat .*'s turn \\(BM-4\\)"),
+        (_bad(doc, 0, play=hands[(first["seat"] + 1) % 3][0]), "does not hold"),
+        (_bad(doc, 1, play=other), "BM-4: follow suit"),
+        (_bad(doc, 0, play="AS KS"), "one card a turn"),
+    ]
+    assert any(c[1] == led[1] for c in hands[s1])  # the premise: seat s1 could follow
+    for d, fragment in cases:
+        with pytest.raises(CardlabError, match=fragment):
+            br.replay(d)
+    d = copy.deepcopy(doc)
+    d["hands"]["0"] = " ".join(d["hands"]["0"].split()[:15])
+    with pytest.raises(CardlabError, match="16 \\(BM-2\\)"):
+        br.replay(d)
+
+
+def test_the_review_reads_only_what_the_seat_knew():
+    """At a decision of seat 0 the other two hands' unseen cards are swapped between them (keeping the suits each
+    showed out of): the advisor's side of the review is identical; the actual layout's double-dummy value may
+    differ (it sees every hand)."""
+    doc = json.loads(EXAMPLE.read_text())
+    hand = br.replay(doc)
+    i = 13  # seat 0 on trick 5
+    assert hand.events[i][0] == 0
+    pos = br.position_at(hand, i)
+    played = {c for _, c in hand.events[:i]}
+    a = [c for c in br._cards_of_mask(hand.hands[1]) if c not in played]
+    b = [c for c in br._cards_of_mask(hand.hands[2]) if c not in played]
+    pair = next((x, y) for x in a for y in b if x >> 4 == y >> 4 and x not in dict(hand.events[i:]).values())
+    swapped = copy.deepcopy(doc)
+    for s, (old, new) in ((1, pair), (2, pair[::-1])):
+        cards = swapped["hands"][str(s)].split()
+        cards[cards.index(br._text([old]))] = br._text([new])
+        swapped["hands"][str(s)] = " ".join(cards)
+    swapped["events"] = swapped["events"][: i + 1]  # the record stops at the decision
+    doc["events"] = doc["events"][: i + 1]
+    assert br.position_at(br.replay(swapped), i) == pos
+    mine = br.review(doc, seat=0, precision=0.5, max_trials=64)
+    theirs = br.review(swapped, seat=0, precision=0.5, max_trials=64)
+    keep = [c for c in mine.table.columns if not c.startswith("dd_")]
+    assert mine.table[keep].equals(theirs.table[keep])
+
+
+def test_the_review_of_the_example():
+    """Every decision of seat 0 with its double-dummy values on the actual layout: the best card there takes at
+    least as many tricks as the card played (rounds 1-3), and the summary counts the tricks lost that way."""
+    doc = json.loads(EXAMPLE.read_text())
+    res = br.review(doc, seat=0, precision=0.5, max_trials=64)
+    t = res.table
+    assert len(t) and {"dd_taken", "dd_best", "loss_score", "verdict"} <= set(t.columns)
+    assert (t["dd_best"] >= t["dd_taken"]).all()  # rounds 1-3: the best card on the actual layout is the most
+    lost = int((t["dd_best"] - t["dd_taken"]).sum())
+    assert res.meta["summary"].startswith("seat 0: ") and f"lost {lost} trick" in res.meta["summary"]
+
+
+def test_record_and_review_commands(tmp_path, capsys):
+    out = tmp_path / "hand.json"
+    assert cli.main(["record", "bismarck", "--seed", "4", "--round", "2", "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["round"] == 2 and doc["trumps"] in "CDHS" and "shown" in doc
+    capsys.readouterr()
+    argv = ["review", "bismarck", str(out), "--seat", "1", "--precision", "0.5", "--quiet"]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("seat 1: ") and "dd_taken" in text and "model: pimc" in text
+    assert cli.main(["record", "bismarck", "--round", "5"]) == 2
+    assert "bad --round 5" in capsys.readouterr().err

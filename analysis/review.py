@@ -128,14 +128,21 @@ def decision_row(i: int, pos: dict, taken: str, t: pd.DataFrame, n_actions: int,
     }
     if "decision" in pos:
         row["decision"] = pos["decision"]
+    for m in dict.fromkeys(t["measure"]):  # a game's own measures (Bismarck's tricks): taken and best
+        if m not in ("win", "score", "last") and not m.startswith("diff_"):
+            row[f"{m}_taken"] = float(by[(m, taken)].estimate)
+            row[f"{m}_best"] = float(by[(m, best)].estimate)
     return row
 
 
 def table(rows: list[dict]) -> pd.DataFrame:
+    """The review's rows in :data:`COLUMNS`' order, a game's own columns (``decision``, its measures' taken and
+    best values, ...) after them."""
     cols = list(COLUMNS)
     if rows and "decision" in rows[0]:
         cols.insert(2, "decision")
-    return pd.DataFrame(rows, columns=cols)
+    extra = [k for k in dict.fromkeys(k for r in rows for k in r) if k not in cols]
+    return pd.DataFrame(rows, columns=cols + extra)
 
 
 def summary(result: Result, forced_words: str = "forced passes", cost: str = "win") -> str:

@@ -23,7 +23,6 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from kernels import bismarck as K
 from kernels import dd as DD
@@ -159,6 +158,14 @@ def record(
 # ---------------------------------------------------------------------------------------------
 # Replaying
 # ---------------------------------------------------------------------------------------------
+
+
+def replay_file(name: str) -> dict:
+    """A stored example record (``seeds/records/NAME``) as a document."""
+    from ..review import load_record
+    from ..rules import seeds_dir
+
+    return load_record(str(seeds_dir() / "records" / name))
 
 
 @dataclass
@@ -382,12 +389,6 @@ def review(
         forced=forced, events=len(hand.events), over=hand.over, outcome=hand.result(), precision=precision,
         trials=trials, seed=seed, unit_word="hand",
     )  # fmt: skip
-    if rows:
-        extra = pd.DataFrame([{k: r[k] for k in ("dd_taken", "dd_best")} for r in rows])
-        t = result.table
-        at = list(t.columns).index("verdict") + 1
-        for k in ("dd_best", "dd_taken"):
-            t.insert(at, k, extra[k].to_numpy())
     result.meta["model"] = model_words(names)
     result.meta["summary"] = summary(result)
     return result
@@ -423,6 +424,27 @@ def win_figure(result: Result):
     return review_figure(result, WIN_LABEL)
 
 
+def tricks_figure(result: Result):
+    """The seat's expected tricks in the hand through it, at each of its decisions: with the best card and with
+    the card played (on what it knew, sampled), and double dummy on the actual layout."""
+    from ..plots import new_figure
+
+    t = result.table
+    fig, ax = new_figure(7.0, 3.4)
+    ax.plot(t["event"], t["tricks_best"], marker="o", ms=4, ls="none", label="best card (sampled)")
+    ax.plot(t["event"], t["tricks_taken"], marker="x", ms=5, ls="none", label="card played (sampled)")
+    ax.plot(t["event"], t["dd_taken"], marker="_", ms=9, ls="none", color="grey", label="card played, actual layout")
+    worse = t[t["verdict"] == "worse"]
+    if len(worse):
+        ax.scatter(worse["event"], worse["tricks_taken"], color="crimson", zorder=3, label="clearly worse")
+    ax.set_xlabel("event in the record (card played)")
+    ax.set_ylabel("tricks in the hand")
+    who = "every seat" if result.meta["seat"] is None else f"seat {result.meta['seat']}"
+    ax.set_title(f"{who}, against {', '.join(sorted(set(result.meta['strategies'])))} models")
+    ax.legend(loc="best", fontsize=8)
+    return fig
+
+
 def sections(result: Result, record_name: str):
     """The review as report sections (README.md, review.html and the chart, as ``cardlab report`` writes)."""
     m = result.meta
@@ -434,6 +456,12 @@ def sections(result: Result, record_name: str):
         "for the chance to make the quota; dd_taken and dd_best are the seat's tricks in the hand with the taken "
         "and the best card on the actual layout, double dummy (where a trick was lost against every card seen)."
     )
-    cols = ["event", "seat", "on_table", "taken", "best", "verdict", "dd_taken", "dd_best", "win_taken",
+    cols = ["event", "seat", "on_table", "taken", "best", "verdict", "tricks_taken", "tricks_best", "dd_taken",
+            "dd_best", "win_taken",
             "loss_score", "loss_score_low", "loss_score_high", "loss_win"]  # fmt: skip
-    return intro, review_sections(result, m["summary"], "Chance to make the quota", WIN_LABEL, cols)
+    from ..report import Section
+
+    parts = review_sections(result, m["summary"], "Chance to make the quota", WIN_LABEL, cols)
+    if len(result.table) and result.meta["seat"] is not None:
+        parts.insert(1, Section("Expected tricks through the hand", figures=[lambda: tricks_figure(result)]))
+    return intro, parts

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -15,6 +17,25 @@ COMPARISONS = tuple(
     for challenger, size in (("dd", 1000), ("pimc", 150))
     if not (challenger == "pimc" and rnd in (2, 3))
 )
+
+
+#: the advisor's worked opening lead: seat 0 is forehand (the dealer's left, BM-4) in round 1 (no trumps)
+WORKED_LEAD: dict[str, Any] = {"hand": "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S", "round": 1, "dealer": 2}
+LEAD_LAYOUTS = 128
+#: the trump choice: round 3 with round3_trump_timing=after_seeing_hand, the dealer (seat 1) with five spades and
+#: five hearts
+TRUMP_POSITION: dict[str, Any] = {
+    "hand": "AS KS QS 7S 3S AH KH 9H 5H 2H KD 4D 2C 5C 8C JC",
+    "decision": "name_trumps",
+    "seat": 1,
+    "dealer": 1,
+    "variants": {"round3_trump_timing": "after_seeing_hand"},
+}
+TRUMP_LAYOUTS = 512
+TRUMP_LAYOUTS_PIMC = 32
+#: the reviewed example: seat 0 of seeds/records/bismarck-example.json (cardlab record bismarck --seed 1)
+REVIEWED_RECORD = "bismarck-example.json"
+REVIEWED_SEAT = 0
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -64,8 +85,28 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
             progress=progress,
         ).table
         compare.append(t[t.role.isna()])
+    from ..games import bismarck_odds as BO
+    from ..games import bismarck_review as BR
+
+    # the advisor and the review run at fixed sizes or to a precision: the scale does not change them
+    lead = {
+        model: BO.odds(
+            {"trials": LEAD_LAYOUTS, "seed": seed + 50, "progress": False}, strategies=[model], **WORKED_LEAD
+        )
+        for model in ("pimc", "heuristic")
+    }
+    trump = {
+        model: BO.odds(
+            {"trials": n_layouts, "seed": seed + 51, "progress": False}, strategies=[model], **TRUMP_POSITION
+        )
+        for model, n_layouts in (("pimc", TRUMP_LAYOUTS_PIMC), ("heuristic", TRUMP_LAYOUTS))
+    }
+    review = BR.review(BR.replay_file(REVIEWED_RECORD), seat=REVIEWED_SEAT, precision=0.25, seed=seed + 52)
     return {
         "seed": seed,
+        "lead": lead,
+        "trump": trump,
+        "review": review,
         "hands": hands,
         "games": games.table,
         "fairness": fairness,
@@ -368,7 +409,95 @@ def players(runs: dict) -> Section:
     )
 
 
-SECTIONS = (rounds_by_role, hand_features, games, fairness, swedish, players)
+def _advice_table(res_by_model: dict) -> pd.DataFrame:
+    """One row per action and model: round score, quota, tricks, the paired round-score difference to the
+    best."""
+    rows = []
+    for model, res in res_by_model.items():
+        t = res.table
+        for action in dict.fromkeys(t["action"]):
+            at = t[t.action == action].set_index("measure")
+            rows.append(
+                {
+                    "model": model,
+                    "action": action,
+                    "verdict": at.loc["score", "verdict"],
+                    "round_score": at.loc["score", "estimate"],
+                    "quota": at.loc["win", "estimate"],
+                    "tricks": at.loc["tricks", "estimate"],
+                    "diff_score": at.loc["diff_score", "estimate"],
+                    "diff_low": at.loc["diff_score", "ci_low"],
+                    "diff_high": at.loc["diff_score", "ci_high"],
+                    "layouts": int(at.loc["score", "trials"]),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def worked_lead(runs: dict) -> Section:
+    pos = WORKED_LEAD
+    res = runs["lead"]
+    cmd = (
+        f'`cardlab odds bismarck --hand "{pos["hand"]}" --round 1 --dealer 2 --trials {LEAD_LAYOUTS} '
+        f"--seed {runs['seed'] + 50}` (and `--strategy heuristic`)"
+    )
+    return Section(
+        "A worked opening lead: what should forehand lead?",
+        (
+            f"{cmd}: seat 0, the dealer's left, leads the first trick of round 1 (no trumps; its quota is 4 "
+            "tricks, BM-6). Every card (equal cards share a row) on the same sampled layouts of the other hands, "
+            "valued two ways: pimc, each layout solved double dummy with the other two seats together against "
+            "seat 0 (what a PIMC player computes; a pessimistic bound in a game where each plays for itself), "
+            "and heuristic, the hand played on by heuristic players. quota is the chance to make it, "
+            "diff_score the paired round-score difference to the best card.\n\n"
+            f"pimc: {res['pimc'].meta['answer']}\n\nheuristic: {res['heuristic'].meta['answer']}"
+        ),
+        _advice_table(res),
+        digits=3,
+    )
+
+
+def trump_choice(runs: dict) -> Section:
+    pos = TRUMP_POSITION
+    res = runs["trump"]
+    return Section(
+        "A trump choice: five spades or five hearts?",
+        (
+            f'`cardlab odds bismarck --decision name_trumps --seat 1 --dealer 1 --hand "{pos["hand"]}" '
+            "--variant round3_trump_timing=after_seeing_hand` (round 3 with trumps named after seeing the hand, "
+            "3(c)3): the dealer needs 8 tricks (BM-6). Each suit named on the same layouts of the other two hands "
+            f"(pimc: {TRUMP_LAYOUTS_PIMC} layouts, each whole hand solved double dummy; heuristic: "
+            f"{TRUMP_LAYOUTS}).\n\npimc: {res['pimc'].meta['answer']}\n\nheuristic: {res['heuristic'].meta['answer']}"
+        ),
+        _advice_table(res),
+        digits=3,
+    )
+
+
+def reviewed_hand(runs: dict) -> Section:
+    from ..games import bismarck_review as BR
+
+    res = runs["review"]
+    cols = ["event", "on_table", "actions", "taken", "best", "verdict", "tricks_taken", "tricks_best", "dd_taken",
+            "dd_best", "loss_score", "win_taken"]  # fmt: skip
+    return Section(
+        f"A reviewed hand: seat {REVIEWED_SEAT} of the example record",
+        (
+            f"`cardlab review bismarck seeds/records/{REVIEWED_RECORD} --seat {REVIEWED_SEAT} --seed "
+            f"{runs['seed'] + 52}` (the record is `cardlab record bismarck --seed 1`: heuristic players, round 1): "
+            "each card judged on what the seat knew then (pimc models, to ±0.25 points of round score on the "
+            "paired differences), beside the seat's tricks in the hand on the actual layout, double dummy, with "
+            "the card played (dd_taken) and the best card there (dd_best). The sampled tricks start low because "
+            "pimc lets the other two seats play together; the heuristic players of the record did not.\n\n"
+            f"{res.meta['summary']}."
+        ),
+        res.table[cols],
+        [lambda: BR.tricks_figure(res)],
+        digits=3,
+    )
+
+
+SECTIONS = (rounds_by_role, hand_features, games, fairness, swedish, players, worked_lead, trump_choice, reviewed_hand)
 
 
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:

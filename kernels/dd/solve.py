@@ -91,15 +91,27 @@ def solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countte
     """:func:`solve` starting from a guess: steps up or down one trick at a time (cheap when the guess is
     close, as when the value of a position is known and a child is at most a little worse)."""
     remaining = popcount(hands[_seat(leader + k, nh)])
-    g = min(max(guess, 0), remaining)
-    if g > 0 and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam, ttk, ttg, bufs):
+    return solve_within(
+        hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, guess, 0, remaining
+    )
+
+
+@jit
+def solve_within(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, guess, lo, hi):
+    """:func:`solve_near` when the value is known to lie in ``lo .. hi``: no search at or beyond a bound (a
+    failing search just above the value costs about as much as the proof at it)."""
+    remaining = popcount(hands[_seat(leader + k, nh)])
+    hi = min(hi, remaining)
+    lo = max(lo, 0)
+    g = min(max(guess, lo), hi)
+    if g > lo and not at_least(hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam, ttk, ttg, bufs):
         g -= 1
-        while g > 0 and not at_least(
+        while g > lo and not at_least(
             hands, nh, trump, must_trump, leader, played, k, g, maxteam, countteam, ttk, ttg, bufs
         ):
             g -= 1
         return g
-    while g < remaining and at_least(
+    while g < hi and at_least(
         hands, nh, trump, must_trump, leader, played, k, g + 1, maxteam, countteam, ttk, ttg, bufs
     ):
         g += 1
@@ -116,6 +128,10 @@ def card_values(
     led = -1 if k == 0 else played[0] >> 4
     legal = legal_cards(hands[p], led, trump, must_trump)
     base = solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs)
+    # base is the best card's value: no card of a seat of the max side is worth more, none of the other side less
+    on_max = (maxteam >> p) & 1
+    lo = 0 if on_max else base
+    hi = base if on_max else 64
     n = 0
     x = legal
     while x:
@@ -129,12 +145,13 @@ def card_values(
             w = _seat(leader + pos, nh)
             gained = (countteam >> w) & 1
             # np.int64(0), not 0: a literal compiles the chain down to the search again (kernels/_jit.py)
-            v = gained + solve_near(
-                hands, nh, trump, must_trump, w, played, np.int64(0), maxteam, countteam, ttk, ttg, bufs, base - gained
-            )
+            v = gained + solve_within(
+                hands, nh, trump, must_trump, w, played, np.int64(0), maxteam, countteam, ttk, ttg, bufs,
+                base - gained, lo - gained, hi - gained,
+            )  # fmt: skip
         else:
-            v = solve_near(
-                hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttg, bufs, base
+            v = solve_within(
+                hands, nh, trump, must_trump, leader, played, k + 1, maxteam, countteam, ttk, ttg, bufs, base, lo, hi
             )
         hands[p] |= low
         out_cards[n] = c

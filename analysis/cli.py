@@ -273,6 +273,7 @@ def build_parser() -> _Parser:
     ):
         for opt in game.odds_options:
             opt.add_to(o)
+        o.epilog = game.odds_epilog
         add_run_options(o, game, default=game.advisor_model)
 
     for game, _, c in _game_parsers(
@@ -352,7 +353,7 @@ def build_parser() -> _Parser:
         seats = 4 if deal == "bridge" else 3
         example = "AS KS|QS JS|TS 9S|8S 7S" if seats == 4 else "AS KS|QS JS|TS 9S"
         so.add_argument("--hands", required=True, help=f'{seats} hands by seat separated by "|", e.g. "{example}"')
-        so.add_argument("--trump", default="NT", help="S, H, D, C or NT (default NT)")
+        so.add_argument("--trump", "--trumps", default="NT", help="S, H, D, C or NT (default NT)")
         so.add_argument("--leader", type=int, default=0, help="the seat that led the current trick (default 0)")
         so.add_argument(
             "--trick",

@@ -157,7 +157,7 @@ LATE = [
 def test_the_pimc_model_equals_brute_force_on_each_sample(i):
     """The pimc model: each sampled layout solved double dummy (kernels.dd.card_values), against the reference's
     full minimax (the seat alone against the other two; in misere the two push tricks on it)."""
-    spec = bo.play_spec(**LATE[i])
+    spec = bo.play_spec(strategies=["pimc"], **LATE[i])
     n = 8
     row = _run(spec, n)
     args = spec.args
@@ -222,7 +222,7 @@ def test_a_sure_trick_must_be_cashed():
         assert v[_code("AS")] >= v[_code("2C")]
         better += v[_code("AS")] > v[_code("2C")]
     assert better > 0
-    res = bo.odds({"trials": 64, "seed": 5}, **pos)
+    res = bo.odds({"trials": 64, "seed": 5}, strategies=["pimc"], **pos)
     t = res.table
     assert res.meta["answer"].startswith("Play AS")
     d = t[(t.measure == "diff_tricks") & (t.action == "2C")].iloc[0]
@@ -248,7 +248,9 @@ def test_the_command_answers_first(capsys):
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("Play ") and "round score" in out.splitlines()[0]
-    assert "model: pimc, each sampled layout solved double dummy: every card seen" in out
+    assert "model: the hand played on by the players named" in out
+    assert cli.main([*argv, "--strategy", "pimc"]) == 0
+    assert "model: pimc, each sampled layout solved double dummy: every card seen" in capsys.readouterr().out
     assert cli.main([*argv, "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert {r["measure"] for r in doc["rows"]} == {"win", "score", "tricks", "diff_win", "diff_score", "diff_tricks"}
@@ -270,6 +272,8 @@ BAD = [
     (dict(hand=HAND0, round=1, dealer=2, strategies=["dd"]), "models dd"),
     (dict(hand=HAND0, round=1, dealer=2, decision="bid"), "unknown decision"),
     (dict(hand=HAND0, decision="name_trumps", seat=2, dealer=2), "round3_trump_timing=after_seeing_hand"),
+    (dict(hand=HAND0, decision="choose_round", seat=2, dealer=2), "fixed_round_order=false"),
+    (dict(hand="AS", round=1, dealer=2, played="2C 3C 4C", won=["0=0", "1=1", "2=0"], leader=2), "no trick"),
 ]  # fmt: skip
 
 
@@ -277,3 +281,20 @@ BAD = [
 def test_bad_positions_are_refused(pos, fragment):
     with pytest.raises(CardlabError, match=fragment.replace("(", r"\(").replace("+", r"\+")):
         bo.odds({"trials": 4}, **pos)
+
+
+def test_choosing_the_round():
+    """3(c)9 with trumps named after seeing the hand: ten spades from the ace down. Naming spades in round 3 or
+    playing no trumps takes nearly every trick; the misere round is the worst choice now (the dealer may take at
+    most 6, BM-6), and the answer is the cycle's score (this hand and the types left on fresh deals)."""
+    variants = {"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}
+    hand = "AS KS QS JS TS 9S 8S 7S 6S 5S AH KH AD KD AC 2C"
+    res = bo.odds({"trials": 32, "seed": 4}, variants=variants, decision="choose_round", seat=1, dealer=1,
+                  hand=hand, remaining="1 3 4")  # fmt: skip
+    t = res.table
+    assert set(t.action) == {"round 1 (no trumps)", "round 4 (misere)", *(f"round 3, name {s}" for s in "CDHS")}
+    assert "cycle score" in res.meta["answer"]
+    d = t[(t.measure == "diff_score") & (t.action == "round 4 (misere)")].iloc[0]
+    assert d.verdict == "worse" and d.ci_high < 0
+    tr = t[t.measure == "tricks"].set_index("action")["estimate"]
+    assert tr["round 3, name S"] >= 14 and tr["round 4 (misere)"] >= 10

@@ -115,6 +115,6 @@ def test_record_and_review_commands(tmp_path, capsys):
     argv = ["review", "bismarck", str(out), "--seat", "1", "--precision", "0.5", "--quiet"]
     assert cli.main(argv) == 0
     text = capsys.readouterr().out
-    assert text.startswith("seat 1: ") and "dd_taken" in text and "model: pimc" in text
+    assert text.startswith("seat 1: ") and "dd_taken" in text and "model: the hand played on" in text
     assert cli.main(["record", "bismarck", "--round", "5"]) == 2
     assert "bad --round 5" in capsys.readouterr().err

@@ -172,6 +172,8 @@ class Game:
     #: options of ``exact`` (passed to :meth:`exact`), of ``odds`` (to :meth:`odds`) and of ``compare``
     exact_options: ClassVar[tuple[Option, ...]] = ()
     odds_options: ClassVar[tuple[Option, ...]] = ()
+    #: what ``odds --help`` says after the options (the models, where a game has more than one kind)
+    odds_epilog: ClassVar[str | None] = None
     #: options of ``record`` beyond seed, players, variants and strategies (passed to :meth:`record`)
     record_options: ClassVar[tuple[Option, ...]] = ()
     compare_options: ClassVar[tuple[Option, ...]] = ()

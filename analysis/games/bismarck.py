@@ -569,7 +569,7 @@ _PIMC_ADVISOR = (
 
 
 class Bismarck(Game):
-    advisor_model = "pimc"
+    advisor_model = "heuristic"
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "points of round score"
@@ -601,13 +601,23 @@ class Bismarck(Game):
             "dealer": 2,
         },
     }
+    odds_epilog = (
+        "Models (--strategy): heuristic, the default, plays the hand on from each action with heuristic players, "
+        "each for itself, as Bismarck's players play; pimc (for every seat) values each card double dummy on "
+        "each sampled layout with the other two seats together against the deciding one: a stronger ranking of "
+        "the cards but a low bound on the tricks and the quota, and slow on whole hands (name_trumps, "
+        "choose_round: seconds a layout). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the "
+        "first trick, BM-4). The answer: win = P(making the quota, BM-6), score = the round score (choose_round: "
+        "the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4)."
+    )
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ "
                'for -, e.g. {"hand": "AS KS", "round": 1, "dealer": 2, "tricks": ["2S 5S AS"]} (seeds/bismarck.md '
                "lists them); flags given override it"),
         Option("--decision", "the decision to advise (BM-9): play (a card; the default), name_trumps (round 3 "
-               "with round3_trump_timing=after_seeing_hand: the dealer's 16 cards, before the first lead)",
-               choices=("play", "name_trumps")),
+               "with round3_trump_timing=after_seeing_hand: the dealer's 16 cards, before the first lead), "
+               "choose_round (fixed_round_order=false with round3_trump_timing=after_seeing_hand: the dealer "
+               "picks the round type, valued over its cycle)", choices=("play", "name_trumps", "choose_round")),
         Option("--seat", "the deciding seat (default 0)", type=int),
         Option("--hand", "the seat's cards now (16 less those it played)"),
         Option("--round", "1 no trumps, 2 drawn trumps, 3 named trumps, 4 misere (ruleset=swedish: the contract, "
@@ -624,6 +634,8 @@ class Bismarck(Game):
         Option("--leader", "with --played: who led the current trick", type=int, metavar="SEAT"),
         Option("--shown", "round 2: the card drawn for trumps, shown and out of play (BM-5)", metavar="CARD"),
         Option("--discards", "the 4 cards the seat discarded in a widow exchange (3(c)5)"),
+        Option("--remaining", 'choose_round: the round types not yet played in the dealer\'s cycle, e.g. "1 3 4" '
+               "(default all four)", metavar="TYPES"),
         Option("--known", "cards known to be in another seat's hand (the Swedish face-up widow, in forehand's hand "
                "until played)", action="append", metavar="SEAT=CARDS"),
         *_PIMC_ADVISOR,

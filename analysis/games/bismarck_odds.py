@@ -12,9 +12,10 @@ no voids are known) with ``won`` (tricks won per seat) and ``leader`` (who led t
 
 The layouts: the unseen cards dealt uniformly among the other two hands (their sizes follow from the tricks)
 and the cards out of play, never giving a seat a suit it showed out of (:func:`kernels.bismarck.sample_hidden`,
-exact). The models: ``pimc`` (the default) values each card double dummy on each sampled layout, as a PIMC
-player does (each layout is solved as if every seat saw every card: optimistic for the side that would need to
-guess); any other strategy name, or one per seat, plays the hand on with those players from the card.
+exact). The models: ``heuristic`` (the default) plays the hand on with heuristic players from the card, each
+playing for itself; any other strategy name, or one per seat, plays it on with those; ``pimc`` for every seat
+values each card double dummy on each sampled layout, as a PIMC player does (every card seen, the other two seats
+together against the deciding one: a low bound on its tricks and quota, the ranking of the cards less affected).
 
 The answer, per action: ``win`` (P(the seat makes its quota), BM-6), ``score`` (its round score), ``tricks`` (its
 tricks in the hand: won so far and from here), each with a 95% interval, and the paired differences to the best
@@ -56,10 +57,10 @@ from .bismarck import (
 )
 
 FULL = sum(1 << (16 * s + r) for s in range(4) for r in range(13))
-DECISIONS = ("play", "name_trumps")
+DECISIONS = ("play", "name_trumps", "choose_round")
 FIELDS = (
     "seat", "hand", "decision", "round", "trumps", "dealer", "tricks", "current", "played", "won", "leader",
-    "shown", "discards", "known", "pimc_from", "pimc_samples",
+    "shown", "discards", "known", "pimc_from", "pimc_samples", "remaining",
 )  # fmt: skip
 
 
@@ -223,6 +224,12 @@ def _position(
             raise CardlabError("with --played give --leader SEAT: who led the current trick (it won the last one)")
         if not 0 <= leader <= 2:
             raise CardlabError(f"bad --leader {leader}: seats are 0..2")
+        if n_tricks == 0 and leader != first:
+            raise CardlabError(f"--leader {leader}: the first trick is led by the dealer's left, seat {first} (BM-4)")
+        if n_tricks and won_list[leader] == 0:
+            raise CardlabError(
+                f"--leader {leader}: the winner of the last trick leads (BM-4), but --won gives seat {leader} no trick"
+            )
         cur_leader = leader
         voids = [0, 0, 0]
         done = out
@@ -313,12 +320,18 @@ def _position(
     }
 
 
+#: the advisor's models when none are named: heuristic players play each for themselves, as Bismarck's players
+#: do, so the chances are realistic against them; pimc is the stronger card ranking but a low bound on the
+#: chances (it lets the other two play together), and slow on whole hands
+DEFAULT_MODEL = "heuristic"
+
+
 def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
     """(model code, the players' codes, their names): ``pimc`` for every seat is the double-dummy valuation of
     each sampled layout; anything else plays the hand on with the players named."""
     from ..rules import seat_assignments
 
-    names = seat_assignments(strategies, 3, "pimc", STRATEGIES)
+    names = seat_assignments(strategies, 3, DEFAULT_MODEL, STRATEGIES)
     if all(n == "dd" for n in names):
         raise CardlabError(
             "models dd: the layout would be known; for a known layout use `cardlab solve bismarck --hands ... "
@@ -337,7 +350,7 @@ def model_words(names: list[str]) -> str:
             "pimc, each sampled layout solved double dummy: every card seen, the other two seats together against "
             "the seat (a pessimistic bound on its tricks and quota; --strategy heuristic plays the hand on instead)"
         )
-    return "the hand played on by the players named"
+    return "the hand played on by the players named (each for itself)"
 
 
 def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
@@ -359,6 +372,21 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     order = {m: i for i, m in enumerate(["win", "score", "tricks", "diff_win", "diff_score", "diff_tricks"])}
     rank = {a: i for i, a in enumerate(dict.fromkeys(main["action"]))}
     df = pd.concat([main, extra], ignore_index=True)
+    # the verdict: worse when the round score is clearly lower, or no higher and the quota or the tricks clearly
+    # worse (under the quota every card scores 0: the tricks still separate them)
+    d = {m: df[df["measure"] == m].set_index("action") for m in ("diff_score", "diff_win", "diff_tricks")}
+    verdicts = {}
+    for action, v in verdict.items():
+        if v == "best":
+            verdicts[action] = v
+            continue
+        s_hi = d["diff_score"].loc[action, "ci_high"]
+        w_hi = d["diff_win"].loc[action, "ci_high"]
+        t = d["diff_tricks"].loc[action]
+        t_worse = t["ci_low"] > 0 if sign < 0 else t["ci_high"] < 0
+        worse = s_hi < 0 or (s_hi <= 0 and (w_hi < 0 or (w_hi <= 0 and t_worse)))
+        verdicts[action] = "worse" if worse else "uncertain"
+    df["verdict"] = df["action"].map(verdicts)
     df = df.sort_values(by=["action", "measure"], key=lambda col: col.map(rank if col.name == "action" else order))
     return df.reset_index(drop=True)
 
@@ -512,6 +540,75 @@ def trump_spec(
     return _spec("kernels.bismarck:advise_trump_chunks", args, [f"name {s}" for s in SUITS], names, d)
 
 
+def round_spec(
+    *, seat: int = 0, hand: str, variants: dict | None = None, strategies: list[str] | None = None,
+    pimc_from: int | None = None, pimc_samples: int | None = None, dealer: int | None = None,
+    remaining: str | None = None, **fields: Any,
+) -> KernelSpec:  # fmt: skip
+    """Choosing the round type having seen the hand (3(c)9 with ``fixed_round_order=false`` and
+    ``round3_trump_timing=after_seeing_hand``): the dealer's 16 cards; every type still ``remaining`` in its
+    cycle an action (round 3 once per suit named); valued over the cycle (this hand, plus the other types
+    left on fresh deals, the dealer's score on each)."""
+    bv = variant_array(variants)
+    full = rules().resolve_variants(variants)
+    if bv[K.V_RULESET]:
+        raise CardlabError(
+            "choose_round is the blog's free round order (3(c)9); the Swedish contract is chosen from the widow "
+            "and is not advised yet"
+        )
+    if full["fixed_round_order"] != "false" or full["round3_trump_timing"] != "after_seeing_hand":
+        raise CardlabError(
+            "choose_round needs the variants fixed_round_order=false and round3_trump_timing=after_seeing_hand: "
+            "otherwise the round is fixed or chosen blind, before the deal (3(c)9), where no hand can tell"
+        )
+    if bv[K.V_WIDOW]:
+        raise CardlabError(
+            "choose_round with a widow exchange is not advised: the advisor does not play the exchange; use "
+            "widow_exchange=none"
+        )
+    stray = sorted(k for k, v in fields.items() if v)
+    if stray:
+        raise CardlabError(
+            f"--{stray[0].replace('_', '-')} does not go with choose_round: it comes before the deal's play"
+        )
+    if dealer is None:
+        dealer = seat
+    if dealer != seat:
+        raise CardlabError(f"the dealer chooses the round (3(c)9): --seat {seat} is not the --dealer {dealer}")
+    if not 0 <= seat <= 2:
+        raise CardlabError(f"bad --seat {seat}: seats are 0..2")
+    mine = _cards(hand, "--hand")
+    if len(mine) != 16:
+        raise CardlabError(f"--hand holds {len(mine)} cards: the dealer chooses holding its 16 dealt cards (BM-2)")
+    left = sorted({int(x) for x in str(remaining).replace(",", " ").split()}) if remaining else [1, 2, 3, 4]
+    if not left or any(r not in ROUND_NAMES for r in left):
+        raise CardlabError(f'bad --remaining {remaining!r}: the round types not yet played this cycle, e.g. "1 3 4"')
+    mask = sum(1 << c for c in mine)
+    model, strat, names = _models(strategies)
+    pv = player_array(
+        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
+    )
+    rtypes, trumps, labels = [], [], []
+    for r in left:
+        for t, label in (
+            ((-1, f"round {r} ({ROUND_NAMES[r]})"),) if r in (1, 4)
+            else ((-2, "round 2 (trumps drawn)"),) if r == 2
+            else tuple((s, f"round 3, name {SUITS[s]}") for s in range(4))
+        ):  # fmt: skip
+            rtypes.append(r - 1)
+            trumps.append(t)
+            labels.append(label)
+    args = (
+        np.int64(seat), np.uint64(mask), np.uint64(FULL & ~mask), np.array(rtypes, dtype=np.int64),
+        np.array(trumps, dtype=np.int64), np.int64(sum(1 << (r - 1) for r in left)), np.int64(model), strat, pv, bv,
+    )  # fmt: skip
+    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer}
+    d = _describe(pos, hand=_text(mine), decision="choose_round", remaining=left)
+    for k in ("trumps", "round", "misere"):
+        d.pop(k)
+    return _spec("kernels.bismarck:advise_round_chunks", args, labels, names, d)
+
+
 def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     """The advisor's keywords from a position document (``position``: a JSON file) and the flags given (which
     override it); a document's ``variants`` and ``models`` are used unless flags name them."""
@@ -544,14 +641,18 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         spec = play_spec(variants=variants, strategies=strategies, **position)
     elif decision == "name_trumps":
         spec = trump_spec(variants=variants, strategies=strategies, **position)
+    elif decision == "choose_round":
+        spec = round_spec(variants=variants, strategies=strategies, **position)
     else:
         raise CardlabError(f"unknown decision {decision!r}; accepted: {', '.join(DECISIONS)}")
     result = run_spec(spec, **run)
     result.headline = ("score", "win", "tricks", "diff_score")
-    line = answer_line(result.table, win_words="makes the quota", score_words="round score", by_score=True)
+    words = "cycle score" if decision == "choose_round" else "round score"
+    line = answer_line(result.table, win_words="makes the quota", score_words=words, by_score=True)
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
-    result.meta["answer"] = line.replace(" (best", f", {t[best]:.2f} tricks (best", 1)
+    fewer = " (fewer is better)" if spec.describe.get("misere") else ""
+    result.meta["answer"] = line.replace(" (best", f", {t[best]:.2f} tricks{fewer} (best", 1)
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])
     return result

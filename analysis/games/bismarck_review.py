@@ -8,8 +8,8 @@ the ``events``: the 48 cards in the order played (``{"seat": S, "play": "AS"}``)
 naming its index and rule.
 
 A **review** takes, at each card of a seat, only what that seat knew (its own cards, the tricks so far in order,
-the current trick, the shown card, its own discards: :func:`position_at`), runs the advisor on it (``pimc`` by
-default: each sampled layout solved double dummy) and reports the card played against the best, what the
+the current trick, the shown card, its own discards: :func:`position_at`), runs the advisor on it (the record's
+players by default) and reports the card played against the best, what the
 choice cost in round score (``loss_score``) and in the chance to make the quota (``loss_win``), with 95%
 intervals, beside the double-dummy value of every card on the *actual* layout (``dd_taken``, ``dd_best``: the
 tricks the seat takes from there with every hand seen, DDS's AnalysePlay view): a card that loses a trick on
@@ -50,7 +50,7 @@ from .bismarck import (
     rules,
     variant_array,
 )
-from .bismarck_odds import _contract, _winner_pos, model_words, play_spec
+from .bismarck_odds import DEFAULT_MODEL, _contract, _winner_pos, model_words, play_spec
 
 EVENT_FORMS = '{"seat": S, "play": "CARD"}'
 SCHEMA: dict[str, Any] = {
@@ -354,11 +354,11 @@ def review(
 ) -> Result:
     """Every card of ``seat`` (every seat when None) in the record, judged by the advisor to ±``precision``
     points of round score on the paired differences (or at ``max_trials`` sampled layouts); the models are
-    ``strategies``, else ``pimc`` (each sampled layout solved double dummy)."""
+    ``strategies``, else the record's, else heuristic players."""
     hand = replay(doc)
     if seat is not None and not 0 <= seat <= 2:
         raise CardlabError(f"bad --seat {seat}: seats are 0..2")
-    models = list(strategies) if strategies else ["pimc"]
+    models = list(strategies) if strategies else (hand.strategies or [DEFAULT_MODEL])
     it = [i for i, (s, _c) in enumerate(hand.events) if seat is None or s == seat]
 
     def decisions():
@@ -383,7 +383,7 @@ def review(
         best_dd = max(dd.values()) if hand.rtype != 3 else min(dd.values())
         r["dd_taken"] = dd[card] + _won_before(hand, i)
         r["dd_best"] = best_dd + _won_before(hand, i)
-    names = seat_assignments(models, 3, "pimc", STRATEGIES)
+    names = seat_assignments(models, 3, DEFAULT_MODEL, STRATEGIES)
     result = review_result(
         GAME, rows, players=3, variants=rules().resolve_variants(hand.variants), strategies=names, seat=seat,
         forced=forced, events=len(hand.events), over=hand.over, outcome=hand.result(), precision=precision,
@@ -410,6 +410,9 @@ def summary(result: Result) -> str:
     and the tricks lost on the actual layout (double dummy)."""
     line = review_summary(result, "forced cards", cost="score")
     t = result.table
+    worse = t[t["verdict"] == "worse"]
+    if len(worse):
+        line += f" and {(worse['tricks_best'] - worse['tricks_taken']).abs().sum():.2f} tricks in expectation"
     if len(t):
         lost = int((t["dd_best"] - t["dd_taken"]).abs().sum())
         line += f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}"

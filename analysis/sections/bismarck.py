@@ -485,10 +485,10 @@ def reviewed_hand(runs: dict) -> Section:
         (
             f"`cardlab review bismarck seeds/records/{REVIEWED_RECORD} --seat {REVIEWED_SEAT} --seed "
             f"{runs['seed'] + 52}` (the record is `cardlab record bismarck --seed 1`: heuristic players, round 1): "
-            "each card judged on what the seat knew then (pimc models, to ±0.25 points of round score on the "
-            "paired differences), beside the seat's tricks in the hand on the actual layout, double dummy, with "
-            "the card played (dd_taken) and the best card there (dd_best). The sampled tricks start low because "
-            "pimc lets the other two seats play together; the heuristic players of the record did not.\n\n"
+            "each card judged on what the seat knew then (the record's heuristic players as models, to ±0.25 "
+            "points of round score on the paired differences), beside the seat's tricks in the hand on the actual "
+            "layout, double dummy, with the card played (dd_taken) and the best card there (dd_best), the other "
+            "two seats together against it (a low bound: the record's players did not play together).\n\n"
             f"{res.meta['summary']}."
         ),
         res.table[cols],

@@ -15,8 +15,9 @@ import numpy as np
 from .. import dd, rng
 from .._jit import jit, pjit, prange
 from ..advise import add_action, add_sample
-from .hand import new_solver_state, play_from
-from .layout import H_FIELDS, H_TRICKS, S_DD, V_MUST_TRUMP
+from ..bits import nth_bit, popcount
+from .hand import deal_round, new_solver_state, play_from
+from .layout import ALL_ROUNDS, H_FIELDS, H_TRICKS, S_DD, V_MUST_TRUMP
 from .pimc import sample_hidden
 from .rules import hand_score, made_quota
 
@@ -176,3 +177,112 @@ def advise_trump_chunks(
                 add_action(row[W:], a, 0, got, 0, twins, tricks)
             add_sample(row[:W], A, wins, scores)
             add_sample(row[W:], A, twins, tricks)
+
+
+@jit
+def _value_hand(hands, dealer, rtype, trump, known_out, seat, model, strat, pv, bv, st_plays, key0, key1, t, stream,
+                ttk, ttg, bufs, ways, scratch, rec, trace):  # fmt: skip
+    """The tricks ``seat`` takes in a whole hand dealt as ``hands`` (the dealer's left leads): double dummy
+    (the other two together against it; in the misere round pushing tricks on it) or played by ``strat``."""
+    me = 1 << seat
+    leader = (dealer + 1) % 3
+    if model == M_DD_EACH_LAYOUT:
+        work = np.zeros(4, dtype=np.int64)
+        maxteam = me if rtype != 3 else 7 ^ me
+        return dd.solve(hands, 3, trump, bv[V_MUST_TRUMP], leader, work, 0, maxteam, me, ttk, ttg, bufs)
+    for s in range(3):
+        rec[s, H_TRICKS] = 0
+        rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(stream + s))
+    for i in range(52, 55):
+        trace[i] = 0
+    play_from(
+        hands, dealer, rtype, trump, known_out, np.uint64(0), strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+        scratch, rec, trace, leader, 0, np.uint64(0), -1,
+    )  # fmt: skip
+    return rec[seat, H_TRICKS]
+
+
+@pjit
+def advise_round_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, unknown, rtypes, trumps, remaining, model, strat, pv,
+    bv, out,
+):  # fmt: skip
+    """The driver's kernel for choosing the round type having seen the hand (3(c)9 with trumps named after
+    seeing it, 3(c)3): ``seat`` (the dealer) holds ``hand``; action ``a`` plays round type ``rtypes[a]`` now with
+    trumps ``trumps[a]`` (-1 none, -2 drawn from the 4 leftover cards, BM-5, else the suit named). The round
+    score counted is the cycle's: this hand's, plus, for every other type still in ``remaining``, the dealer's
+    score on a fresh deal of that type (each valued once a sample, the same for every action: the choice now
+    decides which of them is played later)."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, remaining, model, strat, pv, bv,
+                     out[ci])  # fmt: skip
+
+
+@jit
+def _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, remaining, model, strat, pv, bv, row):
+    """:func:`advise_round_chunks`' trials ``start .. stop-1`` into one count row: a function of its own, so
+    that the deal's unrolled shuffle (which can raise) is not inside the prange loop (numba would then run the
+    chunks one at a time)."""
+    A = rtypes.shape[0]
+    W = row.shape[0] // 2
+    a_seat = (seat + 1) % 3
+    b_seat = (seat + 2) % 3
+    ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
+    base = np.zeros(4, dtype=np.uint64)
+    hands = np.zeros(4, dtype=np.uint64)
+    rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+    trace = np.zeros(56, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    dout = np.zeros(1, dtype=np.uint64)
+    fresh = np.zeros(4, dtype=np.int64)
+    wins = np.zeros(A, dtype=np.int64)
+    scores = np.zeros(A, dtype=np.int64)
+    twins = np.zeros(A, dtype=np.int64)
+    tricks = np.zeros(A, dtype=np.int64)
+    st_deal = rng.new_state()
+    st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
+            continue
+        base[seat] = hand
+        base[a_seat] = scratch[0]
+        base[b_seat] = scratch[1]
+        leftover = unknown & ~scratch[0] & ~scratch[1]
+        shown = nth_bit(leftover, rng.below(st_deal, popcount(leftover)))  # round 2's card (BM-5)
+        # the later hands of the cycle: one fresh deal of each other type left, the dealer's score on it
+        total_fresh = 0
+        for r in range(4):
+            fresh[r] = 0
+            if (remaining >> r) & 1:
+                for s in range(3):
+                    rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + 3 + s))
+                _rt, ftrump, fknown = deal_round(st_deal, deck, hands, r, ALL_ROUNDS, seat, bv, strat, st_plays, dout)
+                got = _value_hand(
+                    hands, seat, r, ftrump, fknown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                    rng.STREAM_STRATEGY + 6 + 3 * r, ttk, ttg, bufs, ways, scratch, rec, trace,
+                )  # fmt: skip
+                fresh[r] = hand_score(r, 0, got, bv)
+                total_fresh += fresh[r]
+        for a in range(A):
+            for i in range(4):
+                hands[i] = base[i]
+            rt = rtypes[a]
+            tr = trumps[a]
+            known = np.uint64(0)
+            if tr == -2:
+                tr = shown >> 4
+                known = np.uint64(1) << np.uint64(shown)
+            got = _value_hand(
+                hands, seat, rt, tr, known, seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+            )  # fmt: skip
+            made = np.int64(made_quota(rt, 0, got, bv))
+            cycle = hand_score(rt, 0, got, bv) + total_fresh - fresh[rt]
+            add_action(row[:W], a, made, cycle, 0, wins, scores)
+            add_action(row[W:], a, 0, got, 0, twins, tricks)
+        add_sample(row[:W], A, wins, scores)
+        add_sample(row[W:], A, twins, tricks)

@@ -104,7 +104,7 @@ POSITIONS = [
 ]
 
 
-def _reference_heuristic(spec, n: int, key0: int = 5):
+def _reference_heuristic(spec, n: int, key0: int = 5, variants: dict | None = None):
     """Per action, the sums over samples of (quota made, round score, tricks) by the reference's play_from."""
     args = spec.args
     dealer, rtype, trump = int(args[1]), int(args[2]), int(args[3])
@@ -112,7 +112,8 @@ def _reference_heuristic(spec, n: int, key0: int = 5):
     played, known_out, won, actions = _codes(args[12]), _codes(args[13]), [int(x) for x in args[15]], args[16]
     seat = int(args[0])
     role = ref.ROLES[(seat - dealer) % 3]
-    variants = {}
+    variants = dict(variants or {})
+    full = {**ref.DEFAULTS, **variants}
     out = Counter(), Counter(), Counter()
     for _t, hands in _layouts(spec, key0, n):
         for a, c in enumerate(actions):
@@ -120,7 +121,7 @@ def _reference_heuristic(spec, n: int, key0: int = 5):
                 hands, dealer, rtype + 1, trump, ["heuristic"] * 3, None, leader, trick,
                 played, won, known_out, variants, forced=int(c),
             )  # fmt: skip
-            q = ref.quota(rtype + 1, role, ref.DEFAULTS)
+            q = ref.quota(rtype + 1, role, full)
             made = tricks[seat] >= q if rtype < 3 else tricks[seat] <= q
             out[0][a] += int(made)
             out[1][a] += scores[seat]
@@ -128,16 +129,24 @@ def _reference_heuristic(spec, n: int, key0: int = 5):
     return out
 
 
+VARIANTS = [
+    {},
+    {"must_trump_when_void": "true", "below_quota_penalty": "true"},
+    {"scoring": "simplified", "round4_start": "classic"},
+]
+
+
+@pytest.mark.parametrize("variants", VARIANTS)
 @pytest.mark.parametrize("i", range(len(POSITIONS)))
-def test_the_advisor_equals_the_reference_on_each_sample(i):
+def test_the_advisor_equals_the_reference_on_each_sample(i, variants):
     """Heuristic players play the hand on from each card (kernels.bismarck.play_from against the reference's
-    play_from), on the same sampled layouts."""
-    spec = bo.play_spec(strategies=["heuristic"], **POSITIONS[i])
+    play_from), on the same sampled layouts; the scoring variants of BM-6 and must-trump (3(c)6) too."""
+    spec = bo.play_spec(strategies=["heuristic"], variants=variants, **POSITIONS[i])
     n = 6
     row = _run(spec, n)
     A = len(spec.describe["actions"])
     assert row[A_SAMPLES] == n
-    made, score, tricks = _reference_heuristic(spec, n)
+    made, score, tricks = _reference_heuristic(spec, n, variants=variants)
     assert _sums(row, A) == ([made[a] for a in range(A)], [score[a] for a in range(A)], [tricks[a] for a in range(A)])
 
 
@@ -273,6 +282,9 @@ BAD = [
     (dict(hand=HAND0, round=1, dealer=2, decision="bid"), "unknown decision"),
     (dict(hand=HAND0, decision="name_trumps", seat=2, dealer=2), "round3_trump_timing=after_seeing_hand"),
     (dict(hand=HAND0, decision="choose_round", seat=2, dealer=2), "fixed_round_order=false"),
+    (dict(hand=HAND0, round=4, dealer=2, strategies=["pimc"]), "at most 12 cards"),
+    (dict(hand=HAND0, decision="choose_round", seat=2, dealer=2, strategies=["pimc"],
+          variants={"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}), "without 4"),
     (dict(hand="AS", round=1, dealer=2, played="2C 3C 4C", won=["0=0", "1=1", "2=0"], leader=2), "no trick"),
 ]  # fmt: skip
 

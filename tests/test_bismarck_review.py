@@ -118,3 +118,21 @@ def test_record_and_review_commands(tmp_path, capsys):
     assert text.startswith("seat 1: ") and "dd_taken" in text and "model: the hand played on" in text
     assert cli.main(["record", "bismarck", "--round", "5"]) == 2
     assert "bad --round 5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "variants, round_no",
+    [({"ruleset": "swedish"}, 3), ({"widow_exchange": "dealer_takes_4_discards_4"}, 2), ({}, 4)],
+)
+def test_records_and_reviews_under_the_variants(variants, round_no):
+    """Swedish Bismarck (forehand's contract and widow, 3(c)10), the dealer's widow exchange in round 2 (3 cards
+    taken: the drawn trump card is out, BM-5) and the misere round: the record replays, and the exchanging
+    seat's review knows its own discards."""
+    doc = br.record(3, variants=variants, round=round_no)
+    assert br.replay(json.loads(json.dumps(doc))).result() == doc["result"]
+    seat = int(next(iter(doc["discards"]))) if "discards" in doc else 0
+    res = br.review(doc, seat=seat, precision=0.5, max_trials=64)
+    assert res.meta["decisions"] == len(res.table) > 0
+    if "discards" in doc:
+        i = next(i for i, e in enumerate(doc["events"]) if e["seat"] == seat)
+        assert br.position_at(br.replay(doc), i)["discards"] == doc["discards"][str(seat)]

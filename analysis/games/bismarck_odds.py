@@ -265,9 +265,11 @@ def _position(
         raise CardlabError("--shown: the one card drawn for trumps in round 2, of the trump suit (BM-5)")
     disc = _cards(discards, "--discards")
     exchanger = -1 if not bv[K.V_WIDOW] else (dealer if bv[K.V_WIDOW] == 1 else first)
-    if disc and (seat != exchanger or len(disc) != 4):
+    # the exchange takes the leftover cards: 4, or 3 in round 2 when the trump card was drawn from them (BM-5)
+    n_widow = 3 if rtype == 1 and not bv[K.V_RULESET] and not bv[K.V_ROUND2] else 4
+    if disc and (seat != exchanger or len(disc) != n_widow):
         raise CardlabError(
-            "--discards: the 4 cards the seat itself discarded in the widow exchange (3(c)5)"
+            f"--discards: the {n_widow} cards the seat itself discarded in the widow exchange (3(c)5)"
             + (f"; here seat {exchanger} exchanges" if exchanger >= 0 else "; no widow exchange in these variants")
         )
     known_map = {s: _cards(v, f"--known {s}") for s, v in seat_map(known, "--known", 3).items()}
@@ -319,6 +321,11 @@ def _position(
         "unknown": unknown,
     }
 
+
+#: the most cards a hand may hold for double-dummy search in the misere round (pimc, the review's actual-layout
+#: values): the others pushing tricks on the seat make the search explode above it (a 3x15 misere deal took 42 s,
+#: 3x12 0.06 s)
+MISERE_DD_CARDS = 12
 
 #: the advisor's models when none are named: heuristic players play each for themselves, as Bismarck's players
 #: do, so the chances are realistic against them; pimc is the stronger card ranking but a low bound on the
@@ -406,6 +413,11 @@ def play_spec(
     """The advisor's kernel spec for a card to play (module docstring)."""
     pos = _position(seat, hand, variants=variants, **{k: fields.get(k) for k in _POSITION_KEYS})
     model, strat, names = _models(strategies)
+    if model == K.M_DD_EACH_LAYOUT and pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS:
+        raise CardlabError(
+            f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
+            "explodes above); use the heuristic models"
+        )
     pv = player_array(
         PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
     )
@@ -585,6 +597,11 @@ def round_spec(
         raise CardlabError(f'bad --remaining {remaining!r}: the round types not yet played this cycle, e.g. "1 3 4"')
     mask = sum(1 << c for c in mine)
     model, strat, names = _models(strategies)
+    if model == K.M_DD_EACH_LAYOUT and 4 in left:
+        raise CardlabError(
+            "choose_round with pimc values whole misere hands double dummy, which is far too slow; use the "
+            "heuristic models (or --remaining without 4)"
+        )
     pv = player_array(
         PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
     )

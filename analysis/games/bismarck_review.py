@@ -50,7 +50,7 @@ from .bismarck import (
     rules,
     variant_array,
 )
-from .bismarck_odds import DEFAULT_MODEL, _contract, _winner_pos, model_words, play_spec
+from .bismarck_odds import DEFAULT_MODEL, MISERE_DD_CARDS, _contract, _winner_pos, model_words, play_spec
 
 EVENT_FORMS = '{"seat": S, "play": "CARD"}'
 SCHEMA: dict[str, Any] = {
@@ -308,11 +308,14 @@ def _label(spec, card: int) -> str:
     raise CardlabError(f"the card played ({name}) is not among the advisor's actions")
 
 
-def _dd_values(hand: Hand, i: int) -> dict[int, int]:
+def _dd_values(hand: Hand, i: int) -> dict[int, int] | None:
     """Every legal card's double-dummy value on the actual layout (the seat's tricks from there, the current
-    trick included, the two others against it; in a misere round the two push tricks on it)."""
+    trick included, the two others against it; in a misere round the two push tricks on it); None in a misere
+    round while a hand holds more than MISERE_DD_CARDS cards (the search explodes there)."""
     s = hand.events[i][0]
     before = [c for _, c in hand.events[:i]]
+    if hand.rtype == 3 and 16 - len(before) // 3 > MISERE_DD_CARDS:
+        return None
     now = np.zeros(4, dtype=np.uint64)
     for q in range(3):
         now[q] = np.uint64(hand.hands[q] & ~sum(1 << c for c in before))
@@ -380,6 +383,9 @@ def review(
         dd = _dd_values(hand, i)
         card = hand.events[i][1]
         r["taken"] = _text([card])  # the card itself; best names its row (equal cards share one)
+        if dd is None:
+            r["dd_taken"] = r["dd_best"] = None
+            continue
         best_dd = max(dd.values()) if hand.rtype != 3 else min(dd.values())
         r["dd_taken"] = dd[card] + _won_before(hand, i)
         r["dd_best"] = best_dd + _won_before(hand, i)
@@ -412,10 +418,15 @@ def summary(result: Result) -> str:
     t = result.table
     worse = t[t["verdict"] == "worse"]
     if len(worse):
-        line += f" and {(worse['tricks_best'] - worse['tricks_taken']).abs().sum():.2f} tricks in expectation"
-    if len(t):
-        lost = int((t["dd_best"] - t["dd_taken"]).abs().sum())
-        line += f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}"
+        lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).abs().sum()
+        line = line.replace(" points in all (", f" points and {lost_tricks:.2f} tricks in all (", 1)
+    known = t.dropna(subset=["dd_taken"]) if len(t) else t
+    if len(known):
+        lost = int((known["dd_best"] - known["dd_taken"]).abs().sum())
+        where = "" if len(known) == len(t) else f" (at its {len(known)} decisions with at most {MISERE_DD_CARDS} cards)"
+        line += (
+            f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}{where}"
+        )
     return line
 
 

@@ -498,6 +498,26 @@ _POSITION_KEYS = (
 )
 
 
+def _dealers_hand(seat: int, dealer: int | None, hand: str, fields: dict, decision: str, what: str):
+    """The checked inputs of a decision the dealer takes holding its 16 dealt cards, before the first lead:
+    (its cards, the dealer); no field of the play may be given."""
+    stray = sorted(k for k, v in fields.items() if v)
+    if stray:
+        raise CardlabError(
+            f"--{stray[0].replace('_', '-')} does not go with {decision}: it is decided before the first lead"
+        )
+    if not 0 <= seat <= 2:
+        raise CardlabError(f"bad --seat {seat}: seats are 0..2")
+    if dealer is None:
+        dealer = seat
+    if dealer != seat:
+        raise CardlabError(f"the dealer {what}: --seat {seat} is not the --dealer {dealer}")
+    mine = _cards(hand, "--hand")
+    if len(mine) != 16:
+        raise CardlabError(f"--hand holds {len(mine)} cards: the dealer decides holding its 16 dealt cards (BM-2)")
+    return mine, dealer
+
+
 def trump_spec(
     *, seat: int = 0, hand: str, variants: dict | None = None, strategies: list[str] | None = None,
     pimc_from: int | None = None, pimc_samples: int | None = None, round: int | None = None,
@@ -521,20 +541,7 @@ def trump_spec(
         )
     if round not in (None, 3):
         raise CardlabError("name_trumps is round 3's decision (BM-5): give --round 3 or omit it")
-    stray = sorted(k for k, v in fields.items() if v)
-    if stray:
-        raise CardlabError(
-            f"--{stray[0].replace('_', '-')} does not go with name_trumps: trumps are named before the first lead"
-        )
-    if dealer is None:
-        dealer = seat
-    if dealer != seat:
-        raise CardlabError(f"the dealer names trumps in round 3 (BM-5): --seat {seat} is not the --dealer {dealer}")
-    if not 0 <= seat <= 2:
-        raise CardlabError(f"bad --seat {seat}: seats are 0..2")
-    mine = _cards(hand, "--hand")
-    if len(mine) != 16:
-        raise CardlabError(f"--hand holds {len(mine)} cards: the dealer names trumps holding its 16 dealt cards (BM-2)")
+    mine, dealer = _dealers_hand(seat, dealer, hand, fields, "name_trumps", "names trumps in round 3 (BM-5)")
     mask = sum(1 << c for c in mine)
     model, strat, names = _models(strategies)
     pv = player_array(
@@ -578,20 +585,7 @@ def round_spec(
             "choose_round with a widow exchange is not advised: the advisor does not play the exchange; use "
             "widow_exchange=none"
         )
-    stray = sorted(k for k, v in fields.items() if v)
-    if stray:
-        raise CardlabError(
-            f"--{stray[0].replace('_', '-')} does not go with choose_round: it comes before the deal's play"
-        )
-    if dealer is None:
-        dealer = seat
-    if dealer != seat:
-        raise CardlabError(f"the dealer chooses the round (3(c)9): --seat {seat} is not the --dealer {dealer}")
-    if not 0 <= seat <= 2:
-        raise CardlabError(f"bad --seat {seat}: seats are 0..2")
-    mine = _cards(hand, "--hand")
-    if len(mine) != 16:
-        raise CardlabError(f"--hand holds {len(mine)} cards: the dealer chooses holding its 16 dealt cards (BM-2)")
+    mine, dealer = _dealers_hand(seat, dealer, hand, fields, "choose_round", "chooses the round (3(c)9)")
     left = sorted({int(x) for x in str(remaining).replace(",", " ").split()}) if remaining else [1, 2, 3, 4]
     if not left or any(r not in ROUND_NAMES for r in left):
         raise CardlabError(f'bad --remaining {remaining!r}: the round types not yet played this cycle, e.g. "1 3 4"')

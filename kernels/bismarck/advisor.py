@@ -34,6 +34,41 @@ def _solver_seats(model, strat):
     return out
 
 
+@jit
+def _buffers(A):
+    """One chunk's working arrays: the sampled layout and the hands played, the hand's record and trace, the
+    solver's card list, each action's outcome on the sample (quota, score; tricks) and the random streams."""
+    return (
+        np.zeros(4, dtype=np.uint64),
+        np.zeros(4, dtype=np.uint64),
+        np.zeros((3, H_FIELDS), dtype=np.int64),
+        np.zeros(56, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(A, dtype=np.int64),
+        np.zeros(A, dtype=np.int64),
+        np.zeros(A, dtype=np.int64),
+        np.zeros(A, dtype=np.int64),
+        rng.new_state(),
+        np.zeros((3, rng.STATE_SIZE), dtype=np.uint64),
+    )
+
+
+@jit
+def _add(row, a, made, score, got, wins, scores, twins, tricks):
+    """Action ``a``'s outcome on one sample into both count rows (quota and round score; tricks)."""
+    W = row.shape[0] // 2
+    add_action(row[:W], a, made, score, 0, wins, scores)
+    add_action(row[W:], a, 0, got, 0, twins, tricks)
+
+
+@jit
+def _sample_done(row, A, wins, scores, twins, tricks):
+    """One sample done, in both count rows."""
+    W = row.shape[0] // 2
+    add_sample(row[:W], A, wins, scores)
+    add_sample(row[W:], A, twins, tricks)
+
+
 @pjit
 def advise_play_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, hand, unknown, voids, sizes, known,
@@ -46,7 +81,6 @@ def advise_play_chunks(
     hand besides, ``voids[s]`` the suits a seat showed out of. Each action is
     a card of ``actions``. ``model``: :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
     A = actions.shape[0]
-    W = out.shape[1] // 2  # two count rows of kernels.advise side by side
     a_seat = (seat + 1) % 3
     b_seat = (seat + 2) % 3
     role = (seat - dealer) % 3
@@ -57,20 +91,10 @@ def advise_play_chunks(
         stop = min(start + chunk_size, n_trials)
         row = out[ci]
         ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
-        base = np.zeros(4, dtype=np.uint64)
-        hands = np.zeros(4, dtype=np.uint64)
-        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(56, dtype=np.int64)
-        work = np.zeros(4, dtype=np.int64)
+        base, hands, rec, trace, work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
         cards = np.zeros(16, dtype=np.int64)
         values = np.zeros(16, dtype=np.int64)
         value_of = np.zeros(64, dtype=np.int64)
-        wins = np.zeros(A, dtype=np.int64)
-        scores = np.zeros(A, dtype=np.int64)
-        twins = np.zeros(A, dtype=np.int64)
-        tricks = np.zeros(A, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             na, nb = sizes[a_seat], sizes[b_seat]
@@ -110,10 +134,8 @@ def advise_play_chunks(
                     )  # fmt: skip
                     got = rec[seat, H_TRICKS]
                 made = np.int64(made_quota(rtype, role, got, bv))
-                add_action(row[:W], a, made, hand_score(rtype, role, got, bv), 0, wins, scores)
-                add_action(row[W:], a, 0, got, 0, twins, tricks)
-            add_sample(row[:W], A, wins, scores)
-            add_sample(row[W:], A, twins, tricks)
+                _add(row, a, made, hand_score(rtype, role, got, bv), got, wins, scores, twins, tricks)
+            _sample_done(row, A, wins, scores, twins, tricks)
 
 
 @pjit
@@ -126,7 +148,6 @@ def advise_trump_chunks(
     other two hands (``sizes``) are dealt from ``unknown`` (the rest out of play) and the whole hand is valued
     from forehand's first lead: double dummy (``model`` = :data:`M_DD_EACH_LAYOUT`) or played by ``strat``."""
     A = trumps.shape[0]
-    W = out.shape[1] // 2  # two count rows of kernels.advise side by side
     a_seat = (seat + 1) % 3
     b_seat = (seat + 2) % 3
     role = (seat - dealer) % 3
@@ -137,17 +158,7 @@ def advise_trump_chunks(
         stop = min(start + chunk_size, n_trials)
         row = out[ci]
         ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
-        base = np.zeros(4, dtype=np.uint64)
-        hands = np.zeros(4, dtype=np.uint64)
-        rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-        trace = np.zeros(56, dtype=np.int64)
-        work = np.zeros(4, dtype=np.int64)
-        wins = np.zeros(A, dtype=np.int64)
-        scores = np.zeros(A, dtype=np.int64)
-        twins = np.zeros(A, dtype=np.int64)
-        tricks = np.zeros(A, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+        base, hands, rec, trace, work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
         me = 1 << seat
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
@@ -173,10 +184,8 @@ def advise_trump_chunks(
                     )  # fmt: skip
                     got = rec[seat, H_TRICKS]
                 made = np.int64(made_quota(rtype, role, got, bv))
-                add_action(row[:W], a, made, hand_score(rtype, role, got, bv), 0, wins, scores)
-                add_action(row[W:], a, 0, got, 0, twins, tricks)
-            add_sample(row[:W], A, wins, scores)
-            add_sample(row[W:], A, twins, tricks)
+                _add(row, a, made, hand_score(rtype, role, got, bv), got, wins, scores, twins, tricks)
+            _sample_done(row, A, wins, scores, twins, tricks)
 
 
 @jit
@@ -227,23 +236,13 @@ def _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, r
     that the deal's unrolled shuffle (which can raise) is not inside the prange loop (numba would then run the
     chunks one at a time)."""
     A = rtypes.shape[0]
-    W = row.shape[0] // 2
     a_seat = (seat + 1) % 3
     b_seat = (seat + 2) % 3
     ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
-    base = np.zeros(4, dtype=np.uint64)
-    hands = np.zeros(4, dtype=np.uint64)
-    rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-    trace = np.zeros(56, dtype=np.int64)
+    base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
     deck = np.zeros(52, dtype=np.int64)
     dout = np.zeros(1, dtype=np.uint64)
     fresh = np.zeros(4, dtype=np.int64)
-    wins = np.zeros(A, dtype=np.int64)
-    scores = np.zeros(A, dtype=np.int64)
-    twins = np.zeros(A, dtype=np.int64)
-    tricks = np.zeros(A, dtype=np.int64)
-    st_deal = rng.new_state()
-    st_plays = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
     for t in range(start, stop):
         rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
         if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
@@ -282,7 +281,5 @@ def _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, r
             )  # fmt: skip
             made = np.int64(made_quota(rt, 0, got, bv))
             cycle = hand_score(rt, 0, got, bv) + total_fresh - fresh[rt]
-            add_action(row[:W], a, made, cycle, 0, wins, scores)
-            add_action(row[W:], a, 0, got, 0, twins, tricks)
-        add_sample(row[:W], A, wins, scores)
-        add_sample(row[W:], A, twins, tricks)
+            _add(row, a, made, cycle, got, wins, scores, twins, tricks)
+        _sample_done(row, A, wins, scores, twins, tricks)

@@ -230,7 +230,7 @@ def test_cli_record_and_review_round_trip(tmp_path):
         (["review", "zheng-shangyou", "RECORD", "--strategy", "nobody"], "nobody"),
         (["record", "zheng-shangyou", "--strategy", "nobody"], "nobody"),
         (["record", "zheng-shangyou", "--players", "9"], "players"),
-        (["record", "bismarck"], "Bismarck has no game records"),
+        (["record", "bismarck", "--round", "7"], "bad --round 7"),
     ],
 )
 def test_bad_review_and_record_input_is_one_line(argv, msg, tmp_path, capsys, example):

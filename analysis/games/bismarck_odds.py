@@ -547,16 +547,15 @@ def trump_spec(
     pv = player_array(
         PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
     )
-    sizes = np.array([16, 16, 16], dtype=np.int64)
-    trumps = np.arange(4, dtype=np.int64)
+    # the round kernel with round 3 for every action and no other type counted: this hand's score alone
     args = (
-        np.int64(seat), np.int64(dealer), np.int64(2), np.uint64(mask), np.uint64(FULL & ~mask), sizes, trumps,
-        np.int64(model), strat, pv, bv,
+        np.int64(seat), np.uint64(mask), np.uint64(FULL & ~mask), np.full(4, 2, dtype=np.int64),
+        np.arange(4, dtype=np.int64), np.int64(0), np.int64(model), strat, pv, bv,
     )  # fmt: skip
     pos = {"full": full, "seat": seat, "rtype": 2, "trump": -1, "dealer": dealer}
     d = _describe(pos, hand=_text(mine), decision="name_trumps")
     d.pop("trumps")
-    return _spec("kernels.bismarck:advise_trump_chunks", args, [f"name {s}" for s in SUITS], names, d)
+    return _spec("kernels.bismarck:advise_round_chunks", args, [f"name {s}" for s in SUITS], names, d)
 
 
 def round_spec(

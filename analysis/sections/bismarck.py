@@ -88,20 +88,26 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     from ..games import bismarck_odds as BO
     from ..games import bismarck_review as BR
 
-    # the advisor and the review run at fixed sizes or to a precision: the scale does not change them
+    # the advisor and the review run at fixed sizes or to a precision, smaller only below scale 1 (quick reports)
+    def fixed(x, least):
+        return max(least, int(x * min(scale, 1.0)))
+
     lead = {
         model: BO.odds(
-            {"trials": LEAD_LAYOUTS, "seed": seed + 50, "progress": False}, strategies=[model], **WORKED_LEAD
+            {"trials": fixed(LEAD_LAYOUTS, 16), "seed": seed + 50, "progress": False}, strategies=[model], **WORKED_LEAD
         )
         for model in ("pimc", "heuristic")
     }
     trump = {
         model: BO.odds(
-            {"trials": n_layouts, "seed": seed + 51, "progress": False}, strategies=[model], **TRUMP_POSITION
+            {"trials": fixed(n_layouts, 8), "seed": seed + 51, "progress": False}, strategies=[model], **TRUMP_POSITION
         )
         for model, n_layouts in (("pimc", TRUMP_LAYOUTS_PIMC), ("heuristic", TRUMP_LAYOUTS))
     }
-    review = BR.review(BR.replay_file(REVIEWED_RECORD), seat=REVIEWED_SEAT, precision=0.25, seed=seed + 52)
+    review = BR.review(
+        BR.replay_file(REVIEWED_RECORD), seat=REVIEWED_SEAT, precision=0.25, seed=seed + 52,
+        max_trials=fixed(1024, 64),
+    )  # fmt: skip
     return {
         "seed": seed,
         "lead": lead,
@@ -438,7 +444,7 @@ def worked_lead(runs: dict) -> Section:
     pos = WORKED_LEAD
     res = runs["lead"]
     cmd = (
-        f'`cardlab odds bismarck --hand "{pos["hand"]}" --round 1 --dealer 2 --trials {LEAD_LAYOUTS} '
+        f'`cardlab odds bismarck --hand "{pos["hand"]}" --round 1 --dealer 2 --trials {res["pimc"].meta["trials"]} '
         f"--seed {runs['seed'] + 50}` (and `--strategy heuristic`)"
     )
     return Section(
@@ -466,8 +472,8 @@ def trump_choice(runs: dict) -> Section:
             f'`cardlab odds bismarck --decision name_trumps --seat 1 --dealer 1 --hand "{pos["hand"]}" '
             "--variant round3_trump_timing=after_seeing_hand` (round 3 with trumps named after seeing the hand, "
             "3(c)3): the dealer needs 8 tricks (BM-6). Each suit named on the same layouts of the other two hands "
-            f"(pimc: {TRUMP_LAYOUTS_PIMC} layouts, each whole hand solved double dummy; heuristic: "
-            f"{TRUMP_LAYOUTS}).\n\npimc: {res['pimc'].meta['answer']}\n\nheuristic: {res['heuristic'].meta['answer']}"
+            f"(pimc: {res['pimc'].meta['trials']} layouts, each whole hand solved double dummy; heuristic: "
+            f"{res['heuristic'].meta['trials']}).\n\npimc: {res['pimc'].meta['answer']}\n\nheuristic: {res['heuristic'].meta['answer']}"
         ),
         _advice_table(res),
         digits=3,

@@ -13,7 +13,7 @@ analysis layer, the tests and the benchmarks use.
 
 from __future__ import annotations
 
-from .advisor import M_DD_EACH_LAYOUT, advise_play_chunks, advise_round_chunks, advise_trump_chunks
+from .advisor import M_DD_EACH_LAYOUT, advise_play_chunks, advise_round_chunks
 from .hand import deal_round, new_solver_state, play_from, play_hand
 from .layout import (
     ALL_ROUNDS,
@@ -72,7 +72,6 @@ __all__ = [
     "M_DD_EACH_LAYOUT",
     "advise_play_chunks",
     "advise_round_chunks",
-    "advise_trump_chunks",
     "play_from",
     "ALL_ROUNDS",
     "BASE_FEAT",

@@ -138,56 +138,6 @@ def advise_play_chunks(
             _sample_done(row, A, wins, scores, twins, tricks)
 
 
-@pjit
-def advise_trump_chunks(
-    chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, hand, unknown, sizes, trumps, model, strat,
-    pv, bv, out,
-):  # fmt: skip
-    """The driver's kernel for naming trumps having seen the hand (BM-9 2 with ``round3_trump_timing =
-    after_seeing_hand``): ``seat`` (the dealer) holds ``hand``; each action names the suit ``trumps[a]``; the
-    other two hands (``sizes``) are dealt from ``unknown`` (the rest out of play) and the whole hand is valued
-    from forehand's first lead: double dummy (``model`` = :data:`M_DD_EACH_LAYOUT`) or played by ``strat``."""
-    A = trumps.shape[0]
-    a_seat = (seat + 1) % 3
-    b_seat = (seat + 2) % 3
-    role = (seat - dealer) % 3
-    leader = (dealer + 1) % 3
-    for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        row = out[ci]
-        ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
-        base, hands, rec, trace, work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
-        me = 1 << seat
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            if not sample_hidden(unknown, 0, 0, sizes[a_seat], sizes[b_seat], st_deal, ways, scratch):
-                continue
-            base[seat] = hand
-            base[a_seat] = scratch[0]
-            base[b_seat] = scratch[1]
-            for a in range(A):
-                for i in range(4):
-                    hands[i] = base[i]
-                if model == M_DD_EACH_LAYOUT:
-                    got = dd.solve(hands, 3, trumps[a], bv[V_MUST_TRUMP], leader, work, 0, me, me, ttk, ttg, bufs)
-                else:
-                    for s in range(3):
-                        rec[s, H_TRICKS] = 0
-                        rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-                    for i in range(52, 55):
-                        trace[i] = 0
-                    play_from(
-                        hands, dealer, rtype, trumps[a], np.uint64(0), np.uint64(0), strat, pv, bv, st_plays, ttk,
-                        ttg, bufs, ways, scratch, rec, trace, leader, 0, np.uint64(0), -1,
-                    )  # fmt: skip
-                    got = rec[seat, H_TRICKS]
-                made = np.int64(made_quota(rtype, role, got, bv))
-                _add(row, a, made, hand_score(rtype, role, got, bv), got, wins, scores, twins, tricks)
-            _sample_done(row, A, wins, scores, twins, tricks)
-
-
 @jit
 def _value_hand(hands, dealer, rtype, trump, known_out, seat, model, strat, pv, bv, st_plays, key0, key1, t, stream,
                 ttk, ttg, bufs, ways, scratch, rec, trace):  # fmt: skip
@@ -216,12 +166,13 @@ def advise_round_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, unknown, rtypes, trumps, remaining, model, strat, pv,
     bv, out,
 ):  # fmt: skip
-    """The driver's kernel for choosing the round type having seen the hand (3(c)9 with trumps named after
-    seeing it, 3(c)3): ``seat`` (the dealer) holds ``hand``; action ``a`` plays round type ``rtypes[a]`` now with
-    trumps ``trumps[a]`` (-1 none, -2 drawn from the 4 leftover cards, BM-5, else the suit named). The round
-    score counted is the cycle's: this hand's, plus, for every other type still in ``remaining``, the dealer's
-    score on a fresh deal of that type (each valued once a sample, the same for every action: the choice now
-    decides which of them is played later)."""
+    """The driver's kernel for the dealer's decisions before the first lead, having seen its hand: choosing the
+    round type (3(c)9) and naming trumps (3(c)3). ``seat`` (the dealer) holds ``hand``; action ``a`` plays round
+    type ``rtypes[a]`` now with trumps ``trumps[a]`` (-1 none, -2 drawn from the 4 leftover cards, BM-5, else the
+    suit named). The score counted is the cycle's: this hand's, plus, for every other type still in
+    ``remaining``, the dealer's score on a fresh deal of that type (each valued once a sample, the same for every
+    action: the choice now decides which of them is played later); ``remaining = 0`` (naming trumps): this
+    hand's alone."""
     for ci in prange(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size

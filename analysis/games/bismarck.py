@@ -424,7 +424,7 @@ def solve_position(
     return int(DD.solve(h, n, tr, int(must_trump), leader, row, len(played), maxteam, count, ttk, ttg, bufs))
 
 
-def equal_classes(cards: list[int], hand: int, others: int) -> list[list[int]]:
+def equal_classes(cards: list[int], others: int) -> list[list[int]]:
     """The seat's cards in classes of equal cards: same suit, touching once the cards out of play are removed
     (no card of ``others``, the other hands and the trick, lies between them). Equal cards have equal values."""
     classes: list[list[int]] = []
@@ -432,7 +432,7 @@ def equal_classes(cards: list[int], hand: int, others: int) -> list[list[int]]:
         last = classes[-1][-1] if classes else None
         if last is not None and last >> 4 == c >> 4:
             between = sum(1 << x for x in range(c + 1, last))
-            if not between & others and not between & hand & ~sum(1 << x for x in cards):
+            if not between & others:  # the seat's own cards between are of the suit: among ``cards`` too
                 classes[-1].append(c)
                 continue
         classes.append([c])
@@ -481,7 +481,7 @@ def solve_table(
     others = sum(int(h[s]) for s in range(n) if s != to_play) | sum(1 << c for c in played)
     maximise = (maxteam >> to_play) & 1
     rows = []
-    for cls in equal_classes(list(value), int(h[to_play]), others):
+    for cls in equal_classes(list(value), others):
         vals = {value[c] for c in cls}
         groups = [cls] if len(vals) == 1 else [[c] for c in cls]  # never merged unless their values agree
         for g in groups:

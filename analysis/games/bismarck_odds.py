@@ -126,48 +126,30 @@ def _showed_out(voids: list[int], cards: list[int], leader: int, trump: int, mus
                 voids[s] |= 1 << trump
 
 
-def _leader_and_voids(tricks: list[list[int]], first: int, trump: int, must_trump: bool):
-    """BM-4 over the completed tricks: each trick's leader (the first from ``first``, then the winners), the
-    current trick's leader, the tricks each seat won and the suits each seat showed out of."""
-    leaders, won, voids = [], [0, 0, 0], [0, 0, 0]
+def _leader_and_voids(tricks: list[list[int]], current: list[int], first: int, trump: int, must_trump: bool):
+    """BM-4 over the completed tricks and the current one (the first led by ``first``, each next one by the
+    winner): the current trick's leader, the tricks each seat won and the suits each seat showed out of. A card
+    of a suit its seat showed out of earlier is refused (it held none)."""
+    won, voids = [0, 0, 0], [0, 0, 0]
     leader = first
-    for cards in tricks:
-        leaders.append(leader)
-        _showed_out(voids, cards, leader, trump, must_trump)
-        w = (leader + int(_winner_pos(cards, trump))) % 3
-        won[w] += 1
-        leader = w
-    return leaders, leader, won, voids
-
-
-def _winner_pos(cards: list[int], trump: int) -> int:
-    led = cards[0] >> 4
-    best = 0
-    for j in range(1, len(cards)):
-        c, b = cards[j], cards[best]
-        if (c >> 4 == trump and (b >> 4 != trump or c > b)) or (b >> 4 != trump and c >> 4 == led and c > b):
-            best = j
-    return best
-
-
-def _check_voids_kept(tricks: list[list[int]], leaders: list[int], current: list[int], cur_leader: int) -> None:
-    """No seat plays a suit it showed out of earlier (BM-4: it held none of it)."""
-    shown: dict[int, dict[int, int]] = {0: {}, 1: {}, 2: {}}
-    for t, (cards, leader) in enumerate([*zip(tricks, leaders), (current, cur_leader)]):
-        if not cards:
-            continue
-        led = cards[0] >> 4
+    for t, cards in enumerate([*tricks, current]):
         for j, c in enumerate(cards):
             s = (leader + j) % 3
-            if (c >> 4) in shown[s]:
+            if (voids[s] >> (c >> 4)) & 1:
                 raise CardlabError(
-                    f"trick {t + 1}: seat {s} plays {_text([c])} but showed out of {SUITS[c >> 4]} in trick "
-                    f"{shown[s][c >> 4] + 1} (BM-4: it held none)"
+                    f"trick {t + 1}: seat {s} plays {_text([c])} but showed out of {SUITS[c >> 4]} earlier "
+                    "(BM-4: it held none)"
                 )
-        for j, c in enumerate(cards[1:], start=1):
-            s = (leader + j) % 3
-            if c >> 4 != led:
-                shown[s].setdefault(led, t)
+        _showed_out(voids, cards, leader, trump, must_trump)
+        if t < len(tricks):
+            leader = (leader + winner_pos(cards, trump)) % 3
+            won[leader] += 1
+    return leader, won, voids
+
+
+def winner_pos(cards: list[int], trump: int) -> int:
+    """The position (0 = the leader) of the card that wins a complete trick (BM-4; the kernels' rule)."""
+    return int(DD.trick_winner_pos(np.array(cards, dtype=np.int64), len(cards), trump))
 
 
 def _position(
@@ -236,15 +218,15 @@ def _position(
     else:
         if won:
             raise CardlabError("--won goes with --played; with --tricks the tricks won follow from the cards (BM-4)")
-        leaders, cur_leader, won_list, voids = _leader_and_voids(trick_list, first, trump, must)
+        cur_leader, won_list, voids = _leader_and_voids(trick_list, cur, first, trump, must)
         if leader is not None and leader != cur_leader:
             raise CardlabError(
                 f"--leader {leader}: by the tricks given seat {cur_leader} won the last trick and leads (BM-4)"
             )
-        _check_voids_kept(trick_list, leaders, cur, cur_leader)
         n_tricks = len(trick_list)
         done = [c for t in trick_list for c in t]
-    _showed_out(voids, cur, cur_leader, trump, must)  # the current trick's followers too
+    if played:
+        _showed_out(voids, cur, cur_leader, trump, must)  # the current trick's followers (done above with --tricks)
     if n_tricks >= 16:
         raise CardlabError("the hand is over: 16 tricks were played (BM-4)")
     to_play = (cur_leader + len(cur)) % 3
@@ -427,7 +409,7 @@ def play_spec(
     legal = int(DD.legal_cards(np.uint64(mine), led, pos["trump"], int(pos["bv"][K.V_MUST_TRUMP])))
     # equal cards (touching once the cards out of play are set aside) share a row: the lowest is played
     separators = pos["unknown"] | sum(1 << c for c in pos["cur"]) | sum(pos["known"])
-    classes = [sorted(cls) for cls in equal_classes([c for c in range(64) if (legal >> c) & 1], mine, separators)]
+    classes = [sorted(cls) for cls in equal_classes([c for c in range(64) if (legal >> c) & 1], separators)]
     classes.sort()
     actions = [cls[0] for cls in classes]
     labels = [_text(cls[:1]) + (f" (or {_text(cls[1:])})" if len(cls) > 1 else "") for cls in classes]

@@ -50,7 +50,7 @@ from .bismarck import (
     rules,
     variant_array,
 )
-from .bismarck_odds import DEFAULT_MODEL, MISERE_DD_CARDS, _contract, _winner_pos, model_words, play_spec
+from .bismarck_odds import DEFAULT_MODEL, MISERE_DD_CARDS, _contract, model_words, play_spec, winner_pos
 
 EVENT_FORMS = '{"seat": S, "play": "CARD"}'
 SCHEMA: dict[str, Any] = {
@@ -132,7 +132,7 @@ def record(
         row = [int(c) for c in trace[3 * t : 3 * t + 3]]
         for j, c in enumerate(row):
             events.append({"seat": (leader + j) % 3, "play": _text([c])})
-        leader = (leader + _winner_pos(row, trump)) % 3
+        leader = (leader + winner_pos(row, trump)) % 3
     doc: dict[str, Any] = {
         "game": GAME,
         "players": 3,
@@ -181,7 +181,7 @@ class Hand:
     discards: dict[int, int]  # the exchanging seat's discards
     events: list[tuple[int, int]]  # (seat, card)
     strategies: list[str] | None
-    leaders: list[int] = field(default_factory=list)  # each trick's leader
+    leaders: list[int] = field(default_factory=list)  # each trick's leader (the next trick's is its winner)
     won: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     @property
@@ -263,7 +263,7 @@ def replay(doc: dict) -> Hand:
         row.append(c)
         hand.events.append((s, c))
         if len(row) == 3:
-            w = (leader + _winner_pos(row, trump)) % 3
+            w = (leader + winner_pos(row, trump)) % 3
             hand.won[w] += 1
             leader = w
             row = []
@@ -401,14 +401,9 @@ def review(
 
 
 def _won_before(hand: Hand, i: int) -> int:
-    """The tricks the seat to play event ``i`` won before it."""
+    """The tricks the seat to play event ``i`` won before it: the tricks whose next trick it led."""
     s = hand.events[i][0]
-    n_done = i // 3
-    won = 0
-    for t in range(n_done):
-        row = [c for _, c in hand.events[3 * t : 3 * t + 3]]
-        won += (hand.leaders[t] + _winner_pos(row, hand.trump)) % 3 == s
-    return won
+    return sum(1 for led in hand.leaders[1 : i // 3 + 1] if led == s)
 
 
 def summary(result: Result) -> str:

@@ -95,13 +95,30 @@ def test_the_review_reads_only_what_the_seat_knew():
 
 
 def test_the_review_of_the_example():
-    """Every decision of seat 0 with its double-dummy values on the actual layout: the best card there takes at
-    least as many tricks as the card played (rounds 1-3), and the summary counts the tricks lost that way."""
+    """The double-dummy columns against brute force: at every decision of seat 0 with at most 4 cards a hand,
+    dd_taken is the tricks it won before plus the full minimax value (the reference's) of the card played on the
+    actual layout, the other two against it, and dd_best the most over its legal cards (BM-4)."""
+    from tests.reference import bismarck as ref
+
     doc = json.loads(EXAMPLE.read_text())
+    hand = br.replay(doc)
     res = br.review(doc, seat=0, precision=0.5, max_trials=64)
     t = res.table
-    assert len(t) and {"dd_taken", "dd_best", "loss_score", "verdict"} <= set(t.columns)
-    assert (t["dd_best"] >= t["dd_taken"]).all()  # rounds 1-3: the best card on the actual layout is the most
+    late = t[t["event"] >= 36]
+    assert len(late) >= 2
+    for row in late.itertuples():
+        i = int(row.event)
+        before = [c for _, c in hand.events[:i]]
+        now = [set(br._cards_of_mask(h)) - set(before) for h in hand.hands]
+        cur = before[3 * (i // 3) :]
+        won = sum(1 for led in hand.leaders[1 : i // 3 + 1] if led == 0)
+        legal = ref.legal(now[0], cur[0] >> 4 if cur else None, hand.trump)
+        value = {}
+        for c in legal:
+            rest = [set(h) for h in now]
+            rest[0].discard(c)
+            value[c] = won + ref.minimax(rest, hand.trump, hand.leaders[i // 3], [*cur, c], 1, 1)
+        assert row.dd_taken == value[hand.events[i][1]] and row.dd_best == max(value.values())
     lost = int((t["dd_best"] - t["dd_taken"]).sum())
     assert res.meta["summary"].startswith("seat 0: ") and f"lost {lost} trick" in res.meta["summary"]
 

@@ -411,7 +411,7 @@ def build_parser() -> _Parser:
             "verdict (best, uncertain: not separated from the best at 95%, worse), win_taken (the chance to win "
             "after the taken action), loss_win = the best's chance minus the taken's, with its 95% interval, 0 "
             "where the two are not separated; loss_score the same for the score. The rules and players are the "
-            "record's; the models are named in the output."
+            "record's; the models are named in the output." + (f" {game.review_notes}" if game.review_notes else "")
         )
         rv.add_argument("record", metavar="RECORD", help="a record file (JSON; cardlab record writes one)")
         rv.add_argument("--seat", type=int, help="review this seat's decisions only (default: every seat)")
@@ -679,7 +679,7 @@ def _cmd_solve(game: Game, args) -> None:
 
 #: the review's table output (every column in csv and json)
 REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
-                  "dd_best", "win_taken", "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
+                  "dd_best", "share_taken", "win_taken", "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
 
 
 def _cmd_record(game: Game, args) -> None:
@@ -696,7 +696,8 @@ def _cmd_record(game: Game, args) -> None:
         print(
             f"cardlab: wrote {args.out}: {len(doc['events'])} events"
             + (f", seat {res['winner']} went out first" if "winner" in res else "")
-            + (f", seat {res['first_out']} went out first" if "first_out" in res else ""),
+            + (f", seat {res['first_out']} went out first" if "first_out" in res else "")
+            + (f", won by seat {' and '.join(map(str, res['winners']))}" if res.get("winners") else ""),
             file=sys.stderr,
         )
 

@@ -37,6 +37,13 @@ def load_record(path: str) -> dict:
     return doc
 
 
+def example_record(name: str) -> dict:
+    """A stored example record (``seeds/records/NAME``) as a document."""
+    from .rules import seeds_dir
+
+    return load_record(str(seeds_dir() / "records" / name))
+
+
 def check_shape(doc: Any, game: str, schema: dict, event_forms: str) -> None:
     """The record's shape against its JSON schema, refused in one line (``event_forms`` lists the accepted
     events in words, for a malformed event)."""
@@ -147,16 +154,18 @@ def table(rows: list[dict]) -> pd.DataFrame:
 
 def summary(result: Result, forced_words: str = "forced passes", cost: str = "win") -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
-    ``"win"`` in points of win chance, ``"score"`` in the game's points)."""
+    ``"win"`` in points of win chance, ``"score"`` in the game's points, ``"share"`` in points of win share, the
+    score being a share of the win)."""
     t, m = result.table, result.meta
     who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
     worse = t[t["verdict"] == "worse"]
     text = f"{who}: {len(t)} decisions ({m['forced']} {forced_words} not counted)"
     if len(worse):
         col = "loss_win" if cost == "win" else "loss_score"
-        what = (
-            f"{100 * worse[col].sum():.1f} points of win chance" if cost == "win" else f"{worse[col].sum():.2f} points"
-        )
+        what = {
+            "win": f"{100 * worse[col].sum():.1f} points of win chance",
+            "share": f"{100 * worse[col].sum():.1f} points of win share",
+        }.get(cost, f"{worse[col].sum():.2f} points")
         text += (
             f"; {len(worse)} clearly worse than the best, costing {what} in all (largest at event "
             f"{int(worse.loc[worse[col].idxmax(), 'event'])})"

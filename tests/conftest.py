@@ -20,6 +20,7 @@ FILE_ORDER = [
     "test_biscuits_review.py",  # record_hand, the advisors, simulate
     "test_bismarck_odds.py",  # the advisor's kernels: a card, trumps, the round (play_from, the 3-hand search)
     "test_bismarck_review.py",  # record_hand, the advisor, simulate
+    "test_bisko_bobo_review.py",  # the advisor of any decision, trace_deal, play_fixed
     "test_cli.py",  # 70 s (the Bisko-Bobo simulation compiles here)
     "test_zheng_shangyou_analysis.py",  # 90 s
     "test_zheng_shangyou_engine.py",  # 65 s

@@ -47,7 +47,27 @@ def test_the_swap_advisor_equals_the_reference_game_on_each_sample(P, seat, posi
     is a table of 0s and 1s, so no draw is needed) to the same win share, summed."""
     pos = {**BASE, **position}
     spec = bs.swap_targets_spec(P, seat, **pos)
-    (_P, hid, lod, vv, pj, ps, tgt, pt, _pack, template, pool, lo_template, lo_pool, forced, _s, mask, acts) = spec.args
+    (
+        _P,
+        hid,
+        lod,
+        vv,
+        pj,
+        ps,
+        tgt,
+        pt,
+        _pack,
+        template,
+        pool,
+        lo_template,
+        lo_pool,
+        forced,
+        _s,
+        _dec,
+        mask,
+        _ms,
+        acts,
+    ) = spec.args
     n = 60
     row = driver.run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), n, n, np.uint64(3), np.uint64(0),
                             spec.n_counts)[0]  # fmt: skip

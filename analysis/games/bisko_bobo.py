@@ -1177,6 +1177,14 @@ def departures(tables: dict) -> pd.DataFrame:
 class BiskoBobo(Game):
     trial_noun = "deals"
     id = GAME
+    record_unit = "deal"
+    review_precision = 0.01
+    review_precision_unit = "of the win share"
+    review_notes = (
+        "Here the score is the seat's win share of the deal (a split win counts its share, BB-12.6; share_taken) "
+        "and win_taken the chance to win it outright; each swap partner is its own action. seeds/bisko-bobo.md "
+        "describes the record (the cards in deal order, the events)."
+    )
     exact_tables = EXACT_TABLES
     examples = {
         "evaluate": {"sets": ["KC JC TC", "AS KS AH KH"]},
@@ -1191,6 +1199,8 @@ class BiskoBobo(Game):
         "compare": {"field": "heuristic", "challenger": "always-jingo"},
         "improve": {"players": [3], "trials": 2000, "rounds": 1},
         "report": {"scale": 0.002},
+        "record": {"seed": 1},
+        "review": {"record": str(seeds_dir() / "records" / "bisko-bobo-example.json"), "seat": 1},
     }
     exact_options = (
         Option("--players", "number of players (the game's default if omitted)", type=positive_int),
@@ -1259,6 +1269,22 @@ class BiskoBobo(Game):
         return improve_tables(
             list(players) if players else None, trials=trials, rounds=rounds, seed=seed, write=write, progress=progress
         )
+
+    def record(self, seed=0, players=None, variants=None, strategies=None, **options):
+        from .bisko_bobo_review import record
+
+        return record(seed, players, variants, list(strategies) if strategies else None)
+
+    def review(self, record, seat=None, run=None, strategies=None):
+        from .bisko_bobo_review import review
+
+        doc, kwargs = self.review_inputs(record, run, strategies)
+        return review(doc, seat=seat, **kwargs)
+
+    def review_sections(self, result, record_name):
+        from .bisko_bobo_review import sections
+
+        return sections(result, record_name)
 
     def report_sections(self, scale=1.0, seed=2026, progress=True):
         from ..sections import bisko_bobo

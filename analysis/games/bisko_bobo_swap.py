@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from kernels.bisko_bobo import DEC_SWAP
+
 from ..advisor import tabulate_actions
 from ..driver import KernelSpec
 from ..errors import CardlabError
@@ -149,7 +151,7 @@ def swap_targets_spec(
     actions = np.array([0] + [1 + t for t in targets], dtype=np.int64)
     names = ["no swap"] + [f"swap with seat {t}" for t in targets]
     args = (P_, hid, lod, vv, pj, ps, tgt, pt, pack, template, pool, lo_template, lo_pool, forced, np.int64(seat),
-            np.int64(mask), actions)  # fmt: skip
+            np.int64(DEC_SWAP), np.int64(mask), np.int64((1 << P) - 1), actions)  # fmt: skip
     describe = {
         **base.describe,
         "actions": names,
@@ -160,7 +162,7 @@ def swap_targets_spec(
     }
     return KernelSpec(
         game=GAME,
-        kernel="kernels.bisko_bobo:odds_swap_chunks",
+        kernel="kernels.bisko_bobo:odds_actions_chunks",
         args=args,
         n_counts=1 + _width(len(names)),
         tabulate=tabulate_targets,

@@ -160,14 +160,6 @@ def record(
 # ---------------------------------------------------------------------------------------------
 
 
-def replay_file(name: str) -> dict:
-    """A stored example record (``seeds/records/NAME``) as a document."""
-    from ..review import load_record
-    from ..rules import seeds_dir
-
-    return load_record(str(seeds_dir() / "records" / name))
-
-
 @dataclass
 class Hand:
     """A replayed record: the rules, and the state before every event."""

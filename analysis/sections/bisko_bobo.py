@@ -9,6 +9,8 @@ from ..report import Section
 
 PLAYER_COUNTS = range(2, 7)
 EDGE_FIELDS = ("heuristic", "always-jingo")
+#: the reviewed example, every seat: seeds/records/bisko-bobo-example.json (cardlab record bisko-bobo --seed 7)
+REVIEWED_RECORD = "bisko-bobo-example.json"
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -41,7 +43,15 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
             sheet = S.stored_sheet(P)
             rows, line = S.edges(P, sheet, n(1_000_000), seed + 4, progress)
             sheets[P] = (S.lines(P, sheet), rows, line)
+    from ..games import bisko_bobo_review as BR
+    from ..review import example_record
+
+    # the review runs to a precision, its work fixed by the record; a quick report (scale below 1) loosens it
+    review = BR.review(
+        example_record(REVIEWED_RECORD), precision=0.01 if scale >= 1 else 0.04, seed=seed + 5, progress=progress
+    )
     return {
+        "review": review,
         "sheets": sheets,
         "seed": seed,
         "games": {P: r.table for P, r in games.items()},
@@ -387,6 +397,29 @@ def cheat_sheet(runs: dict) -> Section | None:
     )
 
 
+def reviewed_deal(runs: dict) -> Section:
+    from ..review import win_figure
+
+    res = runs["review"]
+    cols = ["event", "seat", "decision", "hand", "on_table", "actions", "taken", "best", "verdict", "share_taken",
+            "share_best", "loss_score", "loss_score_low", "loss_score_high"]  # fmt: skip
+    return Section(
+        "A reviewed deal: the example record",
+        (
+            f"`cardlab review bisko-bobo seeds/records/{REVIEWED_RECORD} --precision "
+            f"{res.meta['precision_target']:g} --seed {runs['seed'] + 5}` (the record is `cardlab record bisko-bobo "
+            "--seed 7`: 4 heuristic players): every free decision judged on what its seat saw then, every action on "
+            "the same sampled deals, the record's heuristic players as models. share_taken and share_best are the "
+            "seat's win share of the deal with the action taken and with the best; loss_score their difference "
+            "with its 95% interval (0 where the two are not separated).\n\n"
+            f"{res.meta['summary']}."
+        ),
+        res.table[cols],
+        [lambda: win_figure(res, "chance to win the deal outright (%)")],
+        digits=3,
+    )
+
+
 SECTIONS = (
     win_by_seat,
     flingo_or_jingo,
@@ -399,6 +432,7 @@ SECTIONS = (
     recommended_edge,
     recommended_departures,
     cheat_sheet,
+    reviewed_deal,
 )
 
 

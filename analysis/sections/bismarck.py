@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import Section
+from ..review import example_record
 
 SWEDISH = {"ruleset": "swedish"}
 # (round, challenger, trials at scale 1): PIMC is left out of rounds 2 and 3 (trumps), where it costs most
@@ -105,7 +106,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         for model, n_layouts in (("pimc", TRUMP_LAYOUTS_PIMC), ("heuristic", TRUMP_LAYOUTS))
     }
     review = BR.review(
-        BR.replay_file(REVIEWED_RECORD), seat=REVIEWED_SEAT, precision=0.25, seed=seed + 52,
+        example_record(REVIEWED_RECORD), seat=REVIEWED_SEAT, precision=0.25, seed=seed + 52,
         max_trials=fixed(1024, 64),
     )  # fmt: skip
     return {

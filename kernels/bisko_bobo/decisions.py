@@ -413,20 +413,22 @@ def odds_chunks(
 
 
 @pjit
-def odds_swap_chunks(
+def odds_actions_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj, ps, tgt, pt, pack, hi_template, hi_pool,
-    lo_template, lo_pool, forced_base, seat, jingo_mask, actions, out,
+    lo_template, lo_pool, forced_base, seat, decision, jingo_mask, mask_seats, actions, out,
 ):  # fmt: skip
-    """The advisor for the Bingo-Bango swap (BB-6) with whom: the decks sampled as in :func:`odds_chunks` (the
-    LOW cards of the Jingo players and the earlier swaps are in the templates and ``forced_base``); a sample is
-    kept when the Jingo players are the seats of ``jingo_mask`` and the seat faces its swap; then each action
-    (``actions[a]``: 0 no swap, 1 + j swap with seat j) on the same deal and draws. The row is
-    :mod:`kernels.advise`'s with win = an unshared win and score = the win share in 60ths (R_WIN); ``out[ci, 0]``
-    counts the attempts (rejection) before the advise row at ``out[ci, 1:]``."""
+    """The advisor of one decision with any number of actions (the swap with whom, BB-6; a review's Flingo/Jingo,
+    swap and placement, BB-5 .. BB-7): the decks sampled as in :func:`odds_chunks` (what the seat saw is in the
+    templates and the earlier seats' actions in ``forced_base``); a sample is kept when the seat faces ``decision``
+    (DEC_*) and the seats of ``mask_seats`` took a Jingo exactly where ``jingo_mask`` says; then each action
+    (``actions[a]``, the value of the decision's ``forced`` slot: Flingo/Jingo 0/1; swap 0 none, 1 + j with seat
+    j; placement 0 upright, 1 tucked) on the same deal and draws. The row is :mod:`kernels.advise`'s with win = an
+    unshared win and score = the win share in 60ths (R_WIN); ``out[ci, 0]`` counts the attempts (rejection)
+    before the advise row at ``out[ci, 1:]``."""
     n_hi = hi_template.shape[0]
     n_lo = lo_template.shape[0]
     A = actions.shape[0]
-    slot = P + seat
+    slot = decision * P + seat
     for ci in prange(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
@@ -444,11 +446,11 @@ def odds_swap_chunks(
             forced[slot] = -1
             rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
             play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
-            if rec[seat, R_BUCKET_FLINGO + DEC_SWAP] < 0:
+            if rec[seat, R_BUCKET_FLINGO + decision] < 0:
                 continue
             same = True
             for s in range(P):
-                if rec[s, R_JINGO] != (jingo_mask >> s) & 1:
+                if (mask_seats >> s) & 1 and rec[s, R_JINGO] != (jingo_mask >> s) & 1:
                     same = False
             if not same:
                 continue

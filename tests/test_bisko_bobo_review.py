@@ -1,0 +1,202 @@
+"""Bisko-Bobo records and reviews (analysis/games/bisko_bobo_review.py): the record is simulate's deal and the
+reference's, the replay refuses illegal events naming BB-5 .. BB-7, and the review's advisor reads only what the
+seat saw, held against exact enumeration of the unseen cards."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from analysis import cli
+from analysis.driver import run, run_chunks, split_seed
+from analysis.errors import CardlabError
+from analysis.games import bisko_bobo as bb
+from analysis.games import bisko_bobo_review as br
+from analysis.rules import seeds_dir
+from kernels import bisko_bobo as K
+from kernels.advise import A_SAMPLES
+from tests.reference import bisko_bobo as ref
+
+EXAMPLE = seeds_dir() / "records" / "bisko-bobo-example.json"
+
+
+@pytest.mark.parametrize("seed, players, strategy", [(7, 4, "heuristic"), (3, 2, "heuristic"), (11, 6, "random")])
+def test_the_record_is_simulates_deal_and_the_references(seed, players, strategy):
+    """Trial 0 of simulate --seed N (trace_deal), written as events; replayed by the plain-Python reference with
+    the record's decisions forced, it gives the same actions and winners."""
+    doc = br.record(seed, players=players, strategies=[strategy])
+    spec = bb.simulation_spec(players, strategies=[strategy])
+    P, hid, lod, var, pj, ps, tgt, pt, pack = spec.args
+    key0, key1 = split_seed(seed)
+    n_win, _r, rec, _keys, trace, hi, lo = K.trace_deal(
+        P, hid, lod, var, pj, ps, tgt, pt, pack, np.full(3 * P, -1, dtype=np.int64), key0, key1, 0
+    )
+    assert doc["result"]["win_share"] == {str(s): round(int(rec[s, K.R_WIN]) / 60, 4) for s in range(P)}
+    assert doc["high"].split() == [str(bb.DECK.card(c)) for c in hi[: trace[3 * P + 1]]]
+    forced = {}
+    for ev in doc["events"]:
+        if "take" in ev:
+            forced[("action", ev["seat"])] = 1 if ev["take"] == "jingo" else 0
+        elif "swap" in ev:
+            forced[("swap", ev["seat"])] = -1 if ev["swap"] is None else ev["swap"]
+        else:
+            forced[("tuck", ev["seat"])] = 1 if ev["place"] == "tucked" else 0
+    deal = br.replay(json.loads(json.dumps(doc)))
+    seats, winners, _k, wet = ref.play(
+        P, list(deal.hi), list(deal.lo), spec.describe["variants"], pj, ps, tgt, pt, None, None, forced
+    )
+    assert [s for s in range(P) if doc["result"]["win_share"][str(s)] > 0] == winners
+    assert [st.action for st in seats] == [1 if ev["take"] == "jingo" else 0 for ev in doc["events"][:P]]
+    assert doc["result"]["wet_bisk"] == str(bb.DECK.card(wet))
+    assert deal.result() == doc["result"]
+
+
+def _doc() -> dict:
+    return json.loads(EXAMPLE.read_text())
+
+
+def _with(doc: dict, i: int, **change) -> dict:
+    d = copy.deepcopy(doc)
+    d["events"][i] = {"seat": d["events"][i]["seat"], **change}
+    return d
+
+
+def test_illegal_events_are_refused_with_the_rule():
+    doc = _doc()  # seed 7, 4 players: every seat takes a Jingo; seat 3 declines, seat 2 swaps with seat 1
+    deal = br.replay(doc)
+    assert not deal.rec[3, K.R_BUCKET_TUCK] >= 0  # seat 3's card cannot be tucked
+    cases = [
+        (_with(doc, 5, swap=3), "event 5: seat 2 cannot swap with seat 3: .* \\(BB-6\\)"),
+        (_with(doc, 9, place="tucked"), "event 9: seat 3 cannot tuck its Jingo card: .* \\(BB-7"),
+        ({**doc, "events": doc["events"][:4] + doc["events"][5:]}, "event 4: expected seat 3's swap turn .*BB-6"),
+        ({**doc, "events": doc["events"][1:]}, "event 0: expected seat 0's Flingo or Jingo .*BB-5"),
+        ({**doc, "events": doc["events"] + [doc["events"][-1]]}, "event 10: the deal is over"),
+        ({**doc, "high": " ".join(doc["high"].split()[:12])}, "high gives 12 cards, but seat 3's jingo"),
+        ({**doc, "low": "2S"}, "low gives 1 card; each of the 4 Jingo players gets one"),
+        ({**doc, "high": doc["high"].replace("KD", "2D", 1)}, "2D is not a HIGH card for 4 players \\(BB-1\\)"),
+        (_with(doc, 0, take="maybe"), "events/0/take: 'maybe' is not one of \\['flingo', 'jingo'\\]"),
+        ({**doc, "players": 7}, "players"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(CardlabError, match=message):
+            br.replay(bad)
+    # seed 3 at 2 players: seat 0 holds an opening Bisko (QD JD); the dealer must follow its Jingo (never exactly
+    # one Jingo)
+    two = br.record(3, players=2)
+    assert [e["take"] for e in two["events"][:2]] == ["jingo", "jingo"]
+    with pytest.raises(CardlabError, match="event 0: seat 0 holds an opening Bisko \\(QD JD\\) and must take a Jingo"):
+        br.replay(_with(two, 0, take="flingo"))
+    with pytest.raises(CardlabError, match="Jingo-count rule leaves seat 1 only a jingo .*\\(BB-5\\)"):
+        br.replay(_with(two, 1, take="flingo"))
+
+
+def test_a_partial_record_replays_and_reviews_its_decisions():
+    doc = _doc()
+    part = {**doc, "events": doc["events"][:3]}
+    part.pop("result")
+    deal = br.replay(part)
+    assert not deal.over and "win_share" not in deal.result()
+    res = br.review(part, seat=1, precision=0.05)
+    assert list(res.table["event"]) == [1] and not res.meta["over"]
+
+
+def test_every_review_position_matches_every_sample():
+    """The review forces the past as the record has it: every sampled deal reaches the decision (no rejection),
+    and the known cards sit where the record dealt them."""
+    deal = br.replay(_doc())
+    assert br.position_at(deal, 7)["hand"] == "AD up, 9H tucked, Jingo AH (swapped, was QS)"
+    assert br.position_at(deal, 4)["hand"] == "9D up, KH tucked, Jingo JD"  # its own card only, before the swaps
+    for i, (kind, s, _v) in enumerate(deal.events):
+        if len(br.decision_spec(deal, i, ["heuristic"])[0].describe["actions"]) < 2:
+            continue
+        spec, taken = br.decision_spec(deal, i, ["heuristic"])
+        template = spec.args[9]
+        known = template >= 0
+        assert (template[known] == deal.hi[known]).all()
+        if kind == "take":  # nothing of seat s's own Risky-Bisk card, nor any Jingo card, is known
+            assert not known[deal.spans[s][0]]
+        row = run_chunks(spec.kernel, spec.args, np.arange(2), 256, 512, np.uint64(1), np.uint64(2), spec.n_counts)
+        attempts, samples = row[:, 0].sum(), row[:, 1 + A_SAMPLES].sum()
+        assert attempts == samples == 512, (i, kind, attempts, samples)
+        assert taken in spec.describe["actions"]
+
+
+def _exact_shares(spec) -> list[float]:
+    """The win share of each action averaged over every ordering of the unseen HIGH cards at the positions the
+    deal uses (the LOW cards are all known here): the expectation the advisor samples."""
+    (P, hid, lod, var, pj, ps, tgt, pt, pack, template, pool, lo_template, lo_pool, forced, seat, dec, _m, _ms,
+     actions) = spec.args  # fmt: skip
+    assert (lo_template[: int(P)] >= 0).sum() == sum(1 for c in lo_template if c >= 0)
+    lo = lo_template.copy()
+    lo[lo < 0] = lo_pool[: (lo < 0).sum()]
+    slot = int(dec) * int(P) + int(seat)
+    hi = template.copy()
+    hi[hi < 0] = pool
+    f = forced.copy()
+    _n, _rec, _keys, trace = K.play_fixed(P, hi, lo, var, pj, ps, tgt, pt, pack, f, np.uint64(0), np.uint64(0), 0)
+    used = [i for i in range(int(trace[3 * int(P) + 1])) if template[i] < 0]
+    rest = [i for i in range(len(template)) if template[i] < 0 and i not in used]
+    totals = np.zeros(len(actions))
+    n = 0
+    for combo in itertools.permutations(pool.tolist(), len(used)):
+        hi[used] = combo
+        hi[rest] = [c for c in pool.tolist() if c not in set(combo)]
+        for a, act in enumerate(actions):
+            f[slot] = act
+            _n, rec, _keys, _t = K.play_fixed(P, hi, lo, var, pj, ps, tgt, pt, pack, f, np.uint64(0), np.uint64(0), 0)
+            totals[a] += rec[int(seat), K.R_WIN] / 60
+        n += 1
+    return list(totals / n)
+
+
+def test_a_placement_judged_against_exact_enumeration():
+    """Seed 3 at 2 players: seat 1 swapped with seat 0 and may tuck its card (BB-7); both Jingo cards are known to
+    it, so only the Wet Bisk and the Bedtime cards are unseen: 24,024 orderings, enumerated. The advisor's win
+    shares (heuristic models, no coin drawn) within 4.5 standard errors of the exact ones, each action and the
+    paired difference."""
+    doc = br.record(3, players=2)
+    deal = br.replay(doc)
+    i = next(j for j, (k, s, _v) in enumerate(deal.events) if k == "place" and deal.rec[s, K.R_BUCKET_TUCK] >= 0)
+    spec, _taken = br.decision_spec(deal, i, ["heuristic"])
+    exact = _exact_shares(spec)
+    res = run(spec, trials=20_000, chunk_size=2_000, seed=5, progress=False)
+    t = res.table
+    names = spec.describe["actions"]
+    for a, name in enumerate(names):
+        row = t[(t.measure == "score") & (t.action == name)].iloc[0]
+        assert abs(row.estimate - exact[a]) <= 4.5 * row.std_error + 1e-12, (name, row.estimate, exact[a])
+    best = t[(t.measure == "score") & (t.verdict == "best")].action.iloc[0]
+    other = next(n for n in names if n != best)
+    d = t[(t.measure == "diff_score") & (t.action == other)].iloc[0]
+    want = exact[names.index(other)] - exact[names.index(best)]
+    assert abs(d.estimate - want) <= 4.5 * d.std_error + 1e-12
+
+
+def test_review_of_the_example_through_the_cli(tmp_path, capsys):
+    out = tmp_path / "review.csv"
+    rc = cli.main(["review", "bisko-bobo", str(EXAMPLE), "--precision", "0.03", "--format", "csv", "--out", str(out),
+                   "--quiet"])  # fmt: skip
+    assert rc in (0, None)
+    import pandas as pd
+
+    t = pd.read_csv(out, comment="#")
+    assert set(t["decision"]) == {"flingo", "swap", "tuck"}
+    assert (t["loss_score"] >= 0).all() and set(t["verdict"]) <= {"best", "worse", "uncertain"}
+    swap = t[t["decision"] == "swap"]
+    assert "swap with seat 1" in set(swap["taken"]) and (swap["actions"] >= 2).all()
+    rc = cli.main(["review", "bisko-bobo", str(EXAMPLE), "--seat", "1", "--precision", "0.05", "--quiet"])
+    text = capsys.readouterr().out
+    assert text.startswith("seat 1: ") and "forced choices not counted" in text and "share_taken" in text
+
+
+def test_record_through_the_cli(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert cli.main(["record", "bisko-bobo", "--seed", "7", "--out", str(out)]) in (0, None)
+    assert json.loads(out.read_text())["events"] == _doc()["events"]
+    assert "won by seat 3" in capsys.readouterr().err
+    assert cli.main(["record", "bisko-bobo", "--players", "7"]) == 2
+    assert "players" in capsys.readouterr().err

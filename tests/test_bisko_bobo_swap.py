@@ -39,6 +39,7 @@ def _ref_forced(P: int, forced: np.ndarray) -> dict:
         (4, 2, {"low": ["0=4S", "2=4H", "3=3S"], "declined": [0], "opening": ["0=AH KD", "1=AC KH"], "flingo": ["1=QD"],
                 "upright": "KC", "tucked": "9S", "jingo_card": "QC"}),
         (5, 1, {"low": ["1=5S", "2=2C", "3=3D", "4=4H"], "opening": ["0=AH KD"], "flingo": ["0=QD"]}),
+        (4, 0, {"low": ["0=4S", "2=4H", "3=3S"], "opening": ["1=AC KH"], "flingo": ["1=QC JD"]}),
     ],
 )  # fmt: skip
 def test_the_swap_advisor_equals_the_reference_game_on_each_sample(P, seat, position):
@@ -124,6 +125,25 @@ def test_the_order_and_the_rows_follow_the_low_cards_and_earlier_swaps():
         assert line.startswith("No clear difference between ")
     else:
         assert line.split(":")[0] in ("No swap", "Swap with seat 4") and "clearly worse" in line
+
+
+def test_later_flingo_cards_are_seen_and_the_compulsory_swap_keeps_with_whom():
+    """At the swap every seat has chosen (BB-5 before BB-6): a later seat's Flingo cards sit where they were dealt
+    (seat 1's QC and its reward JD after seat 0's Jingo card, 4 players: HIGH positions 10 and 11); under
+    bingo_swap_optional=false the highest unswapped player must swap: each partner is a row, 'no swap' is not."""
+    pos = {**BASE, "low": ["0=4S", "2=4H", "3=3S"], "opening": ["1=AC KH"], "flingo": ["1=QC JD"]}
+    spec = bs.swap_targets_spec(4, 0, **pos)
+    template, pool = spec.args[9], spec.args[10]
+    assert template[10] == bb.DECK.indices("QC")[0] and template[11] == bb.DECK.indices("JD")[0]
+    assert not set(bb.DECK.indices("QC JD")) & set(pool.tolist())
+    must = bs.swap_targets_spec(4, 0, **pos, variants={"bingo_swap_optional": "false"})
+    assert must.describe["actions"] == ["swap with seat 2", "swap with seat 3"]
+    with pytest.raises(CardlabError, match="seat 0 is the highest unswapped player and must swap, and seat 3"):
+        bs.swap_targets_spec(4, 0, **{**BASE, "low": ["0=4S", "3=3S"]}, variants={"bingo_swap_optional": "false"})
+    with pytest.raises(CardlabError, match="give every later seat's Flingo cards with --flingo \\(seats 1, 2"):
+        bs.swap_targets_spec(4, 0, **{**pos, "low": ["0=4S", "3=3S"]})
+    with pytest.raises(CardlabError, match="earns one reward card"):
+        bs.swap_targets_spec(4, 0, **{**pos, "flingo": ["1=QC"]})
 
 
 @pytest.mark.parametrize(

@@ -1220,7 +1220,8 @@ class BiskoBobo(Game):
         Option("--opening", "another seat's two opening cards", action="append", metavar="SEAT=CARDS"),
         Option(
             "--flingo",
-            "an earlier seat that took a Flingo, with the card(s) it got",
+            "an earlier seat that took a Flingo, with the card(s) it got (at the swap with --low, the later seats "
+            "too: they have all chosen)",
             action="append",
             metavar="SEAT=CARDS",
         ),

@@ -7,7 +7,7 @@ H > C on equal rank) and the swaps already made. Given those (``low``: every Jin
 the seats still eligible to swap with are known, and each is one action beside "no swap": the rows of the answer
 table. The rest of the position is the two-action advisor's (:func:`analysis.games.bisko_bobo.odds_spec`: the
 seat's opening cards, every earlier seat's Flingo or Jingo, the seat's Jingo card); the later seats took a Jingo
-exactly when they hold a LOW card. Hidden cards are sampled uniformly given all that; a sample whose dealt
+exactly when they hold a LOW card, and their Flingo cards, given, sit where they were dealt. Hidden cards are sampled uniformly given all that; a sample whose dealt
 opening Biskos (which force a Jingo) or BB-5 choices contradict the Jingo players given is set aside, and the
 answer says what share was kept.
 
@@ -25,7 +25,7 @@ from kernels.bisko_bobo import DEC_SWAP
 from ..advisor import tabulate_actions
 from ..driver import KernelSpec
 from ..errors import CardlabError
-from .bisko_bobo import DECK, GAME, _seat_cards, low_deck, odds_spec, rules
+from .bisko_bobo import DECK, GAME, _seat_cards, high_deck, low_deck, odds_spec, rules
 
 
 def _order(low: dict[int, int]) -> list[int]:
@@ -60,9 +60,20 @@ def swap_targets_spec(
         raise CardlabError("--low: a LOW card is named twice")
     if seat not in lows:
         raise CardlabError(f"--low: give the deciding seat's own LOW card (seat {seat} took a Jingo to swap)")
-    flung = sorted(s for s in _seat_cards(position.get("flingo"), P, "flingo") if s in lows)
+    flingos = _seat_cards(position.get("flingo"), P, "flingo")
+    flung = sorted(s for s in flingos if s in lows)
     if flung:
         raise CardlabError(f"seat {flung[0]} holds a LOW card, so it took a Jingo: it has no --flingo (BB-5, BB-6)")
+    # at the swap every seat has chosen: the later seats' Flingo cards are on the table too
+    later = {s: cs for s, cs in flingos.items() if s > seat}
+    later_free = [s for s in range(seat + 1, P) if s not in lows]
+    if later and sorted(later) != later_free:
+        raise CardlabError(
+            f"give every later seat's Flingo cards with --flingo (seats {', '.join(map(str, later_free))}: no LOW "
+            "card, so they took a Flingo), or none"
+        )
+    if later:
+        position["flingo"] = [x for x in position["flingo"] if int(str(x).partition("=")[0]) < seat]
     if jingo and set(jingo) != {s for s in lows if s < seat}:
         raise CardlabError("--jingo disagrees with --low: the earlier seats holding a LOW card are the Jingo players")
     order = _order(lows)
@@ -86,8 +97,8 @@ def swap_targets_spec(
     declined_set = set(declined or [])
     if position.get("seen"):
         raise CardlabError(
-            "--seen is not taken with --low (swap with whom): give the earlier seats' Flingo cards with --flingo; "
-            "the later seats' face-up Flingo cards are treated as unseen"
+            "--seen is not taken with --low (swap with whom): give every seat's Flingo cards with --flingo, the later "
+            "seats' too (each sits where it was dealt)"
         )
     for s in declined_set:
         if s not in lows or s == seat:
@@ -129,9 +140,12 @@ def swap_targets_spec(
         )
     if not targets:
         raise CardlabError(f"no one is left to swap with: every Jingo player after seat {seat} in the order swapped")
-    if full["bingo_swap_optional"] == "false" and all(s in done for s in order[:pos]):
+    # variant bingo_swap_optional=false: the highest unswapped player must swap; with whom is still its choice
+    must = full["bingo_swap_optional"] == "false" and all(s in done for s in order[:pos])
+    if must and len(targets) == 1:
         raise CardlabError(
-            "bingo_swap_optional=false: the highest unswapped player must swap, so 'no swap' is no choice"
+            f"bingo_swap_optional=false: seat {seat} is the highest unswapped player and must swap, and seat "
+            f"{targets[0]} is the only partner left: there is no choice"
         )
     position.pop("decision", None)
     base = odds_spec(
@@ -141,6 +155,9 @@ def swap_targets_spec(
     forced = forced.copy()
     for s in range(seat + 1, P):
         forced[s] = 1 if s in lows else 0
+    if later:
+        template = _place_later(P, seat, template, forced, flingos)
+        pool = np.array([c for c in hid if c not in set(template.tolist())], dtype=np.int64)
     for s, f in forced_swap.items():
         forced[P + s] = f
     lo_template = lo_template.copy()
@@ -148,8 +165,8 @@ def swap_targets_spec(
         lo_template[i] = lows[s]
     lo_pool = np.array([c for c in lod if c not in set(lows.values())], dtype=np.int64)
     mask = sum(1 << s for s in lows)
-    actions = np.array([0] + [1 + t for t in targets], dtype=np.int64)
-    names = ["no swap"] + [f"swap with seat {t}" for t in targets]
+    actions = np.array(([] if must else [0]) + [1 + t for t in targets], dtype=np.int64)
+    names = ([] if must else ["no swap"]) + [f"swap with seat {t}" for t in targets]
     args = (P_, hid, lod, vv, pj, ps, tgt, pt, pack, template, pool, lo_template, lo_pool, forced, np.int64(seat),
             np.int64(DEC_SWAP), np.int64(mask), np.int64((1 << P) - 1), actions)  # fmt: skip
     describe = {
@@ -170,6 +187,39 @@ def swap_targets_spec(
         precision_measures=("win_share", "diff_win_share"),
         precision_done=_done,
     )
+
+
+def _place_later(P: int, seat: int, template: np.ndarray, forced: np.ndarray, flingos: dict) -> np.ndarray:
+    """The later seats' Flingo cards at their places in the HIGH deck (BB-5: in seat order after the opening cards
+    and the Wet Bisk, a Jingo one card, a Flingo its card and any reward card)."""
+    template = template.copy()
+    ptr = 2 * P + 1 + sum(1 if forced[s] == 1 else len(flingos[s]) for s in range(seat))
+    ptr += 1  # the deciding seat's Jingo card
+    in_high = {int(c) for c in high_deck(P)}
+    used = {int(c) for c in template if c >= 0}
+    for s in range(seat + 1, P):
+        if forced[s] == 1:
+            ptr += 1
+            continue
+        cards = flingos[s]
+        first = str(DECK.card(template[s])) if template[s] >= 0 else None
+        if first is None:
+            raise CardlabError(f"give seat {s}'s opening cards (--opening {s}=...) with its Flingo")
+        reward = cards[0] // 13 == template[s] // 13
+        if len(cards) != 1 + reward:
+            raise CardlabError(
+                f"seat {s}'s Flingo {' '.join(str(DECK.card(c)) for c in cards)}: a flung card of the upright suit "
+                f"({first}) earns one reward card (BB-5), otherwise none"
+            )
+        for c in cards:
+            if c not in in_high:
+                raise CardlabError(f"card {DECK.card(c)} (seat {s}'s Flingo) is not in the HIGH deck for {P} players")
+            if c in used:
+                raise CardlabError(f"duplicate card {DECK.card(c)}: seat {s}'s Flingo is given elsewhere too")
+            used.add(c)
+            template[ptr] = c
+            ptr += 1
+    return template
 
 
 def _width(A: int) -> int:

@@ -175,7 +175,12 @@ def add_run_options(
     p.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
     add_variant_option(p, game)
     if strategies:
-        names = f"; NAME: {', '.join(game.strategies())} (default {default or game.default_strategy()})" if game else ""
+        names = (
+            f"; NAME: {', '.join(game.strategies())} (default {default or game.default_strategy()})"
+            + (f"; {game.strategy_notes}" if game.strategy_notes else "")
+            if game
+            else ""
+        )
         p.add_argument(
             "--strategy",
             action="append",

@@ -159,7 +159,8 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     t, m = result.table, result.meta
     who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
     worse = t[t["verdict"] == "worse"]
-    text = f"{who}: {len(t)} decisions ({m['forced']} {forced_words} not counted)"
+    one = forced_words[:-1] if m["forced"] == 1 and forced_words.endswith("s") else forced_words
+    text = f"{who}: {len(t)} decision{'s' if len(t) != 1 else ''} ({m['forced']} {one} not counted)"
     if len(worse):
         col = "loss_win" if cost == "win" else "loss_score"
         what = {

@@ -106,9 +106,12 @@ def parse_variant_options(items: list[str] | None) -> dict[str, str]:
     return out
 
 
-def seat_assignments(items: list[str] | None, players: int, default: str, accepted_names) -> list[str]:
+def seat_assignments(
+    items: list[str] | None, players: int, default: str, accepted_names, parameterized: tuple[str, ...] = ()
+) -> list[str]:
     """``--strategy`` values to one name per seat: ``NAME`` for every seat, ``SEAT=NAME`` for one seat
-    (later items win). Unknown names and seats are errors listing what is accepted."""
+    (later items win). Unknown names and seats are errors listing what is accepted. A name of ``parameterized``
+    may carry parameters after a colon (``search:2000``), which the game reads."""
     names = [default] * players
     for item in items or []:
         seat, eq, name = (x.strip() for x in item.partition("="))
@@ -123,6 +126,6 @@ def seat_assignments(items: list[str] | None, players: int, default: str, accept
         else:
             names = [seat] * players
     for n in names:
-        if n not in accepted_names:
+        if n not in accepted_names and n.partition(":")[0] not in parameterized:
             raise CardlabError(f"unknown strategy {n!r}; accepted: {accepted(accepted_names)}")
     return names

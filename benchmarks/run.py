@@ -97,10 +97,10 @@ def median_interval(xs, confidence=0.95):
     return (xs[k - 1], xs[n - k]) if k else (xs[0], xs[-1])
 
 
-def row(name, value, unit, target=None, note=""):
-    tgt = "" if target is None else f"{target:>12,.0f}"
+def row(name, value, unit, target=None, note="", digits=0):
+    tgt = "" if target is None else f"{target:>12,.{digits}f}"
     ratio = "" if target is None else f"{value / target:6.2f}x"
-    print(f"{name:<52}{value:>14,.0f} {unit:<10}{tgt}  {ratio}  {note}")
+    print(f"{name:<52}{value:>14,.{digits}f} {unit:<10}{tgt}  {ratio}  {note}")
 
 
 def main() -> None:
@@ -589,6 +589,82 @@ def bismarck_advisor() -> None:
     )
 
 
+def _search_positions(seeds):
+    """The search player's decisions: every turn with at least two legal plays in recorded greedy games (the
+    seats' true hands as the pool's source), as search_play's arguments."""
+    from analysis.games import zheng_shangyou_review as zr
+    from kernels import zheng_shangyou as ZK
+
+    zv = zs.variant_array({})
+    out = []
+    for seed in seeds:
+        game = zr.replay(zr.record(seed))
+        P = game.players
+        for i in range(len(game.events)):
+            st = game.states[i]
+            hands = np.array([zr._masks(h) for h in st.hands], dtype=np.uint64)
+            counts = np.array(st.counts(), dtype=np.int64)
+            rev = int(st.revolution)
+            if st.current is None:
+                kind, length, key, passes, last = 0, 0, 0, 0, st.turn
+            else:
+                cm, cd = zr._masks(st.current)
+                kind, length, key = (int(x) for x in ZK.classify(np.uint64(cm), np.uint64(cd), zv, rev))
+                last = st.by
+                passes, s = 0, (st.by + 1) % P  # the seats in play between the play and this turn passed
+                while s != st.turn:
+                    passes += counts[s] > 0
+                    s = (s + 1) % P
+            moves, scratch = ZK.new_moves(), ZK.make_scratch()
+            n = int(ZK.moves_into(hands[st.turn, 0], hands[st.turn, 1], kind, length, key, moves, scratch, zv, rev))
+            if n + (kind != 0) < 2:
+                continue
+            rec = np.zeros((P, ZK.G_FIELDS), dtype=np.int64)
+            rec[:, ZK.G_NEVER_PLAYED] = [s in st.never_played for s in range(P)]
+            out.append((P, hands, counts, st.turn, kind, length, key, last, passes, len(st.finished),
+                        st.finished[0] if st.finished else -1, rev, rec, moves, scratch, zv, n))  # fmt: skip
+    return out
+
+
+def search() -> None:
+    """issue 37's goals for Zheng Shangyou: the search player's time per decision (every decision with two or
+    more legal actions of 10 recorded greedy games, one core) and its strength DouZero-style: 2,000 fixed deals,
+    one seat searching among greedy seats, each seat in turn (paired on the same deals), its win share and points
+    against the greedy seat it replaces."""
+    numba.set_num_threads(1)
+    from kernels import zheng_shangyou as ZK
+
+    positions = _search_positions(range(1, 11))
+    for name in ("search:250", "search"):
+        strat, _ = zs.strategy_table([name], 4)
+        st = rng.new_state()
+        times = []
+        for P, hands, counts, turn, *rest in positions[:1] + positions:  # the first call compiles
+            rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(len(times)), np.uint64(0))
+            h, c = hands.copy(), counts.copy()
+            kind, length, key, last, passes, place, winner, rev, rec, moves, scratch, zv, n = rest
+            t0 = time.perf_counter()
+            ZK.search_play(P, h, c, turn, kind, length, key, last, passes, place, winner, rev, strat, st, rec, moves,
+                           scratch, zv, n)  # fmt: skip
+            times.append(time.perf_counter() - t0)
+        times = sorted(times[1:])
+        row(f"Zheng Shangyou {name} decision, median of {len(times)}", 1e3 * statistics.median(times), "ms", None,
+            f"90th percentile {1e3 * times[int(0.9 * len(times))]:.1f} ms; goal <= 20 ms", digits=2)  # fmt: skip
+    numba.set_num_threads(max(1, os.cpu_count() or 1))
+    for name in ("search:250", "search"):
+        spec = zs.compare_spec("greedy", name, players=4)
+        t0 = time.perf_counter()
+        res = driver.run(spec, trials=2_000, seed=2037, progress=False, chunk_size=50)
+        el = time.perf_counter() - t0
+        t = res.table
+        pooled = t[t.seat.isna()]
+        w = pooled[pooled.measure.str.endswith("_win")].iloc[0]
+        sc = pooled[pooled.measure.str.endswith("_score")].iloc[0]
+        row(f"Zheng Shangyou {name} vs greedy: win share, 2,000 deals x 4 seats", w.challenger_value, "", 0.35,
+            f"greedy in its place {w.field_value:.3f}; paired {w.estimate:+.3f} ({w.ci_low:+.3f} to {w.ci_high:+.3f}); "
+            f"points {sc.challenger_value:+.2f} a game against {sc.field_value:+.2f} ({el:.0f} s)", digits=3)  # fmt: skip
+
+
 SECTIONS = {
     "bisko-bobo": main,
     "zheng-shangyou": zheng_shangyou,
@@ -597,6 +673,7 @@ SECTIONS = {
     "double-dummy": double_dummy,
     "advisor": advisor,
     "bismarck-advisor": bismarck_advisor,
+    "search": search,
 }
 
 if __name__ == "__main__":

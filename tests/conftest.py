@@ -14,6 +14,7 @@ FILE_ORDER = [
     "test_bismarck_engine.py",  # 180 s
     "test_zheng_shangyou_game.py",  # 150 s
     "test_zheng_shangyou_odds.py",  # the advisor's kernels: play on, exchange
+    "test_zheng_shangyou_search.py",  # the play loop compiled again with the search player in it
     "test_biscuits_analysis.py",  # 45 s
     "test_zheng_shangyou_review.py",  # record_game, the advisor, simulate
     "test_biscuits_odds.py",  # the advisor's kernels: the pass, play on from a state

@@ -126,6 +126,29 @@ def test_odds_bad_situations(kwargs, msg):
         bb.odds_spec(4, **kwargs)
 
 
+def test_a_chained_flingo_is_read_under_its_variant():
+    """flingo_reward_chain=true (1(c)6): each reward of the upright suit earns another; the odds advisor takes the
+    whole chain and refuses a chain cut short (by default the same cards are refused: one reward only)."""
+    chain = {"flingo_reward_chain": "true"}
+    kw = dict(upright="KS", tucked="9D", opening=["0=AH KD"])
+    spec = bb.odds_spec(4, 1, flingo=["0=QH JH TC"], variants=chain, **kw)
+    assert sorted(int(c) for c in spec.args[9][9:12]) == sorted(bb.DECK.indices("QH JH TC"))
+    with pytest.raises(CardlabError, match="each reward of that suit one more"):
+        bb.odds_spec(4, 1, flingo=["0=QH JH"], variants=chain, **kw)
+    with pytest.raises(CardlabError, match="earns one reward card"):
+        bb.odds_spec(4, 1, flingo=["0=QH JH TC"], **kw)
+
+
+def test_a_position_that_almost_never_matches_is_refused(capsys):
+    """A position that 5 of 4 million sampled deals match: too rare to answer (it once printed intervals of zero
+    width as a precision reached)."""
+    from analysis import cli
+
+    code = cli.main(["odds", "bisko-bobo", "--players", "5", "--seat", "3", "--upright", "KS", "--tucked", "9H",
+                     "--jingos-so-far", "1", "--seen", "QS JS TS 8C", "--precision", "0.01", "--quiet"])  # fmt: skip
+    assert code == 2 and "too rare to answer" in capsys.readouterr().err
+
+
 def test_without_the_jingo_count_rule_the_last_seat_chooses():
     spec = bb.odds_spec(
         4, 3, upright="KS", tucked="QH", jingos_so_far=1, variants={"enforce_jingo_constraint": "false"}

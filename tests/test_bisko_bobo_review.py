@@ -94,6 +94,28 @@ def test_illegal_events_are_refused_with_the_rule():
         br.replay(_with(two, 1, take="flingo"))
 
 
+def test_records_under_the_variants_replay_and_review():
+    """bingo_swap_optional=false: the highest unswapped player's turn lists its partners only and is judged;
+    flingo_reward_chain=true: a chained reward is dealt and replayed; a bad strategies field is refused."""
+    for seed in range(1, 40):
+        doc = br.record(seed, players=3, variants={"bingo_swap_optional": "false"})
+        if any(e.get("swap") is not None for e in doc["events"] if "swap" in e):
+            break
+    deal = br.replay(doc)
+    i = next(j for j, (k, _s, v) in enumerate(deal.events) if k == "swap")
+    spec, taken = br.decision_spec(deal, i, ["heuristic"])
+    assert "no swap" not in spec.describe["actions"] and taken.startswith("swap with seat")
+    if len(spec.describe["actions"]) > 1:
+        t = run(spec, trials=200, chunk_size=100, progress=False).table
+        assert (t[t.measure == "score"].trials == 200).all()
+    with pytest.raises(CardlabError, match="must swap"):
+        br.replay(_with(doc, i, swap=None))
+    chained = br.record(1, players=2, variants={"flingo_reward_chain": "true"}, strategies=["always-flingo"])
+    assert br.replay(chained).result() == chained["result"]
+    with pytest.raises(CardlabError, match="bad record: strategies: .*not 0=nope"):
+        br.replay({**_doc(), "strategies": {"0": "nope", "1": "heuristic", "2": "heuristic", "3": "heuristic"}})
+
+
 def test_a_partial_record_replays_and_reviews_its_decisions():
     doc = _doc()
     part = {**doc, "events": doc["events"][:3]}

@@ -138,6 +138,10 @@ def test_later_flingo_cards_are_seen_and_the_compulsory_swap_keeps_with_whom():
     assert not set(bb.DECK.indices("QC JD")) & set(pool.tolist())
     must = bs.swap_targets_spec(4, 0, **pos, variants={"bingo_swap_optional": "false"})
     assert must.describe["actions"] == ["swap with seat 2", "swap with seat 3"]
+    # the kernel keeps the samples where the seat starts the swap it must start (it has no free choice to bucket)
+    t = driver.run(must, trials=300, seed=2, progress=False).table
+    assert t[t.measure == "acceptance"].estimate.iloc[0] > 0.5
+    assert (t[t.measure == "win_share"].trials > 100).all()
     with pytest.raises(CardlabError, match="seat 0 is the highest unswapped player and must swap, and seat 3"):
         bs.swap_targets_spec(4, 0, **{**BASE, "low": ["0=4S", "3=3S"]}, variants={"bingo_swap_optional": "false"})
     with pytest.raises(CardlabError, match="give every later seat's Flingo cards with --flingo \\(seats 1, 2"):

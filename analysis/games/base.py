@@ -186,6 +186,8 @@ class Game:
     record_unit: ClassVar[str] = "game"
     review_precision: ClassVar[float] = 0.02
     review_precision_unit: ClassVar[str] = "of the win chance"
+    #: what ``--strategy``'s help adds for this game (a strategy's parameters, where it plays)
+    strategy_notes: ClassVar[str] = ""
     #: what ``review --help`` adds for this game (its score, its own columns)
     review_notes: ClassVar[str] = ""
     #: what one trial of its simulation is, in the plural (table headers: "20,000 deals")

@@ -752,6 +752,24 @@ def _seat_cards(items: list[str] | None, P: int, what: str) -> dict[int, list[in
     return out
 
 
+def check_flingo(seat: int, cards: list[int], upright: int, chain: bool) -> None:
+    """A Flingo's cards (BB-5): the flung card, then a reward card when it is of the upright card's suit; under
+    flingo_reward_chain=true each reward of that suit earns one more (1(c)6). Refused in one line otherwise."""
+    n = 1
+    while n <= len(cards) and cards[n - 1] // 13 == upright // 13 and (chain or n == 1):
+        n += 1
+    if len(cards) != n:
+        words = " ".join(str(DECK.card(c)) for c in cards)
+        rule = (
+            "earns a reward card, and each reward of that suit one more (BB-5, flingo_reward_chain=true)"
+            if chain
+            else "earns one reward card (BB-5), otherwise none"
+        )
+        raise CardlabError(
+            f"seat {seat}'s Flingo {words}: a flung card of the upright card's suit ({DECK.card(upright)}) {rule}"
+        )
+
+
 def odds_spec(
     players: int,
     seat: int,
@@ -858,12 +876,7 @@ def odds_spec(
             cards = flingos[s]
             if s not in openings:
                 raise CardlabError(f"give seat {s}'s opening cards (--opening {s}=...) with its Flingo")
-            reward = cards[0] // 13 == openings[s][0] // 13
-            if len(cards) != 1 + reward:
-                raise CardlabError(
-                    f"seat {s}'s Flingo {' '.join(str(DECK.card(c)) for c in cards)}: a flung card of "
-                    "the upright suit earns one reward card (BB-5), otherwise none"
-                )
+            check_flingo(s, cards, openings[s][0], full["flingo_reward_chain"] == "true")
             forced[s] = 0
             for i, c in enumerate(cards):
                 place(ptr + i, c, f"seat {s}'s Flingo")
@@ -1050,6 +1063,12 @@ def odds(
     spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)
     res = run(spec, **run_options)
     acc = res.table[res.table.measure == "acceptance"].iloc[0]
+    matched = 0 if np.isnan(acc.estimate) else round(acc.estimate * acc.trials)
+    if 0 < matched < MIN_MATCHED and acc.estimate < 0.01:
+        raise CardlabError(
+            f"only {matched} of {int(acc.trials):,} sampled deals matched the position: too rare to answer (is it "
+            "possible? the earlier seats' cards and choices, --flingo/--jingo, pin it down better than --seen)"
+        )
     if acc.estimate == 0 or np.isnan(acc.estimate):
         raise CardlabError(
             "no sampled deal matched what was given (is the situation possible? a seat with no free seat after it "
@@ -1059,6 +1078,10 @@ def odds(
     res.meta["answer"] = odds_answer(res.table, spec.describe.get("decision", "flingo"))
     return res
 
+
+#: fewer matching deals than this, at under 1% of those sampled, are too few to answer from (and a precision run
+#: could stop on them with intervals of zero width)
+MIN_MATCHED = 100
 
 #: How the one-line answer names taking each action (by decision, the two actions of ACTIONS).
 _TAKE = {

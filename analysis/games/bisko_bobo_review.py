@@ -215,9 +215,16 @@ def replay(doc: dict) -> Deal:
             "and the Wet Bisk, BB-4)"
         )
     strategies = doc.get("strategies")
+    if strategies is not None:
+        bad = [f"{k}={v}" for k, v in strategies.items() if v not in STRATEGIES or not k.isdigit() or int(k) >= P]
+        if bad or len(strategies) != P:
+            raise CardlabError(
+                f'bad record: strategies: give every seat\'s, {{"0": NAME, ..., "{P - 1}": NAME}}, NAME one of '
+                f"{', '.join(STRATEGIES)}" + (f" (not {bad[0]})" if bad else "")
+            )
     deal = Deal(
         P=P, variants=full, hi=_full(high, hid), lo=_full(low, lod), events=[],
-        strategies=[strategies[str(s)] for s in range(P)] if strategies and len(strategies) == P else None,
+        strategies=[strategies[str(s)] for s in range(P)] if strategies else None,
     )  # fmt: skip
     evs = doc["events"]
     for i, ev in enumerate(evs):
@@ -339,6 +346,10 @@ def _check_events(deal: Deal, n_high: int, n_low: int) -> None:
             raise CardlabError(
                 f'event {i}: expected seat {s}\'s placement ({{"seat": {s}, "place": ...}}): after the swaps each '
                 "Jingo player places its card, in seat order (BB-7)"
+            )
+        if value == 1 and rec[s, K.R_BUCKET_TUCK] < 0 and rec[s, K.R_OPENING_BISKO]:
+            raise CardlabError(
+                f"event {i}: seat {s} opened with a Bisko, so it has no tucked card: its Jingo card goes upright (BB-7)"
             )
         if value == 1 and rec[s, K.R_BUCKET_TUCK] < 0:
             raise CardlabError(

@@ -25,7 +25,7 @@ from kernels.bisko_bobo import DEC_SWAP
 from ..advisor import tabulate_actions
 from ..driver import KernelSpec
 from ..errors import CardlabError
-from .bisko_bobo import DECK, GAME, _seat_cards, high_deck, low_deck, odds_spec, rules
+from .bisko_bobo import DECK, GAME, _seat_cards, check_flingo, high_deck, low_deck, odds_spec, rules
 
 
 def _order(low: dict[int, int]) -> list[int]:
@@ -156,7 +156,7 @@ def swap_targets_spec(
     for s in range(seat + 1, P):
         forced[s] = 1 if s in lows else 0
     if later:
-        template = _place_later(P, seat, template, forced, flingos)
+        template = _place_later(P, seat, template, forced, flingos, full["flingo_reward_chain"] == "true")
         pool = np.array([c for c in hid if c not in set(template.tolist())], dtype=np.int64)
     for s, f in forced_swap.items():
         forced[P + s] = f
@@ -189,7 +189,7 @@ def swap_targets_spec(
     )
 
 
-def _place_later(P: int, seat: int, template: np.ndarray, forced: np.ndarray, flingos: dict) -> np.ndarray:
+def _place_later(P: int, seat: int, template: np.ndarray, forced: np.ndarray, flingos: dict, chain: bool) -> np.ndarray:
     """The later seats' Flingo cards at their places in the HIGH deck (BB-5: in seat order after the opening cards
     and the Wet Bisk, a Jingo one card, a Flingo its card and any reward card)."""
     template = template.copy()
@@ -202,15 +202,9 @@ def _place_later(P: int, seat: int, template: np.ndarray, forced: np.ndarray, fl
             ptr += 1
             continue
         cards = flingos[s]
-        first = str(DECK.card(template[s])) if template[s] >= 0 else None
-        if first is None:
+        if template[s] < 0:
             raise CardlabError(f"give seat {s}'s opening cards (--opening {s}=...) with its Flingo")
-        reward = cards[0] // 13 == template[s] // 13
-        if len(cards) != 1 + reward:
-            raise CardlabError(
-                f"seat {s}'s Flingo {' '.join(str(DECK.card(c)) for c in cards)}: a flung card of the upright suit "
-                f"({first}) earns one reward card (BB-5), otherwise none"
-            )
+        check_flingo(s, cards, int(template[s]), chain)
         for c in cards:
             if c not in in_high:
                 raise CardlabError(f"card {DECK.card(c)} (seat {s}'s Flingo) is not in the HIGH deck for {P} players")

@@ -277,7 +277,10 @@ STRATEGIES = {
     "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0),
     "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3),
     "planning": (K.POLICY_PLANNING, K.BOMB_STOP, 3),
+    "search": (K.POLICY_SEARCH, 0, 1000),  # budget (rollouts a decision); exploration below (kernels/.../search.py)
 }
+#: the search player's defaults: rollouts a decision, UCB1's exploration constant; ``search:BUDGET[:C]`` sets them
+SEARCH_BUDGET, SEARCH_C = 1000, 0.7
 FEATURES = {
     "3D": (0, 0),
     "RJ": (0, 53),
@@ -312,9 +315,42 @@ def _table(players: int | None, variants: dict | None):
 
 
 def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str]]:
-    """Per-seat strategy rows (policy, bomb policy, threshold, 0) from ``--strategy`` values."""
-    names = seat_assignments(spec, P, DEFAULT_STRATEGY, STRATEGIES)
-    return np.array([list(STRATEGIES[n]) + [0] for n in names], dtype=np.int64), names
+    """Per-seat strategy rows (policy, bomb policy, threshold, 0; the search player: policy, 0, budget,
+    exploration * 1000) from ``--strategy`` values."""
+    names = seat_assignments(spec, P, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
+    return np.array([_strategy_row(n) for n in names], dtype=np.int64), names
+
+
+def _strategy_row(name: str) -> list[int]:
+    base, _, params = name.partition(":")
+    if base != "search":
+        return [*STRATEGIES[name], 0]
+    parts = params.split(":") if params else []
+    try:
+        budget = int(parts[0]) if parts else SEARCH_BUDGET
+        c = float(parts[1]) if len(parts) > 1 else SEARCH_C
+    except ValueError:
+        budget, c = -1, -1.0
+    if len(parts) > 2 or not 1 <= budget <= 1_000_000 or not 0 <= c <= 100:
+        raise CardlabError(
+            f"bad strategy {name!r}: expected search, search:BUDGET or search:BUDGET:C (rollouts a decision, 1 to "
+            f"1000000, default {SEARCH_BUDGET}; UCB1's exploration constant C, 0 to 100, default {SEARCH_C})"
+        )
+    return [K.POLICY_SEARCH, 0, budget, round(c * 1000)]
+
+
+def refuse_search(strat: np.ndarray, where: str) -> None:
+    """The search player plays in simulate and compare (and card values); elsewhere it is refused in one line."""
+    if searches(strat):
+        raise CardlabError(
+            f"the search player is not available {where} yet (it plays in simulate and compare): name another "
+            f"strategy ({', '.join(n for n in STRATEGIES if n != 'search')})"
+        )
+
+
+def searches(strat: np.ndarray) -> bool:
+    """Whether a seat of these strategy rows is the search player (its kernels then have the search compiled in)."""
+    return bool((strat[:, 0] == K.POLICY_SEARCH).any())
 
 
 def simulation_spec(
@@ -331,7 +367,7 @@ def simulation_spec(
     args = (np.int64(P), deck, n_deal, strat, np.int64(games_per_match), zv)
     return KernelSpec(
         game=GAME,
-        kernel="kernels.zheng_shangyou:simulate_chunks",
+        kernel="kernels.zheng_shangyou:" + ("simulate_search_chunks" if searches(strat) else "simulate_chunks"),
         args=args,
         n_counts=K.counts_width(P),
         tabulate=tabulate,
@@ -428,7 +464,8 @@ def compare_spec(field: str, challenger: str, players: int | None = None, varian
 
     return KernelSpec(
         game=GAME,
-        kernel="kernels.zheng_shangyou:compare_chunks",
+        kernel="kernels.zheng_shangyou:"
+        + ("compare_search_chunks" if searches(a) or searches(b) else "compare_chunks"),
         args=(np.int64(P), deck, n_deal, a, b, zv),
         n_counts=P * K.PAIR_STATS,
         tabulate=tab,
@@ -471,7 +508,7 @@ def card_value_spec(
 
     return KernelSpec(
         game=GAME,
-        kernel="kernels.zheng_shangyou:card_value_chunks",
+        kernel="kernels.zheng_shangyou:" + ("card_value_search_chunks" if searches(strat) else "card_value_chunks"),
         args=(np.int64(P), deck, n_deal, strat, np.int64(kind), np.int64(target), zv),
         n_counts=2 + K.PAIR_STATS,
         tabulate=tab,
@@ -570,6 +607,10 @@ def exact(
 class ZhengShangyou(Game):
     trial_noun = "games"
     id = GAME
+    strategy_notes = (
+        f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
+        f"exploration constant (default {SEARCH_C}); it plays in simulate and compare (seeds/zheng-shangyou.md)"
+    )
     simulate_options = (
         Option(
             "--games-per-match",

@@ -42,6 +42,7 @@ from .zheng_shangyou import (
     classify_mask,
     copies,
     hand_sizes,
+    refuse_search,
     strategy_table,
 )
 from .zheng_shangyou_odds import _codes as codes_of
@@ -103,6 +104,7 @@ def record(
     --seed SEED`` with the same players (the same deal, leader and draws)."""
     P, deck, n_deal, zv, full = _table(players, variants)
     strat, names = strategy_table(strategies, P)
+    refuse_search(strat, "in records")
     key0, key1 = split_seed(seed)
     hands0 = np.zeros((P, 2), dtype=np.uint64)
     log = np.zeros((K.MAX_TURNS + 1, 3), dtype=np.int64)

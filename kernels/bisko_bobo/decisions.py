@@ -11,7 +11,17 @@ from .._jit import jit, pjit, prange
 from ..advise import add_action, add_sample
 from ..bits import copy_rows
 from .deal import W_JINGO_CARD, deal_buffers, play_deal, simulate_deal
-from .layout import N_BUCKETS, R_BUCKET_FLINGO, R_FLINGO, R_JINGO, R_PTR, R_WIN, REC_FIELDS
+from .layout import (
+    N_BUCKETS,
+    R_BUCKET_FLINGO,
+    R_FLINGO,
+    R_JINGO,
+    R_PTR,
+    R_SWAP_INIT,
+    R_WIN,
+    REC_FIELDS,
+    V_SWAP_OPTIONAL,
+)
 
 # =============================================================================================
 # Decision values, strategy comparisons and the odds calculator (common random numbers)
@@ -446,7 +456,10 @@ def odds_actions_chunks(
             forced[slot] = -1
             rng.seed_state(st_strat, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
             play_deal(P, hi, lo, variants, pj, ps, tgt, pt, forced, st_strat, rec, keys, trace, ws, pack)
-            if rec[seat, R_BUCKET_FLINGO + decision] < 0:
+            # the seat faces the decision: a free choice (its bucket is set), or, under bingo_swap_optional=false,
+            # the swap it must start (no bucket: whether is no choice, with whom is)
+            must_swap = decision == DEC_SWAP and variants[V_SWAP_OPTIONAL] == 0 and rec[seat, R_SWAP_INIT] == 1
+            if rec[seat, R_BUCKET_FLINGO + decision] < 0 and not must_swap:
                 continue
             same = True
             for s in range(P):

@@ -69,6 +69,7 @@ from .game import (
     record_game,
     score_first_out,
     simulate_chunks,
+    simulate_search_chunks,
 )
 from .layout import (
     K_BOMB,
@@ -102,7 +103,7 @@ from .layout import (
 )
 from .leads import follow_same_kind, follow_straight, lead_plays
 from .moves import _no_bomb_or_straight_flush, generate_moves, make_scratch, moves_into, new_moves
-from .paired import PAIR_STATS, card_value_chunks, compare_chunks
+from .paired import PAIR_STATS, card_value_chunks, card_value_search_chunks, compare_chunks, compare_search_chunks
 from .players import (
     BOMB_EARLY,
     BOMB_HOLD,
@@ -116,9 +117,11 @@ from .players import (
     POLICY_GREEDY,
     POLICY_PLANNING,
     POLICY_RANDOM,
+    POLICY_SEARCH,
     deal_hands,
     plan_hand,
 )
+from .search import search_play
 
 __all__ = [
     "MAX_TURNS",
@@ -167,6 +170,7 @@ __all__ = [
     "PAIR_STATS",
     "POLICY_GREEDY",
     "POLICY_PLANNING",
+    "POLICY_SEARCH",
     "POLICY_RANDOM",
     "SCORE_BINS",
     "S_FEATURE",
@@ -203,8 +207,10 @@ __all__ = [
     "_no_bomb_or_straight_flush",
     "beats",
     "card_value_chunks",
+    "card_value_search_chunks",
     "classify",
     "compare_chunks",
+    "compare_search_chunks",
     "counts_width",
     "deal_hands",
     "first_leader",
@@ -220,4 +226,6 @@ __all__ = [
     "play_game",
     "score_first_out",
     "simulate_chunks",
+    "search_play",
+    "simulate_search_chunks",
 ]

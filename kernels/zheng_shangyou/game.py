@@ -5,6 +5,8 @@ loser's exchange and the next leader, and the simulation kernel with its count-r
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .. import rng
 from .._jit import borrowed, jit, jit_inline, pjit, prange
@@ -55,6 +57,7 @@ from .players import (
     MAX_TURNS,
     POLICY_PLANNING,
     POLICY_RANDOM,
+    POLICY_SEARCH,
     _planning_play,
     _special,
     choose,
@@ -91,8 +94,14 @@ def score_first_out(P, winner, counts, rec, zv):
 
 @jit
 def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
+    """:func:`_play_game` without the search player."""
+    return _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, 0)
+
+
+@jit
+def _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, search):
     """Play one game from dealt ``hands[P, 2]`` (cards, dups) with ``leader`` to lead; fills
-    ``rec[P, G_FIELDS]``.
+    ``rec[P, G_FIELDS]``; ``search`` as in :func:`_play_on`.
 
     Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8).
     """
@@ -111,9 +120,9 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     # _planning_play once more each for Literal[int](0) (kernels/_jit.py)
     zero = np.int64(0)
     # no event log: an empty int64 view (rec[:0]: no allocation, the same array type as a real log)
-    return play_on(
+    return _loop_for(
         P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-        False, np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv, rec[:0],
+        False, np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv, rec[:0], search,
     )  # fmt: skip
 
 
@@ -122,6 +131,61 @@ def play_on(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
     forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log,
 ):  # fmt: skip
+    """:func:`_play_on` without the search player (compiled without it: the advisor, records, paired runs)."""
+    return _play_on(
+        P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup,
+        strat, st, rec, moves, scratch, zv, log, 0,
+    )  # fmt: skip
+
+
+@jit
+def play_on_search(
+    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log,
+):  # fmt: skip
+    """:func:`_play_on` with the search player (``POLICY_SEARCH`` seats search; their rollouts do not)."""
+    return _play_on_searching(
+        P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup,
+        strat, st, rec, moves, scratch, zv, log, 1,
+    )  # fmt: skip
+
+
+def _search_hook(
+    search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
+    moves, scratch, zv, n,
+):  # fmt: skip
+    """The search player's action (kernels.zheng_shangyou.search), compiled in only where ``search`` is the constant
+    1. Compiled code only (see its overload)."""
+    raise NotImplementedError
+
+
+@overload(_search_hook, prefer_literal=True)
+def _search_hook_overload(
+    search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
+    moves, scratch, zv, n,
+):  # fmt: skip
+    """``search`` a constant 1: the search (whose rollouts run :func:`_play_on` with the constant 0, so numba
+    never compiles a call cycle); 0: a stub (a search seat there is an error of the caller's)."""
+    if isinstance(search, types.IntegerLiteral) and search.literal_value == 1:
+        from .search import search_play
+
+        def searching(search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
+            return search_play(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n)  # fmt: skip
+
+        return searching
+
+    def stub(search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
+        if n > 0:  # always (a search seat has legal plays): the raise, behind a test, leaves a typed return
+            raise ValueError("a search seat needs the kernels compiled with the search player (play_on_search)")
+        return moves[0, 0], moves[0, 1]
+
+    return stub
+
+
+def _play_loop(
+    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
+):  # fmt: skip
     """Play a game on to its end from a state: ``hands[P, 2]`` and ``counts`` (0 for the seats out),
     ``turn`` to act, the play on the table (``cur_kind`` .. ``cur_key``, K_NONE on lead; ``last`` played it;
     ``passes`` since), ``place`` seats out so far, ``winner`` (-1 while nobody is out), ``rev`` (1 while a
@@ -129,6 +193,8 @@ def play_on(
     instead of the player's choice. ``rec`` must hold each seat's G_NEVER_PLAYED; the rest is filled here.
     ``log`` (``[n, 3]`` int64, or an empty one): each turn's ``(seat, cards, dups)`` (0, 0 = a pass) in rows
     ``1 ..``, their number in ``log[0, 0]``; a game longer than the log keeps its first rows.
+
+    ``search`` (a constant, 0 or 1) compiles the search player in (POLICY_SEARCH seats) or not.
 
     Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8)."""
     # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
@@ -164,6 +230,13 @@ def play_on(
             forced = False
             play = fplay
             pdup = fdup
+        elif strat[turn, 0] == POLICY_SEARCH:
+            n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv, rev)
+            if n > 0:
+                play, pdup = _search_hook(
+                    search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+                    strat, st, rec, moves, scratch, zv, n,
+                )  # fmt: skip
         elif strat[turn, 0] == POLICY_PLANNING:
             # each seat's plan is kept until its hand changes
             mine = pbuf[turn]
@@ -320,6 +393,35 @@ def play_on(
     return winner, loser
 
 
+# Two compiled copies of the loop: with the search player (``search`` = 1: :func:`play_on_search` and the
+# simulations with a search seat) and without it (0: every other caller, and the search's own rollouts). Two
+# dispatchers, not one compiled for two constants: the search calls the loop without search from inside the loop
+# with it, and numba's cache then loaded a broken copy (a segmentation fault on the second run).
+_play_on = jit(_play_loop)
+_play_on_searching = jit(_play_loop)
+
+
+def _loop_for(
+    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
+):  # fmt: skip
+    """The play loop of the constant ``search`` (0 or 1). Compiled code only (see its overload)."""
+    raise NotImplementedError
+
+
+@overload(_loop_for, prefer_literal=True)
+def _loop_for_overload(
+    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
+):  # fmt: skip
+    loop = _play_on_searching if isinstance(search, types.IntegerLiteral) and search.literal_value == 1 else _play_on
+
+    def impl(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search):  # fmt: skip
+        return loop(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search)  # fmt: skip
+
+    return impl
+
+
 @jit_inline
 def _remove_card(hands, s, c):
     """Take one card of code ``c`` out of seat ``s``'s hand (a doubled card keeps its other copy)."""
@@ -424,40 +526,47 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
 
     The first game's dealer is seat 0 and the 3 of diamonds leads; later games are dealt by the Loser
     and led by the previous Winner (variant ``later_game_leader``: the 3 of diamonds, the dealer, or the
-    dealer's left).
+    dealer's left). No seat searches (:func:`simulate_search_chunks`).
     """
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        hands = np.zeros((P, 2), dtype=np.uint64)
-        hands0 = np.zeros((P, 2), dtype=np.uint64)
-        counts = np.zeros(P, dtype=np.int64)
-        rec = np.zeros((P, G_FIELDS), dtype=np.int64)
-        moves = new_moves()
-        scratch = make_scratch()
-        d = deck.copy()
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        total = np.zeros(P, dtype=np.int64)
-        _simulate_range(
-            start,
-            stop,
-            key0,
-            key1,
-            P,
-            deck,
-            n_deal,
-            strat,
-            games_per_match,
-            zv,
-            out[ci],
-            (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play, total),
-        )
+        _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv,
+                        out[ci], 0)  # fmt: skip
+
+
+@pjit
+def simulate_search_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out
+):  # fmt: skip
+    """:func:`simulate_chunks` with the search player compiled in (its own kernel: the search compiles only where
+    a search seat plays)."""
+    for ci in prange(chunk_ids.shape[0]):
+        _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv,
+                        out[ci], 1)  # fmt: skip
 
 
 @jit
-def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, bufs):
+def _simulate_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, search):
+    """Chunk ``c`` into its count row; ``search`` as in :func:`_play_on`."""
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    hands = np.zeros((P, 2), dtype=np.uint64)
+    hands0 = np.zeros((P, 2), dtype=np.uint64)
+    counts = np.zeros(P, dtype=np.int64)
+    rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+    moves = new_moves()
+    scratch = make_scratch()
+    d = deck.copy()
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    total = np.zeros(P, dtype=np.int64)
+    _simulate_range(
+        start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row,
+        (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play, total), search,
+    )  # fmt: skip
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, bufs, search):
     """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row, on borrowed views of the
     arguments: no reference counting in the loop (kernels._jit.borrowed)."""
     deck, strat, zv, row, bufs = borrowed((deck, strat, zv, row, bufs))
@@ -481,7 +590,7 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
                 leader = dealer
             elif rule == 3:
                 leader = (dealer + 1) % P
-            winner, loser = play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
+            winner, loser = _play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv, search)
             _accumulate_game(row, P, rec, hands0)
             for s in range(P):
                 total[s] += rec[s, G_SCORE]

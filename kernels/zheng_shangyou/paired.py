@@ -11,7 +11,7 @@ from .._jit import jit, pjit, prange
 from ..bits import copy_rows
 from ..bits import rank_bits as _rank_bits
 from .classifier import rank_of_position
-from .game import _remove_card, first_leader, play_game
+from .game import _play_game, _remove_card, first_leader
 from .moves import add_card, make_scratch, new_moves
 from .players import G_FIELDS, G_SCORE, G_WIN, deal_hands
 
@@ -26,12 +26,14 @@ FEATURE_SF = 2  # the middle card of a five-card straight flush
 
 
 @jit
-def _play_dealt(P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv):
+def _play_dealt(
+    P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv, search
+):  # fmt: skip
     copy_rows(hands, hands0)
     for s in range(P):
         counts[s] = counts0[s]
     rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-    return play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv)
+    return _play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv, search)
 
 
 @jit
@@ -71,33 +73,48 @@ def paired_buffers(P):
 def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
     """Seat by seat, on the same deal: the seat plays B (others A) against everyone on A.
 
-    ``out[chunk]`` is ``[seat][PAIR_STATS]`` (A = the field's result for that seat, B = the challenger's).
+    ``out[chunk]`` is ``[seat][PAIR_STATS]`` (A = the field's result for that seat, B = the challenger's). No seat
+    searches (:func:`compare_search_chunks`).
     """
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
-        mixed = strat_a.copy()
-        d = deck.copy()
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        row = out[ci]
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            copy_rows(d, deck)
-            deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
-            leader = first_leader(P, hands0)
+        _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv,
+                       out[ci], 0)  # fmt: skip
+
+
+@pjit
+def compare_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
+    """:func:`compare_chunks` with the search player compiled in."""
+    for ci in prange(chunk_ids.shape[0]):
+        _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv,
+                       out[ci], 1)  # fmt: skip
+
+
+@jit
+def _compare_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, row, search):
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
+    mixed = strat_a.copy()
+    d = deck.copy()
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        copy_rows(d, deck)
+        deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
+        leader = first_leader(P, hands0)
+        _play_dealt(
+            P, hands0, counts0, leader, strat_a, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv,
+            search,
+        )  # fmt: skip
+        for s in range(P):
+            mixed[s] = strat_b[s]
             _play_dealt(
-                P, hands0, counts0, leader, strat_a, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv
-            )
-            for s in range(P):
-                mixed[s] = strat_b[s]
-                _play_dealt(
-                    P, hands0, counts0, leader, mixed, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv
-                )
-                mixed[s] = strat_a[s]
-                _add_paired(row, s * PAIR_STATS, rec_a, rec_b, s)
+                P, hands0, counts0, leader, mixed, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv,
+                search,
+            )  # fmt: skip
+            mixed[s] = strat_a[s]
+            _add_paired(row, s * PAIR_STATS, rec_a, rec_b, s)
 
 
 @pjit
@@ -106,72 +123,87 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
 
     Game A: as dealt. Game B: the holder's card X is swapped with a random card of a random other player.
     ``out[chunk]`` = [attempts, accepted, PAIR_STATS...] with A = with X, B = without it, for the holder;
-    differences are B - A, so the value of holding X is minus the mean difference.
+    differences are B - A, so the value of holding X is minus the mean difference. No seat searches
+    (:func:`card_value_search_chunks`).
     """
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
-        d = deck.copy()
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        row = out[ci]
-        for t in range(start, stop):
-            row[0] += 1
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            copy_rows(d, deck)
-            deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
-            holder = -1
-            x = -1
-            if feature == FEATURE_CARD:
-                for s in range(P):
-                    if (hands0[s, 0] >> np.uint64(target)) & np.uint64(1):
-                        holder = s
-                        x = target
-            elif feature == FEATURE_BOMB:
-                for s in range(P):
-                    if holder < 0:
-                        for r in range(13):
-                            if holder < 0 and _rank_bits(hands0[s, 0], r) == np.uint64(15):
+        _card_value_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target,
+                          zv, out[ci], 0)  # fmt: skip
+
+
+@pjit
+def card_value_search_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, out
+):  # fmt: skip
+    """:func:`card_value_chunks` with the search player compiled in."""
+    for ci in prange(chunk_ids.shape[0]):
+        _card_value_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target,
+                          zv, out[ci], 1)  # fmt: skip
+
+
+@jit
+def _card_value_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, row, search):
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
+    d = deck.copy()
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    for t in range(start, stop):
+        row[0] += 1
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        copy_rows(d, deck)
+        deal_hands(st_deal, P, np.int64(0), d, hands0, counts0, n_deal)
+        holder = -1
+        x = -1
+        if feature == FEATURE_CARD:
+            for s in range(P):
+                if (hands0[s, 0] >> np.uint64(target)) & np.uint64(1):
+                    holder = s
+                    x = target
+        elif feature == FEATURE_BOMB:
+            for s in range(P):
+                if holder < 0:
+                    for r in range(13):
+                        if holder < 0 and _rank_bits(hands0[s, 0], r) == np.uint64(15):
+                            holder = s
+                            x = 4 * r + rng.below(st_deal, 4)
+        else:
+            for s in range(P):
+                for suit in range(4):
+                    run = 0
+                    for p in range(14):
+                        if (hands0[s, 0] >> np.uint64(4 * rank_of_position(p) + suit)) & np.uint64(1):
+                            run += 1
+                            if run == 5 and holder < 0:
                                 holder = s
-                                x = 4 * r + rng.below(st_deal, 4)
-            else:
-                for s in range(P):
-                    for suit in range(4):
-                        run = 0
-                        for p in range(14):
-                            if (hands0[s, 0] >> np.uint64(4 * rank_of_position(p) + suit)) & np.uint64(1):
-                                run += 1
-                                if run == 5 and holder < 0:
-                                    holder = s
-                                    x = 4 * rank_of_position(p - 2) + suit
-                            else:
-                                run = 0
-            if holder < 0:
-                continue
-            row[1] += 1
-            other = (holder + 1 + rng.below(st_deal, P - 1)) % P
-            k = rng.below(st_deal, counts0[other])
-            y = -1
-            for cc in range(54):
-                held = ((hands0[other, 0] >> np.uint64(cc)) & np.uint64(1)) + (
-                    (hands0[other, 1] >> np.uint64(cc)) & np.uint64(1)
-                )
-                if k < held:
-                    y = cc
-                    break
-                k -= held
-            leader = first_leader(P, hands0)
-            _play_dealt(
-                P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv
+                                x = 4 * rank_of_position(p - 2) + suit
+                        else:
+                            run = 0
+        if holder < 0:
+            continue
+        row[1] += 1
+        other = (holder + 1 + rng.below(st_deal, P - 1)) % P
+        k = rng.below(st_deal, counts0[other])
+        y = -1
+        for cc in range(54):
+            held = ((hands0[other, 0] >> np.uint64(cc)) & np.uint64(1)) + (
+                (hands0[other, 1] >> np.uint64(cc)) & np.uint64(1)
             )
-            _remove_card(hands0, holder, x)
-            hands0[holder, 0], hands0[holder, 1] = add_card(hands0[holder, 0], hands0[holder, 1], y)
-            _remove_card(hands0, other, y)
-            hands0[other, 0], hands0[other, 1] = add_card(hands0[other, 0], hands0[other, 1], x)
-            leader = first_leader(P, hands0)
-            _play_dealt(
-                P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv
-            )
-            _add_paired(row, 2, rec_a, rec_b, holder)
+            if k < held:
+                y = cc
+                break
+            k -= held
+        leader = first_leader(P, hands0)
+        _play_dealt(
+            P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv, search
+        )
+        _remove_card(hands0, holder, x)
+        hands0[holder, 0], hands0[holder, 1] = add_card(hands0[holder, 0], hands0[holder, 1], y)
+        _remove_card(hands0, other, y)
+        hands0[other, 0], hands0[other, 1] = add_card(hands0[other, 0], hands0[other, 1], x)
+        leader = first_leader(P, hands0)
+        _play_dealt(
+            P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv, search
+        )
+        _add_paired(row, 2, rec_a, rec_b, holder)

@@ -30,6 +30,8 @@ POLICY_GREEDY = 1  # go out if possible; lead the play with the lowest top card 
 POLICY_PLANNING = 2  # split the hand into few plays (plan_hand); play only whole plan elements, lowest
 # first; break combinations or bomb only when an opponent is close to going out
 # (<= threshold cards) or when the bomb leaves at most one plan element
+POLICY_SEARCH = 3  # determinized Monte Carlo search at the root with greedy rollouts (search.py); its row is
+# (POLICY_SEARCH, 0, budget, exploration * 1000)
 BOMB_EARLY = 0  # bombs and straight flushes are ordinary plays (the cheapest beating play is used)
 BOMB_HOLD = 1  # only to go out, or on lead when nothing else is left
 BOMB_STOP = 2  # also when an opponent holds at most `threshold` cards

@@ -1,0 +1,168 @@
+"""Zheng Shangyou kernels, the search player (``POLICY_SEARCH``): determinized Monte Carlo search at the root.
+
+At its turn the player lists its candidate actions (every legal play, and the pass when following; on a lead
+with many plays, the cheapest play of each kind and length), then spends its budget of rollouts on them by
+UCB1: each rollout deals the unseen cards anew (the other seats' hands drawn uniformly from the cards it has not
+seen, each seat's count kept: a determinization), plays the action and then the game to its end with greedy
+players at every seat (:func:`.game._play_on` compiled without search), and scores 1 if the player goes out
+first. It plays the action tried most often (ties: the higher mean). An action that empties its hand is played
+at once. Its draws come from the strategy stream it is given, so a game is reproducible from its seed like any
+other.
+
+What the player knows: its own hand, every seat's card count, the cards played (so the union of the other
+hands), the play on the table. With the ``3p_52`` deck one card is never dealt; the player's pool is the other
+hands only, so it knows which card that is (a one-card leak, that deck only).
+
+Strategy row: ``strat[seat] = (POLICY_SEARCH, 0, budget, exploration * 1000)``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import rng
+from .._jit import jit
+from ..bits import low_index, popcount
+from .advisor import sample_layout
+from .classifier import classify
+from .game import _play_on
+from .layout import K_NONE
+from .players import BOMB_EARLY, G_FIELDS, G_NEVER_PLAYED, G_SCORE, POLICY_GREEDY
+
+#: the score (ZS-8) that counts as a full reward or a full loss in a rollout
+SCORE_SPAN = 40.0
+#: at most this many candidate actions (a lead with more plays keeps the cheapest of each kind and length)
+MAX_CAND = 48
+
+
+@jit
+def _candidates(hand, dup, n_hand, following, moves, n, zv, rev, cand):
+    """The candidate actions into ``cand[:, 2]`` (``(0, 0)`` = pass, first when following); returns their number,
+    or -1 - i when move ``i`` empties the hand (it is played at once)."""
+    for i in range(n):
+        if popcount(moves[i, 0]) + popcount(moves[i, 1]) == n_hand:
+            return -1 - i
+    A = 0
+    if following:
+        cand[0, 0] = np.uint64(0)
+        cand[0, 1] = np.uint64(0)
+        A = 1
+    if A + n <= MAX_CAND:
+        for i in range(n):
+            cand[A, 0] = moves[i, 0]
+            cand[A, 1] = moves[i, 1]
+            A += 1
+        return A
+    # many plays: per (kind, length) group the one with the lowest key
+    gk = np.full(MAX_CAND, -1, dtype=np.int64)
+    gkey = np.zeros(MAX_CAND, dtype=np.int64)
+    gi = np.zeros(MAX_CAND, dtype=np.int64)
+    G = 0
+    for i in range(n):
+        kind, length, key = classify(moves[i, 0], moves[i, 1], zv, rev)
+        g = kind * 64 + length
+        j = 0
+        while j < G and gk[j] != g:
+            j += 1
+        if j == G:
+            if G == MAX_CAND - A:
+                continue
+            gk[G] = g
+            gkey[G] = key
+            gi[G] = i
+            G += 1
+        elif key < gkey[j]:
+            gkey[j] = key
+            gi[j] = i
+    for j in range(G):
+        cand[A, 0] = moves[gi[j], 0]
+        cand[A, 1] = moves[gi[j], 1]
+        A += 1
+    return A
+
+
+@jit
+def search_play(
+    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves,
+    scratch, zv, n,
+):  # fmt: skip
+    """The search player's action at ``turn`` (the game state as :func:`.game._play_on` holds it; ``moves[:n]``
+    its legal plays, ``n`` >= 1): ``(play, dups)``, ``(0, 0)`` for a pass."""
+    hand = hands[turn, 0]
+    dup = hands[turn, 1]
+    cand = np.zeros((MAX_CAND, 2), dtype=np.uint64)
+    A = _candidates(hand, dup, counts[turn], cur_kind != K_NONE, moves, n, zv, rev, cand)
+    if A < 0:
+        return moves[-1 - A, 0], moves[-1 - A, 1]
+    if A == 1:
+        return cand[0, 0], cand[0, 1]
+    budget = max(strat[turn, 2], A)
+    c = strat[turn, 3] / 1000.0
+    # the unseen cards: the other seats' hands, each card once per copy (two decks)
+    pool = np.zeros(128, dtype=np.int64)
+    m = 0
+    for s in range(P):
+        if s == turn or counts[s] == 0:
+            continue
+        for w in range(2):
+            x = hands[s, w]
+            while x:
+                b = low_index(x)
+                pool[m] = b
+                m += 1
+                x &= x - np.uint64(1)
+    pool = pool[:m]
+    deck = pool.copy()
+    own = np.zeros((P, 2), dtype=np.uint64)  # what the seat holds; every other hand is dealt in a rollout
+    own[turn, 0] = hand
+    own[turn, 1] = dup
+    need = np.zeros(P, dtype=np.int64)
+    for s in range(P):
+        if s != turn:
+            need[s] = counts[s]
+    roll = np.zeros((P, 4), dtype=np.int64)
+    for s in range(P):
+        roll[s, 0] = POLICY_GREEDY
+        roll[s, 1] = BOMB_EARLY
+    h = np.zeros((P, 2), dtype=np.uint64)
+    cnt = np.zeros(P, dtype=np.int64)
+    rrec = np.zeros((P, G_FIELDS), dtype=np.int64)
+    st_roll = rng.new_state()
+    k0 = (rng.next32(st) << np.uint64(32)) | rng.next32(st)
+    k1 = (rng.next32(st) << np.uint64(32)) | rng.next32(st)
+    rng.seed_state(st_roll, k0, k1, np.uint64(0), np.uint64(0))
+    visits = np.zeros(A, dtype=np.int64)
+    wins = np.zeros(A, dtype=np.float64)
+    for it in range(budget):
+        if it < A:
+            a = it
+        else:
+            a = 0
+            top = -1.0
+            lg = math.log(it)
+            for j in range(A):
+                u = wins[j] / visits[j] + c * math.sqrt(lg / visits[j])
+                if u > top:
+                    top = u
+                    a = j
+        # a determinization: the other hands dealt anew from the pool, each seat's count kept
+        sample_layout(st_roll, P, turn, own, counts, pool, need, h, cnt, deck, -1, 0)
+        for s in range(P):
+            for f in range(G_FIELDS):
+                rrec[s, f] = 0
+            rrec[s, G_NEVER_PLAYED] = rec[s, G_NEVER_PLAYED]
+        w, _loser = _play_on(
+            P, h, cnt, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, True, cand[a, 0],
+            cand[a, 1], roll, st_roll, rrec, moves, scratch, zv, rrec[:0], 0,
+        )  # fmt: skip
+        visits[a] += 1
+        # the reward in [0, 1]: half for going out first, half for the game's score (ZS-8), clipped at +-SCORE_SPAN
+        sc = min(max(rrec[turn, G_SCORE], -SCORE_SPAN), SCORE_SPAN)
+        wins[a] += 0.5 * (w == turn) + 0.25 * (1.0 + sc / SCORE_SPAN)
+    best = 0
+    for j in range(1, A):
+        if visits[j] > visits[best] or (visits[j] == visits[best] and wins[j] / visits[j] > wins[best] / visits[best]):
+            best = j
+    return cand[best, 0], cand[best, 1]

@@ -222,3 +222,30 @@ def test_record_through_the_cli(tmp_path, capsys):
     assert "won by seat 3" in capsys.readouterr().err
     assert cli.main(["record", "bisko-bobo", "--players", "7"]) == 2
     assert "players" in capsys.readouterr().err
+
+
+def test_the_placement_after_a_swap_through_odds_is_the_reviews():
+    """The example's event 8: seat 2 (QD up, KS tucked) swapped its AH with seat 1 for QS and may tuck it. The same
+    position given to `odds --decision tuck` as flags (every opening, the Jingos, the LOW cards, each swap turn, the
+    card received) samples the same deals: the same table."""
+    deal = br.replay(_doc())
+    spec, _ = br.decision_spec(deal, 8, ["heuristic"])
+    from analysis.games import bisko_bobo_swap as bs
+
+    flags = bs.swap_targets_spec(
+        4, 2, decision="tuck", upright="QD", tucked="KS", jingo_card="AH", received="QS",
+        opening=["0=KD JS", "1=AD 9H", "3=9D KH"], jingo=[0, 1], low=["0=2S", "1=2C", "2=3C", "3=4S"],
+        declined=[3], swapped=["2=1"],
+    )  # fmt: skip
+    assert (flags.args[9] == spec.args[9]).all() and (flags.args[11] == spec.args[11]).all()
+    a = run(spec, trials=1000, chunk_size=500, seed=3, progress=False).table
+    b = run(flags, trials=1000, chunk_size=500, seed=3, progress=False).table
+    share_a = a[a.measure == "score"].set_index("action").estimate
+    share_b = b[b.measure == "win_share"].set_index("action").estimate
+    assert share_a.to_dict() == share_b.to_dict()
+    with pytest.raises(CardlabError, match="give --received CARD"):
+        bs.swap_targets_spec(
+            4, 2, decision="tuck", upright="QD", tucked="KS", jingo_card="AH",
+            opening=["0=KD JS", "1=AD 9H", "3=9D KH"], jingo=[0, 1], low=["0=2S", "1=2C", "2=3C", "3=4S"],
+            declined=[3], swapped=["2=1"],
+        )  # fmt: skip

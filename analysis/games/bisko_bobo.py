@@ -1001,7 +1001,7 @@ def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataF
 
 #: the position document's fields (positions.md; seeds/bisko-bobo.md): seat-keyed objects become SEAT=VALUE flags
 POSITION_FIELDS = ("seat", "decision", "upright", "tucked", "jingo_card", "opening", "flingo", "jingo",
-                   "jingos_so_far", "seen", "low", "swapped", "declined")  # fmt: skip
+                   "jingos_so_far", "seen", "low", "swapped", "declined", "received")  # fmt: skip
 _SEAT_MAPS = ("opening", "flingo", "low", "swapped")
 
 
@@ -1039,13 +1039,18 @@ def odds(
     """``cardlab odds bisko-bobo``: :func:`odds_spec` run by the driver (``run_options``: its keywords)."""
     from ..driver import run
 
-    swap_state = {k: position.pop(k) for k in ("low", "swapped", "declined") if position.get(k)}
+    swap_state = {k: position.pop(k) for k in ("low", "swapped", "declined", "received") if position.get(k)}
     if swap_state:
-        if position.get("decision") != "swap":
-            raise CardlabError("--low, --swapped and --declined describe the Bingo-Bango swap: give --decision swap")
+        decision = position.get("decision")
+        if decision not in ("swap", "tuck"):
+            raise CardlabError(
+                "--low, --swapped, --declined and --received describe the Bingo-Bango swap: give --decision swap (with "
+                "whom), or --decision tuck (the placement after the swaps)"
+            )
         from .bisko_bobo_swap import answer, swap_targets_spec
 
         position.pop("decision")
+        swap_state["decision"] = decision
         if not swap_state.get("low"):
             raise CardlabError("give --low SEAT=CARD for every Jingo player (their LOW cards set the swap order, BB-6)")
         spec = swap_targets_spec(
@@ -1239,7 +1244,7 @@ class BiskoBobo(Game):
         Option("--tucked", "the player's tucked card"),
         Option("--jingo-card", "the player's Jingo card as dealt (swap and tuck decisions; for tuck, the card dealt "
                "and still held at placement: sampled deals where a swap changes it are set aside, and the answer "
-               "line says what share was kept)"),
+               "line says what share was kept; after the swaps give --low, each swap turn and --received)"),
         Option("--opening", "another seat's two opening cards", action="append", metavar="SEAT=CARDS"),
         Option(
             "--flingo",
@@ -1258,6 +1263,8 @@ class BiskoBobo(Game):
                metavar="SEAT=SEAT"),
         Option("--declined", "swap with whom: an earlier player in the order who did not swap", action="append",
                type=int, metavar="SEAT"),
+        Option("--received", "the placement after the swaps (--decision tuck with --low and every swap turn as "
+               "--swapped/--declined): the Jingo card the seat got in its swap"),
     )  # fmt: skip
 
     def strategies(self):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kernels.bisko_bobo import DEC_SWAP
+from kernels.bisko_bobo import DEC_SWAP, DEC_TUCK
 
 from ..advisor import tabulate_actions
 from ..driver import KernelSpec
@@ -42,9 +42,13 @@ def swap_targets_spec(
     declined: list[int] | None = None,
     jingo: list[int] | None = None,
     variants: dict | None = None,
+    decision: str = "swap",
+    received: str | None = None,
     **position,
 ) -> KernelSpec:
-    """The advisor's kernel spec for the swap with whom (see the module docstring)."""
+    """The advisor's kernel spec for the swap with whom, or (``decision="tuck"``) for the placement after every
+    swap is made (BB-7; ``received``: the Jingo card the seat got in its swap); see the module docstring."""
+    tuck = decision == "tuck"
     P = rules().check_players(players)
     full = rules().resolve_variants(variants)
     low_cards = {s: cs for s, cs in _seat_cards(low, P, "low").items()}
@@ -86,7 +90,7 @@ def swap_targets_spec(
             raise CardlabError(f"bad --swapped {item!r}: expected SEAT=SEAT (who swapped, with whom)") from None
         if x not in lows or y not in lows or x == y:
             raise CardlabError(f"bad --swapped {item!r}: both seats are Jingo players (--low), and differ")
-        if x in order and order.index(x) > order.index(seat):
+        if not tuck and x in order and order.index(x) > order.index(seat):
             raise CardlabError(
                 f"--swapped {item!r}: seat {x} comes after seat {seat} in the swap order (LOW cards, BB-6), so it has "
                 "not chosen yet"
@@ -101,14 +105,15 @@ def swap_targets_spec(
             "seats' too (each sits where it was dealt)"
         )
     for s in declined_set:
-        if s not in lows or s == seat:
+        if s not in lows or (s == seat and not tuck):
             raise CardlabError(f"--declined {s}: name a Jingo player (--low) before seat {seat} in the swap order")
         if s in partner:
             raise CardlabError(f"seat {s} is given both as --swapped and --declined")
     forced_swap: dict[int, int] = {}
     pos = order.index(seat)
     done: set[int] = set()
-    for i, s in enumerate(order[:pos]):
+    # the turns taken before the decision: before the seat's own (the swap), or all of them (the placement)
+    for i, s in enumerate(order if tuck else order[:pos]):
         if s in done:
             continue
         elig = [t for t in order[i + 1 :] if t not in done]
@@ -121,10 +126,11 @@ def swap_targets_spec(
             forced_swap[s] = 0
             done.add(s)
         else:
-            raise CardlabError(
-                f"seat {s} chose before seat {seat} in the swap order (LOW cards, BB-6): give --swapped {s}=SEAT or "
-                f"--declined {s}"
-            )
+            when = "before the placement" if tuck else f"before seat {seat} in the swap order (LOW cards, BB-6)"
+            raise CardlabError(f"seat {s} chose {when}: give --swapped {s}=SEAT or --declined {s}")
+    if tuck:
+        return _tuck_spec(P, seat, full, lows, order, partner, forced_swap, flingos, later, received, variants,
+                          position)  # fmt: skip
     if seat in done or seat in partner:
         raise CardlabError(f"seat {seat} has already swapped: there is no swap decision left (BB-6)")
     extra = (set(partner) | declined_set) - set(order[:pos]) - {partner.get(s, -1) for s in order[:pos]}
@@ -187,6 +193,74 @@ def swap_targets_spec(
         precision_measures=("win_share", "diff_win_share"),
         precision_done=_done,
     )
+
+
+def _tuck_spec(P, seat, full, lows, order, partner, forced_swap, flingos, later, received, variants, position):
+    """The placement after every swap (BB-7): the seat's final Jingo card is its own or, after a swap, the one it
+    received, which sits where its partner was dealt it; upright or tucked are the two actions."""
+    position.pop("decision", None)
+    me = partner.get(seat, -1)
+    if me >= 0 and not received:
+        raise CardlabError(f"seat {seat} swapped with seat {me}: give --received CARD, the Jingo card it got (BB-6)")
+    if me < 0 and received:
+        raise CardlabError(f"--received: seat {seat} did not swap (--swapped names its swaps)")
+    base = odds_spec(
+        P, seat, decision="swap", jingo=sorted(s for s in lows if s < seat), variants=variants, **position
+    )  # fmt: skip
+    (P_, hid, lod, vv, pj, ps, tgt, pt, pack, template, pool, lo_template, lo_pool, forced, *_rest) = base.args
+    forced = forced.copy()
+    for s in range(seat + 1, P):
+        forced[s] = 1 if s in lows else 0
+    chain = full["flingo_reward_chain"] == "true"
+    if later:
+        template = _place_later(P, seat, template, forced, flingos, chain)
+    mine = DECK.indices(base.describe["cards"][f"seat {seat}"])  # upright, tucked
+    final = int(template[2 * P + 1 + sum(1 if forced[s] == 1 else len(flingos[s]) for s in range(seat))])
+    if me >= 0:
+        if me > seat and sorted(later) != [s for s in range(seat + 1, P) if s not in lows]:
+            raise CardlabError(
+                f"seat {seat} swapped with a later seat ({me}): give every later seat's Flingo cards with --flingo, "
+                "so its Jingo card's place in the deal is known"
+            )
+        got = DECK.indices(received)
+        if len(got) != 1:
+            raise CardlabError("--received: one card, the Jingo card received in the swap")
+        template = template.copy()
+        where = 2 * P + 1 + sum(1 if forced[s] == 1 else len(flingos[s]) for s in range(me))
+        if got[0] in set(template.tolist()):
+            raise CardlabError(f"--received {DECK.card(got[0])}: the card is given elsewhere too")
+        if got[0] not in set(hid.tolist()):
+            raise CardlabError(f"--received {DECK.card(got[0])}: not a HIGH card for {P} players")
+        template[where] = got[0]
+        final = got[0]
+    if full["jingo_tuck_rule"] == "bobo_only":
+        if mine[0] // 13 == mine[1] // 13:
+            raise CardlabError(
+                "an opening Bisko has no tucked card, so its Jingo card goes upright (BB-7): no tuck decision"
+            )
+        if final // 13 != mine[1] // 13:
+            raise CardlabError(
+                f"{DECK.card(final)} cannot be tucked on {DECK.card(mine[1])}: a Jingo card is tucked only to make a "
+                "Bobo (BB-7, jingo_tuck_rule=bobo_only): it goes upright, so there is no tuck decision"
+            )
+    pool = np.array([c for c in hid if c not in set(template.tolist())], dtype=np.int64)
+    for s, f in forced_swap.items():
+        forced[P + s] = f
+    lo_template = lo_template.copy()
+    for i, s in enumerate(sorted(lows)):  # the LOW cards go to the Jingo players in seat order (BB-6)
+        lo_template[i] = lows[s]
+    lo_pool = np.array([c for c in lod if c not in set(lows.values())], dtype=np.int64)
+    mask = sum(1 << s for s in lows)
+    names = ["upright", "tucked"]
+    args = (P_, hid, lod, vv, pj, ps, tgt, pt, pack, template, pool, lo_template, lo_pool, forced, np.int64(seat),
+            np.int64(DEC_TUCK), np.int64(mask), np.int64((1 << P) - 1), np.array([0, 1], dtype=np.int64))  # fmt: skip
+    describe = {**base.describe, "decision": "tuck", "actions": names, "rank_by": "score", "has_last": False,
+                "swap_order": order, "analysis": "advisor"}  # fmt: skip
+    return KernelSpec(
+        game=GAME, kernel="kernels.bisko_bobo:odds_actions_chunks", args=args, n_counts=1 + _width(2),
+        tabulate=tabulate_targets, describe=describe, precision_measures=("win_share", "diff_win_share"),
+        precision_done=_done,
+    )  # fmt: skip
 
 
 def _place_later(P: int, seat: int, template: np.ndarray, forced: np.ndarray, flingos: dict, chain: bool) -> np.ndarray:
@@ -266,7 +340,9 @@ def answer(table: pd.DataFrame) -> str:
             text += f"; {worse.action.iloc[0]}: {100 * worse.estimate.iloc[0]:.1f}%, clearly worse"
         text += "; more deals (--trials, --precision) could separate them"
     else:
-        verb = best.action[0].upper() + best.action[1:]
+        verb = {"upright": "Place it upright", "tucked": "Tuck it"}.get(
+            best.action, best.action[0].upper() + best.action[1:]
+        )
         text = f"{verb}: win share {100 * best.estimate:.1f}% (best"
         if len(rest):
             r = rest.iloc[0]

@@ -100,6 +100,18 @@ class _Parser(argparse.ArgumentParser):
         raise CardlabError(f"{what} {value!r}; accepted: {accepted(list(action.choices))}")
 
 
+class _StrategyNames(list):
+    """A strategy option's choices: the names, and ``NAME:PARAMETERS`` for the names that take parameters (the
+    game reads and checks them)."""
+
+    def __init__(self, names, parameterized):
+        super().__init__(names)
+        self.parameterized = tuple(parameterized)
+
+    def __contains__(self, value) -> bool:
+        return list.__contains__(self, value) or str(value).partition(":")[0] in self.parameterized
+
+
 #: how a person names a positional argument in a refusal
 _NOUNS = {"field": "strategy", "challenger": "strategy"}
 
@@ -287,17 +299,19 @@ def build_parser() -> _Parser:
         "compare",
         "paired comparison of two strategies on the same deals: one seat (or team) switches from FIELD to CHALLENGER",
     ):
+        names = _StrategyNames(game.strategies(), game.parameterized_strategies)
         c.add_argument(
             "--field",
             required=True,
-            choices=game.strategies(),
+            choices=names,
             metavar="NAME",
-            help=f"the strategy every other seat plays: {', '.join(game.strategies())}",
+            help=f"the strategy every other seat plays: {', '.join(game.strategies())}"
+            + (f"; {game.strategy_notes}" if game.strategy_notes else ""),
         )
         c.add_argument(
             "--challenger",
             required=True,
-            choices=game.strategies(),
+            choices=names,
             metavar="NAME",
             help="the strategy the switching seat plays instead (same names)",
         )
@@ -684,7 +698,7 @@ def _cmd_solve(game: Game, args) -> None:
 
 #: the review's table output (every column in csv and json)
 REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
-                  "dd_best", "share_taken", "win_taken", "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
+                  "dd_best", "win_taken", "sole_win_taken", "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
 
 
 def _cmd_record(game: Game, args) -> None:

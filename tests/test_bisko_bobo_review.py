@@ -212,7 +212,7 @@ def test_review_of_the_example_through_the_cli(tmp_path, capsys):
     assert "swap with seat 1" in set(swap["taken"]) and (swap["actions"] >= 2).all()
     rc = cli.main(["review", "bisko-bobo", str(EXAMPLE), "--seat", "1", "--precision", "0.05", "--quiet"])
     text = capsys.readouterr().out
-    assert text.startswith("seat 1: ") and "forced choices not counted" in text and "share_taken" in text
+    assert text.startswith("seat 1: ") and "forced choices not counted" in text and "sole_win_taken" in text
 
 
 def test_record_through_the_cli(tmp_path, capsys):
@@ -241,7 +241,7 @@ def test_the_placement_after_a_swap_through_odds_is_the_reviews():
     a = run(spec, trials=1000, chunk_size=500, seed=3, progress=False).table
     b = run(flags, trials=1000, chunk_size=500, seed=3, progress=False).table
     share_a = a[a.measure == "score"].set_index("action").estimate
-    share_b = b[b.measure == "win_share"].set_index("action").estimate
+    share_b = b[b.measure == "win"].set_index("action").estimate
     assert share_a.to_dict() == share_b.to_dict()
     with pytest.raises(CardlabError, match="give --received CARD"):
         bs.swap_targets_spec(

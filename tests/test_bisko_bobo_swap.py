@@ -117,10 +117,10 @@ def test_the_order_and_the_rows_follow_the_low_cards_and_earlier_swaps():
     assert spec.describe["actions"] == ["no swap", "swap with seat 4"]
     r = driver.run(spec, trials=4000, seed=1, progress=False)
     t = r.table
-    assert set(t.measure) == {"win", "win_share", "diff_win", "diff_win_share", "acceptance"}
-    assert t[t.measure == "win_share"].estimate.between(0, 1).all()
+    assert set(t.measure) == {"win", "sole_win", "diff_win", "diff_sole_win", "acceptance"}
+    assert t[t.measure == "win"].estimate.between(0, 1).all()
     line = bs.answer(t)
-    w = t[t.measure == "win_share"]
+    w = t[t.measure == "win"]
     if (w.verdict == "uncertain").any():  # not separated from the best: the answer names no winner
         assert line.startswith("No clear difference between ")
     else:
@@ -141,7 +141,7 @@ def test_later_flingo_cards_are_seen_and_the_compulsory_swap_keeps_with_whom():
     # the kernel keeps the samples where the seat starts the swap it must start (it has no free choice to bucket)
     t = driver.run(must, trials=300, seed=2, progress=False).table
     assert t[t.measure == "acceptance"].estimate.iloc[0] > 0.5
-    assert (t[t.measure == "win_share"].trials > 100).all()
+    assert (t[t.measure == "win"].trials > 100).all()
     with pytest.raises(CardlabError, match="seat 0 is the highest unswapped player and must swap, and seat 3"):
         bs.swap_targets_spec(4, 0, **{**BASE, "low": ["0=4S", "3=3S"]}, variants={"bingo_swap_optional": "false"})
     with pytest.raises(CardlabError, match="give every later seat's Flingo cards with --flingo \\(seats 1, 2"):

@@ -188,6 +188,8 @@ class Game:
     review_precision_unit: ClassVar[str] = "of the win chance"
     #: what ``--strategy``'s help adds for this game (a strategy's parameters, where it plays)
     strategy_notes: ClassVar[str] = ""
+    #: strategy names that take parameters after a colon (``search:2000``)
+    parameterized_strategies: ClassVar[tuple[str, ...]] = ()
     #: what ``review --help`` adds for this game (its score, its own columns)
     review_notes: ClassVar[str] = ""
     #: what one trial of its simulation is, in the plural (table headers: "20,000 deals")

@@ -1209,8 +1209,9 @@ class BiskoBobo(Game):
     review_precision = 0.01
     review_precision_unit = "of the win share"
     review_notes = (
-        "Here the score is the seat's win share of the deal (a split win counts its share, BB-12.6; share_taken) "
-        "and win_taken the chance to win it outright; each swap partner is its own action. seeds/bisko-bobo.md "
+        "Here the win is the seat's win share of the deal, as in every Bisko-Bobo table (a split win counts its "
+        "share, BB-12.6; the score is the same), sole_win_taken the chance to win it outright; each swap partner is "
+        "its own action. seeds/bisko-bobo.md "
         "describes the record (the cards in deal order, the events)."
     )
     exact_tables = EXACT_TABLES

@@ -13,8 +13,9 @@ A **review** takes, at each free decision of a seat, only what that seat saw (BB
 earlier Flingo cards and choices; at the swap the LOW cards, the later seats' Flingo cards and the swaps made;
 at the placement its own Jingo card, and its swap partner's), samples the rest (the Wet Bisk, the other Jingo
 cards, the cards to come) uniformly, plays every action of the decision on the same deals with the models, and
-reports the action taken against the best: the win share of the deal (``score``; split wins count their share,
-BB-12.6) and the chance to win it outright (``win``), with 95% intervals.
+reports the action taken against the best: the win share of the deal (``win``, as in every Bisko-Bobo table;
+split wins count their share, BB-12.6; the review's ``score`` is the same) and the chance to win it outright
+(``sole_win``), with 95% intervals.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import pandas as pd
 from kernels import bisko_bobo as K
 
 from .. import __version__
-from ..advisor import advisor_spec, tabulate_actions
+from ..advisor import advisor_spec
 from ..driver import KernelSpec, split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge
@@ -50,7 +51,7 @@ from .bisko_bobo import (
     stack,
     variant_array,
 )
-from .bisko_bobo_swap import _order
+from .bisko_bobo_swap import _order, share_table
 
 EVENT_FORMS = (
     '{"seat": S, "take": "flingo" or "jingo"}, {"seat": S, "swap": T or null} or '
@@ -489,16 +490,13 @@ def decision_spec(deal: Deal, i: int, models: list[str]) -> tuple[KernelSpec, st
 
 
 def tabulate_shares(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
-    """The advisor's table of a review decision: ``score`` is the win share of the deal (the kernel counts it in
-    60ths), repeated as ``share``; the attempt count before the row is set aside (every sample matches: the
-    review forces the past)."""
+    """The advisor's table of a review decision (:func:`.bisko_bobo_swap.share_table`: ``win`` the win share,
+    ``sole_win`` the outright win), the win share repeated as the review's ``score``; the attempt count before the
+    row is set aside (every sample matches: the review forces the past)."""
     c = np.asarray(counts)
-    t = tabulate_actions(c[1:], trials, spec)
-    share = t.measure.isin(["score", "diff_score"])
-    t.loc[share, ["estimate", "std_error", "ci_low", "ci_high"]] /= 60.0
-    # the win share again under its own name: the review's rows carry it as share_taken and share_best
-    named = t[t.measure == "score"].assign(measure="share")
-    return pd.concat([t, named], ignore_index=True)
+    t = share_table(c[1:], trials, spec)
+    score = t[t.measure.isin(["win", "diff_win"])].assign(measure=lambda d: d.measure.str.replace("win", "score"))
+    return pd.concat([t, score], ignore_index=True)
 
 
 def review(
@@ -556,7 +554,7 @@ def summary(result: Result) -> str:
     return line
 
 
-WIN_LABEL = "chance to win the deal outright (%)"
+WIN_LABEL = "win share of the deal (%)"
 
 
 def sections(result: Result, record_name: str):
@@ -566,10 +564,11 @@ def sections(result: Result, record_name: str):
         f"{record_name}: one deal of Bisko-Bobo at {m['players']} players, models {', '.join(m['strategies'])}; "
         "each free decision (Flingo or Jingo, the swap and with whom, the placement) judged on what its seat saw "
         "then, every action on the same sampled deals, to "
-        f"±{m['precision_target']:g} of the win share on the paired differences. loss_score is the best action's "
-        "win share minus the taken action's (0 where the two are not separated at 95%); loss_win the same for the "
-        "chance to win outright."
+        f"±{m['precision_target']:g} of the win share on the paired differences. win_taken and win_best are the "
+        "seat's win share of the deal (a split win counts its share, BB-12.6) with the action taken and the best; "
+        "loss_win their difference (0 where the two are not separated at 95%); sole_win_* the chance to win "
+        "outright."
     )
-    cols = ["event", "seat", "decision", "hand", "on_table", "taken", "best", "verdict", "share_taken",
-            "share_best", "loss_score", "loss_score_low", "loss_score_high", "win_taken", "loss_win"]  # fmt: skip
+    cols = ["event", "seat", "decision", "hand", "on_table", "taken", "best", "verdict", "win_taken", "win_best",
+            "loss_win", "loss_win_low", "loss_win_high", "sole_win_taken", "sole_win_best"]  # fmt: skip
     return intro, review_sections(result, m["summary"], "Chance to win the deal", WIN_LABEL, cols)

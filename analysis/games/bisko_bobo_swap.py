@@ -11,7 +11,8 @@ exactly when they hold a LOW card, and their Flingo cards, given, sit where they
 opening Biskos (which force a Jingo) or BB-5 choices contradict the Jingo players given is set aside, and the
 answer says what share was kept.
 
-The answer per action: the seat's win share of the deal (``win_share``: shared wins count their share, BB-12.6)
+The answer per action: the seat's win share of the deal (``win``, as everywhere in Bisko-Bobo: shared wins count
+their share, BB-12.6)
 and the chance to win it outright (``win``), with the paired differences to the best action on the same deals.
 """
 
@@ -190,7 +191,7 @@ def swap_targets_spec(
         n_counts=1 + _width(len(names)),
         tabulate=tabulate_targets,
         describe=describe,
-        precision_measures=("win_share", "diff_win_share"),
+        precision_measures=("win", "diff_win"),
         precision_done=_done,
     )
 
@@ -258,7 +259,7 @@ def _tuck_spec(P, seat, full, lows, order, partner, forced_swap, flingos, later,
                 "swap_order": order, "analysis": "advisor"}  # fmt: skip
     return KernelSpec(
         game=GAME, kernel="kernels.bisko_bobo:odds_actions_chunks", args=args, n_counts=1 + _width(2),
-        tabulate=tabulate_targets, describe=describe, precision_measures=("win_share", "diff_win_share"),
+        tabulate=tabulate_targets, describe=describe, precision_measures=("win", "diff_win"),
         precision_done=_done,
     )  # fmt: skip
 
@@ -296,15 +297,22 @@ def _width(A: int) -> int:
     return advise_width(A)
 
 
-def tabulate_targets(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
-    """The advisor's table (:func:`analysis.advisor.tabulate_actions`) with the win share in place of the score
-    (the kernel counts it in 60ths), and the share of samples kept (``acceptance``)."""
-    c = np.asarray(counts)
-    t = tabulate_actions(c[1:], trials, spec)
+def share_table(row: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    """The advisor's table (:func:`analysis.advisor.tabulate_actions`) of one :mod:`kernels.advise` row in
+    Bisko-Bobo's words: ``win`` is the win share of the deal, as in every Bisko-Bobo table (a split win counts its
+    share, BB-12.6; the kernel counts it in 60ths as the score), ``sole_win`` the chance to win outright."""
+    t = tabulate_actions(row, trials, spec)
+    names = {"win": "sole_win", "diff_win": "diff_sole_win", "score": "win", "diff_score": "diff_win"}
     share = t.measure.isin(["score", "diff_score"])
     t.loc[share, ["estimate", "std_error", "ci_low", "ci_high"]] /= 60.0
-    t.loc[t.measure == "score", "measure"] = "win_share"
-    t.loc[t.measure == "diff_score", "measure"] = "diff_win_share"
+    t["measure"] = t["measure"].map(names)
+    return t
+
+
+def tabulate_targets(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
+    """:func:`share_table` and the share of samples kept (``acceptance``)."""
+    c = np.asarray(counts)
+    t = share_table(c[1:], trials, spec)
     attempts = float(c[0])
     kept = float(c[1])
     acc = pd.DataFrame([{"measure": "acceptance", "seat": None, "action": None, "verdict": None,
@@ -316,14 +324,14 @@ def tabulate_targets(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.Da
 
 
 def _done(table: pd.DataFrame, precision: float) -> bool:
-    d = table[(table.measure == "diff_win_share") & (table.verdict != "best")]
+    d = table[(table.measure == "diff_win") & (table.verdict != "best")]
     half = (d.ci_high - d.ci_low) / 2
     return bool(((half <= precision) | (d.ci_high < 0) | (d.ci_low > 0)).all())
 
 
 def answer(table: pd.DataFrame) -> str:
     """One line: the best action's win share, the runner-up's and whether it is clearly worse."""
-    w = table[table.measure == "win_share"].reset_index(drop=True)
+    w = table[table.measure == "win"].reset_index(drop=True)
     acc = table[table.measure == "acceptance"].iloc[0]
     if not len(w) or not w.trials.iloc[0]:
         return "too few sampled deals matched the position to answer"

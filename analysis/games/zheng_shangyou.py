@@ -607,6 +607,7 @@ def exact(
 class ZhengShangyou(Game):
     trial_noun = "games"
     id = GAME
+    parameterized_strategies = ("search",)
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
         f"exploration constant (default {SEARCH_C}); it plays in simulate and compare (seeds/zheng-shangyou.md)"

@@ -401,21 +401,21 @@ def reviewed_deal(runs: dict) -> Section:
     from ..review import win_figure
 
     res = runs["review"]
-    cols = ["event", "seat", "decision", "hand", "on_table", "actions", "taken", "best", "verdict", "share_taken",
-            "share_best", "loss_score", "loss_score_low", "loss_score_high"]  # fmt: skip
+    cols = ["event", "seat", "decision", "hand", "on_table", "actions", "taken", "best", "verdict", "win_taken",
+            "win_best", "loss_win", "loss_win_low", "loss_win_high"]  # fmt: skip
     return Section(
         "A reviewed deal: the example record",
         (
             f"`cardlab review bisko-bobo seeds/records/{REVIEWED_RECORD} --precision "
             f"{res.meta['precision_target']:g} --seed {runs['seed'] + 5}` (the record is `cardlab record bisko-bobo "
             "--seed 7`: 4 heuristic players): every free decision judged on what its seat saw then, every action on "
-            "the same sampled deals, the record's heuristic players as models. share_taken and share_best are the "
-            "seat's win share of the deal with the action taken and with the best; loss_score their difference "
+            "the same sampled deals, the record's heuristic players as models. win_taken and win_best are the "
+            "seat's win share of the deal with the action taken and with the best; loss_win their difference "
             "with its 95% interval (0 where the two are not separated).\n\n"
             f"{res.meta['summary']}."
         ),
         res.table[cols],
-        [lambda: win_figure(res, "chance to win the deal outright (%)")],
+        [lambda: win_figure(res, "win share of the deal (%)")],
         digits=3,
     )
 

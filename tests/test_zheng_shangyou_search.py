@@ -76,8 +76,21 @@ def test_bad_search_names_are_refused(name):
         zs.strategy_table([name], 4)
 
 
-def test_the_search_player_is_refused_where_it_does_not_play_yet():
+def test_the_search_player_as_a_model_in_records_and_reviews():
+    """Everywhere a strategy name is: the advisor's models (its search kernels), a record (the first game of simulate
+    with the same seed and players: the same winner), a review of that record against search models."""
+    from analysis.games import zheng_shangyou_review as zr
+
     strat, names = zs.strategy_table(["2=search:500:1.5"], 4)
     assert names[2] == "search:500:1.5" and list(strat[2]) == [K.POLICY_SEARCH, 0, 500, 1500]
-    with pytest.raises(CardlabError, match="not available as the advisor's model"):
-        zo.odds_spec(hand="3D 4D 5D", cards_left=["1=5", "2=5", "3=5"], strategies=["search"])
+    spec = zo.odds_spec(hand="3D 4D 5D 9H", cards_left=["1=5", "2=5", "3=5"], strategies=["search:20"])
+    assert spec.kernel.endswith("advise_search_chunks")
+    t = driver.run(spec, trials=16, chunk_size=8, seed=1, progress=False).table
+    assert (t[t.measure == "win"].trials == 16).all()
+    doc = zr.record(seed=5, strategies=["0=search:40"])
+    assert doc["strategies"]["0"] == "search:40"
+    sim = driver.run(zs.simulation_spec(strategies=["0=search:40"]), trials=1, seed=5, progress=False).table
+    winner = sim[(sim.measure == "winner") & sim.seat.notna() & (sim.successes == 1)].seat.iloc[0]
+    assert doc["result"]["winner"] == winner
+    res = zr.review(doc, seat=0, precision=0.2, max_trials=32, chunk_size=16)
+    assert res.meta["strategies"][0] == "search:40" and len(res.table) > 0

@@ -339,15 +339,6 @@ def _strategy_row(name: str) -> list[int]:
     return [K.POLICY_SEARCH, 0, budget, round(c * 1000)]
 
 
-def refuse_search(strat: np.ndarray, where: str) -> None:
-    """The search player plays in simulate and compare (and card values); elsewhere it is refused in one line."""
-    if searches(strat):
-        raise CardlabError(
-            f"the search player is not available {where} yet (it plays in simulate and compare): name another "
-            f"strategy ({', '.join(n for n in STRATEGIES if n != 'search')})"
-        )
-
-
 def searches(strat: np.ndarray) -> bool:
     """Whether a seat of these strategy rows is the search player (its kernels then have the search compiled in)."""
     return bool((strat[:, 0] == K.POLICY_SEARCH).any())
@@ -610,7 +601,7 @@ class ZhengShangyou(Game):
     parameterized_strategies = ("search",)
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
-        f"exploration constant (default {SEARCH_C}); it plays in simulate and compare (seeds/zheng-shangyou.md)"
+        f"exploration constant (default {SEARCH_C}); it plays in every command (seeds/zheng-shangyou.md)"
     )
     simulate_options = (
         Option(

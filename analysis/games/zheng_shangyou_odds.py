@@ -37,7 +37,7 @@ from .zheng_shangyou import (
     classify_mask,
     copies,
     max_hand,
-    refuse_search,
+    searches,
     strategy_table,
 )
 
@@ -169,10 +169,9 @@ def odds_spec(
     actions = np.array(acts, dtype=np.uint64).reshape(-1, 2)
     names = ["pass" if a == (0, 0) else cards_of(*a) for a in acts]
     strat, models = strategy_table(strategies, P)
-    refuse_search(strat, "as the advisor's model")
     args = (np.int64(P), np.int64(seat), hands, counts, pool_arr, need, state, never, actions, strat, zv)
     return advisor_spec(
-        GAME, "kernels.zheng_shangyou:advise_chunks", args, names,
+        GAME, "kernels.zheng_shangyou:" + ("advise_search_chunks" if searches(strat) else "advise_chunks"), args, names,
         players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
     )  # fmt: skip
 
@@ -249,13 +248,14 @@ def exchange_spec(
         gives = [c for c in sorted(held) if held[c] > 1 or any(d < c for d in held)]
         names = [f"offer {DECK.card(c)} with any lower card (the Loser takes {DECK.card(c)})" for c in gives]
     strat, models = strategy_table(strategies, P)
-    refuse_search(strat, "as the advisor's model")
     args = (
         np.int64(P), np.int64(seat), np.int64(loser), np.int64(cap), hands, counts, pool_arr, need,
         np.array(gives, dtype=np.int64), strat, zv,
     )  # fmt: skip
     return advisor_spec(
-        GAME, "kernels.zheng_shangyou:advise_exchange_chunks", args, names,
+        GAME,
+        "kernels.zheng_shangyou:" + ("advise_exchange_search_chunks" if searches(strat) else "advise_exchange_chunks"),
+        args, names,
         players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine), decision="exchange",
     )  # fmt: skip
 

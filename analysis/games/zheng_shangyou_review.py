@@ -35,14 +35,13 @@ from ..tables import Result
 from .zheng_shangyou import (
     DEFAULT_STRATEGY,
     GAME,
-    STRATEGIES,
     _encode,
     _table,
     cards_of,
     classify_mask,
     copies,
     hand_sizes,
-    refuse_search,
+    searches,
     strategy_table,
 )
 from .zheng_shangyou_odds import _codes as codes_of
@@ -104,11 +103,11 @@ def record(
     --seed SEED`` with the same players (the same deal, leader and draws)."""
     P, deck, n_deal, zv, full = _table(players, variants)
     strat, names = strategy_table(strategies, P)
-    refuse_search(strat, "in records")
     key0, key1 = split_seed(seed)
     hands0 = np.zeros((P, 2), dtype=np.uint64)
     log = np.zeros((K.MAX_TURNS + 1, 3), dtype=np.int64)
-    K.record_game(key0, key1, np.int64(0), np.int64(P), deck, n_deal, strat, zv, hands0, log)
+    play = K.record_search_game if searches(strat) else K.record_game
+    play(key0, key1, np.int64(0), np.int64(P), deck, n_deal, strat, zv, hands0, log)
     events: list[dict] = []
     for seat, play, dup in log[1 : 1 + int(log[0, 0])]:
         if play == 0:
@@ -192,11 +191,11 @@ def replay(doc: dict) -> Game:
     strategies = doc.get("strategies")
     names = None
     if strategies:
-        for s, n in strategies.items():
-            if n not in STRATEGIES:
-                raise CardlabError(f"bad record: strategy {n!r} of seat {s}; accepted: {', '.join(STRATEGIES)}")
         names = [f"{s}={n}" for s, n in strategies.items()]
-        strategy_table(names, P)  # seats checked
+        try:
+            strategy_table(names, P)  # names (with a search player's parameters) and seats checked
+        except CardlabError as e:
+            raise CardlabError(f"bad record: strategies: {e}") from None
     hands: list[Counter] = []
     seen: Counter[int] = Counter()
     for s in range(P):

@@ -21,7 +21,7 @@ from ..advise import (
     add_sample,
 )
 from ..bits import copy_rows
-from .game import first_leader, play_on
+from .game import _loop_for, first_leader
 from .layout import K_NONE, V_LATER_LEADER
 from .moves import add_card, make_scratch, new_moves, take
 from .players import G_FIELDS, G_NEVER_PLAYED, G_SCORE
@@ -79,44 +79,60 @@ def advise_chunks(
 ):  # fmt: skip
     """The driver's kernel: each trial is one sampled layout on which every action of ``actions[A, 2]``
     (``(cards, dups)``; ``(0, 0)`` = pass) is played by ``seat`` and the game played on by ``strat``'s players,
-    with the same random draws for every action."""
-    A = actions.shape[0]
+    with the same random draws for every action (no search player: :func:`advise_search_chunks`)."""
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        row = out[ci]
-        base = np.zeros((P, 2), dtype=np.uint64)
-        base_counts = np.zeros(P, dtype=np.int64)
-        hands = np.zeros((P, 2), dtype=np.uint64)
-        counts = np.zeros(P, dtype=np.int64)
-        deck = pool.copy()
-        rec = np.zeros((P, G_FIELDS), dtype=np.int64)
-        moves = new_moves()
-        scratch = make_scratch()
-        wins = np.zeros(A, dtype=np.int64)
-        scores = np.zeros(A, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, -1, 0)
-            for a in range(A):
-                copy_rows(hands, base)
-                copy_rows(counts, base_counts)
-                rec[:, :] = 0
-                for s in range(P):
-                    rec[s, G_NEVER_PLAYED] = never[s]
-                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-                winner, loser = play_on(
-                    P, hands, counts, seat, state[P_CUR_KIND], state[P_CUR_LEN], state[P_CUR_KEY], state[P_LAST],
-                    state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], True, actions[a, 0],
-                    actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0],
-                )  # fmt: skip
-                add_action(
-                    row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if loser == seat else 0, wins, scores
-                )
-            add_sample(row, A, wins, scores)
+        _advise_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state,
+                      never, actions, strat, zv, out[ci], 0)  # fmt: skip
+
+
+@pjit
+def advise_search_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions,
+    strat, zv, out,
+):  # fmt: skip
+    """:func:`advise_chunks` with the search player compiled in (models that search)."""
+    for ci in prange(chunk_ids.shape[0]):
+        _advise_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state,
+                      never, actions, strat, zv, out[ci], 1)  # fmt: skip
+
+
+@jit
+def _advise_chunk(
+    c, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions, strat, zv, row,
+    search,
+):  # fmt: skip
+    A = actions.shape[0]
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    base = np.zeros((P, 2), dtype=np.uint64)
+    base_counts = np.zeros(P, dtype=np.int64)
+    hands = np.zeros((P, 2), dtype=np.uint64)
+    counts = np.zeros(P, dtype=np.int64)
+    deck = pool.copy()
+    rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+    moves = new_moves()
+    scratch = make_scratch()
+    wins = np.zeros(A, dtype=np.int64)
+    scores = np.zeros(A, dtype=np.int64)
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, -1, 0)
+        for a in range(A):
+            copy_rows(hands, base)
+            copy_rows(counts, base_counts)
+            rec[:, :] = 0
+            for s in range(P):
+                rec[s, G_NEVER_PLAYED] = never[s]
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            winner, loser = _loop_for(
+                P, hands, counts, seat, state[P_CUR_KIND], state[P_CUR_LEN], state[P_CUR_KEY], state[P_LAST],
+                state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], True, actions[a, 0],
+                actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0], search,
+            )  # fmt: skip
+            add_action(row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if loser == seat else 0, wins, scores)
+        add_sample(row, A, wins, scores)
 
 
 @pjit
@@ -127,56 +143,73 @@ def advise_exchange_chunks(
     """The driver's kernel for the Loser's exchange (variant 8) before a later game: ``seat`` (the Winner)
     holds its dealt cards and the Loser's highest single ``cap``; each action gives the card ``gives[a]`` to
     ``loser`` (known to hold no card above ``cap``), then the game is played from its first lead (variant
-    ``later_game_leader``, the Loser dealing) by ``strat``'s players, every action on the same layout and draws."""
+    ``later_game_leader``, the Loser dealing) by ``strat``'s players, every action on the same layout and draws
+    (no search player: :func:`advise_exchange_search_chunks`)."""
+    for ci in prange(chunk_ids.shape[0]):
+        _exchange_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool,
+                        need, gives, strat, zv, out[ci], 0)  # fmt: skip
+
+
+@pjit
+def advise_exchange_search_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives,
+    strat, zv, out,
+):  # fmt: skip
+    """:func:`advise_exchange_chunks` with the search player compiled in (models that search)."""
+    for ci in prange(chunk_ids.shape[0]):
+        _exchange_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool,
+                        need, gives, strat, zv, out[ci], 1)  # fmt: skip
+
+
+@jit
+def _exchange_chunk(
+    c, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives, strat, zv, row,
+    search,
+):  # fmt: skip
     A = gives.shape[0]
     zero = np.int64(0)
-    for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        row = out[ci]
-        base = np.zeros((P, 2), dtype=np.uint64)
-        base_counts = np.zeros(P, dtype=np.int64)
-        hands = np.zeros((P, 2), dtype=np.uint64)
-        counts = np.zeros(P, dtype=np.int64)
-        deck = pool.copy()
-        rec = np.zeros((P, G_FIELDS), dtype=np.int64)
-        moves = new_moves()
-        scratch = make_scratch()
-        wins = np.zeros(A, dtype=np.int64)
-        scores = np.zeros(A, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, loser, cap)
-            for a in range(A):
-                copy_rows(hands, base)
-                copy_rows(counts, base_counts)
-                g = gives[a]
-                hands[seat, 0], hands[seat, 1] = take(
-                    hands[seat, 0], hands[seat, 1], np.uint64(1) << np.uint64(g), np.uint64(0)
-                )
-                hands[loser, 0], hands[loser, 1] = add_card(hands[loser, 0], hands[loser, 1], g)
-                counts[seat] -= 1
-                counts[loser] += 1
-                rule = zv[V_LATER_LEADER]
-                leader = seat  # previous_winner
-                if rule == 1:
-                    leader = first_leader(P, hands)
-                elif rule == 2:
-                    leader = loser  # the dealer
-                elif rule == 3:
-                    leader = (loser + 1) % P
-                rec[:, :] = 0
-                for s in range(P):
-                    rec[s, G_NEVER_PLAYED] = 1
-                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-                winner, last = play_on(
-                    P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-                    False, np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0],
-                )  # fmt: skip
-                add_action(
-                    row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if last == seat else 0, wins, scores
-                )
-            add_sample(row, A, wins, scores)
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    base = np.zeros((P, 2), dtype=np.uint64)
+    base_counts = np.zeros(P, dtype=np.int64)
+    hands = np.zeros((P, 2), dtype=np.uint64)
+    counts = np.zeros(P, dtype=np.int64)
+    deck = pool.copy()
+    rec = np.zeros((P, G_FIELDS), dtype=np.int64)
+    moves = new_moves()
+    scratch = make_scratch()
+    wins = np.zeros(A, dtype=np.int64)
+    scores = np.zeros(A, dtype=np.int64)
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        sample_layout(st_deal, P, seat, hands0, counts0, pool, need, base, base_counts, deck, loser, cap)
+        for a in range(A):
+            copy_rows(hands, base)
+            copy_rows(counts, base_counts)
+            g = gives[a]
+            hands[seat, 0], hands[seat, 1] = take(
+                hands[seat, 0], hands[seat, 1], np.uint64(1) << np.uint64(g), np.uint64(0)
+            )
+            hands[loser, 0], hands[loser, 1] = add_card(hands[loser, 0], hands[loser, 1], g)
+            counts[seat] -= 1
+            counts[loser] += 1
+            rule = zv[V_LATER_LEADER]
+            leader = seat  # previous_winner
+            if rule == 1:
+                leader = first_leader(P, hands)
+            elif rule == 2:
+                leader = loser  # the dealer
+            elif rule == 3:
+                leader = (loser + 1) % P
+            rec[:, :] = 0
+            for s in range(P):
+                rec[s, G_NEVER_PLAYED] = 1
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            winner, last = _loop_for(
+                P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
+                False, np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0], search,
+            )  # fmt: skip
+            add_action(row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if last == seat else 0, wins, scores)
+        add_sample(row, A, wins, scores)

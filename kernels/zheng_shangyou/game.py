@@ -624,7 +624,18 @@ def _accumulate_match(row, P, total):
 def record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
     """One game with its event log: the first game of trial ``trial`` of :func:`simulate_chunks` (the same
     deal, leader and draws), its dealt hands in ``hands0[P, 2]`` and each turn in ``log`` (:func:`play_on`).
-    Returns (leader, winner, loser)."""
+    Returns (leader, winner, loser). No search player (:func:`record_search_game`)."""
+    return _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, 0)
+
+
+@jit
+def record_search_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
+    """:func:`record_game` with the search player compiled in (:func:`simulate_search_chunks`' first game)."""
+    return _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, 1)
+
+
+@jit
+def _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, search):
     st_deal = rng.new_state()
     st_play = rng.new_state()
     rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_DEAL))
@@ -640,8 +651,8 @@ def record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
         rec[s, G_NEVER_PLAYED] = 1
     log[0, 0] = 0
     zero = np.int64(0)
-    winner, loser = play_on(
+    winner, loser = _loop_for(
         P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-        False, np.uint64(0), np.uint64(0), strat, st_play, rec, new_moves(), make_scratch(), zv, log,
+        False, np.uint64(0), np.uint64(0), strat, st_play, rec, new_moves(), make_scratch(), zv, log, search,
     )  # fmt: skip
     return leader, winner, loser

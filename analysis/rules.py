@@ -106,6 +106,23 @@ def parse_variant_options(items: list[str] | None) -> dict[str, str]:
     return out
 
 
+def search_params(name: str, budget: int, c: float) -> tuple[int, float]:
+    """A search player's name (``search``, ``search:BUDGET`` or ``search:BUDGET:C``) to (rollouts a decision,
+    UCB1's exploration constant), the defaults where not given; refused in one line when malformed."""
+    parts = name.partition(":")[2].split(":") if ":" in name else []
+    try:
+        b = int(parts[0]) if parts else budget
+        x = float(parts[1]) if len(parts) > 1 else c
+    except ValueError:
+        b, x = -1, -1.0
+    if len(parts) > 2 or not 1 <= b <= 1_000_000 or not 0 <= x <= 100:
+        raise CardlabError(
+            f"bad strategy {name!r}: expected search, search:BUDGET or search:BUDGET:C (rollouts a decision, 1 to "
+            f"1000000, default {budget}; UCB1's exploration constant C, 0 to 100, default {c})"
+        )
+    return b, x
+
+
 def seat_assignments(
     items: list[str] | None, players: int, default: str, accepted_names, parameterized: tuple[str, ...] = ()
 ) -> list[str]:

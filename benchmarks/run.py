@@ -664,6 +664,93 @@ def search() -> None:
             f"greedy in its place {w.field_value:.3f}; paired {w.estimate:+.3f} ({w.ci_low:+.3f} to {w.ci_high:+.3f}); "
             f"points {sc.challenger_value:+.2f} a game against {sc.field_value:+.2f} ({el:.0f} s)", digits=3)  # fmt: skip
 
+    biscuits_search()
+
+
+def biscuits_search() -> None:
+    """issue 37's Biscuits goal: a searching team against a planning team, 2,000 deals, each team in turn on the
+    same deals (paired with the all-planning hand), and the time a searched play takes, estimated as the run's
+    extra time over the all-planning comparison divided by the searching team's plays (counted in 50 recorded
+    planning hands: a search seat plays about as often)."""
+    from analysis.games import biscuits_review as br
+
+    plays = []
+    for seed in range(1, 51):
+        doc = br.record(seed, strategies=["planning"])
+        plays.append(sum(1 for e in doc["events"] if ("play" in e or "pass" in e) and e["seat"] % 2 == 0))
+    per_hand = statistics.mean(plays)  # one team's plays a hand (passes included)
+    numba.set_num_threads(1)
+    base = median_time(lambda: driver.run(bi.compare_spec("planning", "planning"), trials=200, seed=5, progress=False,
+                                          threads=1, chunk_size=50), repeats=3)  # fmt: skip
+    for name in ("search:100", "search"):
+        spec = bi.compare_spec("planning", name)
+        t1 = median_time(lambda: driver.run(spec, trials=200, seed=5, progress=False, threads=1, chunk_size=50),
+                         repeats=3)  # fmt: skip
+        ms = 1e3 * (t1 - base) / (200 * 2 * per_hand)  # two arms a deal switch a team each
+        row(f"Biscuits {name} play, estimated", ms, "ms", None,
+            f"({per_hand:.1f} plays a team a hand; goal <= 20 ms)", digits=2)  # fmt: skip
+    numba.set_num_threads(max(1, os.cpu_count() or 1))
+    for name in ("search:100", "search"):
+        t0 = time.perf_counter()
+        res = driver.run(bi.compare_spec("planning", name), trials=2_000, seed=2041, progress=False, chunk_size=50)
+        el = time.perf_counter() - t0
+        p = res.table[res.table.team.isna()].iloc[0]
+        row(f"Biscuits {name} team vs planning: points a hand", p.estimate, "points", 2.0,
+            f"({p.ci_low:+.2f} to {p.ci_high:+.2f}; {p.challenger_value:.2f} against {p.field_value:.2f}, "
+            f"2,000 deals x 2 teams, {el:.0f} s)", digits=2)  # fmt: skip
+
+
+def search_curve() -> None:
+    """issue 37: the search player's strength against its budget, as a chart (docs/search-strength.png) and rows:
+    per budget, one search seat among greedy seats on 500 fixed deals, each seat in turn (paired with the
+    all-greedy game), its win share and points against the time a decision takes (medians over the decisions of
+    10 recorded greedy games, one core)."""
+    from kernels import zheng_shangyou as ZK
+
+    positions = _search_positions(range(1, 11))
+    points = []
+    for budget in (25, 50, 100, 250, 500, 1000, 2000):
+        name = f"search:{budget}"
+        strat, _ = zs.strategy_table([name], 4)
+        st = rng.new_state()
+        numba.set_num_threads(1)
+        times = []
+        for P, hands, counts, turn, *rest in positions[:1] + positions:
+            rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(len(times)), np.uint64(0))
+            kind, length, key, last, passes, place, winner, rev, rec, moves, scratch, zv, n = rest
+            t0 = time.perf_counter()
+            ZK.search_play(P, hands.copy(), counts.copy(), turn, kind, length, key, last, passes, place, winner, rev,
+                           strat, st, rec, moves, scratch, zv, n)  # fmt: skip
+            times.append(time.perf_counter() - t0)
+        ms = 1e3 * statistics.median(times[1:])
+        numba.set_num_threads(max(1, os.cpu_count() or 1))
+        t = driver.run(zs.compare_spec("greedy", name, players=4), trials=500, seed=2039, progress=False,
+                       chunk_size=25).table  # fmt: skip
+        pooled = t[t.seat.isna()]
+        w = pooled[pooled.measure.str.endswith("_win")].iloc[0]
+        sc = pooled[pooled.measure.str.endswith("_score")].iloc[0]
+        lo, hi = w.ci_low + w.field_value, w.ci_high + w.field_value  # the paired interval, moved to the value
+        points.append((budget, ms, w.challenger_value, lo, hi, sc.challenger_value))
+        row(f"Zheng Shangyou {name}: win share, 500 deals x 4 seats", w.challenger_value, "", None,
+            f"{ms:.2f} ms a decision; points {sc.challenger_value:+.2f} a game", digits=3)  # fmt: skip
+    from analysis.plots import new_figure
+
+    fig, ax = new_figure(6.0, 3.4)
+    x = [p[1] for p in points]
+    ax.errorbar(x, [p[2] for p in points], yerr=[[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]],
+                marker="o", capsize=3, label="one search seat among three greedy seats")  # fmt: skip
+    for p in points:
+        ax.annotate(str(p[0]), (p[1], p[2]), textcoords="offset points", xytext=(4, -10), fontsize=7)
+    ax.axhline(0.25, color="grey", ls="--", lw=1, label="a fair seat (greedy in its place)")
+    ax.set_xscale("log")
+    ax.set_xlabel("median time a decision, ms (one core; labels: rollouts a decision)")
+    ax.set_ylabel("win share (500 deals x 4 seats)")
+    ax.set_title("Zheng Shangyou: the search player's strength against its budget")
+    ax.legend(loc="lower right", fontsize=8)
+    out = Path(__file__).resolve().parents[1] / "docs" / "search-strength.png"
+    fig.savefig(out, dpi=110, bbox_inches="tight")
+    print(f"wrote {out}")
+
 
 SECTIONS = {
     "bisko-bobo": main,
@@ -674,6 +761,7 @@ SECTIONS = {
     "advisor": advisor,
     "bismarck-advisor": bismarck_advisor,
     "search": search,
+    "search-curve": search_curve,
 }
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ FILE_ORDER = [
     "test_biscuits_analysis.py",  # 45 s
     "test_zheng_shangyou_review.py",  # record_game, the advisor, simulate
     "test_biscuits_odds.py",  # the advisor's kernels: the pass, play on from a state
+    "test_biscuits_search.py",  # the play loop compiled again with the search player in it
     "test_biscuits_review.py",  # record_hand, the advisors, simulate
     "test_bismarck_odds.py",  # the advisor's kernels: a card, trumps, the round (play_from, the 3-hand search)
     "test_bismarck_review.py",  # record_hand, the advisor, simulate

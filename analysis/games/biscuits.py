@@ -12,7 +12,7 @@ from kernels import biscuits as K
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_params, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -164,7 +164,38 @@ STRATEGIES = {
     "planning-exchange": (K.PLAY_PLANNING, K.PASS_KEEP_COMBOS, K.ACT_LOWEST, K.ACT_LOWEST),
     "planning-pass-pair": (K.PLAY_PLANNING, K.PASS_PAIR, K.ACT_NEVER, K.ACT_LOWEST),
     "planning-pass-connectors": (K.PLAY_PLANNING, K.PASS_CONNECTORS, K.ACT_NEVER, K.ACT_LOWEST),
+    # the card play searched (kernels/biscuits/search.py); the pass and special actions as planning's
+    "search": (K.PLAY_SEARCH, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_LOWEST),
 }
+#: the search player's defaults: rollouts a decision, UCB1's exploration constant; ``search:BUDGET[:C]`` sets them
+SEARCH_BUDGET, SEARCH_C = 400, 0.7
+
+
+def strategy_rows(names: list[str]) -> np.ndarray:
+    """The kernels' strategy rows ``[4, 6]``: play, pass, exchange and handover policies, and the search player's
+    budget and exploration * 1000 (0 for the others)."""
+    rows = []
+    for name in names:
+        if name.partition(":")[0] != "search":
+            rows.append([*STRATEGIES[name], 0, 0])
+            continue
+        budget, c = search_params(name, SEARCH_BUDGET, SEARCH_C)
+        rows.append([*STRATEGIES["search"], budget, round(c * 1000)])
+    return np.array(rows, dtype=np.int64)
+
+
+def searches(strat: np.ndarray) -> bool:
+    """Whether a seat of these rows is the search player (its kernels have the search compiled in)."""
+    return bool((strat[:, 0] == K.PLAY_SEARCH).any())
+
+
+def refuse_search(strat: np.ndarray, where: str) -> None:
+    """The Biscuits search player plays in simulate and compare; elsewhere it is refused in one line."""
+    if searches(strat):
+        raise CardlabError(
+            f"the Biscuits search player is not available {where} yet (it plays in simulate and compare): name "
+            f"another strategy ({', '.join(n for n in STRATEGIES if n != 'search')})"
+        )
 
 
 def simulation_spec(
@@ -180,12 +211,12 @@ def simulation_spec(
     unit = unit or "game"
     if unit not in ("game", "hand"):
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
-    names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES)
-    strat = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
+    names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
+    strat = strategy_rows(names)
     args = (strat, np.int64(1 if unit == "game" else 0), np.int64(30), np.int64(4), variant_array(variants))
     return KernelSpec(
         game=GAME,
-        kernel="kernels.biscuits:simulate_chunks",
+        kernel="kernels.biscuits:" + ("simulate_search_chunks" if searches(strat) else "simulate_chunks"),
         args=args,
         n_counts=K.counts_width(),
         tabulate=tabulate,
@@ -281,10 +312,10 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
     """A team (both partners) switching from ``field`` to ``challenger``, paired on the same hands: the
     difference in the team's points per hand, pooled over the two teams."""
     for name in (field, challenger):
-        if name not in STRATEGIES:
+        if name not in STRATEGIES and name.partition(":")[0] != "search":
             raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
-    a = np.array([STRATEGIES[field]] * 4, dtype=np.int64)
-    b = np.array([STRATEGIES[challenger]] * 4, dtype=np.int64)
+    a = strategy_rows([field] * 4)
+    b = strategy_rows([challenger] * 4)
 
     def tab(counts, trials, spec):
         from ..stats import paired_difference
@@ -316,7 +347,7 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
 
     return KernelSpec(
         game=GAME,
-        kernel="kernels.biscuits:compare_chunks",
+        kernel="kernels.biscuits:" + ("compare_search_chunks" if searches(a) or searches(b) else "compare_chunks"),
         args=(a, b, variant_array(variants)),
         n_counts=2 * K.PAIR_STATS,
         tabulate=tab,
@@ -331,7 +362,8 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
     if strategy not in STRATEGIES:
         raise CardlabError(f"unknown strategy {strategy!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     target, max_hands = 30, 4
-    strat = np.array([STRATEGIES[strategy]] * 4, dtype=np.int64)
+    strat = strategy_rows([strategy] * 4)
+    refuse_search(strat, "in the win table")
 
     def tab(counts, trials, spec):
         from ..stats import wilson
@@ -378,6 +410,11 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
 
 class Biscuits(Game):
     advisor_model = "planning"
+    parameterized_strategies = ("search",)
+    strategy_notes = (
+        f"search:BUDGET[:C] sets the search player's rollouts a play (default {SEARCH_BUDGET}) and its exploration "
+        f"constant (default {SEARCH_C}); it plays in simulate and compare (seeds/biscuits.md)"
+    )
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "net points"

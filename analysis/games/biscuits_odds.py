@@ -37,7 +37,17 @@ from ..driver import run as run_spec
 from ..errors import CardlabError
 from ..rules import seat_assignments
 from ..tables import Result
-from .biscuits import DECK, GAME, STRATEGIES, cards_of, classify_mask, rules, variant_array
+from .biscuits import (
+    DECK,
+    GAME,
+    STRATEGIES,
+    cards_of,
+    classify_mask,
+    refuse_search,
+    rules,
+    strategy_rows,
+    variant_array,
+)
 
 #: the advisor's default models: the strongest built-in player (positions.md; Biscuits.advisor_model)
 DEFAULT_MODEL = "planning"
@@ -76,8 +86,9 @@ def pass_spec(
     pairs = list(combinations(cards, 2))
     gives = np.array([(1 << a) | (1 << b) for a, b in pairs], dtype=np.uint64)
     names = [f"pass {cards_of((1 << a) | (1 << b))}" for a, b in pairs]
-    models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES)
-    strat = np.array([STRATEGIES[n] for n in models], dtype=np.int64)
+    models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES, parameterized=("search",))
+    strat = strategy_rows(models)
+    refuse_search(strat, "as the advisor's model")
     args = (np.int64(seat), np.uint64(mask), pool, gives, np.int64(starter), strat, variant_array(variants))
     return advisor_spec(
         GAME, "kernels.biscuits:advise_pass_chunks", args, names, on="score",
@@ -343,8 +354,9 @@ def state_spec(
             vals, names, fkind = [0, *cards], ["no exchange", *(f"send {cards_of(c)}" for c in cards)], K.F_SEND
         else:
             vals, names, fkind = cards, [f"return {cards_of(c)}" for c in cards], K.F_RETURN
-    models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES)
-    strat = np.array([STRATEGIES[n] for n in models], dtype=np.int64)
+    models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES, parameterized=("search",))
+    strat = strategy_rows(models)
+    refuse_search(strat, "as the advisor's model")
     args = (
         np.int64(seat), known_at, pool, counts, np.array([h0, h1], dtype=np.int64), np.int64(len(finished)),
         np.int64(turn), np.int64(last), np.int64(cur_kind), np.int64(cur_key), np.int64(passes), np.int64(locked),

@@ -36,7 +36,18 @@ from ..review import summary as review_summary
 from ..review import win_figure as review_figure
 from ..rules import seat_assignments
 from ..tables import Result
-from .biscuits import DEFAULT_STRATEGY, GAME, STRATEGIES, cards_of, classify_mask, rules, to_mask, variant_array
+from .biscuits import (
+    DEFAULT_STRATEGY,
+    GAME,
+    STRATEGIES,
+    cards_of,
+    classify_mask,
+    refuse_search,
+    rules,
+    strategy_rows,
+    to_mask,
+    variant_array,
+)
 from .biscuits_odds import DEFAULT_MODEL, HANDOVER_NO, pass_spec, state_spec
 
 KINDS = ("give", "play", "pass", "send", "return", "handover")
@@ -94,8 +105,9 @@ def record(
     with the same players (the same Starter, deal and draws)."""
     rules().check_players(players)
     full = rules().resolve_variants(variants)
-    names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES)
-    strat = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
+    names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
+    strat = strategy_rows(names)
+    refuse_search(strat, "in records")
     key0, key1 = split_seed(seed)
     hands0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros((3 * K.MAX_TURNS, 3), dtype=np.int64)

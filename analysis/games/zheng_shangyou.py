@@ -14,7 +14,7 @@ from kernels import zheng_shangyou as K
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_params, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -322,20 +322,9 @@ def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str
 
 
 def _strategy_row(name: str) -> list[int]:
-    base, _, params = name.partition(":")
-    if base != "search":
+    if name.partition(":")[0] != "search":
         return [*STRATEGIES[name], 0]
-    parts = params.split(":") if params else []
-    try:
-        budget = int(parts[0]) if parts else SEARCH_BUDGET
-        c = float(parts[1]) if len(parts) > 1 else SEARCH_C
-    except ValueError:
-        budget, c = -1, -1.0
-    if len(parts) > 2 or not 1 <= budget <= 1_000_000 or not 0 <= c <= 100:
-        raise CardlabError(
-            f"bad strategy {name!r}: expected search, search:BUDGET or search:BUDGET:C (rollouts a decision, 1 to "
-            f"1000000, default {SEARCH_BUDGET}; UCB1's exploration constant C, 0 to 100, default {SEARCH_C})"
-        )
+    budget, c = search_params(name, SEARCH_BUDGET, SEARCH_C)
     return [K.POLICY_SEARCH, 0, budget, round(c * 1000)]
 
 

@@ -76,10 +76,12 @@ from .players import (
     PLAY_GREEDY,
     PLAY_PLANNING,
     PLAY_RANDOM,
+    PLAY_SEARCH,
     _connectors_pass,
     _pair_pass,
     plan_hand,
 )
+from .search import search_play
 from .simulate import (
     C_FIELDS,
     C_OUT_FIRST,
@@ -94,8 +96,10 @@ from .simulate import (
     T_FIELDS,
     T_GAMES_WON,
     compare_chunks,
+    compare_search_chunks,
     counts_width,
     simulate_chunks,
+    simulate_search_chunks,
     win_table_chunks,
 )
 
@@ -150,6 +154,7 @@ __all__ = [
     "PASS_SINGLES",
     "PLAY_GREEDY",
     "PLAY_PLANNING",
+    "PLAY_SEARCH",
     "PLAY_RANDOM",
     "T_FIELDS",
     "T_GAMES_WON",
@@ -164,6 +169,7 @@ __all__ = [
     "beats",
     "classify",
     "compare_chunks",
+    "compare_search_chunks",
     "counts_width",
     "deal",
     "generate_moves",
@@ -172,5 +178,7 @@ __all__ = [
     "plan_hand",
     "play_hand_in_game",
     "simulate_chunks",
+    "search_play",
+    "simulate_search_chunks",
     "win_table_chunks",
 ]

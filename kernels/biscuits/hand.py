@@ -5,6 +5,8 @@ end of a game (BI-11, BI-12).
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .. import rng
 from .._jit import jit, jit_inline, pjit, prange
@@ -30,6 +32,7 @@ from .players import (
     PASS_RANDOM,
     PASS_SINGLES,
     PLAY_PLANNING,
+    PLAY_SEARCH,
     _choose_play,
     _connectors_pass,
     _keep_combos_pass,
@@ -78,8 +81,26 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
 
 
 @jit
+def play_hand_search(hands, counts, starter, strat, st, rec, moves, bv):
+    """:func:`play_hand` with the search player compiled in."""
+    return _play_hand_in_game(
+        hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, rec[:0], 1
+    )  # fmt: skip
+
+
+@jit
 def play_hand_in_game(
     hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target, fseat, fgive, log
+):  # fmt: skip
+    """:func:`_play_hand_in_game` without the search player."""
+    return _play_hand_in_game(
+        hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target, fseat, fgive, log, 0
+    )  # fmt: skip
+
+
+@jit
+def _play_hand_in_game(
+    hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target, fseat, fgive, log, search
 ):  # fmt: skip
     """:func:`play_hand` inside a game: ``do_pass`` says whether the partners pass (variant pass_every_hand),
     and under variant game_end_check=immediate the hand stops as soon as a team's game score (``score0``,
@@ -120,9 +141,9 @@ def play_hand_in_game(
             hcp += (r - 8) * _popcount(_rank_bits(hands[s], r))
         rec[s, H_HCP] = hcp
     points = np.zeros(2, dtype=np.int64)
-    return play_from(
+    return _bi_loop_for(
         hands, counts, points, 0, starter, starter, K_NONE, 0, 0, 0, PH_TURN, F_NONE, np.uint64(0),
-        strat, st, rec, moves, bv, score0, score1, target, log,
+        strat, st, rec, moves, bv, score0, score1, target, log, search,
     )  # fmt: skip
 
 
@@ -131,13 +152,48 @@ def play_from(
     hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval,
     strat, st, rec, moves, bv, score0, score1, target, log,
 ):  # fmt: skip
+    """:func:`_play_from_loop` without the search player (the advisor, records, and the search's rollouts)."""
+    return _play_from(
+        hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat,
+        st, rec, moves, bv, score0, score1, target, log, 0,
+    )  # fmt: skip
+
+
+def _bi_search_hook(search, hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target):  # fmt: skip
+    """The search player's play (kernels.biscuits.search), compiled in only where ``search`` is the constant 1.
+    Compiled code only (see its overload)."""
+    raise NotImplementedError
+
+
+@overload(_bi_search_hook, prefer_literal=True)
+def _bi_search_hook_overload(search, hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target):  # fmt: skip
+    if isinstance(search, types.IntegerLiteral) and search.literal_value == 1:
+        from .search import search_play
+
+        def searching(search, hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target):  # fmt: skip
+            return search_play(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target)  # fmt: skip
+
+        return searching
+
+    def stub(search, hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target):  # fmt: skip
+        if counts[turn] > 0:  # always: the raise, behind a test, leaves a typed return
+            raise ValueError("a search seat needs the kernels compiled with the search player")
+        return np.uint64(0)
+
+    return stub
+
+
+def _play_from_loop(
+    hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval,
+    strat, st, rec, moves, bv, score0, score1, target, log, search,
+):  # fmt: skip
     """Play a hand on from a state to its end (BI-5 .. BI-11): ``hands``/``counts`` now, ``points`` this hand's
     team points so far (updated), ``out_count`` the seats out; the trick: ``last`` made its last play
     (``cur_kind``, ``cur_key``; ``K_NONE`` = ``turn`` leads), ``passes`` in a row since, ``locked`` the seats
     out of it by a pass (variant pass_locks_out, a bit set); ``phase`` where to start (``PH_*``). The first
     decision is ``fkind``'s action ``fval`` (``F_*``) where ``fkind != F_NONE``, the players' choices after.
     Marks who went out in ``rec`` and the hand's points (``rec``'s other fields are the caller's); returns
-    (team 0 points, team 1 points)."""
+    (team 0 points, team 1 points). ``search`` (a constant, 0 or 1) compiles the search player in or not."""
     alt = np.zeros(MAX_PLAN, dtype=np.uint64)
     # each seat's plan (plan_hand) is kept until its hand changes: plan_of[s] is the hand it was made for
     plans = np.zeros((4, MAX_PLAN), dtype=np.uint64)
@@ -157,6 +213,11 @@ def play_from(
             if fkind == F_PLAY:
                 play = np.uint64(fval)
                 fkind = F_NONE
+            elif strat[turn, 0] == PLAY_SEARCH:
+                play = _bi_search_hook(
+                    search, hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat,
+                    st, rec, moves, bv, score0, score1, target,
+                )  # fmt: skip
             elif strat[turn, 0] == PLAY_PLANNING:
                 min_opp = 99
                 for o in ((turn + 1) % 4, (turn + 3) % 4):
@@ -302,6 +363,29 @@ def play_from(
     for s in range(4):
         rec[s, H_POINTS] = points[s % 2]
     return points[0], points[1]
+
+
+# Two compiled copies of the loop (as in kernels/zheng_shangyou/game.py): with the search player and without it
+# (every other caller, and the search's own rollouts); one dispatcher for both constants broke in numba's cache.
+_play_from = jit(_play_from_loop)
+_play_from_searching = jit(_play_from_loop)
+
+
+def _bi_loop_for(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search):  # fmt: skip
+    """The play loop of the constant ``search``. Compiled code only (see its overload)."""
+    raise NotImplementedError
+
+
+@overload(_bi_loop_for, prefer_literal=True)
+def _bi_loop_for_overload(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search):  # fmt: skip
+    loop = (
+        _play_from_searching if isinstance(search, types.IntegerLiteral) and search.literal_value == 1 else _play_from
+    )
+
+    def impl(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search):  # fmt: skip
+        return loop(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search)  # fmt: skip
+
+    return impl
 
 
 _shuffle_pack = rng.unrolled_shuffle(52, 52)

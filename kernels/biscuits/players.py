@@ -29,6 +29,8 @@ PLAY_PLANNING = 2  # split the hand into the fewest plays (plan_hand) and play o
 # possible; never beat the partner; with the partner on 1 card lead the lowest single;
 # lead the longest whole play with the lowest top card; follow with the cheapest whole
 # play; break combinations only when an opponent holds <= PLAN_THRESHOLD cards
+PLAY_SEARCH = 3  # determinized Monte Carlo at the root with planning rollouts (search.py); its row is
+# (PLAY_SEARCH, pass, exchange, handover, budget, exploration * 1000)
 PLAN_THRESHOLD = 3
 PASS_RANDOM = 0  # two cards at random
 PASS_LOWEST = 1  # the two lowest cards

@@ -9,7 +9,7 @@ import numpy as np
 from .. import rng
 from .._jit import borrowed, jit, jit_inline, pjit, prange
 from .combinations import MAX_MOVES, V_PASS_FIRST_ONLY
-from .hand import _game_over, deal, next_starter_rule, play_hand, play_hand_in_game
+from .hand import _game_over, _play_hand_in_game, deal, next_starter_rule
 from .players import H_FIELDS, H_HCP, H_OUT_FIRST, H_POINTS, H_STARTER, MAX_HCP
 
 # count rows: per seat C_FIELDS, then per team, then game fields
@@ -32,51 +32,56 @@ def counts_width() -> int:
 
 @jit_inline
 def _deal_and_play(
-    st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands, score0, score1, target
+    st_deal, deck, hands, counts, starter, strat, st_play, rec, moves, bv, n_hands, score0, score1, target, search
 ):
-    """Deal hand number ``n_hands`` of a game (0 = the first) and play it: the points of each team."""
+    """Deal hand number ``n_hands`` of a game (0 = the first) and play it: the points of each team (``search``:
+    whether the search player is compiled in, a constant)."""
     for i in range(52):
         deck[i] = i
     deal(st_deal, deck, hands, counts, starter)
     do_pass = n_hands == 0 or bv[V_PASS_FIRST_ONLY] == 0
-    return play_hand_in_game(
-        hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0, score1, target, -1, 0, rec[:0]
+    return _play_hand_in_game(
+        hands, counts, starter, strat, st_play, rec, moves, bv, do_pass, score0, score1, target, -1, 0, rec[:0], search
     )
 
 
 @pjit
 def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, out):
     """Each trial is one game to ``target`` points or ``max_hands`` hands (BI-12; ties play on), or one hand
-    (``unit_game = 0``) with a random Starter."""
+    (``unit_game = 0``) with a random Starter. No seat searches (:func:`simulate_search_chunks`)."""
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        hands = np.zeros(4, dtype=np.uint64)
-        counts = np.zeros(4, dtype=np.int64)
-        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
-        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
-        deck = np.arange(52, dtype=np.int64)
-        last_start = np.zeros(2, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        _simulate_range(
-            start,
-            stop,
-            key0,
-            key1,
-            strat,
-            unit_game,
-            target,
-            max_hands,
-            bv,
-            out[ci],
-            (hands, counts, rec, moves, deck, last_start, st_deal, st_play),
-        )
+        _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv,
+                        out[ci], 0)  # fmt: skip
+
+
+@pjit
+def simulate_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, out):
+    """:func:`simulate_chunks` with the search player compiled in."""
+    for ci in prange(chunk_ids.shape[0]):
+        _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv,
+                        out[ci], 1)  # fmt: skip
 
 
 @jit
-def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands, bv, row, bufs):
+def _simulate_chunk(c, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, row, search):
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    hands = np.zeros(4, dtype=np.uint64)
+    counts = np.zeros(4, dtype=np.int64)
+    rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+    deck = np.arange(52, dtype=np.int64)
+    last_start = np.zeros(2, dtype=np.int64)
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    _simulate_range(
+        start, stop, key0, key1, strat, unit_game, target, max_hands, bv, row,
+        (hands, counts, rec, moves, deck, last_start, st_deal, st_play), search,
+    )  # fmt: skip
+
+
+@jit
+def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands, bv, row, bufs, search):
     """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row, on borrowed views of the
     arguments: no reference counting in the loop (kernels._jit.borrowed)."""
     strat, bv, row, bufs = borrowed((strat, bv, row, bufs))
@@ -107,6 +112,7 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands
                 score0,
                 score1,
                 target if unit_game == 1 else 1 << 40,
+                search,
             )
             score0 += p0
             score1 += p1
@@ -139,57 +145,70 @@ PAIR_STATS = 7  # n, points A, points B, sum d, sum d^2, first out A, first out 
 @pjit
 def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out):
     """One hand per trial, played three times from the same deal and draws: everyone on A; team N-S on B;
-    team E-W on B. ``out[chunk]`` = ``[team][PAIR_STATS]`` for the team that switched."""
+    team E-W on B. ``out[chunk]`` = ``[team][PAIR_STATS]`` for the team that switched. No seat searches
+    (:func:`compare_search_chunks`)."""
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        hands0 = np.zeros(4, dtype=np.uint64)
-        hands = np.zeros(4, dtype=np.uint64)
-        counts = np.zeros(4, dtype=np.int64)
-        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
-        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
-        deck = np.arange(52, dtype=np.int64)
-        mixed = strat_a.copy()
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        row = out[ci]
-        for t in range(start, stop):
-            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            starter = rng.below(st_deal, 4)
-            for i in range(52):
-                deck[i] = i
-            deal(st_deal, deck, hands0, counts, starter)
-            base_pts = np.zeros(2, dtype=np.int64)
-            base_first = np.zeros(2, dtype=np.int64)
-            for arm in range(3):
-                for s in range(4):
-                    hands[s] = hands0[s]
-                    counts[s] = 13
-                    mixed[s] = strat_b[s] if (arm > 0 and s % 2 == arm - 1) else strat_a[s]
-                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-                p0, p1 = play_hand(hands, counts, starter, mixed, st_play, rec, moves, bv)
-                first_team = -1
-                for s in range(4):
-                    if rec[s, H_OUT_FIRST]:
-                        first_team = s % 2
-                if arm == 0:
-                    base_pts[0] = p0
-                    base_pts[1] = p1
-                    base_first[0] = 1 if first_team == 0 else 0
-                    base_first[1] = 1 if first_team == 1 else 0
-                else:
-                    team = arm - 1
-                    pts = p0 if team == 0 else p1
-                    d = pts - base_pts[team]
-                    b = team * PAIR_STATS
-                    row[b] += 1
-                    row[b + 1] += base_pts[team]
-                    row[b + 2] += pts
-                    row[b + 3] += d
-                    row[b + 4] += d * d
-                    row[b + 5] += base_first[team]
-                    row[b + 6] += 1 if first_team == team else 0
+        _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out[ci], 0)
+
+
+@pjit
+def compare_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out):
+    """:func:`compare_chunks` with the search player compiled in."""
+    for ci in prange(chunk_ids.shape[0]):
+        _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out[ci], 1)
+
+
+@jit
+def _compare_chunk(c, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, row, search):
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    hands0 = np.zeros(4, dtype=np.uint64)
+    hands = np.zeros(4, dtype=np.uint64)
+    counts = np.zeros(4, dtype=np.int64)
+    rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+    deck = np.arange(52, dtype=np.int64)
+    mixed = strat_a.copy()
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        starter = rng.below(st_deal, 4)
+        for i in range(52):
+            deck[i] = i
+        deal(st_deal, deck, hands0, counts, starter)
+        base_pts = np.zeros(2, dtype=np.int64)
+        base_first = np.zeros(2, dtype=np.int64)
+        for arm in range(3):
+            for s in range(4):
+                hands[s] = hands0[s]
+                counts[s] = 13
+                mixed[s] = strat_b[s] if (arm > 0 and s % 2 == arm - 1) else strat_a[s]
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            p0, p1 = _play_hand_in_game(
+                hands, counts, starter, mixed, st_play, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, rec[:0], search
+            )
+            first_team = -1
+            for s in range(4):
+                if rec[s, H_OUT_FIRST]:
+                    first_team = s % 2
+            if arm == 0:
+                base_pts[0] = p0
+                base_pts[1] = p1
+                base_first[0] = 1 if first_team == 0 else 0
+                base_first[1] = 1 if first_team == 1 else 0
+            else:
+                team = arm - 1
+                pts = p0 if team == 0 else p1
+                d = pts - base_pts[team]
+                b = team * PAIR_STATS
+                row[b] += 1
+                row[b + 1] += base_pts[team]
+                row[b + 2] += pts
+                row[b + 3] += d
+                row[b + 4] += d * d
+                row[b + 5] += base_first[team]
+                row[b + 6] += 1 if first_team == team else 0
 
 
 @pjit
@@ -236,6 +255,7 @@ def win_table_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, target,
                     score0,
                     score1,
                     target,
+                    0,
                 )
                 score0 += p0
                 score1 += p1

@@ -18,13 +18,12 @@ Strategy row: ``strat[seat] = (POLICY_SEARCH, 0, budget, exploration * 1000)``.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import rng
 from .._jit import jit
 from ..bits import low_index, popcount
+from ..ucb import most_visited, rollout_stream, ucb_pick
 from .advisor import sample_layout
 from .classifier import classify
 from .game import _play_on
@@ -130,23 +129,11 @@ def search_play(
     cnt = np.zeros(P, dtype=np.int64)
     rrec = np.zeros((P, G_FIELDS), dtype=np.int64)
     st_roll = rng.new_state()
-    k0 = (rng.next32(st) << np.uint64(32)) | rng.next32(st)
-    k1 = (rng.next32(st) << np.uint64(32)) | rng.next32(st)
-    rng.seed_state(st_roll, k0, k1, np.uint64(0), np.uint64(0))
+    rollout_stream(st, st_roll)
     visits = np.zeros(A, dtype=np.int64)
     wins = np.zeros(A, dtype=np.float64)
     for it in range(budget):
-        if it < A:
-            a = it
-        else:
-            a = 0
-            top = -1.0
-            lg = math.log(it)
-            for j in range(A):
-                u = wins[j] / visits[j] + c * math.sqrt(lg / visits[j])
-                if u > top:
-                    top = u
-                    a = j
+        a = ucb_pick(it, A, visits, wins, c)
         # a determinization: the other hands dealt anew from the pool, each seat's count kept
         sample_layout(st_roll, P, turn, own, counts, pool, need, h, cnt, deck, -1, 0)
         for s in range(P):
@@ -161,8 +148,5 @@ def search_play(
         # the reward in [0, 1]: half for going out first, half for the game's score (ZS-8), clipped at +-SCORE_SPAN
         sc = min(max(rrec[turn, G_SCORE], -SCORE_SPAN), SCORE_SPAN)
         wins[a] += 0.5 * (w == turn) + 0.25 * (1.0 + sc / SCORE_SPAN)
-    best = 0
-    for j in range(1, A):
-        if visits[j] > visits[best] or (visits[j] == visits[best] and wins[j] / visits[j] > wins[best] / visits[best]):
-            best = j
+    best = most_visited(A, visits, wins)
     return cand[best, 0], cand[best, 1]

@@ -1,0 +1,51 @@
+"""The root of the search players (Zheng Shangyou's and Biscuits'): UCB1 over a root's candidate actions, the
+rollouts' own random stream, and the final choice. Each game's search module supplies its candidates, its
+determinizations and its rollouts.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import rng
+from ._jit import jit_inline
+
+
+@jit_inline
+def ucb_pick(it, A, visits, value, c):
+    """The candidate of rollout ``it``: each of the ``A`` once in turn, then the highest UCB1 score (the mean
+    reward plus ``c * sqrt(ln it / visits)``; rewards in [0, 1])."""
+    if it < A:
+        return it
+    a = 0
+    top = -1.0
+    lg = math.log(it)
+    for j in range(A):
+        u = value[j] / visits[j] + c * math.sqrt(lg / visits[j])
+        if u > top:
+            top = u
+            a = j
+    return a
+
+
+@jit_inline
+def rollout_stream(st, st_roll):
+    """Seed ``st_roll`` from four words of the player's stream ``st``: the rollouts' draws follow from the trial's
+    strategy stream, so a game with a searching seat is reproducible from its seed."""
+    k0 = (rng.next32(st) << np.uint64(32)) | rng.next32(st)
+    k1 = (rng.next32(st) << np.uint64(32)) | rng.next32(st)
+    rng.seed_state(st_roll, k0, k1, np.uint64(0), np.uint64(0))
+
+
+@jit_inline
+def most_visited(A, visits, value):
+    """The candidate tried most often (ties: the higher mean reward): the robust choice at the root."""
+    best = 0
+    for j in range(1, A):
+        if visits[j] > visits[best] or (
+            visits[j] == visits[best] and value[j] / visits[j] > value[best] / visits[best]
+        ):
+            best = j
+    return best

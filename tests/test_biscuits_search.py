@@ -56,7 +56,24 @@ def test_bad_search_names_are_refused(name):
         bi.simulation_spec(strategies=[name])
 
 
-def test_the_search_player_is_refused_where_it_does_not_play_yet():
+def test_the_search_player_as_a_model_in_records_and_reviews():
+    """Everywhere a strategy name is: the advisor's models (its search kernels), a record (the first hand of simulate
+    with the same seed and players: the same points), a review of that record against search models; the win
+    table (the field's own play) refuses it."""
+    from analysis.games import biscuits_review as br
+
     assert list(bi.strategy_rows(["search:500:1.5"])[0][4:]) == [500, 1500]
-    with pytest.raises(CardlabError, match="not available as the advisor's model"):
-        bo.pass_spec(hand="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", strategies=["search"])
+    spec = bo.pass_spec(hand="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", strategies=["search:10"])
+    assert spec.kernel.endswith("advise_pass_search_chunks")
+    t = driver.run(spec, trials=4, chunk_size=4, seed=1, progress=False).table
+    assert (t[t.measure == "win"].trials == 4).all()
+    doc = br.record(seed=3, strategies=["planning", "1=search:30"])
+    assert doc["strategies"]["1"] == "search:30"
+    sim = driver.run(bi.simulation_spec(strategies=["planning", "1=search:30"], unit="hand"), trials=1, seed=3,
+                     progress=False).table  # fmt: skip
+    pts = sim[(sim.measure == "team_points_per_hand") & sim.seat.notna()].set_index("seat").estimate
+    assert [doc["result"]["points"][k] for k in ("NS", "EW")] == [pts[0], pts[1]]
+    res = br.review(doc, seat=1, precision=0.9, max_trials=8, chunk_size=8)
+    assert "search:30" in res.meta["strategies"] and len(res.table) > 0
+    with pytest.raises(CardlabError, match="not available in the win table"):
+        bi.win_table_spec("search")

@@ -190,11 +190,12 @@ def searches(strat: np.ndarray) -> bool:
 
 
 def refuse_search(strat: np.ndarray, where: str) -> None:
-    """The Biscuits search player plays in simulate and compare; elsewhere it is refused in one line."""
+    """The Biscuits search player plays everywhere but the win table (a table of the field's own play); there it
+    is refused in one line."""
     if searches(strat):
         raise CardlabError(
-            f"the Biscuits search player is not available {where} yet (it plays in simulate and compare): name "
-            f"another strategy ({', '.join(n for n in STRATEGIES if n != 'search')})"
+            f"the Biscuits search player is not available {where}: name another strategy "
+            f"({', '.join(n for n in STRATEGIES if n != 'search')})"
         )
 
 
@@ -413,7 +414,7 @@ class Biscuits(Game):
     parameterized_strategies = ("search",)
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a play (default {SEARCH_BUDGET}) and its exploration "
-        f"constant (default {SEARCH_C}); it plays in simulate and compare (seeds/biscuits.md)"
+        f"constant (default {SEARCH_C}); it plays in every command but the win table (seeds/biscuits.md)"
     )
     record_unit = "hand"
     review_precision = 0.25

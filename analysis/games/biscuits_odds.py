@@ -43,8 +43,8 @@ from .biscuits import (
     STRATEGIES,
     cards_of,
     classify_mask,
-    refuse_search,
     rules,
+    searches,
     strategy_rows,
     variant_array,
 )
@@ -88,10 +88,10 @@ def pass_spec(
     names = [f"pass {cards_of((1 << a) | (1 << b))}" for a, b in pairs]
     models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(models)
-    refuse_search(strat, "as the advisor's model")
     args = (np.int64(seat), np.uint64(mask), pool, gives, np.int64(starter), strat, variant_array(variants))
     return advisor_spec(
-        GAME, "kernels.biscuits:advise_pass_chunks", args, names, on="score",
+        GAME, "kernels.biscuits:" + ("advise_pass_search_chunks" if searches(strat) else "advise_pass_chunks"), args,
+        names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mask), decision="pass",
         has_last=False, rank_by="score",
     )  # fmt: skip
@@ -356,7 +356,6 @@ def state_spec(
             vals, names, fkind = cards, [f"return {cards_of(c)}" for c in cards], K.F_RETURN
     models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(models)
-    refuse_search(strat, "as the advisor's model")
     args = (
         np.int64(seat), known_at, pool, counts, np.array([h0, h1], dtype=np.int64), np.int64(len(finished)),
         np.int64(turn), np.int64(last), np.int64(cur_kind), np.int64(cur_key), np.int64(passes), np.int64(locked),
@@ -364,7 +363,8 @@ def state_spec(
         np.int64(TARGET),
     )  # fmt: skip
     return advisor_spec(
-        GAME, "kernels.biscuits:advise_state_chunks", args, names, on="score",
+        GAME, "kernels.biscuits:" + ("advise_state_search_chunks" if searches(strat) else "advise_state_chunks"), args,
+        names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mine), decision=decision,
         has_last=False, rank_by="score",
     )  # fmt: skip

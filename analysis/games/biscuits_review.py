@@ -42,8 +42,8 @@ from .biscuits import (
     STRATEGIES,
     cards_of,
     classify_mask,
-    refuse_search,
     rules,
+    searches,
     strategy_rows,
     to_mask,
     variant_array,
@@ -107,11 +107,11 @@ def record(
     full = rules().resolve_variants(variants)
     names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(names)
-    refuse_search(strat, "in records")
     key0, key1 = split_seed(seed)
     hands0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros((3 * K.MAX_TURNS, 3), dtype=np.int64)
-    starter = int(K.record_hand(key0, key1, np.int64(0), strat, variant_array(variants), hands0, log))
+    play = K.record_search_hand if searches(strat) else K.record_hand
+    starter = int(play(key0, key1, np.int64(0), strat, variant_array(variants), hands0, log))
     if log[0, 0] + 1 >= log.shape[0]:  # the kernel's log keeps its first rows only: a full log lost events
         raise CardlabError(f"the hand ran past {log.shape[0] - 1} events (MAX_TURNS): the record would be cut")
     events: list[dict] = []
@@ -203,11 +203,11 @@ def replay(doc: dict) -> Hand:
     rules().resolve_variants(variants)
     names = None
     if doc.get("strategies"):
-        for s, n in doc["strategies"].items():
-            if n not in STRATEGIES:
-                raise CardlabError(f"bad record: strategy {n!r} of seat {s}; accepted: {', '.join(STRATEGIES)}")
         names = [f"{s}={n}" for s, n in doc["strategies"].items()]
-        seat_assignments(names, 4, DEFAULT_STRATEGY, STRATEGIES)  # seats checked
+        try:  # names (a search player's parameters too) and seats checked
+            strategy_rows(seat_assignments(names, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",)))
+        except CardlabError as e:
+            raise CardlabError(f"bad record: strategies: {e}") from None
     hands = []
     for s in range(4):
         if str(s) not in doc["hands"]:
@@ -483,7 +483,7 @@ def review(
         row["on_table"] = ON_TABLE.get(row["decision"], row["on_table"])
         if row["decision"] == "exchange_return":
             row["on_table"] = f"received {cards_of(hand.states[row['event']].exchange_card)}"
-    names = seat_assignments(models, 4, DEFAULT_MODEL, STRATEGIES)
+    names = seat_assignments(models, 4, DEFAULT_MODEL, STRATEGIES, parameterized=("search",))
     result = review_result(
         GAME, rows, players=4, variants=rules().resolve_variants(hand.variants), strategies=names, seat=seat,
         forced=forced, events=len(hand.events), over=hand.over, outcome=hand.result(), precision=precision,

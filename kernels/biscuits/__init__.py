@@ -49,13 +49,16 @@ from .hand import (
     PH_TRICK_END,
     PH_TURN,
     advise_pass_chunks,
+    advise_pass_search_chunks,
     advise_state_chunks,
+    advise_state_search_chunks,
     deal,
     next_starter,
     next_starter_rule,
     play_from,
     play_hand_in_game,
     record_hand,
+    record_search_hand,
 )
 from .players import (
     ACT_LOWEST,
@@ -105,7 +108,9 @@ from .simulate import (
 
 __all__ = [
     "advise_pass_chunks",
+    "advise_pass_search_chunks",
     "advise_state_chunks",
+    "advise_state_search_chunks",
     "E_GIVE",
     "E_HANDOVER",
     "E_PLAY",
@@ -121,6 +126,7 @@ __all__ = [
     "PH_TURN",
     "play_from",
     "record_hand",
+    "record_search_hand",
     "advise_width",
     "ACT_LOWEST",
     "ACT_NEVER",

@@ -459,39 +459,54 @@ def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, 
     set), the 39 cards of ``pool`` are dealt uniformly to the other seats (13 each); each action passes the two
     cards ``gives[a]`` and the hand is played by ``strat``'s players (the other passes theirs), every action on
     the same layout and draws. Win: the seat's team scores more this hand; payoff: its points minus the other
-    team's (BI-8); the row is :mod:`kernels.advise`'s."""
-    A = gives.shape[0]
+    team's (BI-8); the row is :mod:`kernels.advise`'s. No seat searches (:func:`advise_pass_search_chunks`)."""
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        row = out[ci]
-        deck = pool.copy()
-        base = np.zeros(4, dtype=np.uint64)
-        hands = np.zeros(4, dtype=np.uint64)
-        counts = np.zeros(4, dtype=np.int64)
-        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
-        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
-        wins = np.zeros(A, dtype=np.int64)
-        scores = np.zeros(A, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        known = np.zeros(4, dtype=np.uint64)
-        known[seat] = hand
-        sizes = np.full(4, 13, dtype=np.int64)
-        for t in range(start, stop):
-            _deal_unseen(st_deal, key0, key1, t, pool, deck, known, sizes, base)
-            for a in range(A):
-                copy_rows(hands, base)
-                counts[:] = 13
-                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-                p0, p1 = play_hand_in_game(
-                    hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, seat, gives[a], rec[:0]
-                )
-                mine = p0 if seat % 2 == 0 else p1
-                theirs = p1 if seat % 2 == 0 else p0
-                add_action(row, a, 1 if mine > theirs else 0, mine - theirs, 0, wins, scores)
-            add_sample(row, A, wins, scores)
+        _pass_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv,
+                    out[ci], 0)  # fmt: skip
+
+
+@pjit
+def advise_pass_search_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv, out
+):  # fmt: skip
+    """:func:`advise_pass_chunks` with the search player compiled in (models that search)."""
+    for ci in prange(chunk_ids.shape[0]):
+        _pass_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv,
+                    out[ci], 1)  # fmt: skip
+
+
+@jit
+def _pass_chunk(c, chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv, row, search):
+    A = gives.shape[0]
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    deck = pool.copy()
+    base = np.zeros(4, dtype=np.uint64)
+    hands = np.zeros(4, dtype=np.uint64)
+    counts = np.zeros(4, dtype=np.int64)
+    rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+    wins = np.zeros(A, dtype=np.int64)
+    scores = np.zeros(A, dtype=np.int64)
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    known = np.zeros(4, dtype=np.uint64)
+    known[seat] = hand
+    sizes = np.full(4, 13, dtype=np.int64)
+    for t in range(start, stop):
+        _deal_unseen(st_deal, key0, key1, t, pool, deck, known, sizes, base)
+        for a in range(A):
+            copy_rows(hands, base)
+            counts[:] = 13
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            p0, p1 = _play_hand_in_game(
+                hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, seat, gives[a], rec[:0],
+                search,
+            )  # fmt: skip
+            mine = p0 if seat % 2 == 0 else p1
+            theirs = p1 if seat % 2 == 0 else p0
+            add_action(row, a, 1 if mine > theirs else 0, mine - theirs, 0, wins, scores)
+        add_sample(row, A, wins, scores)
 
 
 @pjit
@@ -504,46 +519,70 @@ def advise_state_chunks(
     ``counts0`` (exact: a shuffle of the pool, dealt in seat order); each action plays ``fkind``'s ``fvals[a]``
     first (:func:`play_from` from the given trick state and ``phase``), the hand then played to its end by
     ``strat``'s players, every action on the same layout and draws. Win: the seat's team scores more this hand
-    (``points0`` included); payoff: its points minus the other team's (BI-8); the row is :mod:`kernels.advise`'s."""
-    A = fvals.shape[0]
+    (``points0`` included); payoff: its points minus the other team's (BI-8); the row is :mod:`kernels.advise`'s. No seat searches (:func:`advise_state_search_chunks`)."""
     for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        row = out[ci]
-        deck = pool.copy()
-        base = np.zeros(4, dtype=np.uint64)
-        hands = np.zeros(4, dtype=np.uint64)
-        counts = np.zeros(4, dtype=np.int64)
-        points = np.zeros(2, dtype=np.int64)
-        rec = np.zeros((4, H_FIELDS), dtype=np.int64)
-        moves = np.zeros(MAX_MOVES, dtype=np.uint64)
-        wins = np.zeros(A, dtype=np.int64)
-        scores = np.zeros(A, dtype=np.int64)
-        st_deal = rng.new_state()
-        st_play = rng.new_state()
-        for t in range(start, stop):
-            _deal_unseen(st_deal, key0, key1, t, pool, deck, known, counts0, base)
-            for a in range(A):
-                copy_rows(hands, base)
-                copy_rows(counts, counts0)
-                copy_rows(points, points0)
-                rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-                p0, p1 = play_from(
-                    hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase,
-                    fkind, fvals[a], strat, st_play, rec, moves, bv, score0, score1, target, rec[:0],
-                )  # fmt: skip
-                mine = p0 if seat % 2 == 0 else p1
-                theirs = p1 if seat % 2 == 0 else p0
-                add_action(row, a, 1 if mine > theirs else 0, mine - theirs, 0, wins, scores)
-            add_sample(row, A, wins, scores)
+        _state_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out[ci], 0)  # fmt: skip
+
+
+@pjit
+def advise_state_search_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last,
+    cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out,
+):  # fmt: skip
+    """:func:`advise_state_chunks` with the search player compiled in (models that search)."""
+    for ci in prange(chunk_ids.shape[0]):
+        _state_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out[ci], 1)  # fmt: skip
+
+
+@jit
+def _state_chunk(c, chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, row, search):  # fmt: skip
+    A = fvals.shape[0]
+    start = c * chunk_size
+    stop = min(start + chunk_size, n_trials)
+    deck = pool.copy()
+    base = np.zeros(4, dtype=np.uint64)
+    hands = np.zeros(4, dtype=np.uint64)
+    counts = np.zeros(4, dtype=np.int64)
+    points = np.zeros(2, dtype=np.int64)
+    rec = np.zeros((4, H_FIELDS), dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.uint64)
+    wins = np.zeros(A, dtype=np.int64)
+    scores = np.zeros(A, dtype=np.int64)
+    st_deal = rng.new_state()
+    st_play = rng.new_state()
+    for t in range(start, stop):
+        _deal_unseen(st_deal, key0, key1, t, pool, deck, known, counts0, base)
+        for a in range(A):
+            copy_rows(hands, base)
+            copy_rows(counts, counts0)
+            copy_rows(points, points0)
+            rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
+            p0, p1 = _bi_loop_for(
+                hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase,
+                fkind, fvals[a], strat, st_play, rec, moves, bv, score0, score1, target, rec[:0], search,
+            )  # fmt: skip
+            mine = p0 if seat % 2 == 0 else p1
+            theirs = p1 if seat % 2 == 0 else p0
+            add_action(row, a, 1 if mine > theirs else 0, mine - theirs, 0, wins, scores)
+        add_sample(row, A, wins, scores)
 
 
 @jit
 def record_hand(key0, key1, trial, strat, bv, hands0, log):
     """One hand with its event log: the first hand of trial ``trial`` of :func:`simulate_chunks` (the same
     Starter, deal and draws); its dealt hands into ``hands0[4]``, its events into ``log`` (:func:`_log`);
-    returns the Starter."""
+    returns the Starter. No seat searches (:func:`record_search_hand`)."""
+    return _record_hand(key0, key1, trial, strat, bv, hands0, log, 0)
+
+
+@jit
+def record_search_hand(key0, key1, trial, strat, bv, hands0, log):
+    """:func:`record_hand` with the search player compiled in (:func:`simulate_search_chunks`' first hand)."""
+    return _record_hand(key0, key1, trial, strat, bv, hands0, log, 1)
+
+
+@jit
+def _record_hand(key0, key1, trial, strat, bv, hands0, log, search):
     st_deal = rng.new_state()
     st_play = rng.new_state()
     rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_DEAL))
@@ -557,5 +596,5 @@ def record_hand(key0, key1, trial, strat, bv, hands0, log):
     rec = np.zeros((4, H_FIELDS), dtype=np.int64)
     moves = np.zeros(MAX_MOVES, dtype=np.uint64)
     log[0, 0] = 0
-    play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, log)
+    _play_hand_in_game(hands, counts, starter, strat, st_play, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, log, search)
     return starter

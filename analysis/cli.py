@@ -413,7 +413,7 @@ def build_parser() -> _Parser:
             action="append",
             metavar="NAME|SEAT=NAME",
             help=f"who plays: NAME for every seat or SEAT=NAME (repeatable); NAME: {', '.join(game.strategies())} "
-            f"(default {game.default_strategy()})",
+            f"(default {game.default_strategy()})" + (f"; {game.strategy_notes}" if game.strategy_notes else ""),
         )
         for opt in game.record_options:
             opt.add_to(rc)
@@ -445,8 +445,9 @@ def build_parser() -> _Parser:
             "--strategy",
             action="append",
             metavar="NAME|SEAT=NAME",
-            help="the models the advisor plays the game on with (default: the record's strategies, else "
-            f"{game.default_strategy()})",
+            help="the models the advisor plays the game on with: the record's players, with these applied over "
+            f"them (SEAT=NAME replaces one seat, NAME every seat; else {game.default_strategy()}); NAME: "
+            f"{', '.join(game.strategies())}" + (f"; {game.strategy_notes}" if game.strategy_notes else ""),
         )
         rv.add_argument("--seed", type=_seed, default=0, help="random seed of the sampled layouts (default 0)")
         rv.add_argument("--threads", type=positive_int, help="numba threads")

@@ -26,6 +26,16 @@ COLUMNS = [
 ]  # fmt: skip
 
 
+def review_models(given: list[str] | None, recorded: list[str] | None, default: str) -> list[str]:
+    """The models a review plays on: the record's players (``SEAT=NAME`` items, or names in seat order), with the
+    ``--strategy`` items given applied over them (``SEAT=NAME`` replaces one seat, a bare ``NAME`` every seat);
+    ``default`` for a record without players."""
+    base = [x if "=" in str(x) else f"{s}={x}" for s, x in enumerate(recorded or [])]
+    if given:
+        return base + list(given)
+    return base or [default]
+
+
 def load_record(path: str) -> dict:
     """A record document from a JSON file (its shape and rules are checked by the game's replay)."""
     try:

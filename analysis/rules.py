@@ -123,6 +123,15 @@ def search_params(name: str, budget: int, c: float) -> tuple[int, float]:
     return b, x
 
 
+def search_label(name: str, budget: int, c: float) -> str:
+    """A strategy's name as outputs print it: a search player's with its budget and exploration constant spelled
+    out (``search`` -> ``search:1000:0.7``), so every figure says against whom it was measured."""
+    if name.partition(":")[0] != "search":
+        return name
+    b, x = search_params(name, budget, c)
+    return f"search:{b}:{x:g}"
+
+
 def seat_assignments(
     items: list[str] | None, players: int, default: str, accepted_names, parameterized: tuple[str, ...] = ()
 ) -> list[str]:

@@ -68,12 +68,12 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     t = driver.run(spec, trials=4, chunk_size=4, seed=1, progress=False).table
     assert (t[t.measure == "win"].trials == 4).all()
     doc = br.record(seed=3, strategies=["planning", "1=search:30"])
-    assert doc["strategies"]["1"] == "search:30"
+    assert doc["strategies"]["1"] == "search:30:0.7"  # the budget and constant spelled out
     sim = driver.run(bi.simulation_spec(strategies=["planning", "1=search:30"], unit="hand"), trials=1, seed=3,
                      progress=False).table  # fmt: skip
     pts = sim[(sim.measure == "team_points_per_hand") & sim.seat.notna()].set_index("seat").estimate
     assert [doc["result"]["points"][k] for k in ("NS", "EW")] == [pts[0], pts[1]]
     res = br.review(doc, seat=1, precision=0.9, max_trials=8, chunk_size=8)
-    assert "search:30" in res.meta["strategies"] and len(res.table) > 0
+    assert "search:30:0.7" in res.meta["strategies"] and len(res.table) > 0
     with pytest.raises(CardlabError, match="not available in the win table"):
         bi.win_table_spec("search")

@@ -249,3 +249,17 @@ def test_the_placement_after_a_swap_through_odds_is_the_reviews():
             opening=["0=KD JS", "1=AD 9H", "3=9D KH"], jingo=[0, 1], low=["0=2S", "1=2C", "2=3C", "3=4S"],
             declined=[3], swapped=["2=1"],
         )  # fmt: skip
+
+
+def test_review_models_apply_over_the_records_players():
+    """--strategy in a review: SEAT=NAME replaces that seat's model only, the others stay the record's players; a
+    bare NAME replaces every seat (a new-user trial found the record's players silently dropped)."""
+    from analysis.review import review_models
+
+    recorded = ["heuristic", "random", "heuristic", "heuristic"]
+    names = bb.seat_strategies(review_models(["0=always-jingo"], recorded, "heuristic"), 4)
+    assert [s.name for s in names] == ["always-jingo", "random", "heuristic", "heuristic"]
+    names = bb.seat_strategies(review_models(["no-swap"], recorded, "heuristic"), 4)
+    assert [s.name for s in names] == ["no-swap"] * 4
+    assert review_models(None, None, "heuristic") == ["heuristic"]
+    assert review_models(None, ["0=greedy", "1=planning"], "x") == ["0=greedy", "1=planning"]

@@ -88,9 +88,9 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     t = driver.run(spec, trials=16, chunk_size=8, seed=1, progress=False).table
     assert (t[t.measure == "win"].trials == 16).all()
     doc = zr.record(seed=5, strategies=["0=search:40"])
-    assert doc["strategies"]["0"] == "search:40"
+    assert doc["strategies"]["0"] == "search:40:0.7"  # the budget and constant spelled out
     sim = driver.run(zs.simulation_spec(strategies=["0=search:40"]), trials=1, seed=5, progress=False).table
     winner = sim[(sim.measure == "winner") & sim.seat.notna() & (sim.successes == 1)].seat.iloc[0]
     assert doc["result"]["winner"] == winner
     res = zr.review(doc, seat=0, precision=0.2, max_trials=32, chunk_size=16)
-    assert res.meta["strategies"][0] == "search:40" and len(res.table) > 0
+    assert res.meta["strategies"][0] == "search:40:0.7" and len(res.table) > 0

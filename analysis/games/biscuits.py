@@ -12,7 +12,7 @@ from kernels import biscuits as K
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_params, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -214,6 +214,7 @@ def simulation_spec(
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
     names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(names)
+    names = [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
     args = (strat, np.int64(1 if unit == "game" else 0), np.int64(30), np.int64(4), variant_array(variants))
     return KernelSpec(
         game=GAME,
@@ -317,6 +318,7 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
             raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     a = strategy_rows([field] * 4)
     b = strategy_rows([challenger] * 4)
+    field, challenger = (search_label(x, SEARCH_BUDGET, SEARCH_C) for x in (field, challenger))
 
     def tab(counts, trials, spec):
         from ..stats import paired_difference
@@ -413,8 +415,10 @@ class Biscuits(Game):
     advisor_model = "planning"
     parameterized_strategies = ("search",)
     strategy_notes = (
-        f"search:BUDGET[:C] sets the search player's rollouts a play (default {SEARCH_BUDGET}) and its exploration "
-        f"constant (default {SEARCH_C}); it plays in every command but the win table (seeds/biscuits.md)"
+        f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
+        f"exploration constant (default {SEARCH_C}); it plays in every command (not in the report's win table); as "
+        "the models of odds or review every sampled hand searches at every turn, so give a small budget there "
+        "(search:50) (seeds/biscuits.md)"
     )
     record_unit = "hand"
     review_precision = 0.25

@@ -29,16 +29,18 @@ from kernels import biscuits as K
 from .. import __version__
 from ..driver import split_seed
 from ..errors import CardlabError
-from ..review import check_shape, judge
+from ..review import check_shape, judge, review_models
 from ..review import result as review_result
 from ..review import sections as review_sections
 from ..review import summary as review_summary
 from ..review import win_figure as review_figure
-from ..rules import seat_assignments
+from ..rules import search_label, seat_assignments
 from ..tables import Result
 from .biscuits import (
     DEFAULT_STRATEGY,
     GAME,
+    SEARCH_BUDGET,
+    SEARCH_C,
     STRATEGIES,
     cards_of,
     classify_mask,
@@ -107,6 +109,7 @@ def record(
     full = rules().resolve_variants(variants)
     names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(names)
+    names = [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
     key0, key1 = split_seed(seed)
     hands0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros((3 * K.MAX_TURNS, 3), dtype=np.int64)
@@ -461,7 +464,7 @@ def review(
     hand = replay(doc)
     if seat is not None and not 0 <= seat < 4:
         raise CardlabError(f"bad --seat {seat}: seats are 0..3")
-    models = list(strategies) if strategies else (hand.strategies or [DEFAULT_MODEL])
+    models = review_models(strategies, hand.strategies, DEFAULT_MODEL)
     it = [i for i, st in enumerate(hand.states) if seat is None or st.seat == seat]
 
     def decisions():

@@ -33,7 +33,7 @@ from .. import __version__
 from ..advisor import advisor_spec
 from ..driver import KernelSpec, split_seed
 from ..errors import CardlabError
-from ..review import check_shape, judge
+from ..review import check_shape, judge, review_models
 from ..review import result as review_result
 from ..review import sections as review_sections
 from ..review import summary as review_summary
@@ -518,12 +518,7 @@ def review(
     P = deal.P
     if seat is not None and not 0 <= seat < P:
         raise CardlabError(f"bad --seat {seat}: seats are 0..{P - 1}")
-    if strategies:
-        models = list(strategies)
-    elif deal.strategies:
-        models = [f"{s}={n}" for s, n in enumerate(deal.strategies)]
-    else:
-        models = [DEFAULT_STRATEGY]
+    models = review_models(strategies, deal.strategies, DEFAULT_STRATEGY)
     names = seat_assignments(models, P, DEFAULT_STRATEGY, STRATEGIES)
     it = [i for i, (_k, s, _v) in enumerate(deal.events) if seat is None or s == seat]
 

@@ -30,7 +30,7 @@ from kernels import dd as DD
 from .. import __version__
 from ..driver import split_seed
 from ..errors import CardlabError
-from ..review import check_shape, judge
+from ..review import check_shape, judge, review_models
 from ..review import result as review_result
 from ..review import sections as review_sections
 from ..review import summary as review_summary
@@ -353,7 +353,7 @@ def review(
     hand = replay(doc)
     if seat is not None and not 0 <= seat <= 2:
         raise CardlabError(f"bad --seat {seat}: seats are 0..2")
-    models = list(strategies) if strategies else (hand.strategies or [DEFAULT_MODEL])
+    models = review_models(strategies, hand.strategies, DEFAULT_MODEL)
     it = [i for i, (s, _c) in enumerate(hand.events) if seat is None or s == seat]
 
     def decisions():

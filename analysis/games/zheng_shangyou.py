@@ -14,7 +14,7 @@ from kernels import zheng_shangyou as K
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_params, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -318,7 +318,8 @@ def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str
     """Per-seat strategy rows (policy, bomb policy, threshold, 0; the search player: policy, 0, budget,
     exploration * 1000) from ``--strategy`` values."""
     names = seat_assignments(spec, P, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
-    return np.array([_strategy_row(n) for n in names], dtype=np.int64), names
+    rows = np.array([_strategy_row(n) for n in names], dtype=np.int64)
+    return rows, [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
 
 
 def _strategy_row(name: str) -> list[int]:
@@ -425,8 +426,8 @@ def _paired_rows(c: np.ndarray, measure: str, seat, extra: dict) -> list[dict]:
 def compare_spec(field: str, challenger: str, players: int | None = None, variants: dict | None = None) -> KernelSpec:
     """Each seat in turn plays ``challenger`` while the others play ``field``, on the same deals."""
     P, deck, n_deal, zv, full = _table(players, variants)
-    a, _ = strategy_table([field], P)
-    b, _ = strategy_table([challenger], P)
+    a, (field, *_) = strategy_table([field], P)  # the names as printed (a search player's budget spelled out)
+    b, (challenger, *_) = strategy_table([challenger], P)
 
     def tab(counts, trials, spec):
         c = np.asarray(counts).reshape(P, K.PAIR_STATS)
@@ -590,7 +591,8 @@ class ZhengShangyou(Game):
     parameterized_strategies = ("search",)
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
-        f"exploration constant (default {SEARCH_C}); it plays in every command (seeds/zheng-shangyou.md)"
+        f"exploration constant (default {SEARCH_C}); it plays in every command; as the models of odds or review every sampled "
+        "game searches at every turn, so give a small budget there (search:50) (seeds/zheng-shangyou.md)"
     )
     simulate_options = (
         Option(

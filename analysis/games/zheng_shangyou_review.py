@@ -27,7 +27,7 @@ from kernels import zheng_shangyou as K
 from .. import __version__
 from ..driver import split_seed
 from ..errors import CardlabError
-from ..review import check_shape, judge
+from ..review import check_shape, judge, review_models
 from ..review import result as review_result  # noqa: F401  (load_record: the game's API)
 from ..review import sections as review_sections
 from ..review import summary as review_summary
@@ -355,7 +355,7 @@ def review(
     P = game.players
     if seat is not None and not 0 <= seat < P:
         raise CardlabError(f"bad --seat {seat}: seats are 0..{P - 1}")
-    models = list(strategies) if strategies else (game.strategies or [DEFAULT_STRATEGY])
+    models = review_models(strategies, game.strategies, DEFAULT_STRATEGY)
     it = [i for i, st in enumerate(game.states) if seat is None or st.turn == seat]
 
     def decisions():

@@ -411,7 +411,7 @@ class Registry:
 def _paired_unit(measure: str) -> tuple[str, float]:
     """How a paired difference is said: a win probability in percentage points, anything else in its unit."""
     if measure == "challenger_minus_field" or measure.endswith("_win"):
-        return "points of win probability", 100.0
+        return "percentage points of win probability", 100.0
     return measure.split("_challenger_minus_field")[0].replace("challenger_minus_field_", "").replace("_", " "), 1.0
 
 
@@ -423,7 +423,9 @@ def paired_verdict(table: pd.DataFrame, measure: str, field: str, challenger: st
     if key is None:  # the row pooled over every seat, team and role: all of those empty
         pooled = rows[rows[keys].isna().all(axis=1)] if keys else rows
         rows = pooled if len(pooled) else rows
-        who = "pooled over " + ("seats" if "seat" in keys and rows["seat"].isna().all() else "all")
+        # the unit that switched: a team (Biscuits), a role (Bismarck) or a seat
+        unit = "teams" if "team" in keys else ("roles" if "role" in keys else ("seats" if "seat" in keys else None))
+        who = f"pooled over the {unit}" if unit else "pooled over all"
     else:
         who = f"{key} {value}"
     if not len(rows):

@@ -162,6 +162,8 @@ class Deal:
     n_win: int = 0
     spans: dict[int, tuple[int, int]] = field(default_factory=dict)  # a seat's Risky-Bisk cards: hi[a:b]
     order: list[int] = field(default_factory=list)  # the swap order (BB-6), once every seat has chosen
+    # each swap turn (BB-6): the seat's eligible partners, and whether it must swap (bingo_swap_optional=false)
+    turns: dict[int, tuple[list[int], bool]] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
@@ -332,7 +334,9 @@ def _check_events(deal: Deal, n_high: int, n_low: int) -> None:
                 f"event {i}: seat {s} cannot swap with seat {value}: the partner is a Jingo player after it in the "
                 f"order who has not swapped ({', '.join(map(str, elig))}) (BB-6)"
             )
-        if value < 0 and must_variant and all(q in done for q in order[:j]):
+        must = must_variant and all(q in done for q in order[:j])
+        deal.turns[s] = (elig, must)
+        if value < 0 and must:
             raise CardlabError(
                 f"event {i}: seat {s} is the highest unswapped player and must swap (BB-6, bingo_swap_optional=false)"
             )
@@ -460,10 +464,7 @@ def decision_spec(deal: Deal, i: int, models: list[str]) -> tuple[KernelSpec, st
                 if k == "place":
                     forced[2 * P + t] = v
     if kind == "swap":
-        j = deal.order.index(s)
-        done = {t for t, v in _swap_turns(deal, i).items()} | {v for v in _swap_turns(deal, i).values() if v >= 0}
-        targets = [t for t in deal.order[j + 1 :] if t not in done]
-        must = deal.variants["bingo_swap_optional"] == "false" and all(q in done for q in deal.order[:j])
+        targets, must = deal.turns[s]
         actions = ([] if must else [0]) + [1 + t for t in targets]
         names = ([] if must else ["no swap"]) + [f"swap with seat {t}" for t in targets]
         taken = "no swap" if value < 0 else f"swap with seat {value}"

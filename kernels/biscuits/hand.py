@@ -81,14 +81,6 @@ def play_hand(hands, counts, starter, strat, st, rec, moves, bv):
 
 
 @jit
-def play_hand_search(hands, counts, starter, strat, st, rec, moves, bv):
-    """:func:`play_hand` with the search player compiled in."""
-    return _play_hand_in_game(
-        hands, counts, starter, strat, st, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, rec[:0], 1
-    )  # fmt: skip
-
-
-@jit
 def play_hand_in_game(
     hands, counts, starter, strat, st, rec, moves, bv, do_pass, score0, score1, target, fseat, fgive, log
 ):  # fmt: skip

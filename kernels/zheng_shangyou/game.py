@@ -138,18 +138,6 @@ def play_on(
     )  # fmt: skip
 
 
-@jit
-def play_on_search(
-    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
-    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log,
-):  # fmt: skip
-    """:func:`_play_on` with the search player (``POLICY_SEARCH`` seats search; their rollouts do not)."""
-    return _play_on_searching(
-        P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup,
-        strat, st, rec, moves, scratch, zv, log, 1,
-    )  # fmt: skip
-
-
 def _search_hook(
     search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
     moves, scratch, zv, n,
@@ -176,7 +164,7 @@ def _search_hook_overload(
 
     def stub(search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
         if n > 0:  # always (a search seat has legal plays): the raise, behind a test, leaves a typed return
-            raise ValueError("a search seat needs the kernels compiled with the search player (play_on_search)")
+            raise ValueError("a search seat needs the kernels compiled with the search player (*_search_chunks)")
         return moves[0, 0], moves[0, 1]
 
     return stub
@@ -393,7 +381,7 @@ def _play_loop(
     return winner, loser
 
 
-# Two compiled copies of the loop: with the search player (``search`` = 1: :func:`play_on_search` and the
+# Two compiled copies of the loop: with the search player (``search`` = 1:
 # simulations with a search seat) and without it (0: every other caller, and the search's own rollouts). Two
 # dispatchers, not one compiled for two constants: the search calls the loop without search from inside the loop
 # with it, and numba's cache then loaded a broken copy (a segmentation fault on the second run).

@@ -128,33 +128,44 @@ def answer_line(
     return text + ")"
 
 
-def read_position(path: str, game: str, accepted: tuple[str, ...]) -> dict:
+def read_position(path: str | dict, game: str, accepted: tuple[str, ...]) -> dict:
     """A position document (JSON) of ``game``: its fields checked against ``accepted`` (besides ``game``,
     ``variants``, ``models`` and ``players``); ``models`` as ``--strategy`` values (``"planning"`` or
-    ``{"1": "planning"}``)."""
+    ``{"1": "planning"}``). ``path`` is a file, or the document itself (``cardlab serve``'s request body), which
+    is copied, never changed."""
+    import copy
     import json
     from pathlib import Path
 
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise CardlabError(f"cannot read --position {path!r}: {e.strerror}") from None
-    except ValueError as e:
-        raise CardlabError(f"--position {path!r} is not valid JSON: {e}") from None
+    where = position_label(path)
+    if isinstance(path, dict):
+        doc = copy.deepcopy(path)
+    else:
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise CardlabError(f"cannot read {where}: {e.strerror}") from None
+        except ValueError as e:
+            raise CardlabError(f"{where} is not valid JSON: {e}") from None
     if not isinstance(doc, dict):
-        raise CardlabError(f"--position {path!r}: expected a JSON object of position fields")
+        raise CardlabError(f"{where}: expected a JSON object of position fields")
     if doc.get("game", game) != game:
-        raise CardlabError(f"--position {path!r} is a {doc['game']} position, not {game}")
+        raise CardlabError(f"{where} is a {doc['game']} position, not {game}")
     unknown = sorted(set(doc) - set(accepted) - {"game", "variants", "models", "players"})
     if unknown:
-        raise CardlabError(f"--position {path!r}: unknown field {unknown[0]!r}; accepted: {', '.join(accepted)}")
-    _check_types(doc, path)
+        raise CardlabError(f"{where}: unknown field {unknown[0]!r}; accepted: {', '.join(accepted)}")
+    _check_types(doc, where)
     models = doc.get("models")
     if isinstance(models, dict):
         doc["models"] = [f"{k}={v}" for k, v in models.items()]
     elif isinstance(models, str):
         doc["models"] = [models]
     return doc
+
+
+def position_label(path: str | dict) -> str:
+    """How messages name a position document: its ``--position`` file, or "the position" (a request body)."""
+    return "the position" if isinstance(path, dict) else f"--position {path!r}"
 
 
 def advisor_spec(
@@ -226,10 +237,9 @@ _MAP_FIELDS = {"cards_left": '{"1": 9}', "known": '{"1": "AS"}', "hand_points": 
                "flingo": '{"0": "QD"}', "low": '{"2": "4H"}', "swapped": '{"2": 0}'}  # fmt: skip
 
 
-def _check_types(doc: dict, path: str) -> None:
+def _check_types(doc: dict, where: str) -> None:
     """Each field of a position document has its JSON type, refused in one line otherwise; a single seat where a
     list of seats is expected is taken as that list."""
-    where = f"--position {path!r}"
     for k, v in list(doc.items()):
         if k in _INT_FIELDS and (isinstance(v, bool) or not isinstance(v, int)):
             raise CardlabError(f"{where}: {k!r} is a seat or count number, e.g. 2; got {json_text(v)}")

@@ -466,7 +466,40 @@ def build_parser() -> _Parser:
     r.add_argument("--seed", type=_seed, default=2026)
     r.add_argument("--out", metavar="DIR", default="reports", help="output folder (default reports/)")
     r.add_argument("--quiet", action="store_true")
+
+    sv = sub.add_parser(
+        "serve",
+        help="the advisor and the review in a browser (a local page and its HTTP API)",
+        description="Serve a page where a person enters a position by clicking cards and reads the advisor's "
+        "answer, or steps through a reviewed game; the page's HTTP API is documented at /docs. Needs the serve "
+        "extra: pip install 'cardlab[serve]' (make serve installs it). Ctrl-C stops it.",
+    )
+    sv.add_argument("--port", type=_port, default=8765, help="the port (default 8765)")
+    sv.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; another address lets other "
+        "machines in, with no password)",
+    )
+    sv.add_argument("--reports", metavar="DIR", default="reports", help="the reports folder the page links to "
+                    "(default reports/, what make report writes)")  # fmt: skip
+    sv.add_argument("--queue", type=positive_int, default=4, metavar="N",
+                    help="analyses that may wait while one runs (default 4; more are refused as busy)")  # fmt: skip
+    sv.add_argument("--time-limit", type=positive_int, default=300, metavar="S",
+                    help="seconds one analysis may run (default 300)")  # fmt: skip
+    sv.add_argument("--max-trials", type=positive_int, default=5_000_000, metavar="N",
+                    help="the most sampled layouts one request may ask for (default 5,000,000)")  # fmt: skip
     return p
+
+
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if not 1 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"bad port {text!r}: expected a number from 1 to 65535")
+    return v
 
 
 def emit(text: str, out: str | None) -> None:
@@ -478,6 +511,16 @@ def emit(text: str, out: str | None) -> None:
 
 
 def emit_result(result: Result, args, game: Game | None = None) -> None:
+    text = render_result(
+        result, args.format, game, full=getattr(args, "all", False), measures=getattr(args, "measure", None)
+    )
+    emit(text, getattr(args, "out", None))
+
+
+def render_result(
+    result: Result, fmt: str, game: Game | None = None, full: bool = False, measures: list[str] | None = None
+) -> str:
+    """A result as the command line prints it in ``fmt`` (``cardlab serve`` answers with the same json)."""
     if game is not None:
         result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
         unit = result.meta.get("unit")
@@ -487,12 +530,19 @@ def emit_result(result: Result, args, game: Game | None = None) -> None:
         per = result.meta.get("games_per_match")
         if isinstance(per, int) and per > 1 and "trials" in result.meta:
             result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"
-    text = result.render(args.format, full=getattr(args, "all", False), measures=getattr(args, "measure", None))
-    if args.format == "table" and result.meta.get("verdict"):
+    text = result.render(fmt, full=full, measures=measures)
+    if fmt == "table" and result.meta.get("verdict"):
         text += result.meta["verdict"] + "\n"
-    if args.format == "table" and result.meta.get("answer"):
+    if fmt == "table" and result.meta.get("answer"):
         text = result.meta["answer"] + "\n" + text  # the advisor's one-line answer first (positions.md)
-    emit(text, getattr(args, "out", None))
+    return text
+
+
+def review_result(game: Game, result: Result) -> Result:
+    """A review's result labelled as the command line prints it (its variants' defaults, its unit)."""
+    result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
+    result.unit = "sampled layouts in all, every action on each"
+    return result
 
 
 def describe_games() -> list[dict]:
@@ -730,9 +780,7 @@ def _cmd_review(game: Game, args) -> None:
     if args.report:
         check_dir(args.report, "--report")
     run = RunOptions(precision=args.precision, seed=args.seed, threads=args.threads, progress=not args.quiet)
-    result = game.review(args.record, seat=args.seat, run=run, strategies=args.strategy)
-    result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
-    result.unit = "sampled layouts in all, every action on each"
+    result = review_result(game, game.review(args.record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
         text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
@@ -755,6 +803,19 @@ def _cmd_review(game: Game, args) -> None:
             "review.html",
         )  # fmt: skip
         print(f"cardlab: wrote {folder}/README.md and review.html", file=sys.stderr)
+
+
+def _cmd_serve(args) -> None:
+    try:
+        from .serve import serve
+    except ImportError as e:
+        raise CardlabError(
+            f"cardlab serve needs the serve extra ({e.name} is missing): pip install 'cardlab[serve]', or make serve"
+        ) from None
+    serve(
+        host=args.host, port=args.port, reports=args.reports, max_pending=args.queue, max_seconds=args.time_limit,
+        max_trials=args.max_trials,
+    )  # fmt: skip
 
 
 def _cmd_report(args) -> None:
@@ -784,7 +845,7 @@ GAME_COMMANDS = {
     "record": _cmd_record,
     "review": _cmd_review,
 }
-COMMANDS = ["games", *GAME_COMMANDS, "report"]
+COMMANDS = ["games", *GAME_COMMANDS, "report", "serve"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -802,6 +863,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _cmd_games(args)
         elif args.command == "report":
             _cmd_report(args)
+        elif args.command == "serve":
+            _cmd_serve(args)
         else:
             if args.game is None:
                 cap = (

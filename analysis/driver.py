@@ -24,6 +24,7 @@ one does. Completed chunks go to an append-only, locked checkpoint (:mod:`analys
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import hashlib
 import importlib
@@ -49,6 +50,32 @@ BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK_SIZE = 4096
 MAX_TRIALS = 10**12
 DEFAULT_MAX_TRIALS = 10**9  # precision mode's cap (CARDLAB_MAX_TRIALS sets another)
+
+#: who watches the runs of this thread (``cardlab serve``'s job queue): called with one event dict per stage
+#: (``{"stage": "compiling"}``; after each batch and look ``{"stage": "running", "trials": n, "total": N or None,
+#: "half_width": h or None, "target": P or None}``; before each of a review's decisions ``{"stage": "decision",
+#: "decision": k, "decisions": n}``); it may raise :class:`~analysis.errors.Cancelled` to stop
+#: the run between batches (the executor is closed as after Ctrl-C; nothing is kept)
+_observer: contextvars.ContextVar[Callable[[dict], None] | None] = contextvars.ContextVar("observer", default=None)
+
+
+@contextmanager
+def observing(callback: Callable[[dict], None]) -> Iterator[None]:
+    """Let ``callback`` watch (and stop) every run started in this thread inside the block."""
+    token = _observer.set(callback)
+    try:
+        yield
+    finally:
+        _observer.reset(token)
+
+
+def notify(**event: Any) -> None:
+    """Tell the observer of this thread, if any, of ``event`` (see :data:`_observer`)."""
+    callback = _observer.get()
+    if callback is not None:
+        callback(event)
+
+
 #: Seconds a dask scheduler has to answer a new client (then one line, exit 2).
 DASK_CONNECT_S = 10
 DASK_NO_WORKER_S = float(os.environ.get("CARDLAB_DASK_NO_WORKER_S", "60"))
@@ -501,6 +528,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                 hw = max(hw_by_measure.values(), default=float("inf"))
                 if bar is not None:
                     bar.set_postfix_str(f"±{hw:.2g} of ±{precision:.2g}")
+                notify(stage="running", trials=target * chunk_size, total=None, half_width=hw, target=precision)
                 done = hw <= precision or (spec.precision_done is not None and spec.precision_done(table, precision))
                 if done or target >= plan.max_chunks:
                     reached = done
@@ -511,8 +539,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             if len(rows) >= target:
                 break
             if executor is None:
-                if progress:
-                    _compile_note(spec)
+                if progress or _observer.get() is not None:
+                    _compile_note(spec, say=progress)
                 executor = make_executor()
                 if not per_batch:
                     per_batch = 4 * max(1, executor.workers if executor.backend != "threads" else _numba_threads())
@@ -527,6 +555,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             rows = np.concatenate([rows, new], axis=0)
             if bar is not None:
                 bar.update(min(stop * chunk_size, n_trials) - min(start * chunk_size, n_trials))
+            notify(stage="running", trials=min(stop * chunk_size, n_trials), total=trials, half_width=None,
+                    target=precision)  # fmt: skip
             # Aim for batches of about half a second, so progress, checkpoints and Ctrl-C stay responsive.
             if plan.batch_chunks is None:
                 dt = time.perf_counter() - batch_t0
@@ -573,11 +603,15 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     return Result(table=table, meta=meta, headline=spec.precision_measures)
 
 
-def _compile_note(spec: KernelSpec) -> None:
-    """One line on stderr when the kernel is not in the numba cache yet, so a first run does not look hung."""
+def _compile_note(spec: KernelSpec, say: bool = True) -> None:
+    """One line on stderr (``say``) when the kernel is not in the numba cache yet, so a first run does not look
+    hung; the observer, if any, hears of it too."""
     from kernels._jit import is_cached
 
     if is_cached(_load_kernel(spec.kernel)) is False:
+        notify(stage="compiling", game=spec.game)
+        if not say:
+            return
         print(
             f"cardlab: compiling the {spec.game} kernels (first run only, cached afterwards; up to about a minute on 2 cores)",
             file=sys.stderr,

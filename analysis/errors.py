@@ -35,3 +35,8 @@ class PrecisionNotReached(RuntimeError):
 
 class BackendFailed(RuntimeError):
     """A backend lost its workers or its scheduler; the chunks saved before are kept (exit 75, resumable)."""
+
+
+class Cancelled(RuntimeError):
+    """A run was stopped by its observer (``cardlab serve``: the person cancelled it, or the server's time
+    limit was reached); nothing is kept."""

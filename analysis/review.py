@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from .driver import KernelSpec
+from .driver import KernelSpec, notify
 from .driver import run as run_spec
 from .errors import CardlabError
 from .tables import Result
@@ -90,8 +90,9 @@ def judge(
     rows = []
     forced = 0
     trials = 0
-    for i, pos, taken, spec in decisions:
+    for k, (i, pos, taken, spec) in enumerate(decisions):
         bar.update(1)
+        notify(stage="decision", decision=k, decisions=total)
         names = spec.describe["actions"]
         if len(names) == 1:
             forced += 1

@@ -1008,7 +1008,7 @@ _SEAT_MAPS = ("opening", "flingo", "low", "swapped")
 def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dict, dict | None, list | None]:
     """The advisor's keywords from a ``--position`` document (``given["position"]``: a JSON file) and the flags
     given, which override it; the document's ``players``, ``variants`` and ``models`` unless flags name them."""
-    from ..advisor import read_position
+    from ..advisor import position_label, read_position
 
     path = given.pop("position", None)
     if not path:
@@ -1022,7 +1022,7 @@ def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dic
             out[k] = [f"{s}={v}" for s, v in doc[k].items()] if k in _SEAT_MAPS else doc[k]
     out.update({k: v for k, v in given.items() if v is not None and v is not False})
     if out.get("seat") is None:
-        raise CardlabError(f'--position {path!r}: give the deciding seat ("seat": 0 is the dealer\'s left)')
+        raise CardlabError(f'{position_label(path)}: give the deciding seat ("seat": 0 is the dealer\'s left)')
     if "players" not in out and "players" in doc:
         out["players"] = doc["players"]
     return out, variants if variants else doc.get("variants"), list(strategies) if strategies else doc.get("models")

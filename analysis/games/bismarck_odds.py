@@ -34,7 +34,15 @@ from kernels import bismarck as K
 from kernels import dd as DD
 from kernels.advise import advise_width
 
-from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_map, tabulate_actions
+from ..advisor import (
+    advisor_spec,
+    answer_line,
+    position_kwargs,
+    position_label,
+    read_position,
+    seat_map,
+    tabulate_actions,
+)
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -615,7 +623,7 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     return position_kwargs(doc, given, FIELDS, variants, strategies)
 
 
-def _trick_text(t: Any, path: str, i: int) -> str:
+def _trick_text(t: Any, path: str | dict, i: int) -> str:
     """A trick of a position document: ``"AS 2S 5H"`` or ``{"leader": 1, "cards": "AS 2S 5H"}`` (the leader
     is checked against BM-4 by the cards' order: it follows from the earlier tricks)."""
     if isinstance(t, str):
@@ -623,7 +631,7 @@ def _trick_text(t: Any, path: str, i: int) -> str:
     if isinstance(t, dict) and isinstance(t.get("cards"), str):
         return t["cards"]
     where = "current" if i < 0 else f"tricks[{i}]"
-    raise CardlabError(f'--position {path!r}: {where} is "AS 2S 5H" or {{"leader": 1, "cards": "AS 2S 5H"}}')
+    raise CardlabError(f'{position_label(path)}: {where} is "AS 2S 5H" or {{"leader": 1, "cards": "AS 2S 5H"}}')
 
 
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:

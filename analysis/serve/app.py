@@ -1,0 +1,385 @@
+"""``cardlab serve``: the advisor and the review in a browser, over an HTTP API the page itself uses.
+
+Everything the page shows comes from the same game interface as the command line: ``POST /api/odds/<game>``
+takes a position document (positions.md) and answers exactly what ``cardlab odds <game> --position FILE
+--format json`` prints; ``/api/review/<game>`` and ``/api/record/<game>`` likewise. Each analysis runs as a
+job on one worker thread (:mod:`.jobs`); the page starts jobs, polls their progress and may cancel them, and
+the plain endpoints wait for theirs. Bad input gets one line (``{"error": ...}``, status 400), never a
+traceback; request bodies, trial counts and run time are bounded; files are read only from the package's
+static folder and the reports folder.
+"""
+
+# no ``from __future__ import annotations``: FastAPI reads the endpoints' annotations, and the request models
+# are made per game at run time (locals a string annotation could not name)
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import Body, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import __version__
+from .. import games as registry
+from ..errors import CardlabError, accepted
+from ..games.base import Game, RunOptions
+from .fields import deck, describe_fields, position_model, record_model
+from .jobs import Busy, Job, JobQueue
+
+STATIC = Path(__file__).parent / "static"
+
+#: defaults of the server's bounds (each a ``cardlab serve`` option but the body size)
+MAX_BODY = 256 * 1024  # bytes: a record of a whole game is a few kB
+MAX_TRIALS = 5_000_000
+REVIEW_PRECISION = (0.005, 0.2)  # the review's --precision range the server accepts
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class _BodyLimit:
+    """Refuse a request body over ``limit`` bytes (413) before the app reads it, declared or streamed."""
+
+    def __init__(self, app, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        too_big = _error(413, f"the request body is over the server's limit of {self.limit:,} bytes")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            return await too_big(scope, receive, send)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooBig()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooBig:
+            await too_big(scope, receive, send)
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _game(game_id: str, capability: str) -> Game:
+    try:
+        registry.require(game_id, capability)
+    except CardlabError as e:
+        raise _Refused(404, str(e)) from None
+    return registry.get(game_id)
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _example_position(game: Game) -> dict | None:
+    """The game's example advisor position (the one ``cardlab odds --help`` is tested on) as a document."""
+    ex = dict(game.examples.get("odds") or {})
+    if not ex:
+        return None
+    ex.pop("run", None)
+    models = ex.pop("strategies", None)  # the Python API's name for a document's models
+    if models:
+        ex["models"] = models[0] if len(models) == 1 and "=" not in models[0] else dict(m.split("=", 1) for m in models)
+    for k, v in list(ex.items()):
+        if isinstance(v, list) and v and all(isinstance(x, str) and "=" in x for x in v):
+            ex[k] = dict(x.split("=", 1) for x in v)  # SEAT=VALUE items as the document's object
+    return ex
+
+
+def describe(game: Game) -> dict:
+    from ..cli import describe_games
+
+    info = next(g for g in describe_games() if g["game"] == game.id)
+    info["fields"] = describe_fields(game)
+    info["deck"] = deck(game)
+    info["example_position"] = _example_position(game)
+    info["record_options"] = [{"name": o.name, "help": o.help} for o in game.record_options]
+    info["parameterized_strategies"] = list(game.parameterized_strategies)
+    return info
+
+
+def create_app(
+    reports: str | Path = "reports",
+    max_pending: int = 4,
+    max_seconds: float = 300.0,
+    max_trials: int = MAX_TRIALS,
+    max_body: int = MAX_BODY,
+) -> FastAPI:
+    """The app: the API under ``/api/``, the page at ``/``, the reports at ``/reports/``, the schema at ``/docs``."""
+    app = FastAPIOffline(
+        title="cardlab",
+        version=__version__,
+        description="The advisor, the records and the reviews of cardlab's four games, as the command line "
+        "computes them (`cardlab odds|record|review <game> --format json`). Analyses run one at a time; "
+        "`/api/jobs/...` starts one and reports its progress, the plain endpoints wait for the answer.",
+    )
+    jobs = JobQueue(max_pending=max_pending, max_seconds=max_seconds)
+    app.state.jobs = jobs
+    app.state.reports = Path(reports)
+    app.router.on_shutdown.append(jobs.close)
+
+    @app.exception_handler(_Refused)
+    async def refused(request: Request, e: _Refused):
+        return _error(e.status, e.message)
+
+    @app.exception_handler(Busy)
+    async def busy(request: Request, e: Busy):
+        return _error(503, str(e))
+
+    @app.exception_handler(CardlabError)
+    async def bad_input(request: Request, e: CardlabError):
+        return _error(400, str(e))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, e: RequestValidationError):
+        err = e.errors()[0]
+        where = [str(x) for x in err.get("loc", ()) if x != "body"]
+        what = " ".join(where[:1]) if where and where[0] in ("query", "path") else "/".join(where)
+        field = "/".join(where[1:]) if where and where[0] in ("query", "path") else what
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "extra_forbidden":
+            msg = "unknown field"
+        if err.get("type") in ("json_invalid", "model_attributes_type", "dict_type") and not field:
+            return _error(400, "the request body is not a JSON object")
+        return _error(400, f"bad {field or 'request'}: {msg}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException):
+        detail = e.detail if isinstance(e.detail, str) else "error"
+        return _error(e.status_code, detail if e.status_code != 404 else f"not found: {request.url.path}")
+
+    def run_options(trials: int | None, precision: float | None, seed: int) -> RunOptions:
+        if (trials is None) == (precision is None):
+            raise CardlabError("give exactly one of trials and precision (query parameters)")
+        if trials is not None and trials > max_trials:
+            raise CardlabError(
+                f"bad trials {trials}: the server runs at most {max_trials:,} (cardlab serve --max-trials)"
+            )
+        return RunOptions(trials=trials, precision=precision, seed=seed, progress=False)
+
+    # --- the work each endpoint does, run on the job thread -----------------------------------------------
+
+    def odds_work(game: Game, doc: dict, run: RunOptions):
+        def work():
+            from ..cli import render_result
+
+            result = game.odds(run, position=doc)
+            return json.loads(render_result(result, "json", game))
+
+        return work
+
+    def review_work(game: Game, doc: dict, seat: int | None, run: RunOptions):
+        def work():
+            from ..cli import render_result, review_result
+
+            result = review_result(game, game.review(doc, seat=seat, run=run))
+            return json.loads(render_result(result, "json"))
+
+        return work
+
+    def record_work(game: Game, req: dict):
+        def work():
+            from ..rules import parse_variant_options
+
+            strategies = req.pop("strategies", None)
+            variants = req.pop("variants", None)
+            options = {k: v for k, v in req.items() if v is not None and k not in ("seed", "players")}
+            return game.record(
+                seed=req.get("seed", 0),
+                players=req.get("players"),
+                variants=parse_variant_options([f"{k}={v}" for k, v in (variants or {}).items()]),
+                strategies=[strategies] if isinstance(strategies, str) else strategies,
+                **options,
+            )
+
+        return work
+
+    async def answer(request: Request, job: Job) -> JSONResponse:
+        """Wait for ``job`` (cancelled if the client goes away) and answer its result or its one-line error."""
+        while not job.done.is_set():
+            if await request.is_disconnected():
+                jobs.cancel(job)
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.to_thread(job.done.wait)
+        if job.state == "done":
+            return JSONResponse(job.result)
+        return _error(job.status, job.error or job.state)
+
+    def started(job: Job) -> JSONResponse:
+        return JSONResponse(job.view(), status_code=202, headers={"Location": f"/api/jobs/{job.id}"})
+
+    # --- the API ------------------------------------------------------------------------------------------
+
+    @app.get("/api/games", summary="The games: players, variants, strategies, position fields, deck")
+    def games() -> dict:
+        return {"version": __version__, "games": [describe(g) for g in registry.all_games()]}
+
+    @app.get("/api/jobs/{job_id}", summary="A job's state, progress and (when done) its answer")
+    def job_state(job_id: str) -> JSONResponse:
+        job = jobs.get(job_id)
+        if job is None:
+            raise _Refused(404, f"no job {job_id!r} (finished jobs are kept for a while only)")
+        return JSONResponse(job.view(), status_code=job.status if job.done.is_set() and job.state != "done" else 200)
+
+    @app.delete("/api/jobs/{job_id}", summary="Cancel a job (a running analysis stops at its next batch)")
+    def job_cancel(job_id: str) -> JSONResponse:
+        job = jobs.get(job_id)
+        if job is None:
+            raise _Refused(404, f"no job {job_id!r}")
+        jobs.cancel(job)
+        return JSONResponse(job.view())
+
+    trials_q = Query(None, ge=1, description="run this many sampled layouts (give trials or precision)")
+    precision_q = Query(None, gt=0, lt=1, description="run until every paired difference to the best is within ±P")
+    seed_q = Query(0, ge=0, description="the seed (the same seed gives the same answer as the command line)")
+
+    for game in registry.all_games():
+        gid = game.id
+        caps = game.capabilities()
+        if "odds" in caps:
+            model = position_model(game)
+
+            def odds_job(game: Game, body, trials, precision, seed) -> Job:
+                doc = body.model_dump(exclude_none=True)
+                run = run_options(trials, precision, seed)
+                return jobs.submit("odds", game.id, odds_work(game, doc, run))
+
+            def make_odds(game=game, model=model, odds_job=odds_job):
+                async def odds(
+                    request: Request,
+                    position: model = Body(...),
+                    trials: int | None = trials_q,
+                    precision: float | None = precision_q,
+                    seed: int = seed_q,
+                ) -> JSONResponse:
+                    return await answer(request, odds_job(game, position, trials, precision, seed))
+
+                async def odds_start(
+                    position: model = Body(...),
+                    trials: int | None = trials_q,
+                    precision: float | None = precision_q,
+                    seed: int = seed_q,
+                ) -> JSONResponse:
+                    return started(odds_job(game, position, trials, precision, seed))
+
+                return odds, odds_start
+
+            odds, odds_start = make_odds()
+            app.post(
+                f"/api/odds/{gid}", summary=f"{game.rules.name}: the advisor on a position (cardlab odds {gid})",
+                tags=[gid],
+            )(odds)  # fmt: skip
+            app.post(f"/api/jobs/odds/{gid}", summary=f"{game.rules.name}: start the advisor as a job", tags=[gid],
+                     status_code=202)(odds_start)  # fmt: skip
+        if "review" in caps:
+
+            def make_review(game=game):
+                def review_job(record: dict, seat, precision, seed) -> Job:
+                    run = RunOptions(precision=precision, seed=seed, progress=False)
+                    return jobs.submit("review", game.id, review_work(game, record, seat, run))
+
+                review_args: dict[str, Any] = {
+                    "seat": Query(None, ge=0, description="review this seat's decisions (default: every seat's)"),
+                    "precision": Query(
+                        game.review_precision, ge=REVIEW_PRECISION[0], le=REVIEW_PRECISION[1],
+                        description="each decision's paired differences to ±P",
+                    ),
+                    "seed": seed_q,
+                }  # fmt: skip
+
+                async def review(
+                    request: Request,
+                    record: dict[str, Any] = Body(..., description="a record document (cardlab record)"),
+                    seat: int | None = review_args["seat"],
+                    precision: float = review_args["precision"],
+                    seed: int = review_args["seed"],
+                ) -> JSONResponse:
+                    return await answer(request, review_job(record, seat, precision, seed))
+
+                async def review_start(
+                    record: dict[str, Any] = Body(..., description="a record document (cardlab record)"),
+                    seat: int | None = review_args["seat"],
+                    precision: float = review_args["precision"],
+                    seed: int = review_args["seed"],
+                ) -> JSONResponse:
+                    return started(review_job(record, seat, precision, seed))
+
+                return review, review_start
+
+            review, review_start = make_review()
+            app.post(f"/api/review/{gid}", summary=f"{game.rules.name}: review a record (cardlab review {gid})",
+                     tags=[gid])(review)  # fmt: skip
+            app.post(f"/api/jobs/review/{gid}", summary=f"{game.rules.name}: start a review as a job", tags=[gid],
+                     status_code=202)(review_start)  # fmt: skip
+        if "record" in caps:
+            rmodel = record_model(game)
+
+            def make_record(game=game, rmodel=rmodel):
+                async def record(
+                    request: Request,
+                    body: rmodel | None = Body(None),
+                ) -> JSONResponse:
+                    req: dict = body.model_dump() if body is not None else {}
+                    return await answer(request, jobs.submit("record", game.id, record_work(game, req)))
+
+                return record
+
+            app.post(f"/api/record/{gid}", summary=f"{game.rules.name}: simulate and record one game (cardlab record {gid})",
+                     tags=[gid])(make_record())  # fmt: skip
+
+    # --- the reports and the page -------------------------------------------------------------------------
+
+    @app.get("/api/reports", summary="The report files in the reports folder (make report writes them)")
+    def report_list() -> dict:
+        root = app.state.reports
+        files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+        return {"folder": str(root), "files": [f for f in files if f.endswith((".html", ".md", ".png", ".csv"))]}
+
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    def unknown(rest: str):
+        parts = rest.split("/")
+        if (
+            len(parts) >= 2
+            and parts[0] in ("odds", "review", "record")
+            or parts[:2] in (["jobs", "odds"], ["jobs", "review"])
+        ):
+            gid = parts[-1]
+            cap = parts[-2] if parts[0] == "jobs" else parts[0]
+            _game(gid, cap)  # refuses an unknown game, or one without the capability, with the accepted names
+        raise _Refused(404, f"no API endpoint /api/{rest}; see /docs")
+
+    if Path(reports).is_dir():
+        app.mount("/reports", StaticFiles(directory=str(reports), html=True), name="reports")
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.add_middleware(_BodyLimit, limit=max_body)
+    return app
+
+
+def accepted_games(capability: str) -> str:
+    return accepted(registry.games_with(capability))

@@ -13,6 +13,7 @@ static folder and the reports folder.
 # are made per game at run time (locals a string annotation could not name)
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from .fields import deck, describe_fields, position_model, record_model
 from .jobs import Busy, Job, JobQueue
 
 STATIC = Path(__file__).parent / "static"
+_TYPE_TAG = re.compile(r"(str|int|bool|float|list|dict)(\[.*\])?")
 
 #: defaults of the server's bounds (each a ``cardlab serve`` option but the body size)
 MAX_BODY = 256 * 1024  # bytes: a record of a whole game is a few kB
@@ -43,7 +45,8 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 class _BodyLimit:
-    """Refuse a request body over ``limit`` bytes (413) before the app reads it, declared or streamed."""
+    """Refuse a request body over ``limit`` bytes (413) before the app sees it, whether its size is declared or
+    it is streamed: the body is read here (bounded) and handed on whole."""
 
     def __init__(self, app, limit: int):
         self.app = app
@@ -52,28 +55,36 @@ class _BodyLimit:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        declared = dict(scope.get("headers") or []).get(b"content-length")
         too_big = _error(413, f"the request body is over the server's limit of {self.limit:,} bytes")
+        declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
             return await too_big(scope, receive, send)
-        seen = 0
-
-        async def limited():
-            nonlocal seen
+        body = bytearray()
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise _TooBig()
-            return message
+            if message["type"] != "http.request":
+                return await self.app(scope, _replay([message]), send)  # the client left: let the app see it
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                return await too_big(scope, receive, send)
+            if not message.get("more_body", False):
+                break
+        await self.app(scope, _replay([{"type": "http.request", "body": bytes(body), "more_body": False}], receive),
+                       send)  # fmt: skip
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await too_big(scope, receive, send)
 
+def _replay(messages: list, then=None):
+    """An ASGI ``receive`` that gives ``messages`` first, then waits on ``then`` (the disconnect, say)."""
+    queue = list(messages)
 
-class _TooBig(Exception):
-    pass
+    async def receive():
+        if queue:
+            return queue.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+
+    return receive
 
 
 def _game(game_id: str, capability: str) -> Game:
@@ -153,7 +164,8 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, e: RequestValidationError):
         err = e.errors()[0]
-        where = [str(x) for x in err.get("loc", ()) if x != "body"]
+        # the location without "body" and without the names pydantic gives the members of a union ("str", ...)
+        where = [str(x) for x in err.get("loc", ()) if x != "body" and not _TYPE_TAG.fullmatch(str(x))]
         what = " ".join(where[:1]) if where and where[0] in ("query", "path") else "/".join(where)
         field = "/".join(where[1:]) if where and where[0] in ("query", "path") else what
         msg = err.get("msg", "invalid")

@@ -86,6 +86,11 @@ def test_odds_answers_what_the_command_line_prints(client, tmp_path, game):
     assert r.json()["meta"]["answer"]
 
 
+def test_odds_without_a_size_runs_to_the_default_precision(client):
+    meta = client.post("/api/odds/zheng-shangyou?seed=3", json=ZS).json()["meta"]
+    assert meta["precision_target"] == 0.02 and meta["precision_reached"]
+
+
 def test_review_and_record_answer_what_the_command_line_prints(client, tmp_path):
     record = json.loads((RECORDS / "zheng-shangyou-example.json").read_text(encoding="utf-8"))
     r = client.post("/api/review/zheng-shangyou?seat=2&precision=0.1&seed=4", json=record)
@@ -111,8 +116,7 @@ def test_review_and_record_answer_what_the_command_line_prints(client, tmp_path)
         ("/api/odds/zheng-shangyou?trials=5", [1, 2], 400, "the request body is not a JSON object"),
         ("/api/odds/zheng-shangyou?trials=0", {"hand": "3D"}, 400, "bad trials: "),
         ("/api/odds/zheng-shangyou?trials=x", {"hand": "3D"}, 400, "bad trials: "),
-        ("/api/odds/zheng-shangyou", {"hand": "3D"}, 400, "give exactly one of trials and precision"),
-        ("/api/odds/zheng-shangyou?trials=5&precision=0.1", {"hand": "3D"}, 400, "give exactly one of trials"),
+        ("/api/odds/zheng-shangyou?trials=5&precision=0.1", {"hand": "3D"}, 400, "give trials or precision (query "),
         ("/api/odds/zheng-shangyou?trials=99999999", {"hand": "3D"}, 400, "bad trials 99999999: the server runs at"),
         ("/api/odds/zheng-shangyou?trials=5", {"hand": "3D", "game": "bismarck"}, 400, "the position is a bismarck"),
         ("/api/odds/bismarck?trials=5", {"hand": "AS", "tricks": [5]}, 400, "bad tricks/0: "),

@@ -12,6 +12,7 @@ static folder and the reports folder.
 # no ``from __future__ import annotations``: FastAPI reads the endpoints' annotations, and the request models
 # are made per game at run time (locals a string annotation could not name)
 import asyncio
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -37,6 +38,7 @@ _TYPE_TAG = re.compile(r"(str|int|bool|float|list|dict)(\[.*\])?")
 #: defaults of the server's bounds (each a ``cardlab serve`` option but the body size)
 MAX_BODY = 256 * 1024  # bytes: a record of a whole game is a few kB
 MAX_TRIALS = 5_000_000
+DEFAULT_PRECISION = 0.02  # the advisor's run when a request names neither trials nor precision
 REVIEW_PRECISION = (0.005, 0.2)  # the review's --precision range the server accepts
 
 
@@ -137,17 +139,23 @@ def create_app(
     max_body: int = MAX_BODY,
 ) -> FastAPI:
     """The app: the API under ``/api/``, the page at ``/``, the reports at ``/reports/``, the schema at ``/docs``."""
+    jobs = JobQueue(max_pending=max_pending, max_seconds=max_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        jobs.close()  # the server is stopping: every job is cancelled (a running one stops at its next batch)
+
     app = FastAPIOffline(
+        lifespan=lifespan,
         title="cardlab",
         version=__version__,
         description="The advisor, the records and the reviews of cardlab's four games, as the command line "
         "computes them (`cardlab odds|record|review <game> --format json`). Analyses run one at a time; "
         "`/api/jobs/...` starts one and reports its progress, the plain endpoints wait for the answer.",
     )
-    jobs = JobQueue(max_pending=max_pending, max_seconds=max_seconds)
     app.state.jobs = jobs
     app.state.reports = Path(reports)
-    app.router.on_shutdown.append(jobs.close)
 
     @app.exception_handler(_Refused)
     async def refused(request: Request, e: _Refused):
@@ -181,8 +189,10 @@ def create_app(
         return _error(e.status_code, detail if e.status_code != 404 else f"not found: {request.url.path}")
 
     def run_options(trials: int | None, precision: float | None, seed: int) -> RunOptions:
-        if (trials is None) == (precision is None):
-            raise CardlabError("give exactly one of trials and precision (query parameters)")
+        if trials is not None and precision is not None:
+            raise CardlabError("give trials or precision (query parameters), not both")
+        if trials is None and precision is None:
+            precision = DEFAULT_PRECISION
         if trials is not None and trials > max_trials:
             raise CardlabError(
                 f"bad trials {trials}: the server runs at most {max_trials:,} (cardlab serve --max-trials)"
@@ -262,8 +272,11 @@ def create_app(
         jobs.cancel(job)
         return JSONResponse(job.view())
 
-    trials_q = Query(None, ge=1, description="run this many sampled layouts (give trials or precision)")
-    precision_q = Query(None, gt=0, lt=1, description="run until every paired difference to the best is within ±P")
+    trials_q = Query(None, ge=1, description="run this many sampled layouts (trials or precision, not both)")
+    precision_q = Query(
+        None, gt=0, lt=1,
+        description=f"run until every paired difference to the best is within ±P (default {DEFAULT_PRECISION})",
+    )  # fmt: skip
     seed_q = Query(0, ge=0, description="the seed (the same seed gives the same answer as the command line)")
 
     for game in registry.all_games():

@@ -218,13 +218,19 @@ function positionDocument() {
     else if (f.kind === "number") doc[f.name] = /^-?\d+$/.test(v) ? parseInt(v, 10) : v;
     else doc[f.name] = v;
   }
+  const variants = changedVariants();
+  if (Object.keys(variants).length) doc.variants = variants;
+  if ($("model").value) doc.models = $("model").value;
+  return doc;
+}
+
+function changedVariants() {
+  const g = game();
   const variants = {};
   for (const s of document.querySelectorAll("#variants [data-variant]")) {
     if (s.value !== String(g.variants[s.dataset.variant].default)) variants[s.dataset.variant] = s.value;
   }
-  if (Object.keys(variants).length) doc.variants = variants;
-  if ($("model").value) doc.models = $("model").value;
-  return doc;
+  return variants;
 }
 
 function fillPosition(doc) {
@@ -406,6 +412,8 @@ async function makeRecord() {
   notice("");
   const body = { seed: parseInt($("record-seed").value, 10) || 0 };
   if (players() !== game().players.default) body.players = players();
+  const variants = changedVariants();
+  if (Object.keys(variants).length) body.variants = variants;
   for (const i of document.querySelectorAll("[data-record-option]")) {
     if (i.value.trim()) body[i.dataset.recordOption] = parseInt(i.value, 10);
   }

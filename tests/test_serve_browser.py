@@ -152,8 +152,8 @@ def test_bad_input_is_one_line_on_the_page(page):
     page.select_option("#size-kind", "trials")
     page.fill("#size", "100")
     page.click("#run")
-    page.wait_for_selector("#notice:not([hidden])")
-    text = page.inner_text("#notice")
+    page.wait_for_selector("#advisor-error:not([hidden])")  # beside the button, where the person looks
+    text = page.inner_text("#advisor-error")
     assert text.startswith("bad card '3X'") and "\n" not in text and "Traceback" not in text
 
 

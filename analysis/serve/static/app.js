@@ -36,10 +36,16 @@ async function api(method, url, body) {
   return { status: r.status, data };
 }
 
-function notice(text) {
-  const n = $("notice");
-  n.textContent = text || "";
-  n.hidden = !text;
+// the command line's flags in a message, named as the page's fields ("--cards-left" -> "cards left")
+const unflag = (text) => text.replace(/--([a-z][a-z-]*)/g, (m, f) => `“${f.replaceAll("-", " ")}”`);
+
+function notice(text) {  // one line beside the button of the visible tab
+  for (const id of ["advisor-error", "review-error"]) {
+    const n = $(id);
+    const mine = !$(id.split("-")[0]).hidden;
+    n.textContent = mine && text ? unflag(text) : "";
+    n.hidden = !(mine && text);
+  }
 }
 
 // ---- the game and its position form ------------------------------------------------------------------
@@ -64,7 +70,7 @@ function selectGame(id) {
     pl.append(el("option", { value: n, selected: n === g.players.default, text: String(n) }));
   }
   const m = $("model");
-  m.replaceChildren(el("option", { value: "", text: `default (${g.default_strategy})` }));
+  m.replaceChildren(el("option", { value: "", text: "the advisor's default" }));
   for (const name of Object.keys(g.strategies)) m.append(el("option", { value: name, text: name }));
   const v = $("variants");
   v.replaceChildren();
@@ -99,7 +105,7 @@ function buildFields() {
   $("active-label").textContent = "(pick a field)";
   for (const f of game().fields) {
     const label = el("span", { class: "name", text: f.name.replaceAll("_", " ") });
-    const help = el("span", { class: "help", text: f.help });
+    const help = el("span", { class: "help", text: unflag(f.help) });
     let input;
     if (f.kind === "choice") {
       input = el("select", { "data-field": f.name }, el("option", { value: "", text: "(default)" }),
@@ -120,7 +126,8 @@ function buildFields() {
     } else if (f.kind === "cards") {
       input = cardInput(f, null);
     } else {
-      input = el("input", { "data-field": f.name, size: f.kind === "number" ? 4 : 16 });
+      input = el("input", { "data-field": f.name, size: f.kind === "number" ? 4 : 16,
+        placeholder: f.kind === "seats" ? "seats, e.g. 2 0" : null });
     }
     form.append(el("div", { class: "field", "data-kind": f.kind }, el("label", {}, label, input), help));
   }
@@ -275,10 +282,10 @@ async function runJob(url, body, progressEl, cancelBtn) {
   let job = started.data;
   S.job = job.job;
   cancelBtn.hidden = false;
-  cancelBtn.onclick = () => api("DELETE", `/api/jobs/${job.job}`);
+  cancelBtn.onclick = () => { progressEl.textContent = "cancelling (the run stops at its next batch)..."; api("DELETE", `/api/jobs/${job.job}`); };
   try {
     for (;;) {
-      progressEl.textContent = progressText(job);
+      if (!progressEl.textContent.startsWith("cancelling")) progressEl.textContent = progressText(job);
       if (!["queued", "running"].includes(job.state)) break;
       await new Promise((r) => setTimeout(r, 250));
       const r = await api("GET", `/api/jobs/${job.job}`);
@@ -305,6 +312,12 @@ function sizeQuery() {
 const fmt = (x, pct) => (x === null || x === undefined || Number.isNaN(x) ? "" : pct ? (100 * x).toFixed(1) + "%" : x.toFixed(2));
 const PROB = new Set(["win", "sole_win", "last", "quota", "first_out", "p_win"]);
 
+function cell(r, p) {
+  if (!r) return "";
+  const ci = r.ci_low === null || r.ci_low === undefined ? "" : ` (${fmt(r.ci_low, p)} to ${fmt(r.ci_high, p)})`;
+  return fmt(r.estimate, p) + ci;
+}
+
 function isProb(measure, rows) {
   return PROB.has(measure) || rows.every((r) => r.measure !== measure || (r.ci_low >= -1e-9 && r.ci_high <= 1 + 1e-9 && r.estimate >= 0 && r.estimate <= 1));
 }
@@ -325,8 +338,10 @@ async function askAdvisor() {
 function showAnswer(res) {
   const { meta, rows } = res;
   $("verdict").textContent = meta.answer || "";
-  const models = Array.isArray(meta.models) ? meta.models.join(", ") : JSON.stringify(meta.models || meta.strategies);
-  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest of the hand played by: ${models}.`;
+  const m = meta.models || meta.strategies || [];
+  const models = Array.isArray(m) ? m.join(", ") : Object.entries(m).map(([k, v]) => `seat ${k} ${v}`).join(", ");
+  const rankBy = meta.rank_by || "win";
+  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankBy}; "worse" is clearly worse than the best in ${rankBy} (95%), "uncertain" not separated from it.`;
   if (meta.precision_target !== undefined) {
     line += meta.precision_reached ? ` Precision ±${meta.precision_target} reached.` : ` Precision ±${meta.precision_target} NOT reached (the cap stopped the run).`;
   }
@@ -339,27 +354,27 @@ function showAnswer(res) {
   t.replaceChildren();
   const head = el("tr", {}, el("th", { text: "action" }), el("th", { text: "verdict" }),
     ...measures.map((m) => el("th", { text: m + " (95% interval)" })));
-  const diff = measures.map((m) => `diff_${m}`).find((d) => rows.some((r) => r.measure === d));
+  const diff = [`diff_${rankBy}`, ...measures.map((x) => `diff_${x}`)].find((d) => rows.some((r) => r.measure === d));
   if (diff) head.append(el("th", { text: `${diff.slice(5)} vs the best` }));
   t.append(el("thead", {}, head));
   const body = el("tbody");
   for (const a of actions) {
     const any = by[`${measures[0]}|${a}`] || rows.find((r) => r.action === a);
-    const tr = el("tr", { class: "verdict-" + any.verdict, "data-action": a }, el("td", { text: a }), el("td", { text: any.verdict }));
+    const tr = el("tr", { class: "verdict-" + any.verdict, "data-action": a }, el("td", { text: a }), el("td", { text: any.verdict || "" }));
     for (const m of measures) {
       const r = by[`${m}|${a}`];
       const p = isProb(m, rows);
-      tr.append(el("td", { text: r ? `${fmt(r.estimate, p)} (${fmt(r.ci_low, p)} to ${fmt(r.ci_high, p)})` : "" }));
+      tr.append(el("td", { text: cell(r, p) }));
     }
     if (diff) {
       const r = by[`${diff}|${a}`];
       const p = isProb(diff.slice(5), rows);
-      tr.append(el("td", { text: r ? (any.verdict === "best" ? "best" : `${fmt(r.estimate, p)} (${fmt(r.ci_low, p)} to ${fmt(r.ci_high, p)})`) : "" }));
+      tr.append(el("td", { text: r ? (any.verdict === "best" ? "best" : cell(r, p)) : "" }));
     }
     body.append(tr);
   }
   t.append(body);
-  const ranked = measures.includes("win") ? "win" : measures[0];
+  const ranked = measures.includes(rankBy) ? rankBy : measures[0];
   $("chart").replaceChildren(barChart(actions.map((a) => by[`${ranked}|${a}`]).filter((r) => r), ranked, isProb(ranked, rows)));
   $("answer").hidden = false;
 }
@@ -478,18 +493,25 @@ function showStep() {
   if (r.dd_taken !== undefined && r.dd_taken !== null) t.append(kv("double dummy: taken / best", `${r.dd_taken} / ${r.dd_best}`));
   d.append(t);
   const lost = r.loss_win > 0;
+  const score = !r.loss_score ? "." : r.loss_score > 0 ? `, and ${r.loss_score.toFixed(2)} points of score.` : `, though it scores ${(-r.loss_score).toFixed(2)} more.`;
   d.append(el("p", { id: "loss", class: lost ? "loss" : "ok", text: lost
-    ? `Lost ${pts(r.loss_win)} points of win chance against ${r.best} (95%: ${pts(r.loss_win_low)} to ${pts(r.loss_win_high)})` + (r.loss_score ? `, and ${r.loss_score.toFixed(2)} in score.` : ".")
-    : (r.verdict === "best" ? "The best action (or as good as it)." : "Not separated from the best at 95%: no loss counted.") }));
+    ? `Lost ${pts(r.loss_win)} points of win chance against ${r.best} (95%: ${pts(r.loss_win_low)} to ${pts(r.loss_win_high)})` + score
+    : (r.verdict === "best" ? "The best action (or as good as it)."
+      : `Ranked below ${r.best}, but its win chance is not separated from the best's at 95%: no loss counted.`) }));
   $("review-chart").replaceChildren(winChart(rows, S.step));
 }
 
-function winChart(rows, current) {
+function winChart(all, currentIndex) {
+  // one seat's decisions: the current decision's seat (every seat's in one line would mix their chances)
+  const seat = all[currentIndex].seat;
+  const idx = all.map((r, i) => i).filter((i) => all[i].seat === seat);
+  const rows = idx.map((i) => all[i]);
+  const current = idx.indexOf(currentIndex);
   const W = 640, H = 200, l = 44, r = 12, t = 20, b = 28;
   const x = (i) => l + (rows.length > 1 ? (i / (rows.length - 1)) * (W - l - r) : (W - l - r) / 2);
   const y = (v) => t + (1 - v) * (H - t - b);
   const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "win chance through the game" });
-  s.append(svg("text", { x: l, y: 12, class: "axis" }, "win chance after each decision (the action taken); the current one ringed"));
+  s.append(svg("text", { x: l, y: 12, class: "axis" }, `seat ${seat}'s win chance after each of its decisions (the action taken); the current one ringed, red where a loss was counted`));
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     s.append(svg("line", { x1: l, x2: W - r, y1: y(v), y2: y(v), class: "grid" }));
     s.append(svg("text", { x: l - 4, y: y(v) + 4, "text-anchor": "end", class: "label" }, `${v * 100}%`));
@@ -499,7 +521,7 @@ function winChart(rows, current) {
   rows.forEach((row, i) => {
     const c = svg("circle", { cx: x(i), cy: y(row.win_taken ?? 0), r: i === current ? 7 : 4,
       class: (row.loss_win > 0 ? "lost" : "kept") + (i === current ? " current" : "") });
-    c.addEventListener("click", () => { S.step = i; showStep(); });
+    c.addEventListener("click", () => { S.step = idx[i]; showStep(); });
     s.append(c);
   });
   return s;
@@ -511,7 +533,7 @@ async function loadReports() {
   const r = await api("GET", "/api/reports");
   const ul = $("report-list");
   ul.replaceChildren();
-  const files = (r.data.files || []).filter((f) => f.endsWith(".html") || f.endsWith("README.md"));
+  const files = (r.data.files || []).filter((f) => f.endsWith(".html"));
   if (!files.length) { ul.append(el("li", { text: `No reports in ${r.data.folder} yet: make report writes them.` })); return; }
   for (const f of files) ul.append(el("li", {}, el("a", { href: `/reports/${f}`, target: "_blank", text: f })));
 }

@@ -1241,11 +1241,12 @@ class BiskoBobo(Game):
                '"AH KD"}, "flingo": {"0": "QD"}} (seeds/bisko-bobo.md lists them); flags given override it'),
         Option("--seat", "the deciding seat (0 = dealer's left; required, here or in --position)", type=int),
         Option("--decision", "the decision (default flingo)", choices=DECISIONS),
-        Option("--upright", "the player's opening upright card"),
-        Option("--tucked", "the player's tucked card"),
+        Option("--upright", "the player's opening upright card", metavar="CARD"),
+        Option("--tucked", "the player's tucked card", metavar="CARD"),
         Option("--jingo-card", "the player's Jingo card as dealt (swap and tuck decisions; for tuck, the card dealt "
                "and still held at placement: sampled deals where a swap changes it are set aside, and the answer "
-               "line says what share was kept; after the swaps give --low, each swap turn and --received)"),
+               "line says what share was kept; after the swaps give --low, each swap turn and --received)",
+               metavar="CARD"),
         Option("--opening", "another seat's two opening cards", action="append", metavar="SEAT=CARDS"),
         Option(
             "--flingo",
@@ -1265,7 +1266,7 @@ class BiskoBobo(Game):
         Option("--declined", "swap with whom: an earlier player in the order who did not swap", action="append",
                type=int, metavar="SEAT"),
         Option("--received", "the placement after the swaps (--decision tuck with --low and every swap turn as "
-               "--swapped/--declined): the Jingo card the seat got in its swap"),
+               "--swapped/--declined): the Jingo card the seat got in its swap", metavar="CARD"),
     )  # fmt: skip
 
     def strategies(self):

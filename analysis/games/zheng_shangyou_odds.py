@@ -122,8 +122,11 @@ def odds_spec(
     state[K.P_WINNER] = finished[0] if finished else -1
     state[K.P_REV] = 1 if revolution else 0
     if current:
-        if by is None or not 0 <= by < P or by == seat:
+        if by is None:
             raise CardlabError(f"give --by SEAT: who made the current play (another seat, 0..{P - 1})")
+        if not 0 <= by < P or by == seat:
+            what = "the deciding seat itself" if by == seat else f"not a seat here (0..{P - 1})"
+            raise CardlabError(f"bad --by {by}: {what}; the current play was made by another seat (ZS-4)")
         cur = _encode(current, variants)
         ck, cn, ckey = classify_mask(cur, zv, revolution)
         if ck == 0:

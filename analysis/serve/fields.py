@@ -64,17 +64,20 @@ def describe_fields(game: Game) -> list[dict]:
             d["choices"] = list(o.choices)
         if kind in ("seat_number", "seat_cards", "seat_seat"):
             d["keys"] = "teams" if (o.metavar or "").startswith("TEAM") else "seats"
-            d["one_card"] = (o.metavar or "").endswith("=CARD")
+        if kind in ("cards", "seat_cards"):
+            d["one_card"] = (o.metavar or "").endswith("CARD")  # a click replaces the card instead of adding one
         out.append(d)
     return out
 
 
 def deck(game: Game) -> list[str]:
-    """The cards the page's picker offers, in suit-major order (the jokers where the game has them)."""
-    cards = [r + s for s in reversed(SUITS) for r in reversed(RANKS)]
-    if game.id == "zheng-shangyou":
-        cards = list(JOKERS)[::-1] + cards
-    return cards
+    """The cards the page's picker offers, suit by suit, high to low in the game's order (the jokers where the game
+    has them)."""
+    ranks = list(reversed(RANKS))
+    if game.id == "zheng-shangyou":  # ZS-2: twos are high, threes low; the jokers above every card
+        ranks = ["2", *ranks[:-1]]
+    cards = [r + s for s in reversed(SUITS) for r in ranks]
+    return list(JOKERS)[::-1] + cards if game.id == "zheng-shangyou" else cards
 
 
 _JSON_TYPES: dict[str, Any] = {

@@ -134,8 +134,8 @@ function buildFields() {
 }
 
 function cardInput(f, key) {
-  const i = el("input", { "data-field": f.name, "data-key": key, "data-cards": "1", size: key === null ? 28 : 12,
-    placeholder: "click cards or type, e.g. AS KH" });
+  const i = el("input", { "data-field": f.name, "data-key": key, "data-cards": "1", "data-one": f.one_card ? "1" : null,
+    size: f.one_card ? 5 : key === null ? 36 : 14, placeholder: f.one_card ? "a card" : "click cards or type, e.g. AS KH" });
   i.addEventListener("focus", () => activate(i, f, key));
   return i;
 }
@@ -180,6 +180,8 @@ function toggleCard(c) {
     if (at >= 0) last.splice(at, 1); else last.push(c);
     lines[lines.length - 1] = last.join(" ");
     i.value = lines.join("\n");
+  } else if (i.dataset.one) {  // a one-card field: the click replaces its card
+    i.value = i.value.trim().toUpperCase() === c ? "" : c;
   } else {
     const t = tokens(i.value.toUpperCase());
     const at = t.indexOf(c);

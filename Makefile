@@ -41,11 +41,8 @@ report: $(BASE_STAMP)
 # one worker process per core, each test file in one worker (its kernels compile once, in parallel with
 # the other files'), the files in the order tests/conftest.py gives (the heaviest first: docs/performance.md);
 # a single test or file runs as usual with plain pytest
-# NUMBA_OPT=1: LLVM optimises the test run's kernels less (the same code and results, compiled about an eighth
-# faster, run a little slower: compiling is most of a cold test run); their cache is kept apart from the
-# default level's that make report and make bench use (kernels/__init__.py)
 test: $(DEV_STAMP) lint browser
-	NUMBA_OPT=1 $(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 # lint and format check over the tree (ruff), type check of analysis/ (mypy; its files in pyproject.toml)
 lint: $(DEV_STAMP)

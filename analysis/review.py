@@ -174,12 +174,16 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     text = f"{who}: {len(t)} decision{'s' if len(t) != 1 else ''} ({m['forced']} {one} not counted)"
     if len(worse):
         col = "loss_win" if cost == "win" else "loss_score"
-        what = {
-            "win": f"{100 * worse[col].sum():.1f} points of win chance",
-            "share": f"{100 * worse[col].sum():.1f} points of win share",
-        }.get(cost, f"{worse[col].sum():.2f} points")
+        scale, digits = (100, 1) if cost in ("win", "share") else (1, 2)
+        unit = {"win": "points of win chance", "share": "points of win share"}.get(cost, "points")
+        # a seat's losses add up; different seats' chances do not, so every seat's review says each seat's sum
+        by_seat = worse.groupby("seat")[col].sum()
+        if m["seat"] is None and len(by_seat) > 1:
+            what = f"in {unit}, " + ", ".join(f"{scale * v:.{digits}f} for seat {s}" for s, v in by_seat.items())
+        else:
+            what = f"{scale * worse[col].sum():.{digits}f} {unit} in all"
         text += (
-            f"; {len(worse)} clearly worse than the best, costing {what} in all (largest at event "
+            f"; {len(worse)} clearly worse than the best, costing {what} (largest at event "
             f"{int(worse.loc[worse[col].idxmax(), 'event'])})"
         )
     else:

@@ -600,7 +600,7 @@ def bismarck_pimc() -> None:
     deals = int(os.environ.get("CARDLAB_BENCH_BM_DEALS", "60"))
     numba.set_num_threads(max(1, os.cpu_count() or 1))
     for rnd in (1, 2, 3):
-        spec = bm.compare_spec("heuristic", "pimc", round=rnd, pimc_from=16, pimc_samples=16)
+        spec = bm.compare_spec("heuristic", "pimc", round=rnd, pimc_from=16, samples=16)
         t0 = time.perf_counter()
         t = driver.run(spec, trials=deals, seed=3700 + rnd, progress=False, chunk_size=max(1, deals // 8)).table
         el = time.perf_counter() - t0

@@ -481,7 +481,7 @@ function showStep() {
   if (!rows.length) { $("step-label").textContent = "no decisions to review"; $("review-chart").replaceChildren(); return; }
   S.step = Math.max(0, Math.min(S.step, rows.length - 1));
   const r = rows[S.step];
-  $("step-label").textContent = `decision ${S.step + 1} of ${rows.length}`;
+  $("step-label").textContent = `decision ${S.step + 1} of ${rows.length} (event ${r.event})`;
   $("prev").disabled = S.step === 0;
   $("next").disabled = S.step === rows.length - 1;
   const kv = (k, v) => el("tr", {}, el("th", { text: k }), el("td", { text: v === undefined || v === null ? "" : String(v) }));

@@ -146,6 +146,21 @@ def test_bismarck_lead_by_clicking(page, tmp_path):
     assert verdict == cli["meta"]["answer"] and verdict.startswith("Play")  # the opening lead
 
 
+def test_bisko_bobo_split_deck_and_the_example(page, tmp_path):
+    """BB-1 on the grid: at 4 players the HIGH deck is 9..A, the LOW deck 2..8 (the Bingo-Bango LOW cards)."""
+    page.select_option("#game", "bisko-bobo")
+    page.click('#fields [data-field="upright"]')
+    assert "off" in page.get_attribute('#deck .card[data-card="2C"]', "class")
+    assert "off" not in page.get_attribute('#deck .card[data-card="9H"]', "class")
+    page.click('#fields [data-field="low"][data-key="0"]')
+    assert "off" not in page.get_attribute('#deck .card[data-card="2C"]', "class")
+    assert "off" in page.get_attribute('#deck .card[data-card="AS"]', "class")
+    page.click("#example")
+    verdict = ask(page, 400)
+    cli = cli_answer(tmp_path, "bisko-bobo", {"seat": 1, "decision": "flingo", "upright": "9H", "tucked": "KS"}, 400)
+    assert verdict == cli["meta"]["answer"]
+
+
 def test_bad_input_is_one_line_on_the_page(page):
     page.select_option("#game", "zheng-shangyou")
     page.fill('#fields [data-field="hand"]', "3D 3X")

@@ -125,6 +125,9 @@ def describe(game: Game) -> dict:
     info = next(g for g in describe_games() if g["game"] == game.id)
     info["fields"] = describe_fields(game)
     info["deck"] = deck(game)
+    high = game.rules.data.get("deck", {}).get("high_ranks")
+    if high:  # BB-1: the HIGH deck's ranks by player count (the rest are the LOW deck's, dealt only by BB-7)
+        info["high_ranks"] = {str(k): list(v) for k, v in high.items()}
     info["example_position"] = _example_position(game)
     info["record_options"] = [{"name": o.name, "help": o.help} for o in game.record_options]
     info["parameterized_strategies"] = list(game.parameterized_strategies)

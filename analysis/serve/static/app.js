@@ -191,6 +191,15 @@ function toggleCard(c) {
   refreshDeck();
 }
 
+// Bisko-Bobo's split deck (BB-1): a card the active field cannot hold at this player count is greyed out and
+// marked (HIGH cards everywhere but in the LOW cards of the Bingo-Bango swap, and the other way round)
+function offDeck(card) {
+  const high = game().high_ranks;
+  if (!high || !S.active) return false;
+  const inHigh = (high[String(players())] || []).includes(card[0]);
+  return S.active.dataset.field === "low" ? inHigh : !inHigh;
+}
+
 function refreshDeck() {
   const mine = new Set(S.active ? tokens(S.active.value.toUpperCase()) : []);
   const elsewhere = new Set();
@@ -200,6 +209,9 @@ function refreshDeck() {
   for (const b of document.querySelectorAll("#deck .card")) {
     b.classList.toggle("picked", mine.has(b.dataset.card));
     b.classList.toggle("used", !mine.has(b.dataset.card) && elsewhere.has(b.dataset.card));
+    const off = offDeck(b.dataset.card);
+    b.classList.toggle("off", off);
+    b.title = off ? `${b.dataset.card}: not in the ${S.active.dataset.field === "low" ? "LOW" : "HIGH"} deck at ${players()} players (BB-1)` : b.dataset.card;
   }
 }
 

@@ -134,19 +134,11 @@ def read_position(path: str | dict, game: str, accepted: tuple[str, ...]) -> dic
     ``{"1": "planning"}``). ``path`` is a file, or the document itself (``cardlab serve``'s request body), which
     is copied, never changed."""
     import copy
-    import json
-    from pathlib import Path
+
+    from .outputs import read_json
 
     where = position_label(path)
-    if isinstance(path, dict):
-        doc = copy.deepcopy(path)
-    else:
-        try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as e:
-            raise CardlabError(f"cannot read {where}: {e.strerror}") from None
-        except ValueError as e:
-            raise CardlabError(f"{where} is not valid JSON: {e}") from None
+    doc = copy.deepcopy(path) if isinstance(path, dict) else read_json(path, where)
     if not isinstance(doc, dict):
         raise CardlabError(f"{where}: expected a JSON object of position fields")
     if doc.get("game", game) != game:

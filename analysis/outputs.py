@@ -185,3 +185,17 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
 
 def write_text(path: str | os.PathLike, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
+
+
+def read_json(path: str, where: str):
+    """A JSON document from the file ``path``; a file that cannot be read or parsed is one line naming ``where``
+    (``--position 'p.json'``, ``the record 'g.json'``)."""
+    import json
+    from pathlib import Path
+
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CardlabError(f"cannot read {where}: {e.strerror}") from None
+    except ValueError as e:
+        raise CardlabError(f"{where} is not valid JSON: {e}") from None

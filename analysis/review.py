@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -38,13 +37,9 @@ def review_models(given: list[str] | None, recorded: list[str] | None, default: 
 
 def load_record(path: str) -> dict:
     """A record document from a JSON file (its shape and rules are checked by the game's replay)."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise CardlabError(f"cannot read the record {path!r}: {e.strerror}") from None
-    except ValueError as e:
-        raise CardlabError(f"the record {path!r} is not valid JSON: {e}") from None
-    return doc
+    from .outputs import read_json
+
+    return read_json(path, f"the record {path!r}")
 
 
 def example_record(name: str) -> dict:

@@ -1,5 +1,5 @@
-"""The root of the search players (Zheng Shangyou's and Biscuits'): UCB1 over a root's candidate actions, the
-rollouts' own random stream, and the final choice. Each game's search module supplies its candidates, its
+"""The root of the search players (Zheng Shangyou's and Biscuits'): the candidate list of a crowded position, UCB1
+over a root's candidate actions, the rollouts' own random stream, and the final choice. Each game's search module supplies its candidates, its
 determinizations and its rollouts.
 """
 
@@ -11,6 +11,31 @@ import numpy as np
 
 from . import rng
 from ._jit import jit_inline
+
+
+@jit_inline
+def lowest_per_group(group, key, n, limit, picked):
+    """When a position has more plays than a search can weigh: in each ``group`` (a combination type, say) the
+    play with the lowest ``key``, groups in the order they first appear, at most ``limit`` of them; their indices
+    go to ``picked``, their count is returned."""
+    gk = np.full(limit, -1, dtype=np.int64)
+    gkey = np.zeros(limit, dtype=np.int64)
+    G = 0
+    for i in range(n):
+        j = 0
+        while j < G and gk[j] != group[i]:
+            j += 1
+        if j == G:
+            if G == limit:
+                continue
+            gk[G] = group[i]
+            gkey[G] = key[i]
+            picked[G] = i
+            G += 1
+        elif key[i] < gkey[j]:
+            gkey[j] = key[i]
+            picked[j] = i
+    return G
 
 
 @jit_inline

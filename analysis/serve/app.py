@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from .. import games as registry
-from ..errors import CardlabError, accepted
+from ..errors import CardlabError
 from ..games.base import Game, RunOptions
 from .fields import deck, describe_fields, position_model, record_model
 from .jobs import Busy, Job, JobQueue
@@ -119,10 +119,8 @@ def _example_position(game: Game) -> dict | None:
     return ex
 
 
-def describe(game: Game) -> dict:
-    from ..cli import describe_games
-
-    info = next(g for g in describe_games() if g["game"] == game.id)
+def describe(game: Game, info: dict) -> dict:
+    """``info`` (:func:`analysis.cli.describe_games`' record of the game) with what the page needs besides."""
     info["fields"] = describe_fields(game)
     info["deck"] = deck(game)
     high = game.rules.data.get("deck", {}).get("high_ranks")
@@ -258,7 +256,12 @@ def create_app(
 
     @app.get("/api/games", summary="The games: players, variants, strategies, position fields, deck")
     def games() -> dict:
-        return {"version": __version__, "games": [describe(g) for g in registry.all_games()]}
+        from ..cli import describe_games
+
+        return {
+            "version": __version__,
+            "games": [describe(g, i) for g, i in zip(registry.all_games(), describe_games())],
+        }
 
     @app.get("/api/jobs/{job_id}", summary="A job's state, progress and (when done) its answer")
     def job_state(job_id: str) -> JSONResponse:
@@ -407,7 +410,3 @@ def create_app(
 
     app.add_middleware(_BodyLimit, limit=max_body)
     return app
-
-
-def accepted_games(capability: str) -> str:
-    return accepted(registry.games_with(capability))

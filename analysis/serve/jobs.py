@@ -38,7 +38,6 @@ class Job:
     result: Any = None
     error: str | None = None
     status: int = 200  # the HTTP status of the answer: 400 bad input, 409 cancelled or out of time, 500 a fault
-    created: float = field(default_factory=time.monotonic)
     started: float | None = None
     finished: float | None = None
     cancel_asked: threading.Event = field(default_factory=threading.Event)

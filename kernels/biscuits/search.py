@@ -22,7 +22,7 @@ import numpy as np
 from .. import rng
 from .._jit import jit
 from ..bits import low_index, popcount, sort_prefix
-from ..ucb import most_visited, rollout_stream, ucb_pick
+from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
 from .combinations import K_NONE, classify, generate_moves
 from .hand import F_PLAY, PH_TURN, _play_from
 from .players import H_FIELDS, PLAY_PLANNING
@@ -57,25 +57,14 @@ def search_play(
             cand[A] = moves[i]
             A += 1
     else:  # per kind the play with the lowest key
-        gk = np.full(MAX_CAND, -1, dtype=np.int64)
-        gkey = np.zeros(MAX_CAND, dtype=np.int64)
-        gi = np.zeros(MAX_CAND, dtype=np.int64)
-        G = 0
+        group = np.zeros(n, dtype=np.int64)
+        keys = np.zeros(n, dtype=np.int64)
         for i in range(n):
             kind, key = classify(moves[i], bv)
-            j = 0
-            while j < G and gk[j] != kind:
-                j += 1
-            if j == G:
-                if G == MAX_CAND - A:
-                    continue
-                gk[G] = kind
-                gkey[G] = key
-                gi[G] = i
-                G += 1
-            elif key < gkey[j]:
-                gkey[j] = key
-                gi[j] = i
+            group[i] = kind
+            keys[i] = key
+        gi = np.zeros(MAX_CAND, dtype=np.int64)
+        G = lowest_per_group(group, keys, n, MAX_CAND - A, gi)
         for j in range(G):
             cand[A] = moves[gi[j]]
             A += 1

@@ -23,7 +23,7 @@ import numpy as np
 from .. import rng
 from .._jit import jit
 from ..bits import low_index, popcount
-from ..ucb import most_visited, rollout_stream, ucb_pick
+from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
 from .advisor import sample_layout
 from .classifier import classify
 from .game import _play_on
@@ -55,26 +55,14 @@ def _candidates(hand, dup, n_hand, following, moves, n, zv, rev, cand):
             A += 1
         return A
     # many plays: per (kind, length) group the one with the lowest key
-    gk = np.full(MAX_CAND, -1, dtype=np.int64)
-    gkey = np.zeros(MAX_CAND, dtype=np.int64)
-    gi = np.zeros(MAX_CAND, dtype=np.int64)
-    G = 0
+    group = np.zeros(n, dtype=np.int64)
+    keys = np.zeros(n, dtype=np.int64)
     for i in range(n):
         kind, length, key = classify(moves[i, 0], moves[i, 1], zv, rev)
-        g = kind * 64 + length
-        j = 0
-        while j < G and gk[j] != g:
-            j += 1
-        if j == G:
-            if G == MAX_CAND - A:
-                continue
-            gk[G] = g
-            gkey[G] = key
-            gi[G] = i
-            G += 1
-        elif key < gkey[j]:
-            gkey[j] = key
-            gi[j] = i
+        group[i] = kind * 64 + length
+        keys[i] = key
+    gi = np.zeros(MAX_CAND, dtype=np.int64)
+    G = lowest_per_group(group, keys, n, MAX_CAND - A, gi)
     for j in range(G):
         cand[A, 0] = moves[gi[j], 0]
         cand[A, 1] = moves[gi[j], 1]

@@ -347,6 +347,10 @@ BAD = [
     ),
     (["report", "bisko-bobo", "--scale", "nan"], "bad --scale nan"),
     (["report", "bisko-bobo", "--scale", "inf"], "bad --scale inf"),
+    (["strong-field"], "give a game; accepted: biscuits, bismarck, zheng-shangyou"),
+    (["strong-field", "bisko-bobo"], "no strong-field measurements for 'bisko-bobo'"),
+    (["strong-field", "zheng-shangyou", "--scale", "nan"], "bad --scale nan"),
+    (["strong-field", "biscuits", "--field", "nosuch"], "unknown strategy 'nosuch'"),
 ]
 
 

@@ -399,12 +399,24 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     return df
 
 
+#: the parts of a paired score, after win and score (kernels.zheng_shangyou.paired, PAIR_PARTS on, in order)
+SCORE_PARTS = ("score_won", "score_lost", "lost_multiplied", "cards_left")
+
+
 def _paired_rows(c: np.ndarray, measure: str, seat, extra: dict) -> list[dict]:
+    """The paired rows of one seat's (or the pool's) PAIR_STATS: win, score, and where the score comes from
+    (SCORE_PARTS: the points of games won and of games lost, the share of games lost at x2 or x3, the cards
+    held when the Winner went out), each a mean of A, of B and B - A with its interval."""
     from ..stats import paired_difference
 
-    n, wa, wb, dw, dw2, sa, sb, ds, ds2 = (float(x) for x in c)
+    c = np.asarray(c, dtype=float)
+    n = c[0]
+    parts = [("win", c[3], c[4], c[1], c[2]), ("score", c[7], c[8], c[5], c[6])]
+    for k, what in enumerate(SCORE_PARTS):
+        a, b, d, d2 = c[K.PAIR_PARTS + 4 * k : K.PAIR_PARTS + 4 * k + 4]
+        parts.append((what, d, d2, a, b))
     rows = []
-    for what, d, d2, a, b in (("win", dw, dw2, wa, wb), ("score", ds, ds2, sa, sb)):
+    for what, d, d2, a, b in parts:
         m, se, lo, hi = paired_difference(d, d2, n)
         rows.append(
             {

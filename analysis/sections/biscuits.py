@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..report import Section
@@ -31,6 +32,19 @@ WORKED_POSITION: dict[str, Any] = {"hand": "4C 4D 7H 8S 9D TC JH KD", "cards_lef
 #: --strategy planning)
 REVIEWED_SEAT = 2
 REVIEWED_SEED = 1
+#: the strong field (cardlab strong-field): the search player in every seat, at a budget that keeps the
+#: computation to minutes; the teams that play among it, one at a time (planning, then one policy changed)
+STRONG_FIELD = "search:100"
+STRONG_CHALLENGERS = (
+    "planning",
+    "planning-pass-lowest",
+    "planning-pass-pair",
+    "planning-pass-connectors",
+    "planning-no-handover",
+    "planning-exchange",
+    "greedy",
+    "greedy-actions",
+)
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -58,8 +72,11 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     advice = BO.odds({"precision": 0.1, "seed": seed + 6, "progress": False}, **WORKED_POSITION)
     record = BR.record(seed=REVIEWED_SEED, strategies=["planning"])
     review = BR.review(record, seat=REVIEWED_SEAT, precision=0.25, seed=seed + 7)
+    from ..strong_field import stored
+
     return {
         "seed": seed,
+        "strong": stored("biscuits"),
         "games": games,
         "win_table": win_table,
         "compare": pd.concat(compare, ignore_index=True),
@@ -285,6 +302,108 @@ def reviewed_hand(runs: dict) -> Section:
     )
 
 
+def strong_field_runs(field: str) -> list:
+    """What ``cardlab strong-field biscuits`` measures with ``field`` in every seat: the Starter's advantage and
+    the points by seat, and each of STRONG_CHALLENGERS as one team among the field."""
+    from ..games import biscuits as B
+    from ..strong_field import StrongRun
+
+    def pooled(t: pd.DataFrame) -> pd.DataFrame:
+        return t[t.team.isna()]
+
+    def games(t: pd.DataFrame) -> pd.DataFrame:
+        return t[t.measure.isin(["out_first_given_starter", "out_first", "team_points_per_hand", "game_won"])]
+
+    plan = [StrongRun("games", B.simulation_spec(strategies=[field]), 1500, games)]
+    # the teams on the same hands (one seed), so that their differences compare policies
+    plan += [StrongRun(f"team-{c}", B.compare_spec(field, c), 1000, pooled, 1) for c in STRONG_CHALLENGERS]
+    return plan
+
+
+def strong_field(runs: dict) -> Section:
+    from ..strong_field import change, side_by_side
+
+    doc = runs.get("strong")
+    title = "The findings again, with a strong field"
+    if doc is None:
+        return Section(
+            title,
+            "Not computed yet: `cardlab strong-field biscuits` measures them (minutes on 2 cores) and stores "
+            "seeds/biscuits-strong-field.json, which the report then shows here.",
+        )
+    R = doc["runs"]
+    today = runs["games"]["planning"]
+    starter = side_by_side(
+        today[today.measure == "out_first_given_starter"],
+        R["games"]["table"].query("measure == 'out_first_given_starter'"),
+        ["measure"], ("planning", "strong"),
+    )  # fmt: skip
+    st = starter.iloc[0]
+    teams = pd.concat([R[f"team-{c}"]["table"] for c in STRONG_CHALLENGERS if f"team-{c}" in R], ignore_index=True)
+    base = teams[teams.challenger == "planning"].iloc[0]
+    sentences = [
+        f"The Starter goes out first in {st.estimate_planning:.3f} of the hands among planning players and "
+        f"{st.estimate_strong:.3f} among searching players (a seat at random: 0.25)"
+        + (
+            f"; the advantage {'changes sign' if st.changes == 'sign' else 'changes'}."
+            if st.changes
+            else "; the two do not separate at 95%."
+        )  # fmt: skip
+    ]
+    sentences.append(
+        f"A planning team among searching players makes {base.estimate:+.2f} points a hand against a searching "
+        f"team (95% {base.ci_low:+.2f} to {base.ci_high:+.2f})."
+    )
+    # a policy's worth against the strong field: its team's difference minus plain planning's, on the same hands
+    # (the two estimates share the hands; their variances added give a conservative interval)
+    rows = []
+    for r in teams.itertuples(index=False):
+        d = r.estimate - base.estimate
+        half = 1.96 * float(np.hypot(r.std_error, base.std_error)) if r.challenger != "planning" else np.nan
+        rows.append({"challenger": r.challenger, "vs_planning": d, "vs_planning_low": d - half,
+                     "vs_planning_high": d + half})  # fmt: skip
+    vs = pd.DataFrame(rows)
+    # the same one-policy change among planning players (the report's comparisons above), beside
+    today_cmp = runs["compare"]
+    today_cmp = today_cmp[today_cmp.field == "planning"].set_index("challenger")
+    for col in ("among_planning", "among_planning_low", "among_planning_high"):
+        vs[col] = np.nan
+    vs["changes"] = ""
+    for i, r in vs.iterrows():
+        if r.challenger != "planning" and r.challenger in today_cmp.index:
+            t = today_cmp.loc[r.challenger]
+            vs.loc[i, ["among_planning", "among_planning_low", "among_planning_high"]] = [t.estimate, t.ci_low,
+                                                                                         t.ci_high]  # fmt: skip
+            vs.loc[i, "changes"] = change(t.ci_low, t.ci_high, r.vs_planning_low, r.vs_planning_high)
+    changed = [
+        f"{r.challenger} ({r.among_planning:+.2f} among planning players, {r.vs_planning:+.2f} here; "
+        f"{'the sign changes' if r.changes == 'sign' else 'the intervals do not overlap'})"
+        for r in vs[vs.changes != ""].itertuples(index=False)
+    ]
+    sentences.append(
+        "What a change of policy is worth differs against the strong field for " + ", ".join(changed) + "."
+        if changed
+        else "No change of policy is worth a different amount against the strong field at 95%."
+    )
+    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
+    text = (
+        f"The Starter's advantage and the worth of each policy measured again with a strong field: {doc['field']} "
+        f"(the search player, seeds/biscuits.md) in every seat, on new deals. Stored by `{doc['command']}` on "
+        f"{doc['computed']} (cardlab {doc['cardlab']}, {doc['machine']}; {doc['seconds'] / 60:.0f} min: "
+        f"{took}); seeds/biscuits-strong-field.json has every row. The table: each team (both partners) playing "
+        "the challenger among searching players, on the same hands as a searching team (estimate: points a hand, "
+        "challenger - field); vs_planning is that minus plain planning's, the worth of the one policy that "
+        "differs against this field (its interval adds the two variances: conservative, as the two share the hands "
+        "and move together), beside the same change among planning players (the comparisons above; changes: "
+        "'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do not "
+        "overlap).\n\n" + " ".join(sentences)
+    )
+    table = teams[["challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]].merge(
+        vs, on="challenger"
+    )
+    return Section(title, text, table, digits=3)
+
+
 SECTIONS = (
     starter_advantage,
     points_by_seat,
@@ -295,6 +414,7 @@ SECTIONS = (
     games,
     worked_position,
     reviewed_hand,
+    strong_field,
 )
 
 

@@ -37,6 +37,10 @@ TRUMP_LAYOUTS_PIMC = 32
 #: the reviewed example: seat 0 of seeds/records/bismarck-example.json (cardlab record bismarck --seed 1)
 REVIEWED_RECORD = "bismarck-example.json"
 REVIEWED_SEAT = 0
+#: the strong field (cardlab strong-field): PIMC in every seat, taking over with STRONG_PIMC_FROM[round] cards in
+#: hand (12 in the trump and no-trump rounds; 8 in the misere round, where double dummy explodes above 12)
+STRONG_FIELD = "pimc"
+STRONG_PIMC_FROM = {1: 12, 2: 12, 3: 12, 4: 8}
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -109,8 +113,11 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         example_record(REVIEWED_RECORD), seat=REVIEWED_SEAT, precision=0.25, seed=seed + 52,
         max_trials=fixed(1024, 64),
     )  # fmt: skip
+    from ..strong_field import stored
+
     return {
         "seed": seed,
+        "strong": stored("bismarck"),
         "lead": lead,
         "trump": trump,
         "review": review,
@@ -504,7 +511,99 @@ def reviewed_hand(runs: dict) -> Section:
     )
 
 
-SECTIONS = (rounds_by_role, hand_features, games, fairness, swedish, players, worked_lead, trump_choice, reviewed_hand)
+def strong_field_runs(field: str) -> list:
+    """What ``cardlab strong-field bismarck`` measures with ``field`` in every seat: each round type's hands, by
+    role (tricks, score, the quota)."""
+    from ..games import bismarck as B
+    from ..strong_field import StrongRun
+
+    def by_role(t: pd.DataFrame) -> pd.DataFrame:
+        return t[t.measure.isin(["tricks", "score", "made_quota"])]
+
+    return [
+        StrongRun(
+            f"round-{rnd}",
+            B.simulation_spec(unit="hand", round=rnd, strategies=[field], pimc_from=STRONG_PIMC_FROM[rnd]),
+            1000,
+            by_role,
+        )
+        for rnd in (1, 2, 3, 4)
+    ]
+
+
+def strong_field(runs: dict) -> Section:
+    from ..games.bismarck import ROLES, ROUND_NAMES
+    from ..strong_field import side_by_side
+
+    doc = runs.get("strong")
+    title = "Each round and role again, with a strong field"
+    if doc is None:
+        return Section(
+            title,
+            "Not computed yet: `cardlab strong-field bismarck` measures it (minutes on 2 cores) and stores "
+            "seeds/bismarck-strong-field.json, which the report then shows here.",
+        )
+    R = doc["runs"]
+    parts = []
+    for rnd, today in runs["hands"].items():
+        key = f"round-{rnd}"
+        if key not in R:
+            continue
+        keep = ["tricks", "score", "made_quota"]
+        t = side_by_side(
+            today[today.measure.isin(keep) & today.role.notna()], R[key]["table"].dropna(subset=["role"]),
+            ["measure", "role"], ("heuristic", "strong"),
+        )  # fmt: skip
+        parts.append(t.assign(round=rnd, round_type=ROUND_NAMES[rnd]))
+    table = pd.concat(parts, ignore_index=True)
+    sentences = []
+    for r in table[(table.changes != "") & (table.measure == "made_quota")].itertuples(index=False):
+        sentences.append(
+            f"Round {r.round} ({r.round_type}), the {r.role}: P(quota) {r.estimate_heuristic:.3f} with heuristic "
+            f"players, {r.estimate_strong:.3f} with PIMC players."
+        )
+    q = table[table.measure == "made_quota"]
+    best = q.loc[q.estimate_strong.idxmax()]
+    worst = q.loc[q.estimate_strong.idxmin()]
+    sentences.append(
+        f"With PIMC players the easiest quota is round {best['round']}'s {best.role} ({best.estimate_strong:.3f}) and the "
+        f"hardest round {worst['round']}'s {worst.role} ({worst.estimate_strong:.3f})."
+    )
+    by_from: dict[int, list[str]] = {}
+    for rnd in sorted(R):
+        by_from.setdefault(R[rnd]["describe"].get("pimc_from", 8), []).append(rnd.split("-")[1])
+    froms = " and ".join(f"{k} cards in round{'s' if len(v) > 1 else ''} {', '.join(v)}" for k, v in by_from.items())
+    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
+    text = (
+        f"Every seat plays {doc['field']} (pimc: sampled layouts of the hidden cards, each solved double dummy, "
+        f"{R[next(iter(R))]['describe'].get('pimc_samples', 16)} a card; dd: the layout known) from the trick "
+        f"where a hand holds {froms} (the heuristic before that), on new deals, beside the heuristic "
+        f"players' figures of the first section. Stored by `{doc['command']}` on {doc['computed']} (cardlab {doc['cardlab']}, "
+        f"{doc['machine']}; {doc['seconds'] / 60:.0f} min: {took}); seeds/bismarck-strong-field.json has every "
+        "row. changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the "
+        "intervals do not overlap.\n\n" + " ".join(sentences or ["No role's chance of its quota changes at 95%."])
+    )
+    cols = ["round", "round_type", "role", "measure", "estimate_heuristic", "ci_low_heuristic", "ci_high_heuristic",
+            "trials_strong", "estimate_strong", "ci_low_strong", "ci_high_strong", "changes"]  # fmt: skip
+    order = {r: i for i, r in enumerate(ROLES)}
+    table = table.sort_values(["round", "measure"], kind="stable").sort_values(
+        ["round", "role"], key=lambda c: c.map(order) if c.name == "role" else c, kind="stable"
+    )
+    return Section(title, text, table[cols], digits=3)
+
+
+SECTIONS = (
+    rounds_by_role,
+    hand_features,
+    games,
+    fairness,
+    swedish,
+    players,
+    worked_lead,
+    trump_choice,
+    reviewed_hand,
+    strong_field,
+)
 
 
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:

@@ -29,6 +29,9 @@ EXTRA_VARIANTS = [{"deck": d} for d in ("4p_52", "3p_54", "3p_52")] + [
     {"ruleset": "current_wiki", "suit_order": "false"},
 ]
 VARIANT_MEASURES = ("winner_given_3D", "winner_gain")
+#: the paired measures the card-value and policy tables show; the others (where the score comes from) have
+#: their own section
+HEADLINE_PAIRED = {m: (f"{m}_win", f"{m}_score") for m in ("value_of_holding", "challenger_minus_field")}
 #: the advisor's worked position (README's example): seat 0 over a 5 of spades, three opponents in play
 WORKED_POSITION: dict[str, Any] = {
     "hand": "4D 6C 7H 8S 9D TC JH QS KD 2C",
@@ -36,7 +39,17 @@ WORKED_POSITION: dict[str, Any] = {
     "current": "5S",
     "by": 3,
 }
-REVIEWED_SEED, REVIEWED_SEAT = 1, 2  # seeds/records/zheng-shangyou-example.json, the seat with a clear error
+REVIEWED_SEED, REVIEWED_SEAT = 1, 2
+#: the strong field (cardlab strong-field): the search player in every seat, at a budget that keeps the
+#: computation to minutes; the features and policies it re-measures
+STRONG_FIELD = "search:250"
+STRONG_FEATURES = ("3D", "RJ", "BJ", "2S", "bomb")
+STRONG_POLICIES = (
+    "greedy",
+    "greedy-hold",
+    "greedy-stop",
+    "planning",
+)  # seeds/records/zheng-shangyou-example.json, the seat with a clear error
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -87,8 +100,11 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     # the advisor and the review run to a precision, not to a size: the scale does not change them
     advice = ZO.odds({"precision": 0.01, "seed": seed + 6, "progress": False}, **WORKED_POSITION)
     review = ZR.review(ZR.record(seed=REVIEWED_SEED), seat=REVIEWED_SEAT, precision=0.02, seed=seed + 7)
+    from ..strong_field import stored
+
     return {
         "seed": seed,
+        "strong": stored("zheng-shangyou"),
         "advice": advice,
         "review": review,
         "main": main.table,
@@ -169,13 +185,16 @@ def card_values(runs: dict) -> Section:
             "the deal and the players' random draws are the same, so the difference isolates the card. estimate = "
             "with - without, for the holder; 'accepted_share' is the share of deals where someone held it."
         ),
-        vt[["measure", "feature", "trials", "with", "without", "estimate", "ci_low", "ci_high", "accepted_share"]],
+        vt[vt.measure.isin(HEADLINE_PAIRED["value_of_holding"])][
+            ["measure", "feature", "trials", "with", "without", "estimate", "ci_low", "ci_high", "accepted_share"]
+        ],
         [draw],
     )
 
 
 def policies(runs: dict) -> Section:
     ct = runs["compare"]
+    ct = ct[ct.measure.isin(HEADLINE_PAIRED["challenger_minus_field"])]
     return Section(
         "When to spend a bomb, and how to plan: policies compared (paired)",
         (
@@ -197,6 +216,86 @@ def policies(runs: dict) -> Section:
                 "ci_high",
             ]
         ],
+    )
+
+
+def _decomposition(rows: pd.DataFrame, prefix: str, subject: str) -> tuple[pd.DataFrame, str]:
+    """The six paired rows (win, score and SCORE_PARTS) of one comparison as a table, and what they say in
+    two sentences, every figure from the rows (``subject`` is what differs: "planning, against greedy")."""
+    from ..games.zheng_shangyou import SCORE_PARTS
+
+    names = ("win", "score") + SCORE_PARTS
+    r = {n: rows[rows.measure == f"{prefix}_{n}"].iloc[0] for n in names}
+
+    def est(n: str, digits: int, unit: str = "") -> str:
+        x = r[n]
+        head = f"{x.estimate:+.{digits}f}" + (f" {unit}" if unit else "")
+        return f"{head} (95% {x.ci_low:+.{digits}f} to {x.ci_high:+.{digits}f})"
+
+    def sure(n: str) -> bool:
+        return bool(r[n].ci_low > 0 or r[n].ci_high < 0)
+
+    first = (
+        f"For {subject}: win probability {est('win', 3)}, score {est('score', 2, 'points a game')}. "
+        f"The score splits into the games won, {est('score_won', 2, 'points')}, and the games lost, "
+        f"{est('score_lost', 2, 'points')}."
+    )
+    win, won = r["win"], r["score_won"]
+    if sure("win") and sure("score_won") and (win.estimate > 0) != (won.estimate > 0):
+        a_side, b_side = won.field_value / win.field_value, won.challenger_value / win.challenger_value
+        how = "the extra wins are narrow ones" if win.estimate > 0 else "the fewer wins are bigger ones"
+        first += (
+            f" So {how}: a won game brings {b_side:.1f} points against {a_side:.1f} (the points of a win are the "
+            "cards the others still hold)."
+        )
+    lost = r["score_lost"].estimate
+    if sure("score_lost") and lost < 0:
+        why = (
+            f" The losses grow because a lost game ends with {est('cards_left', 2, 'cards')} held when the Winner "
+            f"goes out, and {est('lost_multiplied', 3)} of the games are lost at x2 or x3 (10 cards or more, or "
+            "none played, ZS-8)."
+        )
+    elif sure("score_lost"):
+        why = (
+            f" The losses shrink: {est('cards_left', 2, 'cards')} held when the Winner goes out, and "
+            f"{est('lost_multiplied', 3)} of the games lost at x2 or x3."
+        )
+    else:
+        why = " The points of the games lost do not separate at 95%."
+    table = pd.DataFrame([r[n] for n in names])
+    return table, first + why
+
+
+def where_points_come_from(runs: dict) -> Section:
+    ct = runs["compare"]
+    plan = ct[(ct.field == "greedy") & (ct.challenger == "planning")]
+    vt = runs["values"]
+    bj = vt[vt.feature == "BJ"]
+    t1, s1 = _decomposition(
+        plan, "challenger_minus_field", "one planning seat among greedy players (planning - greedy)"
+    )
+    t2, s2 = _decomposition(bj, "value_of_holding", "holding the black joker (with - without)")
+    cols = ["measure", "trials", "estimate", "ci_low", "ci_high"]
+    table = pd.concat(
+        [
+            t1.assign(comparison="planning - greedy", a=t1.field_value, b=t1.challenger_value),
+            t2.assign(comparison="with - without the black joker", a=t2["with"], b=t2["without"]),
+        ],
+        ignore_index=True,
+    )
+    table["measure"] = table.measure.str.replace(r"^(challenger_minus_field|value_of_holding)_", "", regex=True)
+    return Section(
+        "Winning more, scoring less: where the points come from (paired)",
+        (
+            "Win share and score can disagree: above, a planning seat among greedy players and the holder of the "
+            "black joker. The same paired games, split by where the points come from: "
+            "score_won and score_lost are the points a game from the games won and lost (they add up to score), "
+            "lost_multiplied the share of games lost at x2 or x3, cards_left the cards held when the Winner goes "
+            "out (0 for the Winner). a and b are the two sides' means (greedy and planning; with and without)."
+            f"\n\n{s1}\n\n{s2}"
+        ),
+        table[["comparison", *cols[:2], "a", "b", *cols[2:]]],
+        digits=3,
     )
 
 
@@ -420,11 +519,145 @@ def reviewed_game(runs: dict) -> Section:
     )
 
 
+def strong_field_runs(field: str) -> list:
+    """What ``cardlab strong-field zheng-shangyou`` measures with ``field`` in every seat: who wins by seat, the
+    value of holding each of STRONG_FEATURES, and each built-in policy as one seat among the field."""
+    from ..games import zheng_shangyou as Z
+    from ..strong_field import StrongRun
+
+    def pooled(t: pd.DataFrame) -> pd.DataFrame:
+        return t[t.seat.isna()]
+
+    def seats(t: pd.DataFrame) -> pd.DataFrame:
+        return t[t.measure.isin(["winner", "score", "winner_given_3D", "score_given_3D", "winner_gain"])]
+
+    plan = [StrongRun("seats", Z.simulation_spec(strategies=[field]), 4000, seats)]
+    plan += [StrongRun(f"value-{f}", Z.card_value_spec(f, strategy=field), 3000) for f in STRONG_FEATURES]
+    # the policies on the same deals (one seed), so that their differences compare policies
+    n_values = len(plan)
+    plan += [StrongRun(f"policy-{c}", Z.compare_spec(field, c), 1500, pooled, n_values) for c in STRONG_POLICIES]
+    return plan
+
+
+def _changed_sentences(t: pd.DataFrame, name, unit: dict, labels: tuple[str, str]) -> list[str]:
+    out = []
+    a, b = labels
+    for r in t[t.changes != ""].itertuples(index=False):
+        r = r._asdict()
+        d = unit[r["measure"]]
+        how = "changes sign" if r["changes"] == "sign" else "changes (the intervals do not overlap)"
+        out.append(
+            f"{name(r)} {how}: {r[f'estimate_{a}']:+.{d}f} with the built-in players, "
+            f"{r[f'estimate_{b}']:+.{d}f} with the strong field."
+        )
+    return out
+
+
+def _change(r) -> str:
+    from ..strong_field import change
+
+    return change(r.ci_low_builtin, r.ci_high_builtin, r.ci_low_strong, r.ci_high_strong)
+
+
+def strong_field(runs: dict) -> Section:
+    from ..strong_field import side_by_side
+
+    doc = runs.get("strong")
+    title = "The findings again, with a strong field"
+    if doc is None:
+        return Section(
+            title,
+            "Not computed yet: `cardlab strong-field zheng-shangyou` measures them (tens of minutes on 2 cores) "
+            "and stores seeds/zheng-shangyou-strong-field.json, which the report then shows here.",
+        )
+    field = doc["field"]
+    R = doc["runs"]
+    labels = ("builtin", "strong")
+    # the value of holding a card: greedy players (above) against the field of searching players
+    strong_values = pd.concat([R[f"value-{f}"]["table"] for f in STRONG_FEATURES if f"value-{f}" in R])
+    today_values = runs["values"]
+    keep = HEADLINE_PAIRED["value_of_holding"]
+    values = side_by_side(
+        today_values[today_values.measure.isin(keep)], strong_values[strong_values.measure.isin(keep)],
+        ["feature", "measure"], labels,
+    )  # fmt: skip
+    # who wins by seat
+    main = runs["main"]
+    wins = side_by_side(
+        main[(main.measure == "winner") & main.seat.notna()].assign(seat=lambda d: d.seat.astype(int)),
+        R["seats"]["table"].query("measure == 'winner'").dropna(subset=["seat"]).assign(seat=lambda d: d.seat.astype(int)),
+        ["measure", "seat"], labels,
+    )  # fmt: skip
+    # each built-in policy as one seat among the field: what it gives up against the searching players, and
+    # (on the same deals) its difference to greedy, against the same policy pair among greedy players above
+    pol = pd.concat([R[f"policy-{c}"]["table"] for c in STRONG_POLICIES if f"policy-{c}" in R], ignore_index=True)
+    pol = pol[pol.measure.isin(HEADLINE_PAIRED["challenger_minus_field"])]
+    ct = runs["compare"]
+    vs_rows = []
+    for r in pol[pol.challenger != "greedy"].itertuples(index=False):
+        g = pol[(pol.challenger == "greedy") & (pol.measure == r.measure)]
+        t = ct[(ct.field == "greedy") & (ct.challenger == r.challenger) & (ct.measure == r.measure)]
+        if not (len(g) and len(t)):
+            continue
+        g, t = g.iloc[0], t.iloc[0]
+        d = r.estimate - g.estimate
+        half = 1.96 * float(np.hypot(r.std_error, g.std_error))  # conservative: the two share the deals
+        vs_rows.append({"feature": f"{r.challenger} - greedy", "measure": r.measure.rsplit("_", 1)[1],
+                        "estimate_builtin": t.estimate, "ci_low_builtin": t.ci_low, "ci_high_builtin": t.ci_high,
+                        "trials_strong": r.trials, "estimate_strong": d, "ci_low_strong": d - half,
+                        "ci_high_strong": d + half})  # fmt: skip
+    vs = pd.DataFrame(vs_rows)
+    if len(vs):
+        vs["changes"] = [_change(r) for r in vs.itertuples(index=False)]
+    unit = {m: (3 if m.endswith("_win") else 2) for m in ("value_of_holding_win", "value_of_holding_score")}
+    unit.update(winner=3, win=3, score=2)
+    sentences = (
+        _changed_sentences(
+            values, lambda r: f"The value of holding {r['feature']} ({r['measure'].rsplit('_', 1)[1]})", unit, labels
+        )
+        + _changed_sentences(wins, lambda r: f"Seat {r['seat']}'s win share", unit, labels)
+        + _changed_sentences(vs, lambda r: f"{r['feature']} ({r['measure']})", unit, labels)
+    )
+    if not sentences:
+        sentences = ["No value of holding a card, seat's win share or policy difference changes at 95% between the "
+                     "two fields."]  # fmt: skip
+    win = pol[pol.measure == "challenger_minus_field_win"].sort_values("estimate", ascending=False)
+    best, worst = win.iloc[0], win.iloc[-1]
+    sentences.append(
+        f"Among searching players the built-in policy that gives up least is {best.challenger} "
+        f"({best.estimate:+.3f} win probability against a searching seat, 95% {best.ci_low:+.3f} to "
+        f"{best.ci_high:+.3f}), the one that gives up most {worst.challenger} ({worst.estimate:+.3f})."
+    )
+    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
+    text = (
+        f"The questions above measured again with a strong field: {field} (the search player, "
+        f"seeds/zheng-shangyou.md) in every seat, on new deals. Stored by `{doc['command']}` on {doc['computed']} "
+        f"(cardlab {doc['cardlab']}, {doc['machine']}; {doc['seconds'] / 60:.0f} min: {took}); "
+        "seeds/zheng-shangyou-strong-field.json has every row. The tables: the value of holding a card and the "
+        "win share by seat with the built-in players (greedy, above) and with the strong field side by side "
+        "(changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do "
+        "not overlap); then each policy's difference to greedy (the bomb policies and planning: one seat switching "
+        "among greedy players above, and here the two policies' rows among searching players on the same deals, "
+        "whose interval adds the two variances, conservative as they move together); last, each built-in policy "
+        "as one seat among the searching players (challenger - field, pooled over the seats).\n\n" + " ".join(sentences)
+    )
+    cols = ["feature", "measure", "estimate_builtin", "ci_low_builtin", "ci_high_builtin", "trials_strong",
+            "estimate_strong", "ci_low_strong", "ci_high_strong", "changes"]  # fmt: skip
+    wins = wins.assign(feature="seat " + wins.seat.astype(str))
+    pol_rows = pol.assign(feature=pol.challenger + " - " + field, trials_strong=pol.trials,
+                          estimate_strong=pol.estimate, ci_low_strong=pol.ci_low, ci_high_strong=pol.ci_high,
+                          changes="", measure=pol.measure.str.rsplit("_", n=1).str[1])  # fmt: skip
+    table = pd.concat([values[cols], wins[cols], vs.reindex(columns=cols), pol_rows.reindex(columns=cols)],
+                      ignore_index=True)  # fmt: skip
+    return Section(title, text, table.rename(columns={"feature": "what"}), digits=3)
+
+
 SECTIONS = (
     who_wins,
     three_of_diamonds,
     card_values,
     policies,
+    where_points_come_from,
     exact_features,
     simulated_features,
     variants,
@@ -433,6 +666,7 @@ SECTIONS = (
     score_distribution,
     worked_position,
     reviewed_game,
+    strong_field,
 )
 
 

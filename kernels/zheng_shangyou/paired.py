@@ -13,12 +13,17 @@ from ..bits import rank_bits as _rank_bits
 from .classifier import rank_of_position
 from .game import _play_game, _remove_card, first_leader
 from .moves import add_card, make_scratch, new_moves
-from .players import G_FIELDS, G_SCORE, G_WIN, deal_hands
+from .players import G_CARDS_LEFT, G_FIELDS, G_SCORE, G_WIN, deal_hands
 
 # =============================================================================================
 # Paired experiments on the same deals: strategy comparisons and the value of holding a card
 # =============================================================================================
-PAIR_STATS = 9  # n, wins A, wins B, sum dwin, sum dwin^2, score A, score B, sum dscore, sum dscore^2
+PAIR_STATS = 25  # n, wins A, wins B, sum dwin, sum dwin^2, score A, score B, sum dscore, sum dscore^2, then
+# where the score comes from, each as (sum A, sum B, sum d, sum d^2) from PAIR_PARTS on: the score in games won,
+# the score in games lost (ZS-8: the cards held when the Winner goes out, times the multiplier), a loss
+# multiplied (x2 or x3), the cards held when the Winner went out
+PAIR_PARTS = 9
+N_PARTS = 4
 
 FEATURE_CARD = 0  # a given card (code in `target`)
 FEATURE_BOMB = 1  # one card of a four of a kind
@@ -51,6 +56,23 @@ def _add_paired(row, base, rec_a, rec_b, s):
     row[base + 6] += sb
     row[base + 7] += sb - sa
     row[base + 8] += (sb - sa) * (sb - sa)
+    ca = rec_a[s, G_CARDS_LEFT]
+    cb = rec_b[s, G_CARDS_LEFT]
+    for k in range(N_PARTS):
+        if k == 0:
+            xa, xb = sa * wa, sb * wb
+        elif k == 1:
+            xa, xb = sa * (1 - wa), sb * (1 - wb)
+        elif k == 2:  # a loser pays more than a point a card: x2 or x3 (ZS-8)
+            xa = 1 if wa == 0 and sa < -ca else 0
+            xb = 1 if wb == 0 and sb < -cb else 0
+        else:
+            xa, xb = ca, cb
+        b = base + PAIR_PARTS + 4 * k
+        row[b] += xa
+        row[b + 1] += xb
+        row[b + 2] += xb - xa
+        row[b + 3] += (xb - xa) * (xb - xa)
 
 
 @jit

@@ -1,0 +1,190 @@
+"""The report's main findings re-measured with a strong field: ``cardlab strong-field GAME``.
+
+Searching players are slow, so these tables are not computed by ``make report``: a separate, long command runs
+each of the game's measurements (:func:`analysis.sections.<game>.strong_field_runs`), checkpointed run by run so
+an interrupted computation resumes where it stopped with the same result, and stores the tables with their
+provenance (seed, sizes, players, cardlab version, seconds each run took) in ``seeds/<game>-strong-field.json``.
+The report's "with a strong field" section renders that file beside the figures of the built-in players.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import os
+import platform
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from . import __version__
+from .errors import CardlabError
+from .outputs import check_file, write_text
+from .rules import seeds_dir
+
+FORMAT = 1
+#: the chunk size of a strong-field run: small, since a searching game takes tens of milliseconds, so that two
+#: threads share the work evenly and a checkpoint is saved every few seconds
+CHUNK_SIZE = 64
+
+
+@dataclass(frozen=True)
+class StrongRun:
+    """One measurement: ``key`` names it in the stored file, ``spec`` is the kernel spec, ``trials`` its size at
+    scale 1, ``keep`` selects the rows stored (None: every row). Its seed is the command's plus ``seed_offset``
+    (the run's place in the plan when None): runs given the same offset play the same deals."""
+
+    key: str
+    spec: Any
+    trials: int
+    keep: Any = None
+    seed_offset: int | None = None
+
+
+def stored_path(game_id: str) -> Path:
+    return seeds_dir() / f"{game_id}-strong-field.json"
+
+
+def stored(game_id: str) -> dict | None:
+    """The stored strong-field tables of a game (``runs[key]["table"]`` as a DataFrame), or None if none are
+    stored."""
+    path = stored_path(game_id)
+    if not path.exists():
+        return None
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for r in doc["runs"].values():
+        r["table"] = pd.DataFrame(r["table"])
+    return doc
+
+
+def _sections(game_id: str):
+    from . import sections
+
+    mod = sections.module(game_id)
+    if mod is None or not hasattr(mod, "strong_field_runs"):
+        from . import games as registry
+
+        have = [g for g in registry.game_ids() if hasattr(sections.module(g), "strong_field_runs")]
+        raise CardlabError(f"no strong-field measurements for {game_id!r}; games that have them: {', '.join(have)}")
+    return mod
+
+
+def compute(
+    game_id: str,
+    *,
+    field: str | None = None,
+    scale: float = 1.0,
+    seed: int = 2026,
+    checkpoint_dir: str | os.PathLike = ".cardlab-strong-field",
+    write: str | os.PathLike | None = None,
+    progress: bool = True,
+) -> Path:
+    """Run every strong-field measurement of ``game_id`` (each checkpointed in ``checkpoint_dir``) and store the
+    tables in ``write`` (default :func:`stored_path`); returns the path written. ``field`` is the strong
+    players' strategy name (the game's default when None)."""
+    from .driver import run
+
+    if not (math.isfinite(scale) and scale > 0):
+        raise CardlabError(f"bad --scale {scale}: expected a positive number such as 0.05 or 1")
+    mod = _sections(game_id)
+    field = field or mod.STRONG_FIELD
+    plan = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
+    out = Path(write) if write is not None else stored_path(game_id)
+    check_file(out, "--write")
+    folder = Path(checkpoint_dir) / f"{game_id}-seed{seed}-scale{scale:g}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CardlabError(f"cannot make the checkpoint folder {str(folder)!r}: {e.strerror}") from None
+    done: dict[str, dict] = {}
+    started = time.perf_counter()
+    for i, r in enumerate(plan):
+        trials = max(CHUNK_SIZE, int(r.trials * scale))
+        if progress:
+            print(f"[{i + 1}/{len(plan)}] {r.key}: {trials:,} trials", flush=True)
+        t0 = time.perf_counter()
+        run_seed = seed + (i if r.seed_offset is None else r.seed_offset)
+        res = run(
+            r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=folder / f"{r.key}.ckpt",
+            progress=progress,
+        )  # fmt: skip
+        seconds = time.perf_counter() - t0
+        table = res.table if r.keep is None else r.keep(res.table)
+        done[r.key] = {
+            "trials": trials,
+            "seed": run_seed,
+            "seconds": round(seconds, 1),
+            "describe": _plain(r.spec.describe),
+            "table": json.loads(table.to_json(orient="records")),
+        }
+    doc = {
+        "format": FORMAT,
+        "game": game_id,
+        "field": field,
+        "seed": seed,
+        "scale": scale,
+        "cardlab": __version__,
+        "computed": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, NUMBA_NUM_THREADS={_threads()}",
+        "seconds": round(time.perf_counter() - started, 1),
+        "note": "seconds: this invocation's time per run (a run resumed from its checkpoint counts only the rest)",
+        "command": f"cardlab strong-field {game_id} --field {field} --scale {scale:g} --seed {seed}",
+        "runs": done,
+    }
+    write_text(out, json.dumps(doc, indent=1) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)  # the work is in the stored file now
+    try:
+        folder.parent.rmdir()
+    except OSError:
+        pass
+    return out
+
+
+def _threads() -> int:
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def _plain(x):
+    """A spec's description as JSON values (numpy scalars and tuples made plain)."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if hasattr(x, "item"):
+        return x.item()
+    return x
+
+
+def side_by_side(
+    today: pd.DataFrame, strong: pd.DataFrame, on: list[str], labels: tuple[str, str] = ("today", "strong")
+) -> pd.DataFrame:
+    """Rows of ``today`` and ``strong`` matched on the columns ``on``: each side's estimate and interval, and
+    ``changes``: "sign" where both are separated from 0 with opposite signs, "separated" where the intervals do
+    not overlap, else ""."""
+    cols = ["estimate", "ci_low", "ci_high"]
+    a = today[on + cols].rename(columns={c: f"{c}_{labels[0]}" for c in cols})
+    b = strong[on + ["trials"] + cols].rename(columns={c: f"{c}_{labels[1]}" for c in cols + ["trials"]})
+    t = a.merge(b, on=on, how="inner")
+    t0, t1 = labels
+
+    t["changes"] = [
+        change(r[f"ci_low_{t0}"], r[f"ci_high_{t0}"], r[f"ci_low_{t1}"], r[f"ci_high_{t1}"]) for _, r in t.iterrows()
+    ]
+    return t
+
+
+def change(lo0: float, hi0: float, lo1: float, hi1: float) -> str:
+    """How two intervals of one measure differ: "sign" where both exclude 0 on opposite sides, "separated" where
+    they do not overlap, else ""."""
+    if (lo0 > 0 and hi1 < 0) or (hi0 < 0 and lo1 > 0):
+        return "sign"
+    if lo1 > hi0 or lo0 > hi1:
+        return "separated"
+    return ""

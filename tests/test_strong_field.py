@@ -1,0 +1,95 @@
+"""`cardlab strong-field`: the report's findings re-measured with a strong field, checkpointed run by run and
+stored with their provenance (analysis/strong_field.py). The stored tables of the real, searching fields are
+rendered by every game's report (test_games_conformance); here the machinery runs with the built-in players as
+the "strong" field, which keeps it to seconds."""
+
+import json
+
+import pandas as pd
+import pytest
+
+import analysis.driver
+from analysis import strong_field as SF
+from analysis.errors import CardlabError, Interrupted
+from analysis.sections import module
+
+CHEAP = {"zheng-shangyou": "greedy", "biscuits": "planning", "bismarck": "heuristic"}
+
+
+def _compute(game, tmp_path, name="sf.json", **kw):
+    path = SF.compute(
+        game, field=CHEAP[game], scale=1e-6, seed=7, checkpoint_dir=tmp_path / "ck", write=tmp_path / name,
+        progress=False, **kw,
+    )  # fmt: skip
+    return path, json.loads(path.read_text())
+
+
+def _runs_from(game: str, doc: dict) -> dict:
+    """The report's runs for the strong-field section, taken from the stored tables themselves: the section
+    then compares each figure with itself."""
+    R = {k: pd.DataFrame(v["table"]) for k, v in doc["runs"].items()}
+    if game == "zheng-shangyou":
+        values = pd.concat([t for k, t in R.items() if k.startswith("value-")], ignore_index=True)
+        compare = pd.concat([t for k, t in R.items() if k.startswith("policy-")], ignore_index=True)
+        return {"values": values, "main": R["seats"], "compare": compare}
+    if game == "biscuits":
+        compare = pd.concat([t for k, t in R.items() if k.startswith("team-")], ignore_index=True)
+        return {"games": {"planning": R["games"]}, "compare": compare}
+    return {"hands": {int(k.split("-")[1]): t for k, t in R.items()}}
+
+
+@pytest.mark.parametrize("game", list(CHEAP))
+def test_compute_stores_every_run_with_its_provenance(game, tmp_path, monkeypatch):
+    path, doc = _compute(game, tmp_path)
+    plan = module(game).strong_field_runs(CHEAP[game])
+    assert list(doc["runs"]) == [r.key for r in plan]
+    assert doc["game"] == game and doc["field"] == CHEAP[game] and doc["seed"] == 7 and doc["cardlab"]
+    assert doc["command"].startswith(f"cardlab strong-field {game} --field {CHEAP[game]}")
+    for r, stored in zip(plan, doc["runs"].values()):
+        assert stored["trials"] == SF.CHUNK_SIZE and stored["seconds"] >= 0 and stored["table"]
+        assert stored["seed"] == 7 + (plan.index(r) if r.seed_offset is None else r.seed_offset)
+    # runs that compare policies share their deals (one seed), so that their differences are paired
+    shared = [v["seed"] for k, v in doc["runs"].items() if k.startswith(("policy-", "team-"))]
+    assert len(set(shared)) <= 1
+    assert not (tmp_path / "ck").exists()  # the checkpoints are removed once the tables are stored
+    # the report's section renders the stored tables; compared with themselves nothing changes
+    monkeypatch.setattr(SF, "stored_path", lambda g: path)
+    runs = {**_runs_from(game, doc), "strong": SF.stored(game)}
+    section = module(game).strong_field(runs)
+    assert doc["command"] in section.text and len(section.table)
+    changes = section.table["changes"]
+    assert set(changes.dropna()) <= {""}
+
+
+def test_an_interrupted_computation_resumes_to_the_same_tables(tmp_path, monkeypatch):
+    game = "zheng-shangyou"
+    _, whole = _compute(game, tmp_path, "whole.json")
+    real = analysis.driver.run
+    calls = {"n": 0}
+
+    def stopping(spec, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise Interrupted("interrupted")
+        return real(spec, **kw)
+
+    monkeypatch.setattr(analysis.driver, "run", stopping)
+    with pytest.raises(Interrupted):
+        _compute(game, tmp_path, "resumed.json")
+    kept = sorted(p.name for p in (tmp_path / "ck").rglob("*.ckpt"))
+    assert kept == ["seats.ckpt", "value-3D.ckpt"]
+    _, resumed = _compute(game, tmp_path, "resumed.json")
+    assert not (tmp_path / "resumed.json.tmp").exists()
+    assert {k: v["table"] for k, v in resumed["runs"].items()} == {k: v["table"] for k, v in whole["runs"].items()}
+
+
+def test_bad_requests_are_refused_before_any_work(tmp_path):
+    with pytest.raises(CardlabError, match="unknown strategy 'nosuch'"):
+        SF.compute("zheng-shangyou", field="nosuch", checkpoint_dir=tmp_path / "ck", write=tmp_path / "x.json")
+    with pytest.raises(CardlabError, match="bad --scale"):
+        SF.compute("biscuits", scale=float("nan"), checkpoint_dir=tmp_path / "ck", write=tmp_path / "x.json")
+    with pytest.raises(CardlabError, match="no strong-field measurements for 'bisko-bobo'"):
+        SF.compute("bisko-bobo", checkpoint_dir=tmp_path / "ck")
+    with pytest.raises(CardlabError, match="--write"):
+        SF.compute("bismarck", field="heuristic", checkpoint_dir=tmp_path / "ck", write=tmp_path)
+    assert list(tmp_path.iterdir()) == []

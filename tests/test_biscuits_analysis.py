@@ -24,6 +24,19 @@ def test_threads_agree_and_tables_add_up():
     assert t[t.measure == "game_won"].successes.sum() == 600  # ties play on (BI-12)
     hcp = t[t.measure == "out_first_given_hcp"]
     assert hcp.trials.sum() == 4 * hands and hcp.successes.sum() == hands
+    # the same seat-hands by the plays of the fewest-plays split, and by (plays, points): the margins agree
+    plays = t[t.measure == "out_first_given_plays"]
+    assert plays.trials.sum() == 4 * hands and plays.successes.sum() == hands
+    grid = t[t.measure == "out_first_given_plays_hcp"]
+    by_hcp = grid.groupby("hcp")[["trials", "successes"]].sum()
+    assert (by_hcp.trials.to_numpy() == hcp.set_index("hcp").loc[by_hcp.index].trials.to_numpy()).all()
+    by_plays = grid.groupby("plays")[["trials", "successes"]].sum()
+    assert (by_plays.successes.to_numpy() == plays.set_index("plays").loc[by_plays.index].successes.to_numpy()).all()
+    # a 13-card hand splits into 1 to 13 plays; the mean by points is a weighted mean of the grid's plays
+    assert plays.plays.between(1, 13).all()
+    mean = t[t.measure == "plays_given_hcp"].set_index("hcp").estimate
+    want = grid.assign(w=grid.plays * grid.trials).groupby("hcp").w.sum() / by_hcp.trials
+    assert ((mean.loc[want.index] - want).abs() < 1e-9).all()
 
 
 def test_hand_unit():

@@ -241,9 +241,20 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         rows.append(proportion_row("starter", s, r[K.C_STARTER], hands))
     tot = seat.sum(axis=0)
     rows.append(proportion_row("out_first_given_starter", None, tot[K.C_OUT_FIRST_AS_STARTER], tot[K.C_STARTER]))
-    hcp = c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_FIELDS :].reshape(K.MAX_HCP + 1, 2)
+    # (seat-hands, first out) by high-card points and by the plays of the fewest-plays split, after the pass
+    grid = c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_FIELDS :].reshape(K.MAX_HCP + 1, K.MAX_PLAYS + 1, 2)
+    hcp, plays = grid.sum(axis=1), grid.sum(axis=0)
+    k = np.arange(K.MAX_PLAYS + 1)
     for h in np.nonzero(hcp[:, 0])[0]:
         rows.append(proportion_row("out_first_given_hcp", None, hcp[h, 1], hcp[h, 0], hcp=int(h)))
+        n_h = grid[h, :, 0]
+        rows.append(mean_row("plays_given_hcp", None, (k * n_h).sum(), (k * k * n_h).sum(), hcp[h, 0], hcp=int(h)))
+    for p in np.nonzero(plays[:, 0])[0]:
+        rows.append(proportion_row("out_first_given_plays", None, plays[p, 1], plays[p, 0], plays=int(p)))
+    for h, p in zip(*np.nonzero(grid[:, :, 0])):
+        rows.append(
+            proportion_row("out_first_given_plays_hcp", None, grid[h, p, 1], grid[h, p, 0], plays=int(p), hcp=int(h))
+        )
     if games:
         for t, name in enumerate(("N-S", "E-W")):
             rows.append(proportion_row("game_won", None, team[t, K.T_GAMES_WON], games, team=name))
@@ -251,8 +262,9 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     df = frame(rows)
     if "team" in df.columns:
         df["team"] = df["team"].astype(object).where(df["team"].notna(), None)
-    if "hcp" in df.columns:
-        df["hcp"] = df["hcp"].astype("Int64")
+    for col in ("hcp", "plays"):
+        if col in df.columns:
+            df[col] = df[col].astype("Int64")
     return df
 
 

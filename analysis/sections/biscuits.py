@@ -196,29 +196,135 @@ def exact_odds(runs: dict) -> Section:
     )
 
 
+#: the high-card-point bands of the hand-strength table (A 4, K 3, Q 2, J 1; 40 in all)
+HCP_BANDS = ((0, 3), (4, 7), (8, 11), (12, 15), (16, 19), (20, 40))
+MIN_CELL = 200  # seat-hands a cell needs to be shown
+
+
+def _strength_table(t: pd.DataFrame) -> pd.DataFrame:
+    """P(first out) by the plays of the fewest-plays split (rows) and a band of high-card points (columns), from
+    the (plays, hcp) cells; a cell with fewer than MIN_CELL seat-hands is left empty."""
+    from ..stats import wilson
+
+    g = t[t.measure == "out_first_given_plays_hcp"]
+    rows = []
+    for plays, sub in g.groupby("plays"):
+        row: dict = {"plays": int(plays)}
+        for lo, hi in HCP_BANDS:
+            c = sub[(sub.hcp >= lo) & (sub.hcp <= hi)]
+            n, k = int(c.trials.sum()), int(c.successes.sum())
+            label = f"{lo}-{hi}" if hi < 40 else f"{lo}+"
+            row[label] = k / n if n >= MIN_CELL else np.nan
+            if n >= MIN_CELL:
+                _, _, lo_ci, hi_ci = wilson(k, n)
+                row[f"{label} (95%)"] = f"{lo_ci:.2f}-{hi_ci:.2f}"
+            else:
+                row[f"{label} (95%)"] = ""
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    bands = [c for c in out.columns if c != "plays" and not c.endswith("(95%)")]
+    return out[out[bands].notna().any(axis=1)].reset_index(drop=True)
+
+
 def hand_strength(runs: dict) -> Section:
     t = runs["games"]["planning"]
-    hc = t[(t.measure == "out_first_given_hcp") & (t.trials >= 200)]
+    hc = t[(t.measure == "out_first_given_hcp") & (t.trials >= MIN_CELL)].set_index("hcp")
+    plays = t[(t.measure == "plays_given_hcp") & (t.trials >= MIN_CELL)].set_index("hcp")
+    by_plays = t[(t.measure == "out_first_given_plays") & (t.trials >= MIN_CELL)]
+    table = _strength_table(t)
+    # the zig-zag: from one point count to the next, does P(first out) move against the mean plays?
+    common = hc.index.intersection(plays.index)
+    d_out = np.diff(hc.loc[common, "estimate"].to_numpy(float))
+    d_plays = np.diff(plays.loc[common, "estimate"].to_numpy(float))
+    against = int((np.sign(d_out) == -np.sign(d_plays)).sum())
+    r = float(np.corrcoef(d_out, d_plays)[0, 1]) if len(d_out) > 2 else float("nan")
+    words = []
+    if 0 in common and 1 in common:
+        words.append(
+            f"A hand with no high card (0 points) goes out first in {hc.loc[0, 'estimate']:.3f} of the hands, "
+            f"against {hc.loc[1, 'estimate']:.3f} with 1 point: its 13 cards lie in the nine ranks 2 to T, so they "
+            f"form pairs, triples and straights, and its fewest-plays split has {plays.loc[0, 'estimate']:.2f} "
+            f"plays on average against {plays.loc[1, 'estimate']:.2f}."
+        )
+    words.append(
+        f"The zig-zag between neighbouring point counts follows the same count: in {against} of the "
+        f"{len(d_out)} steps from one point count to the next, P(first out) and the mean number of plays move in "
+        f"opposite directions (the correlation of the steps is {r:+.2f}). High-card points measure control; the "
+        "number of plays measures how many times a hand must get the lead or beat, and a player needs both."
+    )
+    if len(by_plays) > 1:
+        bp = by_plays.set_index("plays")["estimate"]
+        dips = (
+            [int(p) for p in bp.index[1:] if bp.loc[p] > bp.loc[p - 1]]
+            if all(p - 1 in bp.index for p in bp.index[1:])
+            else []
+        )
+        if dips:
+            words.append(
+                "The count of plays is not monotone on its own: "
+                + ", ".join(
+                    f"{p}-play hands go out first more often than {p - 1}-play ones ({bp.loc[p]:.3f} against "
+                    f"{bp.loc[p - 1]:.3f})"
+                    for p in dips
+                )  # fmt: skip
+                + "; the table by plays and points is the strength to read."
+            )
 
-    def draw():
+    def draw_table():
+        import matplotlib.pyplot as plt
+
+        from ..plots import STYLE
+
+        bands = [c for c in table.columns if c != "plays" and not c.endswith("(95%)")]
+        z = table[bands].to_numpy(float)
+        with plt.rc_context(STYLE):
+            fig, ax = plt.subplots(figsize=(6.4, 3.6))
+            im = ax.imshow(z, cmap="viridis", vmin=0, vmax=1, aspect="auto", origin="lower")
+            ax.set_xticks(range(len(bands)), bands)
+            ax.set_yticks(range(len(table)), table.plays.astype(int))
+            for (i, j), v in np.ndenumerate(z):
+                if np.isfinite(v):
+                    ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="w" if v < 0.5 else "k")
+            ax.grid(False)
+            ax.set_xlabel("high-card points after the pass (A 4, K 3, Q 2, J 1)")
+            ax.set_ylabel("plays of the fewest-plays split")
+            ax.set_title("P(first out of the hand) by plays and high-card points (planning players)")
+            fig.colorbar(im, ax=ax)
+        return fig
+
+    def draw_zigzag():
         from ..plots import new_figure, yerr
 
         fig, ax = new_figure()
-        ax.errorbar(hc.hcp.astype(int), hc.estimate, yerr=yerr(hc.estimate, hc.ci_low, hc.ci_high), fmt="o-", capsize=2)
+        x = hc.index.astype(int)
+        ax.errorbar(x, hc.estimate, yerr=yerr(hc.estimate, hc.ci_low, hc.ci_high), fmt="o-", capsize=2,
+                    label="P(first out)")  # fmt: skip
         ax.axhline(0.25, color="grey", lw=0.8, ls="--")
         ax.set_xlabel("high-card points after the pass (A 4, K 3, Q 2, J 1)")
         ax.set_ylabel("P(first out of the hand)")
-        ax.set_title("A simple hand-strength measure and going out first (planning players)")
+        ax2 = ax.twinx()
+        ax2.plot(plays.index.astype(int), plays.estimate, "s--", color="C1", ms=3, label="mean plays (right)")
+        ax2.set_ylabel("mean plays of the fewest-plays split")
+        ax2.invert_yaxis()
+        ax2.grid(False)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, loc="upper center", fontsize=7)
+        ax.set_title("High-card points alone: the zig-zag follows the plays (right axis, inverted)")
         return fig
 
     return Section(
         "How hand strength predicts going out first",
         (
-            "High-card points of each hand after the pass, and how often that player went out first; every seat "
-            "planning; Wilson intervals (points seen in at least 200 seat-hands)."
+            "Every seat planning. Two things a player can count after the pass: the high-card points (A 4, K 3, "
+            "Q 2, J 1) and the plays of the fewest-plays split of the hand (the planning player's split, BI-6: "
+            "fours, straights or flushes, full houses, pairs, singles). The table gives P(first out of the hand) "
+            f"for each (plays, band of points) with its 95% Wilson interval (cells of at least {MIN_CELL} "
+            "seat-hands); the first chart draws it, the second shows high-card points alone beside the mean "
+            "number of plays.\n\n" + " ".join(words)
         ),
-        hc[["hcp", "trials", "estimate", "ci_low", "ci_high"]],
-        [draw],
+        table,
+        [draw_table, draw_zigzag],
     )
 
 

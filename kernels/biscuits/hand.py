@@ -22,6 +22,7 @@ from .players import (
     H_HCP,
     H_OUT_FIRST,
     H_OUT_SECOND,
+    H_PLAYS,
     H_POINTS,
     H_STARTER,
     MAX_PLAN,
@@ -132,6 +133,7 @@ def _play_hand_in_game(
         for r in range(9, 13):  # J, Q, K, A
             hcp += (r - 8) * _popcount(_rank_bits(hands[s], r))
         rec[s, H_HCP] = hcp
+        rec[s, H_PLAYS] = plan_hand(hands[s], plan, alt, bv)
     points = np.zeros(2, dtype=np.int64)
     return _bi_loop_for(
         hands, counts, points, 0, starter, starter, K_NONE, 0, 0, 0, PH_TURN, F_NONE, np.uint64(0),

@@ -47,8 +47,10 @@ H_OUT_FIRST = 1
 H_STARTER = 2
 H_OUT_SECOND = 3
 H_HCP = 4  # the hand's high-card points after the pass (A 4, K 3, Q 2, J 1): a simple strength measure
-H_FIELDS = 5
+H_PLAYS = 5  # the plays of the fewest-plays split of the hand after the pass (plan_hand): a strength a player counts
+H_FIELDS = 6
 MAX_HCP = 40
+MAX_PLAYS = 13  # a 13-card hand splits into at most 13 plays
 MAX_TURNS = 4000
 
 

@@ -10,7 +10,7 @@ from .. import rng
 from .._jit import borrowed, jit, jit_inline, pjit, prange
 from .combinations import MAX_MOVES, V_PASS_FIRST_ONLY
 from .hand import _game_over, _play_hand_in_game, deal, next_starter_rule
-from .players import H_FIELDS, H_HCP, H_OUT_FIRST, H_POINTS, H_STARTER, MAX_HCP
+from .players import H_FIELDS, H_HCP, H_OUT_FIRST, H_PLAYS, H_POINTS, H_STARTER, MAX_HCP, MAX_PLAYS
 
 # count rows: per seat C_FIELDS, then per team, then game fields
 C_POINTS = 0  # team points credited to this seat's team in hands (sum, and sum of squares)
@@ -27,7 +27,7 @@ M_FIELDS = 2
 
 
 def counts_width() -> int:
-    return 4 * C_FIELDS + 2 * T_FIELDS + M_FIELDS + 2 * (MAX_HCP + 1)
+    return 4 * C_FIELDS + 2 * T_FIELDS + M_FIELDS + 2 * (MAX_HCP + 1) * (MAX_PLAYS + 1)
 
 
 @jit_inline
@@ -125,7 +125,9 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands
                 row[b + C_OUT_FIRST] += rec[s, H_OUT_FIRST]
                 row[b + C_STARTER] += rec[s, H_STARTER]
                 row[b + C_OUT_FIRST_AS_STARTER] += rec[s, H_OUT_FIRST] * rec[s, H_STARTER]
-                hb = base + 2 * T_FIELDS + M_FIELDS + 2 * min(rec[s, H_HCP], MAX_HCP)
+                # (seat-hands, first out) by (high-card points, plays of the fewest-plays split)
+                cell = min(rec[s, H_HCP], MAX_HCP) * (MAX_PLAYS + 1) + min(rec[s, H_PLAYS], MAX_PLAYS)
+                hb = base + 2 * T_FIELDS + M_FIELDS + 2 * cell
                 row[hb] += 1
                 row[hb + 1] += rec[s, H_OUT_FIRST]
             if unit_game == 0 or _game_over(score0, score1, n_hands, target, max_hands):

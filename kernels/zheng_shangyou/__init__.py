@@ -106,7 +106,14 @@ from .layout import (
 )
 from .leads import follow_same_kind, follow_straight, lead_plays
 from .moves import _no_bomb_or_straight_flush, generate_moves, make_scratch, moves_into, new_moves
-from .paired import PAIR_PARTS, PAIR_STATS, card_value_chunks, card_value_search_chunks, compare_chunks, compare_search_chunks
+from .paired import (
+    PAIR_PARTS,
+    PAIR_STATS,
+    card_value_chunks,
+    card_value_search_chunks,
+    compare_chunks,
+    compare_search_chunks,
+)
 from .players import (
     BOMB_EARLY,
     BOMB_HOLD,

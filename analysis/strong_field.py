@@ -102,18 +102,24 @@ def compute(
     except OSError as e:
         raise CardlabError(f"cannot make the checkpoint folder {str(folder)!r}: {e.strerror}") from None
     done: dict[str, dict] = {}
-    started = time.perf_counter()
+    # each run's seconds, added up over the invocations that worked on it (kept beside the checkpoints)
+    times_path = folder / "seconds.json"
+    spent: dict[str, float] = json.loads(times_path.read_text()) if times_path.exists() else {}
     for i, r in enumerate(plan):
         trials = max(CHUNK_SIZE, int(r.trials * scale))
         if progress:
             print(f"[{i + 1}/{len(plan)}] {r.key}: {trials:,} trials", flush=True)
         t0 = time.perf_counter()
         run_seed = seed + (i if r.seed_offset is None else r.seed_offset)
-        res = run(
-            r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=folder / f"{r.key}.ckpt",
-            progress=progress,
-        )  # fmt: skip
-        seconds = time.perf_counter() - t0
+        try:
+            res = run(
+                r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=folder / f"{r.key}.ckpt",
+                progress=progress,
+            )  # fmt: skip
+        finally:
+            spent[r.key] = spent.get(r.key, 0.0) + time.perf_counter() - t0
+            times_path.write_text(json.dumps(spent))
+        seconds = spent[r.key]
         table = res.table if r.keep is None else r.keep(res.table)
         done[r.key] = {
             "trials": trials,
@@ -131,13 +137,13 @@ def compute(
         "cardlab": __version__,
         "computed": datetime.date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, NUMBA_NUM_THREADS={_threads()}",
-        "seconds": round(time.perf_counter() - started, 1),
-        "note": "seconds: this invocation's time per run (a run resumed from its checkpoint counts only the rest)",
+        "seconds": round(sum(spent[r.key] for r in plan), 1),
+        "note": "seconds: each run's wall time, added up over the invocations that worked on it",
         "command": f"cardlab strong-field {game_id} --field {field} --scale {scale:g} --seed {seed}",
         "runs": done,
     }
     write_text(out, json.dumps(doc, indent=1) + "\n")
-    shutil.rmtree(folder, ignore_errors=True)  # the work is in the stored file now
+    shutil.rmtree(folder, ignore_errors=True)  # the work is in the stored file now (checkpoints and seconds)
     try:
         folder.parent.rmdir()
     except OSError:

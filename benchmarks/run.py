@@ -725,10 +725,40 @@ def biscuits_search() -> None:
 
 
 def search_curve() -> None:
-    """issue 37: the search player's strength against its budget, as a chart (docs/search-strength.png) and rows:
-    per budget, one search seat among greedy seats on 500 fixed deals, each seat in turn (paired with the
-    all-greedy game), its win share and points against the time a decision takes (medians over the decisions of
-    10 recorded greedy games, one core)."""
+    """issue 37: each game's searching player's strength against its budget, as one chart
+    (docs/search-strength.png, a panel a game) and rows. Zheng Shangyou: one search seat among greedy seats on
+    500 fixed deals, each seat in turn (paired with the all-greedy game), its win share against the median time
+    of a decision over the decisions of 10 recorded greedy games (one core). Biscuits: a searching team against
+    planning on 500 deals, each team in turn, its points a hand against the time of a searched play (estimated
+    as in biscuits_search). Bismarck: a PIMC seat (from 8 cards a hand, round 1) against the heuristic on 300
+    deals, each role in turn, its tricks gained against the time of a PIMC card (the extra time over the
+    all-heuristic comparison divided by the PIMC seat's 8 cards)."""
+    panels = [_zs_curve(), _biscuits_curve(), _bismarck_curve()]
+    import matplotlib.pyplot as plt
+
+    from analysis.plots import STYLE
+
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.6))
+        for ax, (title, ylabel, ref, ref_label, points) in zip(axes, panels):
+            x = [p[1] for p in points]
+            y = [p[2] for p in points]
+            ax.errorbar(x, y, yerr=[[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]], marker="o",
+                        capsize=3)  # fmt: skip
+            for p in points:
+                ax.annotate(str(p[0]), (p[1], p[2]), textcoords="offset points", xytext=(4, -10), fontsize=7)
+            ax.axhline(ref, color="grey", ls="--", lw=1, label=ref_label)
+            ax.set_xscale("log")
+            ax.set_xlabel("time a decision, ms (one core; labels: the budget)")
+            ax.set_ylabel(ylabel)
+            ax.set_title(title, fontsize=9)
+            ax.legend(loc="lower right", fontsize=7)
+    out = Path(__file__).resolve().parents[1] / "docs" / "search-strength.png"
+    fig.savefig(out, dpi=110, bbox_inches="tight")
+    print(f"wrote {out}")
+
+
+def _zs_curve():
     from kernels import zheng_shangyou as ZK
 
     positions = _search_positions(range(1, 11))
@@ -754,26 +784,65 @@ def search_curve() -> None:
         w = pooled[pooled.measure.str.endswith("_win")].iloc[0]
         sc = pooled[pooled.measure.str.endswith("_score")].iloc[0]
         lo, hi = w.ci_low + w.field_value, w.ci_high + w.field_value  # the paired interval, moved to the value
-        points.append((budget, ms, w.challenger_value, lo, hi, sc.challenger_value))
+        points.append((budget, ms, w.challenger_value, lo, hi))
         row(f"Zheng Shangyou {name}: win share, 500 deals x 4 seats", w.challenger_value, "", None,
             f"{ms:.2f} ms a decision; points {sc.challenger_value:+.2f} a game", digits=3)  # fmt: skip
-    from analysis.plots import new_figure
+    return ("Zheng Shangyou: one search seat among three greedy seats", "win share (500 deals x 4 seats)", 0.25,
+            "a fair seat (greedy in its place)", points)  # fmt: skip
 
-    fig, ax = new_figure(6.0, 3.4)
-    x = [p[1] for p in points]
-    ax.errorbar(x, [p[2] for p in points], yerr=[[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]],
-                marker="o", capsize=3, label="one search seat among three greedy seats")  # fmt: skip
-    for p in points:
-        ax.annotate(str(p[0]), (p[1], p[2]), textcoords="offset points", xytext=(4, -10), fontsize=7)
-    ax.axhline(0.25, color="grey", ls="--", lw=1, label="a fair seat (greedy in its place)")
-    ax.set_xscale("log")
-    ax.set_xlabel("median time a decision, ms (one core; labels: rollouts a decision)")
-    ax.set_ylabel("win share (500 deals x 4 seats)")
-    ax.set_title("Zheng Shangyou: the search player's strength against its budget")
-    ax.legend(loc="lower right", fontsize=8)
-    out = Path(__file__).resolve().parents[1] / "docs" / "search-strength.png"
-    fig.savefig(out, dpi=110, bbox_inches="tight")
-    print(f"wrote {out}")
+
+def _biscuits_curve():
+    from analysis.games import biscuits_review as br
+
+    plays = []
+    for seed in range(1, 51):
+        doc = br.record(seed, strategies=["planning"])
+        plays.append(sum(1 for e in doc["events"] if ("play" in e or "pass" in e) and e["seat"] % 2 == 0))
+    per_hand = statistics.mean(plays)
+    numba.set_num_threads(1)
+    base = median_time(lambda: driver.run(bi.compare_spec("planning", "planning"), trials=100, seed=5, progress=False,
+                                          threads=1, chunk_size=50), repeats=3)  # fmt: skip
+    points = []
+    for budget in (25, 50, 100, 200, 400, 800):
+        name = f"search:{budget}"
+        numba.set_num_threads(1)
+        spec = bi.compare_spec("planning", name)
+        t1 = median_time(lambda: driver.run(spec, trials=100, seed=5, progress=False, threads=1, chunk_size=50),
+                         repeats=3)  # fmt: skip
+        ms = 1e3 * (t1 - base) / (100 * 2 * per_hand)
+        numba.set_num_threads(max(1, os.cpu_count() or 1))
+        t = driver.run(spec, trials=500, seed=2043, progress=False, chunk_size=25).table
+        p = t[t.team.isna()].iloc[0]
+        points.append((budget, ms, p.estimate, p.ci_low, p.ci_high))
+        row(f"Biscuits {name} team - planning: points a hand", p.estimate, "points", None,
+            f"95% {p.ci_low:+.2f} to {p.ci_high:+.2f}; {ms:.2f} ms a play, estimated", digits=2)  # fmt: skip
+    return ("Biscuits: a searching team against planning", "points a hand, search - planning (500 deals)", 0.0,
+            "no gain", points)  # fmt: skip
+
+
+def _bismarck_curve():
+    from analysis.games import bismarck as bm
+
+    deals = 300
+    numba.set_num_threads(max(1, os.cpu_count() or 1))
+    t0 = time.perf_counter()
+    driver.run(bm.compare_spec("heuristic", "heuristic", round=1), trials=deals, seed=3800, progress=False)
+    base = time.perf_counter() - t0
+    points = []
+    for samples in (2, 4, 8, 16, 32, 64):
+        spec = bm.compare_spec("heuristic", "pimc", round=1, pimc_from=8, samples=samples)
+        driver.run(spec, trials=8, seed=1, progress=False)  # compiled before the timing
+        t0 = time.perf_counter()
+        t = driver.run(spec, trials=deals, seed=3800, progress=False, chunk_size=10).table
+        el = time.perf_counter() - t0
+        # the extra time over the all-heuristic run, per PIMC card: 3 roles a deal, 8 cards each, on all cores
+        ms = 1e3 * (el - base) * (os.cpu_count() or 1) / (deals * 3 * 8)
+        tr = t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
+        points.append((samples, ms, tr.estimate, tr.ci_low, tr.ci_high))
+        row(f"Bismarck pimc ({samples} layouts a card, last 8) - heuristic", tr.estimate, "tricks", None,
+            f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f}; {ms:.1f} ms a PIMC card, estimated", digits=2)  # fmt: skip
+    return ("Bismarck round 1: a PIMC seat (last 8 tricks) against the heuristic",
+            "tricks a hand, pimc - heuristic (300 deals)", 0.0, "no gain", points)  # fmt: skip
 
 
 SECTIONS = {

@@ -78,7 +78,12 @@ def test_an_interrupted_computation_resumes_to_the_same_tables(tmp_path, monkeyp
         _compute(game, tmp_path, "resumed.json")
     kept = sorted(p.name for p in (tmp_path / "ck").rglob("*.ckpt"))
     assert kept == ["seats.ckpt", "value-3D.ckpt"]
+    (seconds,) = (tmp_path / "ck").rglob("seconds.json")
+    before = json.loads(seconds.read_text())
+    assert set(before) == {"seats", "value-3D", "value-RJ"}
     _, resumed = _compute(game, tmp_path, "resumed.json")
+    # a run's seconds add up over the invocations: the first one's time is not lost with the resumption
+    assert before["seats"] > 0 and resumed["runs"]["seats"]["seconds"] >= round(before["seats"], 1)
     assert not (tmp_path / "resumed.json.tmp").exists()
     assert {k: v["table"] for k, v in resumed["runs"].items()} == {k: v["table"] for k, v in whole["runs"].items()}
 

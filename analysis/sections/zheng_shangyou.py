@@ -266,11 +266,37 @@ def _decomposition(rows: pd.DataFrame, prefix: str, subject: str) -> tuple[pd.Da
     return table, first + why
 
 
+def _strong_sequel(doc: dict | None) -> str:
+    """What the strong field (stored by cardlab strong-field) says of the same two comparisons, if stored."""
+    if doc is None:
+        return ""
+    R, out = doc["runs"], []
+    if "value-BJ" in R:
+        t = R["value-BJ"]["table"]
+        r = t[t.measure == "value_of_holding_score"].iloc[0]
+        out.append(
+            f"the black joker's score value is {r.estimate:+.2f} points (95% {r.ci_low:+.2f} to {r.ci_high:+.2f})"
+        )
+    if "policy-greedy" in R and "policy-planning" in R:
+        g, p = (R[k]["table"] for k in ("policy-greedy", "policy-planning"))
+        d = [float(p[p.measure == f"challenger_minus_field_{m}"].estimate.iloc[0]
+                   - g[g.measure == f"challenger_minus_field_{m}"].estimate.iloc[0]) for m in ("win", "score")]  # fmt: skip
+        out.append(f"planning - greedy is {d[0]:+.3f} in win probability and {d[1]:+.2f} points a game")
+    if not out:
+        return ""
+    return (
+        f"\n\nWith searching players ({doc['field']}) at the table (the last section's strong field), "
+        + " and ".join(out)
+        + ", against the figures above with greedy players."
+    )
+
+
 def where_points_come_from(runs: dict) -> Section:
     ct = runs["compare"]
     plan = ct[(ct.field == "greedy") & (ct.challenger == "planning")]
     vt = runs["values"]
-    bj = vt[vt.feature == "BJ"]
+    # the card's rows as a comparison: the field is the deal without the card, the challenger the deal with it
+    bj = vt[vt.feature == "BJ"].rename(columns={"without": "field_value", "with": "challenger_value"})
     t1, s1 = _decomposition(
         plan, "challenger_minus_field", "one planning seat among greedy players (planning - greedy)"
     )
@@ -279,7 +305,7 @@ def where_points_come_from(runs: dict) -> Section:
     table = pd.concat(
         [
             t1.assign(comparison="planning - greedy", a=t1.field_value, b=t1.challenger_value),
-            t2.assign(comparison="with - without the black joker", a=t2["with"], b=t2["without"]),
+            t2.assign(comparison="with - without the black joker", a=t2.field_value, b=t2.challenger_value),
         ],
         ignore_index=True,
     )
@@ -291,8 +317,8 @@ def where_points_come_from(runs: dict) -> Section:
             "black joker. The same paired games, split by where the points come from: "
             "score_won and score_lost are the points a game from the games won and lost (they add up to score), "
             "lost_multiplied the share of games lost at x2 or x3, cards_left the cards held when the Winner goes "
-            "out (0 for the Winner). a and b are the two sides' means (greedy and planning; with and without)."
-            f"\n\n{s1}\n\n{s2}"
+            "out (0 for the Winner). a and b are the two sides' means (greedy, then planning; without, then with the card)."
+            f"\n\n{s1}\n\n{s2}{_strong_sequel(runs.get('strong'))}"
         ),
         table[["comparison", *cols[:2], "a", "b", *cols[2:]]],
         digits=3,

@@ -328,6 +328,7 @@ def build_parser() -> _Parser:
             )
         for opt in game.compare_options:
             opt.add_to(c)
+        c.epilog = game.compare_epilog
         add_run_options(c, game, strategies=False)
 
     for game, _, i in _game_parsers(
@@ -474,14 +475,16 @@ def build_parser() -> _Parser:
         "seat): each measurement is checkpointed, so an interrupted run resumes where it stopped with the same "
         "result; the tables are stored with their provenance (seed, sizes, players, version, seconds) in "
         "seeds/GAME-strong-field.json, which 'cardlab report GAME' shows beside the built-in players' figures. "
-        "Zheng Shangyou takes about 20 minutes on 2 cores at --scale 1, Biscuits about 10.",
+        "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 15.",
     )
     sf.add_argument("game", nargs="?", help="one of: " + ", ".join(_strong_field_games()))
     sf.add_argument("--field", metavar="STRATEGY",
-                    help="the strong players' strategy (default: the game's search player at a moderate budget, "
-                    "zheng-shangyou search:250, biscuits search:100)")  # fmt: skip
-    sf.add_argument("--scale", type=float, default=1.0, help="multiply the default sizes (e.g. 0.05 for a quick look)")
-    sf.add_argument("--seed", type=_seed, default=2026)
+                    help="the strong players' strategy (default: zheng-shangyou search:250, biscuits search:100, "
+                    "bismarck pimc)")  # fmt: skip
+    sf.add_argument("--scale", type=float, default=1.0,
+                    help="multiply the default sizes, at least 64 deals a measurement (e.g. 0.05 for a quick look)")  # fmt: skip
+    sf.add_argument("--seed", type=_seed, default=2026,
+                    help="random seed (default 2026); the measurements use it and the seeds after it")  # fmt: skip
     sf.add_argument("--checkpoint-dir", metavar="DIR", default=".cardlab-strong-field",
                     help="where each measurement's checkpoint is kept until the tables are stored (default "
                     ".cardlab-strong-field/)")  # fmt: skip
@@ -870,7 +873,13 @@ def _cmd_strong_field(args) -> None:
         args.game, field=args.field, scale=args.scale, seed=args.seed, checkpoint_dir=args.checkpoint_dir,
         write=args.write, progress=not args.quiet,
     )  # fmt: skip
-    print(f"wrote {path}; 'cardlab report {args.game}' shows it")
+    from .strong_field import stored_path
+
+    shown = stored_path(args.game)
+    if path.resolve() == shown.resolve():
+        print(f"wrote {path}; 'cardlab report {args.game}' (and make report) shows it")
+    else:
+        print(f"wrote {path}; the report shows {shown}, so move it there to see it in 'cardlab report {args.game}'")
 
 
 GAME_COMMANDS = {

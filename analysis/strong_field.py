@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from . import __version__
-from .errors import CardlabError
+from .errors import CardlabError, Interrupted
 from .outputs import check_file, write_text
 from .rules import seeds_dir
 
@@ -96,7 +96,8 @@ def compute(
     plan = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
     out = Path(write) if write is not None else stored_path(game_id)
     check_file(out, "--write")
-    folder = Path(checkpoint_dir) / f"{game_id}-seed{seed}-scale{scale:g}"
+    # one folder a computation: a different field, seed or scale never meets another's checkpoints
+    folder = Path(checkpoint_dir) / f"{game_id}-{field.replace(':', '_')}-seed{seed}-scale{scale:g}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -107,15 +108,20 @@ def compute(
     spent: dict[str, float] = json.loads(times_path.read_text()) if times_path.exists() else {}
     for i, r in enumerate(plan):
         trials = max(CHUNK_SIZE, int(r.trials * scale))
+        ckpt = folder / f"{r.key}.ckpt"
         if progress:
-            print(f"[{i + 1}/{len(plan)}] {r.key}: {trials:,} trials", flush=True)
+            again = " (resuming from its checkpoint)" if ckpt.exists() else ""
+            print(f"[{i + 1}/{len(plan)}] {r.key}: {trials:,} trials{again}", flush=True)
         t0 = time.perf_counter()
         run_seed = seed + (i if r.seed_offset is None else r.seed_offset)
         try:
-            res = run(
-                r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=folder / f"{r.key}.ckpt",
-                progress=progress,
-            )  # fmt: skip
+            res = run(r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=ckpt, progress=progress)
+        except Interrupted as e:
+            raise Interrupted(
+                f"{e} (measurement {i + 1} of {len(plan)}, {r.key}); the {i} finished before it are kept in "
+                f"{str(folder)!r}: run the same command to resume",
+                e.exit_code,
+            ) from None
         finally:
             spent[r.key] = spent.get(r.key, 0.0) + time.perf_counter() - t0
             times_path.write_text(json.dumps(spent))
@@ -138,7 +144,7 @@ def compute(
         "computed": datetime.date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, NUMBA_NUM_THREADS={_threads()}",
         "seconds": round(sum(spent[r.key] for r in plan), 1),
-        "note": "seconds: each run's wall time, added up over the invocations that worked on it",
+        "note": "seconds: each run's wall time (compiling included), added up over the invocations that worked on it",
         "command": f"cardlab strong-field {game_id} --field {field} --scale {scale:g} --seed {seed}",
         "runs": done,
     }

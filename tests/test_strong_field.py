@@ -74,7 +74,7 @@ def test_an_interrupted_computation_resumes_to_the_same_tables(tmp_path, monkeyp
         return real(spec, **kw)
 
     monkeypatch.setattr(analysis.driver, "run", stopping)
-    with pytest.raises(Interrupted):
+    with pytest.raises(Interrupted, match="the 2 finished before it are kept in .*run the same command to resume"):
         _compute(game, tmp_path, "resumed.json")
     kept = sorted(p.name for p in (tmp_path / "ck").rglob("*.ckpt"))
     assert kept == ["seats.ckpt", "value-3D.ckpt"]

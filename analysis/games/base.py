@@ -174,6 +174,8 @@ class Game:
     odds_options: ClassVar[tuple[Option, ...]] = ()
     #: what ``odds --help`` says after the options (the models, where a game has more than one kind)
     odds_epilog: ClassVar[str | None] = None
+    #: what `cardlab compare GAME --help` says after the options: the measures of its table, where they need words
+    compare_epilog: ClassVar[str | None] = None
     #: options of ``record`` beyond seed, players, variants and strategies (passed to :meth:`record`)
     record_options: ClassVar[tuple[Option, ...]] = ()
     compare_options: ClassVar[tuple[Option, ...]] = ()

@@ -601,6 +601,14 @@ class ZhengShangyou(Game):
     trial_noun = "games"
     id = GAME
     parameterized_strategies = ("search",)
+    compare_epilog = (
+        "Measures (each the switching seat's mean under the field and the challenger, and their paired difference, "
+        "challenger - field): win (going out first), score (ZS-8's points a game), and where the score comes "
+        "from: score_won (the points of the games won, 0 in the others) plus score_lost (the points paid in the "
+        "games lost, negative) make score; lost_multiplied is the share of all games that the seat lost at x2 or x3 (10 cards or "
+        "more held, or none played); cards_left the cards held when the Winner goes out (0 for the Winner). "
+        "Rows count seat-games: trials x players, pooled over the seats."
+    )
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
         f"exploration constant (default {SEARCH_C}); it plays in every command; as the models of odds or review every sampled "

@@ -315,8 +315,9 @@ def where_points_come_from(runs: dict) -> Section:
         (
             "Win share and score can disagree: above, a planning seat among greedy players and the holder of the "
             "black joker. The same paired games, split by where the points come from: "
-            "score_won and score_lost are the points a game from the games won and lost (they add up to score), "
-            "lost_multiplied the share of games lost at x2 or x3, cards_left the cards held when the Winner goes "
+            "score_won and score_lost are the points a game from the games won and lost (they add up to score; "
+            "score_lost is negative, the points paid), "
+            "lost_multiplied the share of all games lost at x2 or x3, cards_left the cards held when the Winner goes "
             "out (0 for the Winner). a and b are the two sides' means (greedy, then planning; without, then with the card)."
             f"\n\n{s1}\n\n{s2}{_strong_sequel(runs.get('strong'))}"
         ),

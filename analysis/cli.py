@@ -475,7 +475,7 @@ def build_parser() -> _Parser:
         "seat): each measurement is checkpointed, so an interrupted run resumes where it stopped with the same "
         "result; the tables are stored with their provenance (seed, sizes, players, version, seconds) in "
         "seeds/GAME-strong-field.json, which 'cardlab report GAME' shows beside the built-in players' figures. "
-        "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 15.",
+        "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 10.",
     )
     sf.add_argument("game", nargs="?", help="one of: " + ", ".join(_strong_field_games()))
     sf.add_argument("--field", metavar="STRATEGY",

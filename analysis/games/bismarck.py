@@ -143,6 +143,23 @@ def _strategy_codes(strategies, default=None):
     return names, np.array([STRATEGIES[n] for n in names], dtype=np.int64)
 
 
+#: the most cards a hand may hold for double-dummy search in the misere round (pimc, the review's actual-layout
+#: values): the others pushing tricks on the seat make the search explode above it (a 3x15 misere deal took 42 s,
+#: 3x12 0.06 s)
+MISERE_DD_CARDS = 12
+
+
+def _check_misere_search(names, pimc_from: int, misere: bool) -> None:
+    """Refuse PIMC or double-dummy players taking over a misere hand above MISERE_DD_CARDS cards (BM-5's
+    round 4): the double-dummy search does not finish there."""
+    if misere and pimc_from > MISERE_DD_CARDS and any(n in ("pimc", "dd") for n in names):
+        raise CardlabError(
+            f"bad --pimc-from {pimc_from}: pimc and dd players solve the misere round (round 4, BM-5) double dummy, "
+            f"which does not finish above {MISERE_DD_CARDS} cards a hand; give --pimc-from {MISERE_DD_CARDS} or "
+            "less, or a round other than the misere (--round 1, 2 or 3; simulate: with --unit hand)"
+        )
+
+
 def _round_index(round_no) -> int:
     r = 1 if round_no is None else int(round_no)
     if r not in ROUND_NAMES:
@@ -175,6 +192,7 @@ def simulation_spec(
         raise CardlabError("--round goes with --unit hand")
     r = _round_index(round)
     names, strat = _strategy_codes(strategies)
+    _check_misere_search(names, pimc_from, unit == "game" or r == 3)
     args = (strat, pv, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
     describe = {"players": 3, "variants": full, "strategies": names, "unit": unit}
     if any(n in ("pimc", "dd") for n in names):
@@ -265,6 +283,7 @@ def compare_spec(
         if name not in STRATEGIES:
             raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     r = _round_index(round)
+    _check_misere_search((field, challenger), pimc_from, r == 3)
     pv = player_array(pimc_from, samples)
     bv = variant_array(variants)
 

@@ -51,6 +51,7 @@ from .bismarck import (
     CONTRACT_NAMES,
     DECK,
     GAME,
+    MISERE_DD_CARDS,
     PIMC_FROM,
     PIMC_SAMPLES,
     ROLES,
@@ -311,11 +312,6 @@ def _position(
         "unknown": unknown,
     }
 
-
-#: the most cards a hand may hold for double-dummy search in the misere round (pimc, the review's actual-layout
-#: values): the others pushing tricks on the seat make the search explode above it (a 3x15 misere deal took 42 s,
-#: 3x12 0.06 s)
-MISERE_DD_CARDS = 12
 
 #: the advisor's models when none are named: heuristic players play each for themselves, as Bismarck's players
 #: do, so the chances are realistic against them; pimc is the stronger card ranking but a low bound on the

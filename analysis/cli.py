@@ -857,9 +857,9 @@ def _cmd_report(args) -> None:
 
 
 def _strong_field_games() -> list[str]:
-    from . import sections
+    from .strong_field import games
 
-    return [g for g in registry.game_ids() if hasattr(sections.module(g), "strong_field_runs")]
+    return games()
 
 
 def _cmd_strong_field(args) -> None:
@@ -903,7 +903,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
-        if getattr(args, "out", None) is not None and args.command not in ("report", "strong-field"):
+        if getattr(args, "out", None) is not None and args.command != "report":
             check_file(args.out)
         if not args.command:
             raise CardlabError(f"give a command; accepted: {accepted(COMMANDS)}")

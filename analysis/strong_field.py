@@ -23,11 +23,12 @@ from typing import Any
 import pandas as pd
 
 from . import __version__
-from .errors import CardlabError, Interrupted
+from .errors import CardlabError, Interrupted, SaveFailed
 from .outputs import check_file, write_text
 from .rules import seeds_dir
 
 FORMAT = 1
+DEFAULT_CHECKPOINT_DIR = ".cardlab-strong-field"
 #: the chunk size of a strong-field run: small, since a searching game takes tens of milliseconds, so that two
 #: threads share the work evenly and a checkpoint is saved every few seconds
 CHUNK_SIZE = 64
@@ -36,14 +37,15 @@ CHUNK_SIZE = 64
 @dataclass(frozen=True)
 class StrongRun:
     """One measurement: ``key`` names it in the stored file, ``spec`` is the kernel spec, ``trials`` its size at
-    scale 1, ``keep`` selects the rows stored (None: every row). Its seed is the command's plus ``seed_offset``
-    (the run's place in the plan when None): runs given the same offset play the same deals."""
+    scale 1, ``keep`` selects the rows stored (None: every row). Its seed is the command's plus ``seed_offset``:
+    the offset of the report's run it re-measures, so that both play the same deals (a deal is a function of
+    the seed and the trial number), and runs with one offset share their deals."""
 
     key: str
     spec: Any
     trials: int
+    seed_offset: int
     keep: Any = None
-    seed_offset: int | None = None
 
 
 def stored_path(game_id: str) -> Path:
@@ -62,16 +64,20 @@ def stored(game_id: str) -> dict | None:
     return doc
 
 
+def games() -> list[str]:
+    """The games whose report section module has strong-field measurements (``strong_field_runs``)."""
+    from . import games as registry
+    from . import sections
+
+    return [g for g in registry.game_ids() if hasattr(sections.module(g), "strong_field_runs")]
+
+
 def _sections(game_id: str):
     from . import sections
 
-    mod = sections.module(game_id)
-    if mod is None or not hasattr(mod, "strong_field_runs"):
-        from . import games as registry
-
-        have = [g for g in registry.game_ids() if hasattr(sections.module(g), "strong_field_runs")]
-        raise CardlabError(f"no strong-field measurements for {game_id!r}; games that have them: {', '.join(have)}")
-    return mod
+    if game_id not in games():
+        raise CardlabError(f"no strong-field measurements for {game_id!r}; accepted: {', '.join(games())}")
+    return sections.module(game_id)
 
 
 def compute(
@@ -80,7 +86,7 @@ def compute(
     field: str | None = None,
     scale: float = 1.0,
     seed: int = 2026,
-    checkpoint_dir: str | os.PathLike = ".cardlab-strong-field",
+    checkpoint_dir: str | os.PathLike = ".cardlab-strong-field",  # DEFAULT_CHECKPOINT_DIR
     write: str | os.PathLike | None = None,
     progress: bool = True,
 ) -> Path:
@@ -105,7 +111,11 @@ def compute(
     done: dict[str, dict] = {}
     # each run's seconds, added up over the invocations that worked on it (kept beside the checkpoints)
     times_path = folder / "seconds.json"
-    spent: dict[str, float] = json.loads(times_path.read_text()) if times_path.exists() else {}
+    spent: dict[str, float] = {}
+    try:
+        spent = {str(k): float(v) for k, v in json.loads(times_path.read_text()).items()}
+    except (OSError, ValueError, AttributeError):  # none yet, or cut short by a crash: the times restart
+        pass
     for i, r in enumerate(plan):
         trials = max(CHUNK_SIZE, int(r.trials * scale))
         ckpt = folder / f"{r.key}.ckpt"
@@ -113,7 +123,7 @@ def compute(
             again = " (resuming from its checkpoint)" if ckpt.exists() else ""
             print(f"[{i + 1}/{len(plan)}] {r.key}: {trials:,} trials{again}", flush=True)
         t0 = time.perf_counter()
-        run_seed = seed + (i if r.seed_offset is None else r.seed_offset)
+        run_seed = seed + r.seed_offset
         try:
             res = run(r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=ckpt, progress=progress)
         except Interrupted as e:
@@ -124,7 +134,10 @@ def compute(
             ) from None
         finally:
             spent[r.key] = spent.get(r.key, 0.0) + time.perf_counter() - t0
-            times_path.write_text(json.dumps(spent))
+            try:
+                write_text(times_path, json.dumps(spent))
+            except (OSError, CardlabError, SaveFailed):  # provenance: losing it must not hide how the run ended
+                pass
         seconds = spent[r.key]
         table = res.table if r.keep is None else r.keep(res.table)
         done[r.key] = {
@@ -150,10 +163,11 @@ def compute(
     }
     write_text(out, json.dumps(doc, indent=1) + "\n")
     shutil.rmtree(folder, ignore_errors=True)  # the work is in the stored file now (checkpoints and seconds)
-    try:
-        folder.parent.rmdir()
-    except OSError:
-        pass
+    if str(checkpoint_dir) == DEFAULT_CHECKPOINT_DIR:
+        try:
+            folder.parent.rmdir()  # the default folder, if nothing else is in it
+        except OSError:
+            pass
     return out
 
 

@@ -149,7 +149,7 @@ def _strategy_codes(strategies, default=None):
 MISERE_DD_CARDS = 12
 
 
-def _check_misere_search(names, pimc_from: int, misere: bool) -> None:
+def check_misere_search(names, pimc_from: int, misere: bool) -> None:
     """Refuse PIMC or double-dummy players taking over a misere hand above MISERE_DD_CARDS cards (BM-5's
     round 4): the double-dummy search does not finish there."""
     if misere and pimc_from > MISERE_DD_CARDS and any(n in ("pimc", "dd") for n in names):
@@ -192,7 +192,7 @@ def simulation_spec(
         raise CardlabError("--round goes with --unit hand")
     r = _round_index(round)
     names, strat = _strategy_codes(strategies)
-    _check_misere_search(names, pimc_from, unit == "game" or r == 3)
+    check_misere_search(names, pimc_from, unit == "game" or r == 3)
     args = (strat, pv, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
     describe = {"players": 3, "variants": full, "strategies": names, "unit": unit}
     if any(n in ("pimc", "dd") for n in names):
@@ -283,7 +283,7 @@ def compare_spec(
         if name not in STRATEGIES:
             raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     r = _round_index(round)
-    _check_misere_search((field, challenger), pimc_from, r == 3)
+    check_misere_search((field, challenger), pimc_from, r == 3)
     pv = player_array(pimc_from, samples)
     bv = variant_array(variants)
 

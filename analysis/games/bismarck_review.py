@@ -46,6 +46,7 @@ from .bismarck import (
     ROUND_NAMES,
     STRATEGIES,
     SUITS,
+    check_misere_search,
     player_array,
     rules,
     variant_array,
@@ -116,9 +117,9 @@ def record(
     r = 1 if round is None else int(round)
     if r not in ROUND_NAMES:
         raise CardlabError(f"bad --round {round}: accepted 1, 2, 3, 4")
-    pv = player_array(
-        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
-    )
+    pimc_from = PIMC_FROM if pimc_from is None else pimc_from
+    check_misere_search(names, pimc_from, r == 4)
+    pv = player_array(pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples)
     key0, key1 = split_seed(seed)
     hands0 = np.zeros(4, dtype=np.uint64)
     trace = np.zeros(56, dtype=np.int64)

@@ -605,8 +605,9 @@ class ZhengShangyou(Game):
         "Measures (each the switching seat's mean under the field and the challenger, and their paired difference, "
         "challenger - field): win (going out first), score (ZS-8's points a game), and where the score comes "
         "from: score_won (the points of the games won, 0 in the others) plus score_lost (the points paid in the "
-        "games lost, negative) make score; lost_multiplied is the share of all games that the seat lost at x2 or x3 (10 cards or "
-        "more held, or none played); cards_left the cards held when the Winner goes out (0 for the Winner). "
+        "games lost, negative) make score; lost_multiplied is the share of all games that the seat lost at x2 or x3 (ZS-8: 10 "
+        "cards or more held with 4 players, 12 with 3, or none played); cards_left the cards held when the Winner "
+        "goes out (0 for the Winner; with score_timing=at_end, the Loser's cards at the end). "
         "Rows count seat-games: trials x players, pooled over the seats."
     )
     strategy_notes = (

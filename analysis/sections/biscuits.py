@@ -240,18 +240,27 @@ def hand_strength(runs: dict) -> Section:
     r = float(np.corrcoef(d_out, d_plays)[0, 1]) if len(d_out) > 2 else float("nan")
     words = []
     if 0 in common and 1 in common:
+        h0, h1, p0, p1 = hc.loc[0], hc.loc[1], plays.loc[0], plays.loc[1]
         words.append(
-            f"A hand with no high card (0 points) goes out first in {hc.loc[0, 'estimate']:.3f} of the hands, "
-            f"against {hc.loc[1, 'estimate']:.3f} with 1 point: its 13 cards lie in the nine ranks 2 to T, so they "
-            f"form pairs, triples and straights, and its fewest-plays split has {plays.loc[0, 'estimate']:.2f} "
-            f"plays on average against {plays.loc[1, 'estimate']:.2f}."
+            f"A hand with no high card (0 points) goes out first in {h0.estimate:.3f} of the hands, against "
+            f"{h1.estimate:.3f} with 1 point; its fewest-plays split has {p0.estimate:.2f} plays on average against "
+            f"{p1.estimate:.2f}."
         )
-    words.append(
-        f"The zig-zag between neighbouring point counts follows the same count: in {against} of the "
-        f"{len(d_out)} steps from one point count to the next, P(first out) and the mean number of plays move in "
-        f"opposite directions (the correlation of the steps is {r:+.2f}). High-card points measure control; the "
-        "number of plays measures how many times a hand must get the lead or beat, and a player needs both."
-    )
+        if h0.ci_low > h1.ci_high and p0.ci_high < p1.ci_low:  # the spike, and fewer plays, both separated
+            words[-1] += (
+                " Its 13 cards lie in the nine ranks 2 to T, so they form pairs, triples and straights: fewer plays "
+                "to go out, which outweighs having no high card."
+            )
+    if len(d_out) > 2:
+        words.append(
+            f"From one point count to the next, P(first out) and the mean number of plays move in opposite "
+            f"directions in {against} of the {len(d_out)} steps (the correlation of the steps is {r:+.2f})."
+        )
+        if r < 0 and against > len(d_out) / 2:
+            words[-1] += (
+                " The zig-zag of P(first out) follows the number of plays: high-card points measure control, the "
+                "plays how many times a hand must win the lead or beat, and a player needs both."
+            )
     if len(by_plays) > 1:
         bp = by_plays.set_index("plays")["estimate"]
         dips = (
@@ -310,7 +319,7 @@ def hand_strength(runs: dict) -> Section:
         h1, l1 = ax.get_legend_handles_labels()
         h2, l2 = ax2.get_legend_handles_labels()
         ax.legend(h1 + h2, l1 + l2, loc="upper center", fontsize=7)
-        ax.set_title("High-card points alone: the zig-zag follows the plays (right axis, inverted)")
+        ax.set_title("High-card points alone, beside the mean plays (right axis, inverted)")
         return fig
 
     return Section(
@@ -420,9 +429,10 @@ def strong_field_runs(field: str) -> list:
     def games(t: pd.DataFrame) -> pd.DataFrame:
         return t[t.measure.isin(["out_first_given_starter", "out_first", "team_points_per_hand", "game_won"])]
 
-    plan = [StrongRun("games", B.simulation_spec(strategies=[field]), 1500, games)]
-    # the teams on the same hands (one seed), so that their differences compare policies
-    plan += [StrongRun(f"team-{c}", B.compare_spec(field, c), 1000, pooled, 1) for c in STRONG_CHALLENGERS]
+    # the seeds of the report's runs (runs()): the same deals as the built-in players' figures, and the teams on
+    # one set of hands, so that their differences compare policies
+    plan = [StrongRun("games", B.simulation_spec(strategies=[field]), 1500, 0, games)]
+    plan += [StrongRun(f"team-{c}", B.compare_spec(field, c), 1000, 1, pooled) for c in STRONG_CHALLENGERS]
     return plan
 
 
@@ -461,7 +471,7 @@ def strong_field(runs: dict) -> Section:
         f"team (95% {base.ci_low:+.2f} to {base.ci_high:+.2f})."
     )
     # a policy's worth against the strong field: its team's difference minus plain planning's, on the same hands
-    # (the two estimates share the hands; their variances added give a conservative interval)
+    # (the two estimates share the hands; their variances added give an approximate interval)
     rows = []
     for r in teams.itertuples(index=False):
         d = r.estimate - base.estimate
@@ -494,13 +504,13 @@ def strong_field(runs: dict) -> Section:
     took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
     text = (
         f"The Starter's advantage and the worth of each policy measured again with a strong field: {doc['field']} "
-        f"(the search player, seeds/biscuits.md) in every seat, on new deals. Stored by `{doc['command']}` on "
+        f"(the search player, seeds/biscuits.md) in every seat, on the same deals as the figures above (their first trials). Stored by `{doc['command']}` on "
         f"{doc['computed']} (cardlab {doc['cardlab']}, {doc['machine']}; {doc['seconds'] / 60:.0f} min: "
         f"{took}); seeds/biscuits-strong-field.json has every row. The table: each team (both partners) playing "
         "the challenger among searching players, on the same hands as a searching team (estimate: points a hand, "
         "challenger - field); vs_planning is that minus plain planning's, the worth of the one policy that "
-        "differs against this field (its interval adds the two variances: conservative, as the two share the hands "
-        "and move together), beside the same change among planning players (the comparisons above; changes: "
+        "differs against this field (its interval adds the two variances: an approximation, as the two share the "
+        "hands), beside, for the planning-* rows, the same change among planning players (the comparisons above; changes: "
         "'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do not "
         "overlap).\n\n" + " ".join(sentences)
     )

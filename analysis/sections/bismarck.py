@@ -38,7 +38,8 @@ TRUMP_LAYOUTS_PIMC = 32
 REVIEWED_RECORD = "bismarck-example.json"
 REVIEWED_SEAT = 0
 #: the strong field (cardlab strong-field): PIMC in every seat, taking over with STRONG_PIMC_FROM[round] cards in
-#: hand (12 in the trump and no-trump rounds; 8 in the misere round, where double dummy explodes above 12)
+#: hand: 12 in the trump and no-trump rounds; 8 in the misere round, whose double-dummy search is refused above
+#: 12 cards and costs about 14 s a hand at 12 with three PIMC seats (docs/performance.md)
 STRONG_FIELD = "pimc"
 STRONG_PIMC_FROM = {1: 12, 2: 12, 3: 12, 4: 8}
 
@@ -521,10 +522,11 @@ def strong_field_runs(field: str) -> list:
         return t[t.measure.isin(["tricks", "score", "made_quota"])]
 
     return [
-        StrongRun(
+        StrongRun(  # the seed of the report's hands of that round (runs()): the same deals
             f"round-{rnd}",
             B.simulation_spec(unit="hand", round=rnd, strategies=[field], pimc_from=STRONG_PIMC_FROM[rnd]),
             1000,
+            rnd,
             by_role,
         )
         for rnd in (1, 2, 3, 4)
@@ -532,7 +534,7 @@ def strong_field_runs(field: str) -> list:
 
 
 def strong_field(runs: dict) -> Section:
-    from ..games.bismarck import ROLES, ROUND_NAMES
+    from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES, ROLES, ROUND_NAMES
     from ..strong_field import side_by_side
 
     doc = runs.get("strong")
@@ -562,23 +564,16 @@ def strong_field(runs: dict) -> Section:
             f"Round {r.round} ({r.round_type}), the {r.role}: P(quota) {r.estimate_heuristic:.3f} with heuristic "
             f"players, {r.estimate_strong:.3f} with PIMC players."
         )
-    q = table[table.measure == "made_quota"]
-    best = q.loc[q.estimate_strong.idxmax()]
-    worst = q.loc[q.estimate_strong.idxmin()]
-    sentences.append(
-        f"With PIMC players the easiest quota is round {best['round']}'s {best.role} ({best.estimate_strong:.3f}) and the "
-        f"hardest round {worst['round']}'s {worst.role} ({worst.estimate_strong:.3f})."
-    )
     by_from: dict[int, list[str]] = {}
     for rnd in sorted(R):
-        by_from.setdefault(R[rnd]["describe"].get("pimc_from", 8), []).append(rnd.split("-")[1])
+        by_from.setdefault(R[rnd]["describe"].get("pimc_from", PIMC_FROM), []).append(rnd.split("-")[1])
     froms = " and ".join(f"{k} cards in round{'s' if len(v) > 1 else ''} {', '.join(v)}" for k, v in by_from.items())
     took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
     text = (
         f"Every seat plays {doc['field']} (pimc: sampled layouts of the hidden cards, each solved double dummy, "
-        f"{R[next(iter(R))]['describe'].get('pimc_samples', 16)} a card; dd: the layout known) from the trick "
-        f"where a hand holds {froms} (the heuristic before that), on new deals, beside the heuristic "
-        f"players' figures of the first section. Stored by `{doc['command']}` on {doc['computed']} (cardlab {doc['cardlab']}, "
+        f"{R[next(iter(R))]['describe'].get('pimc_samples', PIMC_SAMPLES)} a card; dd: the layout known) from the trick "
+        f"where a hand holds {froms} (the heuristic before that), on the same deals as the heuristic "
+        f"players' figures of the first section (their first trials). Stored by `{doc['command']}` on {doc['computed']} (cardlab {doc['cardlab']}, "
         f"{doc['machine']}; {doc['seconds'] / 60:.0f} min: {took}); seeds/bismarck-strong-field.json has every "
         "row. changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the "
         "intervals do not overlap.\n\n" + " ".join(sentences or ["No role's chance of its quota changes at 95%."])

@@ -39,17 +39,12 @@ WORKED_POSITION: dict[str, Any] = {
     "current": "5S",
     "by": 3,
 }
-REVIEWED_SEED, REVIEWED_SEAT = 1, 2
+REVIEWED_SEED, REVIEWED_SEAT = 1, 2  # seeds/records/zheng-shangyou-example.json, the seat with a clear error
 #: the strong field (cardlab strong-field): the search player in every seat, at a budget that keeps the
 #: computation to minutes; the features and policies it re-measures
 STRONG_FIELD = "search:250"
 STRONG_FEATURES = ("3D", "RJ", "BJ", "2S", "bomb")
-STRONG_POLICIES = (
-    "greedy",
-    "greedy-hold",
-    "greedy-stop",
-    "planning",
-)  # seeds/records/zheng-shangyou-example.json, the seat with a clear error
+STRONG_POLICIES = ("greedy", "greedy-hold", "greedy-stop", "planning")
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -220,8 +215,9 @@ def policies(runs: dict) -> Section:
 
 
 def _decomposition(rows: pd.DataFrame, prefix: str, subject: str) -> tuple[pd.DataFrame, str]:
-    """The six paired rows (win, score and SCORE_PARTS) of one comparison as a table, and what they say in
-    two sentences, every figure from the rows (``subject`` is what differs: "planning, against greedy")."""
+    """The six paired rows (win, score and SCORE_PARTS) of one comparison as a table, and what they say in a
+    few sentences, each written only where its figures are separated at 95% and point its way (``subject`` is
+    what differs: "planning, against greedy")."""
     from ..games.zheng_shangyou import SCORE_PARTS
 
     names = ("win", "score") + SCORE_PARTS
@@ -249,19 +245,24 @@ def _decomposition(rows: pd.DataFrame, prefix: str, subject: str) -> tuple[pd.Da
             "cards the others still hold)."
         )
     lost = r["score_lost"].estimate
-    if sure("score_lost") and lost < 0:
-        why = (
-            f" The losses grow because a lost game ends with {est('cards_left', 2, 'cards')} held when the Winner "
-            f"goes out, and {est('lost_multiplied', 3)} of the games are lost at x2 or x3 (10 cards or more, or "
-            "none played, ZS-8)."
-        )
-    elif sure("score_lost"):
-        why = (
-            f" The losses shrink: {est('cards_left', 2, 'cards')} held when the Winner goes out, and "
-            f"{est('lost_multiplied', 3)} of the games lost at x2 or x3."
-        )
+    if not sure("score_lost"):
+        why = " The points paid in the games lost do not separate at 95%."
     else:
-        why = " The points of the games lost do not separate at 95%."
+        why = f" It pays {'more' if lost < 0 else 'less'} in the games it loses ({est('score_lost', 2, 'points')})."
+        causes = []
+        # the causes ZS-8 gives a loss, each quoted only where it is separated and points the same way
+        if sure("cards_left") and (r["cards_left"].estimate > 0) == (lost < 0):
+            causes.append(
+                f"it holds {'more' if lost < 0 else 'fewer'} cards when the Winner goes out "
+                f"({est('cards_left', 2)} cards a game, counting 0 for the games it wins)"
+            )
+        if sure("lost_multiplied") and (r["lost_multiplied"].estimate > 0) == (lost < 0):
+            causes.append(
+                f"it is caught at x2 or x3 (10 cards or more, or none played, ZS-8) in "
+                f"{'more' if lost < 0 else 'fewer'} of its games ({est('lost_multiplied', 3)} in that share)"
+            )
+        if causes:
+            why = why[:-1] + ": " + " and ".join(causes) + "."
     table = pd.DataFrame([r[n] for n in names])
     return table, first + why
 
@@ -311,10 +312,10 @@ def where_points_come_from(runs: dict) -> Section:
     )
     table["measure"] = table.measure.str.replace(r"^(challenger_minus_field|value_of_holding)_", "", regex=True)
     return Section(
-        "Winning more, scoring less: where the points come from (paired)",
+        "Win share and score: where the points come from (paired)",
         (
-            "Win share and score can disagree: above, a planning seat among greedy players and the holder of the "
-            "black joker. The same paired games, split by where the points come from: "
+            "Two comparisons above, a planning seat among greedy players and the holder of the black joker, on "
+            "the same paired games, split by where the points come from: "
             "score_won and score_lost are the points a game from the games won and lost (they add up to score; "
             "score_lost is negative, the points paid), "
             "lost_multiplied the share of all games lost at x2 or x3, cards_left the cards held when the Winner goes "
@@ -558,11 +559,11 @@ def strong_field_runs(field: str) -> list:
     def seats(t: pd.DataFrame) -> pd.DataFrame:
         return t[t.measure.isin(["winner", "score", "winner_given_3D", "score_given_3D", "winner_gain"])]
 
-    plan = [StrongRun("seats", Z.simulation_spec(strategies=[field]), 4000, seats)]
-    plan += [StrongRun(f"value-{f}", Z.card_value_spec(f, strategy=field), 3000) for f in STRONG_FEATURES]
-    # the policies on the same deals (one seed), so that their differences compare policies
-    n_values = len(plan)
-    plan += [StrongRun(f"policy-{c}", Z.compare_spec(field, c), 1500, pooled, n_values) for c in STRONG_POLICIES]
+    # the seeds of the report's runs (runs()): the same deals as the built-in players' figures, and the policies
+    # on one set of deals, so that their differences compare policies
+    plan = [StrongRun("seats", Z.simulation_spec(strategies=[field]), 4000, 0, seats)]
+    plan += [StrongRun(f"value-{f}", Z.card_value_spec(f, strategy=field), 3000, 1) for f in STRONG_FEATURES]
+    plan += [StrongRun(f"policy-{c}", Z.compare_spec(field, c), 1500, 2, pooled) for c in STRONG_POLICIES]
     return plan
 
 
@@ -628,7 +629,7 @@ def strong_field(runs: dict) -> Section:
             continue
         g, t = g.iloc[0], t.iloc[0]
         d = r.estimate - g.estimate
-        half = 1.96 * float(np.hypot(r.std_error, g.std_error))  # conservative: the two share the deals
+        half = 1.96 * float(np.hypot(r.std_error, g.std_error))  # approximate: the two share their deals
         vs_rows.append({"feature": f"{r.challenger} - greedy", "measure": r.measure.rsplit("_", 1)[1],
                         "estimate_builtin": t.estimate, "ci_low_builtin": t.ci_low, "ci_high_builtin": t.ci_high,
                         "trials_strong": r.trials, "estimate_strong": d, "ci_low_strong": d - half,
@@ -651,21 +652,21 @@ def strong_field(runs: dict) -> Section:
     win = pol[pol.measure == "challenger_minus_field_win"].sort_values("estimate", ascending=False)
     best, worst = win.iloc[0], win.iloc[-1]
     sentences.append(
-        f"Among searching players the built-in policy that gives up least is {best.challenger} "
+        f"Among searching players the built-in policy closest to a searching seat is {best.challenger} "
         f"({best.estimate:+.3f} win probability against a searching seat, 95% {best.ci_low:+.3f} to "
-        f"{best.ci_high:+.3f}), the one that gives up most {worst.challenger} ({worst.estimate:+.3f})."
+        f"{best.ci_high:+.3f}), the farthest {worst.challenger} ({worst.estimate:+.3f})."
     )
     took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
     text = (
         f"The questions above measured again with a strong field: {field} (the search player, "
-        f"seeds/zheng-shangyou.md) in every seat, on new deals. Stored by `{doc['command']}` on {doc['computed']} "
+        f"seeds/zheng-shangyou.md) in every seat, on the same deals as the figures above (their first trials). Stored by `{doc['command']}` on {doc['computed']} "
         f"(cardlab {doc['cardlab']}, {doc['machine']}; {doc['seconds'] / 60:.0f} min: {took}); "
         "seeds/zheng-shangyou-strong-field.json has every row. The tables: the value of holding a card and the "
         "win share by seat with the built-in players (greedy, above) and with the strong field side by side "
         "(changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do "
         "not overlap); then each policy's difference to greedy (the bomb policies and planning: one seat switching "
         "among greedy players above, and here the two policies' rows among searching players on the same deals, "
-        "whose interval adds the two variances, conservative as they move together); last, each built-in policy "
+        "whose interval adds the two variances: an approximation, as the two share their deals); last, each built-in policy "
         "as one seat among the searching players (challenger - field, pooled over the seats).\n\n" + " ".join(sentences)
     )
     cols = ["feature", "measure", "estimate_builtin", "ci_low_builtin", "ci_high_builtin", "trials_strong",

@@ -176,6 +176,9 @@ class Game:
     odds_epilog: ClassVar[str | None] = None
     #: what `cardlab compare GAME --help` says after the options: the measures of its table, where they need words
     compare_epilog: ClassVar[str | None] = None
+    #: a second paired measure the compare verdict quotes after the headline one, and its unit (a game whose win
+    #: and score can disagree: Zheng Shangyou), or None
+    compare_also: ClassVar[tuple[str, str] | None] = None
     #: options of ``record`` beyond seed, players, variants and strategies (passed to :meth:`record`)
     record_options: ClassVar[tuple[Option, ...]] = ()
     compare_options: ClassVar[tuple[Option, ...]] = ()
@@ -322,6 +325,17 @@ class Game:
             t = t[t[key].astype(object).astype(str) == str(value)].reset_index(drop=True)
             result = Result(t, result.meta, result.headline)
         result.meta["verdict"] = paired_verdict(t, spec.precision_measures[0], field, challenger, key, value)
+        if self.compare_also is not None:
+            measure, unit = self.compare_also
+            rows = t[t["measure"] == measure]
+            keys = [c for c in ("seat", "team", "role") if c in rows.columns]
+            rows = rows[rows[keys].isna().all(axis=1)] if key is None and keys else rows
+            if len(rows):
+                r = rows.iloc[-1]
+                result.meta["verdict"] += (
+                    f"; {measure.rsplit('_', 1)[-1]} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
+                    f"{r['ci_high']:+.2f})"
+                )
         return result
 
     def _compare_key(self, who, spec: KernelSpec) -> tuple[str | None, Any]:

@@ -601,6 +601,7 @@ class ZhengShangyou(Game):
     trial_noun = "games"
     id = GAME
     parameterized_strategies = ("search",)
+    compare_also = ("challenger_minus_field_score", "points a game")
     compare_epilog = (
         "Measures (each the switching seat's mean under the field and the challenger, and their paired difference, "
         "challenger - field): win (going out first), score (ZS-8's points a game), and where the score comes "

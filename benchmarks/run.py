@@ -734,15 +734,16 @@ def search_curve() -> None:
     deals, each role in turn, its tricks gained against the time of a PIMC card (the extra time over the
     all-heuristic comparison divided by the PIMC seat's 8 cards)."""
     panels = [_zs_curve(), _biscuits_curve(), _bismarck_curve()]
-    xlabels = ("time a decision, ms (one core; labels: rollouts a decision)",
-               "time a searched play, ms (estimated; labels: rollouts a decision)",
-               "time a PIMC card, ms (estimated, all cores; labels: layouts a card)")  # fmt: skip
+    xlabels = ("time a decision, ms (one core)\nlabels: rollouts a decision",
+               "time a searched play, ms (estimated)\nlabels: rollouts a decision",
+               "time a PIMC card, ms (estimated, all cores)\nlabels: layouts a card")  # fmt: skip
     import matplotlib.pyplot as plt
 
     from analysis.plots import STYLE
 
     with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(1, 3, figsize=(13.5, 3.6))
+        fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
+        fig.subplots_adjust(wspace=0.3)
         for ax, xlabel, (title, ylabel, ref, ref_label, points) in zip(axes, xlabels, panels):
             x = [p[1] for p in points]
             y = [p[2] for p in points]

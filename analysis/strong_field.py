@@ -188,6 +188,34 @@ def _plain(x):
     return x
 
 
+#: what the ``changes`` column of :func:`side_by_side` (and :func:`change`) says
+CHANGES_LEGEND = (
+    "changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do not "
+    "overlap"
+)
+
+
+def not_computed(game_id: str, title: str):
+    """The strong-field section of a report whose game has no stored tables yet."""
+    from .report import Section
+
+    return Section(
+        title,
+        f"Not computed yet: `cardlab strong-field {game_id}` measures it (its --help says how long) and stores "
+        f"seeds/{game_id}-strong-field.json, which the report then shows here.",
+    )
+
+
+def provenance(doc: dict) -> str:
+    """Where a stored strong field came from, in one sentence: the command, date, version, machine and each
+    run's time."""
+    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in doc["runs"].items())
+    return (
+        f"Stored by `{doc['command']}` on {doc['computed']} (cardlab {doc['cardlab']}, {doc['machine']}; "
+        f"{doc['seconds'] / 60:.0f} min: {took}); seeds/{doc['game']}-strong-field.json has every row."
+    )
+
+
 def side_by_side(
     today: pd.DataFrame, strong: pd.DataFrame, on: list[str], labels: tuple[str, str] = ("today", "strong")
 ) -> pd.DataFrame:

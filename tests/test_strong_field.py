@@ -98,3 +98,9 @@ def test_bad_requests_are_refused_before_any_work(tmp_path):
     with pytest.raises(CardlabError, match="--write"):
         SF.compute("bismarck", field="heuristic", checkpoint_dir=tmp_path / "ck", write=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game", list(CHEAP))
+def test_a_report_without_stored_tables_says_how_to_make_them(game):
+    section = module(game).strong_field({"strong": None})
+    assert f"cardlab strong-field {game}" in section.text and section.table is None

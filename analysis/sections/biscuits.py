@@ -437,16 +437,12 @@ def strong_field_runs(field: str) -> list:
 
 
 def strong_field(runs: dict) -> Section:
-    from ..strong_field import change, side_by_side
+    from ..strong_field import CHANGES_LEGEND, change, not_computed, provenance, side_by_side
 
     doc = runs.get("strong")
     title = "The findings again, with a strong field"
     if doc is None:
-        return Section(
-            title,
-            "Not computed yet: `cardlab strong-field biscuits` measures them (minutes on 2 cores) and stores "
-            "seeds/biscuits-strong-field.json, which the report then shows here.",
-        )
+        return not_computed("biscuits", title)
     R = doc["runs"]
     today = runs["games"]["planning"]
     starter = side_by_side(
@@ -501,18 +497,15 @@ def strong_field(runs: dict) -> Section:
         if changed
         else "No change of policy is worth a different amount against the strong field at 95%."
     )
-    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
     text = (
         f"The Starter's advantage and the worth of each policy measured again with a strong field: {doc['field']} "
-        f"(the search player, seeds/biscuits.md) in every seat, on the same deals as the figures above (their first trials). Stored by `{doc['command']}` on "
-        f"{doc['computed']} (cardlab {doc['cardlab']}, {doc['machine']}; {doc['seconds'] / 60:.0f} min: "
-        f"{took}); seeds/biscuits-strong-field.json has every row. The table: each team (both partners) playing "
+        "(the search player, seeds/biscuits.md) in every seat, on the same deals as the figures above (their first "
+        f"trials). {provenance(doc)} The table: each team (both partners) playing "
         "the challenger among searching players, on the same hands as a searching team (estimate: points a hand, "
         "challenger - field); vs_planning is that minus plain planning's, the worth of the one policy that "
         "differs against this field (its interval adds the two variances: an approximation, as the two share the "
-        "hands), beside, for the planning-* rows, the same change among planning players (the comparisons above; changes: "
-        "'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do not "
-        "overlap).\n\n" + " ".join(sentences)
+        "hands), beside, for the planning-* rows, the same change among planning players (the comparisons above; "
+        f"{CHANGES_LEGEND}).\n\n" + " ".join(sentences)
     )
     table = teams[["challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]].merge(
         vs, on="challenger"

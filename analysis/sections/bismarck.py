@@ -535,16 +535,12 @@ def strong_field_runs(field: str) -> list:
 
 def strong_field(runs: dict) -> Section:
     from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES, ROLES, ROUND_NAMES
-    from ..strong_field import side_by_side
+    from ..strong_field import CHANGES_LEGEND, not_computed, provenance, side_by_side
 
     doc = runs.get("strong")
     title = "Each round and role again, with a strong field"
     if doc is None:
-        return Section(
-            title,
-            "Not computed yet: `cardlab strong-field bismarck` measures it (minutes on 2 cores) and stores "
-            "seeds/bismarck-strong-field.json, which the report then shows here.",
-        )
+        return not_computed("bismarck", title)
     R = doc["runs"]
     parts = []
     for rnd, today in runs["hands"].items():
@@ -568,15 +564,12 @@ def strong_field(runs: dict) -> Section:
     for rnd in sorted(R):
         by_from.setdefault(R[rnd]["describe"].get("pimc_from", PIMC_FROM), []).append(rnd.split("-")[1])
     froms = " and ".join(f"{k} cards in round{'s' if len(v) > 1 else ''} {', '.join(v)}" for k, v in by_from.items())
-    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
     text = (
         f"Every seat plays {doc['field']} (pimc: sampled layouts of the hidden cards, each solved double dummy, "
         f"{R[next(iter(R))]['describe'].get('pimc_samples', PIMC_SAMPLES)} a card; dd: the layout known) from the trick "
         f"where a hand holds {froms} (the heuristic before that), on the same deals as the heuristic "
-        f"players' figures of the first section (their first trials). Stored by `{doc['command']}` on {doc['computed']} (cardlab {doc['cardlab']}, "
-        f"{doc['machine']}; {doc['seconds'] / 60:.0f} min: {took}); seeds/bismarck-strong-field.json has every "
-        "row. changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the "
-        "intervals do not overlap.\n\n" + " ".join(sentences or ["No role's chance of its quota changes at 95%."])
+        f"players' figures of the first section (their first trials). {provenance(doc)} {CHANGES_LEGEND}.\n\n"
+        + " ".join(sentences or ["No role's chance of its quota changes at 95%."])
     )
     cols = ["round", "round_type", "role", "measure", "estimate_heuristic", "ci_low_heuristic", "ci_high_heuristic",
             "trials_strong", "estimate_strong", "ci_low_strong", "ci_high_strong", "changes"]  # fmt: skip

@@ -588,16 +588,12 @@ def _change(r) -> str:
 
 
 def strong_field(runs: dict) -> Section:
-    from ..strong_field import side_by_side
+    from ..strong_field import CHANGES_LEGEND, not_computed, provenance, side_by_side
 
     doc = runs.get("strong")
     title = "The findings again, with a strong field"
     if doc is None:
-        return Section(
-            title,
-            "Not computed yet: `cardlab strong-field zheng-shangyou` measures them (tens of minutes on 2 cores) "
-            "and stores seeds/zheng-shangyou-strong-field.json, which the report then shows here.",
-        )
+        return not_computed("zheng-shangyou", title)
     field = doc["field"]
     R = doc["runs"]
     labels = ("builtin", "strong")
@@ -656,15 +652,11 @@ def strong_field(runs: dict) -> Section:
         f"({best.estimate:+.3f} win probability against a searching seat, 95% {best.ci_low:+.3f} to "
         f"{best.ci_high:+.3f}), the farthest {worst.challenger} ({worst.estimate:+.3f})."
     )
-    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in R.items())
     text = (
         f"The questions above measured again with a strong field: {field} (the search player, "
-        f"seeds/zheng-shangyou.md) in every seat, on the same deals as the figures above (their first trials). Stored by `{doc['command']}` on {doc['computed']} "
-        f"(cardlab {doc['cardlab']}, {doc['machine']}; {doc['seconds'] / 60:.0f} min: {took}); "
-        "seeds/zheng-shangyou-strong-field.json has every row. The tables: the value of holding a card and the "
-        "win share by seat with the built-in players (greedy, above) and with the strong field side by side "
-        "(changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do "
-        "not overlap); then each policy's difference to greedy (the bomb policies and planning: one seat switching "
+        "seeds/zheng-shangyou.md) in every seat, on the same deals as the figures above (their first trials). "
+        f"{provenance(doc)} The tables: the value of holding a card and the win share by seat with the built-in "
+        f"players (greedy, above) and with the strong field side by side ({CHANGES_LEGEND}); then each policy's difference to greedy (the bomb policies and planning: one seat switching "
         "among greedy players above, and here the two policies' rows among searching players on the same deals, "
         "whose interval adds the two variances: an approximation, as the two share their deals); last, each built-in policy "
         "as one seat among the searching players (challenger - field, pooled over the seats).\n\n" + " ".join(sentences)

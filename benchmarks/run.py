@@ -601,16 +601,43 @@ def bismarck_pimc() -> None:
     numba.set_num_threads(max(1, os.cpu_count() or 1))
     for rnd in (1, 2, 3):
         spec = bm.compare_spec("heuristic", "pimc", round=rnd, pimc_from=16, samples=16)
-        t0 = time.perf_counter()
-        t = driver.run(spec, trials=deals, seed=3700 + rnd, progress=False, chunk_size=max(1, deals // 8)).table
-        el = time.perf_counter() - t0
-        pooled = t[t.role.isna()]
-        tr = pooled[pooled.measure == "tricks_challenger_minus_field"].iloc[0]
-        sc = pooled[pooled.measure == "score_challenger_minus_field"].iloc[0]
-        row(f"Bismarck round {rnd}: pimc from trick 1 - heuristic, tricks", tr.estimate, "tricks", 0.6,
-            f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f} ({tr.field_value:.2f} -> {tr.challenger_value:.2f}); round "
-            f"score {sc.estimate:+.2f} ({sc.ci_low:+.2f} to {sc.ci_high:+.2f}); {deals} deals x 3 roles, {el:.0f} s",
-            digits=2)  # fmt: skip
+        _bm_paired_row(f"Bismarck round {rnd}: pimc from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8, 0.6)
+
+
+def _bm_paired_row(name, spec, deals, seed, chunks, target, goal="") -> None:
+    """One Bismarck paired comparison (``compare_spec``) run on ``deals`` deals in ``chunks`` chunks, printed as
+    the pooled tricks gained with its interval, the round score and the time."""
+    t0 = time.perf_counter()
+    t = driver.run(spec, trials=deals, seed=seed, progress=False, chunk_size=max(1, deals // chunks)).table
+    el = time.perf_counter() - t0
+    pooled = t[t.role.isna()]
+    tr = pooled[pooled.measure == "tricks_challenger_minus_field"].iloc[0]
+    sc = pooled[pooled.measure == "score_challenger_minus_field"].iloc[0]
+    row(name, tr.estimate, "tricks", target,
+        f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f} ({tr.field_value:.2f} -> {tr.challenger_value:.2f}); round "
+        f"score {sc.estimate:+.3f} ({sc.ci_low:+.3f} to {sc.ci_high:+.3f}); {goal}{deals} deals x 3 roles, "
+        f"{el:.0f} s", digits=2)  # fmt: skip
+
+
+def bismarck_search() -> None:
+    """issue 37's goal for the Bismarck search player: it beats pimc in the misere (round 4) without losing in
+    rounds 1-3. DouZero's protocol: the same deals, one role at a time switched from pimc to search (the other two
+    seats pimc), paired. pimc as the strong field plays (analysis/sections/bismarck.py): from 12 cards a hand in
+    rounds 1-3 and from 8 in the misere (the double-dummy search does not finish above 12 there, and from 12 it
+    takes seconds a hand). Deals: CARDLAB_BENCH_BM_SEARCH_DEALS (default 2000 a round); rounds:
+    CARDLAB_BENCH_BM_SEARCH_ROUNDS (default 4,1,2,3). On 2 cores a round takes about 5 min (round 4) and 17 min
+    (rounds 1-3) at 2,000 deals."""
+    from analysis.games import bismarck as bm
+
+    deals = int(os.environ.get("CARDLAB_BENCH_BM_SEARCH_DEALS", "2000"))
+    rounds = [int(r) for r in os.environ.get("CARDLAB_BENCH_BM_SEARCH_ROUNDS", "4,1,2,3").split(",")]
+    numba.set_num_threads(max(1, os.cpu_count() or 1))
+    for rnd in rounds:
+        pimc_from = 8 if rnd == 4 else 12
+        spec = bm.compare_spec("pimc", "search", round=rnd, pimc_from=pimc_from)
+        goal = "goal: fewer tricks; " if rnd == 4 else "goal: not fewer tricks; "
+        _bm_paired_row(f"Bismarck round {rnd}: search - pimc (from {pimc_from}), tricks", spec, deals, 3800 + rnd, 16,
+                       None, goal)  # fmt: skip
 
 
 def _search_positions(seeds):
@@ -860,6 +887,7 @@ SECTIONS = {
     "advisor": advisor,
     "bismarck-advisor": bismarck_advisor,
     "bismarck-pimc": bismarck_pimc,
+    "bismarck-search": bismarck_search,
     "search": search,
     "search-curve": search_curve,
 }

@@ -349,6 +349,8 @@ BAD = [
     (["report", "bisko-bobo", "--scale", "inf"], "bad --scale inf"),
     (["strong-field"], "give a game; accepted: biscuits, bismarck, zheng-shangyou"),
     (["simulate", "bismarck", "--strategy", "pimc", "--pimc-from", "16", "--trials", "5"], "bad --pimc-from 16"),
+    (["simulate", "bismarck", "--strategy", "search:0", "--trials", "5"], "bad strategy 'search:0'"),
+    (["compare", "bismarck", "--field", "search:10", "--challenger", "search:20", "--trials", "5"], "share one budget"),
     (
         [
             "compare",

@@ -16,7 +16,7 @@ from kernels import dd as DD
 
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, SolveRequest
 
@@ -27,7 +27,16 @@ ROLES = ("dealer", "left", "right")
 ROUND_NAMES = {1: "no trumps", 2: "drawn trumps", 3: "named trumps", 4: "misere"}
 #: the strategy of every seat not given one (``--strategy``)
 DEFAULT_STRATEGY = "heuristic"
-STRATEGIES = {"random": K.S_RANDOM, "heuristic": K.S_HEURISTIC, "pimc": K.S_PIMC, "dd": K.S_DD}
+STRATEGIES = {
+    "random": K.S_RANDOM,
+    "heuristic": K.S_HEURISTIC,
+    "pimc": K.S_PIMC,
+    "dd": K.S_DD,
+    "search": K.S_SEARCH,
+}
+#: the search player's defaults (kernels/bismarck/search.py): rollouts a decision, UCB1's exploration constant;
+#: ``search:BUDGET[:C]`` sets them
+SEARCH_BUDGET, SEARCH_C = 400, 0.7
 #: variant -> (slot, value codes); game_length/target_score are filled separately
 ENGINE_VARIANTS = {
     "scoring": (K.V_SCORING, {"original": 0, "simplified": 1}),
@@ -79,16 +88,48 @@ to_mask = DECK.mask
 cards_of = DECK.text
 
 
-def player_array(pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES) -> np.ndarray:
-    """The settings of the PIMC and double-dummy seats, as the kernel reads them (``K.P_*``)."""
+def player_array(pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES, names=()) -> np.ndarray:
+    """The settings of the PIMC, double-dummy and search seats, as the kernel reads them (``K.P_*``); the search
+    players' budget and exploration constant from their names (``search:BUDGET:C``), one setting a run."""
     if not 0 <= pimc_from <= 16:
         raise CardlabError(f"bad --pimc-from {pimc_from}: accepted 0 to 16 (cards in hand)")
     if not 1 <= samples <= 1000:
         raise CardlabError(f"bad --pimc-samples {samples}: accepted 1 to 1000")
+    settings = {search_params(n, SEARCH_BUDGET, SEARCH_C) for n in names if n.partition(":")[0] == "search"}
+    if len(settings) > 1:
+        given = sorted({search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names if n.partition(":")[0] == "search"})
+        raise CardlabError(
+            "bad --strategy: the Bismarck search seats of one run share one budget and exploration constant; "
+            f"got {', '.join(given)}"
+        )
+    budget, c = settings.pop() if settings else (SEARCH_BUDGET, SEARCH_C)
     pv = np.zeros(K.N_PLAYER, dtype=np.int64)
     pv[K.P_PIMC_FROM] = pimc_from
     pv[K.P_SAMPLES] = samples
+    pv[K.P_BUDGET] = budget
+    pv[K.P_EXPLORE] = round(c * 1000)
     return pv
+
+
+def strategy_code(name: str) -> int:
+    """A strategy name (``search:BUDGET[:C]`` included) to its kernel code; unknown or malformed names refused."""
+    base = name.partition(":")[0]
+    if base == "search":
+        search_params(name, SEARCH_BUDGET, SEARCH_C)
+    elif name not in STRATEGIES:
+        raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    return STRATEGIES[base]
+
+
+def seat_strategies(strategies, default: str) -> tuple[list[str], np.ndarray]:
+    """``--strategy`` values to (one name per seat as given, their kernel codes)."""
+    names = seat_assignments(strategies, 3, default, STRATEGIES, parameterized=("search",))
+    return names, np.array([strategy_code(n) for n in names], dtype=np.int64)
+
+
+def labels(names) -> list[str]:
+    """The names as outputs print them: a search player's budget and exploration constant spelled out."""
+    return [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
 
 
 def variant_array(variants: dict | None) -> np.ndarray:
@@ -138,11 +179,6 @@ def schedule_table(variants: dict | None = None, first_dealer: int = 0, hands: i
 # ---------------------------------------------------------------------------------------------------
 
 
-def _strategy_codes(strategies, default=None):
-    names = seat_assignments(strategies, 3, default or DEFAULT_STRATEGY, STRATEGIES)
-    return names, np.array([STRATEGIES[n] for n in names], dtype=np.int64)
-
-
 #: the most cards a hand may hold for double-dummy search in the misere round (pimc, the review's actual-layout
 #: values): the others pushing tricks on the seat make the search explode above it (a 3x15 misere deal took 42 s,
 #: 3x12 0.06 s)
@@ -183,7 +219,6 @@ def simulation_spec(
     full = g.resolve_variants(variants)
     pimc_from = PIMC_FROM if pimc_from is None else pimc_from
     pimc_samples = PIMC_SAMPLES if pimc_samples is None else pimc_samples
-    pv = player_array(pimc_from, pimc_samples)
     bv = variant_array(variants)
     unit = unit or "game"
     if unit not in ("game", "hand"):
@@ -191,11 +226,12 @@ def simulation_spec(
     if unit == "game" and round is not None:
         raise CardlabError("--round goes with --unit hand")
     r = _round_index(round)
-    names, strat = _strategy_codes(strategies)
+    names, strat = seat_strategies(strategies, DEFAULT_STRATEGY)
+    pv = player_array(pimc_from, pimc_samples, names)
     check_misere_search(names, pimc_from, unit == "game" or r == 3)
     args = (strat, pv, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
-    describe = {"players": 3, "variants": full, "strategies": names, "unit": unit}
-    if any(n in ("pimc", "dd") for n in names):
+    describe = {"players": 3, "variants": full, "strategies": labels(names), "unit": unit}
+    if any(n.partition(":")[0] in ("pimc", "dd", "search") for n in names):
         describe.update(pimc_from=pimc_from, pimc_samples=pimc_samples)
     if unit == "hand":
         describe["round"] = r + 1
@@ -279,12 +315,11 @@ def compare_spec(
 ) -> KernelSpec:
     """One seat switched from ``field`` to ``challenger`` on the same deals (the others stay on ``field``):
     the switching seat's tricks and score, challenger minus field, by role."""
-    for name in (field, challenger):
-        if name not in STRATEGIES:
-            raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
+    codes = [strategy_code(name) for name in (field, challenger)]
     r = _round_index(round)
     check_misere_search((field, challenger), pimc_from, r == 3)
-    pv = player_array(pimc_from, samples)
+    pv = player_array(pimc_from, samples, (field, challenger))
+    field, challenger = labels((field, challenger))
     bv = variant_array(variants)
 
     def tab(counts, trials, spec):
@@ -320,7 +355,7 @@ def compare_spec(
     return KernelSpec(
         game=GAME,
         kernel="kernels.bismarck:compare_chunks",
-        args=(np.int64(STRATEGIES[field]), np.int64(STRATEGIES[challenger]), pv, np.int64(r), bv),
+        args=(np.int64(codes[0]), np.int64(codes[1]), pv, np.int64(r), bv),
         n_counts=24,
         tabulate=tab,
         describe={
@@ -571,7 +606,7 @@ _PIMC = (
     Option(
         "--pimc-from",
         f"PIMC and double-dummy players take over when a hand holds at most this many cards, "
-        f"0-16 (default {PIMC_FROM}, 16 = the whole hand)",
+        f"0-16 (default {PIMC_FROM}, 16 = the whole hand); search players too in rounds 1-3",
         type=int,
     ),
     Option(
@@ -600,6 +635,12 @@ class Bismarck(Game):
     compare_by = "role"
     compare_who = ("dealer", "left", "right")
     id = GAME
+    parameterized_strategies = ("search",)
+    strategy_notes = (
+        f"search:BUDGET[:C] sets the search player's rollouts a card (default {SEARCH_BUDGET}) and its exploration "
+        f"constant (default {SEARCH_C}), one setting for every search seat of a run; it searches from the first "
+        "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards"
+    )
     simulate_options = (
         Option("--unit", "what one trial is: a complete 12-hand game (default), or one hand", choices=("game", "hand")),
         Option("--round", "with --unit hand: " + _ROUND.help, type=int),
@@ -625,7 +666,7 @@ class Bismarck(Game):
         "each for itself, as Bismarck's players play; pimc (for every seat) values each card double dummy on "
         "each sampled layout with the other two seats together against the deciding one: a stronger ranking of "
         "the cards but a low bound on the tricks and the quota, and slow on whole hands (name_trumps, "
-        "choose_round: seconds a layout). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the "
+        "choose_round: seconds a layout); search plays it on with search players (search:50 keeps it quick). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the "
         "first trick, BM-4). The answer: win = P(making the quota, BM-6), score = the round score (choose_round: "
         "the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4)."
     )

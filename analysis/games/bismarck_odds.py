@@ -56,12 +56,13 @@ from .bismarck import (
     PIMC_SAMPLES,
     ROLES,
     ROUND_NAMES,
-    STRATEGIES,
     SUITS,
     TRUMPS,
     equal_classes,
+    labels,
     player_array,
     rules,
+    seat_strategies,
     variant_array,
 )
 
@@ -322,18 +323,16 @@ DEFAULT_MODEL = "heuristic"
 def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
     """(model code, the players' codes, their names): ``pimc`` for every seat is the double-dummy valuation of
     each sampled layout; anything else plays the hand on with the players named."""
-    from ..rules import seat_assignments
 
-    names = seat_assignments(strategies, 3, DEFAULT_MODEL, STRATEGIES)
+    names, codes = seat_strategies(strategies, DEFAULT_MODEL)
     if all(n == "dd" for n in names):
         raise CardlabError(
             "models dd: the layout would be known; for a known layout use `cardlab solve bismarck --hands ... "
             "--trick ...`; here the hidden cards are sampled: use pimc (each sampled layout solved double dummy)"
         )
-    codes = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
     if all(n == "pimc" for n in names):
         return K.M_DD_EACH_LAYOUT, codes, names
-    return 0, codes, names
+    return 0, codes, labels(names)
 
 
 def model_words(names: list[str]) -> str:
@@ -405,7 +404,7 @@ def play_spec(
             "explodes above); use the heuristic models"
         )
     pv = player_array(
-        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
+        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names
     )
     mine = sum(1 << c for c in pos["mine"])
     k = len(pos["cur"])
@@ -531,7 +530,7 @@ def trump_spec(
     mask = sum(1 << c for c in mine)
     model, strat, names = _models(strategies)
     pv = player_array(
-        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
+        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names
     )
     # the round kernel with round 3 for every action and no other type counted: this hand's score alone
     args = (
@@ -582,7 +581,7 @@ def round_spec(
             "heuristic models (or --remaining without 4)"
         )
     pv = player_array(
-        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples
+        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names
     )
     rtypes, trumps, labels = [], [], []
     for r in left:

@@ -35,7 +35,6 @@ from ..review import result as review_result
 from ..review import sections as review_sections
 from ..review import summary as review_summary
 from ..review import win_figure as review_figure
-from ..rules import seat_assignments
 from ..tables import Result
 from .bismarck import (
     DECK,
@@ -44,11 +43,12 @@ from .bismarck import (
     PIMC_FROM,
     PIMC_SAMPLES,
     ROUND_NAMES,
-    STRATEGIES,
     SUITS,
     check_misere_search,
+    labels,
     player_array,
     rules,
+    seat_strategies,
     variant_array,
 )
 from .bismarck_odds import DEFAULT_MODEL, MISERE_DD_CARDS, _contract, model_words, play_spec, winner_pos
@@ -112,14 +112,14 @@ def record(
     rules().check_players(players)
     full = rules().resolve_variants(variants)
     bv = variant_array(variants)
-    names = seat_assignments(strategies, 3, DEFAULT_STRATEGY, STRATEGIES)
-    strat = np.array([STRATEGIES[n] for n in names], dtype=np.int64)
+    names, strat = seat_strategies(strategies, DEFAULT_STRATEGY)
+    names = labels(names)
     r = 1 if round is None else int(round)
     if r not in ROUND_NAMES:
         raise CardlabError(f"bad --round {round}: accepted 1, 2, 3, 4")
     pimc_from = PIMC_FROM if pimc_from is None else pimc_from
     check_misere_search(names, pimc_from, r == 4)
-    pv = player_array(pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples)
+    pv = player_array(pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names)
     key0, key1 = split_seed(seed)
     hands0 = np.zeros(4, dtype=np.uint64)
     trace = np.zeros(56, dtype=np.int64)
@@ -382,7 +382,7 @@ def review(
         best_dd = max(dd.values()) if hand.rtype != 3 else min(dd.values())
         r["dd_taken"] = dd[card] + _won_before(hand, i)
         r["dd_best"] = best_dd + _won_before(hand, i)
-    names = seat_assignments(models, 3, DEFAULT_MODEL, STRATEGIES)
+    names = labels(seat_strategies(models, DEFAULT_MODEL)[0])
     result = review_result(
         GAME, rows, players=3, variants=rules().resolve_variants(hand.variants), strategies=names, seat=seat,
         forced=forced, events=len(hand.events), over=hand.over, outcome=hand.result(), precision=precision,

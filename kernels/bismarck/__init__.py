@@ -28,6 +28,8 @@ from .layout import (
     N_HCP,
     N_PLAYER,
     N_VARIANTS,
+    P_BUDGET,
+    P_EXPLORE,
     P_PIMC_FROM,
     P_SAMPLES,
     PASS,
@@ -43,6 +45,7 @@ from .layout import (
     S_HEURISTIC,
     S_PIMC,
     S_RANDOM,
+    S_SEARCH,
     SCORE_BINS,
     SCORE_LO,
     SPADER,
@@ -63,9 +66,10 @@ from .layout import (
     VALFRI,
     counts_width,
 )
-from .pimc import choose_card, sample_hidden, solver_card
+from .pimc import choose_card, draw_hidden, hidden_ways, sample_hidden, solver_card
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, name_trump
 from .rules import _follow, hand_score, hcp, quota, schedule
+from .search import candidate_cards, search_card
 from .simulate import compare_chunks, record_hand, simulate_chunks
 
 __all__ = [
@@ -86,6 +90,8 @@ __all__ = [
     "N_PLAYER",
     "N_VARIANTS",
     "PASS",
+    "P_BUDGET",
+    "P_EXPLORE",
     "P_PIMC_FROM",
     "P_SAMPLES",
     "ROLE_FIELDS",
@@ -108,6 +114,7 @@ __all__ = [
     "S_HEURISTIC",
     "S_PIMC",
     "S_RANDOM",
+    "S_SEARCH",
     "VALFRI",
     "V_FREE_ORDER",
     "V_LENGTH",
@@ -136,6 +143,10 @@ __all__ = [
     "quota",
     "record_hand",
     "sample_hidden",
+    "draw_hidden",
+    "hidden_ways",
+    "candidate_cards",
+    "search_card",
     "schedule",
     "simulate_chunks",
     "solver_card",

@@ -22,6 +22,8 @@ from .layout import (
     H_TRUMPS,
     H_VOIDS,
     N_HCP,
+    P_BUDGET,
+    P_EXPLORE,
     P_PIMC_FROM,
     P_SAMPLES,
     R_HIST,
@@ -35,6 +37,7 @@ from .layout import (
     S_HEURISTIC,
     S_PIMC,
     S_RANDOM,
+    S_SEARCH,
     SPADER,
     SPADES,
     V_MUST_TRUMP,
@@ -48,6 +51,7 @@ from .layout import (
 from .pimc import choose_card
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, heuristic_card, name_trump
 from .rules import _follow, hand_score, hcp, made_quota, trick_winner, trick_winner_of
+from .search import search_card
 
 
 @jit_inline
@@ -220,7 +224,7 @@ def _tricks_from(
         full |= LANE << np.uint64(16 * s)
     sampling = False  # the voids are tracked only for sampling (PIMC) players, who read them
     for s in range(3):
-        sampling |= strat[s] == S_PIMC
+        sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH)
     row = trace[48:52]
     voids = trace[52:55]
     k_start = k0
@@ -247,7 +251,13 @@ def _tricks_from(
                 seen = played | hands[p] | known_out | on_table
                 if p == exchanger:
                     seen |= widow_out
-                if sp == S_HEURISTIC or popcount(hands[p]) > pv[P_PIMC_FROM]:
+                if sp == S_SEARCH and (misere or popcount(hands[p]) > pv[P_PIMC_FROM]):
+                    c = search_card(
+                        p, hands, leader, row, k, trump, misere, must_trump, full & ~seen, voids, known_out,
+                        widow_out, exchanger, played, rec[p, H_TRICKS], rtype, (p - dealer) % 3, bv, pv[P_BUDGET],
+                        pv[P_EXPLORE], st_plays[p], ways, scratch,
+                    )  # fmt: skip
+                elif sp == S_HEURISTIC or (sp != S_SEARCH and popcount(hands[p]) > pv[P_PIMC_FROM]):
                     c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
                 else:
                     c = choose_card(

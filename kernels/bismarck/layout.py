@@ -13,6 +13,7 @@ S_RANDOM = 0
 S_HEURISTIC = 1
 S_PIMC = 2
 S_DD = 3
+S_SEARCH = 4  # determinized search with heuristic rollouts (.search); no solver
 
 # variant slots (analysis/games/bismarck.py fills them from seeds/bismarck.toml)
 V_SCORING = 0  # 0 original, 1 simplified                                   BM-6
@@ -29,10 +30,12 @@ V_RULESET = 10  # 0 blog, 1 swedish                                          3(c
 V_FREE_ORDER = 11  # fixed_round_order: 0 true, 1 false (the dealer picks)      3(c)9
 N_VARIANTS = 12
 
-# player settings (the ``pv`` int64 array): what the PIMC and double-dummy seats are told, not rules
+# player settings (the ``pv`` int64 array): what the PIMC, double-dummy and search seats are told, not rules
 P_PIMC_FROM = 0  # PIMC / DD play from this many cards in hand (the heuristic before)
 P_SAMPLES = 1  # PIMC samples per decision
-N_PLAYER = 2
+P_BUDGET = 2  # search player: rollouts per decision
+P_EXPLORE = 3  # search player: UCB1's exploration constant x 1000
+N_PLAYER = 4
 
 # Swedish Bismarck (3(c)10): forehand's contracts, as round types 0..3 so that the counts keep their layout
 SPEL = 0  # no trumps, win tricks

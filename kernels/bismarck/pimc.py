@@ -22,23 +22,27 @@ def sample_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out):
     Writes A's and B's cards to ``out[0]``, ``out[1]``; returns False if no deal is consistent.
 
     Everything it reads is what the deciding seat knows (the unknown set, the voids, the hand sizes)."""
-    cnt = np.zeros(4, dtype=np.int64)
+    if not hidden_ways(unknown, void_a, void_b, n_a, n_b, ways):
+        return False
+    draw_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out)
+    return True
+
+
+@jit_inline
+def hidden_ways(unknown, void_a, void_b, n_a, n_b, ways):
+    """The counting half of :func:`sample_hidden`: ``ways[s, a, b]``, the number of ways for suits s..3 of
+    ``unknown`` to give exactly a cards to A and b to B (the rest out of play); False if no deal is consistent.
+    It depends on the decision only, so a player drawing many layouts counts once."""
+    n_w = -(n_a + n_b)
     for s in range(4):
-        cnt[s] = popcount(lane(unknown, s))
-    n_w = 0
-    for s in range(4):
-        n_w += cnt[s]
-    n_w -= n_a + n_b
+        n_w += popcount(lane(unknown, s))
     if n_w < 0:
         return False
-    # ways[s, a, b]: number of ways for suits s..3 to give exactly a cards to A and b to B (rest to the widow)
     for a in range(n_a + 1):
         for b in range(n_b + 1):
             ways[4, a, b] = 1.0 if (a == 0 and b == 0) else 0.0
-    tot_after = 0
     for s in range(3, -1, -1):
-        k = cnt[s]
-        tot_after += k
+        k = popcount(lane(unknown, s))
         for a in range(n_a + 1):
             for b in range(n_b + 1):
                 w = 0.0
@@ -50,14 +54,19 @@ def sample_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out):
                             break
                         w += _binom(k, x) * _binom(k - x, y) * ways[s + 1, a - x, b - y]
                 ways[s, a, b] = w
-    if ways[0, n_a, n_b] <= 0.0:
-        return False
+    return ways[0, n_a, n_b] > 0.0
+
+
+@jit_inline
+def draw_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out):
+    """The drawing half of :func:`sample_hidden`, from the counts of :func:`hidden_ways` (which must have
+    returned True): each suit's split in proportion to the deals it leaves, then which cards, uniformly."""
     a = n_a
     b = n_b
     out[0] = np.uint64(0)
     out[1] = np.uint64(0)
     for s in range(4):
-        k = cnt[s]
+        k = popcount(lane(unknown, s))
         u = rng.uniform(st) * ways[s, a, b]
         chosen_x = -1
         chosen_y = -1
@@ -91,7 +100,6 @@ def sample_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out):
                 out[1] |= bit << np.uint64(16 * s)
         a -= x
         b -= y
-    return True
 
 
 @jit_inline
@@ -142,9 +150,10 @@ def choose_card(
     ways,
     scratch,
 ):
-    """The card of a solver player (S_PIMC or S_DD) at seat ``p``. ``unseen_of_p``: the cards p has not
-    seen; ``voids[q]``: suits q showed out of; ``samples``: the PIMC samples (deals of the hidden cards). ``play_hand`` handles forced cards, random and heuristic play
-    and the heuristic opening of the solver players."""
+    """The card of a solver player at seat ``p``: S_DD sees the layout, any other code samples it (S_PIMC, and
+    S_SEARCH once its hand is small enough in rounds 1-3). ``unseen_of_p``: the cards p has not seen; ``voids[q]``:
+    suits q showed out of; ``samples``: the PIMC samples (deals of the hidden cards). ``play_hand`` handles forced
+    cards, random and heuristic play and the heuristic opening of the solver players."""
     h = hands[p]
     led = -1 if k == 0 else row[0] >> 4
     legal = legal_cards(h, led, trump, must_trump)

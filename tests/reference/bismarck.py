@@ -7,6 +7,7 @@ Cards are codes ``suit * 16 + rank`` (rank 0 = '2' .. 12 = 'A'; suits 0..3 = C D
 from __future__ import annotations
 
 import functools
+import math
 
 ROLES = ("dealer", "left", "right")
 HCP = {9: 1, 10: 2, 11: 3, 12: 4}
@@ -253,6 +254,67 @@ def play_from(
         row = []
     scores = [score(round_no, ROLES[(s - dealer) % 3], tricks[s], v) for s in range(3)]
     return tricks, scores, order
+
+
+# ---------------------------------------------------------------------------------------------------
+# The search player (kernels/bismarck/search.py)
+# ---------------------------------------------------------------------------------------------------
+
+
+def search_candidates(options, unseen):
+    """One card of each run of equivalent legal cards, the lowest: neighbours in a suit with no unseen card of
+    that suit between them."""
+    out = []
+    for s in range(4):
+        cs = sorted(c for c in options if suit(c) == s)
+        for i, c in enumerate(cs):
+            if i and not any(suit(u) == s and rank(cs[i - 1]) < rank(u) < rank(c) for u in unseen):
+                continue
+            out.append(c)
+    return out
+
+
+def search_card(
+    hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, budget, c, variants=None,
+    exchanger=None, widow_seen=frozenset(),
+):  # fmt: skip
+    """The search player's card at seat ``p``: UCB1 over the candidates, each rollout a layout from ``draw()``
+    (the other two hands, (p + 1) % 3's then (p + 2) % 3's) on which the card is played and the hand finished by
+    heuristic players; the reward half quota met (BM-6), half the share of the remaining tricks taken (avoided
+    in the misere). ``widow_seen(layout)``: what the exchanger knows to be out of play on that layout."""
+    v = {**DEFAULTS, **(variants or {})}
+    misere = round_no == 4
+    full = {s * 16 + r for s in range(4) for r in range(13)}
+    unseen = full - set(played) - set(hands[p]) - set(row) - set(known_out)
+    if exchanger == p:
+        unseen -= set(widow_seen(None))
+    options = legal(hands[p], suit(row[0]) if row else None, trump, v["must_trump_when_void"] == "true")
+    cand = search_candidates(options, unseen)
+    if len(cand) == 1:
+        return cand[0]
+    role = ROLES[(p - dealer) % 3]
+    q = quota(round_no, role, v)
+    visits = [0] * len(cand)
+    value = [0.0] * len(cand)
+    for it in range(max(budget, len(cand))):
+        if it < len(cand):
+            i = it
+        else:
+            ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(len(cand))]
+            i = max(range(len(cand)), key=lambda j: (ucb[j], -j))
+        a, b = draw()
+        layout = [None, None, None]
+        layout[p], layout[(p + 1) % 3], layout[(p + 2) % 3] = set(hands[p]), set(a), set(b)
+        t, _s, _o = play_from(
+            layout, dealer, round_no, trump, ["heuristic"] * 3, None, leader, row, played, tricks, known_out,
+            variants, (exchanger, widow_seen(layout)), forced=cand[i],
+        )  # fmt: skip
+        got = t[p] - tricks[p]
+        made = t[p] <= q if misere else t[p] >= q
+        share = got / len(hands[p])
+        visits[i] += 1
+        value[i] += 0.5 * made + 0.5 * (1.0 - share if misere else share)
+    return cand[max(range(len(cand)), key=lambda j: (visits[j], value[j] / visits[j], -j))]
 
 
 # ---------------------------------------------------------------------------------------------------

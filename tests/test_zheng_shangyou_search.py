@@ -94,3 +94,78 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     assert doc["result"]["winner"] == winner
     res = zr.review(doc, seat=0, precision=0.2, max_trials=32, chunk_size=16)
     assert res.meta["strategies"][0] == "search:40:0.7" and len(res.table) > 0
+
+
+def test_the_kernel_chooses_the_reference_play_on_the_same_layouts():
+    """Random positions (some seats out, a play on the table or a lead): the kernel's candidates are the
+    reference's (tests/reference/zheng_shangyou.py search_candidates), and on the same layouts (the kernel's
+    sampler on the rollout stream, fed what the player knows) the reference's search (UCB1, greedy rollouts by the
+    reference game) chooses the kernel's play."""
+    from kernels.ucb import rollout_stream
+    from kernels.zheng_shangyou.search import MAX_CAND, _candidates
+    from tests.reference import zheng_shangyou as ref
+    from tests.test_zheng_shangyou_game import kernel_legal_for
+    from tests.test_zheng_shangyou_odds import _random_position
+
+    P, budget = 4, 30
+    _, _, _, zv, full = zs._table(P, {})
+    legal = kernel_legal_for(zv)
+    rnd = __import__("random").Random(37)
+    searched = 0
+    for trial in range(30):
+        hands, out, turn, current, by, passes = _random_position(rnd, P, full)
+        played = [len(h) < 9 or s in out for s, h in enumerate(hands)]
+        winner = out[0] if out else None
+        kh = np.array([ref.to_masks(sorted(h.elements())) for h in hands], dtype=np.uint64)
+        counts = np.array([ref.size(h) for h in hands], dtype=np.int64)
+        ck, cn, ckey = current if current else (0, 0, 0)
+        moves, scratch = K.new_moves(), K.make_scratch()
+        n = int(K.moves_into(kh[turn, 0], kh[turn, 1], ck, cn, ckey, moves, scratch, zv, 0))
+        if n == 0:
+            continue
+        cand = np.zeros((MAX_CAND, 2), dtype=np.uint64)
+        A = int(_candidates(kh[turn, 0], kh[turn, 1], counts[turn], current is not None, moves, n, zv, 0, cand))
+        order = [tuple(sorted(ref.from_masks(int(x), int(y)))) for x, y in cand[: max(A, 0)]]
+        want_set = ref.search_candidates(hands[turn], current, legal, full)
+        if A < 0:
+            assert want_set == {tuple(sorted(ref.from_masks(int(moves[-1 - A, 0]), int(moves[-1 - A, 1]))))}
+        elif len(want_set) <= ref.SEARCH_MAX_CANDIDATES:
+            assert set(order) == want_set
+        else:  # one of the lowest plays of each (kind, length)
+            assert set(order) <= want_set
+        strat = np.zeros((P, 4), dtype=np.int64)
+        strat[turn] = (K.POLICY_SEARCH, 0, budget, 700)
+        rec = np.zeros((P, K.G_FIELDS), dtype=np.int64)
+        rec[:, K.G_NEVER_PLAYED] = [0 if p else 1 for p in played]
+        st = rng.new_state()
+        rng.seed_state(st, np.uint64(trial), np.uint64(3), np.uint64(0), np.uint64(0))
+        st_roll = rng.new_state()
+        rollout_stream(st.copy(), st_roll)
+        last = turn if by is None else by
+        play, dup = K.search_play(
+            P, kh.copy(), counts.copy(), turn, ck, cn, ckey, last, passes, len(out), -1 if winner is None else winner,
+            0, strat, st, rec, moves, scratch, zv, n,
+        )  # fmt: skip
+        got = tuple(sorted(ref.from_masks(int(play), int(dup))))
+        if A <= 1:
+            assert got == (order[0] if A == 1 else next(iter(want_set)))
+            continue
+        # the kernel's determinization: the other hands pooled in seat order, each dealt its count anew
+        pool = np.array([c for s in range(P) if s != turn and counts[s] for w in (0, 1) for c in range(54)
+                         if int(kh[s, w]) >> c & 1], dtype=np.int64)  # fmt: skip
+        own = np.zeros((P, 2), dtype=np.uint64)
+        own[turn] = kh[turn]
+        need = np.where(np.arange(P) == turn, 0, counts)
+        h, cnt = np.zeros((P, 2), dtype=np.uint64), np.zeros(P, dtype=np.int64)
+
+        def draw(_own=own, _counts=counts, _pool=pool, _need=need, _h=h, _cnt=cnt, _st=st_roll):
+            K.sample_layout(_st, P, turn, _own, _counts, _pool, _need, _h, _cnt, _pool.copy(), -1, 0)
+            return [sorted(ref.from_masks(int(a), int(b))) for a, b in _h]
+
+        want = ref.search_play(
+            hands, turn, order, legal, full, draw, budget, 0.7, current=current, last=last, passes=passes,
+            played=played, winner=winner,
+        )  # fmt: skip
+        assert got == want, trial
+        searched += 1
+    assert searched >= 10

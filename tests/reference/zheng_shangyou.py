@@ -9,6 +9,7 @@ twice, and a play may hold it twice.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import combinations
 
@@ -504,3 +505,58 @@ def planning(options, hand, current, threshold, min_opponent, v=None, revolution
 
         return min(options, key=rank)
     return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# The search player (kernels/zheng_shangyou/search.py)
+# ---------------------------------------------------------------------------------------------------
+
+SEARCH_SPAN = 40.0  # the score counted as a full reward or loss
+SEARCH_MAX_CANDIDATES = 48
+
+
+def search_candidates(hand, current, legal, v=None):
+    """The search player's candidate actions as a set of plays (``()`` the pass): the play that empties the hand
+    alone if there is one; else every legal play, and the pass when following; a lead with more plays than
+    SEARCH_MAX_CANDIDATES keeps per (kind, length) the plays of the lowest key (the kernel keeps one of them)."""
+    options = [tuple(sorted(p)) for p in legal(hand, current)]
+    for p in options:
+        if len(p) == size(hand):
+            return {p}
+    out = {()} if current else set()
+    if len(out) + len(options) <= SEARCH_MAX_CANDIDATES:
+        return out | set(options)
+    groups: dict = {}
+    for p in options:
+        kind, length, key = classify(p, v)
+        groups.setdefault((kind, length), []).append((key, p))
+    for plays in groups.values():
+        low = min(k for k, _ in plays)
+        out |= {p for k, p in plays if k == low}
+    return out
+
+
+def search_play(hands, turn, order, legal, v, draw, budget, c, *, current, last, passes, played, winner):
+    """The search player's action in plain Python: UCB1 (each candidate of ``order`` once in turn, then the highest
+    mean + c sqrt(ln it / visits), ties to the first) over ``budget`` rollouts; each rollout a layout from
+    ``draw()`` (every hand, the player's own unchanged) on which the candidate is played and the game finished by
+    greedy players (bombs early); the reward half for going out first, half for the score clipped to
+    +-SEARCH_SPAN and mapped to [0, 1]. Returns the candidate tried most (ties: the higher mean, then the first)."""
+    A = len(order)
+    visits = [0] * A
+    value = [0.0] * A
+    for it in range(max(budget, A)):
+        if it < A:
+            i = it
+        else:
+            ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(A)]
+            i = max(range(A), key=lambda j: (ucb[j], -j))
+        layout = draw()
+        w, _l, scores, _p, _t = play_game(
+            layout, turn, [(1, 0, 0)] * len(hands), legal, None, v, current=current, last=last, passes=passes,
+            played=played, winner=winner, first=order[i],
+        )  # fmt: skip
+        sc = min(max(scores[turn], -SEARCH_SPAN), SEARCH_SPAN)
+        visits[i] += 1
+        value[i] += 0.5 * (w == turn) + 0.25 * (1.0 + sc / SEARCH_SPAN)
+    return order[max(range(A), key=lambda j: (visits[j], value[j] / visits[j], -j))]

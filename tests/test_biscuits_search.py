@@ -77,3 +77,66 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     assert "search:30:0.7" in res.meta["strategies"] and len(res.table) > 0
     with pytest.raises(CardlabError, match="not available in the win table"):
         bi.win_table_spec("search")
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(k):
+    """The advisor's play positions (tests/test_biscuits_odds.py IN_HAND), each layout of a few samples taken as
+    the true hands: on the same layouts (the kernel's deal of the unseen cards on the rollout stream) and the same
+    rollout draws, the reference's search (tests/reference/biscuits.py search_play: UCB1, planning rollouts by the
+    reference hand) chooses the kernel's play."""
+    from kernels.ucb import rollout_stream
+    from tests.reference import biscuits as ref
+    from tests.test_biscuits_game import legal_for
+    from tests.test_biscuits_odds import IN_HAND, PHASES, _codes, _layouts
+
+    spec = bo.state_spec(strategies=["planning"], **IN_HAND[k])
+    (seat, _known, _pool, _counts, points0, out_count, turn, last, cur_kind, cur_key, passes, locked, phase,
+     _fkind, _fvals, strat, bv, score0, score1, target) = spec.args  # fmt: skip
+    assert PHASES[int(phase)] == "turn" and turn == seat
+    legal = legal_for(bv)
+    v = {"pass_locks_out": "true" if bv[K.V_PASS_LOCKS_OUT] else "false",
+         "game_end_check": "immediate" if bv[K.V_END_IMMEDIATE] else "end_of_hand"}  # fmt: skip
+    budget = 30
+    search = strat.copy()
+    search[turn] = bi.strategy_rows(["search"])[0]
+    search[turn, 1:4] = strat[turn, 1:4]
+    search[turn, 4:6] = (budget, 700)
+    roll = [tuple(int(x) for x in r) for r in strat]  # the rollouts' players: planning play, the rows' policies
+    assert all(r[0] == K.PLAY_PLANNING for r in roll)
+    for t, hands in _layouts(spec, 5, 3):
+        kh = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        counts = np.array([len(h) for h in hands], dtype=np.int64)
+        st = rng.new_state()
+        rng.seed_state(st, np.uint64(t), np.uint64(k), np.uint64(0), np.uint64(0))
+        st_roll = rng.new_state()
+        rollout_stream(st.copy(), st_roll)
+        rec = np.zeros((4, K.H_FIELDS), dtype=np.int64)
+        moves = np.zeros(K.MAX_MOVES, dtype=np.uint64)
+        got = K.search_play(kh, counts, points0.copy(), out_count, turn, last, cur_kind, cur_key, passes, locked,
+                            search, st, rec, moves, bv, score0, score1, target)  # fmt: skip
+        # the kernel's determinization: the other hands pooled in seat order, dealt anew in seat order
+        pool = [c for s in range(4) if s != turn for c in sorted(hands[s])]
+
+        def draw(_pool=pool, _hands=hands, _st=st_roll):
+            deck, out, i = list(_pool), [], 0
+            for s in range(4):
+                if s == turn:
+                    out.append(set(_hands[s]))
+                    continue
+                h = set()
+                for _ in range(len(_hands[s])):
+                    j = i + int(rng.below(_st, len(deck) - i))
+                    deck[i], deck[j] = deck[j], deck[i]
+                    h.add(deck[i])
+                    i += 1
+                out.append(h)
+            return out
+
+        want = ref.search_play(
+            hands, int(turn), legal, roll, draw, budget, 0.7, lambda n: int(rng.below(st_roll, n)), v,
+            current=None if cur_kind == 0 else (int(cur_kind), int(cur_key)), points=tuple(int(x) for x in points0),
+            outs=[-1] * int(out_count), last=int(last), passes=int(passes), out_of_trick=_codes(locked),
+            phase="turn", scores=(int(score0), int(score1)), target=int(target),
+        )  # fmt: skip
+        assert (tuple(sorted(_codes(int(got)))) if got else None) == want, t

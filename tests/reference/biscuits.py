@@ -5,6 +5,7 @@ Cards are codes ``rank * 4 + suit`` (rank 0 = '2' .. 12 = 'A'; suits unranked). 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import combinations
 
@@ -360,3 +361,44 @@ def _keep_combos(hand, v):
     singles = sorted(min(e) for e in plan_hand(hand, v) if len(e) == 1)
     rest = [c for c in sorted(hand) if c not in singles]
     return set((singles + rest)[:2])
+
+
+# ---------------------------------------------------------------------------------------------------
+# The search player (kernels/biscuits/search.py)
+# ---------------------------------------------------------------------------------------------------
+
+SEARCH_POINTS_SPAN = 13.0  # the team points a hand counted as a full reward or loss
+
+
+def search_play(hands, turn, legal, roll, draw, budget, c, below, v=None, *, current=None, **state):
+    """The search player's play in plain Python (``None`` a pass): a play that empties its hand at once; else UCB1
+    over the candidates (the pass first when following, then the legal plays in the order of their card masks;
+    each once in turn, then the highest mean + c sqrt(ln it / visits), ties to the first), each rollout a layout
+    from ``draw()`` on which the candidate is played and the hand finished by the players ``roll`` (the
+    kernel's rows, planning play); the reward 1/2 + 1/2 of the team's point lead in the hand over
+    SEARCH_POINTS_SPAN, clipped. ``below``: the rollouts' draws; ``state``: :func:`play_from`'s position keywords.
+    Returns the candidate tried most (ties: the higher mean, then the first)."""
+    options = sorted(legal(hands[turn], current), key=lambda p: sum(1 << x for x in p))
+    for p in options:
+        if len(p) == len(hands[turn]):
+            return tuple(sorted(p))
+    order = ([None] if current else []) + [tuple(sorted(p)) for p in options]
+    assert len(order) <= 48, "the kernel's cheapest-of-each-kind cut is not modelled here"
+    if len(order) == 1:
+        return order[0]
+    team = turn % 2
+    visits = [0] * len(order)
+    value = [0.0] * len(order)
+    for it in range(max(budget, len(order))):
+        if it < len(order):
+            i = it
+        else:
+            ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(len(order))]
+            i = max(range(len(order)), key=lambda j: (ucb[j], -j))
+        points, _f, _s = play_from(
+            draw(), turn, roll, legal, below, v, current=current, force=("play", order[i]), **state
+        )
+        d = points[team] - points[1 - team]
+        visits[i] += 1
+        value[i] += 0.5 + 0.5 * min(max(d / SEARCH_POINTS_SPAN, -1.0), 1.0)
+    return order[max(range(len(order)), key=lambda j: (visits[j], value[j] / visits[j], -j))]

@@ -479,8 +479,7 @@ def build_parser() -> _Parser:
     )
     sf.add_argument("game", nargs="?", help="one of: " + ", ".join(_strong_field_games()))
     sf.add_argument("--field", metavar="STRATEGY",
-                    help="the strong players' strategy (default: zheng-shangyou search:250, biscuits search:100, "
-                    "bismarck pimc)")  # fmt: skip
+                    help="the strong players' strategy (default: " + _strong_field_defaults() + ")")  # fmt: skip
     sf.add_argument("--scale", type=float, default=1.0,
                     help="multiply the default sizes, at least 64 deals a measurement (e.g. 0.05 for a quick look)")  # fmt: skip
     sf.add_argument("--seed", type=_seed, default=2026,
@@ -860,6 +859,12 @@ def _strong_field_games() -> list[str]:
     from .strong_field import games
 
     return games()
+
+
+def _strong_field_defaults() -> str:
+    from .strong_field import default_field
+
+    return ", ".join(f"{g} {default_field(g)}" for g in _strong_field_games())
 
 
 def _cmd_strong_field(args) -> None:

@@ -80,6 +80,11 @@ def _sections(game_id: str):
     return sections.module(game_id)
 
 
+def default_field(game_id: str) -> str:
+    """The strong players' strategy of ``game_id`` when ``--field`` is not given."""
+    return _sections(game_id).STRONG_FIELD
+
+
 def compute(
     game_id: str,
     *,
@@ -98,7 +103,7 @@ def compute(
     if not (math.isfinite(scale) and scale > 0):
         raise CardlabError(f"bad --scale {scale}: expected a positive number such as 0.05 or 1")
     mod = _sections(game_id)
-    field = field or mod.STRONG_FIELD
+    field = field or default_field(game_id)
     plan = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
     out = Path(write) if write is not None else stored_path(game_id)
     check_file(out, "--write")

@@ -40,7 +40,9 @@ REVIEWED_SEAT = 0
 #: the strong field (cardlab strong-field): PIMC in every seat, taking over with STRONG_PIMC_FROM[round] cards in
 #: hand: 12 in the trump and no-trump rounds; 8 in the misere round, whose double-dummy search is refused above
 #: 12 cards and costs about 14 s a hand at 12 with three PIMC seats (docs/performance.md)
-STRONG_FIELD = "pimc"
+#: the strong field: the search player (kernels/bismarck/search.py), which beats pimc in the misere and does not
+#: lose to it in rounds 1-3 (docs/performance.md); pimc (and search, in rounds 1-3) solve from these many cards
+STRONG_FIELD = "search"
 STRONG_PIMC_FROM = {1: 12, 2: 12, 3: 12, 4: 8}
 
 
@@ -558,17 +560,33 @@ def strong_field(runs: dict) -> Section:
     for r in table[(table.changes != "") & (table.measure == "made_quota")].itertuples(index=False):
         sentences.append(
             f"Round {r.round} ({r.round_type}), the {r.role}: P(quota) {r.estimate_heuristic:.3f} with heuristic "
-            f"players, {r.estimate_strong:.3f} with PIMC players."
+            f"players, {r.estimate_strong:.3f} with {doc['field']} players."
         )
+    field = doc["field"]
+    search = field.partition(":")[0] == "search"
     by_from: dict[int, list[str]] = {}
     for rnd in sorted(R):
+        if search and rnd == "round-4":  # the search player searches the misere to the end
+            continue
         by_from.setdefault(R[rnd]["describe"].get("pimc_from", PIMC_FROM), []).append(rnd.split("-")[1])
     froms = " and ".join(f"{k} cards in round{'s' if len(v) > 1 else ''} {', '.join(v)}" for k, v in by_from.items())
+    samples = R[next(iter(R))]["describe"].get("pimc_samples", PIMC_SAMPLES)
+    if search:
+        who = (
+            f"Every seat plays {field}: at each card a budget of rollouts, each on a sampled layout of the hidden "
+            "cards played on by heuristic players who see only what they would at the table, from the first trick; "
+            f"to the end in the misere, and in rounds 1-3 as pimc ({samples} sampled layouts a card, each solved "
+            f"double dummy) from the trick where a hand holds {froms}"
+        )
+    else:
+        who = (
+            f"Every seat plays {field} (pimc: sampled layouts of the hidden cards, each solved double dummy, "
+            f"{samples} a card; dd: the layout known) from the trick where a hand holds {froms} (the heuristic "
+            "before that)"
+        )
     text = (
-        f"Every seat plays {doc['field']} (pimc: sampled layouts of the hidden cards, each solved double dummy, "
-        f"{R[next(iter(R))]['describe'].get('pimc_samples', PIMC_SAMPLES)} a card; dd: the layout known) from the trick "
-        f"where a hand holds {froms} (the heuristic before that), on the same deals as the heuristic "
-        f"players' figures of the first section (their first trials). {provenance(doc)} {CHANGES_LEGEND}.\n\n"
+        f"{who}, on the same deals as the heuristic players' figures of the first section (their first trials). "
+        f"{provenance(doc)} {CHANGES_LEGEND}.\n\n"
         + " ".join(sentences or ["No role's chance of its quota changes at 95%."])
     )
     cols = ["round", "round_type", "role", "measure", "estimate_heuristic", "ci_low_heuristic", "ci_high_heuristic",

@@ -622,18 +622,19 @@ def _bm_paired_row(name, spec, deals, seed, chunks, target, goal="") -> None:
 def bismarck_search() -> None:
     """issue 37's goal for the Bismarck search player: it beats pimc in the misere (round 4) without losing in
     rounds 1-3. DouZero's protocol: the same deals, one role at a time switched from pimc to search (the other two
-    seats pimc), paired. pimc as the strong field plays (analysis/sections/bismarck.py): from 12 cards a hand in
-    rounds 1-3 and from 8 in the misere (the double-dummy search does not finish above 12 there, and from 12 it
-    takes seconds a hand). Deals: CARDLAB_BENCH_BM_SEARCH_DEALS (default 2000 a round); rounds:
-    CARDLAB_BENCH_BM_SEARCH_ROUNDS (default 4,1,2,3). On 2 cores a round takes about 5 min (round 4) and 17 min
-    (rounds 1-3) at 2,000 deals."""
+    seats pimc), paired. pimc as the pimc strong field played (analysis/sections/bismarck.py STRONG_PIMC_FROM):
+    from 12 cards a hand in rounds 1-3 and from 8 in the misere (the double-dummy search does not finish above
+    12 there, and from 12 it takes seconds a hand). Deals: CARDLAB_BENCH_BM_SEARCH_DEALS (default 2,000 in round
+    4 and 400 in rounds 1-3: on 2 cores round 4 takes about 4 minutes at 2,000 deals, rounds 1-3 about 17 minutes
+    each, where pimc plays 12 cards a hand); rounds: CARDLAB_BENCH_BM_SEARCH_ROUNDS (default 4,1,2,3)."""
     from analysis.games import bismarck as bm
 
-    deals = int(os.environ.get("CARDLAB_BENCH_BM_SEARCH_DEALS", "2000"))
+    given = os.environ.get("CARDLAB_BENCH_BM_SEARCH_DEALS")
     rounds = [int(r) for r in os.environ.get("CARDLAB_BENCH_BM_SEARCH_ROUNDS", "4,1,2,3").split(",")]
     numba.set_num_threads(max(1, os.cpu_count() or 1))
     for rnd in rounds:
         pimc_from = 8 if rnd == 4 else 12
+        deals = int(given) if given else 2000 if rnd == 4 else 400
         spec = bm.compare_spec("pimc", "search", round=rnd, pimc_from=pimc_from)
         goal = "goal: fewer tricks; " if rnd == 4 else "goal: not fewer tricks; "
         _bm_paired_row(f"Bismarck round {rnd}: search - pimc (from {pimc_from}), tricks", spec, deals, 3800 + rnd, 16,

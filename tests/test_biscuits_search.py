@@ -104,6 +104,7 @@ def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(k):
     search[turn, 4:6] = (budget, 700)
     roll = [tuple(int(x) for x in r) for r in strat]  # the rollouts' players: planning play, the rows' policies
     assert all(r[0] == K.PLAY_PLANNING for r in roll)
+    choices = 0
     for t, hands in _layouts(spec, 5, 3):
         kh = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
         counts = np.array([len(h) for h in hands], dtype=np.int64)
@@ -140,3 +141,7 @@ def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(k):
             phase="turn", scores=(int(score0), int(score1)), target=int(target),
         )  # fmt: skip
         assert (tuple(sorted(_codes(int(got)))) if got else None) == want, t
+        choices += (
+            len(legal(hands[turn], None if cur_kind == 0 else (int(cur_kind), int(cur_key)))) + (cur_kind != 0) > 1
+        )
+    assert choices == 3  # every layout a real choice, not a forced play

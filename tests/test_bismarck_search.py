@@ -66,6 +66,59 @@ def test_candidates_are_one_card_of_each_run_of_equivalent_cards():
     assert sorted(cand[:n]) == sorted(ref.search_candidates(hand, unseen)) == [4, 33, 35]
 
 
+@pytest.mark.parametrize("round_no, want", [(1, 56), (4, 54)])
+def test_a_card_on_the_table_separates_two_of_ours(round_no, want):
+    """Last to a trick of 5S then 9S, holding 8S and TS (the 9S lies between them, on the table): the search
+    weighs both and takes the trick with the ten in no trumps, ducks with the eight in the misere (BM-4, BM-5)."""
+    hands = np.array([_mask([54, 56]), _mask([0]), _mask([1]), 0], dtype=np.uint64)
+    row = np.array([51, 55, 0, 0], dtype=np.int64)  # seat 1 led the 5S, seat 2 played the 9S
+    out_of_play = [16, 17, 18, 19]
+    seen = _mask([54, 56, 51, 55])
+    played = FULL & ~(seen | _mask([0, 1] + out_of_play))
+    unseen = FULL & ~(played | seen)
+    st = rng.new_state()
+    rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(0), np.uint64(0))
+    cand = np.zeros(16, dtype=np.int64)
+    assert K.candidate_cards(_mask([54, 56]), _mask([54, 56]), unseen | _mask([51, 55]), cand) == 2
+    got = K.search_card(
+        0, hands, 1, row, 2, -1, round_no == 4, False, unseen, np.zeros(4, dtype=np.int64), np.uint64(0),
+        np.uint64(0), 0, played, 0, round_no - 1, 0, bm.variant_array({}), 20, 700, st, np.zeros((5, 17, 17)),
+        np.zeros(2, dtype=np.uint64),
+    )  # fmt: skip
+    assert got == want
+
+
+def test_the_card_does_not_depend_on_the_hidden_hands():
+    """No leak: the same position with the hidden cards dealt otherwise among the other two seats and the cards
+    out of play (the same sizes) gives the same card from the same stream."""
+    rnd = random.Random(5)
+    bv = bm.variant_array({})
+    for round_no in (1, 4):
+        for trial in range(12):
+            hands, dealer, trump, leader, row, played, tricks, voids, known_out = _position(rnd, round_no)
+            p = (leader + len(row)) % 3
+            a, b = (p + 1) % 3, (p + 2) % 3
+            unseen = FULL & ~(_mask(played | hands[p] | known_out | set(row)))
+            hidden = sorted(unseen_set(unseen) | set(row))
+            cards = []
+            for _ in range(2):
+                rnd.shuffle(hidden)
+                h = [set(), set(), set()]
+                h[p] = hands[p]
+                h[a], h[b] = set(hidden[: len(hands[a])]), set(hidden[len(hands[a]) : len(hands[a]) + len(hands[b])])
+                st = rng.new_state()
+                rng.seed_state(st, np.uint64(trial), np.uint64(9), np.uint64(0), np.uint64(0))
+                r = np.zeros(4, dtype=np.int64)
+                r[: len(row)] = row
+                cards.append(K.search_card(
+                    p, np.array([_mask(x) for x in h] + [0], dtype=np.uint64), leader, r, len(row), trump,
+                    round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64), _mask(known_out),
+                    np.uint64(0), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv, 30, 700, st,
+                    np.zeros((5, 17, 17)), np.zeros(2, dtype=np.uint64),
+                ))  # fmt: skip
+            assert cards[0] == cards[1]
+
+
 @pytest.mark.parametrize("round_no", [1, 2, 3, 4])
 def test_rollouts_match_the_reference_hand(round_no):
     """The rollout (the card, then heuristic players at every seat) takes the tricks the reference's play_from
@@ -129,7 +182,9 @@ def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no):
         assert got == want, (trial, hands, row)
         chosen += (
             len(
-                ref.search_candidates(ref.legal(hands[p], ref.suit(row[0]) if row else None, trump), unseen_set(unseen))
+                ref.search_candidates(
+                    ref.legal(hands[p], ref.suit(row[0]) if row else None, trump), unseen_set(unseen) | set(row)
+                )
             )
             > 1
         )  # noqa: E501

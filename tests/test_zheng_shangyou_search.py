@@ -131,8 +131,10 @@ def test_the_kernel_chooses_the_reference_play_on_the_same_layouts():
             assert want_set == {tuple(sorted(ref.from_masks(int(moves[-1 - A, 0]), int(moves[-1 - A, 1]))))}
         elif len(want_set) <= ref.SEARCH_MAX_CANDIDATES:
             assert set(order) == want_set
-        else:  # one of the lowest plays of each (kind, length)
+        else:  # one of the lowest plays of each (kind, length), every group present
             assert set(order) <= want_set
+            groups = {ref.classify(p, full)[:2] for p in want_set if p}
+            assert len({ref.classify(p, full)[:2] for p in order if p}) == len([p for p in order if p]) == len(groups)
         strat = np.zeros((P, 4), dtype=np.int64)
         strat[turn] = (K.POLICY_SEARCH, 0, budget, 700)
         rec = np.zeros((P, K.G_FIELDS), dtype=np.int64)

@@ -37,11 +37,11 @@ TRUMP_LAYOUTS_PIMC = 32
 #: the reviewed example: seat 0 of seeds/records/bismarck-example.json (cardlab record bismarck --seed 1)
 REVIEWED_RECORD = "bismarck-example.json"
 REVIEWED_SEAT = 0
-#: the strong field (cardlab strong-field): PIMC in every seat, taking over with STRONG_PIMC_FROM[round] cards in
-#: hand: 12 in the trump and no-trump rounds; 8 in the misere round, whose double-dummy search is refused above
-#: 12 cards and costs about 14 s a hand at 12 with three PIMC seats (docs/performance.md)
-#: the strong field: the search player (kernels/bismarck/search.py), which beats pimc in the misere and does not
-#: lose to it in rounds 1-3 (docs/performance.md); pimc (and search, in rounds 1-3) solve from these many cards
+#: the strong field (cardlab strong-field): the search player (kernels/bismarck/search.py) in every seat, which
+#: beats pimc in the misere and does not lose to it in rounds 1-3 (docs/performance.md). STRONG_PIMC_FROM[round]:
+#: the cards in hand from which pimc (and search, in rounds 1-3) solve: 12 in the trump and no-trump rounds; 8 in
+#: the misere (a pimc field's; the search player searches it to the end), whose double-dummy search is refused
+#: above 12 cards and costs about 14 s a hand at 12 with three PIMC seats
 STRONG_FIELD = "search"
 STRONG_PIMC_FROM = {1: 12, 2: 12, 3: 12, 4: 8}
 
@@ -562,7 +562,7 @@ def strong_field(runs: dict) -> Section:
             f"Round {r.round} ({r.round_type}), the {r.role}: P(quota) {r.estimate_heuristic:.3f} with heuristic "
             f"players, {r.estimate_strong:.3f} with {doc['field']} players."
         )
-    field = doc["field"]
+    field = R[next(iter(R))]["describe"]["strategies"][0]  # as stored, a search player's budget spelled out
     search = field.partition(":")[0] == "search"
     by_from: dict[int, list[str]] = {}
     for rnd in sorted(R):

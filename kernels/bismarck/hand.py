@@ -222,7 +222,7 @@ def _tricks_from(
     full = np.uint64(0)
     for s in range(4):
         full |= LANE << np.uint64(16 * s)
-    sampling = False  # the voids are tracked only for sampling (PIMC) players, who read them
+    sampling = False  # the voids are tracked only for sampling (PIMC, search) players, who read them
     for s in range(3):
         sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH)
     row = trace[48:52]

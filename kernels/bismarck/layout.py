@@ -31,7 +31,7 @@ V_FREE_ORDER = 11  # fixed_round_order: 0 true, 1 false (the dealer picks)      
 N_VARIANTS = 12
 
 # player settings (the ``pv`` int64 array): what the PIMC, double-dummy and search seats are told, not rules
-P_PIMC_FROM = 0  # PIMC / DD play from this many cards in hand (the heuristic before)
+P_PIMC_FROM = 0  # PIMC / DD play from this many cards in hand (the heuristic before); search too, rounds 1-3
 P_SAMPLES = 1  # PIMC samples per decision
 P_BUDGET = 2  # search player: rollouts per decision
 P_EXPLORE = 3  # search player: UCB1's exploration constant x 1000

@@ -2,7 +2,7 @@
 players who do not see the hidden cards.
 
 At its turn the player lists its candidate cards (the legal cards, one of each run of equivalent cards: cards of a
-suit with nothing between them but its own cards and cards it has seen played), then spends its budget of
+suit with nothing between them but its own cards and cards of completed tricks), then spends its budget of
 rollouts on them by UCB1. Each rollout deals the hidden cards anew, exactly as the PIMC player's samples are drawn
 (:func:`.pimc.hidden_ways` / :func:`.pimc.draw_hidden`: hand sizes, the suits each seat showed out of, the cards
 out of play), plays the candidate and then the rest of the hand with the heuristic player (BM-9) at every seat,
@@ -43,14 +43,15 @@ from .rules import made_quota, trick_winner
 
 
 @jit_inline
-def candidate_cards(legal, hand, unseen, cand):
+def candidate_cards(legal, hand, live, cand):
     """One card of each run of equivalent legal cards into ``cand`` (the lowest of the run); returns how many.
-    Two cards of a suit are equivalent when every rank between them is in ``hand`` or seen gone (not
-    ``unseen``): whichever is played, the tricks to come are the same up to renaming the cards."""
+    Two cards of a suit are equivalent when every rank between them is in ``hand`` or gone (not ``live``: the
+    cards unseen and the cards of the current trick): whichever is played, the tricks to come are the same up to
+    renaming the cards."""
     n = 0
     for s in range(4):
         x = lane(legal, s)
-        gap = lane(unseen, s)  # a card that may still be played separates two of ours
+        gap = lane(live, s)  # a card still in play separates two of ours
         prev = -1
         while x:
             r = low_index(x)
@@ -121,8 +122,12 @@ def search_card(
     for s in range(4):
         full |= LANE << np.uint64(16 * s)
     legal = legal_cards(h, -1 if k == 0 else row[0] >> 4, trump, must_trump)
+    # the cards of the current trick separate two of ours as unseen cards do: 8 and 10 over a 9 on the table differ
+    live = unseen_of_p
+    for j in range(k):
+        live |= ONE << np.uint64(row[j])
     cand = np.zeros(16, dtype=np.int64)
-    A = candidate_cards(legal, h, unseen_of_p, cand)
+    A = candidate_cards(legal, h, live, cand)
     if A == 1:
         return cand[0]
     a = (p + 1) % 3

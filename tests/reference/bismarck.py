@@ -261,14 +261,14 @@ def play_from(
 # ---------------------------------------------------------------------------------------------------
 
 
-def search_candidates(options, unseen):
-    """One card of each run of equivalent legal cards, the lowest: neighbours in a suit with no unseen card of
-    that suit between them."""
+def search_candidates(options, live):
+    """One card of each run of equivalent legal cards, the lowest: neighbours in a suit with no card of ``live``
+    (unseen, or on the table in the current trick) between them."""
     out = []
     for s in range(4):
         cs = sorted(c for c in options if suit(c) == s)
         for i, c in enumerate(cs):
-            if i and not any(suit(u) == s and rank(cs[i - 1]) < rank(u) < rank(c) for u in unseen):
+            if i and not any(suit(u) == s and rank(cs[i - 1]) < rank(u) < rank(c) for u in live):
                 continue
             out.append(c)
     return out
@@ -289,7 +289,7 @@ def search_card(
     if exchanger == p:
         unseen -= set(widow_seen(None))
     options = legal(hands[p], suit(row[0]) if row else None, trump, v["must_trump_when_void"] == "true")
-    cand = search_candidates(options, unseen)
+    cand = search_candidates(options, unseen | set(row))  # a card on the table separates two of ours
     if len(cand) == 1:
         return cand[0]
     role = ROLES[(p - dealer) % 3]

@@ -129,7 +129,7 @@ def search_label(name: str, budget: int, c: float) -> str:
     if name.partition(":")[0] != "search":
         return name
     b, x = search_params(name, budget, c)
-    return f"search:{b}:{x:g}"
+    return f"search:{b}:{round(x * 1000) / 1000:g}"  # the kernels read C in thousandths
 
 
 def seat_assignments(

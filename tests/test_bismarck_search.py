@@ -243,6 +243,9 @@ def test_search_seats_of_one_run_share_their_settings():
     with pytest.raises(CardlabError, match="share one budget"):
         bm.compare_spec("search:10", "search:20")
     bm.simulation_spec(strategies=["0=search:10", "1=search:10:0.7"])  # the same settings spelled twice
+    # the exploration constant as the kernels read it (thousandths), in the label and in the players' settings
+    spec = bm.simulation_spec(strategies=["search:10:0.0004"])
+    assert spec.describe["strategies"][0] == "search:10:0" and spec.args[1][K.P_EXPLORE] == 0
 
 
 def test_the_search_player_as_a_model_in_records_and_reviews():

@@ -179,12 +179,15 @@ def advisor_spec(
     )
 
 
-def position_kwargs(doc: dict, given: dict, fields: tuple[str, ...], variants, strategies) -> dict:
+def position_kwargs(
+    doc: dict, given: dict, fields: tuple[str, ...], variants, strategies, needs_hand: bool = True
+) -> dict:
     """An advisor's keywords: a position document's ``fields``, overridden by the flags ``given``; the
-    document's ``variants`` and ``models`` unless flags name them."""
+    document's ``variants`` and ``models`` unless flags name them. ``needs_hand``: a decision taken before
+    the seat sees its hand has none."""
     out: dict[str, Any] = {k: v for k, v in doc.items() if k in fields and v is not None}
     out.update({k: v for k, v in given.items() if v is not None and v is not False})
-    if "hand" not in out:
+    if needs_hand and "hand" not in out:
         raise CardlabError("give --hand (or a --position document with a hand)")
     out["variants"] = variants if variants else doc.get("variants")
     out["strategies"] = list(strategies) if strategies else doc.get("models")

@@ -177,9 +177,10 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
             what = f"in {unit}, " + ", ".join(f"{scale * v:.{digits}f} for seat {s}" for s, v in by_seat.items())
         else:
             what = f"{scale * worse[col].sum():.{digits}f} {unit} in all"
+        at = int(worse.loc[worse[col].idxmax(), "event"])
         text += (
-            f"; {len(worse)} clearly worse than the best, costing {what} (largest at event "
-            f"{int(worse.loc[worse[col].idxmax(), 'event'])})"
+            f"; {len(worse)} clearly worse than the best, costing {what} (largest "
+            + (f"at event {at})" if at >= 0 else "before play)")  # event -1: a choice before the first card
         )
     else:
         text += "; none clearly worse than the best"

@@ -265,6 +265,9 @@ def test_the_command_answers_first(capsys):
     assert {r["measure"] for r in doc["rows"]} == {"win", "score", "tricks", "diff_win", "diff_score", "diff_tricks"}
 
 
+DISCARD_POS = dict(decision="discard", seat=0, hand=HAND0, widow="3S 9C JC 4H", round=1)
+WIDOW_VARIANT = {"widow_exchange": "dealer_takes_4_discards_4"}
+SWEDISH = {"ruleset": "swedish"}
 BAD = [
     (dict(hand=HAND0, round=1), "give --dealer"),
     (dict(hand=HAND0, dealer=2), "give --round"),
@@ -289,6 +292,20 @@ BAD = [
     (dict(hand=HAND0, decision="choose_round", seat=2, dealer=2, strategies=["pimc"],
           variants={"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}), "without 4"),
     (dict(hand="AS", round=1, dealer=2, played="2C 3C 4C", won=["0=0", "1=1", "2=0"], leader=2), "no trick"),
+    (dict(DISCARD_POS), "needs a widow exchange"),
+    (dict(DISCARD_POS, seat=1, dealer=0, variants=WIDOW_VARIANT), "that is seat 0, not --seat 1"),
+    (dict(DISCARD_POS, widow="3S 9C JC", variants=WIDOW_VARIANT), "--widow holds 3 cards: give the 4"),
+    (dict(DISCARD_POS, widow="3S 9C JC AS", variants=WIDOW_VARIANT), "named twice"),
+    (dict(DISCARD_POS, tricks=["2C 3C 4C"], variants=WIDOW_VARIANT), "--tricks does not go with discard"),
+    (dict(DISCARD_POS, round=2, trumps="D", variants=WIDOW_VARIANT), "give --shown"),
+    (dict(DISCARD_POS, try_discard=["AS KS"], variants=WIDOW_VARIANT), "--try-discard 'AS KS': 4 different"),
+    (dict(DISCARD_POS, round=4, strategies=["pimc"], variants=WIDOW_VARIANT), "at most 12 cards"),
+    (dict(decision="contract", seat=1, widow="AS KS QS JS"), "ruleset=swedish"),
+    (dict(decision="contract", seat=1, widow="AS KS QS JS", hand="2C", variants=SWEDISH), "face-up cards alone"),
+    (dict(decision="contract", seat=1, widow="AS KS QS", variants=SWEDISH), "--widow holds 3 cards"),
+    (dict(decision="contract", seat=1, widow="AS KS QS JS", remaining="5", variants=SWEDISH), "bad --remaining"),
+    (dict(decision="contract", seat=1, dealer=1, widow="AS KS QS JS", variants=SWEDISH), "that is seat 2"),
+    (dict(decision="contract", seat=1, widow="AS KS QS JS", strategies=["pimc"], variants=SWEDISH), "without 4"),
 ]  # fmt: skip
 
 
@@ -313,3 +330,154 @@ def test_choosing_the_round():
     assert d.verdict == "worse" and d.ci_high < 0
     tr = t[t.measure == "tricks"].set_index("action")["estimate"]
     assert tr["round 3, name S"] >= 14 and tr["round 4 (misere)"] >= 10
+
+
+# ---------------------------------------------------------------------------------------------------
+# The widow discard (3(c)5, 3(c)10) and the Swedish contract (3(c)10)
+# ---------------------------------------------------------------------------------------------------
+DEALER_WIDOW = {"widow_exchange": "dealer_takes_4_discards_4"}
+DISCARD = dict(decision="discard", seat=0, hand=HAND0, widow="3S 9C JC 4H", round=1)
+
+
+def _hidden(unknown: int, key0: int, t: int, n: int = 16):
+    """Sample ``t``'s two other hands (16 each, no voids) as the widow kernels draw them, and the cards left."""
+    st = rng.new_state()
+    rng.seed_state(st, np.uint64(key0), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_DEAL))
+    out = np.zeros(2, dtype=np.uint64)
+    assert K.sample_hidden(np.uint64(unknown), 0, 0, n, n, st, np.zeros((5, 17, 17)), out)
+    return _codes(out[0]), _codes(out[1]), _codes(unknown) - _codes(out[0]) - _codes(out[1])
+
+
+@pytest.mark.parametrize(
+    "variants, pos",
+    [
+        (DEALER_WIDOW, DISCARD),
+        # forehand takes the blog's face-up widow; round 2 with the trump card drawn from the leftover: 3 cards
+        ({"widow_exchange": "swedish"}, dict(DISCARD, seat=1, round=2, trumps="D", widow="3S 9C JC", shown="2D")),
+        # Swedish Bismarck's Pass: forehand throws its high cards (the heuristic's discard)
+        ({"ruleset": "swedish"}, dict(DISCARD, seat=2, dealer=1, round=4)),
+    ],
+)
+def test_the_discard_advisor_equals_the_reference_on_each_sample(variants, pos):
+    """Each discard out of the seat's 20 (or 19) cards, the hand then played by heuristic players from the first
+    lead (the kernel against the reference's play_hand, the seat alone knowing its discards); the screening
+    kernel's sums are the same outcomes."""
+    spec = bo.discard_spec(
+        variants=variants, strategies=["heuristic"], **{k: v for k, v in pos.items() if k != "decision"}
+    )
+    seat, dealer, rtype, trump, held, unknown, known_out, discards = (spec.args[i] for i in range(8))
+    seat, dealer, rtype, trump = int(seat), int(dealer), int(rtype), int(trump)
+    A = len(discards)
+    assert A >= bo.SHOWN and any("(the heuristic's)" in a for a in spec.describe["actions"])
+    n = 5
+    row = _run(spec, n)
+    assert row[A_SAMPLES] == n
+    full = {**ref.DEFAULTS, **variants}
+    role = ref.ROLES[(seat - dealer) % 3]
+    want = [[0] * A for _ in range(3)]
+    for t in range(n):
+        a_hand, b_hand, _ = _hidden(int(unknown), 5, t)
+        for a, d in enumerate(discards):
+            hands = [set(), set(), set()]
+            hands[(seat + 1) % 3], hands[(seat + 2) % 3] = a_hand, b_hand
+            hands[seat] = _codes(held) - _codes(d)
+            assert len(hands[seat]) == 16 and _codes(d) <= _codes(held)
+            tricks, scores, _ = ref.play_hand(
+                hands, dealer, rtype + 1, trump, ["heuristic"] * 3, None, _codes(known_out), variants,
+                private_out=(seat, _codes(d)),
+            )  # fmt: skip
+            q = ref.quota(rtype + 1, role, full)
+            want[0][a] += int(tricks[seat] >= q if rtype < 3 else tricks[seat] <= q)
+            want[1][a] += scores[seat]
+            want[2][a] += tricks[seat]
+    assert _sums(row, A) == tuple(want)
+    screen = run_chunks(
+        spec.kernel, (*spec.args[:-1], np.True_), np.zeros(1, dtype=np.int64), n, n, np.uint64(5), np.uint64(0), 3 * A
+    )[0].reshape(A, 3)  # fmt: skip
+    assert [screen[:, i].tolist() for i in range(3)] == want
+
+
+def test_every_distinct_discard_once():
+    """The screened discards: one for each way of choosing how many cards of each run of equal cards go (cards
+    touching once the seat's own are set aside), so every 4 of the 20 cards is one of them, up to equal cards."""
+    held = [_code(c) for c in (HAND0 + " 3S 9C JC 4H").split()]
+    others = sum(1 << c for c in range(64) if (c & 15) < 13 and c not in held)
+    classes = [set(c) for c in bo.equal_classes(held, others)]
+
+    def shape(cards) -> tuple:
+        return tuple(len(cls & set(cards)) for cls in classes)
+
+    from itertools import combinations
+
+    got = bo._distinct_discards(held, 4, others)
+    assert len({shape(_codes(m)) for m in got}) == len(got)
+    assert {shape(c) for c in combinations(held, 4)} == {shape(_codes(m)) for m in got}
+
+
+def test_the_discard_answer_and_its_candidates():
+    """The best discards found, the heuristic's and one the user tries, on the run's layouts; throwing the
+    master spades is clearly worse than the heuristic's low cards."""
+    res = bo.odds({"trials": 64, "seed": 3}, variants=DEALER_WIDOW, strategies=["heuristic"],
+                  try_discard=["AS KS AH KH"], **DISCARD)  # fmt: skip
+    actions = list(dict.fromkeys(res.table.action))
+    assert len(actions) >= bo.SHOWN + 1 and "discard KH AH KS AS (tried)" in actions
+    assert res.meta["answer"].startswith("Discard ")
+    assert "distinct ones" in res.meta["model"]
+    d = res.table[(res.table.measure == "diff_tricks") & (res.table.action == "discard KH AH KS AS (tried)")].iloc[0]
+    assert d.verdict == "worse" and d.ci_high < -1
+
+
+def test_the_contract_kernel_equals_the_reference_on_each_sample():
+    """The Swedish contract with one contract left: forehand's 16 cards dealt from the unseen ones, the widow
+    taken and 4 discarded by the heuristic (kernels.bismarck.discard, tested in test_bismarck_engine), the hand
+    played by the reference; the score is the hand's alone."""
+    variants = {"ruleset": "swedish"}
+    full = {**ref.DEFAULTS, **variants}
+    for remaining, label in (("3", "valfri, name H"), ("4", "pass")):
+        spec = bo.contract_spec(variants=variants, strategies=["heuristic"], seat=1, widow="AH KH 2C 3D",
+                                remaining=remaining)  # fmt: skip
+        actions = spec.describe["actions"]
+        assert label in actions
+        n = 4
+        row = _run(spec, n)
+        unknown = int(spec.args[4])
+        want = [[0] * len(actions) for _ in range(3)]
+        for t in range(n):
+            a_hand, b_hand, rest = _hidden(unknown, 5, t)
+            for a, (rt, tr) in enumerate(zip(spec.args[5], spec.args[6])):
+                h = np.uint64(sum(1 << c for c in rest) | int(spec.args[3]))
+                kept, thrown = K.discard(h, 4, int(tr), rt == 3, K.S_HEURISTIC, rng.new_state())
+                hands = [set(), _codes(kept), set()]
+                hands[2], hands[0] = a_hand, b_hand
+                tricks, scores, _ = ref.play_hand(
+                    hands, 0, int(rt) + 1, int(tr), ["heuristic"] * 3, None, set(), variants,
+                    private_out=(1, _codes(thrown)),
+                )  # fmt: skip
+                q = ref.quota(int(rt) + 1, "left", full)
+                want[0][a] += int(tricks[1] >= q if rt < 3 else tricks[1] <= q)
+                want[1][a] += scores[1]
+                want[2][a] += tricks[1]
+        assert _sums(row, len(actions)) == tuple(want)
+
+
+def test_choosing_the_contract():
+    """Swedish Bismarck (3(c)10): four top spades face up. Pass is clearly worse than spader now (forehand
+    would take the four spades into its hand), and so is valfri naming clubs; spader and valfri naming spades
+    play the same hand (the same tricks on every layout) and differ only in the contracts left for later."""
+    res = bo.odds({"trials": 64, "seed": 4}, variants={"ruleset": "swedish"}, decision="contract", seat=1,
+                  widow="AS KS QS JS")  # fmt: skip
+    t = res.table
+    assert set(t.action) == {"spel", "spader", "pass", *(f"valfri, name {s}" for s in SUITS)}
+    assert "cycle score" in res.meta["answer"]
+    est = t.set_index(["measure", "action"])["estimate"]
+    assert (
+        est["tricks", "spader"] == est["tricks", "valfri, name S"]
+        and est["win", "spader"] == est["win", "valfri, name S"]
+    )
+    assert est["score", "spader"] - est["score", "pass"] > 2
+    for worse in ("pass", "valfri, name C"):
+        d = t[
+            (t.measure == "diff_tricks" if worse == "valfri, name C" else t.measure == "diff_score")
+            & (t.action == worse)
+        ]
+        assert d.iloc[0].verdict == "worse"

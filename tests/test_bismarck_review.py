@@ -153,3 +153,26 @@ def test_records_and_reviews_under_the_variants(variants, round_no):
     if "discards" in doc:
         i = next(i for i, e in enumerate(doc["events"]) if e["seat"] == seat)
         assert br.position_at(br.replay(doc), i)["discards"] == doc["discards"][str(seat)]
+        # the discard itself is judged first (event -1), the record's cards among the advisor's actions
+        first = res.table.iloc[0]
+        thrown = sorted(doc["discards"][str(seat)].split())
+        assert first.event == -1 and first.on_table == "before play: the widow discard"
+        assert first.taken.startswith("discard ") and sorted(first.taken.split()[1 : 1 + len(thrown)]) == thrown
+        assert np.isnan(first.dd_taken) and first.actions > 1
+    else:
+        assert (res.table["event"] >= 0).all()
+    other = (seat + 1) % 3  # a seat that did not exchange has no such row
+    assert (br.review(doc, seat=other, precision=0.5, max_trials=32).table["event"] >= 0).all()
+
+
+def test_the_trump_named_after_seeing_the_hand_is_reviewed():
+    """Round 3 with round3_trump_timing=after_seeing_hand (3(c)3): the dealer's trumps are judged before its
+    cards, by the trump advisor on its 16 cards (every suit an action); the other seats have no such row."""
+    variants = {"round3_trump_timing": "after_seeing_hand"}
+    doc = br.record(2, variants=variants, round=3)
+    dealer = doc["dealer"]
+    res = br.review(doc, seat=dealer, precision=0.5, max_trials=64)
+    first = res.table.iloc[0]
+    assert first.event == -1 and first.on_table == "before play: trumps" and first.actions == 4
+    assert first.taken == f"name {doc['trumps']}"
+    assert (br.review(doc, seat=(dealer + 1) % 3, precision=0.5, max_trials=32).table["event"] >= 0).all()

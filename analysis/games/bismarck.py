@@ -88,9 +88,12 @@ to_mask = DECK.mask
 cards_of = DECK.text
 
 
-def player_array(pimc_from: int = PIMC_FROM, samples: int = PIMC_SAMPLES, names=()) -> np.ndarray:
-    """The settings of the PIMC, double-dummy and search seats, as the kernel reads them (``K.P_*``); the search
-    players' budget and exploration constant from their names (``search:BUDGET:C``), one setting a run."""
+def player_array(pimc_from: int | None = PIMC_FROM, samples: int | None = PIMC_SAMPLES, names=()) -> np.ndarray:
+    """The settings of the PIMC, double-dummy and search seats, as the kernel reads them (``K.P_*``; None: the
+    default); the search players' budget and exploration constant from their names (``search:BUDGET:C``), one
+    setting a run."""
+    pimc_from = PIMC_FROM if pimc_from is None else pimc_from
+    samples = PIMC_SAMPLES if samples is None else samples
     if not 0 <= pimc_from <= 16:
         raise CardlabError(f"bad --pimc-from {pimc_from}: accepted 0 to 16 (cards in hand)")
     if not 1 <= samples <= 1000:
@@ -666,9 +669,12 @@ class Bismarck(Game):
         "each for itself, as Bismarck's players play; pimc (for every seat) values each card double dummy on "
         "each sampled layout with the other two seats together against the deciding one: a stronger ranking of "
         "the cards but a low bound on the tricks and the quota, and slow on whole hands (name_trumps, "
-        "choose_round: seconds a layout); search plays it on with search players (search:50 keeps it quick). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the "
-        "first trick, BM-4). The answer: win = P(making the quota, BM-6), score = the round score (choose_round: "
-        "the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4)."
+        "choose_round, discard, contract: seconds a layout); search plays it on with search players (search:50 "
+        "keeps it quick). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
+        "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (choose_round, contract: the "
+        "cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
+        "screens every distinct discard with heuristic players on layouts of its own, then shows the best 8, the "
+        "heuristic's and any --try-discard, valued on the run's layouts."
     )
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ "
@@ -677,7 +683,10 @@ class Bismarck(Game):
         Option("--decision", "the decision to advise (BM-9): play (a card; the default), name_trumps (round 3 "
                "with round3_trump_timing=after_seeing_hand: the dealer's 16 cards, before the first lead), "
                "choose_round (fixed_round_order=false with round3_trump_timing=after_seeing_hand: the dealer "
-               "picks the round type, valued over its cycle)", choices=("play", "name_trumps", "choose_round")),
+               "picks the round type, valued over its cycle), discard (a widow exchange: the seat that takes "
+               "the --widow discards as many cards), contract (ruleset=swedish: forehand picks the contract from "
+               "the face-up --widow alone, valued over its four turns)",
+               choices=("play", "name_trumps", "choose_round", "discard", "contract")),
         Option("--seat", "the deciding seat (default 0)", type=int),
         Option("--hand", "the seat's cards now (16 less those it played)"),
         Option("--round", "1 no trumps, 2 drawn trumps, 3 named trumps, 4 misere (ruleset=swedish: the contract, "
@@ -694,8 +703,12 @@ class Bismarck(Game):
         Option("--leader", "with --played: who led the current trick", type=int, metavar="SEAT"),
         Option("--shown", "round 2: the card drawn for trumps, shown and out of play (BM-5)", metavar="CARD"),
         Option("--discards", "the 4 cards the seat discarded in a widow exchange (3(c)5)"),
-        Option("--remaining", 'choose_round: the round types not yet played in the dealer\'s cycle, e.g. "1 3 4" '
-               "(default all four)", metavar="TYPES"),
+        Option("--remaining", 'choose_round: the round types not yet played in the dealer\'s cycle, e.g. "1 3 4"; '
+               "contract: the contracts forehand has not yet played (default all four)", metavar="TYPES"),
+        Option("--widow", "discard: the leftover cards the seat takes (4; 3 in round 2 when the trump card was "
+               "drawn from them); contract: the 4 face-up cards"),
+        Option("--try-discard", "discard: a discard to value beside the best ones found (repeatable)",
+               action="append", metavar="CARDS"),
         Option("--known", "cards known to be in another seat's hand (the Swedish face-up widow, in forehand's hand "
                "until played)", action="append", metavar="SEAT=CARDS"),
         *_PIMC_ADVISOR,

@@ -52,8 +52,6 @@ from .bismarck import (
     DECK,
     GAME,
     MISERE_DD_CARDS,
-    PIMC_FROM,
-    PIMC_SAMPLES,
     ROLES,
     ROUND_NAMES,
     SUITS,
@@ -67,11 +65,18 @@ from .bismarck import (
 )
 
 FULL = sum(1 << (16 * s + r) for s in range(4) for r in range(13))
-DECISIONS = ("play", "name_trumps", "choose_round")
+DECISIONS = ("play", "name_trumps", "choose_round", "discard", "contract")
 FIELDS = (
     "seat", "hand", "decision", "round", "trumps", "dealer", "tricks", "current", "played", "won", "leader",
-    "shown", "discards", "known", "pimc_from", "pimc_samples", "remaining",
+    "shown", "discards", "known", "pimc_from", "pimc_samples", "remaining", "widow", "try_discard",
 )  # fmt: skip
+#: the discard advisor: every distinct discard is first valued on SCREEN[0] layouts with heuristic players, the
+#: best SCREEN[1] of them on SCREEN[2] more; the best SHOWN, the heuristic's discard and any the user names to
+#: --try-discard are then valued on the run's own layouts (another random stream: the figures shown are not the ones
+#: that chose them)
+SCREEN = (96, 40, 768)
+SHOWN = 8
+SCREEN_KEY = np.uint64(0x5C4EE4)
 
 
 def _mask(text: str | None, what: str) -> int:
@@ -403,9 +408,7 @@ def play_spec(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
             "explodes above); use the heuristic models"
         )
-    pv = player_array(
-        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names
-    )
+    pv = player_array(pimc_from, pimc_samples, names)
     mine = sum(1 << c for c in pos["mine"])
     k = len(pos["cur"])
     led = pos["cur"][0] >> 4 if k else -1
@@ -529,18 +532,39 @@ def trump_spec(
     mine, dealer = _dealers_hand(seat, dealer, hand, fields, "name_trumps", "names trumps in round 3 (BM-5)")
     mask = sum(1 << c for c in mine)
     model, strat, names = _models(strategies)
-    pv = player_array(
-        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names
-    )
+    pv = player_array(pimc_from, pimc_samples, names)
     # the round kernel with round 3 for every action and no other type counted: this hand's score alone
     args = (
-        np.int64(seat), np.uint64(mask), np.uint64(FULL & ~mask), np.full(4, 2, dtype=np.int64),
+        np.int64(seat), np.int64(dealer), np.uint64(mask), np.uint64(0), np.uint64(FULL & ~mask),
+        np.full(4, 2, dtype=np.int64),
         np.arange(4, dtype=np.int64), np.int64(0), np.int64(model), strat, pv, bv,
     )  # fmt: skip
     pos = {"full": full, "seat": seat, "rtype": 2, "trump": -1, "dealer": dealer}
     d = _describe(pos, hand=_text(mine), decision="name_trumps")
     d.pop("trumps")
     return _spec("kernels.bismarck:advise_round_chunks", args, [f"name {s}" for s in SUITS], names, d)
+
+
+def _type_actions(left: list[int], trump_of: dict, label) -> tuple[list[int], list[int], list[str]]:
+    """Each round type (contract) left an action with its trumps (``trump_of``; round 3 and Valfri once per
+    suit named): the round types 0..3, the trumps and ``label(r, trump)``."""
+    rtypes, trumps, labels = [], [], []
+    for r in left:
+        for t in range(4) if r == 3 else [trump_of[r]]:
+            rtypes.append(r - 1)
+            trumps.append(t)
+            labels.append(label(r, t))
+    return rtypes, trumps, labels
+
+
+def _remaining(remaining: str | None, names: dict, words: str) -> list[int]:
+    """``--remaining "1 3 4"``: the types (or contracts) left in the cycle, all four by default."""
+    if not remaining:
+        return [1, 2, 3, 4]
+    parts = str(remaining).replace(",", " ").split()
+    if not parts or not all(p.isdigit() and int(p) in names for p in parts):
+        raise CardlabError(f"bad --remaining {remaining!r}: {words}")
+    return sorted({int(p) for p in parts})
 
 
 def round_spec(
@@ -556,8 +580,8 @@ def round_spec(
     full = rules().resolve_variants(variants)
     if bv[K.V_RULESET]:
         raise CardlabError(
-            "choose_round is the blog's free round order (3(c)9); the Swedish contract is chosen from the widow "
-            "and is not advised yet"
+            "choose_round is the blog's free round order (3(c)9); in Swedish Bismarck forehand chooses the contract "
+            "from the widow: --decision contract"
         )
     if full["fixed_round_order"] != "false" or full["round3_trump_timing"] != "after_seeing_hand":
         raise CardlabError(
@@ -570,9 +594,7 @@ def round_spec(
             "widow_exchange=none"
         )
     mine, dealer = _dealers_hand(seat, dealer, hand, fields, "choose_round", "chooses the round (3(c)9)")
-    left = sorted({int(x) for x in str(remaining).replace(",", " ").split()}) if remaining else [1, 2, 3, 4]
-    if not left or any(r not in ROUND_NAMES for r in left):
-        raise CardlabError(f'bad --remaining {remaining!r}: the round types not yet played this cycle, e.g. "1 3 4"')
+    left = _remaining(remaining, ROUND_NAMES, 'the round types not yet played this cycle, e.g. "1 3 4"')
     mask = sum(1 << c for c in mine)
     model, strat, names = _models(strategies)
     if model == K.M_DD_EACH_LAYOUT and 4 in left:
@@ -580,25 +602,239 @@ def round_spec(
             "choose_round with pimc values whole misere hands double dummy, which is far too slow; use the "
             "heuristic models (or --remaining without 4)"
         )
-    pv = player_array(
-        PIMC_FROM if pimc_from is None else pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names
-    )
-    rtypes, trumps, labels = [], [], []
-    for r in left:
-        for t, label in (
-            ((-1, f"round {r} ({ROUND_NAMES[r]})"),) if r in (1, 4)
-            else ((-2, "round 2 (trumps drawn)"),) if r == 2
-            else tuple((s, f"round 3, name {SUITS[s]}") for s in range(4))
-        ):  # fmt: skip
-            rtypes.append(r - 1)
-            trumps.append(t)
-            labels.append(label)
+    pv = player_array(pimc_from, pimc_samples, names)
+    rtypes, trumps, labels = _type_actions(
+        left, {1: -1, 2: -2, 4: -1},
+        lambda r, t: f"round 3, name {SUITS[t]}" if r == 3 else "round 2 (trumps drawn)" if r == 2
+        else f"round {r} ({ROUND_NAMES[r]})",
+    )  # fmt: skip
     args = (
-        np.int64(seat), np.uint64(mask), np.uint64(FULL & ~mask), np.array(rtypes, dtype=np.int64),
+        np.int64(seat), np.int64(dealer), np.uint64(mask), np.uint64(0), np.uint64(FULL & ~mask),
+        np.array(rtypes, dtype=np.int64),
         np.array(trumps, dtype=np.int64), np.int64(sum(1 << (r - 1) for r in left)), np.int64(model), strat, pv, bv,
     )  # fmt: skip
     pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer}
     d = _describe(pos, hand=_text(mine), decision="choose_round", remaining=left)
+    for k in ("trumps", "round", "misere"):
+        d.pop(k)
+    return _spec("kernels.bismarck:advise_round_chunks", args, labels, names, d)
+
+
+def _exchanger(bv: np.ndarray, dealer: int) -> int:
+    """The seat that takes the widow (3(c)5, 3(c)10), or -1 without an exchange."""
+    if not bv[K.V_WIDOW]:
+        return -1
+    return dealer if bv[K.V_WIDOW] == 1 else (dealer + 1) % 3
+
+
+def _dealer_of(seat: int, dealer: int | None, bv: np.ndarray, decision: str) -> int:
+    """The dealer of a decision that the widow's taker makes (the dealer, or forehand at the dealer's left)."""
+    if not 0 <= seat <= 2:
+        raise CardlabError(f"bad --seat {seat}: seats are 0..2")
+    forehand = bv[K.V_WIDOW] == 2
+    if dealer is None:
+        dealer = (seat - 1) % 3 if forehand else seat
+    if not 0 <= dealer <= 2:
+        raise CardlabError(f"bad --dealer {dealer}: seats are 0..2")
+    taker = _exchanger(bv, dealer)
+    if taker != seat:
+        who = "forehand, the dealer's left" if forehand else "the dealer"
+        raise CardlabError(
+            f"{decision}: {who} takes the widow (3(c)5); with --dealer {dealer} that is seat {taker}, not --seat {seat}"
+        )
+    return dealer
+
+
+def _distinct_discards(held: list[int], n: int, others: int) -> list[int]:
+    """Every discard of ``n`` of the ``held`` cards, one for each set of equal cards (touching once the cards
+    of ``others`` are set aside: which of them goes makes no difference to the seat), lowest first."""
+    classes = [sorted(cls) for cls in equal_classes(held, others)]
+    out: list[int] = []
+
+    def walk(i: int, left: int, mask: int) -> None:
+        if left == 0:
+            out.append(mask)
+            return
+        if i == len(classes):
+            return
+        for k in range(min(left, len(classes[i])), -1, -1):
+            walk(i + 1, left - k, mask | sum(1 << c for c in classes[i][:k]))
+
+    walk(0, n, 0)
+    return out
+
+
+def _screen(args: tuple, discards: list[int], trials: int, seed: int, chunk_size: int) -> np.ndarray:
+    """Per discard: the mean round score, quota and tricks on ``trials`` layouts of the screening stream."""
+    from ..driver import run_chunks, split_seed
+
+    key0, key1 = split_seed(seed)
+    A = len(discards)
+    full = (*args[:7], np.array(discards, dtype=np.uint64), *args[8:-1], np.True_)
+    n_chunks = -(-trials // chunk_size)
+    rows = run_chunks(
+        "kernels.bismarck:advise_discard_chunks", full, np.arange(n_chunks), chunk_size, trials, key0,
+        key1 ^ SCREEN_KEY, 3 * A,
+    )  # fmt: skip
+    return rows.sum(axis=0).reshape(A, 3) / trials
+
+
+def _best(means: np.ndarray, k: int, misere: bool) -> list[int]:
+    """The ``k`` best rows of :func:`_screen`: by round score, then the quota, then tricks (fewest in round 4)."""
+    sign = -1 if misere else 1
+    order = sorted(range(len(means)), key=lambda a: (-means[a, 1], -means[a, 0], -sign * means[a, 2], a))
+    return order[:k]
+
+
+def discard_spec(
+    *, seat: int = 0, hand: str, widow: str | None = None, variants: dict | None = None,
+    strategies: list[str] | None = None, pimc_from: int | None = None, pimc_samples: int | None = None,
+    round: int | None = None, trumps: str | None = None, dealer: int | None = None, shown: str | None = None,
+    seed: int = 0, chunk_size: int = 64, **fields: Any,
+) -> KernelSpec:  # fmt: skip
+    """The widow discard (3(c)5; 3(c)10's forehand): the seat that takes the widow holds its 16 dealt cards and
+    the ``widow``, and discards as many; each action a discard, the hand then played from the first lead."""
+    bv = variant_array(variants)
+    full = rules().resolve_variants(variants)
+    if not bv[K.V_WIDOW]:
+        raise CardlabError(
+            "discard needs a widow exchange: the variant widow_exchange=dealer_takes_4_discards_4 or swedish, or "
+            "ruleset=swedish (3(c)5, 3(c)10); by default nobody takes the leftover cards"
+        )
+    tries = fields.pop("try_discard", None)
+    stray = sorted(k for k, v in fields.items() if v)
+    if stray:
+        raise CardlabError(
+            f"--{stray[0].replace('_', '-')} does not go with discard: the widow is taken before the first lead"
+        )
+    dealer = _dealer_of(seat, dealer, bv, "discard")
+    rtype, trump = _contract(round, trumps, bv)
+    mine = _cards(hand, "--hand")
+    if len(mine) != 16:
+        raise CardlabError(f"--hand holds {len(mine)} cards: give the seat's 16 dealt cards, the widow apart (BM-2)")
+    drawn = rtype == 1 and not bv[K.V_RULESET] and not bv[K.V_ROUND2]  # round 2's card came from the leftover
+    shown_cards = _cards(shown, "--shown")
+    if drawn:
+        if len(shown_cards) != 1 or shown_cards[0] >> 4 != trump:
+            raise CardlabError(
+                "give --shown: in round 2 the trump card is drawn from the leftover cards, shown and out of play "
+                "(BM-5), one card of the trump suit"
+            )
+    elif shown_cards:
+        raise CardlabError("--shown is the round-2 trump card drawn from the leftover (BM-5): not in this round")
+    n = 3 if drawn else 4
+    cards_w = _cards(widow, "--widow")
+    if len(cards_w) != n:
+        raise CardlabError(
+            f"--widow holds {len(cards_w)} cards: give the {n} leftover cards the seat takes"
+            + (" (the 4th was drawn for trumps, BM-5)" if drawn else "")
+        )
+    seen: dict[int, str] = {}
+    for what, cs in (("--hand", mine), ("--widow", cards_w), ("--shown", shown_cards)):
+        for c in cs:
+            if c in seen:
+                raise CardlabError(f"{_text([c])} is named twice ({seen[c]} and {what})")
+            seen[c] = what
+    held = mine + cards_w
+    held_mask = sum(1 << c for c in held)
+    known_out = sum(1 << c for c in shown_cards)
+    unknown = FULL & ~held_mask & ~known_out
+    model, strat, names = _models(strategies)
+    if model == K.M_DD_EACH_LAYOUT and rtype == 3:
+        raise CardlabError(
+            f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
+            "explodes above); use the heuristic models"
+        )
+    pv = player_array(pimc_from, pimc_samples, names)
+    from kernels import rng
+
+    heuristic = int(K.discard(np.uint64(held_mask), n, trump, rtype == 3, K.S_HEURISTIC, rng.new_state())[1])
+    picked: list[int] = []
+    for i, text in enumerate(tries or []):
+        cs = _cards(text, f"--try-discard {i + 1}")
+        if len(cs) != n or any(c not in held for c in cs) or len(set(cs)) != n:
+            raise CardlabError(f"--try-discard {text!r}: {n} different cards of the --hand and --widow, to discard")
+        picked.append(sum(1 << c for c in cs))
+    # every distinct discard, screened with heuristic players on their own stream (see SCREEN)
+    candidates = _distinct_discards(held, n, unknown)
+    head = (
+        np.int64(seat), np.int64(dealer), np.int64(rtype), np.int64(trump), np.uint64(held_mask), np.uint64(unknown),
+        np.uint64(known_out),
+    )  # fmt: skip
+    screen_args = (*head, None, np.int64(0), np.full(3, K.S_HEURISTIC, dtype=np.int64), pv, bv, np.True_)
+    first = _screen(screen_args, candidates, SCREEN[0], seed, chunk_size)
+    short = [candidates[a] for a in _best(first, SCREEN[1], rtype == 3)]
+    second = _screen(screen_args, short, SCREEN[2], seed, chunk_size)
+    chosen = [short[a] for a in _best(second, SHOWN, rtype == 3)]
+    chosen += [m for m in dict.fromkeys([heuristic, *picked]) if m not in chosen]
+    labels = []
+    for m in chosen:
+        notes = (["the heuristic's"] if m == heuristic else []) + (["tried"] if m in picked else [])
+        labels.append(
+            "discard " + _text([c for c in range(64) if (m >> c) & 1]) + (f" ({', '.join(notes)})" if notes else "")
+        )
+    args = (*head, np.array(chosen, dtype=np.uint64), np.int64(model), strat, pv, bv, np.False_)
+    pos = {"full": full, "seat": seat, "rtype": rtype, "trump": trump, "dealer": dealer}
+    d = _describe(
+        pos, hand=_text(mine), widow=_text(cards_w), decision="discard", screened=len(candidates),
+        discards=[int(m) for m in chosen],
+    )  # fmt: skip
+    return _spec("kernels.bismarck:advise_discard_chunks", args, labels, names, d)
+
+
+def contract_spec(
+    *, seat: int = 0, widow: str | None = None, variants: dict | None = None, strategies: list[str] | None = None,
+    pimc_from: int | None = None, pimc_samples: int | None = None, dealer: int | None = None,
+    remaining: str | None = None, hand: str | None = None, **fields: Any,
+) -> KernelSpec:  # fmt: skip
+    """The Swedish contract (3(c)10): forehand, having seen the 4 face-up leftover cards alone, picks a contract
+    still ``remaining`` in its four turns (Valfri once per suit named); it then takes the widow and discards as
+    its player does. Valued over the cycle, as choose_round is."""
+    bv = variant_array(variants)
+    full = rules().resolve_variants(variants)
+    if not bv[K.V_RULESET]:
+        raise CardlabError(
+            "contract is Swedish Bismarck's decision (ruleset=swedish, 3(c)10); with the blog's rules see "
+            "choose_round and name_trumps"
+        )
+    if hand:
+        raise CardlabError(
+            "--hand does not go with contract: forehand chooses from the 4 face-up cards alone (3(c)10), before "
+            "it looks at its hand; give --widow"
+        )
+    stray = sorted(k for k, v in fields.items() if v)
+    if stray:
+        raise CardlabError(
+            f"--{stray[0].replace('_', '-')} does not go with contract: it is decided before the first lead"
+        )
+    dealer = _dealer_of(seat, dealer, bv, "contract")
+    cards_w = _cards(widow, "--widow")
+    if len(cards_w) != 4 or len(set(cards_w)) != 4:
+        raise CardlabError(f"--widow holds {len(cards_w)} cards: give the 4 face-up leftover cards (3(c)10)")
+    w = sum(1 << c for c in cards_w)
+    left = _remaining(
+        remaining, CONTRACT_NAMES,
+        'the contracts forehand has not yet played in its four turns, e.g. "1 3 4" ('
+        + ", ".join(f"{k} {v.split()[0]}" for k, v in CONTRACT_NAMES.items()) + ")",
+    )  # fmt: skip
+    model, strat, names = _models(strategies)
+    if model == K.M_DD_EACH_LAYOUT and 4 in left:
+        raise CardlabError(
+            "contract with pimc values whole pass hands double dummy, which is far too slow; use the heuristic "
+            "models (or --remaining without 4)"
+        )
+    pv = player_array(pimc_from, pimc_samples, names)
+    rtypes, trumps, labels = _type_actions(
+        left, {1: -1, 2: K.SPADES, 4: -1},
+        lambda r, t: CONTRACT_NAMES[r].split()[0] + (f", name {SUITS[t]}" if r == 3 else ""),
+    )  # fmt: skip
+    args = (
+        np.int64(seat), np.int64(dealer), np.uint64(0), np.uint64(w), np.uint64(FULL & ~w),
+        np.array(rtypes, dtype=np.int64), np.array(trumps, dtype=np.int64), np.int64(sum(1 << (r - 1) for r in left)),
+        np.int64(model), strat, pv, bv,
+    )  # fmt: skip
+    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer}
+    d = _describe(pos, widow=_text(cards_w), decision="contract", remaining=left)
     for k in ("trumps", "round", "misere"):
         d.pop(k)
     return _spec("kernels.bismarck:advise_round_chunks", args, labels, names, d)
@@ -615,7 +851,8 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
             doc["tricks"] = [_trick_text(t, path, i) for i, t in enumerate(doc["tricks"])]
         if isinstance(doc.get("current"), dict):
             doc["current"] = _trick_text(doc["current"], path, -1)
-    return position_kwargs(doc, given, FIELDS, variants, strategies)
+    decision = given.get("decision") or doc.get("decision")
+    return position_kwargs(doc, given, FIELDS, variants, strategies, needs_hand=decision != "contract")
 
 
 def _trick_text(t: Any, path: str | dict, i: int) -> str:
@@ -638,11 +875,17 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         spec = trump_spec(variants=variants, strategies=strategies, **position)
     elif decision == "choose_round":
         spec = round_spec(variants=variants, strategies=strategies, **position)
+    elif decision == "discard":
+        spec = discard_spec(
+            variants=variants, strategies=strategies, seed=run.get("seed", 0), **position
+        )  # fmt: skip
+    elif decision == "contract":
+        spec = contract_spec(variants=variants, strategies=strategies, **position)
     else:
         raise CardlabError(f"unknown decision {decision!r}; accepted: {', '.join(DECISIONS)}")
     result = run_spec(spec, **run)
     result.headline = ("score", "win", "tricks", "diff_score")
-    words = "cycle score" if decision == "choose_round" else "round score"
+    words = "cycle score" if decision in ("choose_round", "contract") else "round score"
     line = answer_line(result.table, win_words="makes the quota", score_words=words, by_score=True)
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
@@ -650,4 +893,12 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result.meta["answer"] = line.replace(" (best", f", {t[best]:.2f} tricks{fewer} (best", 1)
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])
+    if decision == "discard":
+        result.meta["model"] += (
+            f"; the discards shown: the best {SHOWN} of {spec.describe['screened']:,} distinct ones (equal cards "
+            f"count once), screened with heuristic players on {SCREEN[0]} other layouts (the best {SCREEN[1]} on "
+            f"{SCREEN[2]}), and the heuristic's"
+        )
+    elif decision == "contract":
+        result.meta["model"] += "; forehand takes the widow and discards as its player does"
     return result

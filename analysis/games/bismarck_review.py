@@ -51,7 +51,16 @@ from .bismarck import (
     seat_strategies,
     variant_array,
 )
-from .bismarck_odds import DEFAULT_MODEL, MISERE_DD_CARDS, _contract, model_words, play_spec, winner_pos
+from .bismarck_odds import (
+    DEFAULT_MODEL,
+    MISERE_DD_CARDS,
+    _contract,
+    discard_spec,
+    model_words,
+    play_spec,
+    trump_spec,
+    winner_pos,
+)
 
 EVENT_FORMS = '{"seat": S, "play": "CARD"}'
 SCHEMA: dict[str, Any] = {
@@ -356,19 +365,25 @@ def review(
         raise CardlabError(f"bad --seat {seat}: seats are 0..2")
     models = review_models(strategies, hand.strategies, DEFAULT_MODEL)
     it = [i for i, (s, _c) in enumerate(hand.events) if seat is None or s == seat]
+    before, skipped = _before_play(hand, seat, models, seed)
 
     def decisions():
+        yield from before
         for i in it:
             pos = position_at(hand, i)
             spec = play_spec(variants=hand.variants, strategies=models, **pos)
             yield i, {**pos, "current": pos["current"], "by": None}, _label(spec, hand.events[i][1]), spec
 
     rows, forced, trials = judge(
-        decisions(), len(it), precision=precision, seed=seed, max_trials=max_trials, chunk_size=chunk_size,
+        decisions(), len(before) + len(it), precision=precision, seed=seed, max_trials=max_trials, chunk_size=chunk_size,
         threads=threads, progress=progress,
     )  # fmt: skip
     for r in rows:
         i = r["event"]
+        if i < 0:  # a choice before the first lead: no trick, no double-dummy view of it here
+            r["on_table"] = "before play: " + ("the widow discard" if r["taken"].startswith("discard") else "trumps")
+            r["dd_taken"] = r["dd_best"] = None
+            continue
         pos = position_at(hand, i)
         r["on_table"] = f"{pos['current']} (trick {len(pos['tricks']) + 1})" if pos["current"] else (
             f"lead (trick {len(pos['tricks']) + 1})"
@@ -389,8 +404,50 @@ def review(
         trials=trials, seed=seed, unit_word="hand",
     )  # fmt: skip
     result.meta["model"] = model_words(names)
+    if skipped:
+        result.meta["not_reviewed"] = "; ".join(skipped)
     result.meta["summary"] = summary(result)
     return result
+
+
+def _before_play(hand: Hand, seat: int | None, models, seed: int) -> tuple[list, list[str]]:
+    """The choices made before the first lead that the record shows, as review decisions (event -1): the widow
+    discard of the seat that exchanged (3(c)5, 3(c)10) and round 3's trumps named after seeing the hand
+    (3(c)3); and, in words, those the advisor cannot judge here."""
+    out, skipped = [], []
+    bv = variant_array(hand.variants)
+    full = rules().resolve_variants(hand.variants)
+    trumps = None if hand.trump < 0 else SUITS[hand.trump]
+    shown = _text(_cards_of_mask(hand.shown)) if hand.shown else None
+    for ex, thrown in sorted(hand.discards.items()):
+        if seat is not None and ex != seat:
+            continue
+        kept = hand.hands[ex]
+        try:
+            spec = discard_spec(
+                seat=ex, dealer=hand.dealer, hand=_text(_cards_of_mask(kept)), widow=_text(_cards_of_mask(thrown)),
+                round=hand.rtype + 1, trumps=trumps, shown=shown, variants=hand.variants, strategies=models,
+                seed=seed, try_discard=[_text(_cards_of_mask(thrown))],
+            )  # fmt: skip
+        except CardlabError as e:
+            skipped.append(f"seat {ex}'s widow discard ({e})")
+            continue
+        taken = spec.describe["actions"][spec.describe["discards"].index(thrown)]
+        pos = {"seat": ex, "hand": _text(_cards_of_mask(kept | thrown)), "current": None, "by": None}
+        out.append((-1, pos, taken, spec))
+    named = hand.rtype == 2 and not bv[K.V_RULESET] and full["round3_trump_timing"] == "after_seeing_hand"
+    if named and (seat is None or seat == hand.dealer):
+        if bv[K.V_WIDOW]:
+            skipped.append("the dealer's trumps (named before a widow exchange: not advised)")
+        else:
+            spec = trump_spec(
+                seat=hand.dealer, dealer=hand.dealer, hand=_text(_cards_of_mask(hand.hands[hand.dealer])),
+                variants=hand.variants, strategies=models,
+            )  # fmt: skip
+            pos = {"seat": hand.dealer, "hand": _text(_cards_of_mask(hand.hands[hand.dealer])), "current": None,
+                   "by": None}  # fmt: skip
+            out.append((-1, pos, f"name {trumps}", spec))
+    return out, skipped
 
 
 def _won_before(hand: Hand, i: int) -> int:
@@ -408,10 +465,13 @@ def summary(result: Result) -> str:
     if len(worse):
         lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).abs().sum()
         line = line.replace(" points in all (", f" points and {lost_tricks:.2f} tricks in all (", 1)
-    known = t.dropna(subset=["dd_taken"]) if len(t) else t
+    cards = t[t["event"] >= 0] if len(t) else t  # event -1: the choices before play have no double-dummy view
+    known = cards.dropna(subset=["dd_taken"]) if len(cards) else cards
     if len(known):
         lost = int((known["dd_best"] - known["dd_taken"]).abs().sum())
-        where = "" if len(known) == len(t) else f" (at its {len(known)} decisions with at most {MISERE_DD_CARDS} cards)"
+        where = (
+            "" if len(known) == len(cards) else f" (at its {len(known)} cards with at most {MISERE_DD_CARDS} in hand)"
+        )
         line += (
             f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}{where}"
         )

@@ -13,7 +13,12 @@ analysis layer, the tests and the benchmarks use.
 
 from __future__ import annotations
 
-from .advisor import M_DD_EACH_LAYOUT, advise_play_chunks, advise_round_chunks
+from .advisor import (
+    M_DD_EACH_LAYOUT,
+    advise_discard_chunks,
+    advise_play_chunks,
+    advise_round_chunks,
+)
 from .hand import deal_round, new_solver_state, play_from, play_hand
 from .layout import (
     ALL_ROUNDS,
@@ -74,6 +79,7 @@ from .simulate import compare_chunks, record_hand, simulate_chunks
 
 __all__ = [
     "M_DD_EACH_LAYOUT",
+    "advise_discard_chunks",
     "advise_play_chunks",
     "advise_round_chunks",
     "play_from",

@@ -19,6 +19,7 @@ from ..bits import nth_bit, popcount
 from .hand import deal_round, new_solver_state, play_from
 from .layout import ALL_ROUNDS, H_FIELDS, H_TRICKS, S_DD, V_MUST_TRUMP
 from .pimc import sample_hidden
+from .players import discard
 from .rules import hand_score, made_quota
 
 #: the valuation models (the ``model`` argument); a built-in player's code plays the hand on instead
@@ -139,10 +140,11 @@ def advise_play_chunks(
 
 
 @jit
-def _value_hand(hands, dealer, rtype, trump, known_out, seat, model, strat, pv, bv, st_plays, key0, key1, t, stream,
-                ttk, ttg, bufs, ways, scratch, rec, trace):  # fmt: skip
-    """The tricks ``seat`` takes in a whole hand dealt as ``hands`` (the dealer's left leads): double dummy
-    (the other two together against it; in the misere round pushing tricks on it) or played by ``strat``."""
+def _value_hand(hands, dealer, rtype, trump, known_out, widow_out, seat, model, strat, pv, bv, st_plays, key0, key1,
+                t, stream, ttk, ttg, bufs, ways, scratch, rec, trace):  # fmt: skip
+    """The tricks ``seat`` takes in a whole hand dealt as ``hands`` (the dealer's left leads; ``widow_out``: the
+    cards a widow exchange discarded, known to the exchanger): double dummy (the other two together against it;
+    in the misere round pushing tricks on it) or played by ``strat``."""
     me = 1 << seat
     leader = (dealer + 1) % 3
     if model == M_DD_EACH_LAYOUT:
@@ -155,7 +157,7 @@ def _value_hand(hands, dealer, rtype, trump, known_out, seat, model, strat, pv, 
     for i in range(52, 55):
         trace[i] = 0
     play_from(
-        hands, dealer, rtype, trump, known_out, np.uint64(0), strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+        hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
         scratch, rec, trace, leader, 0, np.uint64(0), -1,
     )  # fmt: skip
     return rec[seat, H_TRICKS]
@@ -163,32 +165,36 @@ def _value_hand(hands, dealer, rtype, trump, known_out, seat, model, strat, pv, 
 
 @pjit
 def advise_round_chunks(
-    chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, unknown, rtypes, trumps, remaining, model, strat, pv,
-    bv, out,
+    chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining,
+    model, strat, pv, bv, out,
 ):  # fmt: skip
-    """The driver's kernel for the dealer's decisions before the first lead, having seen its hand: choosing the
-    round type (3(c)9) and naming trumps (3(c)3). ``seat`` (the dealer) holds ``hand``; action ``a`` plays round
-    type ``rtypes[a]`` now with trumps ``trumps[a]`` (-1 none, -2 drawn from the 4 leftover cards, BM-5, else the
+    """The driver's kernel for the choices made before the first lead: the round type (3(c)9) and round-3
+    trumps (3(c)3), by the dealer ``seat == dealer`` having seen its ``hand``; or the Swedish contract (3(c)10),
+    by forehand ``seat`` having seen the face-up ``widow`` alone (``hand`` is then 0: its cards are dealt from
+    ``unknown`` too, and it takes the widow and discards as ``strat`` does). Action ``a`` plays round type
+    ``rtypes[a]`` now with trumps ``trumps[a]`` (-1 none, -2 drawn from the 4 leftover cards, BM-5, else the
     suit named). The score counted is the cycle's: this hand's, plus, for every other type still in
-    ``remaining``, the dealer's score on a fresh deal of that type (each valued once a sample, the same for every
+    ``remaining``, the seat's score on a fresh deal of that type (each valued once a sample, the same for every
     action: the choice now decides which of them is played later); ``remaining = 0`` (naming trumps): this
     hand's alone."""
     for ci in prange(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
-        _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, remaining, model, strat, pv, bv,
-                     out[ci])  # fmt: skip
+        _round_range(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
+                     strat, pv, bv, out[ci])  # fmt: skip
 
 
 @jit
-def _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, remaining, model, strat, pv, bv, row):
+def _round_range(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
+                 strat, pv, bv, row):  # fmt: skip
     """:func:`advise_round_chunks`' trials ``start .. stop-1`` into one count row: a function of its own, so
     that the deal's unrolled shuffle (which can raise) is not inside the prange loop (numba would then run the
     chunks one at a time)."""
     A = rtypes.shape[0]
     a_seat = (seat + 1) % 3
     b_seat = (seat + 2) % 3
+    role = (seat - dealer) % 3
     ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
     base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
     deck = np.zeros(52, dtype=np.int64)
@@ -198,24 +204,30 @@ def _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, r
         rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
         if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
             continue
-        base[seat] = hand
         base[a_seat] = scratch[0]
         base[b_seat] = scratch[1]
-        leftover = unknown & ~scratch[0] & ~scratch[1]
-        shown = nth_bit(leftover, rng.below(st_deal, popcount(leftover)))  # round 2's card (BM-5)
-        # the later hands of the cycle: one fresh deal of each other type left, the dealer's score on it
+        rest = unknown & ~scratch[0] & ~scratch[1]
+        shown = 0
+        if widow == 0:
+            base[seat] = hand
+            shown = nth_bit(rest, rng.below(st_deal, popcount(rest)))  # round 2's card (BM-5)
+        else:
+            base[seat] = rest  # the Swedish contract: forehand's own 16 cards are unseen when it chooses
+        # the later hands of the cycle: one fresh deal of each other type left, the seat's score on it
         total_fresh = 0
         for r in range(4):
             fresh[r] = 0
             if (remaining >> r) & 1:
                 for s in range(3):
                     rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + 3 + s))
-                _rt, ftrump, fknown = deal_round(st_deal, deck, hands, r, ALL_ROUNDS, seat, bv, strat, st_plays, dout)
+                _rt, ftrump, fknown = deal_round(
+                    st_deal, deck, hands, r, ALL_ROUNDS, dealer, bv, strat, st_plays, dout
+                )  # fmt: skip
                 got = _value_hand(
-                    hands, seat, r, ftrump, fknown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                    hands, dealer, r, ftrump, fknown, dout[0], seat, model, strat, pv, bv, st_plays, key0, key1, t,
                     rng.STREAM_STRATEGY + 6 + 3 * r, ttk, ttg, bufs, ways, scratch, rec, trace,
                 )  # fmt: skip
-                fresh[r] = hand_score(r, 0, got, bv)
+                fresh[r] = hand_score(r, role, got, bv)
                 total_fresh += fresh[r]
         for a in range(A):
             for i in range(4):
@@ -223,14 +235,76 @@ def _round_range(start, stop, key0, key1, seat, hand, unknown, rtypes, trumps, r
             rt = rtypes[a]
             tr = trumps[a]
             known = np.uint64(0)
+            thrown = np.uint64(0)
             if tr == -2:
                 tr = shown >> 4
                 known = np.uint64(1) << np.uint64(shown)
+            if widow != 0:  # forehand takes the widow and discards as its player does (3(c)10)
+                rng.seed_state(st_plays[seat], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + 18))
+                hands[seat], thrown = discard(
+                    hands[seat] | widow, popcount(widow), tr, rt == 3, strat[seat], st_plays[seat]
+                )  # fmt: skip
             got = _value_hand(
-                hands, seat, rt, tr, known, seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                hands, dealer, rt, tr, known, thrown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
                 rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
             )  # fmt: skip
-            made = np.int64(made_quota(rt, 0, got, bv))
-            cycle = hand_score(rt, 0, got, bv) + total_fresh - fresh[rt]
+            made = np.int64(made_quota(rt, role, got, bv))
+            cycle = hand_score(rt, role, got, bv) + total_fresh - fresh[rt]
             _add(row, a, made, cycle, got, wins, scores, twins, tricks)
         _sample_done(row, A, wins, scores, twins, tricks)
+
+
+@pjit
+def advise_discard_chunks(
+    chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
+    model, strat, pv, bv, screen, out,
+):  # fmt: skip
+    """The driver's kernel for the widow discard (3(c)5, 3(c)10): ``seat`` holds ``held`` (its 16 dealt cards
+    and the widow) before the first lead; action ``a`` discards the cards ``discards[a]`` (out of play, known to
+    the seat alone) and the hand is played (or solved) from the first lead. The other two hands are dealt from
+    ``unknown``, 16 each; ``known_out``: round 2's card when it is out of play. ``screen`` (the advisor's first
+    look at every distinct discard, before the best few are valued on fresh layouts): no pair sums, only per
+    action the sums of the quota made, the round score and the tricks at ``out[ci, 3a .. 3a+2]``."""
+    for ci in prange(chunk_ids.shape[0]):
+        c = chunk_ids[ci]
+        start = c * chunk_size
+        stop = min(start + chunk_size, n_trials)
+        _discard_range(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
+                       model, strat, pv, bv, out[ci], screen)  # fmt: skip
+
+
+@jit
+def _discard_range(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards, model,
+                   strat, pv, bv, row, screen):  # fmt: skip
+    """:func:`advise_discard_chunks`' trials ``start .. stop-1`` into one row: the advisor's two count rows, or
+    with ``screen`` the plain sums."""
+    A = discards.shape[0]
+    a_seat = (seat + 1) % 3
+    b_seat = (seat + 2) % 3
+    role = (seat - dealer) % 3
+    ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
+    base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
+    for t in range(start, stop):
+        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+        if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
+            continue
+        base[a_seat] = scratch[0]
+        base[b_seat] = scratch[1]
+        for a in range(A):
+            for i in range(4):
+                hands[i] = base[i]
+            hands[seat] = held & ~discards[a]
+            got = _value_hand(
+                hands, dealer, rtype, trump, known_out, discards[a], seat, model, strat, pv, bv, st_plays, key0,
+                key1, t, rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+            )  # fmt: skip
+            made = np.int64(made_quota(rtype, role, got, bv))
+            score = hand_score(rtype, role, got, bv)
+            if screen:
+                row[3 * a] += made
+                row[3 * a + 1] += score
+                row[3 * a + 2] += got
+            else:
+                _add(row, a, made, score, got, wins, scores, twins, tricks)
+        if not screen:
+            _sample_done(row, A, wins, scores, twins, tricks)

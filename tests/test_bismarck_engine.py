@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.driver import run
+from analysis.driver import run, run_chunks
 from analysis.games import bismarck as B
 from kernels import bismarck as K
 from kernels import rng
@@ -419,3 +419,23 @@ def test_paired_comparison_is_the_same_on_one_thread_and_two_and_sees_a_real_dif
     t = a.table
     pooled = t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
     assert pooled.trials == 360 and pooled.ci_high < 0
+
+
+@pytest.mark.parametrize(
+    "strategies, variants",
+    [(["heuristic"], {}), (["random"], {"ruleset": "swedish"}),
+     (["0=random"], {"widow_exchange": "dealer_takes_4_discards_4", "must_trump_when_void": "true"})],
+)  # fmt: skip
+def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, variants):
+    """Heuristic and random seats run simulate_plain_chunks (compiled without the search and solver players):
+    the same counts as simulate_chunks on the same trials; a pimc, dd or search seat runs the full kernel."""
+    spec = B.simulation_spec(strategies=strategies, variants=variants)
+    assert spec.kernel == "kernels.bismarck:simulate_plain_chunks"
+    key0, key1 = np.uint64(7), np.uint64(1)
+    rows = [
+        run_chunks(f"kernels.bismarck:{k}", spec.args, np.arange(2), 8, 16, key0, key1, spec.n_counts)
+        for k in ("simulate_chunks", "simulate_plain_chunks")
+    ]
+    assert rows[0].sum() > 0 and (rows[0] == rows[1]).all()
+    for s in ("pimc", "dd", "search", "1=search:10"):
+        assert B.simulation_spec(strategies=[s]).kernel == "kernels.bismarck:simulate_chunks"

@@ -130,6 +130,12 @@ def seat_strategies(strategies, default: str) -> tuple[list[str], np.ndarray]:
     return names, np.array([strategy_code(n) for n in names], dtype=np.int64)
 
 
+def uses_solvers(strat: np.ndarray) -> bool:
+    """Whether a seat plays with the search or the double-dummy solver (search, pimc, dd): then the kernels
+    compiled with those players run; else the plain ones, which compile in about half the time."""
+    return bool((np.asarray(strat) >= K.S_PIMC).any())
+
+
 def labels(names) -> list[str]:
     """The names as outputs print them: a search player's budget and exploration constant spelled out."""
     return [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
@@ -240,7 +246,7 @@ def simulation_spec(
         describe["round"] = r + 1
     return KernelSpec(
         game=GAME,
-        kernel="kernels.bismarck:simulate_chunks",
+        kernel="kernels.bismarck:" + ("simulate_chunks" if uses_solvers(strat) else "simulate_plain_chunks"),
         args=args,
         n_counts=K.counts_width(),
         tabulate=tabulate,
@@ -478,7 +484,8 @@ def solve_position(
     bufs = DD.new_buffers()
     row = np.zeros(4, dtype=np.int64)
     row[: len(played)] = played
-    return int(DD.solve(h, n, tr, int(must_trump), leader, row, len(played), maxteam, count, ttk, ttg, bufs))
+    solve = DD.solve_3 if n == 3 else DD.solve_4  # the hand count a constant: one search compiled
+    return int(solve(h, tr, int(must_trump), leader, row, len(played), maxteam, count, ttk, ttg, bufs))
 
 
 def equal_classes(cards: list[int], others: int) -> list[list[int]]:
@@ -529,11 +536,12 @@ def solve_table(
     row = np.zeros(4, dtype=np.int64)
     row[: len(played)] = played
     if not every_card:
-        v = DD.solve(h, n, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs)
+        v = (DD.solve_3 if n == 3 else DD.solve_4)(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs)
         return pd.DataFrame([{**base, "tricks": int(v)}])
     out_cards = np.zeros(16, dtype=np.int64)
     out_values = np.zeros(16, dtype=np.int64)
-    k = DD.card_values(h, n, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs, out_cards, out_values)
+    values = DD.card_values_3 if n == 3 else DD.card_values_4  # the hand count a constant: one search compiled
+    k = values(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs, out_cards, out_values)
     value = {int(c): int(v) for c, v in zip(out_cards[:k], out_values[:k])}
     others = sum(int(h[s]) for s in range(n) if s != to_play) | sum(1 << c for c in played)
     maximise = (maxteam >> to_play) & 1

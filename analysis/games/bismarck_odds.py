@@ -61,6 +61,7 @@ from .bismarck import (
     player_array,
     rules,
     seat_strategies,
+    uses_solvers,
     variant_array,
 )
 
@@ -388,6 +389,13 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     return df.reset_index(drop=True)
 
 
+def _kernel(name: str, model: int, strat: np.ndarray) -> str:
+    """The advisor kernel ``name`` (play, round, discard): compiled with the search and solver players where the
+    model or a seat needs them, else the plain one (about half the compiling on a first run)."""
+    solvers = model == K.M_DD_EACH_LAYOUT or uses_solvers(strat)
+    return f"kernels.bismarck:advise_{name}_chunks" if solvers else f"kernels.bismarck:advise_{name}_plain_chunks"
+
+
 def _spec(kernel: str, args: tuple, actions: list[str], names: list[str], pos_describe: dict) -> KernelSpec:
     spec = advisor_spec(
         GAME, kernel, args, actions, on="score", rank_by="score", has_last=False, players=3,
@@ -431,7 +439,7 @@ def play_spec(
         pos["bv"],
     )  # fmt: skip
     return _spec(
-        "kernels.bismarck:advise_play_chunks", args, labels, names,
+        _kernel("play", model, strat), args, labels, names,
         _describe(pos, hand=_text(pos["mine"]), decision="play"),
     )  # fmt: skip
 
@@ -542,7 +550,7 @@ def trump_spec(
     pos = {"full": full, "seat": seat, "rtype": 2, "trump": -1, "dealer": dealer}
     d = _describe(pos, hand=_text(mine), decision="name_trumps")
     d.pop("trumps")
-    return _spec("kernels.bismarck:advise_round_chunks", args, [f"name {s}" for s in SUITS], names, d)
+    return _spec(_kernel("round", model, strat), args, [f"name {s}" for s in SUITS], names, d)
 
 
 def _type_actions(left: list[int], trump_of: dict, label) -> tuple[list[int], list[int], list[str]]:
@@ -617,7 +625,7 @@ def round_spec(
     d = _describe(pos, hand=_text(mine), decision="choose_round", remaining=left)
     for k in ("trumps", "round", "misere"):
         d.pop(k)
-    return _spec("kernels.bismarck:advise_round_chunks", args, labels, names, d)
+    return _spec(_kernel("round", model, strat), args, labels, names, d)
 
 
 def _exchanger(bv: np.ndarray, dealer: int) -> int:
@@ -673,7 +681,7 @@ def _screen(args: tuple, discards: list[int], trials: int, seed: int, chunk_size
     full = (*args[:7], np.array(discards, dtype=np.uint64), *args[8:-1], np.True_)
     n_chunks = -(-trials // chunk_size)
     rows = run_chunks(
-        "kernels.bismarck:advise_discard_chunks", full, np.arange(n_chunks), chunk_size, trials, key0,
+        "kernels.bismarck:advise_discard_plain_chunks", full, np.arange(n_chunks), chunk_size, trials, key0,
         key1 ^ SCREEN_KEY, 3 * A,
     )  # fmt: skip
     return rows.sum(axis=0).reshape(A, 3) / trials
@@ -779,7 +787,7 @@ def discard_spec(
         pos, hand=_text(mine), widow=_text(cards_w), decision="discard", screened=len(candidates),
         discards=[int(m) for m in chosen],
     )  # fmt: skip
-    return _spec("kernels.bismarck:advise_discard_chunks", args, labels, names, d)
+    return _spec(_kernel("discard", model, strat), args, labels, names, d)
 
 
 def contract_spec(
@@ -837,7 +845,7 @@ def contract_spec(
     d = _describe(pos, widow=_text(cards_w), decision="contract", remaining=left)
     for k in ("trumps", "round", "misere"):
         d.pop(k)
-    return _spec("kernels.bismarck:advise_round_chunks", args, labels, names, d)
+    return _spec(_kernel("round", model, strat), args, labels, names, d)
 
 
 def position_fields(given: dict, variants: dict | None, strategies) -> dict:

@@ -332,8 +332,8 @@ def _dd_values(hand: Hand, i: int) -> dict[int, int] | None:
     out_cards = np.zeros(16, dtype=np.int64)
     out_values = np.zeros(16, dtype=np.int64)
     must = int(variant_array(hand.variants)[K.V_MUST_TRUMP])
-    n = DD.card_values(
-        now, 3, hand.trump, must, leader, row, len(cur), maxteam, me, ttk, ttg, bufs, out_cards, out_values
+    n = DD.card_values_3(
+        now, hand.trump, must, leader, row, len(cur), maxteam, me, ttk, ttg, bufs, out_cards, out_values
     )
     return {int(c): int(v) for c, v in zip(out_cards[:n], out_values[:n])}
 

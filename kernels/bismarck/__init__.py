@@ -16,10 +16,13 @@ from __future__ import annotations
 from .advisor import (
     M_DD_EACH_LAYOUT,
     advise_discard_chunks,
+    advise_discard_plain_chunks,
     advise_play_chunks,
+    advise_play_plain_chunks,
     advise_round_chunks,
+    advise_round_plain_chunks,
 )
-from .hand import deal_round, new_solver_state, play_from, play_hand
+from .hand import deal_round, new_solver_state, play_from, play_from_plain, play_hand
 from .layout import (
     ALL_ROUNDS,
     BASE_FEAT,
@@ -75,14 +78,18 @@ from .pimc import choose_card, draw_hidden, hidden_ways, sample_hidden, solver_c
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, name_trump
 from .rules import _follow, hand_score, hcp, quota, schedule
 from .search import candidate_cards, search_card
-from .simulate import compare_chunks, record_hand, simulate_chunks
+from .simulate import compare_chunks, record_hand, simulate_chunks, simulate_plain_chunks
 
 __all__ = [
     "M_DD_EACH_LAYOUT",
     "advise_discard_chunks",
+    "advise_discard_plain_chunks",
     "advise_play_chunks",
+    "advise_play_plain_chunks",
     "advise_round_chunks",
+    "advise_round_plain_chunks",
     "play_from",
+    "play_from_plain",
     "ALL_ROUNDS",
     "BASE_FEAT",
     "BASE_GAME",
@@ -155,5 +162,6 @@ __all__ = [
     "search_card",
     "schedule",
     "simulate_chunks",
+    "simulate_plain_chunks",
     "solver_card",
 ]

@@ -16,7 +16,7 @@ from .. import dd, rng
 from .._jit import jit, pjit, prange
 from ..advise import add_action, add_sample
 from ..bits import nth_bit, popcount
-from .hand import deal_round, new_solver_state, play_from
+from .hand import deal_round, new_solver_state, play_from, play_from_plain
 from .layout import ALL_ROUNDS, H_FIELDS, H_TRICKS, S_DD, V_MUST_TRUMP
 from .pimc import sample_hidden
 from .players import discard
@@ -70,241 +70,305 @@ def _sample_done(row, A, wins, scores, twins, tricks):
     add_sample(row[W:], A, twins, tricks)
 
 
-@pjit
-def advise_play_chunks(
-    chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, hand, unknown, voids, sizes, known,
-    leader, trick, k, played, known_out, widow_out, won, actions, model, strat, pv, bv, out,
-):  # fmt: skip
-    """The driver's kernel for a card to play (BM-9 1): seat ``seat`` holds ``hand`` and is to play the
-    ``k``-th card of the trick led by ``leader`` (``trick[:k]`` so far); ``played``: the cards of the completed
-    tricks; ``won[s]``: tricks won so far; ``unknown``: the cards the seat has not seen (in the other hands or
-    out of play), ``sizes[s]`` cards of each other hand to deal from them, ``known[s]`` cards known to be in a
-    hand besides, ``voids[s]`` the suits a seat showed out of. Each action is
-    a card of ``actions``. ``model``: :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
-    A = actions.shape[0]
-    a_seat = (seat + 1) % 3
-    b_seat = (seat + 2) % 3
-    role = (seat - dealer) % 3
-    misere = rtype == 3
-    for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        row = out[ci]
+def _make_advisor(solvers):
+    """The advisor's kernels with the search and solver players and the pimc model (``solvers``), or without
+    them: their code is then never compiled (:func:`.hand._make_tricks_from`), so a cold first run with the
+    heuristic models compiles about half as much. Each body picks its callees by the constant ``solvers`` (the
+    ``*_full`` and ``*_plain`` globals below): a closure holding a compiled function would not be cached."""
+
+    def advise_play_chunks(
+        chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, hand, unknown, voids, sizes, known,
+        leader, trick, k, played, known_out, widow_out, won, actions, model, strat, pv, bv, out,
+    ):  # fmt: skip
+        """The driver's kernel for a card to play (BM-9 1): seat ``seat`` holds ``hand`` and is to play the
+        ``k``-th card of the trick led by ``leader`` (``trick[:k]`` so far); ``played``: the cards of the completed
+        tricks; ``won[s]``: tricks won so far; ``unknown``: the cards the seat has not seen (in the other hands or
+        out of play), ``sizes[s]`` cards of each other hand to deal from them, ``known[s]`` cards known to be in a
+        hand besides, ``voids[s]`` the suits a seat showed out of. Each action is
+        a card of ``actions``. ``model``: :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
+        A = actions.shape[0]
+        a_seat = (seat + 1) % 3
+        b_seat = (seat + 2) % 3
+        role = (seat - dealer) % 3
+        misere = rtype == 3
+        for ci in prange(chunk_ids.shape[0]):
+            c = chunk_ids[ci]
+            start = c * chunk_size
+            stop = min(start + chunk_size, n_trials)
+            row = out[ci]
+            ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
+            base, hands, rec, trace, work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
+            cards = np.zeros(16, dtype=np.int64)
+            values = np.zeros(16, dtype=np.int64)
+            value_of = np.zeros(64, dtype=np.int64)
+            for t in range(start, stop):
+                rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+                na, nb = sizes[a_seat], sizes[b_seat]
+                if not sample_hidden(unknown, voids[a_seat], voids[b_seat], na, nb, st_deal, ways, scratch):
+                    continue  # no layout fits the position (refused before the run: the analysis layer checks)
+                base[seat] = hand
+                base[a_seat] = scratch[0] | known[a_seat]
+                base[b_seat] = scratch[1] | known[b_seat]
+                if solvers:  # the plain kernels never see the pimc model (the analysis layer picks the kernel)
+                    if model == M_DD_EACH_LAYOUT:
+                        for i in range(4):
+                            hands[i] = base[i]
+                            work[i] = trick[i]
+                        me = 1 << seat
+                        maxteam = me if not misere else 7 ^ me  # misere: the others push tricks on the seat (BM-5)
+                        # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
+                        n = dd.card_values(
+                            hands,
+                            3,
+                            trump,
+                            bv[V_MUST_TRUMP],
+                            leader,
+                            work,
+                            k,
+                            maxteam,
+                            me,
+                            ttk,
+                            ttg,
+                            bufs,
+                            cards,
+                            values,
+                        )
+                        for i in range(n):
+                            value_of[cards[i]] = values[i]
+                for a in range(A):
+                    if model == M_DD_EACH_LAYOUT:
+                        got = won[seat] + value_of[actions[a]]
+                    else:
+                        for i in range(4):
+                            hands[i] = base[i]
+                        for s in range(3):
+                            rec[s, H_TRICKS] = won[s]
+                            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+                        for i in range(4):
+                            trace[48 + i] = trick[i]
+                        for s in range(3):
+                            trace[52 + s] = voids[s]
+                        if solvers:
+                            play_from(
+                                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs,
+                                ways, scratch, rec, trace, leader, k, played, actions[a],
+                            )  # fmt: skip
+                        else:
+                            play_from_plain(
+                                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs,
+                                ways, scratch, rec, trace, leader, k, played, actions[a],
+                            )  # fmt: skip
+                        got = rec[seat, H_TRICKS]
+                    made = np.int64(made_quota(rtype, role, got, bv))
+                    _add(row, a, made, hand_score(rtype, role, got, bv), got, wins, scores, twins, tricks)
+                _sample_done(row, A, wins, scores, twins, tricks)
+
+    def _value_hand(hands, dealer, rtype, trump, known_out, widow_out, seat, model, strat, pv, bv, st_plays, key0, key1,
+                    t, stream, ttk, ttg, bufs, ways, scratch, rec, trace):  # fmt: skip
+        """The tricks ``seat`` takes in a whole hand dealt as ``hands`` (the dealer's left leads; ``widow_out``: the
+        cards a widow exchange discarded, known to the exchanger): double dummy (the other two together against it;
+        in the misere round pushing tricks on it) or played by ``strat``."""
+        me = 1 << seat
+        leader = (dealer + 1) % 3
+        if solvers:
+            if model == M_DD_EACH_LAYOUT:
+                work = np.zeros(4, dtype=np.int64)
+                maxteam = me if rtype != 3 else 7 ^ me
+                return dd.solve(hands, 3, trump, bv[V_MUST_TRUMP], leader, work, 0, maxteam, me, ttk, ttg, bufs)
+        for s in range(3):
+            rec[s, H_TRICKS] = 0
+            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(stream + s))
+        for i in range(52, 55):
+            trace[i] = 0
+        if solvers:
+            play_from(
+                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+                scratch, rec, trace, leader, 0, np.uint64(0), -1,
+            )  # fmt: skip
+        else:
+            play_from_plain(
+                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+                scratch, rec, trace, leader, 0, np.uint64(0), -1,
+            )  # fmt: skip
+        return rec[seat, H_TRICKS]
+
+    def advise_round_chunks(
+        chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining,
+        model, strat, pv, bv, out,
+    ):  # fmt: skip
+        """The driver's kernel for the choices made before the first lead: the round type (3(c)9) and round-3
+        trumps (3(c)3), by the dealer ``seat == dealer`` having seen its ``hand``; or the Swedish contract (3(c)10),
+        by forehand ``seat`` having seen the face-up ``widow`` alone (``hand`` is then 0: its cards are dealt from
+        ``unknown`` too, and it takes the widow and discards as ``strat`` does). Action ``a`` plays round type
+        ``rtypes[a]`` now with trumps ``trumps[a]`` (-1 none, -2 drawn from the 4 leftover cards, BM-5, else the
+        suit named). The score counted is the cycle's: this hand's, plus, for every other type still in
+        ``remaining``, the seat's score on a fresh deal of that type (each valued once a sample, the same for every
+        action: the choice now decides which of them is played later); ``remaining = 0`` (naming trumps): this
+        hand's alone."""
+        for ci in prange(chunk_ids.shape[0]):
+            c = chunk_ids[ci]
+            start = c * chunk_size
+            stop = min(start + chunk_size, n_trials)
+            if solvers:
+                _round_range_full(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
+                             strat, pv, bv, out[ci])  # fmt: skip
+            else:
+                _round_range_plain(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
+                             strat, pv, bv, out[ci])  # fmt: skip
+
+    def _round_range(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
+                     strat, pv, bv, row):  # fmt: skip
+        """:func:`advise_round_chunks`' trials ``start .. stop-1`` into one count row: a function of its own, so
+        that the deal's unrolled shuffle (which can raise) is not inside the prange loop (numba would then run the
+        chunks one at a time)."""
+        A = rtypes.shape[0]
+        a_seat = (seat + 1) % 3
+        b_seat = (seat + 2) % 3
+        role = (seat - dealer) % 3
         ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
-        base, hands, rec, trace, work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
-        cards = np.zeros(16, dtype=np.int64)
-        values = np.zeros(16, dtype=np.int64)
-        value_of = np.zeros(64, dtype=np.int64)
+        base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
+        deck = np.zeros(52, dtype=np.int64)
+        dout = np.zeros(1, dtype=np.uint64)
+        fresh = np.zeros(4, dtype=np.int64)
         for t in range(start, stop):
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-            na, nb = sizes[a_seat], sizes[b_seat]
-            if not sample_hidden(unknown, voids[a_seat], voids[b_seat], na, nb, st_deal, ways, scratch):
-                continue  # no layout fits the position (refused before the run: the analysis layer checks)
-            base[seat] = hand
-            base[a_seat] = scratch[0] | known[a_seat]
-            base[b_seat] = scratch[1] | known[b_seat]
-            if model == M_DD_EACH_LAYOUT:
+            if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
+                continue
+            base[a_seat] = scratch[0]
+            base[b_seat] = scratch[1]
+            rest = unknown & ~scratch[0] & ~scratch[1]
+            shown = 0
+            if widow == 0:
+                base[seat] = hand
+                shown = nth_bit(rest, rng.below(st_deal, popcount(rest)))  # round 2's card (BM-5)
+            else:
+                base[seat] = rest  # the Swedish contract: forehand's own 16 cards are unseen when it chooses
+            # the later hands of the cycle: one fresh deal of each other type left, the seat's score on it
+            total_fresh = 0
+            for r in range(4):
+                fresh[r] = 0
+                if (remaining >> r) & 1:
+                    for s in range(3):
+                        rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + 3 + s))
+                    _rt, ftrump, fknown = deal_round(
+                        st_deal, deck, hands, r, ALL_ROUNDS, dealer, bv, strat, st_plays, dout
+                    )  # fmt: skip
+                    if solvers:
+                        got = _value_hand_full(
+                            hands, dealer, r, ftrump, fknown, dout[0], seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                            rng.STREAM_STRATEGY + 6 + 3 * r, ttk, ttg, bufs, ways, scratch, rec, trace,
+                        )  # fmt: skip
+                    else:
+                        got = _value_hand_plain(
+                            hands, dealer, r, ftrump, fknown, dout[0], seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                            rng.STREAM_STRATEGY + 6 + 3 * r, ttk, ttg, bufs, ways, scratch, rec, trace,
+                        )  # fmt: skip
+                    fresh[r] = hand_score(r, role, got, bv)
+                    total_fresh += fresh[r]
+            for a in range(A):
                 for i in range(4):
                     hands[i] = base[i]
-                    work[i] = trick[i]
-                me = 1 << seat
-                maxteam = me if not misere else 7 ^ me  # misere: the others push tricks on the seat (BM-5)
-                # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
-                n = dd.card_values(
-                    hands, 3, trump, bv[V_MUST_TRUMP], leader, work, k, maxteam, me, ttk, ttg, bufs, cards, values
-                )
-                for i in range(n):
-                    value_of[cards[i]] = values[i]
-            for a in range(A):
-                if model == M_DD_EACH_LAYOUT:
-                    got = won[seat] + value_of[actions[a]]
-                else:
-                    for i in range(4):
-                        hands[i] = base[i]
-                    for s in range(3):
-                        rec[s, H_TRICKS] = won[s]
-                        rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-                    for i in range(4):
-                        trace[48 + i] = trick[i]
-                    for s in range(3):
-                        trace[52 + s] = voids[s]
-                    play_from(
-                        hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs,
-                        ways, scratch, rec, trace, leader, k, played, actions[a],
+                rt = rtypes[a]
+                tr = trumps[a]
+                known = np.uint64(0)
+                thrown = np.uint64(0)
+                if tr == -2:
+                    tr = shown >> 4
+                    known = np.uint64(1) << np.uint64(shown)
+                if widow != 0:  # forehand takes the widow and discards as its player does (3(c)10)
+                    rng.seed_state(st_plays[seat], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + 18))
+                    hands[seat], thrown = discard(
+                        hands[seat] | widow, popcount(widow), tr, rt == 3, strat[seat], st_plays[seat]
                     )  # fmt: skip
-                    got = rec[seat, H_TRICKS]
-                made = np.int64(made_quota(rtype, role, got, bv))
-                _add(row, a, made, hand_score(rtype, role, got, bv), got, wins, scores, twins, tricks)
+                if solvers:
+                    got = _value_hand_full(
+                        hands, dealer, rt, tr, known, thrown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                        rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+                    )  # fmt: skip
+                else:
+                    got = _value_hand_plain(
+                        hands, dealer, rt, tr, known, thrown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                        rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+                    )  # fmt: skip
+                made = np.int64(made_quota(rt, role, got, bv))
+                cycle = hand_score(rt, role, got, bv) + total_fresh - fresh[rt]
+                _add(row, a, made, cycle, got, wins, scores, twins, tricks)
             _sample_done(row, A, wins, scores, twins, tricks)
 
-
-@jit
-def _value_hand(hands, dealer, rtype, trump, known_out, widow_out, seat, model, strat, pv, bv, st_plays, key0, key1,
-                t, stream, ttk, ttg, bufs, ways, scratch, rec, trace):  # fmt: skip
-    """The tricks ``seat`` takes in a whole hand dealt as ``hands`` (the dealer's left leads; ``widow_out``: the
-    cards a widow exchange discarded, known to the exchanger): double dummy (the other two together against it;
-    in the misere round pushing tricks on it) or played by ``strat``."""
-    me = 1 << seat
-    leader = (dealer + 1) % 3
-    if model == M_DD_EACH_LAYOUT:
-        work = np.zeros(4, dtype=np.int64)
-        maxteam = me if rtype != 3 else 7 ^ me
-        return dd.solve(hands, 3, trump, bv[V_MUST_TRUMP], leader, work, 0, maxteam, me, ttk, ttg, bufs)
-    for s in range(3):
-        rec[s, H_TRICKS] = 0
-        rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(stream + s))
-    for i in range(52, 55):
-        trace[i] = 0
-    play_from(
-        hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
-        scratch, rec, trace, leader, 0, np.uint64(0), -1,
-    )  # fmt: skip
-    return rec[seat, H_TRICKS]
-
-
-@pjit
-def advise_round_chunks(
-    chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining,
-    model, strat, pv, bv, out,
-):  # fmt: skip
-    """The driver's kernel for the choices made before the first lead: the round type (3(c)9) and round-3
-    trumps (3(c)3), by the dealer ``seat == dealer`` having seen its ``hand``; or the Swedish contract (3(c)10),
-    by forehand ``seat`` having seen the face-up ``widow`` alone (``hand`` is then 0: its cards are dealt from
-    ``unknown`` too, and it takes the widow and discards as ``strat`` does). Action ``a`` plays round type
-    ``rtypes[a]`` now with trumps ``trumps[a]`` (-1 none, -2 drawn from the 4 leftover cards, BM-5, else the
-    suit named). The score counted is the cycle's: this hand's, plus, for every other type still in
-    ``remaining``, the seat's score on a fresh deal of that type (each valued once a sample, the same for every
-    action: the choice now decides which of them is played later); ``remaining = 0`` (naming trumps): this
-    hand's alone."""
-    for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        _round_range(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
-                     strat, pv, bv, out[ci])  # fmt: skip
-
-
-@jit
-def _round_range(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
-                 strat, pv, bv, row):  # fmt: skip
-    """:func:`advise_round_chunks`' trials ``start .. stop-1`` into one count row: a function of its own, so
-    that the deal's unrolled shuffle (which can raise) is not inside the prange loop (numba would then run the
-    chunks one at a time)."""
-    A = rtypes.shape[0]
-    a_seat = (seat + 1) % 3
-    b_seat = (seat + 2) % 3
-    role = (seat - dealer) % 3
-    ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
-    base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
-    deck = np.zeros(52, dtype=np.int64)
-    dout = np.zeros(1, dtype=np.uint64)
-    fresh = np.zeros(4, dtype=np.int64)
-    for t in range(start, stop):
-        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-        if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
-            continue
-        base[a_seat] = scratch[0]
-        base[b_seat] = scratch[1]
-        rest = unknown & ~scratch[0] & ~scratch[1]
-        shown = 0
-        if widow == 0:
-            base[seat] = hand
-            shown = nth_bit(rest, rng.below(st_deal, popcount(rest)))  # round 2's card (BM-5)
-        else:
-            base[seat] = rest  # the Swedish contract: forehand's own 16 cards are unseen when it chooses
-        # the later hands of the cycle: one fresh deal of each other type left, the seat's score on it
-        total_fresh = 0
-        for r in range(4):
-            fresh[r] = 0
-            if (remaining >> r) & 1:
-                for s in range(3):
-                    rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + 3 + s))
-                _rt, ftrump, fknown = deal_round(
-                    st_deal, deck, hands, r, ALL_ROUNDS, dealer, bv, strat, st_plays, dout
-                )  # fmt: skip
-                got = _value_hand(
-                    hands, dealer, r, ftrump, fknown, dout[0], seat, model, strat, pv, bv, st_plays, key0, key1, t,
-                    rng.STREAM_STRATEGY + 6 + 3 * r, ttk, ttg, bufs, ways, scratch, rec, trace,
-                )  # fmt: skip
-                fresh[r] = hand_score(r, role, got, bv)
-                total_fresh += fresh[r]
-        for a in range(A):
-            for i in range(4):
-                hands[i] = base[i]
-            rt = rtypes[a]
-            tr = trumps[a]
-            known = np.uint64(0)
-            thrown = np.uint64(0)
-            if tr == -2:
-                tr = shown >> 4
-                known = np.uint64(1) << np.uint64(shown)
-            if widow != 0:  # forehand takes the widow and discards as its player does (3(c)10)
-                rng.seed_state(st_plays[seat], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + 18))
-                hands[seat], thrown = discard(
-                    hands[seat] | widow, popcount(widow), tr, rt == 3, strat[seat], st_plays[seat]
-                )  # fmt: skip
-            got = _value_hand(
-                hands, dealer, rt, tr, known, thrown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
-                rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
-            )  # fmt: skip
-            made = np.int64(made_quota(rt, role, got, bv))
-            cycle = hand_score(rt, role, got, bv) + total_fresh - fresh[rt]
-            _add(row, a, made, cycle, got, wins, scores, twins, tricks)
-        _sample_done(row, A, wins, scores, twins, tricks)
-
-
-@pjit
-def advise_discard_chunks(
-    chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
-    model, strat, pv, bv, screen, out,
-):  # fmt: skip
-    """The driver's kernel for the widow discard (3(c)5, 3(c)10): ``seat`` holds ``held`` (its 16 dealt cards
-    and the widow) before the first lead; action ``a`` discards the cards ``discards[a]`` (out of play, known to
-    the seat alone) and the hand is played (or solved) from the first lead. The other two hands are dealt from
-    ``unknown``, 16 each; ``known_out``: round 2's card when it is out of play. ``screen`` (the advisor's first
-    look at every distinct discard, before the best few are valued on fresh layouts): no pair sums, only per
-    action the sums of the quota made, the round score and the tricks at ``out[ci, 3a .. 3a+2]``."""
-    for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        _discard_range(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
-                       model, strat, pv, bv, out[ci], screen)  # fmt: skip
-
-
-@jit
-def _discard_range(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards, model,
-                   strat, pv, bv, row, screen):  # fmt: skip
-    """:func:`advise_discard_chunks`' trials ``start .. stop-1`` into one row: the advisor's two count rows, or
-    with ``screen`` the plain sums."""
-    A = discards.shape[0]
-    a_seat = (seat + 1) % 3
-    b_seat = (seat + 2) % 3
-    role = (seat - dealer) % 3
-    ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
-    base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
-    for t in range(start, stop):
-        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-        if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
-            continue
-        base[a_seat] = scratch[0]
-        base[b_seat] = scratch[1]
-        for a in range(A):
-            for i in range(4):
-                hands[i] = base[i]
-            hands[seat] = held & ~discards[a]
-            got = _value_hand(
-                hands, dealer, rtype, trump, known_out, discards[a], seat, model, strat, pv, bv, st_plays, key0,
-                key1, t, rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
-            )  # fmt: skip
-            made = np.int64(made_quota(rtype, role, got, bv))
-            score = hand_score(rtype, role, got, bv)
-            if screen:
-                row[3 * a] += made
-                row[3 * a + 1] += score
-                row[3 * a + 2] += got
+    def advise_discard_chunks(
+        chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
+        model, strat, pv, bv, screen, out,
+    ):  # fmt: skip
+        """The driver's kernel for the widow discard (3(c)5, 3(c)10): ``seat`` holds ``held`` (its 16 dealt cards
+        and the widow) before the first lead; action ``a`` discards the cards ``discards[a]`` (out of play, known to
+        the seat alone) and the hand is played (or solved) from the first lead. The other two hands are dealt from
+        ``unknown``, 16 each; ``known_out``: round 2's card when it is out of play. ``screen`` (the advisor's first
+        look at every distinct discard, before the best few are valued on fresh layouts): no pair sums, only per
+        action the sums of the quota made, the round score and the tricks at ``out[ci, 3a .. 3a+2]``."""
+        for ci in prange(chunk_ids.shape[0]):
+            c = chunk_ids[ci]
+            start = c * chunk_size
+            stop = min(start + chunk_size, n_trials)
+            if solvers:
+                _discard_range_full(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
+                               model, strat, pv, bv, out[ci], screen)  # fmt: skip
             else:
-                _add(row, a, made, score, got, wins, scores, twins, tricks)
-        if not screen:
-            _sample_done(row, A, wins, scores, twins, tricks)
+                _discard_range_plain(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
+                               model, strat, pv, bv, out[ci], screen)  # fmt: skip
+
+    def _discard_range(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards, model,
+                       strat, pv, bv, row, screen):  # fmt: skip
+        """:func:`advise_discard_chunks`' trials ``start .. stop-1`` into one row: the advisor's two count rows, or
+        with ``screen`` the plain sums."""
+        A = discards.shape[0]
+        a_seat = (seat + 1) % 3
+        b_seat = (seat + 2) % 3
+        role = (seat - dealer) % 3
+        ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
+        base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
+                continue
+            base[a_seat] = scratch[0]
+            base[b_seat] = scratch[1]
+            for a in range(A):
+                for i in range(4):
+                    hands[i] = base[i]
+                hands[seat] = held & ~discards[a]
+                if solvers:
+                    got = _value_hand_full(
+                        hands, dealer, rtype, trump, known_out, discards[a], seat, model, strat, pv, bv, st_plays, key0,
+                        key1, t, rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+                    )  # fmt: skip
+                else:
+                    got = _value_hand_plain(
+                        hands, dealer, rtype, trump, known_out, discards[a], seat, model, strat, pv, bv, st_plays, key0,
+                        key1, t, rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+                    )  # fmt: skip
+                made = np.int64(made_quota(rtype, role, got, bv))
+                score = hand_score(rtype, role, got, bv)
+                if screen:
+                    row[3 * a] += made
+                    row[3 * a + 1] += score
+                    row[3 * a + 2] += got
+                else:
+                    _add(row, a, made, score, got, wins, scores, twins, tricks)
+            if not screen:
+                _sample_done(row, A, wins, scores, twins, tricks)
+
+    return (
+        pjit(advise_play_chunks), jit(_value_hand), pjit(advise_round_chunks), jit(_round_range),
+        pjit(advise_discard_chunks), jit(_discard_range),
+    )  # fmt: skip
+
+
+(
+    advise_play_chunks, _value_hand_full, advise_round_chunks, _round_range_full, advise_discard_chunks,
+    _discard_range_full,
+) = _make_advisor(True)  # fmt: skip
+#: the same kernels for heuristic, random and other non-solver players (the analysis layer picks them)
+(
+    advise_play_plain_chunks, _value_hand_plain, advise_round_plain_chunks, _round_range_plain,
+    advise_discard_plain_chunks, _discard_range_plain,
+) = _make_advisor(False)  # fmt: skip

@@ -46,7 +46,6 @@ from .layout import (
     V_RULESET,
     V_WIDOW,
     VALFRI,
-    _shuffle_pack,
 )
 from .pimc import choose_card
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, heuristic_card, name_trump
@@ -75,7 +74,9 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
     leftover cards are face up, forehand (the dealer's left) chooses the contract from them (naming trumps in
     Valfri), takes them and discards 4."""
     deck[:] = DECK
-    _shuffle_pack(st_deal, deck)
+    # the loop, not rng.unrolled_shuffle: the unrolled 52 steps, inlined into the simulation loop, took ~9 s
+    # of a cold first run for ~7% of throughput (docs/performance.md)
+    rng.partial_shuffle(st_deal, deck, 52)
     trump = -1
     swedish = bv[V_RULESET] == 1
     fore = (dealer + 1) % 3
@@ -155,179 +156,222 @@ def _random_tricks(hands, leader, trump, st_plays, rec, trace):
         rec[leader, H_TRICKS] += 1
 
 
-def _play_hand(
-    hands,
-    dealer,
-    rtype,
-    trump,
-    known_out,
-    widow_out,
-    strat,
-    pv,
-    bv,
-    st_plays,
-    ttk,
-    ttg,
-    bufs,
-    ways,
-    scratch,
-    rec,
-    trace,
-):
-    """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
-    the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids). ``widow_out``:
-    the cards the widow exchange discarded, which only the exchanging seat knows (:func:`deal_round`)."""
-    for s in range(3):
-        rec[s, H_TRICKS] = 0
-        rec[s, H_HCP] = hcp(hands[s])
-        rec[s, H_TRUMPS] = popcount(lane(hands[s], trump)) if trump >= 0 else -1
-        v = 0
-        for q in range(4):
-            v += lane(hands[s], q) == 0
-        rec[s, H_VOIDS] = v
-    solver = False
-    for s in range(3):
-        solver |= strat[s] >= S_PIMC
-        if strat[s] == S_RANDOM:  # random seats draw from pools: the same draws, computed ahead
-            rng.pool_fill(st_plays[s])
-    if solver:
-        dd.clear_tt(ttk, ttg)  # the solver's entries of earlier hands (other deals) count as empty
-    played = np.uint64(0)
-    for i in range(52, 55):  # the seats' voids (a loop: a slice assignment compiles an error path, seconds)
-        trace[i] = 0
-    leader = (dealer + 1) % 3
-    n_played = 0
-    if not bv[V_MUST_TRUMP] and strat[0] == S_RANDOM and strat[1] == S_RANDOM and strat[2] == S_RANDOM:
-        _random_tricks(hands, leader, trump, st_plays, rec, trace)
-        n_played = 48  # the general loop is skipped
-    _tricks_from(
+def _make_play_hand(solvers):
+    """:func:`_play_hand`, with the search and solver players (``solvers``) or without them (their code is never
+    compiled: see :func:`_make_tricks_from`)."""
+
+    def _play_hand(
+        hands,
+        dealer,
+        rtype,
+        trump,
+        known_out,
+        widow_out,
+        strat,
+        pv,
+        bv,
+        st_plays,
+        ttk,
+        ttg,
+        bufs,
+        ways,
+        scratch,
+        rec,
+        trace,
+    ):
+        """Play 16 tricks (BM-4); ``rec[seat]`` gets tricks, score and hand features, ``trace`` the 48 cards in
+        the order played (``trace[48:]`` is scratch space: the current trick and the seats' voids). ``widow_out``:
+        the cards the widow exchange discarded, which only the exchanging seat knows (:func:`deal_round`)."""
+        for s in range(3):
+            rec[s, H_TRICKS] = 0
+            rec[s, H_HCP] = hcp(hands[s])
+            rec[s, H_TRUMPS] = popcount(lane(hands[s], trump)) if trump >= 0 else -1
+            v = 0
+            for q in range(4):
+                v += lane(hands[s], q) == 0
+            rec[s, H_VOIDS] = v
+        solver = False
+        for s in range(3):
+            solver |= strat[s] >= S_PIMC
+            if strat[s] == S_RANDOM:  # random seats draw from pools: the same draws, computed ahead
+                rng.pool_fill(st_plays[s])
+        if solver and solvers:
+            dd.clear_tt(ttk, ttg)  # the solver's entries of earlier hands (other deals) count as empty
+        played = np.uint64(0)
+        for i in range(52, 55):  # the seats' voids (a loop: a slice assignment compiles an error path, seconds)
+            trace[i] = 0
+        leader = (dealer + 1) % 3
+        n_played = 0
+        if not bv[V_MUST_TRUMP] and strat[0] == S_RANDOM and strat[1] == S_RANDOM and strat[2] == S_RANDOM:
+            _random_tricks(hands, leader, trump, st_plays, rec, trace)
+            n_played = 48  # the general loop is skipped
+        if solvers:
+            _tricks_from(
+                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+                scratch, rec, trace, leader, 0, played, n_played, -1,
+            )  # fmt: skip
+        else:
+            _tricks_plain(
+                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+                scratch, rec, trace, leader, 0, played, n_played, -1,
+            )  # fmt: skip
+
+    return _play_hand
+
+
+def _make_tricks_from(solvers):
+    """:func:`_tricks_from` with the search and solver players (``solvers``: ``search_card``, ``choose_card``),
+    or without them: then their branch is pruned before typing (a constant of the closure), so numba never
+    compiles it, about half of a cold ``simulate bismarck`` with heuristic players. The caller chooses by the
+    strategies; without ``solvers`` a search, PIMC or DD seat would play as the heuristic (callers refuse it)."""
+    plain = not solvers
+
+    def _tricks_from(
         hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
-        rec, trace, leader, 0, played, n_played, -1,
-    )  # fmt: skip
-
-
-@jit_inline
-def _tricks_from(
-    hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
-    rec, trace, leader, k0, played, n_played, forced,
-):  # fmt: skip
-    """The tricks of a hand (BM-4) from any point: ``leader`` led the current trick, whose first ``k0`` cards are
-    ``trace[48:48 + k0]``; ``played`` holds the cards of the completed tricks, ``n_played`` counts every card
-    played (those of the current trick included), ``trace[52:55]`` the suits each seat showed out of and
-    ``rec[s, H_TRICKS]`` the tricks won so far. ``forced >= 0``: the next card to play (the advisor's action).
-    Then each seat's score (BM-6) into ``rec[s, H_SCORE]``."""
-    misere = rtype == 3
-    must_trump = bv[V_MUST_TRUMP]
-    exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3  # who knows the discards
-    full = np.uint64(0)
-    for s in range(4):
-        full |= LANE << np.uint64(16 * s)
-    sampling = False  # the voids are tracked only for sampling (PIMC, search) players, who read them
-    for s in range(3):
-        sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH)
-    row = trace[48:52]
-    voids = trace[52:55]
-    k_start = k0
-    on_table = np.uint64(0)
-    for i in range(k0):
-        on_table |= ONE << np.uint64(row[i])
-    while n_played < 48:
-        for k in range(k_start, 3):
-            p = (leader + k) % 3
-            sp = strat[p]
-            if must_trump:
-                legal = legal_cards(hands[p], -1 if k == 0 else row[0] >> 4, trump, must_trump)
-            else:
-                legal = _follow(hands[p], row[0], k)
-            n = popcount(legal)
-            if forced >= 0:  # the advisor's action (checked legal by the caller)
-                c = forced
-                forced = -1
-            elif sp == S_RANDOM:  # a forced card draws nothing, without a branch
-                c = nth_bit(legal, rng.pool_choice(st_plays[p], n))
-            elif n == 1:
-                c = low_index(legal)
-            else:
-                seen = played | hands[p] | known_out | on_table
-                if p == exchanger:
-                    seen |= widow_out
-                if sp == S_SEARCH and (misere or popcount(hands[p]) > pv[P_PIMC_FROM]):
-                    c = search_card(
-                        p, hands, leader, row, k, trump, misere, must_trump, full & ~seen, voids, known_out,
-                        widow_out, exchanger, played, rec[p, H_TRICKS], rtype, (p - dealer) % 3, bv, pv[P_BUDGET],
-                        pv[P_EXPLORE], st_plays[p], ways, scratch,
-                    )  # fmt: skip
-                elif sp == S_HEURISTIC or (sp != S_SEARCH and popcount(hands[p]) > pv[P_PIMC_FROM]):
-                    c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
-                else:
-                    c = choose_card(
-                        sp,
-                        p,
-                        hands,
-                        leader,
-                        row,
-                        k,
-                        trump,
-                        misere,
-                        must_trump,
-                        full & ~seen,
-                        voids,
-                        known_out,
-                        pv[P_SAMPLES],
-                        st_plays[p],
-                        ttk,
-                        ttg,
-                        bufs,
-                        ways,
-                        scratch,
-                    )
-            on_table |= ONE << np.uint64(c)
-            if sampling:  # showed out of the led suit (which cards those are is data)
-                out_of_led = (k > 0) & ((c >> 4) != (row[0] >> 4))
-                voids[p] |= np.int64(out_of_led) << (row[0] >> 4)
-                if must_trump and trump >= 0 and out_of_led and (c >> 4) != trump:
-                    voids[p] |= 1 << trump
-            hands[p] ^= ONE << np.uint64(c)
-            row[k] = c
-            trace[n_played] = c
-            n_played += 1
-        k_start = 0
-        w = trick_winner(row, leader, trump)
-        rec[w, H_TRICKS] += 1
-        played |= on_table
+        rec, trace, leader, k0, played, n_played, forced,
+    ):  # fmt: skip
+        """The tricks of a hand (BM-4) from any point: ``leader`` led the current trick, whose first ``k0`` cards are
+        ``trace[48:48 + k0]``; ``played`` holds the cards of the completed tricks, ``n_played`` counts every card
+        played (those of the current trick included), ``trace[52:55]`` the suits each seat showed out of and
+        ``rec[s, H_TRICKS]`` the tricks won so far. ``forced >= 0``: the next card to play (the advisor's action).
+        Then each seat's score (BM-6) into ``rec[s, H_SCORE]``."""
+        misere = rtype == 3
+        must_trump = bv[V_MUST_TRUMP]
+        exchanger = dealer if bv[V_WIDOW] != 2 else (dealer + 1) % 3  # who knows the discards
+        full = np.uint64(0)
+        for s in range(4):
+            full |= LANE << np.uint64(16 * s)
+        sampling = False  # the voids are tracked only for sampling (PIMC, search) players, who read them
+        for s in range(3):
+            sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH)
+        row = trace[48:52]
+        voids = trace[52:55]
+        k_start = k0
         on_table = np.uint64(0)
-        leader = w
-    for s in range(3):
-        role = (s - dealer) % 3
-        rec[s, H_SCORE] = hand_score(rtype, role, rec[s, H_TRICKS], bv)
-        if strat[s] == S_RANDOM:
-            rng.pool_commit(st_plays[s])
+        for i in range(k0):
+            on_table |= ONE << np.uint64(row[i])
+        while n_played < 48:
+            for k in range(k_start, 3):
+                p = (leader + k) % 3
+                sp = strat[p]
+                if must_trump:
+                    legal = legal_cards(hands[p], -1 if k == 0 else row[0] >> 4, trump, must_trump)
+                else:
+                    legal = _follow(hands[p], row[0], k)
+                n = popcount(legal)
+                if forced >= 0:  # the advisor's action (checked legal by the caller)
+                    c = forced
+                    forced = -1
+                elif sp == S_RANDOM:  # a forced card draws nothing, without a branch
+                    c = nth_bit(legal, rng.pool_choice(st_plays[p], n))
+                elif n == 1:
+                    c = low_index(legal)
+                else:
+                    seen = played | hands[p] | known_out | on_table
+                    if p == exchanger:
+                        seen |= widow_out
+                    if plain:  # a heuristic seat (the caller's check: no search or solver seat here)
+                        c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
+                    elif sp == S_SEARCH and (misere or popcount(hands[p]) > pv[P_PIMC_FROM]):
+                        c = search_card(
+                            p, hands, leader, row, k, trump, misere, must_trump, full & ~seen, voids, known_out,
+                            widow_out, exchanger, played, rec[p, H_TRICKS], rtype, (p - dealer) % 3, bv, pv[P_BUDGET],
+                            pv[P_EXPLORE], st_plays[p], ways, scratch,
+                        )  # fmt: skip
+                    elif sp == S_HEURISTIC or (sp != S_SEARCH and popcount(hands[p]) > pv[P_PIMC_FROM]):
+                        c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
+                    else:
+                        c = choose_card(
+                            sp,
+                            p,
+                            hands,
+                            leader,
+                            row,
+                            k,
+                            trump,
+                            misere,
+                            must_trump,
+                            full & ~seen,
+                            voids,
+                            known_out,
+                            pv[P_SAMPLES],
+                            st_plays[p],
+                            ttk,
+                            ttg,
+                            bufs,
+                            ways,
+                            scratch,
+                        )
+                on_table |= ONE << np.uint64(c)
+                if sampling:  # showed out of the led suit (which cards those are is data)
+                    out_of_led = (k > 0) & ((c >> 4) != (row[0] >> 4))
+                    voids[p] |= np.int64(out_of_led) << (row[0] >> 4)
+                    if must_trump and trump >= 0 and out_of_led and (c >> 4) != trump:
+                        voids[p] |= 1 << trump
+                hands[p] ^= ONE << np.uint64(c)
+                row[k] = c
+                trace[n_played] = c
+                n_played += 1
+            k_start = 0
+            w = trick_winner(row, leader, trump)
+            rec[w, H_TRICKS] += 1
+            played |= on_table
+            on_table = np.uint64(0)
+            leader = w
+        for s in range(3):
+            role = (s - dealer) % 3
+            rec[s, H_SCORE] = hand_score(rtype, role, rec[s, H_TRICKS], bv)
+            if strat[s] == S_RANDOM:
+                rng.pool_commit(st_plays[s])
+
+    return jit_inline(_tricks_from)
 
 
-@jit
-def play_from(
-    hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
-    rec, trace, leader, k0, played, forced,
-):  # fmt: skip
-    """A hand played on from any point by ``strat``'s players (:func:`_tricks_from`; the cards played so far
-    follow from the hands left). Random seats draw from pools filled here."""
-    for s in range(3):
-        if strat[s] == S_RANDOM:
-            rng.pool_fill(st_plays[s])
-    left = 0
-    for s in range(3):
-        left += popcount(hands[s])
-    _tricks_from(
+_tricks_from = _make_tricks_from(True)
+_tricks_plain = _make_tricks_from(False)
+
+
+def _make_play_from(solvers):
+    """:func:`play_from` with the search and solver players (``solvers``) or without (:func:`_make_tricks_from`)."""
+
+    def play_from(
         hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
-        rec, trace, leader, k0, played, 48 - left, forced,
-    )  # fmt: skip
+        rec, trace, leader, k0, played, forced,
+    ):  # fmt: skip
+        """A hand played on from any point by ``strat``'s players (:func:`_tricks_from`; the cards played so far
+        follow from the hands left). Random seats draw from pools filled here."""
+        for s in range(3):
+            if strat[s] == S_RANDOM:
+                rng.pool_fill(st_plays[s])
+        left = 0
+        for s in range(3):
+            left += popcount(hands[s])
+        if solvers:
+            _tricks_from(
+                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+                scratch, rec, trace, leader, k0, played, 48 - left, forced,
+            )  # fmt: skip
+        else:
+            _tricks_plain(
+                hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
+                scratch, rec, trace, leader, k0, played, 48 - left, forced,
+            )  # fmt: skip
+
+    return jit(play_from)
+
+
+play_from = _make_play_from(True)
+#: :func:`play_from` for heuristic and random players only
+play_from_plain = _make_play_from(False)
 
 
 #: A hand as a called kernel (paired runs, tests), and inlined into the serial simulation loop, where the
 #: call's reference counting of a dozen arrays is a measurable share of a hand (docs/performance.md;
 #: inlining it into the parallel loops themselves made their compilation minutes longer).
-play_hand = jit(_play_hand)
-_play_hand_inline = jit_inline(_play_hand)
+play_hand = jit(_make_play_hand(True))
+_play_hand_inline = jit_inline(_make_play_hand(True))
+#: the hand without the search and solver players (heuristic and random seats only)
+_play_hand_plain = jit_inline(_make_play_hand(False))
 
 
 @jit_inline

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import rng
-
 # strategies (BM-9: card play, round-3 trump naming, the widow discard)
 S_RANDOM = 0
 S_HEURISTIC = 1
@@ -48,8 +46,6 @@ ALL_ROUNDS = 15  # the round types (or contracts) still to play in a cycle, one 
 MAX_HANDS = 120
 #: The pack in the order it is shuffled from: card ``i`` (0..51, suit-major) as its code ``suit * 16 + rank``.
 DECK = np.array([(i // 13) * 16 + i % 13 for i in range(52)], dtype=np.int64)
-#: ``rng.partial_shuffle(st, deck, 52)`` unrolled for the 52-card pack (same result).
-_shuffle_pack = rng.unrolled_shuffle(52, 52)
 
 # per-hand record, per seat
 H_TRICKS = 0

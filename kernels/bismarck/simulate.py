@@ -7,7 +7,16 @@ import numpy as np
 from .. import rng
 from .._jit import borrowed, jit, pjit, prange
 from ..bits import copy_rows
-from .hand import _chunk_buffers, _play_hand_inline, _record_hand, deal_hand, deal_round, new_solver_state, play_hand
+from .hand import (
+    _chunk_buffers,
+    _play_hand_inline,
+    _play_hand_plain,
+    _record_hand,
+    deal_hand,
+    deal_round,
+    new_solver_state,
+    play_hand,
+)
 from .layout import (
     ALL_ROUNDS,
     BASE_GAME,
@@ -27,98 +36,95 @@ from .layout import (
 from .rules import schedule
 
 
-@pjit
-def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, pv, unit_game, round_type, bv, out):
-    """Each trial: one game (``unit_game``: 12 hands, 4, or to a target; BM-7) or one hand of
-    ``round_type`` (0..3) with a random dealer."""
-    for ci in prange(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        _simulate_range(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, out[ci])
+def _make_simulate(solvers):
+    """The simulation kernel with the search and solver players (``solvers``) or without them: then their code
+    is never compiled (:func:`.hand._make_tricks_from`), and a cold first run with heuristic or random players
+    compiles about half as much. Each function's body picks its callee by the constant ``solvers``."""
 
-
-@jit
-def _simulate_range(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row):
-    """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
-    inlined: :func:`_simulate_loop`)."""
-    _simulate_loop(
-        start,
-        stop,
-        key0,
-        key1,
-        strat,
-        pv,
-        unit_game,
-        round_type,
-        bv,
-        row,
-        new_solver_state(strat),
-        _chunk_buffers(),
-        np.zeros(3, dtype=np.int64),
-        np.zeros(3, dtype=np.int64),
-    )
-
-
-@jit
-def _simulate_loop(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row, solver, bufs, totals, remaining):
-    """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
-    (kernels._jit.borrowed). ``remaining[seat]``: the round types (Swedish: contracts) a seat has still to choose
-    in its cycle, where the round type is chosen (3(c)9, 3(c)10): each is chosen once a cycle."""
-    strat, pv, bv, row, solver, bufs, totals, remaining = borrowed(
-        (strat, pv, bv, row, solver, bufs, totals, remaining)
-    )
-    chosen = unit_game != 0 and (bv[V_FREE_ORDER] == 1 or bv[V_RULESET] == 1)
-    ttk, ttg, dd_bufs, ways, scratch = solver
-    hands, deck, rec, trace, dout, st_deal, st_plays = bufs
-    for t in range(start, stop):
-        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-        for s in range(3):
-            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-        first = rng.below(st_deal, 3)
-        totals[:] = 0
-        remaining[:] = ALL_ROUNDS
-        n_hands = 1 if unit_game == 0 else (12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS))
-        for h in range(n_hands):
-            if unit_game == 0:
-                dealer, rtype = first, round_type  # one hand of the chosen round, a random dealer
+    def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, pv, unit_game, round_type, bv, out):
+        """Each trial: one game (``unit_game``: 12 hands, 4, or to a target; BM-7) or one hand of
+        ``round_type`` (0..3) with a random dealer."""
+        for ci in prange(chunk_ids.shape[0]):
+            c = chunk_ids[ci]
+            start = c * chunk_size
+            stop = min(start + chunk_size, n_trials)
+            if solvers:
+                _simulate_range_full(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, out[ci])
             else:
-                dealer, rtype = schedule(first, h, bv)
-            # where the round type is chosen, the chooser (Swedish: forehand) picks it among those it has left
-            chooser = (dealer + 1) % 3 if bv[V_RULESET] == 1 else dealer
-            rtype, trump, known = deal_round(
-                st_deal, deck, hands, -1 if chosen else rtype, remaining[chooser], dealer, bv, strat, st_plays, dout
+                _simulate_range_plain(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, out[ci])
+
+    def _simulate_range(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row):
+        """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
+        inlined: :func:`_simulate_loop`)."""
+        solver, bufs = new_solver_state(strat), _chunk_buffers()
+        totals, remaining = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+        if solvers:
+            _simulate_loop_full(
+                start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row, solver, bufs, totals, remaining
             )
-            if chosen:
-                remaining[chooser] ^= 1 << rtype
-                if remaining[chooser] == 0:
-                    remaining[chooser] = ALL_ROUNDS
-            _play_hand_inline(
-                hands,
-                dealer,
-                rtype,
-                trump,
-                known,
-                dout[0],
-                strat,
-                pv,
-                bv,
-                st_plays,
-                ttk,
-                ttg,
-                dd_bufs,
-                ways,
-                scratch,
-                rec,
-                trace,
+        else:
+            _simulate_loop_plain(
+                start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row, solver, bufs, totals, remaining
             )
-            _record_hand(row, rec, dealer, rtype, bv)
+
+    def _simulate_loop(
+        start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row, solver, bufs, totals, remaining
+    ):
+        """:func:`_simulate_range`'s loop, on borrowed views of the arguments: no reference counting in the loop
+        (kernels._jit.borrowed). ``remaining[seat]``: the round types (Swedish: contracts) a seat has still to choose
+        in its cycle, where the round type is chosen (3(c)9, 3(c)10): each is chosen once a cycle."""
+        strat, pv, bv, row, solver, bufs, totals, remaining = borrowed(
+            (strat, pv, bv, row, solver, bufs, totals, remaining)
+        )
+        chosen = unit_game != 0 and (bv[V_FREE_ORDER] == 1 or bv[V_RULESET] == 1)
+        ttk, ttg, dd_bufs, ways, scratch = solver
+        hands, deck, rec, trace, dout, st_deal, st_plays = bufs
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             for s in range(3):
-                totals[s] += rec[s, H_SCORE]
-            if bv[V_LENGTH] == 2 and max(totals[0], max(totals[1], totals[2])) >= bv[V_TARGET]:
-                break
-        if unit_game != 0:
-            _record_game(row, totals, first)
+                rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+            first = rng.below(st_deal, 3)
+            totals[:] = 0
+            remaining[:] = ALL_ROUNDS
+            n_hands = 1 if unit_game == 0 else (12 if bv[V_LENGTH] == 0 else (4 if bv[V_LENGTH] == 1 else MAX_HANDS))
+            for h in range(n_hands):
+                if unit_game == 0:
+                    dealer, rtype = first, round_type  # one hand of the chosen round, a random dealer
+                else:
+                    dealer, rtype = schedule(first, h, bv)
+                # where the round type is chosen, the chooser (Swedish: forehand) picks it among those it has left
+                chooser = (dealer + 1) % 3 if bv[V_RULESET] == 1 else dealer
+                rtype, trump, known = deal_round(
+                    st_deal, deck, hands, -1 if chosen else rtype, remaining[chooser], dealer, bv, strat, st_plays, dout
+                )
+                if chosen:
+                    remaining[chooser] ^= 1 << rtype
+                    if remaining[chooser] == 0:
+                        remaining[chooser] = ALL_ROUNDS
+                if solvers:
+                    _play_hand_inline(
+                        hands, dealer, rtype, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, dd_bufs, ways,
+                        scratch, rec, trace,
+                    )  # fmt: skip
+                else:
+                    _play_hand_plain(
+                        hands, dealer, rtype, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, dd_bufs, ways,
+                        scratch, rec, trace,
+                    )  # fmt: skip
+                _record_hand(row, rec, dealer, rtype, bv)
+                for s in range(3):
+                    totals[s] += rec[s, H_SCORE]
+                if bv[V_LENGTH] == 2 and max(totals[0], max(totals[1], totals[2])) >= bv[V_TARGET]:
+                    break
+            if unit_game != 0:
+                _record_game(row, totals, first)
+
+    return pjit(simulate_chunks), jit(_simulate_range), jit(_simulate_loop)
+
+
+simulate_chunks, _simulate_range_full, _simulate_loop_full = _make_simulate(True)
+#: :func:`simulate_chunks` for heuristic and random players only (the analysis layer picks it by the strategies)
+simulate_plain_chunks, _simulate_range_plain, _simulate_loop_plain = _make_simulate(False)
 
 
 @jit

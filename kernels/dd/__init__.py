@@ -65,7 +65,7 @@ from .bounds import _fewer_quick, _quick_tricks, _rounds, _side_rounds, _trump_t
 from .cards import LANE, ONE, beats, lane, legal_cards, trick_winner_pos
 from .cutoffs import _runs_short, _second_hand
 from .search import STAT_NODES, Buffers, new_buffers
-from .solve import at_least, card_values, solve
+from .solve import at_least, card_values, card_values_3, card_values_4, solve, solve_3, solve_4
 from .table import _store, clear_tt, new_tt
 
 __all__ = [
@@ -84,11 +84,15 @@ __all__ = [
     "at_least",
     "beats",
     "card_values",
+    "card_values_3",
+    "card_values_4",
     "clear_tt",
     "lane",
     "legal_cards",
     "new_buffers",
     "new_tt",
     "solve",
+    "solve_3",
+    "solve_4",
     "trick_winner_pos",
 ]

@@ -158,3 +158,37 @@ def card_values(
         out_values[n] = v
         n += 1
     return n
+
+
+# Entry points for a fixed hand count. From Python the count is a variable, and the chain then compiles the search
+# for 3 hands and for 4 (~20 s each from a cold cache); here it is the constant each one passes down
+# (_search_for), so `cardlab solve bismarck` compiles the 3-hand search only. np.int64 counts stay variables
+# (kernels/_jit.py): the literal is the point here.
+
+
+@jit
+def solve_3(hands, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs):
+    """:func:`solve` for 3 hands (Bismarck)."""
+    return solve(hands, 3, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs)
+
+
+@jit
+def solve_4(hands, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs):
+    """:func:`solve` for 4 hands (bridge)."""
+    return solve(hands, 4, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs)
+
+
+@jit
+def card_values_3(hands, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values):  # fmt: skip
+    """:func:`card_values` for 3 hands (Bismarck)."""
+    return card_values(
+        hands, 3, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values
+    )
+
+
+@jit
+def card_values_4(hands, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values):  # fmt: skip
+    """:func:`card_values` for 4 hands (bridge)."""
+    return card_values(
+        hands, 4, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values
+    )

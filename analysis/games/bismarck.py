@@ -679,8 +679,8 @@ class Bismarck(Game):
         "the cards but a low bound on the tricks and the quota, and slow on whole hands (name_trumps, "
         "choose_round, discard, contract: seconds a layout); search plays it on with search players (search:50 "
         "keeps it quick). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
-        "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (choose_round, contract: the "
-        "cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
+        "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (BM-6: by default the tricks "
+        "above the quota, 0 below it; choose_round, contract: the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
         "screens every distinct discard with heuristic players on layouts of its own, then shows the best 8, the "
         "heuristic's and any --try-discard, valued on the run's layouts."
     )
@@ -700,7 +700,8 @@ class Bismarck(Game):
         Option("--round", "1 no trumps, 2 drawn trumps, 3 named trumps, 4 misere (ruleset=swedish: the contract, "
                "1 spel, 2 spader, 3 valfri, 4 pass)", type=int),
         Option("--trumps", "the trump suit in rounds 2 and 3 (and valfri): C, D, H or S", metavar="SUIT"),
-        Option("--dealer", "who dealt (its left led the first trick, BM-4)", type=int, metavar="SEAT"),
+        Option("--dealer", "who dealt (its left led the first trick, BM-4); discard and contract: by default the "
+               "dealer of the seat that takes the widow (itself, or its right for forehand)", type=int, metavar="SEAT"),
         Option("--tricks", "a completed trick's 3 cards in the order played, from its leader (repeatable, in order; "
                "the leaders, tricks won and the suits a seat showed out of follow from them)", action="append",
                metavar="CARDS"),
@@ -710,7 +711,8 @@ class Bismarck(Game):
         Option("--won", "with --played: tricks won so far, per seat", action="append", metavar="SEAT=N"),
         Option("--leader", "with --played: who led the current trick", type=int, metavar="SEAT"),
         Option("--shown", "round 2: the card drawn for trumps, shown and out of play (BM-5)", metavar="CARD"),
-        Option("--discards", "the 4 cards the seat discarded in a widow exchange (3(c)5)"),
+        Option("--discards", "the cards the seat discarded in a widow exchange (3(c)5): 4, or 3 in round 2 when the "
+               "trump card was drawn from the leftover"),
         Option("--remaining", 'choose_round: the round types not yet played in the dealer\'s cycle, e.g. "1 3 4"; '
                "contract: the contracts forehand has not yet played (default all four)", metavar="TYPES"),
         Option("--widow", "discard: the leftover cards the seat takes (4; 3 in round 2 when the trump card was "

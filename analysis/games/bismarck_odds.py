@@ -24,6 +24,7 @@ action (``diff_*``); ranked by round score, then the quota, then tricks (fewest 
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -698,7 +699,7 @@ def discard_spec(
     *, seat: int = 0, hand: str, widow: str | None = None, variants: dict | None = None,
     strategies: list[str] | None = None, pimc_from: int | None = None, pimc_samples: int | None = None,
     round: int | None = None, trumps: str | None = None, dealer: int | None = None, shown: str | None = None,
-    seed: int = 0, chunk_size: int = 64, **fields: Any,
+    seed: int = 0, chunk_size: int = 64, tried_words: str = "tried", **fields: Any,
 ) -> KernelSpec:  # fmt: skip
     """The widow discard (3(c)5; 3(c)10's forehand): the seat that takes the widow holds its 16 dealt cards and
     the ``widow``, and discards as many; each action a discard, the hand then played from the first lead."""
@@ -777,7 +778,7 @@ def discard_spec(
     chosen += [m for m in dict.fromkeys([heuristic, *picked]) if m not in chosen]
     labels = []
     for m in chosen:
-        notes = (["the heuristic's"] if m == heuristic else []) + (["tried"] if m in picked else [])
+        notes = (["the heuristic's"] if m == heuristic else []) + ([tried_words] if m in picked else [])
         labels.append(
             "discard " + _text([c for c in range(64) if (m >> c) & 1]) + (f" ({', '.join(notes)})" if notes else "")
         )
@@ -884,9 +885,11 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     elif decision == "choose_round":
         spec = round_spec(variants=variants, strategies=strategies, **position)
     elif decision == "discard":
+        clock = time.perf_counter()  # the screen runs here, before the driver's clock starts
         spec = discard_spec(
             variants=variants, strategies=strategies, seed=run.get("seed", 0), **position
         )  # fmt: skip
+        screened_s = time.perf_counter() - clock
     elif decision == "contract":
         spec = contract_spec(variants=variants, strategies=strategies, **position)
     else:
@@ -905,7 +908,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         result.meta["model"] += (
             f"; the discards shown: the best {SHOWN} of {spec.describe['screened']:,} distinct ones (equal cards "
             f"count once), screened with heuristic players on {SCREEN[0]} other layouts (the best {SCREEN[1]} on "
-            f"{SCREEN[2]}), and the heuristic's"
+            f"{SCREEN[2]}; {screened_s:.1f} s before the run's elapsed time), and the heuristic's"
         )
     elif decision == "contract":
         result.meta["model"] += "; forehand takes the widow and discards as its player does"

@@ -49,6 +49,7 @@ from .bismarck import (
     player_array,
     rules,
     seat_strategies,
+    uses_solvers,
     variant_array,
 )
 from .bismarck_odds import (
@@ -133,7 +134,9 @@ def record(
     hands0 = np.zeros(4, dtype=np.uint64)
     trace = np.zeros(56, dtype=np.int64)
     info = np.zeros(6, dtype=np.int64)
-    K.record_hand(key0, key1, np.int64(0), strat, pv, np.int64(r - 1), bv, hands0, trace, info)
+    # the plain kernel where no seat searches or solves: half the compiling on a first run
+    kernel = K.record_hand if uses_solvers(strat) else K.record_hand_plain
+    kernel(key0, key1, np.int64(0), strat, pv, np.int64(r - 1), bv, hands0, trace, info)
     dealer, rtype, trump = int(info[0]), int(info[1]), int(info[2])
     hands = [int(h) for h in hands0[:3]]
     events = []
@@ -427,7 +430,7 @@ def _before_play(hand: Hand, seat: int | None, models, seed: int) -> tuple[list,
             spec = discard_spec(
                 seat=ex, dealer=hand.dealer, hand=_text(_cards_of_mask(kept)), widow=_text(_cards_of_mask(thrown)),
                 round=hand.rtype + 1, trumps=trumps, shown=shown, variants=hand.variants, strategies=models,
-                seed=seed, try_discard=[_text(_cards_of_mask(thrown))],
+                seed=seed, try_discard=[_text(_cards_of_mask(thrown))], tried_words="played",
             )  # fmt: skip
         except CardlabError as e:
             skipped.append(f"seat {ex}'s widow discard ({e})")

@@ -78,7 +78,7 @@ from .pimc import choose_card, draw_hidden, hidden_ways, sample_hidden, solver_c
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, name_trump
 from .rules import _follow, hand_score, hcp, quota, schedule
 from .search import candidate_cards, search_card
-from .simulate import compare_chunks, record_hand, simulate_chunks, simulate_plain_chunks
+from .simulate import compare_chunks, record_hand, record_hand_plain, simulate_chunks, simulate_plain_chunks
 
 __all__ = [
     "M_DD_EACH_LAYOUT",
@@ -155,6 +155,7 @@ __all__ = [
     "play_hand",
     "quota",
     "record_hand",
+    "record_hand_plain",
     "sample_hidden",
     "draw_hidden",
     "hidden_ways",

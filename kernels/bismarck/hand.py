@@ -370,8 +370,9 @@ play_from_plain = _make_play_from(False)
 #: inlining it into the parallel loops themselves made their compilation minutes longer).
 play_hand = jit(_make_play_hand(True))
 _play_hand_inline = jit_inline(_make_play_hand(True))
-#: the hand without the search and solver players (heuristic and random seats only)
+#: the hand without the search and solver players (heuristic and random seats only), inlined and called
 _play_hand_plain = jit_inline(_make_play_hand(False))
+play_hand_plain = jit(_make_play_hand(False))
 
 
 @jit_inline

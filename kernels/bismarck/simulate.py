@@ -16,6 +16,7 @@ from .hand import (
     deal_round,
     new_solver_state,
     play_hand,
+    play_hand_plain,
 )
 from .layout import (
     ALL_ROUNDS,
@@ -224,30 +225,48 @@ def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, b
             row[b + 7] += dsc * dsc
 
 
-@jit
-def record_hand(key0, key1, trial, strat, pv, round_type, bv, hands0, trace, info):
-    """The hand of trial ``trial`` of ``simulate_chunks`` with one hand a trial (``unit_game = 0``): the same
-    deal, dealer and draws. Writes the hands as play begins (after any widow exchange) to ``hands0``, the 48
-    cards in the order played to ``trace[:48]`` and to ``info``: dealer, round type, trump, the card shown and
-    out of play (a mask), the exchanging seat's discards (a mask), the 4 leftover cards as dealt (a mask)."""
-    ttk, ttg, bufs, ways, scratch = new_solver_state(strat)
-    hands, deck, rec, _trace, dout, st_deal, st_plays = _chunk_buffers()
-    rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_DEAL))
-    for s in range(3):
-        rng.seed_state(st_plays[s], key0, key1, np.uint64(trial), np.uint64(rng.STREAM_STRATEGY + s))
-    dealer = rng.below(st_deal, 3)
-    rtype, trump, known = deal_round(st_deal, deck, hands, round_type, ALL_ROUNDS, dealer, bv, strat, st_plays, dout)
-    leftover = np.uint64(0)
-    for i in range(48, 52):
-        leftover |= np.uint64(1) << np.uint64(deck[i])
-    for s in range(4):
-        hands0[s] = hands[s]
-    play_hand(
-        hands, dealer, rtype, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec, trace
-    )
-    info[0] = dealer
-    info[1] = rtype
-    info[2] = trump
-    info[3] = np.int64(known)
-    info[4] = np.int64(dout[0])
-    info[5] = np.int64(leftover)
+def _make_record_hand(solvers):
+    """:func:`record_hand` with the search and solver players (``solvers``) or without (the plain hand)."""
+
+    def record_hand(key0, key1, trial, strat, pv, round_type, bv, hands0, trace, info):
+        """The hand of trial ``trial`` of ``simulate_chunks`` with one hand a trial (``unit_game = 0``): the same
+        deal, dealer and draws. Writes the hands as play begins (after any widow exchange) to ``hands0``, the 48
+        cards in the order played to ``trace[:48]`` and to ``info``: dealer, round type, trump, the card shown and
+        out of play (a mask), the exchanging seat's discards (a mask), the 4 leftover cards as dealt (a mask)."""
+        ttk, ttg, bufs, ways, scratch = new_solver_state(strat)
+        hands, deck, rec, _trace, dout, st_deal, st_plays = _chunk_buffers()
+        rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_DEAL))
+        for s in range(3):
+            rng.seed_state(st_plays[s], key0, key1, np.uint64(trial), np.uint64(rng.STREAM_STRATEGY + s))
+        dealer = rng.below(st_deal, 3)
+        rtype, trump, known = deal_round(
+            st_deal, deck, hands, round_type, ALL_ROUNDS, dealer, bv, strat, st_plays, dout
+        )
+        leftover = np.uint64(0)
+        for i in range(48, 52):
+            leftover |= np.uint64(1) << np.uint64(deck[i])
+        for s in range(4):
+            hands0[s] = hands[s]
+        if solvers:
+            play_hand(
+                hands, dealer, rtype, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec,
+                trace,
+            )  # fmt: skip
+        else:
+            play_hand_plain(
+                hands, dealer, rtype, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec,
+                trace,
+            )  # fmt: skip
+        info[0] = dealer
+        info[1] = rtype
+        info[2] = trump
+        info[3] = np.int64(known)
+        info[4] = np.int64(dout[0])
+        info[5] = np.int64(leftover)
+
+    return jit(record_hand)
+
+
+record_hand = _make_record_hand(True)
+#: :func:`record_hand` for heuristic and random players only
+record_hand_plain = _make_record_hand(False)

@@ -435,13 +435,25 @@ BAD = [
 
 
 @pytest.mark.parametrize("args, msg", BAD)
-def test_bad_input_gets_one_line_and_exit_2(args, msg, tmp_path):
+def test_bad_input_gets_one_line_and_exit_2(args, msg, tmp_path, capsys):
+    """In this process (``cli.main``, as the console script calls it: an exception that escaped it would fail the
+    test); a subprocess each would spend ~2 s a case importing the package."""
+    from analysis.cli import main
+
     out = tmp_path / "out.json"
-    code, stdout, stderr = run(*args, *(["--out", str(out)] if args[0] in ("simulate",) else []))
+    code = main([*args, *(["--out", str(out)] if args[0] in ("simulate",) else [])])
+    stdout, stderr = capsys.readouterr()
     assert code == 2
     assert stderr.count("\n") == 1 and stderr.startswith("cardlab: error: ") and msg in stderr
     assert "Traceback" not in stderr and stdout == ""
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args, msg", BAD[:4])
+def test_bad_input_from_the_console_script(args, msg):
+    """The same through a new interpreter (``python -m analysis``): one line, exit 2, no traceback."""
+    code, stdout, stderr = run(*args)
+    assert code == 2 and stderr.count("\n") == 1 and msg in stderr and stdout == ""
 
 
 def test_unreadable_checkpoint_exit_2(tmp_path):

@@ -66,19 +66,14 @@ PLAN_CLASS_STEP = 1 << 20
 PLAN_KEY_STEP = 32
 
 
-_shuffle_54 = rng.unrolled_shuffle(54, 54)
-
-
 @jit
 def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
     """Shuffle ``deck`` (card codes; two decks: each code twice) and deal ``n_deal`` cards one at a time,
     clockwise from the dealer (ZS-1), into ``hands[P, 2]`` (cards, dups); with 3 players and 52 cards one card
     is left over, out of play."""
     n = deck.shape[0]
-    if n == 54:  # one deck, jokers in: the usual case, unrolled (same result)
-        _shuffle_54(st, deck)
-    else:  # two decks unrolled too took this function 4.9 s -> 17 s to compile
-        rng.partial_shuffle(st, deck, n)
+    # the loop: the unrolled 54 steps (rng.unrolled_shuffle, the same result) cost ~6 s of a cold first run
+    rng.partial_shuffle(st, deck, n)
     for s in range(P):
         hands[s, 0] = 0
         hands[s, 1] = 0

@@ -21,7 +21,6 @@ FILE_ORDER = [
     "test_biscuits_search.py",  # the play loop compiled again with the search player in it
     "test_biscuits_review.py",  # record_hand, the advisors, simulate
     "test_bismarck_odds.py",  # the advisor's kernels: a card, trumps, the round (play_from, the 3-hand search)
-    "test_bismarck_review.py",  # record_hand, the advisor, simulate
     "test_bisko_bobo_review.py",  # the advisor of any decision, trace_deal, play_fixed
     "test_cli.py",  # 70 s (the Bisko-Bobo simulation compiles here)
     "test_zheng_shangyou_analysis.py",  # 90 s
@@ -35,6 +34,9 @@ FILE_ORDER = [
     "test_golden.py",  # 20 s
     "test_bisko_bobo_reference.py",  # 18 s
     "test_driver.py",  # 16 s
+    # late, so that the Bismarck advisor's kernels (both flavours: with and without the solver players) are in
+    # the cache by then: run beside test_bismarck_odds, the two workers compiled them twice at once
+    "test_bismarck_review.py",  # record_hand, the advisor, simulate
 ]
 
 

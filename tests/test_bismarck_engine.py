@@ -426,9 +426,11 @@ def test_paired_comparison_is_the_same_on_one_thread_and_two_and_sees_a_real_dif
     [(["heuristic"], {}), (["random"], {"ruleset": "swedish"}),
      (["0=random"], {"widow_exchange": "dealer_takes_4_discards_4", "must_trump_when_void": "true"})],
 )  # fmt: skip
-def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, variants):
+def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, variants, monkeypatch):
     """Heuristic and random seats run simulate_plain_chunks (compiled without the search and solver players):
-    the same counts as simulate_chunks on the same trials; a pimc, dd or search seat runs the full kernel."""
+    the same counts as simulate_chunks on the same trials; a pimc, dd or search seat runs the full kernel. (The
+    test suite runs the full kernels everywhere, CARDLAB_FULL_KERNELS: this test and the next hold the plain ones.)"""
+    monkeypatch.delenv("CARDLAB_FULL_KERNELS", raising=False)
     spec = B.simulation_spec(strategies=strategies, variants=variants)
     assert spec.kernel == "kernels.bismarck:simulate_plain_chunks"
     key0, key1 = np.uint64(7), np.uint64(1)
@@ -439,3 +441,30 @@ def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, varian
     assert rows[0].sum() > 0 and (rows[0] == rows[1]).all()
     for s in ("pimc", "dd", "search", "1=search:10"):
         assert B.simulation_spec(strategies=[s]).kernel == "kernels.bismarck:simulate_chunks"
+
+
+def test_the_plain_advisor_and_record_kernels_are_the_full_ones(monkeypatch):
+    """The advisor's plain kernels (a card, the round before the deal, the widow discard) and record_hand_plain
+    give the full kernels' counts and records on the same trials, heuristic players."""
+    from analysis.games import bismarck_odds as bo
+    from analysis.games import bismarck_review as br
+
+    monkeypatch.delenv("CARDLAB_FULL_KERNELS", raising=False)
+    hand = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
+    specs = [
+        bo.play_spec(hand=hand, round=1, dealer=2, strategies=["heuristic"]),
+        bo.round_spec(hand=hand, seat=1, dealer=1, strategies=["heuristic"],
+                      variants={"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}),
+        bo.discard_spec(hand=hand, widow="3S 9C JC 4H", round=1, strategies=["heuristic"],
+                        variants={"widow_exchange": "dealer_takes_4_discards_4"}),
+    ]  # fmt: skip
+    for spec in specs:
+        assert spec.kernel.endswith("_plain_chunks")
+        rows = [
+            run_chunks(k, spec.args, np.zeros(1, dtype=np.int64), 6, 6, np.uint64(5), np.uint64(0), spec.n_counts)
+            for k in (spec.kernel.replace("_plain_chunks", "_chunks"), spec.kernel)
+        ]
+        assert rows[0][0, 0] == 6 and (rows[0] == rows[1]).all()
+    plain = br.record(3, strategies=["heuristic"], round=2)
+    monkeypatch.setenv("CARDLAB_FULL_KERNELS", "1")
+    assert br.record(3, strategies=["heuristic"], round=2) == plain

@@ -682,7 +682,7 @@ def _screen(args: tuple, discards: list[int], trials: int, seed: int, chunk_size
     full = (*args[:7], np.array(discards, dtype=np.uint64), *args[8:-1], np.True_)
     n_chunks = -(-trials // chunk_size)
     rows = run_chunks(
-        "kernels.bismarck:advise_discard_plain_chunks", full, np.arange(n_chunks), chunk_size, trials, key0,
+        _kernel("discard", 0, args[9]), full, np.arange(n_chunks), chunk_size, trials, key0,
         key1 ^ SCREEN_KEY, 3 * A,
     )  # fmt: skip
     return rows.sum(axis=0).reshape(A, 3) / trials

@@ -4,9 +4,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 os.environ.setdefault("CARDLAB_TEST", "1")
-# Bismarck: the kernels with every player, also where the plain ones would run (one flavour compiled, not two);
-# test_bismarck_engine.py holds each plain kernel to its full one
-os.environ.setdefault("CARDLAB_FULL_KERNELS", "1")
 
 # `make test` runs the files on two workers (pytest -n auto --dist loadfile --no-loadscope-reorder): each
 # worker takes the next file in this order when it runs low (two each to start with). The heaviest go first,

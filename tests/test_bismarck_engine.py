@@ -426,11 +426,9 @@ def test_paired_comparison_is_the_same_on_one_thread_and_two_and_sees_a_real_dif
     [(["heuristic"], {}), (["random"], {"ruleset": "swedish"}),
      (["0=random"], {"widow_exchange": "dealer_takes_4_discards_4", "must_trump_when_void": "true"})],
 )  # fmt: skip
-def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, variants, monkeypatch):
+def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, variants):
     """Heuristic and random seats run simulate_plain_chunks (compiled without the search and solver players):
-    the same counts as simulate_chunks on the same trials; a pimc, dd or search seat runs the full kernel. (The
-    test suite runs the full kernels everywhere, CARDLAB_FULL_KERNELS: this test and the next hold the plain ones.)"""
-    monkeypatch.delenv("CARDLAB_FULL_KERNELS", raising=False)
+    the same counts as simulate_chunks on the same trials; a pimc, dd or search seat runs the full kernel."""
     spec = B.simulation_spec(strategies=strategies, variants=variants)
     assert spec.kernel == "kernels.bismarck:simulate_plain_chunks"
     key0, key1 = np.uint64(7), np.uint64(1)
@@ -443,13 +441,11 @@ def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, varian
         assert B.simulation_spec(strategies=[s]).kernel == "kernels.bismarck:simulate_chunks"
 
 
-def test_the_plain_advisor_and_record_kernels_are_the_full_ones(monkeypatch):
+def test_the_plain_advisor_and_record_kernels_are_the_full_ones():
     """The advisor's plain kernels (a card, the round before the deal, the widow discard) and record_hand_plain
     give the full kernels' counts and records on the same trials, heuristic players."""
     from analysis.games import bismarck_odds as bo
-    from analysis.games import bismarck_review as br
 
-    monkeypatch.delenv("CARDLAB_FULL_KERNELS", raising=False)
     hand = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
     specs = [
         bo.play_spec(hand=hand, round=1, dealer=2, strategies=["heuristic"]),
@@ -465,6 +461,10 @@ def test_the_plain_advisor_and_record_kernels_are_the_full_ones(monkeypatch):
             for k in (spec.kernel.replace("_plain_chunks", "_chunks"), spec.kernel)
         ]
         assert rows[0][0, 0] == 6 and (rows[0] == rows[1]).all()
-    plain = br.record(3, strategies=["heuristic"], round=2)
-    monkeypatch.setenv("CARDLAB_FULL_KERNELS", "1")
-    assert br.record(3, strategies=["heuristic"], round=2) == plain
+    rec = [np.zeros(n, dtype=dt) for n, dt in ((4, np.uint64), (56, np.int64), (6, np.int64))]
+    again = [x.copy() for x in rec]
+    spec = B.simulation_spec(strategies=["heuristic"])
+    strat, pv, bv = spec.args[0], spec.args[1], spec.args[4]
+    K.record_hand(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *rec)
+    K.record_hand_plain(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *again)
+    assert rec[1].any() and all((a == b).all() for a, b in zip(rec, again))

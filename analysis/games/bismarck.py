@@ -6,7 +6,6 @@ trick, BM-4) and right. Whole-game results are by seat relative to the *first* d
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
@@ -133,10 +132,9 @@ def seat_strategies(strategies, default: str) -> tuple[list[str], np.ndarray]:
 
 def uses_solvers(strat: np.ndarray) -> bool:
     """Whether a seat plays with the search or the double-dummy solver (search, pimc, dd): then the kernels
-    compiled with those players run; else the plain ones, which compile in about half the time.
-    ``CARDLAB_FULL_KERNELS=1`` (the test suite sets it) runs the full ones always: the same counts (tests hold
-    each plain kernel to its full one), and a test run compiles one flavour, not both."""
-    return bool((np.asarray(strat) >= K.S_PIMC).any()) or os.environ.get("CARDLAB_FULL_KERNELS") == "1"
+    compiled with those players run; else the plain ones, which compile in about half the time (tests hold
+    each plain kernel to its full one)."""
+    return bool((np.asarray(strat) >= K.S_PIMC).any())
 
 
 def labels(names) -> list[str]:

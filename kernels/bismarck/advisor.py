@@ -219,7 +219,7 @@ def _make_advisor(solvers):
     def _round_range(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
                      strat, pv, bv, row):  # fmt: skip
         """:func:`advise_round_chunks`' trials ``start .. stop-1`` into one count row: a function of its own, so
-        that the deal's unrolled shuffle (which can raise) is not inside the prange loop (numba would then run the
+        that the deal (whose shuffle can raise) is not inside the prange loop (numba would then run the
         chunks one at a time)."""
         A = rtypes.shape[0]
         a_seat = (seat + 1) % 3

@@ -169,7 +169,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
 def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, row):
     """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row: a serial function of its own, as in the
     other kernels. With the trials inlined into the prange loop, numba found "more than one entry to or exit
-    from the loop" and ran the chunks one at a time (a NumbaPerformanceWarning); the deal's unrolled shuffle,
+    from the loop" and ran the chunks one at a time (a NumbaPerformanceWarning); the deal's shuffle,
     whose deck-size check can raise, is the likely second exit."""
     ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
     hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()

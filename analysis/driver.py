@@ -13,8 +13,8 @@ Kernel calling convention (``KernelSpec.kernel`` names it as ``"module:function"
 
 where chunk ``c`` covers the global trials ``[c * chunk_size, min((c + 1) * chunk_size, n_trials))``.
 
-Backends: ``threads`` (numba's own pool; ``threads=N`` sets its size), ``processes`` (a spawn-based
-process pool, each worker pinned to one numba thread), ``dask`` (a ``distributed`` client; a
+Backends: ``threads`` (threads of this process, as many as numba's thread count; ``threads=N`` sets it),
+``processes`` (a spawn-based process pool, each worker on one thread), ``dask`` (a ``distributed`` client; a
 LocalCluster when no scheduler address is given). Precision mode runs chunks until every row of the spec's
 ``precision_measures`` has an interval half-width within the target; it looks at the table only at chunk counts
 that follow from the work (:func:`next_look`), so an interrupted and resumed run stops where an uninterrupted
@@ -135,16 +135,66 @@ def run_chunks(
     n_counts: int,
     threads: int | None = None,
 ) -> np.ndarray:
-    """Run ``chunk_ids`` in this process and return their rows (the unit of work of every backend)."""
-    if threads is not None:
-        import numba
+    """Run ``chunk_ids`` in this process and return their rows (the unit of work of every backend).
 
+    The chunks run on numba's thread count (``threads`` sets it; NUMBA_NUM_THREADS caps it): each thread calls
+    the serial kernel on slices of the chunks it takes in turn, and the kernels release the GIL
+    (kernels._jit.chunk_jit). A chunk's row depends on its id alone, so the rows are the same whatever the
+    thread count or the order the chunks ran in."""
+    import numba
+
+    if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     out = np.zeros((len(chunk_ids), n_counts), dtype=np.int64)
-    _load_kernel(kernel_path)(
-        np.asarray(chunk_ids, dtype=np.int64), np.int64(chunk_size), np.int64(n_trials), key0, key1, *args, out
-    )
+    ids = np.asarray(chunk_ids, dtype=np.int64)
+    kernel = _load_kernel(kernel_path)
+    head = (np.int64(chunk_size), np.int64(n_trials), key0, key1, *args)
+    n_threads = min(int(numba.get_num_threads()), len(ids))
+    if n_threads <= 1:
+        kernel(ids, *head, out)
+        return out
+    _on_threads(lambda a, b: kernel(ids[a:b], *head, out[a:b]), len(ids), n_threads)
     return out
+
+
+def _on_threads(work: Callable[[int, int], None], n: int, n_threads: int) -> None:
+    """``work(a, b)`` over consecutive slices covering ``0 .. n-1``, on ``n_threads`` threads that each take the
+    next slice when done with theirs (about four slices a thread: an uneven chunk does not leave a thread idle).
+    The first error stops the handing out and is raised here once every thread has finished its slice; so is a
+    Ctrl-C, which the calling thread receives while it waits."""
+    import threading
+
+    step = max(1, -(-n // (4 * n_threads)))
+    starts = iter(range(0, n, step))
+    lock = threading.Lock()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def loop() -> None:
+        while not stop.is_set():
+            with lock:
+                a = next(starts, None)
+            if a is None:
+                return
+            try:
+                work(a, min(a + step, n))
+            except BaseException as e:  # noqa: BLE001 -- handed to the calling thread
+                errors.append(e)
+                stop.set()
+
+    pool = [threading.Thread(target=loop, name=f"cardlab-chunks-{i}", daemon=True) for i in range(n_threads)]
+    for t in pool:
+        t.start()
+    try:
+        for t in pool:
+            t.join()
+    except BaseException:
+        stop.set()  # no new slice; the ones running finish (a compiled loop cannot be stopped midway)
+        for t in pool:
+            t.join()
+        raise
+    if errors:
+        raise errors[0]
 
 
 def _worker_init() -> None:

@@ -1,7 +1,7 @@
 """The one place where numba flags are set.
 
-Every kernel in this package is compiled through :func:`jit` (serial helpers) or :func:`pjit` (the
-parallel chunk loops). ``cache=True`` keeps compiled code on disk between runs; ``fastmath`` stays off
+Every kernel in this package is compiled through :func:`jit` (serial helpers) or :func:`chunk_jit` (the
+chunk loops, run on several threads by the driver). ``cache=True`` keeps compiled code on disk between runs; ``fastmath`` stays off
 because kernels accumulate counts and probabilities. No bare ``numba.njit`` elsewhere.
 
 Also here, because they are about how numba handles memory rather than about any game: :func:`borrowed`
@@ -42,10 +42,11 @@ jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 #: large ones).
 jit_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 
-#: Parallel chunk loops: ``prange`` over chunks, each writing its own output row.
-pjit = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
-
-prange = numba.prange
+#: The chunk loops of the driver's calling convention (analysis.driver): a serial loop over the chunks given, each
+#: writing its own output row. They run in parallel because the driver hands each thread its own chunks, and
+#: ``nogil`` lets the threads run at once. Not numba's ``parallel=True``: its parfor passes and the gufunc
+#: it builds around the loop cost about 7 s of compile time per kernel, for the same parallel speed.
+chunk_jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 
 
 def _borrow(context, builder, typ, value):

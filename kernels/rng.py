@@ -14,7 +14,7 @@ A random word is a pure function of (key, counter). cardlab lays them out as
 
 The block function is bit-for-bit numpy's ``np.random.Philox`` (also Philox4x64-10, Salmon et al. 2011);
 ``tests/test_rng.py`` checks it. numba's own ``np.random`` is never used in a kernel: it is not
-reproducible under ``prange``.
+reproducible across threads.
 
 State layout (``uint64[26]``, made by :func:`new_state`):
 ``[0:4]`` counter, ``[4:6]`` key, ``[6:10]`` output buffer (the block before ``counter``), ``[10]`` index of the

@@ -9,7 +9,7 @@ from numba import types
 from numba.extending import overload
 
 from .. import rng
-from .._jit import jit, jit_inline, pjit, prange
+from .._jit import chunk_jit, jit, jit_inline
 from ..advise import add_action, add_sample
 from ..bits import copy_rows, sort_prefix
 from ..bits import popcount as _popcount
@@ -447,24 +447,24 @@ def _deal_unseen(st_deal, key0, key1, t, pool, deck, known, sizes, base):
             i += 1
 
 
-@pjit
+@chunk_jit
 def advise_pass_chunks(chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv, out):
     """The driver's kernel for the pass (BI-4) of a freshly dealt hand: ``seat`` holds ``hand`` (13 cards, a bit
     set), the 39 cards of ``pool`` are dealt uniformly to the other seats (13 each); each action passes the two
     cards ``gives[a]`` and the hand is played by ``strat``'s players (the other passes theirs), every action on
     the same layout and draws. Win: the seat's team scores more this hand; payoff: its points minus the other
     team's (BI-8); the row is :mod:`kernels.advise`'s. No seat searches (:func:`advise_pass_search_chunks`)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _pass_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv,
                     out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def advise_pass_search_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv, out
 ):  # fmt: skip
     """:func:`advise_pass_chunks` with the search player compiled in (models that search)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _pass_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, hand, pool, gives, starter, strat, bv,
                     out[ci], 1)  # fmt: skip
 
@@ -503,7 +503,7 @@ def _pass_chunk(c, chunk_size, n_trials, key0, key1, seat, hand, pool, gives, st
         add_sample(row, A, wins, scores)
 
 
-@pjit
+@chunk_jit
 def advise_state_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last,
     cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out,
@@ -514,17 +514,17 @@ def advise_state_chunks(
     first (:func:`play_from` from the given trick state and ``phase``), the hand then played to its end by
     ``strat``'s players, every action on the same layout and draws. Win: the seat's team scores more this hand
     (``points0`` included); payoff: its points minus the other team's (BI-8); the row is :mod:`kernels.advise`'s. No seat searches (:func:`advise_state_search_chunks`)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _state_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def advise_state_search_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last,
     cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out,
 ):  # fmt: skip
     """:func:`advise_state_chunks` with the search player compiled in (models that search)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _state_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, seat, known, pool, counts0, points0, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fvals, strat, bv, score0, score1, target, out[ci], 1)  # fmt: skip
 
 

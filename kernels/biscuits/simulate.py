@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import borrowed, jit, jit_inline, pjit, prange
+from .._jit import borrowed, chunk_jit, jit, jit_inline
 from .combinations import MAX_MOVES, V_PASS_FIRST_ONLY
 from .hand import _game_over, _play_hand_in_game, deal, next_starter_rule
 from .players import H_FIELDS, H_HCP, H_OUT_FIRST, H_PLAYS, H_POINTS, H_STARTER, MAX_HCP, MAX_PLAYS
@@ -45,19 +45,19 @@ def _deal_and_play(
     )
 
 
-@pjit
+@chunk_jit
 def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, out):
     """Each trial is one game to ``target`` points or ``max_hands`` hands (BI-12; ties play on), or one hand
     (``unit_game = 0``) with a random Starter. No seat searches (:func:`simulate_search_chunks`)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv,
                         out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def simulate_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, out):
     """:func:`simulate_chunks` with the search player compiled in."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv,
                         out[ci], 1)  # fmt: skip
 
@@ -144,19 +144,19 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands
 PAIR_STATS = 7  # n, points A, points B, sum d, sum d^2, first out A, first out B (for the switching team)
 
 
-@pjit
+@chunk_jit
 def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out):
     """One hand per trial, played three times from the same deal and draws: everyone on A; team N-S on B;
     team E-W on B. ``out[chunk]`` = ``[team][PAIR_STATS]`` for the team that switched. No seat searches
     (:func:`compare_search_chunks`)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out[ci], 0)
 
 
-@pjit
+@chunk_jit
 def compare_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out):
     """:func:`compare_chunks` with the search player compiled in."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out[ci], 1)
 
 
@@ -213,12 +213,12 @@ def _compare_chunk(c, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, ro
                 row[b + 6] += 1 if first_team == team else 0
 
 
-@pjit
+@chunk_jit
 def win_table_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, target, max_hands, bv, out):
     """The game win table: each trial starts a game at a random state (N-S score, E-W score, hands played)
     of the grid ``0 <= score < target``, ``0 <= hands < max_hands``, with a random Starter, and plays it to
     the end (BI-12). ``out[chunk]`` = ``[state][2]``: games started there, and games N-S won."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import jit, pjit, prange
+from .._jit import chunk_jit, jit
 from ..advise import add_action, add_sample
 from ..bits import copy_rows
 from .deal import W_JINGO_CARD, deal_buffers, play_deal, simulate_deal
@@ -101,14 +101,14 @@ def _add_pair(row, base, w0, w1):
     row[base + 4] += d * d
 
 
-@pjit
+@chunk_jit
 def decision_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj, ps, tgt, pt, pack, out):
     """For every seat and each of its decisions in a deal, the win share of both actions (BB-15).
 
     ``out[chunk]`` is laid out ``[decision 3][seat P][bucket N_BUCKETS][DEC_STATS]``; action 0/1 is
     Flingo/Jingo, no swap/swap (strategy's target), upright/tucked.
     """
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
@@ -200,7 +200,7 @@ def decision_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, va
                     _add_pair(row, ((d * P + s) * N_BUCKETS + b) * DEC_STATS, w0, w1)
 
 
-@pjit
+@chunk_jit
 def compare_chunks(
     chunk_ids,
     chunk_size,
@@ -226,7 +226,7 @@ def compare_chunks(
 
     ``out[chunk]`` is ``[seat P][DEC_STATS]`` with w0 = the seat's win share on A, w1 on B.
     """
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
@@ -328,7 +328,7 @@ def _sample_decks(st_deal, key0, key1, t, hi_template, hi_pool, pool_h, hi, lo_t
             j += 1
 
 
-@pjit
+@chunk_jit
 def odds_chunks(
     chunk_ids,
     chunk_size,
@@ -366,7 +366,7 @@ def odds_chunks(
     """
     n_hi = hi_template.shape[0]
     n_lo = lo_template.shape[0]
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
@@ -422,7 +422,7 @@ def odds_chunks(
             _add_pair(row, 2, w0, w1)
 
 
-@pjit
+@chunk_jit
 def odds_actions_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, hid, lod, variants, pj, ps, tgt, pt, pack, hi_template, hi_pool,
     lo_template, lo_pool, forced_base, seat, decision, jingo_mask, mask_seats, actions, out,
@@ -439,7 +439,7 @@ def odds_actions_chunks(
     n_lo = lo_template.shape[0]
     A = actions.shape[0]
     slot = decision * P + seat
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)

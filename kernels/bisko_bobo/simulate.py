@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import borrowed, jit, pjit, prange
+from .._jit import borrowed, chunk_jit, jit
 from .deal import H_DEAL, H_SEAT, _play_deal_inline, accumulate, deal_buffers, decode_hist, start_attempt
 from .lanes import _lanes_loop, lane_buffers, lanes_apply
 from .layout import MAX_REDEALS
@@ -16,7 +16,7 @@ from .layout import MAX_REDEALS
 # =============================================================================================
 
 
-@pjit
+@chunk_jit
 def simulate_chunks(
     chunk_ids,
     chunk_size,
@@ -35,7 +35,7 @@ def simulate_chunks(
     out,
 ):
     """The driver's kernel: accumulate deal records for each chunk into ``out[chunk]``."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dd, rng
-from .._jit import jit, pjit, prange
+from .._jit import chunk_jit, jit
 from ..advise import add_action, add_sample
 from ..bits import nth_bit, popcount
 from .hand import deal_round, new_solver_state, play_from, play_from_plain
@@ -91,7 +91,7 @@ def _make_advisor(solvers):
         b_seat = (seat + 2) % 3
         role = (seat - dealer) % 3
         misere = rtype == 3
-        for ci in prange(chunk_ids.shape[0]):
+        for ci in range(chunk_ids.shape[0]):
             c = chunk_ids[ci]
             start = c * chunk_size
             stop = min(start + chunk_size, n_trials)
@@ -205,7 +205,7 @@ def _make_advisor(solvers):
         ``remaining``, the seat's score on a fresh deal of that type (each valued once a sample, the same for every
         action: the choice now decides which of them is played later); ``remaining = 0`` (naming trumps): this
         hand's alone."""
-        for ci in prange(chunk_ids.shape[0]):
+        for ci in range(chunk_ids.shape[0]):
             c = chunk_ids[ci]
             start = c * chunk_size
             stop = min(start + chunk_size, n_trials)
@@ -218,9 +218,7 @@ def _make_advisor(solvers):
 
     def _round_range(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
                      strat, pv, bv, row):  # fmt: skip
-        """:func:`advise_round_chunks`' trials ``start .. stop-1`` into one count row: a function of its own, so
-        that the deal (whose shuffle can raise) is not inside the prange loop (numba would then run the
-        chunks one at a time)."""
+        """:func:`advise_round_chunks`' trials ``start .. stop-1`` into one count row."""
         A = rtypes.shape[0]
         a_seat = (seat + 1) % 3
         b_seat = (seat + 2) % 3
@@ -305,7 +303,7 @@ def _make_advisor(solvers):
         ``unknown``, 16 each; ``known_out``: round 2's card when it is out of play. ``screen`` (the advisor's first
         look at every distinct discard, before the best few are valued on fresh layouts): no pair sums, only per
         action the sums of the quota made, the round score and the tricks at ``out[ci, 3a .. 3a+2]``."""
-        for ci in prange(chunk_ids.shape[0]):
+        for ci in range(chunk_ids.shape[0]):
             c = chunk_ids[ci]
             start = c * chunk_size
             stop = min(start + chunk_size, n_trials)
@@ -358,8 +356,8 @@ def _make_advisor(solvers):
                 _sample_done(row, A, wins, scores, twins, tricks)
 
     return (
-        pjit(advise_play_chunks), jit(_value_hand), pjit(advise_round_chunks), jit(_round_range),
-        pjit(advise_discard_chunks), jit(_discard_range),
+        chunk_jit(advise_play_chunks), jit(_value_hand), chunk_jit(advise_round_chunks), jit(_round_range),
+        chunk_jit(advise_discard_chunks), jit(_discard_range),
     )  # fmt: skip
 
 

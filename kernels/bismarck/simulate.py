@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import borrowed, jit, pjit, prange
+from .._jit import borrowed, chunk_jit, jit
 from ..bits import copy_rows
 from .hand import (
     _chunk_buffers,
@@ -45,7 +45,7 @@ def _make_simulate(solvers):
     def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, pv, unit_game, round_type, bv, out):
         """Each trial: one game (``unit_game``: 12 hands, 4, or to a target; BM-7) or one hand of
         ``round_type`` (0..3) with a random dealer."""
-        for ci in prange(chunk_ids.shape[0]):
+        for ci in range(chunk_ids.shape[0]):
             c = chunk_ids[ci]
             start = c * chunk_size
             stop = min(start + chunk_size, n_trials)
@@ -120,7 +120,7 @@ def _make_simulate(solvers):
             if unit_game != 0:
                 _record_game(row, totals, first)
 
-    return pjit(simulate_chunks), jit(_simulate_range), jit(_simulate_loop)
+    return chunk_jit(simulate_chunks), jit(_simulate_range), jit(_simulate_loop)
 
 
 simulate_chunks, _simulate_range_full, _simulate_loop_full = _make_simulate(True)
@@ -151,14 +151,14 @@ def _record_game(row, totals, first):
     row[BASE_GAME + 3 * G_FIELDS] += 1
 
 
-@pjit
+@chunk_jit
 def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenger, pv, round_type, bv, out):
     """Paired: each trial is one hand of ``round_type`` dealt once and played three more times, once with
     each seat switched from ``field`` to ``challenger`` (the others stay on ``field``). Per role of the
     switching seat: n, field tricks, challenger tricks, sum and sum of squares of the trick difference, and the
     same for the score. The deal (with the dealer's widow discard and blind trump) is made once, by the field
     strategy; the switch is in the card play."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         c = chunk_ids[ci]
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
@@ -167,10 +167,7 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
 
 @jit
 def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, row):
-    """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row: a serial function of its own, as in the
-    other kernels. With the trials inlined into the prange loop, numba found "more than one entry to or exit
-    from the loop" and ran the chunks one at a time (a NumbaPerformanceWarning); the deal's shuffle,
-    whose deck-size check can raise, is the likely second exit."""
+    """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row."""
     ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
     hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
     dealt = np.zeros(4, dtype=np.uint64)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import jit, pjit, prange
+from .._jit import chunk_jit, jit
 from ..advise import (
     add_action,
     add_sample,
@@ -72,7 +72,7 @@ def sample_layout(st, P, seat, hands0, counts0, pool, need, hands, counts, deck,
             i += 1
 
 
-@pjit
+@chunk_jit
 def advise_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions,
     strat, zv, out,
@@ -80,18 +80,18 @@ def advise_chunks(
     """The driver's kernel: each trial is one sampled layout on which every action of ``actions[A, 2]``
     (``(cards, dups)``; ``(0, 0)`` = pass) is played by ``seat`` and the game played on by ``strat``'s players,
     with the same random draws for every action (no search player: :func:`advise_search_chunks`)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _advise_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state,
                       never, actions, strat, zv, out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def advise_search_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions,
     strat, zv, out,
 ):  # fmt: skip
     """:func:`advise_chunks` with the search player compiled in (models that search)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _advise_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state,
                       never, actions, strat, zv, out[ci], 1)  # fmt: skip
 
@@ -135,7 +135,7 @@ def _advise_chunk(
         add_sample(row, A, wins, scores)
 
 
-@pjit
+@chunk_jit
 def advise_exchange_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives,
     strat, zv, out,
@@ -145,18 +145,18 @@ def advise_exchange_chunks(
     ``loser`` (known to hold no card above ``cap``), then the game is played from its first lead (variant
     ``later_game_leader``, the Loser dealing) by ``strat``'s players, every action on the same layout and draws
     (no search player: :func:`advise_exchange_search_chunks`)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _exchange_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool,
                         need, gives, strat, zv, out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def advise_exchange_search_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives,
     strat, zv, out,
 ):  # fmt: skip
     """:func:`advise_exchange_chunks` with the search player compiled in (models that search)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _exchange_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool,
                         need, gives, strat, zv, out[ci], 1)  # fmt: skip
 

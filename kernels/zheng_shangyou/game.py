@@ -9,7 +9,7 @@ from numba import types
 from numba.extending import overload
 
 from .. import rng
-from .._jit import borrowed, jit, jit_inline, pjit, prange
+from .._jit import borrowed, chunk_jit, jit, jit_inline
 from ..bits import copy_rows, nth_bit
 from ..bits import high_index as _high_index
 from ..bits import low_index as _low_index
@@ -98,7 +98,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
     return _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, 0)
 
 
-@jit
+@jit_inline
 def _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, search):
     """Play one game from dealt ``hands[P, 2]`` (cards, dups) with ``leader`` to lead; fills
     ``rec[P, G_FIELDS]``; ``search`` as in :func:`_play_on`.
@@ -508,7 +508,7 @@ def _accumulate_game(row, P, rec, hands0):
     row[P * S_FIELDS + SCORE_BINS + M_GAMES] += 1
 
 
-@pjit
+@chunk_jit
 def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out):
     """The driver's kernel: each trial is a match of ``games_per_match`` games (1 = one game, ZS-7).
 
@@ -516,23 +516,23 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
     and led by the previous Winner (variant ``later_game_leader``: the 3 of diamonds, the dealer, or the
     dealer's left). No seat searches (:func:`simulate_search_chunks`).
     """
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv,
                         out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def simulate_search_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out
 ):  # fmt: skip
     """:func:`simulate_chunks` with the search player compiled in (its own kernel: the search compiles only where
     a search seat plays)."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv,
                         out[ci], 1)  # fmt: skip
 
 
-@jit
+@jit_inline
 def _simulate_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, search):
     """Chunk ``c`` into its count row; ``search`` as in :func:`_play_on`."""
     start = c * chunk_size

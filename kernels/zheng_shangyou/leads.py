@@ -127,7 +127,7 @@ def follow_straight(hand, length, cur_key, zv, k):
     return np.uint64(total)
 
 
-@jit_inline
+@jit  # not jit_inline: see random_lead
 def lead_play(hand, k, zv):
     """With ``k < 0``: how many plays a one-deck hand (dups 0) can lead, outside current_wiki; else the
     k-th of them in :func:`moves_into`'s order, found by counting each class instead of listing the plays
@@ -237,8 +237,8 @@ def follow_same_kind(hand, w, cur_key, zv, k):
 @jit
 def random_lead(st, hand, zv):
     """The random leader's play (one deck): count the plays, draw one, decode it, with no list. Compiled apart
-    from the game loop, which calls it: inlined there, its two copies of :func:`lead_play` took ~6 s more to
-    compile."""
+    from the game loop, which calls it, and :func:`lead_play` (called twice here) is not inlined either: with
+    its two copies inlined this function alone took 12 s to compile, against 2.4 s now (docs/performance.md)."""
     return lead_play(hand, rng.below(st, np.int64(lead_play(hand, np.int64(-1), zv))), zv)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import jit, pjit, prange
+from .._jit import chunk_jit, jit
 from ..bits import copy_rows
 from ..bits import rank_bits as _rank_bits
 from .classifier import rank_of_position
@@ -91,22 +91,22 @@ def paired_buffers(P):
     )
 
 
-@pjit
+@chunk_jit
 def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
     """Seat by seat, on the same deal: the seat plays B (others A) against everyone on A.
 
     ``out[chunk]`` is ``[seat][PAIR_STATS]`` (A = the field's result for that seat, B = the challenger's). No seat
     searches (:func:`compare_search_chunks`).
     """
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv,
                        out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def compare_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
     """:func:`compare_chunks` with the search player compiled in."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv,
                        out[ci], 1)  # fmt: skip
 
@@ -139,7 +139,7 @@ def _compare_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a
             _add_paired(row, s * PAIR_STATS, rec_a, rec_b, s)
 
 
-@pjit
+@chunk_jit
 def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, out):
     """The value of holding a card (or a bomb, or a straight flush), paired on the same deal.
 
@@ -148,17 +148,17 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
     differences are B - A, so the value of holding X is minus the mean difference. No seat searches
     (:func:`card_value_search_chunks`).
     """
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _card_value_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target,
                           zv, out[ci], 0)  # fmt: skip
 
 
-@pjit
+@chunk_jit
 def card_value_search_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, out
 ):  # fmt: skip
     """:func:`card_value_chunks` with the search player compiled in."""
-    for ci in prange(chunk_ids.shape[0]):
+    for ci in range(chunk_ids.shape[0]):
         _card_value_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target,
                           zv, out[ci], 1)  # fmt: skip
 

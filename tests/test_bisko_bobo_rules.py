@@ -29,14 +29,6 @@ def actions(trace, P):
     return ["J" if trace[3 * s] else "F" for s in range(P)]
 
 
-def test_unrolled_shuffles_cover_the_decks_of_every_player_count():
-    """BB-1: kernels.bisko_bobo's unrolled shuffle shapes are those of the decks (another shape would still
-    shuffle correctly, through rng.partial_shuffle, only slower)."""
-    for P in range(2, 7):
-        n_hi, n_lo = len(bb.high_deck(P)), len(bb.low_deck(P))
-        assert (n_hi, n_hi) in K.HIGH_SHAPES and (n_lo, P) in K.LOW_SHAPES, P
-
-
 def test_V_T1_tuck_and_V_T2_opening_bisko():
     # seat 0: KS, QH -> Tuck; seat 1: KD, QD -> opening Bisko (must Jingo, 2 Bedtime cards)
     rec, keys, trace = play(2, "KS KD", "QH QD", "AC", "JC TC AH JH TH", ["always-flingo"])

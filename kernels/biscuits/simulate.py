@@ -62,7 +62,7 @@ def simulate_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat, u
                         out[ci], 1)  # fmt: skip
 
 
-@jit
+@jit_inline
 def _simulate_chunk(c, chunk_size, n_trials, key0, key1, strat, unit_game, target, max_hands, bv, row, search):
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)
@@ -160,7 +160,7 @@ def compare_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, strat_a, 
         _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, out[ci], 1)
 
 
-@jit
+@jit_inline
 def _compare_chunk(c, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, row, search):
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)

@@ -32,7 +32,7 @@ tests and the benchmarks use.
 
 from __future__ import annotations
 
-from .deal import HIGH_SHAPES, LOW_SHAPES, deal_decks
+from .deal import deal_decks
 from .decisions import (
     DEC_FLINGO,
     DEC_STATS,
@@ -134,11 +134,9 @@ __all__ = [
     "D_SHARED",
     "D_SWAPS",
     "D_WET_JACK",
-    "HIGH_SHAPES",
     "JACK",
     "JINGO_SHAPE",
     "LANES",
-    "LOW_SHAPES",
     "MAX_LANE_WORDS",
     "N_BUCKETS",
     "N_FIT",

@@ -390,27 +390,22 @@ def _pick_target_pos(st, rule, order, elig, up, my_suit, n_elig):
     return np.int64(high_index(elig))  # rule 0 (the lowest-ranked eligible), and rule 3's fallback
 
 
-# The decks of 2-6 players (BB-1): HIGH 20-32 cards, all shuffled; LOW 32-20 cards, P of them drawn. Their
-# shuffles are unrolled (rng.shuffle_for; ~50 ns less a 4-player deal); a test holds these shapes to the decks.
-HIGH_SHAPES = ((20, 20), (24, 24), (28, 28), (32, 32))
-LOW_SHAPES = ((32, 2), (32, 3), (28, 4), (24, 5), (20, 6))
-_shuffle_high = rng.shuffle_for(HIGH_SHAPES)
-_shuffle_low = rng.shuffle_for(LOW_SHAPES)
-
-
 @jit
 def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
-    """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st``.
+    """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st`` (BB-1: HIGH
+    20-32 cards, LOW 32-20 cards of which P are drawn).
 
-    A compiled function (inlined, its nine unrolled shuffles doubled the compile time of each caller), on
-    borrowed views of its arguments, copying by loops: a slice assignment checks for overlap."""
+    By :func:`rng.partial_shuffle`'s loop. The unrolled shuffles of the nine deck shapes (``rng.shuffle_for``, the
+    same draws) were 6% faster on the scalar deal (the lanes have their own) but took 6 s of every cold Bisko-Bobo
+    command. A compiled function of its own, on borrowed views of its arguments, copying by loops: a slice
+    assignment checks for overlap."""
     st, hi_deck, lo_deck, hi, lo = borrowed((st, hi_deck, lo_deck, hi, lo))
     for i in range(hi.shape[0]):
         hi[i] = hi_deck[i]
-    _shuffle_high(st, hi, hi.shape[0])
+    rng.partial_shuffle(st, hi, hi.shape[0])
     for i in range(lo.shape[0]):
         lo[i] = lo_deck[i]
-    _shuffle_low(st, lo, n_low)
+    rng.partial_shuffle(st, lo, n_low)
 
 
 @jit_inline

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import borrowed, chunk_jit, jit
+from .._jit import borrowed, chunk_jit, jit, jit_inline
 from .deal import H_DEAL, H_SEAT, _play_deal_inline, accumulate, deal_buffers, decode_hist, start_attempt
 from .lanes import _lanes_loop, lane_buffers, lanes_apply
 from .layout import MAX_REDEALS
@@ -44,7 +44,7 @@ def simulate_chunks(
         )
 
 
-@jit
+@jit_inline
 def _simulate_range(
     start, stop, key0, key1, P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, pack, row
 ):

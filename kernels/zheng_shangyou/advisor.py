@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import chunk_jit, jit
+from .._jit import chunk_jit, jit, jit_inline
 from ..advise import (
     add_action,
     add_sample,
@@ -96,7 +96,7 @@ def advise_search_chunks(
                       never, actions, strat, zv, out[ci], 1)  # fmt: skip
 
 
-@jit
+@jit_inline
 def _advise_chunk(
     c, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions, strat, zv, row,
     search,
@@ -161,7 +161,7 @@ def advise_exchange_search_chunks(
                         need, gives, strat, zv, out[ci], 1)  # fmt: skip
 
 
-@jit
+@jit_inline
 def _exchange_chunk(
     c, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives, strat, zv, row,
     search,

@@ -622,7 +622,7 @@ def record_search_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, lo
     return _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, 1)
 
 
-@jit
+@jit_inline
 def _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, search):
     st_deal = rng.new_state()
     st_play = rng.new_state()

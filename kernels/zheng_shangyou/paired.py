@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import chunk_jit, jit
+from .._jit import chunk_jit, jit, jit_inline
 from ..bits import copy_rows
 from ..bits import rank_bits as _rank_bits
 from .classifier import rank_of_position
@@ -30,7 +30,7 @@ FEATURE_BOMB = 1  # one card of a four of a kind
 FEATURE_SF = 2  # the middle card of a five-card straight flush
 
 
-@jit
+@jit_inline
 def _play_dealt(
     P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv, search
 ):  # fmt: skip
@@ -111,7 +111,7 @@ def compare_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, 
                        out[ci], 1)  # fmt: skip
 
 
-@jit
+@jit_inline
 def _compare_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, row, search):
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)
@@ -163,7 +163,7 @@ def card_value_search_chunks(
                           zv, out[ci], 1)  # fmt: skip
 
 
-@jit
+@jit_inline
 def _card_value_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, row, search):
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)

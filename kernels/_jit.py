@@ -37,6 +37,9 @@ _compile.install()  # numba's inline="always" without its redundant IR copies (s
 #: Serial kernels and helpers (inlined into callers by LLVM where profitable).
 jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 
+#: The options of :func:`jit` for an ``@overload`` whose implementation is a kernel (its callers' caches hold it).
+JIT_OPTIONS = {"nogil": True, "error_model": "numpy"}
+
 #: Small hot helpers, inlined at numba-IR level into their callers (this removes the call; the reference
 #: counting of array arguments, atomic operations, is then pruned in a small caller: see ``borrowed`` for
 #: large ones).

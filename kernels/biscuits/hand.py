@@ -9,7 +9,7 @@ from numba import types
 from numba.extending import overload
 
 from .. import rng
-from .._jit import chunk_jit, jit, jit_inline
+from .._jit import JIT_OPTIONS, chunk_jit, jit, jit_inline
 from ..advise import add_action, add_sample
 from ..bits import copy_rows, sort_prefix
 from ..bits import popcount as _popcount
@@ -135,8 +135,11 @@ def _play_hand_in_game(
         rec[s, H_HCP] = hcp
         rec[s, H_PLAYS] = plan_hand(hands[s], plan, alt, bv)
     points = np.zeros(2, dtype=np.int64)
+    # np.int64, not plain constants: typed as literals, they would compile the loop once more (kernels/_jit.py)
+    zero = np.int64(0)
     return _bi_loop_for(
-        hands, counts, points, 0, starter, starter, K_NONE, 0, 0, 0, PH_TURN, F_NONE, np.uint64(0),
+        hands, counts, points, zero, starter, starter, np.int64(K_NONE), zero, zero, zero, np.int64(PH_TURN),
+        np.int64(F_NONE), np.uint64(0),
         strat, st, rec, moves, bv, score0, score1, target, log, search,
     )  # fmt: skip
 
@@ -147,7 +150,7 @@ def play_from(
     strat, st, rec, moves, bv, score0, score1, target, log,
 ):  # fmt: skip
     """:func:`_play_from_loop` without the search player (the advisor, records, and the search's rollouts)."""
-    return _play_from(
+    return _bi_loop_for(
         hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat,
         st, rec, moves, bv, score0, score1, target, log, 0,
     )  # fmt: skip
@@ -359,27 +362,19 @@ def _play_from_loop(
     return points[0], points[1]
 
 
-# Two compiled copies of the loop (as in kernels/zheng_shangyou/game.py): with the search player and without it
-# (every other caller, and the search's own rollouts); one dispatcher for both constants broke in numba's cache.
-_play_from = jit(_play_from_loop)
-_play_from_searching = jit(_play_from_loop)
-
-
 def _bi_loop_for(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search):  # fmt: skip
-    """The play loop of the constant ``search``. Compiled code only (see its overload)."""
+    """The play loop (:func:`_play_from_loop`) for the constant ``search``: 1 with the search player compiled in,
+    0 without it (every other caller, and the search's own rollouts). Compiled code only (see its overload)."""
     raise NotImplementedError
 
 
-@overload(_bi_loop_for, prefer_literal=True)
+@overload(_bi_loop_for, prefer_literal=True, jit_options=JIT_OPTIONS)
 def _bi_loop_for_overload(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search):  # fmt: skip
-    loop = (
-        _play_from_searching if isinstance(search, types.IntegerLiteral) and search.literal_value == 1 else _play_from
-    )
-
-    def impl(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search):  # fmt: skip
-        return loop(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, phase, fkind, fval, strat, st, rec, moves, bv, score0, score1, target, log, search)  # fmt: skip
-
-    return impl
+    """The loop itself is the implementation, compiled once per constant (as kernels.zheng_shangyou.game._loop_for:
+    no wrapper around a dispatcher of its own)."""
+    if isinstance(search, types.IntegerLiteral) and search.literal_value in (0, 1):
+        return _play_from_loop
+    return None
 
 
 @jit

@@ -4,8 +4,8 @@ card play (BI-8, BI-9); its partner pass and special actions are its row's polic
 At its turn the player lists its candidate plays (every legal play, and the pass when following; on a lead with
 many plays, the cheapest of each kind), then spends its budget of rollouts on them by UCB1: each rollout deals the
 unseen cards anew (the three other hands drawn uniformly from the cards it has not seen, each seat's count kept),
-plays the candidate and then the hand to its end with planning players at every seat (:func:`.hand._play_from`,
-compiled without search), and scores its team's points in the hand against the other team's. It plays the
+plays the candidate and then the hand to its end with planning players at every seat (:func:`.hand._bi_loop_for`
+with the constant 0: compiled without search), and scores its team's points in the hand against the other team's. It plays the
 candidate tried most often (ties: the higher mean); a play that empties its hand is played at once. Its draws come
 from the strategy stream it is given.
 
@@ -24,7 +24,7 @@ from .._jit import jit
 from ..bits import low_index, popcount, sort_prefix
 from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
 from .combinations import K_NONE, classify, generate_moves
-from .hand import F_PLAY, PH_TURN, _play_from
+from .hand import F_PLAY, PH_TURN, _bi_loop_for
 from .players import H_FIELDS, PLAY_PLANNING
 
 #: at most this many candidate plays (a lead with more keeps the cheapest play of each kind)
@@ -119,8 +119,9 @@ def search_play(
         for s in range(4):
             for f in range(H_FIELDS):
                 rrec[s, f] = 0
-        p0, p1 = _play_from(
-            h, cnt, pts, out_count, turn, last, cur_kind, cur_key, passes, locked, PH_TURN, F_PLAY, cand[a], roll,
+        p0, p1 = _bi_loop_for(
+            h, cnt, pts, out_count, turn, last, cur_kind, cur_key, passes, locked, np.int64(PH_TURN),
+            np.int64(F_PLAY), cand[a], roll,
             st_roll, rrec, moves, bv, score0, score1, target, rrec[:0], 0,
         )  # fmt: skip
         d = (p0 - p1) if team == 0 else (p1 - p0)

@@ -128,7 +128,7 @@ def _advise_chunk(
             rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
             winner, loser = _loop_for(
                 P, hands, counts, seat, state[P_CUR_KIND], state[P_CUR_LEN], state[P_CUR_KEY], state[P_LAST],
-                state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], True, actions[a, 0],
+                state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], np.bool_(True), actions[a, 0],
                 actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0], search,
             )  # fmt: skip
             add_action(row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if loser == seat else 0, wins, scores)
@@ -209,7 +209,7 @@ def _exchange_chunk(
             rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
             winner, last = _loop_for(
                 P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-                False, np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0], search,
+                np.bool_(False), np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0], search,
             )  # fmt: skip
             add_action(row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if last == seat else 0, wins, scores)
         add_sample(row, A, wins, scores)

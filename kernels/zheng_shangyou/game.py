@@ -9,7 +9,7 @@ from numba import types
 from numba.extending import overload
 
 from .. import rng
-from .._jit import borrowed, chunk_jit, jit, jit_inline
+from .._jit import JIT_OPTIONS, borrowed, chunk_jit, jit, jit_inline
 from ..bits import copy_rows, nth_bit
 from ..bits import high_index as _high_index
 from ..bits import low_index as _low_index
@@ -101,7 +101,7 @@ def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
 @jit_inline
 def _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, search):
     """Play one game from dealt ``hands[P, 2]`` (cards, dups) with ``leader`` to lead; fills
-    ``rec[P, G_FIELDS]``; ``search`` as in :func:`_play_on`.
+    ``rec[P, G_FIELDS]``; ``search`` as in :func:`_loop_for`.
 
     Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8).
     """
@@ -122,7 +122,7 @@ def _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, sea
     # no event log: an empty int64 view (rec[:0]: no allocation, the same array type as a real log)
     return _loop_for(
         P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-        False, np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv, rec[:0], search,
+        np.bool_(False), np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv, rec[:0], search,
     )  # fmt: skip
 
 
@@ -131,8 +131,8 @@ def play_on(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
     forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log,
 ):  # fmt: skip
-    """:func:`_play_on` without the search player (compiled without it: the advisor, records, paired runs)."""
-    return _play_on(
+    """:func:`_play_loop` without the search player (compiled without it: the advisor, records, paired runs)."""
+    return _loop_for(
         P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup,
         strat, st, rec, moves, scratch, zv, log, 0,
     )  # fmt: skip
@@ -152,7 +152,7 @@ def _search_hook_overload(
     search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
     moves, scratch, zv, n,
 ):  # fmt: skip
-    """``search`` a constant 1: the search (whose rollouts run :func:`_play_on` with the constant 0, so numba
+    """``search`` a constant 1: the search (whose rollouts run :func:`_loop_for` with the constant 0, so numba
     never compiles a call cycle); 0: a stub (a search seat there is an error of the caller's)."""
     if isinstance(search, types.IntegerLiteral) and search.literal_value == 1:
         from .search import search_play
@@ -381,33 +381,27 @@ def _play_loop(
     return winner, loser
 
 
-# Two compiled copies of the loop: with the search player (``search`` = 1:
-# simulations with a search seat) and without it (0: every other caller, and the search's own rollouts). Two
-# dispatchers, not one compiled for two constants: the search calls the loop without search from inside the loop
-# with it, and numba's cache then loaded a broken copy (a segmentation fault on the second run).
-_play_on = jit(_play_loop)
-_play_on_searching = jit(_play_loop)
-
-
 def _loop_for(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
     forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
 ):  # fmt: skip
-    """The play loop of the constant ``search`` (0 or 1). Compiled code only (see its overload)."""
+    """The play loop (:func:`_play_loop`) for the constant ``search``: 1 with the search player compiled in
+    (simulations with a search seat), 0 without it (every other caller, and the search's own rollouts). Compiled
+    code only (see its overload)."""
     raise NotImplementedError
 
 
-@overload(_loop_for, prefer_literal=True)
+@overload(_loop_for, prefer_literal=True, jit_options=JIT_OPTIONS)
 def _loop_for_overload(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
     forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
 ):  # fmt: skip
-    loop = _play_on_searching if isinstance(search, types.IntegerLiteral) and search.literal_value == 1 else _play_on
-
-    def impl(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search):  # fmt: skip
-        return loop(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search)  # fmt: skip
-
-    return impl
+    """The loop itself is the implementation, compiled once per constant: not a wrapper around a dispatcher of
+    its own, which LLVM optimized and numba compiled to machine code once more with the whole loop in it (2 s of
+    every cold first run). Overload implementations are not cached apart: the compiled callers hold them."""
+    if isinstance(search, types.IntegerLiteral) and search.literal_value in (0, 1):
+        return _play_loop
+    return None
 
 
 @jit_inline
@@ -534,7 +528,7 @@ def simulate_search_chunks(
 
 @jit_inline
 def _simulate_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, search):
-    """Chunk ``c`` into its count row; ``search`` as in :func:`_play_on`."""
+    """Chunk ``c`` into its count row; ``search`` as in :func:`_loop_for`."""
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)
     hands = np.zeros((P, 2), dtype=np.uint64)
@@ -641,6 +635,6 @@ def _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, sea
     zero = np.int64(0)
     winner, loser = _loop_for(
         P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-        False, np.uint64(0), np.uint64(0), strat, st_play, rec, new_moves(), make_scratch(), zv, log, search,
+        np.bool_(False), np.uint64(0), np.uint64(0), strat, st_play, rec, new_moves(), make_scratch(), zv, log, search,
     )  # fmt: skip
     return leader, winner, loser

@@ -4,7 +4,7 @@ At its turn the player lists its candidate actions (every legal play, and the pa
 with many plays, the cheapest play of each kind and length), then spends its budget of rollouts on them by
 UCB1: each rollout deals the unseen cards anew (the other seats' hands drawn uniformly from the cards it has not
 seen, each seat's count kept: a determinization), plays the action and then the game to its end with greedy
-players at every seat (:func:`.game._play_on` compiled without search), and scores 1 if the player goes out
+players at every seat (:func:`.game._loop_for` with the constant 0), and scores 1 if the player goes out
 first. It plays the action tried most often (ties: the higher mean). An action that empties its hand is played
 at once. Its draws come from the strategy stream it is given, so a game is reproducible from its seed like any
 other.
@@ -26,7 +26,7 @@ from ..bits import low_index, popcount
 from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
 from .advisor import sample_layout
 from .classifier import classify
-from .game import _play_on
+from .game import _loop_for
 from .layout import K_NONE
 from .players import BOMB_EARLY, G_FIELDS, G_NEVER_PLAYED, G_SCORE, POLICY_GREEDY
 
@@ -75,7 +75,7 @@ def search_play(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves,
     scratch, zv, n,
 ):  # fmt: skip
-    """The search player's action at ``turn`` (the game state as :func:`.game._play_on` holds it; ``moves[:n]``
+    """The search player's action at ``turn`` (the game state as :func:`.game._play_loop` holds it; ``moves[:n]``
     its legal plays, ``n`` >= 1): ``(play, dups)``, ``(0, 0)`` for a pass."""
     hand = hands[turn, 0]
     dup = hands[turn, 1]
@@ -128,8 +128,8 @@ def search_play(
             for f in range(G_FIELDS):
                 rrec[s, f] = 0
             rrec[s, G_NEVER_PLAYED] = rec[s, G_NEVER_PLAYED]
-        w, _loser = _play_on(
-            P, h, cnt, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, True, cand[a, 0],
+        w, _loser = _loop_for(
+            P, h, cnt, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, np.bool_(True), cand[a, 0],
             cand[a, 1], roll, st_roll, rrec, moves, scratch, zv, rrec[:0], 0,
         )  # fmt: skip
         visits[a] += 1

@@ -171,3 +171,27 @@ def test_a_run_restores_the_thread_count():
     before = numba.get_num_threads()
     driver.run(SPEC, trials=2000, seed=1, progress=False, threads=1)
     assert numba.get_num_threads() == before
+
+
+def test_threads_take_every_chunk_once_and_hand_back_the_first_error():
+    """run_chunks' thread runner: every index in exactly one slice, whatever the thread count; an error in one
+    thread stops the handing out and is raised in the caller once the threads are done."""
+    import threading
+
+    for n, n_threads in ((1, 2), (7, 2), (64, 3), (1000, 2)):
+        seen = []
+        lock = threading.Lock()
+
+        def work(a, b, seen=seen, lock=lock):
+            with lock:
+                seen.extend(range(a, b))
+
+        driver._on_threads(work, n, n_threads)
+        assert sorted(seen) == list(range(n)), (n, n_threads)
+
+    def failing(a, b):
+        if a >= 8:
+            raise ValueError("chunk failed")
+
+    with pytest.raises(ValueError, match="chunk failed"):
+        driver._on_threads(failing, 64, 2)

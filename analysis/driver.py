@@ -170,28 +170,39 @@ def _on_threads(work: Callable[[int, int], None], n: int, n_threads: int) -> Non
     stop = threading.Event()
     errors: list[BaseException] = []
 
-    def loop() -> None:
-        while not stop.is_set():
-            with lock:
-                a = next(starts, None)
-            if a is None:
-                return
-            try:
-                work(a, min(a + step, n))
-            except BaseException as e:  # noqa: BLE001 -- handed to the calling thread
-                errors.append(e)
-                stop.set()
+    done = [threading.Event() for _ in range(n_threads)]
 
-    pool = [threading.Thread(target=loop, name=f"cardlab-chunks-{i}", daemon=True) for i in range(n_threads)]
-    for t in pool:
-        t.start()
+    def loop(finished: threading.Event) -> None:
+        try:
+            while not stop.is_set():
+                with lock:
+                    a = next(starts, None)
+                if a is None:
+                    return
+                try:
+                    work(a, min(a + step, n))
+                except BaseException as e:  # noqa: BLE001 -- handed to the calling thread
+                    errors.append(e)
+                    stop.set()
+        finally:
+            finished.set()
+
+    # waits on events, not Thread.join: a join interrupted by Ctrl-C marks a running thread as stopped in Python
+    # 3.11 (cpython#90882), and a second join would then return while it still runs
+    pool = [
+        threading.Thread(target=loop, args=(done[i],), name=f"cardlab-chunks-{i}", daemon=True)
+        for i in range(n_threads)
+    ]
     try:
         for t in pool:
-            t.join()
+            t.start()
+        for finished in done:
+            finished.wait()
     except BaseException:
         stop.set()  # no new slice; the ones running finish (a compiled loop cannot be stopped midway)
-        for t in pool:
-            t.join()
+        for t, finished in zip(pool, done):
+            if t.ident is not None:  # started
+                finished.wait()
         raise
     if errors:
         raise errors[0]

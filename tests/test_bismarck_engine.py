@@ -409,7 +409,7 @@ def test_paired_comparison_of_a_strategy_with_itself_is_exactly_zero():
 
 
 def test_paired_comparison_is_the_same_on_one_thread_and_two_and_sees_a_real_difference():
-    """compare_chunks runs its chunks in parallel (its trials in a serial helper): same table either way. A random
+    """compare_chunks' chunks on one thread or two (the driver's threads): same table either way. A random
     player in the heuristic's place takes fewer tricks in round 1 (no trumps, BM-4): the pooled paired difference's
     95% interval lies below zero."""
     spec = B.compare_spec("heuristic", "random", round=1)

@@ -195,3 +195,25 @@ def test_threads_take_every_chunk_once_and_hand_back_the_first_error():
 
     with pytest.raises(ValueError, match="chunk failed"):
         driver._on_threads(failing, 64, 2)
+
+
+def test_threads_after_ctrl_c_finish_their_slices_before_it_is_raised():
+    """A Ctrl-C in the waiting thread stops the handing out; it is raised only once the slices already running
+    have finished (none left writing into rows nobody reads)."""
+    import threading
+
+    running: list[int] = []
+    lock = threading.Lock()
+
+    def work(a, b):
+        with lock:
+            running.append(a)
+        if a == 0:
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        time.sleep(0.3)
+        with lock:
+            running.remove(a)
+
+    with pytest.raises(KeyboardInterrupt):
+        driver._on_threads(work, 64, 2)
+    assert running == []

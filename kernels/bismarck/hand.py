@@ -366,8 +366,7 @@ play_from_plain = _make_play_from(False)
 
 
 #: A hand as a called kernel (paired runs, tests), and inlined into the serial simulation loop, where the
-#: call's reference counting of a dozen arrays is a measurable share of a hand (docs/performance.md;
-#: inlining it into the parallel loops themselves made their compilation minutes longer).
+#: call's reference counting of a dozen arrays is a measurable share of a hand (docs/performance.md).
 play_hand = jit(_make_play_hand(True))
 _play_hand_inline = jit_inline(_make_play_hand(True))
 #: the hand without the search and solver players (heuristic and random seats only), inlined and called

@@ -264,10 +264,10 @@ def compare_chunks(
             for s in range(P):
                 base_w[s] = rec[s, R_WIN]
             for s in range(P):
-                pj[s] = pj_b[s]
-                ps[s] = ps_b[s]
+                copy_rows(pj[s], pj_b[s])  # not pj[s] = ...: kernels.bits.copy_rows
+                copy_rows(ps[s], ps_b[s])
                 tgt[s] = tgt_b[s]
-                pt[s] = pt_b[s]
+                copy_rows(pt[s], pt_b[s])
                 w1 = _win_units(
                     P,
                     hid,
@@ -292,10 +292,10 @@ def compare_chunks(
                     pack,
                     s,
                 )
-                pj[s] = pj_a[s]
-                ps[s] = ps_a[s]
+                copy_rows(pj[s], pj_a[s])  # not pj[s] = ...: kernels.bits.copy_rows
+                copy_rows(ps[s], ps_a[s])
                 tgt[s] = tgt_a[s]
-                pt[s] = pt_a[s]
+                copy_rows(pt[s], pt_a[s])
                 _add_pair(row, s * DEC_STATS, base_w[s], w1)
 
 

@@ -1,8 +1,8 @@
 """The one place where numba flags are set.
 
 Every kernel in this package is compiled through :func:`jit` (serial helpers) or :func:`chunk_jit` (the
-chunk loops, run on several threads by the driver). ``cache=True`` keeps compiled code on disk between runs; ``fastmath`` stays off
-because kernels accumulate counts and probabilities. No bare ``numba.njit`` elsewhere.
+chunk loops, run on several threads by the driver). ``cache=True`` keeps compiled code on disk between runs;
+``fastmath`` stays off because kernels accumulate counts and probabilities. No bare ``numba.njit`` elsewhere.
 
 Also here, because they are about how numba handles memory rather than about any game: :func:`borrowed`
 (array views that numba does not reference-count, for the hot loops), :func:`prefetch` (a cache hint) and
@@ -34,22 +34,23 @@ from kernels import _compile
 
 _compile.install()  # numba's inline="always" without its redundant IR copies (see kernels/_compile.py)
 
-#: Serial kernels and helpers (inlined into callers by LLVM where profitable).
-jit = numba.njit(cache=True, nogil=True, error_model="numpy")
-
-#: The options of :func:`jit` for an ``@overload`` whose implementation is a kernel (its callers' caches hold it).
+#: Every kernel's options but the cache; an ``@overload`` whose implementation is a kernel takes these alone (its
+#: callers' caches hold it).
 JIT_OPTIONS = {"nogil": True, "error_model": "numpy"}
+
+#: Serial kernels and helpers (inlined into callers by LLVM where profitable).
+jit = numba.njit(cache=True, **JIT_OPTIONS)
 
 #: Small hot helpers, inlined at numba-IR level into their callers (this removes the call; the reference
 #: counting of array arguments, atomic operations, is then pruned in a small caller: see ``borrowed`` for
 #: large ones).
-jit_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+jit_inline = numba.njit(cache=True, inline="always", **JIT_OPTIONS)
 
 #: The chunk loops of the driver's calling convention (analysis.driver): a serial loop over the chunks given, each
 #: writing its own output row. They run in parallel because the driver hands each thread its own chunks, and
 #: ``nogil`` lets the threads run at once. Not numba's ``parallel=True``: its parfor passes and the gufunc
 #: it builds around the loop cost about 7 s of compile time per kernel, for the same parallel speed.
-chunk_jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+chunk_jit = jit
 
 
 def _borrow(context, builder, typ, value):

@@ -24,9 +24,6 @@ unless filled.
 
 from __future__ import annotations
 
-import functools
-
-import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -316,58 +313,6 @@ def shuffle_batches(n: int, k: int) -> list[tuple[int, int, int]]:
         out.append((i, j, prod))
         i = j
     return out
-
-
-@functools.cache
-def unrolled_shuffle(n: int, k: int):
-    """:func:`partial_shuffle` for a deck of exactly ``n`` cards and ``k`` positions, fully unrolled: the same
-    words, swaps and result, faster (docs/performance.md). The batches are known in advance
-    (:func:`shuffle_batches`), so no loop trip count is data: each batch's digits are computed in registers,
-    checked, and only then swapped in (a rejected word swaps nothing, so there is nothing to undo).
-
-    Generated source, compiled inline into its (cached) callers; it is not cached by itself, having no file.
-    """
-    lines = [f"def shuffle_{n}_{k}(st, deck):", f"    assert deck.shape[0] == {n}"] + _unrolled_lines(n, k, "    ")
-    namespace = {"np": np, "next32": next32, "MASK32": MASK32}
-    exec("\n".join(lines), namespace)  # noqa: S102 (source built above from ints)
-    return numba.njit(nogil=True, error_model="numpy", inline="always")(namespace[f"shuffle_{n}_{k}"])
-
-
-def _unrolled_lines(n: int, k: int, indent: str, tag: str = "") -> list[str]:
-    """The statements of :func:`unrolled_shuffle`'s body (``st``, ``deck``), indented by ``indent``, its
-    variables suffixed by ``tag``."""
-    lines = []
-    x, m, c = f"x{tag}", f"m{tag}", f"c{tag}"
-    for i, j, prod in shuffle_batches(n, k):
-        lines += ["while True:", f"    {x} = next32(st)"]
-        for t in range(i, j):
-            lines += [
-                f"    {m} = {x} * np.uint64({n - t})",
-                f"    s{t}{tag} = {t} + np.int64({m} >> np.uint64(32))",
-                f"    {x} = {m} & MASK32",
-            ]
-        lines += [f"    if {x} >= np.uint64({prod}) or {x} >= np.uint64({(2**32 - prod) % prod}):", "        break"]
-        for t in range(i, j):
-            lines += [f"{c} = deck[{t}]", f"deck[{t}] = deck[s{t}{tag}]", f"deck[s{t}{tag}] = {c}"]
-    return [indent + line for line in lines]
-
-
-@functools.cache
-def shuffle_for(shapes: tuple[tuple[int, int], ...]):
-    """A shuffle ``f(st, deck, k)`` with :func:`partial_shuffle`'s result, words and signature that runs
-    :func:`unrolled_shuffle`'s code when ``(deck.shape[0], k)`` is one of ``shapes`` and partial_shuffle
-    otherwise: for a kernel whose decks come in a few sizes known in advance. Generated source, one branch per
-    shape with the unrolled statements written into it, each branch with its own variable names: calling the
-    unrolled functions instead, or sharing the names between branches, made the first compile of a Bisko-Bobo
-    simulation ~7 s slower (41 s against 34 s). Compiled inline into its callers, so call it from one compiled
-    function, not from many."""
-    lines = ["def shuffle(st, deck, k):", "    n = deck.shape[0]"]
-    for i, (n, k) in enumerate(shapes):
-        lines += [f"    {'el' if i else ''}if n == {n} and k == {k}:"] + _unrolled_lines(n, k, "        ", f"_{i}")
-    lines += ["    else:", "        partial_shuffle(st, deck, k)"] if shapes else ["    partial_shuffle(st, deck, k)"]
-    namespace = {"np": np, "next32": next32, "MASK32": MASK32, "partial_shuffle": partial_shuffle}
-    exec("\n".join(lines), namespace)  # noqa: S102 (source built above from ints)
-    return numba.njit(nogil=True, error_model="numpy", inline="always")(namespace["shuffle"])
 
 
 @jit

@@ -380,7 +380,7 @@ def _bi_loop_for_overload(hands, counts, points, out_count, turn, last, cur_kind
 @jit
 def deal(st, deck, hands, counts, starter):
     """BI-2, BI-3: the deck shuffled and dealt round from ``starter``, 13 cards each. The shuffle is the loop: the 52 unrolled steps
-    (rng.unrolled_shuffle, the same draws) took 3.5 s of a cold first run, and the games ran no faster."""
+    (an unrolled shuffle, the same draws) took 3.5 s of a cold first run, and the games ran no faster."""
     rng.partial_shuffle(st, deck, 52)
     for s in range(4):
         hands[s] = 0

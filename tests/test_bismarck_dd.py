@@ -353,6 +353,49 @@ def test_card_values_match_brute_force(tables):
             assert v == ref.minimax(rest, trump, 0, [int(c)], 1, 1)
 
 
+def test_card_values_mid_trick_match_brute_force(tables):
+    """card_values with 0-2 cards of the trick played, no trumps, a trump suit and the misère (the other two
+    seats maximising the count seat's tricks), against full minimax. A card is searched once per run of
+    equivalent cards (kernels.dd.solve.card_values); the runs here are long, since few cards are present, and
+    a card of the current trick splits one (it is still in play)."""
+    ttk, ttg, bufs = tables
+    r = np.random.default_rng(41)
+    checked = 0
+    for i in range(90):
+        hands = _random_ending(r, 3, 4)
+        trump = int(r.integers(-1, 4))
+        leader = int(r.integers(0, 3))
+        k = i % 3
+        row: list[int] = []
+        for j in range(k):
+            q = (leader + j) % 3
+            c = int(r.choice(ref.legal(hands[q], ref.suit(row[0]) if row else None, trump)))
+            hands[q].discard(c)
+            row.append(c)
+        p = (leader + k) % 3
+        misere = i % 2 == 1
+        countteam = 1 << p
+        maxteam = 7 ^ countteam if misere else countteam
+        h = _array(hands)
+        played = np.zeros(4, dtype=np.int64)
+        played[:k] = row
+        cards = np.zeros(16, dtype=np.int64)
+        values = np.zeros(16, dtype=np.int64)
+        n = dd.card_values(h, 3, trump, 0, leader, played, k, maxteam, countteam, ttk, ttg, bufs, cards, values)
+        assert sorted(cards[:n].tolist()) == ref.legal(hands[p], ref.suit(row[0]) if row else None, trump)
+        for c, v in zip(cards[:n], values[:n]):
+            rest = [set(x) for x in hands]
+            rest[p].discard(int(c))
+            if k == 2:  # the card completes the trick
+                w = (leader + ref.winner_pos((*row, int(c)), trump)) % 3
+                want = ((countteam >> w) & 1) + ref.minimax(rest, trump, w, [], maxteam, countteam)
+            else:
+                want = ref.minimax(rest, trump, leader, [*row, int(c)], maxteam, countteam)
+            assert v == want, (hands, row, int(c))
+            checked += 1
+    assert checked > 150
+
+
 # --- against DDS -------------------------------------------------------------------------------------
 
 SUITS_PBN = (3, 2, 1, 0)  # PBN order S H D C; our suit indices C D H S = 0..3
@@ -638,6 +681,33 @@ def test_pimc_never_reads_hidden_cards():
             )
             picks.append((int(c), tuple(st)))
         assert picks[0] == picks[1]
+
+
+def test_solver_card_is_a_best_card():
+    """kernels.bismarck.pimc.choose_card (the dd player here: the layout known, so its values are card_values'):
+    the card has the best value (the most tricks; the fewest in the misère), the lowest such card on ties."""
+    r = np.random.default_rng(37)
+    ttk, ttg, bufs, ways, scratch = K.new_solver_state(np.array([K.S_DD]))
+    cards = np.zeros(16, dtype=np.int64)
+    values = np.zeros(16, dtype=np.int64)
+    tied = 0
+    for trial in range(40):
+        deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
+        hands = np.array([_mask(deck[:5]), _mask(deck[5:10]), _mask(deck[10:15]), 0], dtype=np.uint64)
+        trump = int(r.integers(-1, 4))
+        misere = trial % 4 == 3
+        unseen = np.uint64(_mask(deck[5:]))
+        st = rng.new_state()
+        c = int(K.choose_card(K.S_DD, 0, hands.copy(), 0, np.zeros(4, dtype=np.int64), 0, trump, misere, 0, unseen,
+                              np.zeros(3, dtype=np.int64), np.uint64(0), 1, st, ttk, ttg, bufs, ways, scratch))  # fmt: skip
+        maxteam = 6 if misere else 1
+        n = dd.card_values(hands.copy(), 3, trump, 0, 0, np.zeros(4, dtype=np.int64), 0, maxteam, 1, ttk, ttg, bufs,
+                           cards, values)  # fmt: skip
+        value = dict(zip(cards[:n].tolist(), values[:n].tolist()))
+        best = (min if misere else max)(value.values())
+        assert c == min(x for x, v in value.items() if v == best), (trial, value, c)
+        tied += sum(v == best for v in value.values()) > 1
+    assert tied  # some positions have several best cards
 
 
 def test_new_tt_is_empty_and_aligned():

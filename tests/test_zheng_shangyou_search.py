@@ -17,7 +17,7 @@ from kernels import zheng_shangyou as K
 
 def test_games_with_a_search_seat_are_complete_zero_sum_and_reproducible():
     spec = zs.simulation_spec(strategies=["1=search:60"])
-    assert spec.kernel.endswith("simulate_search_chunks")
+    assert spec.kernel.endswith("simulate_full_chunks")
     a = driver.run(spec, trials=120, seed=4, chunk_size=30, progress=False, threads=1)
     b = driver.run(spec, trials=120, seed=4, chunk_size=30, progress=False, threads=2)
     assert a.rows() == b.rows()
@@ -25,7 +25,30 @@ def test_games_with_a_search_seat_are_complete_zero_sum_and_reproducible():
     assert t[(t.measure == "score") & t.seat.isna()].iloc[0].total == 0
     places = t[(t.measure == "place") & t.seat.notna()]
     assert (places.groupby("place").successes.sum() == 120).all()
-    assert not zs.simulation_spec(strategies=["greedy"]).kernel.endswith("search_chunks")
+    assert not zs.simulation_spec(strategies=["greedy"]).kernel.endswith("full_chunks")
+
+
+def test_the_greedy_kernels_play_as_the_full_ones_and_refuse_other_players():
+    """The greedy players only (flavour 0, kernels.zheng_shangyou.game): the same rows as the kernels with every
+    player on the same seed (greedy, greedy-hold and greedy-stop seats, single games and a match); random,
+    planning and search seats pick the full kernels, and a greedy kernel handed one stops with a clear error."""
+    import dataclasses
+
+    for strategies, games in ((["greedy"], 1), (["1=greedy-hold", "2=greedy-stop"], 3)):
+        spec = zs.simulation_spec(strategies=strategies, games_per_match=games)
+        assert spec.kernel.endswith(":simulate_chunks")
+        full = dataclasses.replace(spec, kernel=spec.kernel.replace("simulate_chunks", "simulate_full_chunks"))
+        a = driver.run(spec, trials=200, seed=9, chunk_size=50, progress=False)
+        b = driver.run(full, trials=200, seed=9, chunk_size=50, progress=False)
+        assert a.rows() == b.rows()
+    for other in ("0=random", "2=planning", "3=search:5"):
+        assert zs.simulation_spec(strategies=[other]).kernel.endswith(":simulate_full_chunks")
+        assert zs.compare_spec("greedy", other.split("=")[1], players=4).kernel.endswith(":compare_full_chunks")
+    for other, who in (("0=random", "random"), ("1=planning", "planning")):
+        spec = zs.simulation_spec(strategies=[other])
+        lite = dataclasses.replace(spec, kernel=spec.kernel.replace("simulate_full_chunks", "simulate_chunks"))
+        with pytest.raises(ValueError, match=f"a {who} seat needs the kernels compiled with every player"):
+            driver.run(lite, trials=4, seed=1, chunk_size=4, progress=False, threads=1)
 
 
 def _position(hands: list[str], turn: int, current: str | None = None, by: int = 0):
@@ -61,7 +84,7 @@ def test_a_search_seat_beats_the_greedy_seats_on_the_same_deals():
     all-greedy game. At 100 rollouts a decision the search seat's win share is well above a fair 0.25 (make bench
     measures the default budget on 2,000 deals: about 0.5)."""
     spec = zs.compare_spec("greedy", "search:100", players=4)
-    assert spec.kernel.endswith("compare_search_chunks")
+    assert spec.kernel.endswith("compare_full_chunks")
     t = driver.run(spec, trials=150, seed=11, chunk_size=25, progress=False).table
     pooled = t[t.seat.isna()]
     win = pooled[pooled.measure == "challenger_minus_field_win"].iloc[0]
@@ -84,7 +107,7 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     strat, names = zs.strategy_table(["2=search:500:1.5"], 4)
     assert names[2] == "search:500:1.5" and list(strat[2]) == [K.POLICY_SEARCH, 0, 500, 1500]
     spec = zo.odds_spec(hand="3D 4D 5D 9H", cards_left=["1=5", "2=5", "3=5"], strategies=["search:20"])
-    assert spec.kernel.endswith("advise_search_chunks")
+    assert spec.kernel.endswith("advise_full_chunks")
     t = driver.run(spec, trials=16, chunk_size=8, seed=1, progress=False).table
     assert (t[t.measure == "win"].trials == 16).all()
     doc = zr.record(seed=5, strategies=["0=search:40"])

@@ -329,9 +329,11 @@ def _strategy_row(name: str) -> list[int]:
     return [K.POLICY_SEARCH, 0, budget, round(c * 1000)]
 
 
-def searches(strat: np.ndarray) -> bool:
-    """Whether a seat of these strategy rows is the search player (its kernels then have the search compiled in)."""
-    return bool((strat[:, 0] == K.POLICY_SEARCH).any())
+def needs_full(strat: np.ndarray) -> bool:
+    """Whether a seat of these strategy rows plays other than the greedy players (random, planning, search): its
+    kernels are then the ``*_full`` ones, with every player compiled in. The others compile the greedy players
+    only, a few seconds less of a first run (kernels.zheng_shangyou.game, above ``_search_hook``)."""
+    return bool((strat[:, 0] != K.POLICY_GREEDY).any())
 
 
 def simulation_spec(
@@ -348,7 +350,7 @@ def simulation_spec(
     args = (np.int64(P), deck, n_deal, strat, np.int64(games_per_match), zv)
     return KernelSpec(
         game=GAME,
-        kernel="kernels.zheng_shangyou:" + ("simulate_search_chunks" if searches(strat) else "simulate_chunks"),
+        kernel="kernels.zheng_shangyou:" + ("simulate_full_chunks" if needs_full(strat) else "simulate_chunks"),
         args=args,
         n_counts=K.counts_width(P),
         tabulate=tabulate,
@@ -458,7 +460,7 @@ def compare_spec(field: str, challenger: str, players: int | None = None, varian
     return KernelSpec(
         game=GAME,
         kernel="kernels.zheng_shangyou:"
-        + ("compare_search_chunks" if searches(a) or searches(b) else "compare_chunks"),
+        + ("compare_full_chunks" if needs_full(a) or needs_full(b) else "compare_chunks"),
         args=(np.int64(P), deck, n_deal, a, b, zv),
         n_counts=P * K.PAIR_STATS,
         tabulate=tab,
@@ -501,7 +503,7 @@ def card_value_spec(
 
     return KernelSpec(
         game=GAME,
-        kernel="kernels.zheng_shangyou:" + ("card_value_search_chunks" if searches(strat) else "card_value_chunks"),
+        kernel="kernels.zheng_shangyou:" + ("card_value_full_chunks" if needs_full(strat) else "card_value_chunks"),
         args=(np.int64(P), deck, n_deal, strat, np.int64(kind), np.int64(target), zv),
         n_counts=2 + K.PAIR_STATS,
         tabulate=tab,

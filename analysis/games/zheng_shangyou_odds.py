@@ -37,7 +37,7 @@ from .zheng_shangyou import (
     classify_mask,
     copies,
     max_hand,
-    searches,
+    needs_full,
     strategy_table,
 )
 
@@ -174,7 +174,7 @@ def odds_spec(
     strat, models = strategy_table(strategies, P)
     args = (np.int64(P), np.int64(seat), hands, counts, pool_arr, need, state, never, actions, strat, zv)
     return advisor_spec(
-        GAME, "kernels.zheng_shangyou:" + ("advise_search_chunks" if searches(strat) else "advise_chunks"), args, names,
+        GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
         players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
     )  # fmt: skip
 
@@ -257,7 +257,7 @@ def exchange_spec(
     )  # fmt: skip
     return advisor_spec(
         GAME,
-        "kernels.zheng_shangyou:" + ("advise_exchange_search_chunks" if searches(strat) else "advise_exchange_chunks"),
+        "kernels.zheng_shangyou:" + ("advise_exchange_full_chunks" if needs_full(strat) else "advise_exchange_chunks"),
         args, names,
         players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine), decision="exchange",
     )  # fmt: skip

@@ -41,7 +41,7 @@ from .zheng_shangyou import (
     classify_mask,
     copies,
     hand_sizes,
-    searches,
+    needs_full,
     strategy_table,
 )
 from .zheng_shangyou_odds import _codes as codes_of
@@ -106,7 +106,7 @@ def record(
     key0, key1 = split_seed(seed)
     hands0 = np.zeros((P, 2), dtype=np.uint64)
     log = np.zeros((K.MAX_TURNS + 1, 3), dtype=np.int64)
-    play = K.record_search_game if searches(strat) else K.record_game
+    play = K.record_full_game if needs_full(strat) else K.record_game
     play(key0, key1, np.int64(0), np.int64(P), deck, n_deal, strat, zv, hands0, log)
     events: list[dict] = []
     for seat, play, dup in log[1 : 1 + int(log[0, 0])]:

@@ -79,27 +79,27 @@ def advise_chunks(
 ):  # fmt: skip
     """The driver's kernel: each trial is one sampled layout on which every action of ``actions[A, 2]``
     (``(cards, dups)``; ``(0, 0)`` = pass) is played by ``seat`` and the game played on by ``strat``'s players,
-    with the same random draws for every action (no search player: :func:`advise_search_chunks`)."""
+    with the same random draws for every action (the greedy players only; any other model: :func:`advise_full_chunks`)."""
     for ci in range(chunk_ids.shape[0]):
         _advise_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state,
                       never, actions, strat, zv, out[ci], 0)  # fmt: skip
 
 
 @chunk_jit
-def advise_search_chunks(
+def advise_full_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions,
     strat, zv, out,
 ):  # fmt: skip
-    """:func:`advise_chunks` with the search player compiled in (models that search)."""
+    """:func:`advise_chunks` with every player compiled in (flavour 2: random, planning, search)."""
     for ci in range(chunk_ids.shape[0]):
         _advise_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state,
-                      never, actions, strat, zv, out[ci], 1)  # fmt: skip
+                      never, actions, strat, zv, out[ci], 2)  # fmt: skip
 
 
 @jit_inline
 def _advise_chunk(
     c, chunk_size, n_trials, key0, key1, P, seat, hands0, counts0, pool, need, state, never, actions, strat, zv, row,
-    search,
+    flavour,
 ):  # fmt: skip
     A = actions.shape[0]
     start = c * chunk_size
@@ -129,7 +129,7 @@ def _advise_chunk(
             winner, loser = _loop_for(
                 P, hands, counts, seat, state[P_CUR_KIND], state[P_CUR_LEN], state[P_CUR_KEY], state[P_LAST],
                 state[P_PASSES], state[P_PLACE], state[P_WINNER], state[P_REV], np.bool_(True), actions[a, 0],
-                actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0], search,
+                actions[a, 1], strat, st_play, rec, moves, scratch, zv, rec[:0], flavour,
             )  # fmt: skip
             add_action(row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if loser == seat else 0, wins, scores)
         add_sample(row, A, wins, scores)
@@ -144,27 +144,27 @@ def advise_exchange_chunks(
     holds its dealt cards and the Loser's highest single ``cap``; each action gives the card ``gives[a]`` to
     ``loser`` (known to hold no card above ``cap``), then the game is played from its first lead (variant
     ``later_game_leader``, the Loser dealing) by ``strat``'s players, every action on the same layout and draws
-    (no search player: :func:`advise_exchange_search_chunks`)."""
+    (the greedy players only; any other model: :func:`advise_exchange_full_chunks`)."""
     for ci in range(chunk_ids.shape[0]):
         _exchange_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool,
                         need, gives, strat, zv, out[ci], 0)  # fmt: skip
 
 
 @chunk_jit
-def advise_exchange_search_chunks(
+def advise_exchange_full_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives,
     strat, zv, out,
 ):  # fmt: skip
-    """:func:`advise_exchange_chunks` with the search player compiled in (models that search)."""
+    """:func:`advise_exchange_chunks` with every player compiled in (flavour 2: random, planning, search)."""
     for ci in range(chunk_ids.shape[0]):
         _exchange_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool,
-                        need, gives, strat, zv, out[ci], 1)  # fmt: skip
+                        need, gives, strat, zv, out[ci], 2)  # fmt: skip
 
 
 @jit_inline
 def _exchange_chunk(
     c, chunk_size, n_trials, key0, key1, P, seat, loser, cap, hands0, counts0, pool, need, gives, strat, zv, row,
-    search,
+    flavour,
 ):  # fmt: skip
     A = gives.shape[0]
     zero = np.int64(0)
@@ -209,7 +209,7 @@ def _exchange_chunk(
             rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
             winner, last = _loop_for(
                 P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-                np.bool_(False), np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0], search,
+                np.bool_(False), np.uint64(0), np.uint64(0), strat, st_play, rec, moves, scratch, zv, rec[:0], flavour,
             )  # fmt: skip
             add_action(row, a, 1 if winner == seat else 0, rec[seat, G_SCORE], 1 if last == seat else 0, wins, scores)
         add_sample(row, A, wins, scores)

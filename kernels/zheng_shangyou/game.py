@@ -94,14 +94,14 @@ def score_first_out(P, winner, counts, rec, zv):
 
 @jit
 def play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv):
-    """:func:`_play_game` without the search player."""
-    return _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, 0)
+    """:func:`_play_game` with every built-in player but search (flavour 1)."""
+    return _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, 1)
 
 
 @jit_inline
-def _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, search):
+def _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, flavour):
     """Play one game from dealt ``hands[P, 2]`` (cards, dups) with ``leader`` to lead; fills
-    ``rec[P, G_FIELDS]``; ``search`` as in :func:`_loop_for`.
+    ``rec[P, G_FIELDS]``; ``flavour`` as in :func:`_loop_for`.
 
     Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8).
     """
@@ -122,7 +122,7 @@ def _play_game(P, hands, counts, leader, strat, st, rec, moves, scratch, zv, sea
     # no event log: an empty int64 view (rec[:0]: no allocation, the same array type as a real log)
     return _loop_for(
         P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-        np.bool_(False), np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv, rec[:0], search,
+        np.bool_(False), np.uint64(0), np.uint64(0), strat, st, rec, moves, scratch, zv, rec[:0], flavour,
     )  # fmt: skip
 
 
@@ -131,276 +131,315 @@ def play_on(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
     forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log,
 ):  # fmt: skip
-    """:func:`_play_loop` without the search player (compiled without it: the advisor, records, paired runs)."""
+    """:func:`_play_loop` with every built-in player but search (flavour 1), for calls from Python."""
     return _loop_for(
         P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, forced, fplay, fdup,
-        strat, st, rec, moves, scratch, zv, log, 0,
+        strat, st, rec, moves, scratch, zv, log, 1,
     )  # fmt: skip
 
 
+# The play loop is compiled for a constant ``flavour`` (:func:`_loop_for`): which players' code it holds.
+#   0: the greedy players only (greedy, greedy-hold, greedy-stop): most runs;
+#   1: every built-in player but search (random, planning): the Python entry points play_game and play_on, and
+#      the search's rollouts (greedy players, but the greedy-only loop ran them 15-20% slower: docs/performance.md);
+#   2: every player, search included (the *_full_chunks kernels).
+# The planning player and the random leader are a large part of the loop's compiling (docs/performance.md); a
+# seat whose player is not compiled in stops the run with a ValueError (the analysis layer picks the kernel).
+
+
 def _search_hook(
-    search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
+    flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
     moves, scratch, zv, n,
 ):  # fmt: skip
-    """The search player's action (kernels.zheng_shangyou.search), compiled in only where ``search`` is the constant
-    1. Compiled code only (see its overload)."""
+    """The search player's action (kernels.zheng_shangyou.search), compiled in only where ``flavour`` is the
+    constant 2. Compiled code only (see its overload)."""
     raise NotImplementedError
 
 
 @overload(_search_hook, prefer_literal=True)
 def _search_hook_overload(
-    search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
+    flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec,
     moves, scratch, zv, n,
 ):  # fmt: skip
-    """``search`` a constant 1: the search (whose rollouts run :func:`_loop_for` with the constant 0, so numba
-    never compiles a call cycle); 0: a stub (a search seat there is an error of the caller's)."""
-    if isinstance(search, types.IntegerLiteral) and search.literal_value == 1:
+    """``flavour`` a constant 2: the search (whose rollouts run :func:`_loop_for` with the constant 1, so numba
+    never compiles a call cycle); otherwise a stub."""
+    if isinstance(flavour, types.IntegerLiteral) and flavour.literal_value == 2:
         from .search import search_play
 
-        def searching(search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
+        def searching(flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
             return search_play(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n)  # fmt: skip
 
         return searching
 
-    def stub(search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
+    def stub(flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
         if n > 0:  # always (a search seat has legal plays): the raise, behind a test, leaves a typed return
-            raise ValueError("a search seat needs the kernels compiled with the search player (*_search_chunks)")
+            raise ValueError("a search seat needs the kernels compiled with every player (*_full_chunks)")
         return moves[0, 0], moves[0, 1]
 
     return stub
 
 
-def _play_loop(
-    P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
-    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
-):  # fmt: skip
-    """Play a game on to its end from a state: ``hands[P, 2]`` and ``counts`` (0 for the seats out),
-    ``turn`` to act, the play on the table (``cur_kind`` .. ``cur_key``, K_NONE on lead; ``last`` played it;
-    ``passes`` since), ``place`` seats out so far, ``winner`` (-1 while nobody is out), ``rev`` (1 while a
-    revolution is in force, variant 7). With ``forced``, the first action is ``(fplay, fdup)`` (0 = pass)
-    instead of the player's choice. ``rec`` must hold each seat's G_NEVER_PLAYED; the rest is filled here.
-    ``log`` (``[n, 3]`` int64, or an empty one): each turn's ``(seat, cards, dups)`` (0, 0 = a pass) in rows
-    ``1 ..``, their number in ``log[0, 0]``; a game longer than the log keeps its first rows.
+def _check_players(flavour, P, strat):
+    """Refuse (ValueError) a seat whose player the loop of this ``flavour`` does not hold. Compiled code only."""
+    raise NotImplementedError
 
-    ``search`` (a constant, 0 or 1) compiles the search player in (POLICY_SEARCH seats) or not.
 
-    Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8)."""
-    # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
-    # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
-    # pbuf[P] the plan maker's work area
-    planners = 0
-    for s in range(P):
-        if strat[s, 0] == POLICY_PLANNING:
-            planners = P + 1
-    pbuf = np.zeros((planners, MAX_PLAN + 2, 2), dtype=np.uint64)
-    # bit s: seat s's hand can make no bomb and no straight flush (once true it stays true as cards leave)
-    plain = 0
-    for s in range(P):
-        if _no_bomb_or_straight_flush(hands[s, 0], hands[s, 1], zv):
-            plain |= 1 << s
-    active = 0
-    for s in range(P):
-        if counts[s] > 0:
-            active += 1
-    loser = -1
-    for _ in range(MAX_TURNS):
-        hand = hands[turn, 0]
-        dup = hands[turn, 1]
-        min_opp = np.int64(99)  # the fewest cards an opponent holds: only the players that look at it
-        if strat[turn, 0] == POLICY_PLANNING or strat[turn, 1] == BOMB_STOP:
+@overload(_check_players, prefer_literal=True)
+def _check_players_overload(flavour, P, strat):
+    # once a game, before the loop: a raise on the per-turn path slows the whole loop (docs/performance.md)
+    if isinstance(flavour, types.IntegerLiteral) and flavour.literal_value == 0:
+
+        def greedy_only(flavour, P, strat):
             for s in range(P):
-                if s != turn and counts[s] > 0 and counts[s] < min_opp:
-                    min_opp = counts[s]
-        play = np.uint64(0)  # 0 = pass
-        pdup = np.uint64(0)
-        single = -1  # the card, when the play is known to be a single (no classify needed)
-        if forced:
-            forced = False
-            play = fplay
-            pdup = fdup
-        elif strat[turn, 0] == POLICY_SEARCH:
-            n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv, rev)
-            if n > 0:
-                play, pdup = _search_hook(
-                    search, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
-                    strat, st, rec, moves, scratch, zv, n,
-                )  # fmt: skip
-        elif strat[turn, 0] == POLICY_PLANNING:
-            # each seat's plan is kept until its hand changes
-            mine = pbuf[turn]
-            if mine[MAX_PLAN, 0] != hand or mine[MAX_PLAN, 1] != dup or mine[MAX_PLAN + 1, 0] == 0:
-                mine[MAX_PLAN + 1, 0] = plan_hand(hand, dup, mine[:MAX_PLAN], pbuf[P, :MAX_PLAN], zv[V_MIN_STRAIGHT])
-                mine[MAX_PLAN, 0] = hand
-                mine[MAX_PLAN, 1] = dup
-            play, pdup = _planning_play(
-                strat[turn, 2],
-                hand,
-                dup,
-                counts[turn],
-                cur_kind,
-                cur_len,
-                cur_key,
-                moves,
-                scratch,
-                min_opp,
-                zv,
-                mine[:MAX_PLAN],
-                np.int64(mine[MAX_PLAN + 1, 0]),
-                rev,
-            )
-        elif cur_kind == K_SINGLE and rev == 0 and (plain >> turn) & 1:
-            # following a single from a hand without bombs or straight flushes (most turns): the legal plays
-            # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
-            # play is the r-th such card and the greedy player's cheapest the lowest (same draws as below)
-            cand = _singles_above(hand, cur_key, zv)
-            n = _popcount(cand)
-            if n > 0:
-                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
-                if k >= 0:
-                    single = nth_bit(cand, k)
-                    play = np.uint64(1) << np.uint64(single)
-        elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and rev == 0 and (plain >> turn) & 1 and dup == 0:
-            # following a pair or three of a kind from such a hand: only higher plays of that kind (the
-            # greedy player's cheapest is the first, as for singles)
-            w = 2 if cur_kind == K_PAIR else 3
-            n = np.int64(follow_same_kind(hand, w, cur_key, zv, -1))
-            if n > 0:
-                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
-                if k >= 0:
-                    play = follow_same_kind(hand, w, cur_key, zv, k)
-        elif cur_kind == K_STRAIGHT and rev == 0 and (plain >> turn) & 1 and dup == 0:
-            # following a straight from such a hand: only higher straights of its length (greedy: the first)
-            n = np.int64(follow_straight(hand, cur_len, cur_key, zv, -1))
-            if n > 0:
-                k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
-                if k >= 0:
-                    play = follow_straight(hand, cur_len, cur_key, zv, k)
-        elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
-            # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
-            play = random_lead(st, hand, zv)
-            if play & (play - np.uint64(1)) == 0 and rev == 0:
-                single = _low_index(play)  # a single in the normal order: its key is its code
-        else:
-            n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv, rev)
-            pick = -1
-            if n > 0:
-                pick = choose(
-                    st,
-                    strat[turn, 0],
-                    strat[turn, 1],
-                    strat[turn, 2],
-                    hand,
-                    counts[turn],
-                    cur_kind,
-                    cur_len,
-                    cur_key,
-                    moves,
-                    n,
-                    min_opp,
-                    zv,
-                    rev,
-                )
-            if cur_kind == K_NONE and pick < 0:
-                pick = 0  # a leader must play (cannot happen with a non-empty hand)
-            if pick >= 0:
-                play = moves[pick, 0]
-                pdup = moves[pick, 1]
-        if log.shape[0] > 0 and log[0, 0] + 1 < log.shape[0]:
-            log[0, 0] += 1
-            log[log[0, 0], 0] = turn
-            log[log[0, 0], 1] = np.int64(play)
-            log[log[0, 0], 2] = np.int64(pdup)
-        if play:
-            if single >= 0:
-                kind, length, key = K_SINGLE, 1, _single_key(single, zv)
+                if strat[s, 0] == POLICY_RANDOM:
+                    raise ValueError("a random seat needs the kernels compiled with every player (*_full_chunks)")
+                if strat[s, 0] == POLICY_PLANNING:
+                    raise ValueError("a planning seat needs the kernels compiled with every player (*_full_chunks)")
+
+        return greedy_only
+
+    def any_player(flavour, P, strat):
+        pass  # a search seat in flavour 1: the search stub refuses it (kernels need a typed return there)
+
+    return any_player
+
+
+def _make_play_loop(every):
+    """The play loop with the random and planning players compiled in (``every``) or the greedy players only (a
+    constant of the closure: numba prunes the branches before typing, and their code is never compiled)."""
+
+    def _play_loop(
+        P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+        forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, flavour,
+    ):  # fmt: skip
+        """Play a game on to its end from a state: ``hands[P, 2]`` and ``counts`` (0 for the seats out),
+        ``turn`` to act, the play on the table (``cur_kind`` .. ``cur_key``, K_NONE on lead; ``last`` played it;
+        ``passes`` since), ``place`` seats out so far, ``winner`` (-1 while nobody is out), ``rev`` (1 while a
+        revolution is in force, variant 7). With ``forced``, the first action is ``(fplay, fdup)`` (0 = pass)
+        instead of the player's choice. ``rec`` must hold each seat's G_NEVER_PLAYED; the rest is filled here.
+        ``log`` (``[n, 3]`` int64, or an empty one): each turn's ``(seat, cards, dups)`` (0, 0 = a pass) in rows
+        ``1 ..``, their number in ``log[0, 0]``; a game longer than the log keeps its first rows.
+
+        ``flavour`` (a constant, 0 to 2) is which players' code is compiled in (:func:`_loop_for`).
+
+        Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8)."""
+        # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
+        # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
+        # pbuf[P] the plan maker's work area
+        _check_players(flavour, P, strat)
+        planners = 0
+        for s in range(P):
+            if strat[s, 0] == POLICY_PLANNING:
+                planners = P + 1
+        pbuf = np.zeros((planners, MAX_PLAN + 2, 2), dtype=np.uint64)
+        # bit s: seat s's hand can make no bomb and no straight flush (once true it stays true as cards leave)
+        plain = 0
+        for s in range(P):
+            if _no_bomb_or_straight_flush(hands[s, 0], hands[s, 1], zv):
+                plain |= 1 << s
+        active = 0
+        for s in range(P):
+            if counts[s] > 0:
+                active += 1
+        loser = -1
+        for _ in range(MAX_TURNS):
+            hand = hands[turn, 0]
+            dup = hands[turn, 1]
+            min_opp = np.int64(99)  # the fewest cards an opponent holds: only the players that look at it
+            if strat[turn, 0] == POLICY_PLANNING or strat[turn, 1] == BOMB_STOP:
+                for s in range(P):
+                    if s != turn and counts[s] > 0 and counts[s] < min_opp:
+                        min_opp = counts[s]
+            play = np.uint64(0)  # 0 = pass
+            pdup = np.uint64(0)
+            single = -1  # the card, when the play is known to be a single (no classify needed)
+            if forced:
+                forced = False
+                play = fplay
+                pdup = fdup
+            elif strat[turn, 0] == POLICY_SEARCH:
+                n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv, rev)
+                if n > 0:
+                    play, pdup = _search_hook(
+                        flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
+                        strat, st, rec, moves, scratch, zv, n,
+                    )  # fmt: skip
+            elif strat[turn, 0] == POLICY_PLANNING:
+                if every:  # a closure constant: numba prunes the branch before typing where it is False
+                    # each seat's plan is kept until its hand changes
+                    mine = pbuf[turn]
+                    if mine[MAX_PLAN, 0] != hand or mine[MAX_PLAN, 1] != dup or mine[MAX_PLAN + 1, 0] == 0:
+                        mine[MAX_PLAN + 1, 0] = plan_hand(
+                            hand, dup, mine[:MAX_PLAN], pbuf[P, :MAX_PLAN], zv[V_MIN_STRAIGHT]
+                        )
+                        mine[MAX_PLAN, 0] = hand
+                        mine[MAX_PLAN, 1] = dup
+                    play, pdup = _planning_play(
+                        strat[turn, 2], hand, dup, counts[turn], cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv,
+                        mine[:MAX_PLAN], np.int64(mine[MAX_PLAN + 1, 0]), rev,
+                    )  # fmt: skip
+            elif cur_kind == K_SINGLE and rev == 0 and (plain >> turn) & 1:
+                # following a single from a hand without bombs or straight flushes (most turns): the legal plays
+                # are the higher singles, whose order as plays is the cards' order, so the random player's r-th
+                # play is the r-th such card and the greedy player's cheapest the lowest (same draws as below)
+                cand = _singles_above(hand, cur_key, zv)
+                n = _popcount(cand)
+                if n > 0:
+                    k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                    if k >= 0:
+                        single = nth_bit(cand, k)
+                        play = np.uint64(1) << np.uint64(single)
+            elif (cur_kind == K_PAIR or cur_kind == K_TRIPLE) and rev == 0 and (plain >> turn) & 1 and dup == 0:
+                # following a pair or three of a kind from such a hand: only higher plays of that kind (the
+                # greedy player's cheapest is the first, as for singles)
+                w = 2 if cur_kind == K_PAIR else 3
+                n = np.int64(follow_same_kind(hand, w, cur_key, zv, -1))
+                if n > 0:
+                    k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                    if k >= 0:
+                        play = follow_same_kind(hand, w, cur_key, zv, k)
+            elif cur_kind == K_STRAIGHT and rev == 0 and (plain >> turn) & 1 and dup == 0:
+                # following a straight from such a hand: only higher straights of its length (greedy: the first)
+                n = np.int64(follow_straight(hand, cur_len, cur_key, zv, -1))
+                if n > 0:
+                    k = rng.below(st, n + 1) - 1 if strat[turn, 0] == POLICY_RANDOM else 0
+                    if k >= 0:
+                        play = follow_straight(hand, cur_len, cur_key, zv, k)
+            elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
+                # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
+                if every:
+                    play = random_lead(st, hand, zv)
+                    if play & (play - np.uint64(1)) == 0 and rev == 0:
+                        single = _low_index(play)  # a single in the normal order: its key is its code
             else:
-                kind, length, key = classify(play, pdup, zv, rev)
-            if _special(kind):
-                rec[turn, G_BOMBS_PLAYED] += 1
-            if zv[V_REVOLUTION] == 1 and kind == K_BOMB:
-                # variant 7: a four of a kind turns the rank order over until the next one or the game's end;
-                # the bomb on the table is read again in the new order
-                rev = 1 - rev
-                kind, length, key = classify(play, pdup, zv, rev)
-            hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)
-            if not (plain >> turn) & 1 and _no_bomb_or_straight_flush(hands[turn, 0], hands[turn, 1], zv):
-                plain |= 1 << turn
-            counts[turn] -= length
-            rec[turn, G_NEVER_PLAYED] = 0
-            cur_kind = kind
-            cur_len = length
-            cur_key = key
-            last = turn
-            passes = 0
-            if counts[turn] == 0:
-                place += 1
-                rec[turn, G_PLACE] = place
-                active -= 1
-                if winner < 0:
-                    winner = turn
-                    if zv[V_SCORE_TIMING] == 0:
-                        score_first_out(P, turn, counts, rec, zv)
-                if active == 1:
-                    for s in range(P):
-                        if counts[s] > 0:
-                            loser = s
-                            rec[s, G_PLACE] = P
-                    if zv[V_SCORE_TIMING] == 1:
-                        # variant at_end: only the Loser still holds cards, and pays the Winner
-                        mult = _multiplier(P, counts[loser], rec[loser, G_NEVER_PLAYED], zv)
-                        rec[loser, G_SCORE] = -counts[loser] * mult
-                        rec[loser, G_CARDS_LEFT] = counts[loser]
-                        rec[winner, G_SCORE] = counts[loser] * mult
-                    break
-            # variant 9: the red joker single, or a pair of twos with the 2 of spades, ends the trick at once
-            if zv[V_AUTO_RESTART] == 1 and (
-                (kind == K_SINGLE and key == RED_JOKER) or (kind == K_PAIR and key == 12 * 4 + 3)
-            ):
-                passes = P
-        else:
-            passes += 1
-        # ZS-4: the trick ends when every other player still holding cards has passed in a row
-        need = active - (1 if counts[last] > 0 else 0)
-        if passes >= need:
-            cur_kind = K_NONE
-            cur_len = 0
-            cur_key = 0
-            passes = 0
-            turn = last
-            if counts[turn] == 0:  # the last player went out: the next player with cards leads
-                turn = _next_seat(turn, P)
-                while counts[turn] == 0:
+                n = moves_into(hand, dup, cur_kind, cur_len, cur_key, moves, scratch, zv, rev)
+                pick = -1
+                if n > 0:
+                    pick = choose(
+                        st,
+                        strat[turn, 0],
+                        strat[turn, 1],
+                        strat[turn, 2],
+                        hand,
+                        counts[turn],
+                        cur_kind,
+                        cur_len,
+                        cur_key,
+                        moves,
+                        n,
+                        min_opp,
+                        zv,
+                        rev,
+                    )
+                if cur_kind == K_NONE and pick < 0:
+                    pick = 0  # a leader must play (cannot happen with a non-empty hand)
+                if pick >= 0:
+                    play = moves[pick, 0]
+                    pdup = moves[pick, 1]
+            if log.shape[0] > 0 and log[0, 0] + 1 < log.shape[0]:
+                log[0, 0] += 1
+                log[log[0, 0], 0] = turn
+                log[log[0, 0], 1] = np.int64(play)
+                log[log[0, 0], 2] = np.int64(pdup)
+            if play:
+                if single >= 0:
+                    kind, length, key = K_SINGLE, 1, _single_key(single, zv)
+                else:
+                    kind, length, key = classify(play, pdup, zv, rev)
+                if _special(kind):
+                    rec[turn, G_BOMBS_PLAYED] += 1
+                if zv[V_REVOLUTION] == 1 and kind == K_BOMB:
+                    # variant 7: a four of a kind turns the rank order over until the next one or the game's end;
+                    # the bomb on the table is read again in the new order
+                    rev = 1 - rev
+                    kind, length, key = classify(play, pdup, zv, rev)
+                hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)
+                if not (plain >> turn) & 1 and _no_bomb_or_straight_flush(hands[turn, 0], hands[turn, 1], zv):
+                    plain |= 1 << turn
+                counts[turn] -= length
+                rec[turn, G_NEVER_PLAYED] = 0
+                cur_kind = kind
+                cur_len = length
+                cur_key = key
+                last = turn
+                passes = 0
+                if counts[turn] == 0:
+                    place += 1
+                    rec[turn, G_PLACE] = place
+                    active -= 1
+                    if winner < 0:
+                        winner = turn
+                        if zv[V_SCORE_TIMING] == 0:
+                            score_first_out(P, turn, counts, rec, zv)
+                    if active == 1:
+                        for s in range(P):
+                            if counts[s] > 0:
+                                loser = s
+                                rec[s, G_PLACE] = P
+                        if zv[V_SCORE_TIMING] == 1:
+                            # variant at_end: only the Loser still holds cards, and pays the Winner
+                            mult = _multiplier(P, counts[loser], rec[loser, G_NEVER_PLAYED], zv)
+                            rec[loser, G_SCORE] = -counts[loser] * mult
+                            rec[loser, G_CARDS_LEFT] = counts[loser]
+                            rec[winner, G_SCORE] = counts[loser] * mult
+                        break
+                # variant 9: the red joker single, or a pair of twos with the 2 of spades, ends the trick at once
+                if zv[V_AUTO_RESTART] == 1 and (
+                    (kind == K_SINGLE and key == RED_JOKER) or (kind == K_PAIR and key == 12 * 4 + 3)
+                ):
+                    passes = P
+            else:
+                passes += 1
+            # ZS-4: the trick ends when every other player still holding cards has passed in a row
+            need = active - (1 if counts[last] > 0 else 0)
+            if passes >= need:
+                cur_kind = K_NONE
+                cur_len = 0
+                cur_key = 0
+                passes = 0
+                turn = last
+                if counts[turn] == 0:  # the last player went out: the next player with cards leads
                     turn = _next_seat(turn, P)
-            continue
-        turn = _next_seat(turn, P)
-        while counts[turn] == 0:
+                    while counts[turn] == 0:
+                        turn = _next_seat(turn, P)
+                continue
             turn = _next_seat(turn, P)
-    rec[winner, G_WIN] = 1
-    for s in range(P):
-        rec[s, G_SCORE_SQ] = rec[s, G_SCORE] * rec[s, G_SCORE]
-    return winner, loser
+            while counts[turn] == 0:
+                turn = _next_seat(turn, P)
+        rec[winner, G_WIN] = 1
+        for s in range(P):
+            rec[s, G_SCORE_SQ] = rec[s, G_SCORE] * rec[s, G_SCORE]
+        return winner, loser
+
+    return _play_loop
+
+
+_play_loop = _make_play_loop(True)
+_play_loop_greedy = _make_play_loop(False)
 
 
 def _loop_for(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
-    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, flavour,
 ):  # fmt: skip
-    """The play loop (:func:`_play_loop`) for the constant ``search``: 1 with the search player compiled in
-    (simulations with a search seat), 0 without it (every other caller, and the search's own rollouts). Compiled
-    code only (see its overload)."""
+    """The play loop (:func:`_play_loop`) for the constant ``flavour``: 0 with the greedy players only, 1 with
+    every built-in player but search, 2 with every player (the comment above :func:`_search_hook`). Compiled code
+    only (see its overload)."""
     raise NotImplementedError
 
 
 @overload(_loop_for, prefer_literal=True, jit_options=JIT_OPTIONS)
 def _loop_for_overload(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev,
-    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, search,
+    forced, fplay, fdup, strat, st, rec, moves, scratch, zv, log, flavour,
 ):  # fmt: skip
     """The loop itself is the implementation, compiled once per constant: not a wrapper around a dispatcher of
     its own, which LLVM optimized and numba compiled to machine code once more with the whole loop in it (2 s of
     every cold first run). Overload implementations are not cached apart: the compiled callers hold them."""
-    if isinstance(search, types.IntegerLiteral) and search.literal_value in (0, 1):
+    if isinstance(flavour, types.IntegerLiteral) and flavour.literal_value in (1, 2):
         return _play_loop
+    if isinstance(flavour, types.IntegerLiteral) and flavour.literal_value == 0:
+        return _play_loop_greedy
     return None
 
 
@@ -508,7 +547,7 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
 
     The first game's dealer is seat 0 and the 3 of diamonds leads; later games are dealt by the Loser
     and led by the previous Winner (variant ``later_game_leader``: the 3 of diamonds, the dealer, or the
-    dealer's left). No seat searches (:func:`simulate_search_chunks`).
+    dealer's left). The greedy players only (flavour 0; any other seat: :func:`simulate_full_chunks`).
     """
     for ci in range(chunk_ids.shape[0]):
         _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv,
@@ -516,19 +555,18 @@ def simulate_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal
 
 
 @chunk_jit
-def simulate_search_chunks(
+def simulate_full_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, out
 ):  # fmt: skip
-    """:func:`simulate_chunks` with the search player compiled in (its own kernel: the search compiles only where
-    a search seat plays)."""
+    """:func:`simulate_chunks` with every player compiled in (flavour 2: random, planning, search)."""
     for ci in range(chunk_ids.shape[0]):
         _simulate_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv,
-                        out[ci], 1)  # fmt: skip
+                        out[ci], 2)  # fmt: skip
 
 
 @jit_inline
-def _simulate_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, search):
-    """Chunk ``c`` into its count row; ``search`` as in :func:`_loop_for`."""
+def _simulate_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, flavour):
+    """Chunk ``c`` into its count row; ``flavour`` as in :func:`_loop_for`."""
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)
     hands = np.zeros((P, 2), dtype=np.uint64)
@@ -543,12 +581,12 @@ def _simulate_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat,
     total = np.zeros(P, dtype=np.int64)
     _simulate_range(
         start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row,
-        (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play, total), search,
+        (hands, hands0, counts, rec, moves, scratch, d, st_deal, st_play, total), flavour,
     )  # fmt: skip
 
 
 @jit
-def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, bufs, search):
+def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_match, zv, row, bufs, flavour):
     """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row, on borrowed views of the
     arguments: no reference counting in the loop (kernels._jit.borrowed)."""
     deck, strat, zv, row, bufs = borrowed((deck, strat, zv, row, bufs))
@@ -572,7 +610,7 @@ def _simulate_range(start, stop, key0, key1, P, deck, n_deal, strat, games_per_m
                 leader = dealer
             elif rule == 3:
                 leader = (dealer + 1) % P
-            winner, loser = _play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv, search)
+            winner, loser = _play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv, flavour)
             _accumulate_game(row, P, rec, hands0)
             for s in range(P):
                 total[s] += rec[s, G_SCORE]
@@ -606,18 +644,18 @@ def _accumulate_match(row, P, total):
 def record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
     """One game with its event log: the first game of trial ``trial`` of :func:`simulate_chunks` (the same
     deal, leader and draws), its dealt hands in ``hands0[P, 2]`` and each turn in ``log`` (:func:`play_on`).
-    Returns (leader, winner, loser). No search player (:func:`record_search_game`)."""
+    Returns (leader, winner, loser). The greedy players only (any other seat: :func:`record_full_game`)."""
     return _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, 0)
 
 
 @jit
-def record_search_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
-    """:func:`record_game` with the search player compiled in (:func:`simulate_search_chunks`' first game)."""
-    return _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, 1)
+def record_full_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log):
+    """:func:`record_game` with every player compiled in (:func:`simulate_full_chunks`' first game)."""
+    return _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, 2)
 
 
 @jit_inline
-def _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, search):
+def _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, flavour):
     st_deal = rng.new_state()
     st_play = rng.new_state()
     rng.seed_state(st_deal, key0, key1, np.uint64(trial), np.uint64(rng.STREAM_DEAL))
@@ -635,6 +673,6 @@ def _record_game(key0, key1, trial, P, deck, n_deal, strat, zv, hands0, log, sea
     zero = np.int64(0)
     winner, loser = _loop_for(
         P, hands, counts, leader, np.int64(K_NONE), zero, zero, leader, zero, zero, np.int64(-1), zero,
-        np.bool_(False), np.uint64(0), np.uint64(0), strat, st_play, rec, new_moves(), make_scratch(), zv, log, search,
+        np.bool_(False), np.uint64(0), np.uint64(0), strat, st_play, rec, new_moves(), make_scratch(), zv, log, flavour,
     )  # fmt: skip
     return leader, winner, loser

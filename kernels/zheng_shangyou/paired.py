@@ -32,13 +32,13 @@ FEATURE_SF = 2  # the middle card of a five-card straight flush
 
 @jit_inline
 def _play_dealt(
-    P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv, search
+    P, hands0, counts0, leader, strat, key0, key1, t, rec, moves, scratch, hands, counts, st_play, zv, flavour
 ):  # fmt: skip
     copy_rows(hands, hands0)
     for s in range(P):
         counts[s] = counts0[s]
     rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-    return _play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv, search)
+    return _play_game(P, hands, counts, leader, strat, st_play, rec, moves, scratch, zv, flavour)
 
 
 @jit
@@ -95,8 +95,8 @@ def paired_buffers(P):
 def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
     """Seat by seat, on the same deal: the seat plays B (others A) against everyone on A.
 
-    ``out[chunk]`` is ``[seat][PAIR_STATS]`` (A = the field's result for that seat, B = the challenger's). No seat
-    searches (:func:`compare_search_chunks`).
+    ``out[chunk]`` is ``[seat][PAIR_STATS]`` (A = the field's result for that seat, B = the challenger's). The greedy
+    players only (flavour 0; any other seat: :func:`compare_full_chunks`).
     """
     for ci in range(chunk_ids.shape[0]):
         _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv,
@@ -104,15 +104,15 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal,
 
 
 @chunk_jit
-def compare_search_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
-    """:func:`compare_chunks` with the search player compiled in."""
+def compare_full_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, out):
+    """:func:`compare_chunks` with every player compiled in (flavour 2: random, planning, search)."""
     for ci in range(chunk_ids.shape[0]):
         _compare_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv,
-                       out[ci], 1)  # fmt: skip
+                       out[ci], 2)  # fmt: skip
 
 
 @jit_inline
-def _compare_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, row, search):
+def _compare_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a, strat_b, zv, row, flavour):
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)
     hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
@@ -127,13 +127,13 @@ def _compare_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a
         leader = first_leader(P, hands0)
         _play_dealt(
             P, hands0, counts0, leader, strat_a, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv,
-            search,
+            flavour,
         )  # fmt: skip
         for s in range(P):
             mixed[s] = strat_b[s]
             _play_dealt(
                 P, hands0, counts0, leader, mixed, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv,
-                search,
+                flavour,
             )  # fmt: skip
             mixed[s] = strat_a[s]
             _add_paired(row, s * PAIR_STATS, rec_a, rec_b, s)
@@ -145,8 +145,8 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
 
     Game A: as dealt. Game B: the holder's card X is swapped with a random card of a random other player.
     ``out[chunk]`` = [attempts, accepted, PAIR_STATS...] with A = with X, B = without it, for the holder;
-    differences are B - A, so the value of holding X is minus the mean difference. No seat searches
-    (:func:`card_value_search_chunks`).
+    differences are B - A, so the value of holding X is minus the mean difference. The greedy
+    players only (flavour 0; any other seat: :func:`card_value_full_chunks`).
     """
     for ci in range(chunk_ids.shape[0]):
         _card_value_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target,
@@ -154,17 +154,17 @@ def card_value_chunks(chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_de
 
 
 @chunk_jit
-def card_value_search_chunks(
+def card_value_full_chunks(
     chunk_ids, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, out
 ):  # fmt: skip
-    """:func:`card_value_chunks` with the search player compiled in."""
+    """:func:`card_value_chunks` with every player compiled in (flavour 2: random, planning, search)."""
     for ci in range(chunk_ids.shape[0]):
         _card_value_chunk(chunk_ids[ci], chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target,
-                          zv, out[ci], 1)  # fmt: skip
+                          zv, out[ci], 2)  # fmt: skip
 
 
 @jit_inline
-def _card_value_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, row, search):
+def _card_value_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat, feature, target, zv, row, flavour):
     start = c * chunk_size
     stop = min(start + chunk_size, n_trials)
     hands0, counts0, hands, counts, rec_a, rec_b, moves, scratch = paired_buffers(P)
@@ -218,7 +218,7 @@ def _card_value_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, stra
             k -= held
         leader = first_leader(P, hands0)
         _play_dealt(
-            P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv, search
+            P, hands0, counts0, leader, strat, key0, key1, t, rec_a, moves, scratch, hands, counts, st_play, zv, flavour
         )
         _remove_card(hands0, holder, x)
         hands0[holder, 0], hands0[holder, 1] = add_card(hands0[holder, 0], hands0[holder, 1], y)
@@ -226,6 +226,6 @@ def _card_value_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, stra
         hands0[other, 0], hands0[other, 1] = add_card(hands0[other, 0], hands0[other, 1], x)
         leader = first_leader(P, hands0)
         _play_dealt(
-            P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv, search
+            P, hands0, counts0, leader, strat, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv, flavour
         )
         _add_paired(row, 2, rec_a, rec_b, holder)

@@ -4,7 +4,7 @@ At its turn the player lists its candidate actions (every legal play, and the pa
 with many plays, the cheapest play of each kind and length), then spends its budget of rollouts on them by
 UCB1: each rollout deals the unseen cards anew (the other seats' hands drawn uniformly from the cards it has not
 seen, each seat's count kept: a determinization), plays the action and then the game to its end with greedy
-players at every seat (:func:`.game._loop_for` with the constant 0), and scores 1 if the player goes out
+players at every seat (:func:`.game._loop_for` with the constant 1), and scores 1 if the player goes out
 first. It plays the action tried most often (ties: the higher mean). An action that empties its hand is played
 at once. Its draws come from the strategy stream it is given, so a game is reproducible from its seed like any
 other.
@@ -130,7 +130,7 @@ def search_play(
             rrec[s, G_NEVER_PLAYED] = rec[s, G_NEVER_PLAYED]
         w, _loser = _loop_for(
             P, h, cnt, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, np.bool_(True), cand[a, 0],
-            cand[a, 1], roll, st_roll, rrec, moves, scratch, zv, rrec[:0], 0,
+            cand[a, 1], roll, st_roll, rrec, moves, scratch, zv, rrec[:0], 1,
         )  # fmt: skip
         visits[a] += 1
         # the reward in [0, 1]: half for going out first, half for the game's score (ZS-8), clipped at +-SCORE_SPAN

@@ -355,9 +355,7 @@ def test_card_values_match_brute_force(tables):
 
 def test_card_values_mid_trick_match_brute_force(tables):
     """card_values with 0-2 cards of the trick played, no trumps, a trump suit and the misère (the other two
-    seats maximising the count seat's tricks), against full minimax. A card is searched once per run of
-    equivalent cards (kernels.dd.solve.card_values); the runs here are long, since few cards are present, and
-    a card of the current trick splits one (it is still in play)."""
+    seats maximising the count seat's tricks), against full minimax: every legal card and its value."""
     ttk, ttg, bufs = tables
     r = np.random.default_rng(41)
     checked = 0

@@ -238,11 +238,14 @@ def test_a_lead_that_hands_the_next_seat_its_way_out_loses():
     assert win.loc["4D", "estimate"] == 0.0 and win.loc["4D", "verdict"] == "worse"
 
 
-def test_the_advisor_equals_independent_play_on_each_sample():
+@pytest.mark.parametrize("model", ["random", "greedy"])
+def test_the_advisor_equals_independent_play_on_each_sample(model):
     """The advisor's counts are the sums, over its samples, of games the reference plays from the same
-    sampled layouts with the same draws."""
+    sampled layouts with the same draws; random players run the kernels with every player, greedy ones the
+    kernels with the greedy players only (kernels.zheng_shangyou.game, flavour 0)."""
     position = {"hand": "3D 4D 9S 9H KC", "cards_left": {"1": 4, "2": 6, "3": 2}, "current": "8S", "by": 3}
-    spec = zo.odds_spec(strategies=["random"], **position)
+    spec = zo.odds_spec(strategies=[model], **position)
+    assert spec.kernel.endswith(":advise_full_chunks" if model == "random" else ":advise_chunks")
     P, seat, hands0, counts0, pool, need, state, never, actions, strat, zv = spec.args
     from analysis import driver
 
@@ -250,6 +253,7 @@ def test_the_advisor_equals_independent_play_on_each_sample():
                              np.uint64(0), spec.n_counts)[0]  # fmt: skip
     legal = kernel_legal_for(zv)
     full = spec.describe["variants"]
+    players = [tuple(int(x) for x in strat[s, :3]) for s in range(int(P))]  # (policy, bomb policy, threshold)
     st = rng.new_state()
     hands = np.zeros_like(hands0)
     counts = np.zeros_like(counts0)
@@ -262,7 +266,7 @@ def test_the_advisor_equals_independent_play_on_each_sample():
             first = tuple(sorted(ref.from_masks(int(fp), int(fd)))) if fp else ()
             rng.seed_state(st, np.uint64(9), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
             w, _, _, _, _ = ref.play_game(
-                layout, int(seat), [(0, 0, 0)] * 4, legal, lambda n: int(rng.below(st, n)), full,
+                layout, int(seat), players, legal, lambda n: int(rng.below(st, n)), full,
                 current=ref.classify(sorted(ref.from_masks(*zs._encode("8S", None))), full), last=3, passes=0, played=[True] * 4, first=first,
             )  # fmt: skip
             wins[a] += 1 if w == seat else 0
@@ -281,13 +285,16 @@ EXCHANGE = {
 }
 
 
+@pytest.mark.parametrize("model", ["random", "greedy"])
 @pytest.mark.parametrize("mode", ["winner_gives_one", "offer_two"])
-def test_the_exchange_advisor_equals_independent_play_on_each_sample(mode):
+def test_the_exchange_advisor_equals_independent_play_on_each_sample(mode, model):
     """The Loser's exchange (variant 8): per sample, the Winner gives each candidate card to the Loser and the
-    reference plays the game from its first lead (the previous Winner leads) with the same draws."""
+    reference plays the game from its first lead (the previous Winner leads) with the same draws (random
+    players: the kernels with every player; greedy: with the greedy players only)."""
     v = {"loser_exchange": mode}
     pos = {k: x for k, x in EXCHANGE.items() if k != "decision"}
-    spec = zo.exchange_spec(variants=v, strategies=["random"], **pos)
+    spec = zo.exchange_spec(variants=v, strategies=[model], **pos)
+    assert spec.kernel.endswith(":advise_exchange_full_chunks" if model == "random" else ":advise_exchange_chunks")
     P, seat, loser, cap, hands0, counts0, pool, need, gives, strat, zv = spec.args
     names = spec.describe["actions"]
     if mode == "offer_two":
@@ -300,6 +307,7 @@ def test_the_exchange_advisor_equals_independent_play_on_each_sample(mode):
                              np.uint64(0), spec.n_counts)[0]  # fmt: skip
     legal = kernel_legal_for(zv)
     full = spec.describe["variants"]
+    players = [tuple(int(x) for x in strat[s, :3]) for s in range(int(P))]  # (policy, bomb policy, threshold)
     st = rng.new_state()
     hands = np.zeros_like(hands0)
     counts = np.zeros_like(counts0)
@@ -319,7 +327,7 @@ def test_the_exchange_advisor_equals_independent_play_on_each_sample(mode):
             game[1].remove(int(g))
             game[3] = sorted(game[3] + [int(g)])
             rng.seed_state(st, np.uint64(4), np.uint64(0), np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
-            w, _, _, _, _ = ref.play_game(game, 1, [(0, 0, 0)] * 4, legal, lambda n: int(rng.below(st, n)), full)
+            w, _, _, _, _ = ref.play_game(game, 1, players, legal, lambda n: int(rng.below(st, n)), full)
             wins[a] += 1 if w == seat else 0
     assert rows[K.A_SAMPLES] == 20
     assert [int(rows[1 + K.A_FIELDS * a + K.A_WIN]) for a in range(len(gives))] == [wins[a] for a in range(len(gives))]

@@ -41,10 +41,15 @@ def test_the_greedy_kernels_play_as_the_full_ones_and_refuse_other_players():
         a = driver.run(spec, trials=200, seed=9, chunk_size=50, progress=False)
         b = driver.run(full, trials=200, seed=9, chunk_size=50, progress=False)
         assert a.rows() == b.rows()
+    spec = zs.compare_spec("greedy", "greedy-hold", players=4)
+    assert spec.kernel.endswith(":compare_chunks")
+    full = dataclasses.replace(spec, kernel=spec.kernel.replace("compare_chunks", "compare_full_chunks"))
+    a = driver.run(spec, trials=100, seed=3, chunk_size=50, progress=False)
+    assert a.rows() == driver.run(full, trials=100, seed=3, chunk_size=50, progress=False).rows()
     for other in ("0=random", "2=planning", "3=search:5"):
         assert zs.simulation_spec(strategies=[other]).kernel.endswith(":simulate_full_chunks")
         assert zs.compare_spec("greedy", other.split("=")[1], players=4).kernel.endswith(":compare_full_chunks")
-    for other, who in (("0=random", "random"), ("1=planning", "planning")):
+    for other, who in (("0=random", "random"), ("1=planning", "planning"), ("3=search:5", "search")):
         spec = zs.simulation_spec(strategies=[other])
         lite = dataclasses.replace(spec, kernel=spec.kernel.replace("simulate_full_chunks", "simulate_chunks"))
         with pytest.raises(ValueError, match=f"a {who} seat needs the kernels compiled with every player"):

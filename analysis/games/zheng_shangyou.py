@@ -332,7 +332,7 @@ def _strategy_row(name: str) -> list[int]:
 def needs_full(strat: np.ndarray) -> bool:
     """Whether a seat of these strategy rows plays other than the greedy players (random, planning, search): its
     kernels are then the ``*_full`` ones, with every player compiled in. The others compile the greedy players
-    only, a few seconds less of a first run (kernels.zheng_shangyou.game, above ``_search_hook``)."""
+    only, less compiling on a first run (kernels.zheng_shangyou.game, above ``_search_hook``)."""
     return bool((strat[:, 0] != K.POLICY_GREEDY).any())
 
 

@@ -1,5 +1,6 @@
 """Zheng Shangyou kernels, the advisor: every candidate action of one position tried on the same sampled layouts
-and the same random draws (common random numbers), each game played on to its end by :func:`.game.play_on`.
+and the same random draws (common random numbers), each game played on to its end by the play loop
+(:func:`.game._loop_for`).
 
 A sample deals the unseen cards (``pool``) uniformly: each other seat still in play gets ``need[s]`` of them, on
 top of the cards known to be in its hand (already in ``hands0``); the cards of the pool left over are out of

@@ -141,7 +141,7 @@ def play_on(
 # The play loop is compiled for a constant ``flavour`` (:func:`_loop_for`): which players' code it holds.
 #   0: the greedy players only (greedy, greedy-hold, greedy-stop): most runs;
 #   1: every built-in player but search (random, planning): the Python entry points play_game and play_on, and
-#      the search's rollouts (greedy players, but the greedy-only loop ran them 15-20% slower: docs/performance.md);
+#      the search's rollouts (greedy players; the greedy-only loop ran them slower, docs/performance.md);
 #   2: every player, search included (the *_full_chunks kernels).
 # The planning player and the random leader are a large part of the loop's compiling (docs/performance.md); a
 # seat whose player is not compiled in stops the run with a ValueError (the analysis layer picks the kernel).
@@ -191,6 +191,8 @@ def _check_players_overload(flavour, P, strat):
 
         def greedy_only(flavour, P, strat):
             for s in range(P):
+                if strat[s, 0] == POLICY_SEARCH:
+                    raise ValueError("a search seat needs the kernels compiled with every player (*_full_chunks)")
                 if strat[s, 0] == POLICY_RANDOM:
                     raise ValueError("a random seat needs the kernels compiled with every player (*_full_chunks)")
                 if strat[s, 0] == POLICY_PLANNING:
@@ -199,7 +201,7 @@ def _check_players_overload(flavour, P, strat):
         return greedy_only
 
     def any_player(flavour, P, strat):
-        pass  # a search seat in flavour 1: the search stub refuses it (kernels need a typed return there)
+        pass  # flavour 1 or 2: a search seat in flavour 1 is refused by the search stub at its turn
 
     return any_player
 

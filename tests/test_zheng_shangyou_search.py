@@ -49,11 +49,19 @@ def test_the_greedy_kernels_play_as_the_full_ones_and_refuse_other_players():
     for other in ("0=random", "2=planning", "3=search:5"):
         assert zs.simulation_spec(strategies=[other]).kernel.endswith(":simulate_full_chunks")
         assert zs.compare_spec("greedy", other.split("=")[1], players=4).kernel.endswith(":compare_full_chunks")
-    for other, who in (("0=random", "random"), ("1=planning", "planning"), ("3=search:5", "search")):
+    for other in ("0=random", "1=planning", "3=search:5"):
         spec = zs.simulation_spec(strategies=[other])
         lite = dataclasses.replace(spec, kernel=spec.kernel.replace("simulate_full_chunks", "simulate_chunks"))
-        with pytest.raises(ValueError, match=f"a {who} seat needs the kernels compiled with every player"):
+        with pytest.raises(ValueError, match="a random, planning or search seat needs the kernels with every player"):
             driver.run(lite, trials=4, seed=1, chunk_size=4, progress=False, threads=1)
+    # play_game (from Python: every built-in player but search) refuses a search seat before the game
+    hands = np.array([zs.to_mask(x) for x in ("3D 4D", "5C 6C", "7H 8H", "9S TS")], dtype=np.uint64)
+    strat, _ = zs.strategy_table(["1=search:5"], 4)
+    rec = np.zeros((4, K.G_FIELDS), dtype=np.int64)
+    rec[:, K.G_NEVER_PLAYED] = 1
+    with pytest.raises(ValueError, match="a search seat needs the kernels with the search player"):
+        K.play_game(4, hands, np.full(4, 2, dtype=np.int64), 0, strat, rng.new_state(), rec, K.new_moves(),
+                    K.make_scratch(), zs.variant_array({}))  # fmt: skip
 
 
 def _position(hands: list[str], turn: int, current: str | None = None, by: int = 0):

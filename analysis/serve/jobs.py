@@ -2,8 +2,8 @@
 
 One thread, because a run's chunks already run on every core (analysis.driver.run_chunks); the queue holds at
 most ``max_pending`` jobs besides the running one (a request beyond that is answered "busy"). A job's progress
-comes from the driver's observer (:func:`analysis.driver.observing`); the same observer stops it between batches when it is cancelled or runs
-past ``max_seconds``. Finished jobs are kept (the newest ``keep``) so that the page can read their answers.
+comes from the driver's observer (:func:`analysis.driver.observing`); the same observer stops it between
+batches when it is cancelled or runs past ``max_seconds``. Finished jobs are kept (the newest ``keep``) so that the page can read their answers.
 """
 
 from __future__ import annotations

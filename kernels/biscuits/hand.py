@@ -379,8 +379,8 @@ def _bi_loop_for_overload(hands, counts, points, out_count, turn, last, cur_kind
 
 @jit
 def deal(st, deck, hands, counts, starter):
-    """BI-2, BI-3: the deck shuffled and dealt round from ``starter``, 13 cards each. The shuffle is the loop: the 52 unrolled steps
-    (an unrolled shuffle, the same draws) took 3.5 s of a cold first run, and the games ran no faster."""
+    """BI-2, BI-3: the deck shuffled and dealt round from ``starter``, 13 cards each. The shuffle is the loop, not
+    an unrolled one: that compiled much longer for no faster games (docs/performance.md)."""
     rng.partial_shuffle(st, deck, 52)
     for s in range(4):
         hands[s] = 0

@@ -5,8 +5,8 @@ At its turn the player lists its candidate plays (every legal play, and the pass
 many plays, the cheapest of each kind), then spends its budget of rollouts on them by UCB1: each rollout deals the
 unseen cards anew (the three other hands drawn uniformly from the cards it has not seen, each seat's count kept),
 plays the candidate and then the hand to its end with planning players at every seat (:func:`.hand._bi_loop_for`
-with the constant 0: compiled without search), and scores its team's points in the hand against the other team's. It plays the
-candidate tried most often (ties: the higher mean); a play that empties its hand is played at once. Its draws come
+with the constant 0: compiled without search), and scores its team's points in the hand against the other
+team's. It plays the candidate tried most often (ties: the higher mean); a play that empties its hand is played at once. Its draws come
 from the strategy stream it is given.
 
 What the player knows: its hand, every seat's card count, the cards played, the trick. It does not use the two

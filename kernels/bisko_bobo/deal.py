@@ -395,9 +395,9 @@ def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
     """Shuffle copies of the HIGH deck (fully) and the first ``n_low`` LOW cards from stream ``st`` (BB-1: HIGH
     20-32 cards, LOW 32-20 cards of which P are drawn).
 
-    By :func:`rng.partial_shuffle`'s loop. The unrolled shuffles of the nine deck shapes (the same draws; the
-    generator is in git history) were 6% faster on the scalar deal (the lanes have their own) but took 6 s of every cold Bisko-Bobo
-    command. A compiled function of its own, on borrowed views of its arguments, copying by loops: a slice
+    By :func:`rng.partial_shuffle`'s loop, not unrolled shuffles of the nine deck shapes: those were a little
+    faster on the scalar deal but compiled seconds longer in every cold Bisko-Bobo command (docs/performance.md).
+    A compiled function of its own, on borrowed views of its arguments, copying by loops: a slice
     assignment checks for overlap."""
     st, hi_deck, lo_deck, hi, lo = borrowed((st, hi_deck, lo_deck, hi, lo))
     for i in range(hi.shape[0]):

@@ -74,8 +74,8 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
     leftover cards are face up, forehand (the dealer's left) chooses the contract from them (naming trumps in
     Valfri), takes them and discards 4."""
     deck[:] = DECK
-    # the loop, not an unrolled shuffle: the unrolled 52 steps, inlined into the simulation loop, took ~9 s
-    # of a cold first run for ~7% of throughput (docs/performance.md)
+    # the loop, not an unrolled shuffle: that compiled seconds longer in every cold first run for a few per cent
+    # of throughput (docs/performance.md)
     rng.partial_shuffle(st_deal, deck, 52)
     trump = -1
     swedish = bv[V_RULESET] == 1

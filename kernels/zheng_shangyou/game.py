@@ -55,6 +55,7 @@ from .players import (
     G_WIN,
     MAX_PLAN,
     MAX_TURNS,
+    POLICY_GREEDY,
     POLICY_PLANNING,
     POLICY_RANDOM,
     POLICY_SEARCH,
@@ -172,9 +173,7 @@ def _search_hook_overload(
         return searching
 
     def stub(flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
-        if n > 0:  # always (a search seat has legal plays): the raise, behind a test, leaves a typed return
-            raise ValueError("a search seat needs the kernels compiled with every player (*_full_chunks)")
-        return moves[0, 0], moves[0, 1]
+        return moves[0, 0], moves[0, 1]  # never reached: _check_players refused the search seat before the game
 
     return stub
 
@@ -186,24 +185,28 @@ def _check_players(flavour, P, strat):
 
 @overload(_check_players, prefer_literal=True)
 def _check_players_overload(flavour, P, strat):
-    # once a game, before the loop: a raise on the per-turn path slows the whole loop (docs/performance.md)
-    if isinstance(flavour, types.IntegerLiteral) and flavour.literal_value == 0:
+    # once a game, before the loop: a raise on the per-turn path slows the whole loop (docs/performance.md). The
+    # rule is the analysis layer's (analysis.games.zheng_shangyou.needs_full): flavour 0 holds the greedy players
+    # only, flavour 1 every player but search
+    if not isinstance(flavour, types.IntegerLiteral) or flavour.literal_value == 2:
+        return lambda flavour, P, strat: None
+    if flavour.literal_value == 0:
 
-        def greedy_only(flavour, P, strat):
+        def check(flavour, P, strat):
+            for s in range(P):
+                if strat[s, 0] != POLICY_GREEDY:
+                    raise ValueError(
+                        "a random, planning or search seat needs the kernels with every player (*_full_chunks)"
+                    )
+
+    else:
+
+        def check(flavour, P, strat):
             for s in range(P):
                 if strat[s, 0] == POLICY_SEARCH:
-                    raise ValueError("a search seat needs the kernels compiled with every player (*_full_chunks)")
-                if strat[s, 0] == POLICY_RANDOM:
-                    raise ValueError("a random seat needs the kernels compiled with every player (*_full_chunks)")
-                if strat[s, 0] == POLICY_PLANNING:
-                    raise ValueError("a planning seat needs the kernels compiled with every player (*_full_chunks)")
+                    raise ValueError("a search seat needs the kernels with the search player (*_full_chunks)")
 
-        return greedy_only
-
-    def any_player(flavour, P, strat):
-        pass  # flavour 1 or 2: a search seat in flavour 1 is refused by the search stub at its turn
-
-    return any_player
+    return check
 
 
 def _make_play_loop(every):
@@ -225,10 +228,10 @@ def _make_play_loop(every):
         ``flavour`` (a constant, 0 to 2) is which players' code is compiled in (:func:`_loop_for`).
 
         Returns (winner, loser). Scores are taken when the Winner goes out (ZS-8)."""
+        _check_players(flavour, P, strat)
         # the planning players' buffers (one allocation, only when one plays): for seat s, rows [0, MAX_PLAN) of
         # pbuf[s] its plan, row MAX_PLAN the hand it was made for, row MAX_PLAN + 1 (column 0) its length;
         # pbuf[P] the plan maker's work area
-        _check_players(flavour, P, strat)
         planners = 0
         for s in range(P):
             if strat[s, 0] == POLICY_PLANNING:

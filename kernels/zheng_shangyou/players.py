@@ -72,7 +72,7 @@ def deal_hands(st, P, dealer, deck, hands, counts, n_deal):
     clockwise from the dealer (ZS-1), into ``hands[P, 2]`` (cards, dups); with 3 players and 52 cards one card
     is left over, out of play."""
     n = deck.shape[0]
-    # the loop: the unrolled 54 steps (an unrolled shuffle, the same result; removed) cost ~6 s of a cold first run
+    # the loop, not an unrolled shuffle: that compiled seconds longer in every cold first run (docs/performance.md)
     rng.partial_shuffle(st, deck, n)
     for s in range(P):
         hands[s, 0] = 0

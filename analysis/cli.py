@@ -475,7 +475,9 @@ def build_parser() -> _Parser:
         "seat): each measurement is checkpointed, so an interrupted run resumes where it stopped with the same "
         "result; the tables are stored with their provenance (seed, sizes, players, version, seconds) in "
         "seeds/GAME-strong-field.json, which 'cardlab report GAME' shows beside the built-in players' figures. "
-        "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 10.",
+        "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 10. The stored "
+        "file is rewritten after each measurement, and a measurement it already holds (same field, seed and scale) "
+        "is kept, not computed again.",
     )
     sf.add_argument("game", nargs="?", help="one of: " + ", ".join(_strong_field_games()))
     sf.add_argument("--field", metavar="STRATEGY",
@@ -488,6 +490,11 @@ def build_parser() -> _Parser:
                     help="where each measurement's checkpoint is kept until the tables are stored (default "
                     ".cardlab-strong-field/)")  # fmt: skip
     sf.add_argument("--write", metavar="FILE", help="where to store the tables (default seeds/GAME-strong-field.json)")
+    sf.add_argument("--long", action="store_true",
+                    help="also the long measurements: Bismarck's heuristic, pimc and dd players compared with the "
+                    "solver players from the first trick, 2,000 deals a round (about 15 hours on 2 cores; "
+                    "stop and resume at will)")  # fmt: skip
+    sf.add_argument("--fresh", action="store_true", help="compute again the measurements the stored file holds")
     sf.add_argument("--quiet", action="store_true")
 
     sv = sub.add_parser(
@@ -876,7 +883,7 @@ def _cmd_strong_field(args) -> None:
         raise CardlabError(f"{what}; accepted: {accepted(games)}")
     path = compute(
         args.game, field=args.field, scale=args.scale, seed=args.seed, checkpoint_dir=args.checkpoint_dir,
-        write=args.write, progress=not args.quiet,
+        write=args.write, progress=not args.quiet, long=args.long, fresh=args.fresh,
     )  # fmt: skip
     from .strong_field import stored_path
 

@@ -5,6 +5,10 @@ each of the game's measurements (:func:`analysis.sections.<game>.strong_field_ru
 an interrupted computation resumes where it stopped with the same result, and stores the tables with their
 provenance (seed, sizes, players, cardlab version, seconds each run took) in ``seeds/<game>-strong-field.json``.
 The report's "with a strong field" section renders that file beside the figures of the built-in players.
+
+The stored file is written again after each run, so a computation that takes several sittings shows what it has
+finished; a run already stored with the same field, seed and scale is kept, not computed again (``fresh``
+recomputes it), so the long measurements (``--long``) can be added to a file without repeating the others.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ class StrongRun:
     trials: int
     seed_offset: int
     keep: Any = None
+    #: a long measurement (hours, not minutes): computed only when asked for (``--long``)
+    long: bool = False
 
 
 def stored_path(game_id: str) -> Path:
@@ -94,17 +100,23 @@ def compute(
     checkpoint_dir: str | os.PathLike = ".cardlab-strong-field",  # DEFAULT_CHECKPOINT_DIR
     write: str | os.PathLike | None = None,
     progress: bool = True,
+    long: bool = False,
+    fresh: bool = False,
 ) -> Path:
     """Run every strong-field measurement of ``game_id`` (each checkpointed in ``checkpoint_dir``) and store the
     tables in ``write`` (default :func:`stored_path`); returns the path written. ``field`` is the strong
-    players' strategy name (the game's default when None)."""
+    players' strategy name (the game's default when None); ``long``: the long measurements too
+    (:attr:`StrongRun.long`). A run that ``write`` already holds, computed with the same field, seed and scale
+    at the same size, seed and players, is kept unless ``fresh``; runs stored that this call does not compute
+    (the long ones, without ``long``) stay in the file."""
     from .driver import run
 
     if not (math.isfinite(scale) and scale > 0):
         raise CardlabError(f"bad --scale {scale}: expected a positive number such as 0.05 or 1")
     mod = _sections(game_id)
     field = field or default_field(game_id)
-    plan = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
+    every = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
+    plan = [r for r in every if long or not r.long]
     out = Path(write) if write is not None else stored_path(game_id)
     check_file(out, "--write")
     # one folder a computation: a different field, seed or scale never meets another's checkpoints
@@ -113,7 +125,7 @@ def compute(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CardlabError(f"cannot make the checkpoint folder {str(folder)!r}: {e.strerror}") from None
-    done: dict[str, dict] = {}
+    done = {} if fresh else _same_computation(out, game_id, field, seed, scale)
     # each run's seconds, added up over the invocations that worked on it (kept beside the checkpoints)
     times_path = folder / "seconds.json"
     spent: dict[str, float] = {}
@@ -123,18 +135,24 @@ def compute(
         pass
     for i, r in enumerate(plan):
         trials = max(CHUNK_SIZE, int(r.trials * scale))
+        run_seed = seed + r.seed_offset
+        describe = _plain(r.spec.describe)
+        kept = done.get(r.key)
+        if kept is not None and (kept["trials"], kept["seed"], kept["describe"]) == (trials, run_seed, describe):
+            if progress:
+                print(f"[{i + 1}/{len(plan)}] {r.key}: kept from {out} (--fresh computes it again)", flush=True)
+            continue
         ckpt = folder / f"{r.key}.ckpt"
         if progress:
             again = " (resuming from its checkpoint)" if ckpt.exists() else ""
             print(f"[{i + 1}/{len(plan)}] {r.key}: {trials:,} trials{again}", flush=True)
         t0 = time.perf_counter()
-        run_seed = seed + r.seed_offset
         try:
             res = run(r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=ckpt, progress=progress)
         except Interrupted as e:
             raise Interrupted(
-                f"{e} (measurement {i + 1} of {len(plan)}, {r.key}); the {i} finished before it are kept in "
-                f"{str(folder)!r}: run the same command to resume",
+                f"{e} (measurement {i + 1} of {len(plan)}, {r.key}); the {i} before it are kept in "
+                f"{str(out)!r} and this one's checkpoint in {str(folder)!r}: run the same command to resume",
                 e.exit_code,
             ) from None
         finally:
@@ -143,15 +161,45 @@ def compute(
                 write_text(times_path, json.dumps(spent))
             except (OSError, CardlabError, SaveFailed):  # provenance: losing it must not hide how the run ended
                 pass
-        seconds = spent[r.key]
         table = res.table if r.keep is None else r.keep(res.table)
         done[r.key] = {
             "trials": trials,
             "seed": run_seed,
-            "seconds": round(seconds, 1),
-            "describe": _plain(r.spec.describe),
+            "seconds": round(spent[r.key], 1),
+            "describe": describe,
             "table": json.loads(table.to_json(orient="records")),
         }
+        _write(out, game_id, field, seed, scale, every, done)  # what is finished is stored, run by run
+        (folder / f"{r.key}.ckpt").unlink(missing_ok=True)  # its work is in the stored file now
+    _write(out, game_id, field, seed, scale, every, done)
+    shutil.rmtree(folder, ignore_errors=True)  # every run is in the stored file (checkpoints and seconds)
+    if str(checkpoint_dir) == DEFAULT_CHECKPOINT_DIR:
+        try:
+            folder.parent.rmdir()  # the default folder, if nothing else is in it
+        except OSError:
+            pass
+    return out
+
+
+def _same_computation(path: Path, game_id: str, field: str, seed: int, scale: float) -> dict:
+    """The runs stored in ``path`` by a computation with the same game, field, seed and scale (the rest of a
+    file, or a file that cannot be read, counts as nothing stored)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        same = (doc["format"], doc["game"], doc["field"], doc["seed"], doc["scale"]) == (
+            FORMAT, game_id, field, seed, scale
+        )  # fmt: skip
+        return dict(doc["runs"]) if same else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _write(out: Path, game_id: str, field: str, seed: int, scale: float, every: list, done: dict) -> None:
+    """Store the finished runs: those of the game's measurements (``every``) in their order, then any others the
+    file held."""
+    keys = [r.key for r in every]
+    runs = {k: done[k] for k in [k for k in keys if k in done] + [k for k in done if k not in keys]}
+    long = any(r.long and r.key in runs for r in every)
     doc = {
         "format": FORMAT,
         "game": game_id,
@@ -161,19 +209,13 @@ def compute(
         "cardlab": __version__,
         "computed": datetime.date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, NUMBA_NUM_THREADS={_threads()}",
-        "seconds": round(sum(spent[r.key] for r in plan), 1),
+        "seconds": round(sum(v["seconds"] for v in runs.values()), 1),
         "note": "seconds: each run's wall time (compiling included), added up over the invocations that worked on it",
-        "command": f"cardlab strong-field {game_id} --field {field} --scale {scale:g} --seed {seed}",
-        "runs": done,
+        "command": f"cardlab strong-field {game_id} --field {field} --scale {scale:g} --seed {seed}"
+        + (" --long" if long else ""),
+        "runs": runs,
     }
     write_text(out, json.dumps(doc, indent=1) + "\n")
-    shutil.rmtree(folder, ignore_errors=True)  # the work is in the stored file now (checkpoints and seconds)
-    if str(checkpoint_dir) == DEFAULT_CHECKPOINT_DIR:
-        try:
-            folder.parent.rmdir()  # the default folder, if nothing else is in it
-        except OSError:
-            pass
-    return out
 
 
 def _threads() -> int:
@@ -211,13 +253,16 @@ def not_computed(game_id: str, title: str):
     )
 
 
-def provenance(doc: dict) -> str:
+def provenance(doc: dict, keys=None) -> str:
     """Where a stored strong field came from, in one sentence: the command, date, version, machine and each
-    run's time."""
-    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in doc["runs"].items())
+    run's time (of the runs named in ``keys``, every run when None)."""
+    runs = {k: v for k, v in doc["runs"].items() if keys is None or k in keys}
+    took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in runs.items())
+    seconds = sum(v["seconds"] for v in runs.values())
+    spent = f"{seconds / 3600:.1f} h" if seconds >= 5400 else f"{seconds / 60:.0f} min"
     return (
         f"Stored by `{doc['command']}` on {doc['computed']} (cardlab {doc['cardlab']}, {doc['machine']}; "
-        f"{doc['seconds'] / 60:.0f} min: {took}); seeds/{doc['game']}-strong-field.json has every row."
+        f"{spent}: {took}); seeds/{doc['game']}-strong-field.json has every row."
     )
 
 

@@ -41,7 +41,7 @@ def _runs_from(game: str, doc: dict) -> dict:
 @pytest.mark.parametrize("game", list(CHEAP))
 def test_compute_stores_every_run_with_its_provenance(game, tmp_path, monkeypatch):
     path, doc = _compute(game, tmp_path)
-    plan = module(game).strong_field_runs(CHEAP[game])
+    plan = [r for r in module(game).strong_field_runs(CHEAP[game]) if not r.long]  # --long not given
     assert list(doc["runs"]) == [r.key for r in plan]
     assert doc["game"] == game and doc["field"] == CHEAP[game] and doc["seed"] == 7 and doc["cardlab"]
     assert doc["command"].startswith(f"cardlab strong-field {game} --field {CHEAP[game]}")
@@ -74,10 +74,12 @@ def test_an_interrupted_computation_resumes_to_the_same_tables(tmp_path, monkeyp
         return real(spec, **kw)
 
     monkeypatch.setattr(analysis.driver, "run", stopping)
-    with pytest.raises(Interrupted, match="the 2 finished before it are kept in .*run the same command to resume"):
+    with pytest.raises(Interrupted, match="the 2 before it are kept in .*run the same command to resume"):
         _compute(game, tmp_path, "resumed.json")
-    kept = sorted(p.name for p in (tmp_path / "ck").rglob("*.ckpt"))
-    assert kept == ["seats.ckpt", "value-3D.ckpt"]
+    # the two finished runs are stored (the file is written run by run) and their checkpoints gone; the third
+    # stopped before its first chunk
+    assert list(json.loads((tmp_path / "resumed.json").read_text())["runs"]) == ["seats", "value-3D"]
+    assert list((tmp_path / "ck").rglob("*.ckpt")) == []
     (seconds,) = (tmp_path / "ck").rglob("seconds.json")
     before = json.loads(seconds.read_text())
     assert set(before) == {"seats", "value-3D", "value-RJ"}
@@ -104,3 +106,64 @@ def test_bad_requests_are_refused_before_any_work(tmp_path):
 def test_a_report_without_stored_tables_says_how_to_make_them(game):
     section = module(game).strong_field({"strong": None})
     assert f"cardlab strong-field {game}" in section.text and section.table is None
+
+
+def test_stored_runs_are_kept_and_fresh_computes_them_again(tmp_path, monkeypatch):
+    game = "biscuits"
+    _, first = _compute(game, tmp_path)
+    real = analysis.driver.run
+
+    def refusing(spec, **kw):
+        raise AssertionError("a stored run was computed again")
+
+    monkeypatch.setattr(analysis.driver, "run", refusing)
+    _, again = _compute(game, tmp_path)  # every run is in the file: nothing runs
+    assert {k: v["table"] for k, v in again["runs"].items()} == {k: v["table"] for k, v in first["runs"].items()}
+    calls = []
+
+    def counting(spec, **kw):
+        calls.append(kw["seed"])
+        return real(spec, **kw)
+
+    monkeypatch.setattr(analysis.driver, "run", counting)
+    _, fresh = _compute(game, tmp_path, fresh=True)
+    assert len(calls) == len(first["runs"])
+    assert {k: v["table"] for k, v in fresh["runs"].items()} == {k: v["table"] for k, v in first["runs"].items()}
+    # another seed is another computation: nothing of the file is kept
+    calls.clear()
+    SF.compute(game, field=CHEAP[game], scale=1e-6, seed=8, checkpoint_dir=tmp_path / "ck",
+               write=tmp_path / "sf.json", progress=False)  # fmt: skip
+    assert len(calls) == len(first["runs"])
+
+
+def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
+    """``--long``: the heuristic, pimc and dd comparison with the solver players from the first trick (issue 35),
+    here from 4 cards a hand so that it takes seconds; stored beside the field's runs, which are kept, and shown by
+    the report's players section beside the rows the report computes (from PIMC_FROM cards)."""
+    from analysis.games.bismarck import PIMC_FROM
+    from analysis.sections import bismarck as S
+
+    monkeypatch.setattr(S, "SOLVER_FROM", {1: 4, 2: 4, 3: 4, 4: 4})
+    path, short = _compute("bismarck", tmp_path)
+    assert not any(k.startswith("from-first-") for k in short["runs"]) and "--long" not in short["command"]
+    _, doc = _compute("bismarck", tmp_path, long=True)
+    keys = [f"from-first-{m}-round-{r}" for r in (1, 2, 3, 4) for m in S.SOLVER_MODELS]
+    assert list(doc["runs"]) == [k for k in short["runs"]] + keys and doc["command"].endswith("--long")
+    for k in short["runs"]:
+        assert doc["runs"][k] == short["runs"][k]  # kept, not computed again
+    for k in keys:
+        run = doc["runs"][k]
+        assert run["seed"] == 7 + 30 and run["describe"]["pimc_from"] == 4  # the report's comparison deals
+        assert (run["describe"]["field"], run["describe"]["challenger"]) == ("heuristic", k.split("-")[2])
+    monkeypatch.setattr(SF, "stored_path", lambda g: path)
+    live = pd.DataFrame(doc["runs"]["from-first-dd-round-1"]["table"]).assign(trials=5)
+    runs = {"compare": live[live.role.isna()], "strong": SF.stored("bismarck")}
+    section = S.players(runs)
+    t = section.table
+    assert sorted(t.solver_from.unique()) == sorted({PIMC_FROM, 4})
+    assert len(t[t.solver_from == 4]) == 2 * 2 * 4  # two measures, two models, four rounds
+    assert "cardlab strong-field bismarck" in section.text and "Not computed yet" not in section.text
+    # without the long runs the section says how to compute them
+    section = S.players({"compare": live[live.role.isna()], "strong": short})
+    assert "--long" in section.text and "Not computed yet" in section.text
+    assert set(section.table.solver_from) == {PIMC_FROM}

@@ -44,6 +44,13 @@ REVIEWED_SEAT = 0
 #: above 12 cards and costs about 14 s a hand at 12 with three PIMC seats
 STRONG_FIELD = "search"
 STRONG_PIMC_FROM = {1: 12, 2: 12, 3: 12, 4: 8}
+#: the long measurements of ``cardlab strong-field bismarck --long`` (issue 35): the players section's comparison
+#: with the pimc and dd players taking over from the first trick, SOLVER_DEALS deals a round, on the deals of the
+#: report's comparison (its seed). SOLVER_FROM[round]: the cards in hand from which they solve, every card in
+#: rounds 1-3 and in the misere the most its double-dummy search allows (games.bismarck.MISERE_DD_CARDS)
+SOLVER_DEALS = 2000
+SOLVER_FROM = {1: 16, 2: 16, 3: 16, 4: 12}
+SOLVER_MODELS = ("dd", "pimc")  # dd first: a tenth of pimc's time
 
 
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
@@ -396,34 +403,51 @@ def swedish(runs: dict) -> Section:
 
 def players(runs: dict) -> Section:
     from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES
+    from ..strong_field import provenance
 
-    cmp = runs["compare"]
-    return Section(
-        "Heuristic, PIMC and double dummy on the same deals",
-        (
-            f"One seat at a time switches from the heuristic player to a challenger on the same deal (the others "
-            f"stay heuristic); pooled over the three seats. The PIMC and double-dummy players take over once a hand "
-            f"holds {PIMC_FROM} cards (the last {PIMC_FROM} tricks), heuristic before: the solver is exact but not "
-            f"yet fast enough for whole 16-card hands in volume. PIMC samples {PIMC_SAMPLES} layouts of the hidden "
-            f"cards per decision. dd sees every hand: the difference dd - pimc is what perfect information is worth "
-            f"in those tricks. In round 4 (misère) fewer tricks is better; PIMC there minimises expected tricks, "
-            f"which is not the floored score, and shares PIMC's known weakness of assuming it will see the cards "
-            f"later (strategy fusion)."
-        ),
-        cmp[
-            [
-                "measure",
-                "round",
-                "challenger",
-                "trials",
-                "field_value",
-                "challenger_value",
-                "estimate",
-                "ci_low",
-                "ci_high",
-            ]
-        ],
+    cols = ["measure", "round", "challenger", "solver_from", "trials", "field_value", "challenger_value", "estimate",
+            "ci_low", "ci_high"]  # fmt: skip
+    parts = [runs["compare"].assign(solver_from=PIMC_FROM)]
+    doc = runs.get("strong") or {}
+    stored = {k: v for k, v in doc.get("runs", {}).items() if k.startswith("from-first-")}
+    for v in stored.values():
+        t = pd.DataFrame(v["table"])
+        parts.append(t[t.role.isna()].assign(solver_from=v["describe"]["pimc_from"]))
+    table = pd.concat(parts, ignore_index=True)[cols].sort_values(
+        ["round", "solver_from", "challenger"], kind="stable", ignore_index=True
     )
+    text = (
+        f"One seat at a time switches from the heuristic player to a challenger on the same deal (the others "
+        f"stay heuristic); pooled over the three seats. The PIMC and double-dummy players take over once a hand "
+        f"holds solver_from cards, the heuristic before. PIMC samples {PIMC_SAMPLES} layouts of the hidden cards per "
+        f"decision. dd sees every hand: what it gains over the heuristic is what perfect information is worth, a "
+        f"practical ceiling for PIMC, which solves its sampled layouts the same way. In round 4 (misère) fewer "
+        f"tricks is better; PIMC there minimises expected tricks, which is not the floored score, and shares PIMC's "
+        f"known weakness of assuming it will see the cards later (strategy fusion).\n\n"
+        f"The rows with solver_from {PIMC_FROM} (the last {PIMC_FROM} tricks) are computed with this report. "
+    )
+    if not stored:
+        text += (
+            f"From the first trick (16 cards; 12 in the misère, the most its double-dummy search allows) the "
+            f"solver is too slow for the report itself: `cardlab strong-field bismarck --long` computes those rows on "
+            f"{SOLVER_DEALS:,} deals a round (hours; checkpointed) and stores them for this section. Not computed yet."
+        )
+    else:
+        missing = [r for r in (1, 2, 3, 4) for m in SOLVER_MODELS if f"from-first-{m}-round-{r}" not in stored]
+        text += (
+            "The rows from the first trick (16 cards; 12 in the misère, the most its double-dummy search allows) come "
+            f"from `cardlab strong-field bismarck --long`, on the first of the same deals. "
+            f"{provenance(doc, stored)}"
+        )
+        if missing:
+            text += f" Not computed yet: {len(missing)} of the {4 * len(SOLVER_MODELS)} runs from the first trick."
+        tricks = table[(table.measure == "tricks_challenger_minus_field") & (table.solver_from > PIMC_FROM)]
+        said = [
+            f"round {r.round}, {r.challenger} {r.estimate:+.2f} ({r.ci_low:+.2f} to {r.ci_high:+.2f})"
+            for r in tricks.itertuples(index=False)
+        ]
+        text += " Tricks a hand gained over the heuristic from the first trick: " + "; ".join(said) + "."
+    return Section("Heuristic, PIMC and double dummy on the same deals", text, table)
 
 
 def _advice_table(res_by_model: dict) -> pd.DataFrame:
@@ -516,14 +540,15 @@ def reviewed_hand(runs: dict) -> Section:
 
 def strong_field_runs(field: str) -> list:
     """What ``cardlab strong-field bismarck`` measures with ``field`` in every seat: each round type's hands, by
-    role (tricks, score, the quota)."""
+    role (tricks, score, the quota); and, with ``--long``, the players section's comparison (heuristic against pimc
+    and dd) with the solver players from the first trick (SOLVER_FROM)."""
     from ..games import bismarck as B
     from ..strong_field import StrongRun
 
     def by_role(t: pd.DataFrame) -> pd.DataFrame:
         return t[t.measure.isin(["tricks", "score", "made_quota"])]
 
-    return [
+    plan = [
         StrongRun(  # the seed of the report's hands of that round (runs()): the same deals
             f"round-{rnd}",
             B.simulation_spec(unit="hand", round=rnd, strategies=[field], pimc_from=STRONG_PIMC_FROM[rnd]),
@@ -533,17 +558,31 @@ def strong_field_runs(field: str) -> list:
         )
         for rnd in (1, 2, 3, 4)
     ]
+    # the seed of the report's comparisons (runs(): seed + 30), so their deals are the first of these
+    plan += [
+        StrongRun(
+            f"from-first-{model}-round-{rnd}",
+            B.compare_spec("heuristic", model, round=rnd, pimc_from=SOLVER_FROM[rnd]),
+            SOLVER_DEALS,
+            30,
+            long=True,
+        )  # fmt: skip
+        for rnd in (1, 2, 3, 4)  # round by round, so that a computation cut short has whole rounds
+        for model in SOLVER_MODELS
+    ]
+    return plan
 
 
 def strong_field(runs: dict) -> Section:
     from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES, ROLES, ROUND_NAMES
     from ..strong_field import CHANGES_LEGEND, not_computed, provenance, side_by_side
 
-    doc = runs.get("strong")
+    doc = runs.get("strong") or {}
     title = "Each round and role again, with a strong field"
-    if doc is None:
+    # the field's runs (the long ones, from-first-*, belong to the players section)
+    R = {k: v for k, v in doc.get("runs", {}).items() if k.startswith("round-")}
+    if not R:
         return not_computed("bismarck", title)
-    R = doc["runs"]
     parts = []
     for rnd, today in runs["hands"].items():
         key = f"round-{rnd}"
@@ -586,7 +625,7 @@ def strong_field(runs: dict) -> Section:
         )
     text = (
         f"{who}, on the same deals as the heuristic players' figures of the first section (their first trials). "
-        f"{provenance(doc)} {CHANGES_LEGEND}.\n\n"
+        f"{provenance(doc, R)} {CHANGES_LEGEND}.\n\n"
         + " ".join(sentences or ["No role's chance of its quota changes at 95%."])
     )
     cols = ["round", "round_type", "role", "measure", "estimate_heuristic", "ci_low_heuristic", "ci_high_heuristic",

@@ -12,7 +12,7 @@ Compile time: numba compiles a :func:`jit` function once per distinct argument t
 ``Literal[int](0)``, not ``int64``. A call ``f(x, 0)`` from compiled code, or a variable first set to a constant
 (``cur_key = 0``) and passed on before it changes, compiles ``f`` once more for the literal (numba types the call
 while the variable's type is still the literal). Write ``np.int64(0)`` there: the code run is the same, one compile
-fewer. It paid in the double-dummy chain (``dd.card_values`` and ``bismarck.solver_card``; its search is large: a
+fewer. It paid in the double-dummy chain (``dd.card_values`` and the Bismarck solver players'; its search is large: a
 cold run of the Bismarck tests 196 s -> 158 s). The climbing games' play loops have more such duplicates, but small
 ones: removing 8 of them saved 3 s of 286, so they stay as they are. The numba cache's index files (``*.nbi``) list
 each function's signatures.

@@ -708,6 +708,60 @@ def test_solver_card_is_a_best_card():
     assert tied  # some positions have several best cards
 
 
+def test_best_card_is_the_card_of_the_summed_values():
+    """kernels.bismarck.pimc.best_card (the pimc and dd players' card) picks what adding up every legal card's exact
+    double-dummy value over the layouts (dd.card_values) picks: the most tricks, the fewest in the misère (BM-5),
+    the lowest card among equal sums. Positions at the lead and in the middle of a trick (the last card of the trick
+    too), with and without trumps, one layout and several."""
+    r = np.random.default_rng(3535)
+    ttk, ttg, bufs, ways, scratch = K.new_solver_state(np.array([K.S_PIMC]))
+    cards = np.zeros(16, dtype=np.int64)
+    values = np.zeros(16, dtype=np.int64)
+    tied = several = 0
+    for trial in range(60):
+        size = int(r.integers(3, 7))
+        deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
+        hands = [deck[i * size : (i + 1) * size] for i in range(3)]
+        trump = int(r.integers(-1, 4))
+        misere = trial % 3 == 2
+        k = trial % 3  # cards already in the trick
+        p = int(r.integers(0, 3))
+        leader = (p - k) % 3
+        played = np.zeros(4, dtype=np.int64)
+        for i in range(k):  # the seats before p play a legal card
+            q = (leader + i) % 3
+            led = -1 if i == 0 else played[0] >> 4
+            legal = [c for c in hands[q] if (dd.legal_cards(_mask(hands[q]), led, trump, 0) >> np.uint64(c)) & 1]
+            played[i] = legal[int(r.integers(0, len(legal)))]
+            hands[q].remove(int(played[i]))
+        a, b = (p + 1) % 3, (p + 2) % 3
+        rest = hands[a] + hands[b]
+        n = int(r.integers(1, 6))
+        layouts = np.zeros((n, 4), dtype=np.uint64)
+        for j in range(n):  # the other two seats' cards dealt again between them, their counts kept
+            shuffled = [rest[i] for i in r.permutation(len(rest))]
+            layouts[j, p] = _mask(hands[p])
+            layouts[j, a] = _mask(shuffled[: len(hands[a])])
+            layouts[j, b] = _mask(shuffled[len(hands[a]) :])
+        me = 1 << p
+        maxteam = 7 ^ me if misere else me
+        total: dict[int, int] = {}
+        for j in range(n):
+            m = dd.card_values(layouts[j].copy(), 3, trump, 0, leader, played.copy(), k, maxteam, me, ttk, ttg, bufs,
+                               cards, values)  # fmt: skip
+            for c, v in zip(cards[:m].tolist(), values[:m].tolist()):
+                total[c] = total.get(c, 0) + v
+        best = (min if misere else max)(total.values())
+        want = min(c for c, v in total.items() if v == best)
+        led = -1 if k == 0 else played[0] >> 4
+        legal_mask = dd.legal_cards(_mask(hands[p]), led, trump, 0)
+        got = int(K.best_card(layouts.copy(), n, p, leader, played, k, trump, 0, misere, legal_mask, ttk, ttg, bufs))
+        assert got == want, (trial, total, got)
+        tied += sum(v == best for v in total.values()) > 1
+        several += n > 1 and len(set(total.values())) > 1
+    assert tied and several  # ties broken, and sums over several layouts that differ between cards
+
+
 def test_new_tt_is_empty_and_aligned():
     """The table's layout (kernels/dd/table.py new_tt): rows of one cache line, all zero before use (new_tt no longer
     takes zeroed memory from numpy: it zeroes after asking for huge pages); from 4 MiB aligned to a huge page."""

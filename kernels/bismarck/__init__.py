@@ -74,7 +74,7 @@ from .layout import (
     VALFRI,
     counts_width,
 )
-from .pimc import choose_card, draw_hidden, hidden_ways, sample_hidden, solver_card
+from .pimc import best_card, choose_card, draw_hidden, hidden_ways, sample_hidden
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, name_trump
 from .rules import _follow, hand_score, hcp, quota, schedule
 from .search import candidate_cards, search_card
@@ -142,6 +142,7 @@ __all__ = [
     "V_TARGET",
     "V_WIDOW",
     "_follow",
+    "best_card",
     "choose_card",
     "choose_round",
     "compare_chunks",
@@ -164,5 +165,4 @@ __all__ = [
     "schedule",
     "simulate_chunks",
     "simulate_plain_chunks",
-    "solver_card",
 ]

@@ -113,19 +113,90 @@ def _binom(n, k):
 
 
 @jit
-def solver_card(hands, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc, nacc):
-    """Double-dummy values (tricks of seat ``p``) of each legal card of ``p`` in the position ``hands``, added to
-    ``acc`` (indexed by card); returns nothing. ``nacc`` counts the samples."""
+def _child_at_least(hands, p, trump, must_trump, leader, played, k, c, t, maxteam, countteam, ttk, ttg, bufs):
+    """Whether seat ``p`` (to play the ``k``-th card of the trick) playing ``c`` leaves the count side at least
+    ``t`` tricks, the current trick included (the question :func:`dd.card_values` asks of each card)."""
+    bit = ONE << np.uint64(c)
+    hands[p] ^= bit
+    played[k] = c
+    if k == 2:
+        w = (leader + dd.trick_winner_pos(played, 3, trump)) % 3
+        t -= (countteam >> w) & 1
+        if t <= 0:
+            ok = True
+        elif t > popcount(hands[p]):
+            ok = False
+        else:
+            # np.int64(0), not 0: a literal compiles the chain down to the search again (kernels/_jit.py)
+            ok = dd.at_least(hands, 3, trump, must_trump, w, played, np.int64(0), t, maxteam, countteam, ttk, ttg, bufs)
+    else:
+        ok = dd.at_least(hands, 3, trump, must_trump, leader, played, k + 1, t, maxteam, countteam, ttk, ttg, bufs)
+    hands[p] |= bit
+    return ok
+
+
+@jit
+def best_card(layouts, n, p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs):
+    """The card of seat ``p`` with the most double-dummy tricks summed over the ``n`` layouts (the fewest in the
+    misere), the lowest card among equals: the card that adding up every card's exact value in every layout
+    (:func:`dd.card_values`) picks, found with fewer searches.
+
+    Each card holds a bound per layout on its value, first the layout's value (the best card's: no card of p's
+    makes more, in the misere fewer); ``tot`` sums them. The card leading on its bounds (the lowest among
+    equals) has one of its inexact bounds tested by one search: either it is the value (exact) or the bound
+    moves by a trick. Once the leading card is exact in every layout no other card can beat it, since their
+    sums are bounds; a card that falls behind is never searched again, where adding up exact values would have
+    searched every card to its value in every layout."""
     me = 1 << p
     maxteam = me if not misere else 7 ^ me
     played = np.zeros(4, dtype=np.int64)
     for i in range(k):
         played[i] = row[i]
-    # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
-    n = dd.card_values(hands, 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, cards, values)
-    for i in range(n):
-        acc[cards[i]] += values[i]
-    nacc[0] += 1
+    cards = np.zeros(16, dtype=np.int64)
+    m = 0
+    x = legal
+    while x:
+        low = x & (~x + ONE)
+        x ^= low
+        cards[m] = low_index(low)
+        m += 1
+    bound = np.zeros((m, n), dtype=np.int64)
+    exact = np.zeros((m, n), dtype=np.bool_)
+    tot = np.zeros(m, dtype=np.int64)
+    for j in range(n):
+        # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
+        v = dd.solve(layouts[j], 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs)
+        for i in range(m):
+            bound[i, j] = v
+            tot[i] += v
+    most = popcount(layouts[0, p])  # p's tricks from here (the current trick included) are at most this
+    while True:
+        lead = 0
+        for i in range(1, m):
+            if (tot[i] > tot[lead]) if not misere else (tot[i] < tot[lead]):
+                lead = i
+        j = 0
+        while j < n and exact[lead, j]:
+            j += 1
+        if j == n:
+            return cards[lead]
+        b = bound[lead, j]
+        if not misere:  # p maximises: b bounds the value from above
+            if _child_at_least(layouts[j], p, trump, must_trump, leader, played, k, cards[lead], b, maxteam, me,
+                               ttk, ttg, bufs):  # fmt: skip
+                exact[lead, j] = True
+            else:
+                bound[lead, j] = b - 1
+                tot[lead] -= 1
+                exact[lead, j] = b - 1 == 0
+        else:  # the others maximise p's tricks: b bounds them from below
+            if _child_at_least(layouts[j], p, trump, must_trump, leader, played, k, cards[lead], b + 1, maxteam, me,
+                               ttk, ttg, bufs):  # fmt: skip
+                bound[lead, j] = b + 1
+                tot[lead] += 1
+                exact[lead, j] = b + 1 == most
+            else:
+                exact[lead, j] = True
 
 
 @jit
@@ -157,35 +228,24 @@ def choose_card(
     h = hands[p]
     led = -1 if k == 0 else row[0] >> 4
     legal = legal_cards(h, led, trump, must_trump)
-    acc = np.zeros(64, dtype=np.float64)
-    nacc = np.zeros(1, dtype=np.int64)
-    cards = np.zeros(16, dtype=np.int64)
-    values = np.zeros(16, dtype=np.int64)
     if strat == S_DD:
-        work = hands.copy()
-        solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc, nacc)
-    else:
-        a = (p + 1) % 3
-        b = (p + 2) % 3
-        n_a = popcount(hands[a])
-        n_b = popcount(hands[b])
-        unknown = unseen_of_p & ~known_out
-        work = np.zeros(4, dtype=np.uint64)
-        for _ in range(samples):
-            if not sample_hidden(unknown, voids[a], voids[b], n_a, n_b, st_play, ways, scratch):
-                continue
-            work[p] = h
-            work[a] = scratch[0]
-            work[b] = scratch[1]
-            solver_card(work, p, leader, row, k, trump, must_trump, misere, ttk, ttg, bufs, cards, values, acc, nacc)
-    if nacc[0] == 0:
+        layouts = np.zeros((1, 4), dtype=np.uint64)
+        layouts[0] = hands
+        return best_card(layouts, 1, p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs)
+    a = (p + 1) % 3
+    b = (p + 2) % 3
+    n_a = popcount(hands[a])
+    n_b = popcount(hands[b])
+    unknown = unseen_of_p & ~known_out
+    layouts = np.zeros((samples, 4), dtype=np.uint64)
+    n = 0
+    for _ in range(samples):
+        if not sample_hidden(unknown, voids[a], voids[b], n_a, n_b, st_play, ways, scratch):
+            continue
+        layouts[n, p] = h
+        layouts[n, a] = scratch[0]
+        layouts[n, b] = scratch[1]
+        n += 1
+    if n == 0:
         return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)
-    best = -1
-    x = legal
-    while x:
-        low = x & (~x + ONE)
-        x ^= low
-        c = low_index(low)
-        if best < 0 or (acc[c] > acc[best] if not misere else acc[c] < acc[best]):
-            best = c
-    return best
+    return best_card(layouts, n, p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs)

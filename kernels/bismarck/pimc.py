@@ -163,9 +163,12 @@ def best_card(layouts, n, p, leader, row, k, trump, must_trump, misere, legal, t
     bound = np.zeros((m, n), dtype=np.int64)
     exact = np.zeros((m, n), dtype=np.bool_)
     tot = np.zeros(m, dtype=np.int64)
+    # each layout's value, searched from the last layout's (layouts of one decision differ little; the first from
+    # all the tricks left, as dd.solve does with three hands)
+    v = popcount(layouts[0, p])
     for j in range(n):
         # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
-        v = dd.solve(layouts[j], 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs)
+        v = dd.solve_near(layouts[j], 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, v)
         for i in range(m):
             bound[i, j] = v
             tot[i] += v

@@ -19,6 +19,7 @@ import math
 import os
 import platform
 import shutil
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,6 +148,14 @@ def compute(
             again = " (resuming from its checkpoint)" if ckpt.exists() else ""
             print(f"[{i + 1}/{len(plan)}] {r.key}: {trials:,} trials{again}", flush=True)
         t0 = time.perf_counter()
+        stop = threading.Event()
+
+        def so_far(key=r.key, t0=t0):
+            return {**spent, key: spent.get(key, 0.0) + time.perf_counter() - t0}
+
+        # the seconds so far, saved while the run goes on: a process killed outright loses little of its time
+        ticking = threading.Thread(target=_tick, args=(stop, times_path, so_far), daemon=True)
+        ticking.start()
         try:
             res = run(r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=ckpt, progress=progress)
         except Interrupted as e:
@@ -156,11 +165,10 @@ def compute(
                 e.exit_code,
             ) from None
         finally:
-            spent[r.key] = spent.get(r.key, 0.0) + time.perf_counter() - t0
-            try:
-                write_text(times_path, json.dumps(spent))
-            except (OSError, CardlabError, SaveFailed):  # provenance: losing it must not hide how the run ended
-                pass
+            stop.set()
+            ticking.join()
+            spent = so_far()
+            _save_seconds(times_path, spent)
         table = res.table if r.keep is None else r.keep(res.table)
         done[r.key] = {
             "trials": trials,
@@ -179,6 +187,22 @@ def compute(
         except OSError:
             pass
     return out
+
+
+#: how often a running measurement's seconds so far are saved
+TICK_SECONDS = 60.0
+
+
+def _tick(stop: threading.Event, path: Path, so_far) -> None:
+    while not stop.wait(TICK_SECONDS):
+        _save_seconds(path, so_far())
+
+
+def _save_seconds(path: Path, spent: dict) -> None:
+    try:
+        write_text(path, json.dumps(spent))
+    except (OSError, CardlabError, SaveFailed):  # provenance: losing it must not hide how the run ended
+        pass
 
 
 def _same_computation(path: Path, game_id: str, field: str, seed: int, scale: float) -> dict:

@@ -167,3 +167,23 @@ def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
     section = S.players({"compare": live[live.role.isna()], "strong": short})
     assert "--long" in section.text and "Not computed yet" in section.text
     assert set(section.table.solver_from) == {PIMC_FROM}
+
+
+def test_a_running_measurement_saves_its_seconds_as_it_goes(tmp_path, monkeypatch):
+    """A computation killed outright (no chance to save) keeps the time its runs took so far, up to the last
+    tick: the provenance's seconds add up every invocation."""
+    import time
+
+    monkeypatch.setattr(SF, "TICK_SECONDS", 0.05)
+    seen = []
+
+    def slow(spec, **kw):
+        time.sleep(0.4)
+        (path,) = (tmp_path / "ck").rglob("seconds.json")
+        seen.append(json.loads(path.read_text()))
+        raise Interrupted("interrupted")
+
+    monkeypatch.setattr(analysis.driver, "run", slow)
+    with pytest.raises(Interrupted):
+        _compute("biscuits", tmp_path)
+    assert list(seen[0]) == ["games"] and seen[0]["games"] > 0.1  # written while the run was going on

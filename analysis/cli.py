@@ -483,7 +483,7 @@ def build_parser() -> _Parser:
     sf.add_argument("--field", metavar="STRATEGY",
                     help="the strong players' strategy (default: " + _strong_field_defaults() + ")")  # fmt: skip
     sf.add_argument("--scale", type=float, default=1.0,
-                    help="multiply the default sizes, at least 64 deals a measurement (e.g. 0.05 for a quick look)")  # fmt: skip
+                    help="multiply the default sizes, at least 64 deals a measurement (8 for the long ones; e.g. 0.05 for a quick look)")  # fmt: skip
     sf.add_argument("--seed", type=_seed, default=2026,
                     help="random seed (default 2026); the measurements use it and the seeds after it")  # fmt: skip
     sf.add_argument("--checkpoint-dir", metavar="DIR", default=".cardlab-strong-field",

@@ -53,6 +53,9 @@ class StrongRun:
     keep: Any = None
     #: a long measurement (hours, not minutes): computed only when asked for (``--long``)
     long: bool = False
+    #: trials a chunk (the unit of a checkpoint, and the most a run is ever below its size); smaller than
+    #: CHUNK_SIZE where a trial takes seconds, so that Ctrl-C and the checkpoints stay within minutes
+    chunk: int = CHUNK_SIZE
 
 
 def stored_path(game_id: str) -> Path:
@@ -135,7 +138,7 @@ def compute(
     except (OSError, ValueError, AttributeError):  # none yet, or cut short by a crash: the times restart
         pass
     for i, r in enumerate(plan):
-        trials = max(CHUNK_SIZE, int(r.trials * scale))
+        trials = max(r.chunk, int(r.trials * scale))
         run_seed = seed + r.seed_offset
         describe = _plain(r.spec.describe)
         kept = done.get(r.key)
@@ -157,7 +160,7 @@ def compute(
         ticking = threading.Thread(target=_tick, args=(stop, times_path, so_far), daemon=True)
         ticking.start()
         try:
-            res = run(r.spec, trials=trials, seed=run_seed, chunk_size=CHUNK_SIZE, checkpoint=ckpt, progress=progress)
+            res = run(r.spec, trials=trials, seed=run_seed, chunk_size=r.chunk, checkpoint=ckpt, progress=progress)
         except Interrupted as e:
             raise Interrupted(
                 f"{e} (measurement {i + 1} of {len(plan)}, {r.key}); the {i} before it are kept in "

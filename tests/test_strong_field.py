@@ -46,7 +46,7 @@ def test_compute_stores_every_run_with_its_provenance(game, tmp_path, monkeypatc
     assert doc["game"] == game and doc["field"] == CHEAP[game] and doc["seed"] == 7 and doc["cardlab"]
     assert doc["command"].startswith(f"cardlab strong-field {game} --field {CHEAP[game]}")
     for r, stored in zip(plan, doc["runs"].values()):
-        assert stored["trials"] == SF.CHUNK_SIZE and stored["seconds"] >= 0 and stored["table"]
+        assert stored["trials"] == r.chunk and stored["seconds"] >= 0 and stored["table"]
         assert stored["seed"] == 7 + r.seed_offset  # the seed of the report's run it re-measures
     # runs that compare policies share their deals (one seed), so that their differences are paired
     shared = [v["seed"] for k, v in doc["runs"].items() if k.startswith(("policy-", "team-"))]

@@ -436,9 +436,11 @@ def players(runs: dict) -> Section:
         )
     else:
         missing = [r for r in (1, 2, 3, 4) for m in SOLVER_MODELS if f"from-first-{m}-round-{r}" not in stored]
+        deals = " or ".join(sorted({f"{v['trials']:,}" for v in stored.values()}))
         text += (
             "The rows from the first trick (16 cards; 12 in the misère, the most its double-dummy search allows) come "
-            f"from `cardlab strong-field bismarck --long`, on the first of the same deals. "
+            f"from `cardlab strong-field bismarck --long`, on {deals} deals a round of the same seed (the rows from "
+            f"{PIMC_FROM} cards play the first of them). "
             f"{provenance(doc, stored)}"
         )
         if missing:

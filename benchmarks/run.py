@@ -456,7 +456,7 @@ def double_dummy() -> None:
             print(
                 f"{what:<52}{a / b:>14.2f} {'x time':<10}{'':>12}          "
                 f"(medians of {deals}, fastest of {DD_PASSES} passes: {a * 1000:.2f} ms vs {b * 1000:.2f} ms{extra}; "
-                f"target <= 2)"
+                f"target <= 1)"
             )
 
 

@@ -491,8 +491,8 @@ def build_parser() -> _Parser:
                     ".cardlab-strong-field/)")  # fmt: skip
     sf.add_argument("--write", metavar="FILE", help="where to store the tables (default seeds/GAME-strong-field.json)")
     sf.add_argument("--long", action="store_true",
-                    help="also the long measurements: Bismarck's heuristic, pimc and dd players compared with the "
-                    "solver players from the first trick, 2,000 deals a round (about 15 hours on 2 cores; "
+                    help="also the long measurements: Bismarck's heuristic player against pimc and against dd, "
+                    "both playing from the first trick, 2,000 deals a round (about 12 hours on 2 cores; "
                     "stop and resume at will)")  # fmt: skip
     sf.add_argument("--fresh", action="store_true", help="compute again the measurements the stored file holds")
     sf.add_argument("--quiet", action="store_true")

@@ -476,14 +476,16 @@ def build_parser() -> _Parser:
         "result; the tables are stored with their provenance (seed, sizes, players, version, seconds) in "
         "seeds/GAME-strong-field.json, which 'cardlab report GAME' shows beside the built-in players' figures. "
         "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 10. The stored "
-        "file is rewritten after each measurement, and a measurement it already holds (same field, seed and scale) "
-        "is kept, not computed again.",
+        "file holds one computation (field, seed, scale) and is rewritten after each measurement; a measurement it "
+        "already holds is kept, not computed again, and a file holding another computation is not replaced (give "
+        "--write FILE).",
     )
     sf.add_argument("game", nargs="?", help="one of: " + ", ".join(_strong_field_games()))
     sf.add_argument("--field", metavar="STRATEGY",
                     help="the strong players' strategy (default: " + _strong_field_defaults() + ")")  # fmt: skip
     sf.add_argument("--scale", type=float, default=1.0,
-                    help="multiply the default sizes, at least 64 deals a measurement (8 for the long ones; e.g. 0.05 for a quick look)")  # fmt: skip
+                    help="multiply the default sizes, at least 64 deals a measurement (8 for the long ones; e.g. 0.05 with "
+                    "--write FILE for a quick look)")  # fmt: skip
     sf.add_argument("--seed", type=_seed, default=2026,
                     help="random seed (default 2026); the measurements use it and the seeds after it")  # fmt: skip
     sf.add_argument("--checkpoint-dir", metavar="DIR", default=".cardlab-strong-field",
@@ -494,7 +496,9 @@ def build_parser() -> _Parser:
                     help="also the long measurements: Bismarck's heuristic player against pimc and against dd, "
                     "both playing from the first trick, 2,000 deals a round (about 12 hours on 2 cores; "
                     "stop and resume at will)")  # fmt: skip
-    sf.add_argument("--fresh", action="store_true", help="compute again the measurements the stored file holds")
+    sf.add_argument("--fresh", action="store_true",
+                    help="compute this call's measurements again from the start, even those the stored file holds "
+                    "(the others, such as the long ones without --long, stay in it)")  # fmt: skip
     sf.add_argument("--quiet", action="store_true")
 
     sv = sub.add_parser(

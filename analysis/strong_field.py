@@ -110,9 +110,12 @@ def compute(
     """Run every strong-field measurement of ``game_id`` (each checkpointed in ``checkpoint_dir``) and store the
     tables in ``write`` (default :func:`stored_path`); returns the path written. ``field`` is the strong
     players' strategy name (the game's default when None); ``long``: the long measurements too
-    (:attr:`StrongRun.long`). A run that ``write`` already holds, computed with the same field, seed and scale
-    at the same size, seed and players, is kept unless ``fresh``; runs stored that this call does not compute
-    (the long ones, without ``long``) stay in the file."""
+    (:attr:`StrongRun.long`).
+
+    A file holds one computation (a game, field, seed and scale). A run it already holds at the same size, seed
+    and spec is kept, unless ``fresh`` (then this call's runs are computed again, from the start); the runs this
+    call does not compute (the long ones, without ``long``) stay in it. A file holding another computation is
+    refused, not replaced: its runs may have taken hours."""
     from .driver import run
 
     if not (math.isfinite(scale) and scale > 0):
@@ -120,16 +123,20 @@ def compute(
     mod = _sections(game_id)
     field = field or default_field(game_id)
     every = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
+    if long and not any(r.long for r in every):
+        with_long = [g for g in games() if any(r.long for r in _sections(g).strong_field_runs(default_field(g)))]
+        raise CardlabError(f"no long measurements for {game_id!r}; --long is for: {', '.join(with_long)}")
     plan = [r for r in every if long or not r.long]
     out = Path(write) if write is not None else stored_path(game_id)
     check_file(out, "--write")
+    me = {"game": game_id, "field": field, "seed": seed, "scale": scale}
+    _stored_runs(out, me)  # refuses a file of another computation before any work
     # one folder a computation: a different field, seed or scale never meets another's checkpoints
     folder = Path(checkpoint_dir) / f"{game_id}-{field.replace(':', '_')}-seed{seed}-scale{scale:g}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CardlabError(f"cannot make the checkpoint folder {str(folder)!r}: {e.strerror}") from None
-    done = {} if fresh else _same_computation(out, game_id, field, seed, scale)
     # each run's seconds, added up over the invocations that worked on it (kept beside the checkpoints)
     times_path = folder / "seconds.json"
     spent: dict[str, float] = {}
@@ -137,12 +144,20 @@ def compute(
         spent = {str(k): float(v) for k, v in json.loads(times_path.read_text()).items()}
     except (OSError, ValueError, AttributeError):  # none yet, or cut short by a crash: the times restart
         pass
+    if fresh:  # from the start: this call's checkpoints and seconds go too
+        for r in plan:
+            (folder / f"{r.key}.ckpt").unlink(missing_ok=True)
+            spent.pop(r.key, None)
     for i, r in enumerate(plan):
         trials = max(r.chunk, int(r.trials * scale))
         run_seed = seed + r.seed_offset
         describe = _plain(r.spec.describe)
-        kept = done.get(r.key)
-        if kept is not None and (kept["trials"], kept["seed"], kept["describe"]) == (trials, run_seed, describe):
+        fingerprint = r.spec.fingerprint()
+        kept = None if fresh else _stored_runs(out, me).get(r.key)
+        if kept is not None and (
+            (kept["trials"], kept["seed"], kept["describe"]) == (trials, run_seed, describe)
+            and kept.get("fingerprint", fingerprint) == fingerprint  # files before fingerprints: describe only
+        ):
             if progress:
                 print(f"[{i + 1}/{len(plan)}] {r.key}: kept from {out} (--fresh computes it again)", flush=True)
             continue
@@ -162,9 +177,10 @@ def compute(
         try:
             res = run(r.spec, trials=trials, seed=run_seed, chunk_size=r.chunk, checkpoint=ckpt, progress=progress)
         except Interrupted as e:
+            before = f"the {i} before it are in {str(out)!r}; " if i else ""
+            kept_ckpt = f"its finished chunks are in {str(folder)!r}; " if ckpt.exists() else ""
             raise Interrupted(
-                f"{e} (measurement {i + 1} of {len(plan)}, {r.key}); the {i} before it are kept in "
-                f"{str(out)!r} and this one's checkpoint in {str(folder)!r}: run the same command to resume",
+                f"{e} (measurement {i + 1} of {len(plan)}, {r.key}); {before}{kept_ckpt}run the same command to resume",
                 e.exit_code,
             ) from None
         finally:
@@ -173,16 +189,17 @@ def compute(
             spent = so_far()
             _save_seconds(times_path, spent)
         table = res.table if r.keep is None else r.keep(res.table)
-        done[r.key] = {
+        one = {
             "trials": trials,
             "seed": run_seed,
             "seconds": round(spent[r.key], 1),
             "describe": describe,
+            "fingerprint": fingerprint,
+            **_where(),
             "table": json.loads(table.to_json(orient="records")),
         }
-        _write(out, game_id, field, seed, scale, every, done)  # what is finished is stored, run by run
-        (folder / f"{r.key}.ckpt").unlink(missing_ok=True)  # its work is in the stored file now
-    _write(out, game_id, field, seed, scale, every, done)
+        _write(out, me, every, {r.key: one})  # what is finished is stored, run by run
+        ckpt.unlink(missing_ok=True)  # its work is in the stored file now
     shutil.rmtree(folder, ignore_errors=True)  # every run is in the stored file (checkpoints and seconds)
     if str(checkpoint_dir) == DEFAULT_CHECKPOINT_DIR:
         try:
@@ -208,38 +225,51 @@ def _save_seconds(path: Path, spent: dict) -> None:
         pass
 
 
-def _same_computation(path: Path, game_id: str, field: str, seed: int, scale: float) -> dict:
-    """The runs stored in ``path`` by a computation with the same game, field, seed and scale (the rest of a
-    file, or a file that cannot be read, counts as nothing stored)."""
+def _where() -> dict:
+    """Where and when a run was computed (stored with each run: a file gathers runs of several sittings)."""
+    return {
+        "cardlab": __version__,
+        "computed": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, NUMBA_NUM_THREADS={_threads()}",
+    }
+
+
+def _stored_runs(path: Path, me: dict) -> dict:
+    """The runs stored in ``path`` (read now: another process may have added some), each with its provenance
+    (``cardlab``, ``computed``, ``machine``; a file written before runs carried theirs lends its own). Nothing
+    for a missing file; a file of another computation (``me``: game, field, seed, scale) is refused."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        same = (doc["format"], doc["game"], doc["field"], doc["seed"], doc["scale"]) == (
-            FORMAT, game_id, field, seed, scale
-        )  # fmt: skip
-        return dict(doc["runs"]) if same else {}
-    except (OSError, ValueError, KeyError, TypeError):
+    except FileNotFoundError:
         return {}
+    except (OSError, ValueError) as e:
+        raise CardlabError(f"cannot read the stored tables {str(path)!r} ({e}); move it away to compute anew") from None
+    theirs = {k: doc.get(k) for k in me}
+    if doc.get("format") != FORMAT or theirs != me:
+        what = ", ".join(f"{k} {v}" for k, v in theirs.items())
+        raise CardlabError(
+            f"{str(path)!r} holds the tables of another computation ({what}); give --write FILE to store this one "
+            "elsewhere, or move that file away to replace it"
+        )
+    return {k: {key: doc.get(key) for key in ("cardlab", "computed", "machine")} | v for k, v in doc["runs"].items()}
 
 
-def _write(out: Path, game_id: str, field: str, seed: int, scale: float, every: list, done: dict) -> None:
-    """Store the finished runs: those of the game's measurements (``every``) in their order, then any others the
-    file held."""
+def _write(out: Path, me: dict, every: list, new: dict) -> None:
+    """Store the ``new`` runs with those the file holds now: the game's measurements (``every``) in their order,
+    then any others the file held."""
+    done = _stored_runs(out, me) | new
     keys = [r.key for r in every]
     runs = {k: done[k] for k in [k for k in keys if k in done] + [k for k in done if k not in keys]}
     long = any(r.long and r.key in runs for r in every)
     doc = {
         "format": FORMAT,
-        "game": game_id,
-        "field": field,
-        "seed": seed,
-        "scale": scale,
-        "cardlab": __version__,
-        "computed": datetime.date.today().isoformat(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, NUMBA_NUM_THREADS={_threads()}",
+        **me,
+        **_where(),  # of the last run stored; each run has its own
         "seconds": round(sum(v["seconds"] for v in runs.values()), 1),
-        "note": "seconds: each run's wall time (compiling included), added up over the invocations that worked on it",
-        "command": f"cardlab strong-field {game_id} --field {field} --scale {scale:g} --seed {seed}"
-        + (" --long" if long else ""),
+        "note": "seconds: each run's wall time (compiling included), added up over the invocations that worked on "
+        "it; cardlab, computed and machine: the last run's (each run has its own)",
+        "command": f"cardlab strong-field {me['game']} --field {me['field']} --scale {me['scale']:g} "
+        f"--seed {me['seed']}" + (" --long" if long else ""),
         "runs": runs,
     }
     write_text(out, json.dumps(doc, indent=1) + "\n")
@@ -281,14 +311,18 @@ def not_computed(game_id: str, title: str):
 
 
 def provenance(doc: dict, keys=None) -> str:
-    """Where a stored strong field came from, in one sentence: the command, date, version, machine and each
-    run's time (of the runs named in ``keys``, every run when None)."""
+    """Where a stored strong field came from, in one sentence: the command, the dates, versions and machines of
+    its runs, and each run's time (of the runs named in ``keys``, every run when None)."""
     runs = {k: v for k, v in doc["runs"].items() if keys is None or k in keys}
     took = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in runs.items())
     seconds = sum(v["seconds"] for v in runs.values())
     spent = f"{seconds / 3600:.1f} h" if seconds >= 5400 else f"{seconds / 60:.0f} min"
+
+    def each(field: str) -> str:  # a file written before runs carried their own: the file's
+        return " and ".join(sorted({str(v.get(field) or doc.get(field)) for v in runs.values()}))
+
     return (
-        f"Stored by `{doc['command']}` on {doc['computed']} (cardlab {doc['cardlab']}, {doc['machine']}; "
+        f"Stored by `{doc['command']}` on {each('computed')} (cardlab {each('cardlab')}, {each('machine')}; "
         f"{spent}: {took}); seeds/{doc['game']}-strong-field.json has every row."
     )
 

@@ -681,7 +681,7 @@ def test_pimc_never_reads_hidden_cards():
         assert picks[0] == picks[1]
 
 
-def test_solver_card_is_a_best_card():
+def test_dd_player_card_is_a_best_card():
     """kernels.bismarck.pimc.choose_card (the dd player here: the layout known, so its values are card_values'):
     the card has the best value (the most tricks; the fewest in the misère), the lowest such card on ties."""
     r = np.random.default_rng(37)
@@ -718,12 +718,14 @@ def test_best_card_is_the_card_of_the_summed_values():
     cards = np.zeros(16, dtype=np.int64)
     values = np.zeros(16, dtype=np.int64)
     tied = several = 0
-    for trial in range(60):
+    seen = set()
+    for trial in range(90):
         size = int(r.integers(3, 7))
         deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
         hands = [deck[i * size : (i + 1) * size] for i in range(3)]
         trump = int(r.integers(-1, 4))
-        misere = trial % 3 == 2
+        misere = bool(r.integers(0, 2))
+        must_trump = int(trump >= 0 and r.integers(0, 2))  # the variant must_trump_when_void
         k = trial % 3  # cards already in the trick
         p = int(r.integers(0, 3))
         leader = (p - k) % 3
@@ -731,7 +733,9 @@ def test_best_card_is_the_card_of_the_summed_values():
         for i in range(k):  # the seats before p play a legal card
             q = (leader + i) % 3
             led = -1 if i == 0 else played[0] >> 4
-            legal = [c for c in hands[q] if (dd.legal_cards(_mask(hands[q]), led, trump, 0) >> np.uint64(c)) & 1]
+            legal = [
+                c for c in hands[q] if (dd.legal_cards(_mask(hands[q]), led, trump, must_trump) >> np.uint64(c)) & 1
+            ]
             played[i] = legal[int(r.integers(0, len(legal)))]
             hands[q].remove(int(played[i]))
         a, b = (p + 1) % 3, (p + 2) % 3
@@ -747,19 +751,22 @@ def test_best_card_is_the_card_of_the_summed_values():
         maxteam = 7 ^ me if misere else me
         total: dict[int, int] = {}
         for j in range(n):
-            m = dd.card_values(layouts[j].copy(), 3, trump, 0, leader, played.copy(), k, maxteam, me, ttk, ttg, bufs,
-                               cards, values)  # fmt: skip
+            m = dd.card_values(layouts[j].copy(), 3, trump, must_trump, leader, played.copy(), k, maxteam, me, ttk, ttg,
+                               bufs, cards, values)  # fmt: skip
             for c, v in zip(cards[:m].tolist(), values[:m].tolist()):
                 total[c] = total.get(c, 0) + v
         best = (min if misere else max)(total.values())
         want = min(c for c, v in total.items() if v == best)
         led = -1 if k == 0 else played[0] >> 4
-        legal_mask = dd.legal_cards(_mask(hands[p]), led, trump, 0)
-        got = int(K.best_card(layouts.copy(), n, p, leader, played, k, trump, 0, misere, legal_mask, ttk, ttg, bufs))
+        legal_mask = dd.legal_cards(_mask(hands[p]), led, trump, must_trump)
+        got = int(K.best_card(layouts.copy(), n, p, leader, played, k, trump, must_trump, misere, legal_mask, ttk, ttg,
+                              bufs))  # fmt: skip
         assert got == want, (trial, total, got)
+        seen.add((misere, k))
         tied += sum(v == best for v in total.values()) > 1
         several += n > 1 and len(set(total.values())) > 1
     assert tied and several  # ties broken, and sums over several layouts that differ between cards
+    assert len(seen) == 6  # the misère and not, at each place in the trick
 
 
 def test_new_tt_is_empty_and_aligned():

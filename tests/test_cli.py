@@ -431,6 +431,10 @@ BAD = [
     (["strong-field", "bisko-bobo"], "no strong-field measurements for 'bisko-bobo'"),
     (["strong-field", "zheng-shangyou", "--scale", "nan"], "bad --scale nan"),
     (["strong-field", "biscuits", "--field", "nosuch"], "unknown strategy 'nosuch'"),
+    (
+        ["strong-field", "zheng-shangyou", "--long"],
+        "no long measurements for 'zheng-shangyou'; --long is for: bismarck",
+    ),
 ]
 
 

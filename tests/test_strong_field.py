@@ -74,7 +74,7 @@ def test_an_interrupted_computation_resumes_to_the_same_tables(tmp_path, monkeyp
         return real(spec, **kw)
 
     monkeypatch.setattr(analysis.driver, "run", stopping)
-    with pytest.raises(Interrupted, match="the 2 before it are kept in .*run the same command to resume"):
+    with pytest.raises(Interrupted, match="the 2 before it are in .*; run the same command to resume"):
         _compute(game, tmp_path, "resumed.json")
     # the two finished runs are stored (the file is written run by run) and their checkpoints gone; the third
     # stopped before its first chunk
@@ -91,6 +91,8 @@ def test_an_interrupted_computation_resumes_to_the_same_tables(tmp_path, monkeyp
 
 
 def test_bad_requests_are_refused_before_any_work(tmp_path):
+    with pytest.raises(CardlabError, match="no long measurements for 'biscuits'; --long is for: bismarck"):
+        SF.compute("biscuits", long=True, checkpoint_dir=tmp_path / "ck", write=tmp_path / "x.json")
     with pytest.raises(CardlabError, match="unknown strategy 'nosuch'"):
         SF.compute("zheng-shangyou", field="nosuch", checkpoint_dir=tmp_path / "ck", write=tmp_path / "x.json")
     with pytest.raises(CardlabError, match="bad --scale"):
@@ -129,11 +131,13 @@ def test_stored_runs_are_kept_and_fresh_computes_them_again(tmp_path, monkeypatc
     _, fresh = _compute(game, tmp_path, fresh=True)
     assert len(calls) == len(first["runs"])
     assert {k: v["table"] for k, v in fresh["runs"].items()} == {k: v["table"] for k, v in first["runs"].items()}
-    # another seed is another computation: nothing of the file is kept
+    # another seed is another computation: the file is not replaced (its runs may have taken hours)
     calls.clear()
-    SF.compute(game, field=CHEAP[game], scale=1e-6, seed=8, checkpoint_dir=tmp_path / "ck",
-               write=tmp_path / "sf.json", progress=False)  # fmt: skip
-    assert len(calls) == len(first["runs"])
+    before = (tmp_path / "sf.json").read_bytes()
+    with pytest.raises(CardlabError, match="holds the tables of another computation .*seed 7.*--write FILE"):
+        SF.compute(game, field=CHEAP[game], scale=1e-6, seed=8, checkpoint_dir=tmp_path / "ck",
+                   write=tmp_path / "sf.json", progress=False)  # fmt: skip
+    assert not calls and (tmp_path / "sf.json").read_bytes() == before
 
 
 def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
@@ -160,13 +164,18 @@ def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
     runs = {"compare": live[live.role.isna()], "strong": SF.stored("bismarck")}
     section = S.players(runs)
     t = section.table
-    assert sorted(t.solver_from.unique()) == sorted({PIMC_FROM, 4})
-    assert len(t[t.solver_from == 4]) == 2 * 2 * 4  # two measures, two models, four rounds
+    assert set(t[t.source == "report"].solver_from) == {PIMC_FROM} and set(t[t.source == "stored"].solver_from) == {4}
+    assert len(t[t.source == "stored"]) == 2 * 2 * 4  # two measures, two models, four rounds
+    assert "round 4, pimc" in section.text  # the sentence names every stored row, the misère's too
     assert "cardlab strong-field bismarck" in section.text and "Not computed yet" not in section.text
+    # --fresh without --long computes the field's runs again and keeps the long ones
+    _, fresh = _compute("bismarck", tmp_path, fresh=True)
+    assert list(fresh["runs"]) == list(doc["runs"]) and fresh["command"].endswith("--long")
+    assert all(fresh["runs"][k] == doc["runs"][k] for k in keys)
     # without the long runs the section says how to compute them
     section = S.players({"compare": live[live.role.isna()], "strong": short})
     assert "--long" in section.text and "Not computed yet" in section.text
-    assert set(section.table.solver_from) == {PIMC_FROM}
+    assert set(section.table.source) == {"report"}
 
 
 def test_a_running_measurement_saves_its_seconds_as_it_goes(tmp_path, monkeypatch):

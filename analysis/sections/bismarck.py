@@ -407,50 +407,56 @@ def players(runs: dict) -> Section:
     from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES
     from ..strong_field import provenance
 
-    cols = ["measure", "round", "challenger", "solver_from", "trials", "field_value", "challenger_value", "estimate",
-            "ci_low", "ci_high"]  # fmt: skip
-    parts = [runs["compare"].assign(solver_from=PIMC_FROM)]
+    cols = ["measure", "round", "challenger", "solver_from", "source", "trials", "field_value", "challenger_value",
+            "estimate", "ci_low", "ci_high"]  # fmt: skip
+    parts = [runs["compare"].assign(solver_from=PIMC_FROM, source="report")]
     doc = runs.get("strong") or {}
     stored = {k: v for k, v in doc.get("runs", {}).items() if k.startswith("from-first-")}
     for v in stored.values():
         t = pd.DataFrame(v["table"])
-        parts.append(t[t.role.isna()].assign(solver_from=v["describe"]["pimc_from"]))
+        parts.append(t[t.role.isna()].assign(solver_from=v["describe"]["pimc_from"], source="stored"))
     table = pd.concat(parts, ignore_index=True)[cols].sort_values(
-        ["round", "solver_from", "challenger"], kind="stable", ignore_index=True
+        ["round", "source", "challenger"], kind="stable", ignore_index=True
     )
     text = (
-        f"One seat at a time switches from the heuristic player to a challenger on the same deal (the others "
-        f"stay heuristic); pooled over the three seats. The PIMC and double-dummy players take over once a hand "
-        f"holds solver_from cards, the heuristic before. PIMC samples {PIMC_SAMPLES} layouts of the hidden cards per "
-        f"decision. dd sees every hand: what it gains over the heuristic is what perfect information is worth, a "
-        f"practical ceiling for PIMC, which solves its sampled layouts the same way. In round 4 (misère) fewer "
-        f"tricks is better; PIMC there minimises expected tricks, which is not the floored score, and shares PIMC's "
-        f"known weakness of assuming it will see the cards later (strategy fusion).\n\n"
-        f"The rows with solver_from {PIMC_FROM} (the last {PIMC_FROM} tricks) are computed with this report. "
+        "One seat at a time switches from the heuristic player to a challenger on the same deal (the others "
+        "stay heuristic); pooled over the three seats, so trials counts each deal three times. The PIMC and "
+        "double-dummy players take over once a hand holds as many cards as solver_from says, the heuristic before. "
+        f"PIMC samples {PIMC_SAMPLES} layouts of the hidden cards per decision. dd sees every hand and plays it "
+        "perfectly: dd - pimc is what seeing the hidden cards is worth to a solver, and dd's gain over the "
+        "heuristic is a practical ceiling for PIMC, which solves its sampled layouts the same way. In round 4 "
+        "(misère) fewer tricks is better, so a gain is negative; PIMC there minimises expected tricks, which is not "
+        "the floored score, and shares PIMC's known weakness of assuming it will see the cards later (strategy "
+        "fusion).\n\n"
+        f"The rows from the last {PIMC_FROM} tricks (source report) are computed with this report. "
     )
     if not stored:
         text += (
-            f"From the first trick (16 cards; 12 in the misère, the most its double-dummy search allows) the "
-            f"solver is too slow for the report itself: `cardlab strong-field bismarck --long` computes those rows on "
-            f"{SOLVER_DEALS:,} deals a round (hours; checkpointed) and stores them for this section. Not computed yet."
+            "From the first trick (in the misère from 12 cards, trick 5: its double-dummy search allows no more) "
+            "the solvers are too slow for the report itself: `cardlab strong-field bismarck --long` computes those "
+            f"rows on {SOLVER_DEALS:,} deals a round (hours; checkpointed) and stores them for this section. Not "
+            "computed yet."
         )
-    else:
-        missing = [r for r in (1, 2, 3, 4) for m in SOLVER_MODELS if f"from-first-{m}-round-{r}" not in stored]
-        deals = " or ".join(sorted({f"{v['trials']:,}" for v in stored.values()}))
-        text += (
-            "The rows from the first trick (16 cards; 12 in the misère, the most its double-dummy search allows) come "
-            f"from `cardlab strong-field bismarck --long`, on {deals} deals a round of the same seed (the rows from "
-            f"{PIMC_FROM} cards play the first of them). "
-            f"{provenance(doc, stored)}"
-        )
-        if missing:
-            text += f" Not computed yet: {len(missing)} of the {4 * len(SOLVER_MODELS)} runs from the first trick."
-        tricks = table[(table.measure == "tricks_challenger_minus_field") & (table.solver_from > PIMC_FROM)]
-        said = [
-            f"round {r.round}, {r.challenger} {r.estimate:+.2f} ({r.ci_low:+.2f} to {r.ci_high:+.2f})"
-            for r in tricks.itertuples(index=False)
-        ]
-        text += " Tricks a hand gained over the heuristic from the first trick: " + "; ".join(said) + "."
+        return Section("Heuristic, PIMC and double dummy on the same deals", text, table)
+    missing = [r for r in (1, 2, 3, 4) for m in SOLVER_MODELS if f"from-first-{m}-round-{r}" not in stored]
+    deals = " or ".join(sorted({f"{v['trials']:,}" for v in stored.values()}))
+    same = runs.get("seed") is None or doc.get("seed") == runs["seed"]
+    text += (
+        "The rows from the first trick (in the misère from 12 cards, trick 5: its double-dummy search allows no more; "
+        f"source stored) come from `cardlab strong-field bismarck --long`, on {deals} deals a round"
+        + (" (the report's rows play the first of them). " if same else f", seed {doc.get('seed')}: other deals "
+           f"than the report's (seed {runs['seed']}). ")
+        + provenance(doc, stored)
+    )  # fmt: skip
+    if missing:
+        text += f" Not computed yet: {len(missing)} of the {4 * len(SOLVER_MODELS)} runs from the first trick."
+    tricks = table[(table.measure == "tricks_challenger_minus_field") & (table.source == "stored")]
+    said = [
+        f"round {r.round}, {r.challenger} {r.estimate:+.2f} ({r.ci_low:+.2f} to {r.ci_high:+.2f})"
+        for r in tricks.itertuples(index=False)
+    ]
+    if said:
+        text += " Tricks a hand, challenger minus heuristic, from the first trick: " + "; ".join(said) + "."
     return Section("Heuristic, PIMC and double dummy on the same deals", text, table)
 
 

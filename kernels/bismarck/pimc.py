@@ -160,19 +160,23 @@ def best_card(layouts, n, p, leader, row, k, trump, must_trump, misere, legal, t
         x ^= low
         cards[m] = low_index(low)
         m += 1
+    if m == 1:
+        return cards[0]
     bound = np.zeros((m, n), dtype=np.int64)
     exact = np.zeros((m, n), dtype=np.bool_)
     tot = np.zeros(m, dtype=np.int64)
     # each layout's value, searched from the last layout's (layouts of one decision differ little; the first from
     # all the tricks left, as dd.solve does with three hands)
-    v = popcount(layouts[0, p])
+    most = popcount(layouts[0, p])  # p's tricks from here (the current trick included) are at most this
+    v = most
     for j in range(n):
         # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
         v = dd.solve_near(layouts[j], 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, v)
         for i in range(m):
             bound[i, j] = v
             tot[i] += v
-    most = popcount(layouts[0, p])  # p's tricks from here (the current trick included) are at most this
+            # a bound at the end of the range is the value already: none below 0, none above ``most``
+            exact[i, j] = v == (most if misere else 0)
     while True:
         lead = 0
         for i in range(1, m):

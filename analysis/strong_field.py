@@ -196,6 +196,7 @@ def compute(
             "describe": describe,
             "fingerprint": fingerprint,
             **_where(),
+            "command": _command(me, r.long),
             "table": json.loads(table.to_json(orient="records")),
         }
         _write(out, me, every, {r.key: one})  # what is finished is stored, run by run
@@ -251,7 +252,16 @@ def _stored_runs(path: Path, me: dict) -> dict:
             f"{str(path)!r} holds the tables of another computation ({what}); give --write FILE to store this one "
             "elsewhere, or move that file away to replace it"
         )
-    return {k: {key: doc.get(key) for key in ("cardlab", "computed", "machine")} | v for k, v in doc["runs"].items()}
+    return {
+        k: {key: doc.get(key) for key in ("cardlab", "computed", "machine", "command")} | v
+        for k, v in doc["runs"].items()
+    }
+
+
+def _command(me: dict, long: bool) -> str:
+    return f"cardlab strong-field {me['game']} --field {me['field']} --scale {me['scale']:g} --seed {me['seed']}" + (
+        " --long" if long else ""
+    )
 
 
 def _write(out: Path, me: dict, every: list, new: dict) -> None:
@@ -267,9 +277,8 @@ def _write(out: Path, me: dict, every: list, new: dict) -> None:
         **_where(),  # of the last run stored; each run has its own
         "seconds": round(sum(v["seconds"] for v in runs.values()), 1),
         "note": "seconds: each run's wall time (compiling included), added up over the invocations that worked on "
-        "it; cardlab, computed and machine: the last run's (each run has its own)",
-        "command": f"cardlab strong-field {me['game']} --field {me['field']} --scale {me['scale']:g} "
-        f"--seed {me['seed']}" + (" --long" if long else ""),
+        "it; cardlab, computed, machine and command: the last run's (each run has its own)",
+        "command": _command(me, long),
         "runs": runs,
     }
     write_text(out, json.dumps(doc, indent=1) + "\n")
@@ -321,8 +330,9 @@ def provenance(doc: dict, keys=None) -> str:
     def each(field: str) -> str:  # a file written before runs carried their own: the file's
         return " and ".join(sorted({str(v.get(field) or doc.get(field)) for v in runs.values()}))
 
+    commands = " and ".join(f"`{c}`" for c in each("command").split(" and "))
     return (
-        f"Stored by `{doc['command']}` on {each('computed')} (cardlab {each('cardlab')}, {each('machine')}; "
+        f"Stored by {commands} on {each('computed')} (cardlab {each('cardlab')}, {each('machine')}; "
         f"{spent}: {took}); seeds/{doc['game']}-strong-field.json has every row."
     )
 

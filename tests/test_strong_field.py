@@ -155,10 +155,12 @@ def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
     assert list(doc["runs"]) == [k for k in short["runs"]] + keys and doc["command"].endswith("--long")
     for k in short["runs"]:
         assert doc["runs"][k] == short["runs"][k]  # kept, not computed again
+        assert not doc["runs"][k]["command"].endswith("--long")  # each run says the command that computed it
     for k in keys:
         run = doc["runs"][k]
         assert run["seed"] == 7 + 30 and run["describe"]["pimc_from"] == 4  # the report's comparison deals
         assert (run["describe"]["field"], run["describe"]["challenger"]) == ("heuristic", k.split("-")[2])
+        assert run["command"].endswith("--long") and run["machine"] and run["fingerprint"]
     monkeypatch.setattr(SF, "stored_path", lambda g: path)
     live = pd.DataFrame(doc["runs"]["from-first-dd-round-1"]["table"]).assign(trials=5)
     runs = {"compare": live[live.role.isna()], "strong": SF.stored("bismarck")}

@@ -599,9 +599,10 @@ def bismarck_pimc() -> None:
     """issue 37's Bismarck goal: a PIMC seat from the first trick (16 layouts a card) against the heuristic, one
     role at a time switching on the same deals (paired with the all-heuristic hand), rounds 1-3; the goal is at
     least +0.6 tricks a hand. (Round 4 is left out: the misère double-dummy search from 16 cards does not finish
-    in reasonable time, issue 35.) PIMC from the first trick costs about 2 s a hand on one core, so the
-    deals are few (CARDLAB_BENCH_BM_DEALS, default 60 a round: each is three PIMC hands). Beside each round, the
-    dd player on the same deals: the gain of seeing every hand, which pimc approaches from below."""
+    in reasonable time, issue 35.) PIMC from the first trick costs 2-7 s a hand on one core (round 3, named
+    trumps, the dearest), so the deals are few (CARDLAB_BENCH_BM_DEALS, default 60 a round: each is three PIMC
+    hands). Beside each round, the dd player on the same deals: the gain of seeing every hand, which pimc
+    approaches from below. `cardlab strong-field bismarck --long` measures both on 2,000 deals a round."""
     from analysis.games import bismarck as bm
 
     deals = int(os.environ.get("CARDLAB_BENCH_BM_DEALS", "60"))

@@ -198,3 +198,22 @@ def test_a_running_measurement_saves_its_seconds_as_it_goes(tmp_path, monkeypatc
     with pytest.raises(Interrupted):
         _compute("biscuits", tmp_path)
     assert list(seen[0]) == ["games"] and seen[0]["games"] > 0.1  # written while the run was going on
+
+
+def test_provenance_names_each_runs_own_command_and_machine():
+    """A file gathers runs of several sittings: the sentence names each run's command, date and machine (a run
+    stored before runs carried their own lends the file's), and only of the runs asked for."""
+    doc = {
+        "game": "bismarck", "command": "cardlab strong-field bismarck --long", "computed": "2026-12-04",
+        "cardlab": "0.1.0", "machine": "m1",
+        "runs": {
+            "round-1": {"seconds": 60.0},  # written before runs carried their provenance: the file's
+            "from-first-dd-round-1": {"seconds": 7200.0, "command": "cardlab strong-field bismarck", "machine": "m2",
+                                      "computed": "2026-12-05", "cardlab": "0.1.0"},
+        },
+    }  # fmt: skip
+    both = SF.provenance(doc)
+    assert "`cardlab strong-field bismarck`" in both and "`cardlab strong-field bismarck --long`" in both
+    assert "m1 and m2" in both and "2026-12-04 and 2026-12-05" in both and "2.0 h" in both
+    one = SF.provenance(doc, ["round-1"])
+    assert "m2" not in one and "1 min: round-1 60 s" in one

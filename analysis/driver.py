@@ -575,6 +575,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     target = plan.max_chunks if trials is not None else 1
     executor = None
     per_batch: int = plan.batch_chunks or 0  # set when the backend starts, unless given
+    fewest = 1  # the workers: a batch of fewer chunks would leave some of them idle
     bar = _progress_bar(progress, trials)
     try:
         if bar is not None:
@@ -603,8 +604,9 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                 if progress or _observer.get() is not None:
                     _compile_note(spec, say=progress)
                 executor = make_executor()
+                fewest = max(1, executor.workers if executor.backend != "threads" else _numba_threads())
                 if not per_batch:
-                    per_batch = 4 * max(1, executor.workers if executor.backend != "threads" else _numba_threads())
+                    per_batch = 4 * fewest
             n_trials = trials if trials is not None else target * chunk_size
             start = len(rows)
             stop = min(target, start + per_batch)
@@ -623,8 +625,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                 dt = time.perf_counter() - batch_t0
                 if dt < 0.25:
                     per_batch = min(per_batch * 2, 1 << 16)
-                elif dt > 1.0 and per_batch > 1:
-                    per_batch = max(1, per_batch // 2)
+                elif dt > 1.0 and per_batch > fewest:
+                    per_batch = max(fewest, per_batch // 2)
     except KeyboardInterrupt as e:
         code = 143 if isinstance(e, Terminated) else 130
         n = ckpt.n_saved if ckpt else len(rows)

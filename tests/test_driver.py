@@ -217,3 +217,23 @@ def test_threads_after_ctrl_c_finish_their_slices_before_it_is_raised():
     with pytest.raises(KeyboardInterrupt):
         driver._on_threads(work, 64, 2)
     assert running == []
+
+
+def test_batches_never_leave_a_thread_idle(monkeypatch):
+    """Slow chunks shrink the batches (aimed at about half a second, for progress, checkpoints and Ctrl-C), but
+    never below one chunk a thread: with slow chunks (the strong field's, minutes each) a batch of one chunk ran on
+    one of two threads."""
+    sizes = []
+    real = driver.run_chunks
+
+    def recording(kernel, args, ids, *rest):
+        sizes.append(len(ids))
+        return real(kernel, args, ids, *rest)
+
+    monkeypatch.setattr(driver, "run_chunks", recording)
+    clock = iter(range(0, 1 << 30, 2))  # every batch looks slow: two seconds between any two readings
+    monkeypatch.setattr(driver.time, "perf_counter", lambda: float(next(clock)))
+    rows = driver.run(SPEC, trials=20 * CHUNK, seed=42, chunk_size=CHUNK, progress=False, threads=2).rows()
+    assert sizes == [8, 4, 2, 2, 2, 2] and sum(sizes) == 20
+    monkeypatch.undo()
+    assert rows == driver.run(SPEC, trials=20 * CHUNK, seed=42, chunk_size=CHUNK, progress=False, threads=1).rows()

@@ -411,7 +411,9 @@ def new_solver_state(strat):
     for s in range(strat.shape[0]):
         if strat[s] >= S_PIMC:
             big = True
-    ttk, ttg = dd.new_tt(18 if big else 1)
+    # 2**20 entries (64 MiB): a PIMC seat from the first trick searches 16-card layouts, too many positions for 2**18
+    # (docs/performance.md); 2**22 was no faster
+    ttk, ttg = dd.new_tt(20 if big else 1)
     bufs = dd.new_buffers()
     ways = np.zeros((5, 17, 17), dtype=np.float64)
     scratch = np.zeros(2, dtype=np.uint64)

@@ -327,12 +327,12 @@ def provenance(doc: dict, keys=None) -> str:
     seconds = sum(v["seconds"] for v in runs.values())
     spent = f"{seconds / 3600:.1f} h" if seconds >= 5400 else f"{seconds / 60:.0f} min"
 
-    def each(field: str) -> str:  # a file written before runs carried their own: the file's
-        return " and ".join(sorted({str(v.get(field) or doc.get(field)) for v in runs.values()}))
+    def each(field: str, quote: str = "") -> str:  # a file written before runs carried their own: the file's
+        values = sorted({str(v.get(field) or doc.get(field)) for v in runs.values()})
+        return " and ".join(f"{quote}{x}{quote}" for x in values)
 
-    commands = " and ".join(f"`{c}`" for c in each("command").split(" and "))
     return (
-        f"Stored by {commands} on {each('computed')} (cardlab {each('cardlab')}, {each('machine')}; "
+        f"Stored by {each('command', '`')} on {each('computed')} (cardlab {each('cardlab')}, {each('machine')}; "
         f"{spent}: {took}); seeds/{doc['game']}-strong-field.json has every row."
     )
 

@@ -601,8 +601,9 @@ def bismarck_pimc() -> None:
     least +0.6 tricks a hand. (Round 4 is left out: the misère double-dummy search from 16 cards does not finish
     in reasonable time, issue 35.) PIMC from the first trick costs 2-7 s a hand on one core (round 3, named
     trumps, the dearest), so the deals are few (CARDLAB_BENCH_BM_DEALS, default 60 a round: each is three PIMC
-    hands). Beside each round, the dd player on the same deals: the gain of seeing every hand, which pimc
-    approaches from below. `cardlab strong-field bismarck --long` measures both on 2,000 deals a round."""
+    hands). Beside each round, pimc-infer (pimc drawing layouts from those that explain the heuristic seats'
+    cards so far) and the dd player on the same deals: the gain of seeing every hand, which pimc approaches from
+    below. `cardlab strong-field bismarck --long` measures both on 2,000 deals a round."""
     from analysis.games import bismarck as bm
 
     deals = int(os.environ.get("CARDLAB_BENCH_BM_DEALS", "60"))
@@ -612,6 +613,11 @@ def bismarck_pimc() -> None:
         _bm_paired_row(f"Bismarck round {rnd}: pimc from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8, 0.6)
         # the same deals with the dd player, who sees every hand: what perfect information gains over the
         # heuristic, a practical ceiling for pimc (which solves sampled layouts the same way); no goal of its own
+        # pimc whose layouts are those in which the heuristic seats' cards so far are the heuristic's: inference
+        # from play, with the opponents' own player as the model
+        spec = bm.compare_spec("heuristic", "pimc-infer", round=rnd, pimc_from=16, samples=16)
+        _bm_paired_row(f"Bismarck round {rnd}: pimc-infer from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8,
+                       0.6)  # fmt: skip
         spec = bm.compare_spec("heuristic", "dd", round=rnd, pimc_from=16, samples=16)
         _bm_paired_row(f"Bismarck round {rnd}: dd from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8, None,
                        "the ceiling: every hand seen; ")  # fmt: skip

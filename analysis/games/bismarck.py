@@ -31,9 +31,12 @@ STRATEGIES = {
     "random": K.S_RANDOM,
     "heuristic": K.S_HEURISTIC,
     "pimc": K.S_PIMC,
+    "pimc-infer": K.S_PIMC_INFER,
     "dd": K.S_DD,
     "search": K.S_SEARCH,
 }
+#: the players that solve layouts double dummy (from --pimc-from cards a hand)
+SOLVER_NAMES = ("pimc", "pimc-infer", "dd")
 #: the search player's defaults (kernels/bismarck/search.py): rollouts a decision, UCB1's exploration constant;
 #: ``search:BUDGET[:C]`` sets them
 SEARCH_BUDGET, SEARCH_C = 400, 0.7
@@ -198,9 +201,9 @@ MISERE_DD_CARDS = 12
 def check_misere_search(names, pimc_from: int, misere: bool) -> None:
     """Refuse PIMC or double-dummy players taking over a misere hand above MISERE_DD_CARDS cards (BM-5's
     round 4): the double-dummy search does not finish there."""
-    if misere and pimc_from > MISERE_DD_CARDS and any(n in ("pimc", "dd") for n in names):
+    if misere and pimc_from > MISERE_DD_CARDS and any(n in SOLVER_NAMES for n in names):
         raise CardlabError(
-            f"bad --pimc-from {pimc_from}: pimc and dd players solve the misere round (round 4, BM-5) double dummy, "
+            f"bad --pimc-from {pimc_from}: pimc, pimc-infer and dd players solve the misere round (round 4, BM-5) double dummy, "
             f"which does not finish above {MISERE_DD_CARDS} cards a hand; give --pimc-from {MISERE_DD_CARDS} or "
             "less, or a round other than the misere (--round 1, 2 or 3; simulate: with --unit hand)"
         )
@@ -241,7 +244,7 @@ def simulation_spec(
     check_misere_search(names, pimc_from, unit == "game" or r == 3)
     args = (strat, pv, np.int64(1 if unit == "game" else 0), np.int64(r), bv)
     describe = {"players": 3, "variants": full, "strategies": labels(names), "unit": unit}
-    if any(n.partition(":")[0] in ("pimc", "dd", "search") for n in names):
+    if any(n.partition(":")[0] in (*SOLVER_NAMES, "search") for n in names):
         describe.update(pimc_from=pimc_from, pimc_samples=pimc_samples)
     if unit == "hand":
         describe["round"] = r + 1
@@ -651,7 +654,11 @@ class Bismarck(Game):
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a card (default {SEARCH_BUDGET}) and its exploration "
         f"constant (default {SEARCH_C}), one setting for every search seat of a run; it searches from the first "
-        "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards"
+        "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards. pimc-infer is "
+        "pimc whose sampled layouts are those in which the other two seats' cards so far are the ones the "
+        "heuristic would have played (inference from play: strong against heuristic players, an assumption "
+        "against others); it reads the hand from its first card, so simulate, compare and record take it, not "
+        "odds or review"
     )
     simulate_options = (
         Option("--unit", "what one trial is: a complete 12-hand game (default), or one hand", choices=("game", "hand")),

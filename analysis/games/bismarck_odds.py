@@ -332,6 +332,11 @@ def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
     each sampled layout; anything else plays the hand on with the players named."""
 
     names, codes = seat_strategies(strategies, DEFAULT_MODEL)
+    if "pimc-infer" in names:
+        raise CardlabError(
+            "model pimc-infer: it draws its layouts from the cards played since the hand's first card, which the "
+            "advisor's play on from a position does not give it; give --strategy with pimc (or another player) instead"
+        )
     if all(n == "dd" for n in names):
         raise CardlabError(
             "models dd: the layout would be known; for a known layout use `cardlab solve bismarck --hands ... "

@@ -56,6 +56,7 @@ from .bismarck_odds import (
     DEFAULT_MODEL,
     MISERE_DD_CARDS,
     _contract,
+    _models,
     discard_spec,
     model_words,
     play_spec,
@@ -367,6 +368,7 @@ def review(
     if seat is not None and not 0 <= seat <= 2:
         raise CardlabError(f"bad --seat {seat}: seats are 0..2")
     models = review_models(strategies, hand.strategies, DEFAULT_MODEL)
+    _models(models)  # a model the advisor refuses is refused before the first decision
     it = [i for i, (s, _c) in enumerate(hand.events) if seat is None or s == seat]
     before, skipped = _before_play(hand, seat, models, seed)
 

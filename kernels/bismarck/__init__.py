@@ -52,6 +52,7 @@ from .layout import (
     S_DD,
     S_HEURISTIC,
     S_PIMC,
+    S_PIMC_INFER,
     S_RANDOM,
     S_SEARCH,
     SCORE_BINS,
@@ -74,7 +75,7 @@ from .layout import (
     VALFRI,
     counts_width,
 )
-from .pimc import best_card, choose_card, draw_hidden, hidden_ways, sample_hidden
+from .pimc import best_card, choose_card, draw_hidden, hidden_ways, infer_layouts, sample_hidden
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, name_trump
 from .rules import _follow, hand_score, hcp, quota, schedule
 from .search import candidate_cards, search_card
@@ -126,6 +127,7 @@ __all__ = [
     "S_DD",
     "S_HEURISTIC",
     "S_PIMC",
+    "S_PIMC_INFER",
     "S_RANDOM",
     "S_SEARCH",
     "VALFRI",
@@ -144,6 +146,7 @@ __all__ = [
     "_follow",
     "best_card",
     "choose_card",
+    "infer_layouts",
     "choose_round",
     "compare_chunks",
     "counts_width",

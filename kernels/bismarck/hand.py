@@ -36,6 +36,7 @@ from .layout import (
     ROLE_FIELDS,
     S_HEURISTIC,
     S_PIMC,
+    S_PIMC_INFER,
     S_RANDOM,
     S_SEARCH,
     SPADER,
@@ -243,7 +244,12 @@ def _make_tricks_from(solvers):
             full |= LANE << np.uint64(16 * s)
         sampling = False  # the voids are tracked only for sampling (PIMC, search) players, who read them
         for s in range(3):
-            sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH)
+            sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH) | (strat[s] == S_PIMC_INFER)
+        # the hand's cards so far are in ``trace`` only when it is played from its first card here (not when an
+        # advisor plays on from a position): pimc-infer reads them, else it samples as pimc
+        hist_ok = n_played == 0
+        leader0 = leader
+        exch = exchanger if bv[V_WIDOW] != 0 else -1
         row = trace[48:52]
         voids = trace[52:55]
         k_start = k0
@@ -301,6 +307,10 @@ def _make_tricks_from(solvers):
                             bufs,
                             ways,
                             scratch,
+                            trace,
+                            n_played if hist_ok else 0,
+                            leader0,
+                            exch,
                         )
                 on_table |= ONE << np.uint64(c)
                 if sampling:  # showed out of the led suit (which cards those are is data)

@@ -12,6 +12,7 @@ S_HEURISTIC = 1
 S_PIMC = 2
 S_DD = 3
 S_SEARCH = 4  # determinized search with heuristic rollouts (.search); no solver
+S_PIMC_INFER = 5  # PIMC whose layouts are those in which the opponents' cards so far are the heuristic's (.pimc)
 
 # variant slots (analysis/games/bismarck.py fills them from seeds/bismarck.toml)
 V_SCORING = 0  # 0 original, 1 simplified                                   BM-6

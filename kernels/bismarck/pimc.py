@@ -9,9 +9,17 @@ import numpy as np
 from .. import dd, rng
 from .._jit import jit, jit_inline
 from ..bits import low_index, nth_bit, popcount
-from ..dd import ONE, lane, legal_cards
-from .layout import S_DD
+from ..dd import LANE, ONE, lane, legal_cards
+from .layout import S_DD, S_PIMC_INFER
 from .players import heuristic_card
+from .rules import trick_winner_of
+
+#: pimc-infer: candidate layouts drawn per layout wanted, at most (the best-matching ones are kept)
+INFER_TRIES = 512
+
+
+#: pimc-infer: the most mismatches counted for a candidate; beyond it every candidate is as unlikely
+INFER_CAP = 8
 
 
 @jit
@@ -100,6 +108,120 @@ def draw_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, out):
                 out[1] |= bit << np.uint64(16 * s)
         a -= x
         b -= y
+
+
+@jit_inline
+def _history_seats(trace, n_hist, leader0, trump, seat):
+    """``seat[i]``: who played the hand's ``i``-th card (``trace[i]``), the first trick led by ``leader0`` and
+    each later one by the last trick's winner (BM-4)."""
+    leader = leader0
+    for i in range(n_hist):
+        if i > 0 and i % 3 == 0:
+            leader = trick_winner_of(trace[i - 3], trace[i - 2], trace[i - 1], leader, trump)
+        seat[i] = (leader + i % 3) % 3
+
+
+@jit_inline
+def _mismatches(p, ha, hb, widow, exch, trace, n_hist, seat, trump, misere, must_trump, known_out, cap):
+    """How many of the other seats' cards among the hand's first ``n_hist`` (``trace``, played by ``seat``) the
+    heuristic (:func:`heuristic_card`) would not have chosen, holding what those seats hold in a layout: ``ha``,
+    ``hb`` now (seats p + 1 and p + 2), plus the cards each played since; at most ``cap``. Only choices count
+    (more than one legal card). ``widow``: the layout's unplayed cards outside the three hands, which seat
+    ``exch`` knows (it exchanged them; -1: no seat but p, or none)."""
+    a = (p + 1) % 3
+    full = np.uint64(0)
+    for s in range(4):
+        full |= LANE << np.uint64(16 * s)
+    ga = ha
+    gb = hb
+    for i in range(n_hist):
+        if seat[i] != p:
+            if seat[i] == a:
+                ga |= ONE << np.uint64(trace[i])
+            else:
+                gb |= ONE << np.uint64(trace[i])
+    played = np.uint64(0)
+    on_table = np.uint64(0)
+    mm = 0
+    for i in range(n_hist):
+        c = trace[i]
+        bit = ONE << np.uint64(c)
+        q = seat[i]
+        k = i % 3
+        if q != p:
+            hq = ga if q == a else gb
+            legal = legal_cards(hq, -1 if k == 0 else trace[i - k] >> 4, trump, must_trump)
+            if legal & (legal - ONE):
+                seen = played | hq | known_out | on_table
+                if q == exch:
+                    seen |= widow
+                if heuristic_card(hq, legal, trace[i - k :], k, trump, misere, full & ~seen) != c:
+                    mm += 1
+                    if mm >= cap:
+                        return mm
+            if q == a:
+                ga ^= bit
+            else:
+                gb ^= bit
+        on_table |= bit
+        if k == 2:
+            played |= on_table
+            on_table = np.uint64(0)
+    return mm
+
+
+@jit
+def infer_layouts(p, h, unknown, void_a, void_b, n_a, n_b, trace, n_hist, leader0, trump, misere, must_trump,
+                  known_out, exch, samples, st, ways, scratch, layouts):  # fmt: skip
+    """pimc-infer's layouts: ``samples`` deals of the ``unknown`` cards (as :func:`sample_hidden`) among those in
+    which the other two seats' cards so far (the hand's first ``n_hist``, ``trace``, the first trick led by
+    ``leader0``) are the ones the heuristic would have chosen holding them: the posterior of the uniform deal
+    when the others play the heuristic, drawn by rejection. Draws stop once ``samples`` layouts match every
+    card, or after ``samples * INFER_TRIES``; the layouts with the fewest mismatches are then taken, in the
+    order drawn (players who are not the heuristic still leave the likeliest layouts first). Writes
+    ``layouts[:samples]`` (seat p gets ``h``); returns how many (0: no consistent deal)."""
+    if not hidden_ways(unknown, void_a, void_b, n_a, n_b, ways):
+        return 0
+    a = (p + 1) % 3
+    b = (p + 2) % 3
+    seat = np.empty(max(n_hist, 1), dtype=np.int64)
+    _history_seats(trace, n_hist, leader0, trump, seat)
+    tries = samples * INFER_TRIES
+    ca = np.empty(tries, dtype=np.uint64)
+    cb = np.empty(tries, dtype=np.uint64)
+    cm = np.empty(tries, dtype=np.int64)
+    hist = np.zeros(INFER_CAP + 1, dtype=np.int64)  # candidates by their mismatches
+    cap = INFER_CAP  # a candidate with this many mismatches or more cannot be among the layouts taken
+    t = 0
+    while t < tries and hist[0] < samples:
+        draw_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, scratch)
+        widow = unknown & ~(scratch[0] | scratch[1])
+        m = _mismatches(p, scratch[0], scratch[1], widow, exch, trace, n_hist, seat, trump, misere, must_trump,
+                        known_out, cap)  # fmt: skip
+        ca[t] = scratch[0]
+        cb[t] = scratch[1]
+        cm[t] = m
+        hist[m] += 1
+        # the layouts taken are the ``samples`` with the fewest mismatches: once that many have fewer than ``cap``,
+        # counting stops at the worst of them
+        acc = 0
+        for j in range(cap):
+            acc += hist[j]
+            if acc >= samples:
+                cap = j + 1
+                break
+        t += 1
+    n = 0
+    for m in range(INFER_CAP + 1):
+        for i in range(t):
+            if cm[i] == m and n < samples:
+                layouts[n, p] = h
+                layouts[n, a] = ca[i]
+                layouts[n, b] = cb[i]
+                n += 1
+        if n == samples:
+            break
+    return n
 
 
 @jit_inline
@@ -227,11 +349,17 @@ def choose_card(
     bufs,
     ways,
     scratch,
+    trace,
+    n_hist,
+    leader0,
+    exch,
 ):
     """The card of a solver player at seat ``p``: S_DD sees the layout, any other code samples it (S_PIMC, and
-    S_SEARCH once its hand is small enough in rounds 1-3). ``unseen_of_p``: the cards p has not seen; ``voids[q]``:
-    suits q showed out of; ``samples``: the PIMC samples (deals of the hidden cards). ``play_hand`` handles forced
-    cards, random and heuristic play and the heuristic opening of the solver players."""
+    S_SEARCH once its hand is small enough in rounds 1-3; S_PIMC_INFER by :func:`infer_layouts` from the hand's
+    first ``n_hist`` cards, ``trace``, led first by ``leader0``; ``exch``: the seat that exchanged the widow, or
+    -1). ``unseen_of_p``: the cards p has not seen; ``voids[q]``: suits q showed out of; ``samples``: the PIMC
+    samples (deals of the hidden cards). ``play_hand`` handles forced cards, random and heuristic play and the
+    heuristic opening of the solver players."""
     h = hands[p]
     led = -1 if k == 0 else row[0] >> 4
     legal = legal_cards(h, led, trump, must_trump)
@@ -246,6 +374,12 @@ def choose_card(
     unknown = unseen_of_p & ~known_out
     layouts = np.zeros((samples, 4), dtype=np.uint64)
     n = 0
+    if strat == S_PIMC_INFER and n_hist > 0:
+        n = infer_layouts(p, h, unknown, voids[a], voids[b], n_a, n_b, trace, n_hist, leader0, trump, misere,
+                          must_trump, known_out, exch, samples, st_play, ways, scratch, layouts)  # fmt: skip
+        if n == 0:
+            return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)
+        return best_card(layouts, n, p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs)
     for _ in range(samples):
         if not sample_hidden(unknown, voids[a], voids[b], n_a, n_b, st_play, ways, scratch):
             continue

@@ -257,6 +257,56 @@ def play_from(
 
 
 # ---------------------------------------------------------------------------------------------------
+# pimc-infer's layouts (kernels/bismarck/pimc.py infer_layouts)
+# ---------------------------------------------------------------------------------------------------
+
+
+def mismatches(p, hands_now, order, first_leader, trump, round_no, known_out=frozenset(), must_trump=False,
+               exchanger=None, widow=frozenset()):  # fmt: skip
+    """How many cards of ``order`` (the hand's cards so far, the first trick led by ``first_leader``) played by
+    the two seats other than ``p`` are not the heuristic's choice for the cards that seat held then: its cards
+    in ``hands_now`` plus those it played since. Only choices count (more than one legal card). ``exchanger``
+    knows ``widow`` (its discards) to be out of play."""
+    seats = []
+    leader = first_leader
+    for i in range(len(order)):
+        if i and i % 3 == 0:
+            leader = (leader + winner_pos(order[i - 3 : i], trump)) % 3
+        seats.append((leader + i % 3) % 3)
+    held = [set(h) for h in hands_now]
+    for c, q in zip(order, seats):
+        held[q].add(c)
+    full = {s * 16 + r for s in range(4) for r in range(13)}
+    played = set()
+    count = 0
+    for i, (c, q) in enumerate(zip(order, seats)):
+        row = order[i - i % 3 : i]
+        if q != p:
+            options = legal(held[q], suit(row[0]) if row else None, trump, must_trump)
+            if len(options) > 1:
+                unseen = full - played - held[q] - set(row) - set(known_out)
+                if q == exchanger:
+                    unseen -= set(widow)
+                count += heuristic(held[q], options, row, trump, round_no == 4, unseen) != c
+        held[q].discard(c)
+        if i % 3 == 2:
+            played |= set(order[i - 2 : i + 1])
+    return count
+
+
+def infer_pick(candidates, counts, samples):
+    """The layouts pimc-infer keeps of ``candidates`` (in the order drawn) with their mismatch ``counts`` (counted
+    up to the kernel's INFER_CAP): the ``samples`` with the fewest mismatches, in the order drawn among equals.
+    The kernel stops drawing once ``samples`` candidates match every card."""
+    exact = [i for i, m in enumerate(counts) if m == 0]
+    if len(exact) >= samples:
+        candidates = candidates[: exact[samples - 1] + 1]
+        counts = counts[: len(candidates)]
+    order = sorted(range(len(candidates)), key=lambda i: (counts[i], i))
+    return [candidates[i] for i in order[:samples]]
+
+
+# ---------------------------------------------------------------------------------------------------
 # The search player (kernels/bismarck/search.py)
 # ---------------------------------------------------------------------------------------------------
 

@@ -1,0 +1,192 @@
+"""pimc-infer (issue 37; kernels/bismarck/pimc.py ``infer_layouts``): PIMC whose layouts are drawn from those in
+which the other seats' cards so far are the ones the heuristic would have chosen. The layout actually dealt always
+qualifies when the others play the heuristic; the mismatch count and the layouts kept agree with the plain-Python
+reference on the same draws; the player runs wherever a strategy name does, and the advisor refuses it."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from analysis import driver
+from analysis.errors import CardlabError
+from analysis.games import bismarck as bm
+from analysis.games import bismarck_odds as bo
+from kernels import rng
+from kernels.bismarck import pimc as P
+from tests.reference import bismarck as ref
+
+FULL = np.uint64(sum(1 << (16 * s + r) for s in range(4) for r in range(13)))
+
+
+def _mask(cards) -> np.uint64:
+    return np.uint64(sum(1 << c for c in cards))
+
+
+def _played_hand(rnd: random.Random, round_no: int, strategies, n: int, must_trump=False, exchanger=None):
+    """A hand dealt from the pack and played (BM-4) for its first ``n`` cards by ``strategies`` (the reference's
+    heuristic or random legal cards). With ``exchanger``, that seat knows the 4 cards left after the deal to be
+    out of play (as the widow's discards); in round 2 one of them is the shown trump card. Returns the hands now,
+    the cards in order, the first leader, trump, the known card, the widow and the voids shown."""
+    deck = [s * 16 + r for s in range(4) for r in range(13)]
+    rnd.shuffle(deck)
+    hands = [set(deck[16 * i : 16 * i + 16]) for i in range(3)]
+    widow = set(deck[48:])
+    known_out = {deck[48]} if round_no == 2 else set()
+    trump = -1 if round_no in (1, 4) else (deck[48] >> 4 if round_no == 2 else rnd.randrange(4))
+    first = rnd.randrange(3)
+    full = {s * 16 + r for s in range(4) for r in range(13)}
+    leader, order, played, voids = first, [], set(), [0, 0, 0]
+    while len(order) < n:
+        row: list[int] = []
+        for i in range(3):
+            if len(order) == n:
+                break
+            q = (leader + i) % 3
+            options = ref.legal(hands[q], ref.suit(row[0]) if row else None, trump, must_trump)
+            if strategies[q] == "random" or len(options) == 1:
+                c = rnd.choice(options)
+            else:
+                unseen = full - played - hands[q] - set(row) - known_out - (widow if q == exchanger else set())
+                c = ref.heuristic(hands[q], options, row, trump, round_no == 4, unseen)
+            if row and ref.suit(c) != ref.suit(row[0]):
+                voids[q] |= 1 << ref.suit(row[0])
+                if must_trump and trump >= 0 and ref.suit(c) != trump:
+                    voids[q] |= 1 << trump
+            hands[q].remove(c)
+            row.append(c)
+            order.append(c)
+        if len(row) == 3:
+            leader = (leader + ref.winner_pos(row, trump)) % 3
+            played |= set(row)
+    return hands, order, first, trump, known_out, widow, voids
+
+
+def _kernel_count(p, hands, order, first, trump, round_no, known_out, must_trump, exchanger, widow, cap=99):
+    trace = np.zeros(56, dtype=np.int64)
+    trace[: len(order)] = order
+    seat = np.zeros(max(len(order), 1), dtype=np.int64)
+    P._history_seats(trace, len(order), first, trump, seat)
+    a, b = (p + 1) % 3, (p + 2) % 3
+    return P._mismatches(
+        p, _mask(hands[a]), _mask(hands[b]), _mask(widow), -1 if exchanger is None else exchanger, trace,
+        len(order), seat, trump, round_no == 4, int(must_trump), _mask(known_out), cap,
+    )  # fmt: skip
+
+
+CASES = [  # round, must-trump (3(c)6), the seat that knows the widow (3(c)5)
+    (1, False, None),
+    (2, False, None),
+    (3, False, None),
+    (4, False, None),
+    (3, True, None),
+    (2, False, 1),
+]
+
+
+@pytest.mark.parametrize("round_no,must_trump,exchanger", CASES)
+def test_the_layout_dealt_matches_every_card_of_heuristic_seats(round_no, must_trump, exchanger):
+    # BM-4 play by three heuristic seats: from any point of the hand, the true layout of the other two seats
+    # accounts for every card they chose, in the kernel and in the reference
+    rnd = random.Random(7000 + 10 * round_no + must_trump)
+    for _ in range(8):
+        n = rnd.randrange(1, 48)
+        hands, order, first, trump, known_out, widow, _ = _played_hand(
+            rnd, round_no, ["heuristic"] * 3, n, must_trump, exchanger
+        )
+        for p in range(3):
+            w = widow if exchanger is not None and exchanger != p else set()
+            assert _kernel_count(p, hands, order, first, trump, round_no, known_out, must_trump, exchanger, w) == 0
+            assert ref.mismatches(p, hands, order, first, trump, round_no, known_out, must_trump, exchanger, w) == 0
+
+
+@pytest.mark.parametrize("round_no,must_trump,exchanger", CASES)
+def test_mismatches_agree_with_the_reference(round_no, must_trump, exchanger):
+    # other layouts, and seats that play at random: the kernel counts what the reference counts, and the count
+    # is not always 0 (the test can fail)
+    rnd = random.Random(8000 + 10 * round_no + must_trump)
+    seen_nonzero = False
+    for _ in range(25):
+        n = rnd.randrange(1, 48)
+        strategies = [rnd.choice(("heuristic", "random")) for _ in range(3)]
+        hands, order, first, trump, known_out, widow, _ = _played_hand(
+            rnd, round_no, strategies, n, must_trump, exchanger
+        )
+        p = rnd.randrange(3)
+        a, b = (p + 1) % 3, (p + 2) % 3
+        # another layout: the two other hands' cards dealt again at random, the sizes kept (voids ignored: the count
+        # is defined for any layout)
+        pool = sorted(hands[a] | hands[b])
+        rnd.shuffle(pool)
+        other = [set(), set(), set()]
+        other[p] = hands[p]
+        other[a] = set(pool[: len(hands[a])])
+        other[b] = set(pool[len(hands[a]) :])
+        for layout in (hands, other):
+            w = widow if exchanger is not None and exchanger != p else set()
+            got = _kernel_count(p, layout, order, first, trump, round_no, known_out, must_trump, exchanger, w)
+            want = ref.mismatches(p, layout, order, first, trump, round_no, known_out, must_trump, exchanger, w)
+            assert got == want
+            seen_nonzero |= want > 0
+    assert seen_nonzero
+
+
+@pytest.mark.parametrize("round_no", [1, 3])
+def test_layouts_kept_agree_with_the_reference_on_the_same_draws(round_no):
+    # infer_layouts against the reference's choice among the same candidates (the kernel's sampler drawn from a
+    # copy of the same stream): the fewest mismatches first, in the order drawn
+    rnd = random.Random(9000 + round_no)
+    samples = 8
+    for case in range(10):
+        n = rnd.randrange(3, 40)
+        strategies = ["heuristic"] * 3 if case % 2 == 0 else ["random", "heuristic", "random"]
+        hands, order, first, trump, known_out, _, voids = _played_hand(rnd, round_no, strategies, n)
+        p = rnd.randrange(3)
+        a, b = (p + 1) % 3, (p + 2) % 3
+        played = set(order[: len(order) - len(order) % 3])
+        unknown = FULL & ~(_mask(played | set(order)) | _mask(hands[p]) | _mask(known_out))
+        st = rng.new_state()
+        rng.seed_state(st, np.uint64(5), np.uint64(6), np.uint64(case), np.uint64(0))
+        st_ref = st.copy()
+        trace = np.zeros(56, dtype=np.int64)
+        trace[: len(order)] = order
+        layouts = np.zeros((samples, 4), dtype=np.uint64)
+        ways = np.zeros((5, 17, 17))
+        scratch = np.zeros(2, dtype=np.uint64)
+        got = P.infer_layouts(
+            p, _mask(hands[p]), unknown, voids[a], voids[b], len(hands[a]), len(hands[b]), trace, len(order), first,
+            trump, round_no == 4, 0, _mask(known_out), -1, samples, st, ways, scratch, layouts,
+        )  # fmt: skip
+        assert got == samples
+        ways_ref = np.zeros((5, 17, 17))
+        assert P.hidden_ways(unknown, voids[a], voids[b], len(hands[a]), len(hands[b]), ways_ref)
+        candidates, counts = [], []
+        while len(candidates) < samples * P.INFER_TRIES and counts.count(0) < samples:
+            P.draw_hidden(unknown, voids[a], voids[b], len(hands[a]), len(hands[b]), st_ref, ways_ref, scratch)
+            layout = [set(), set(), set()]
+            layout[p] = hands[p]
+            layout[a] = {c for c in range(64) if (int(scratch[0]) >> c) & 1}
+            layout[b] = {c for c in range(64) if (int(scratch[1]) >> c) & 1}
+            candidates.append((int(scratch[0]), int(scratch[1])))
+            counts.append(min(P.INFER_CAP, ref.mismatches(p, layout, order, first, trump, round_no, known_out)))
+        want = ref.infer_pick(candidates, counts, samples)
+        assert [(int(layouts[i, a]), int(layouts[i, b])) for i in range(samples)] == want
+        assert all(int(layouts[i, p]) == int(_mask(hands[p])) for i in range(samples))
+
+
+def test_pimc_infer_plays_hands_and_is_reproducible():
+    # a short compare (PIMC from 6 cards keeps it quick): it runs, pairs, and gives the same table twice
+    spec = bm.compare_spec("heuristic", "pimc-infer", round=3, pimc_from=6, samples=8)
+    t1 = driver.run(spec, trials=24, seed=11, progress=False, chunk_size=8).table
+    t2 = driver.run(spec, trials=24, seed=11, progress=False, chunk_size=8).table
+    assert t1.equals(t2)
+    assert spec.describe["pimc_from"] == 6
+    assert "pimc-infer" in str(spec.describe)
+
+
+def test_the_advisor_refuses_pimc_infer():
+    # the advisor plays on from a position, without the hand's cards so far that pimc-infer reads
+    with pytest.raises(CardlabError, match="pimc-infer"):
+        bo._models(["pimc-infer"])

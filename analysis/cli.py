@@ -494,8 +494,8 @@ def build_parser() -> _Parser:
     sf.add_argument("--write", metavar="FILE", help="where to store the tables (default seeds/GAME-strong-field.json)")
     sf.add_argument("--long", action="store_true",
                     help="also the long measurements: Bismarck's heuristic player against pimc and against dd, "
-                    "both playing from the first trick, 2,000 deals a round (about 12 hours on 2 cores; "
-                    "stop and resume at will)")  # fmt: skip
+                    "both playing from the first trick, 2,000 deals a round, and against pimc-infer on 500 (about "
+                    "15 hours on 2 cores; stop and resume at will)")  # fmt: skip
     sf.add_argument("--fresh", action="store_true",
                     help="compute this call's measurements again from the start, even those the stored file holds "
                     "(the others, such as the long ones without --long, stay in it)")  # fmt: skip

@@ -141,7 +141,7 @@ def test_stored_runs_are_kept_and_fresh_computes_them_again(tmp_path, monkeypatc
 
 
 def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
-    """``--long``: the heuristic, pimc and dd comparison with the solver players from the first trick (issue 35),
+    """``--long``: the heuristic, pimc, pimc-infer and dd comparison with the solver players from the first trick (issue 35),
     here from 4 cards a hand so that it takes seconds; stored beside the field's runs, which are kept, and shown by
     the report's players section beside the rows the report computes (from PIMC_FROM cards)."""
     from analysis.games.bismarck import PIMC_FROM
@@ -159,7 +159,8 @@ def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
     for k in keys:
         run = doc["runs"][k]
         assert run["seed"] == 7 + 30 and run["describe"]["pimc_from"] == 4  # the report's comparison deals
-        assert (run["describe"]["field"], run["describe"]["challenger"]) == ("heuristic", k.split("-")[2])
+        model = k.removeprefix("from-first-").partition("-round-")[0]
+        assert (run["describe"]["field"], run["describe"]["challenger"]) == ("heuristic", model)
         assert run["command"].endswith("--long") and run["machine"] and run["fingerprint"]
     monkeypatch.setattr(SF, "stored_path", lambda g: path)
     live = pd.DataFrame(doc["runs"]["from-first-dd-round-1"]["table"]).assign(trials=5)
@@ -167,7 +168,7 @@ def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
     section = S.players(runs)
     t = section.table
     assert set(t[t.source == "report"].solver_from) == {PIMC_FROM} and set(t[t.source == "stored"].solver_from) == {4}
-    assert len(t[t.source == "stored"]) == 2 * 2 * 4  # two measures, two models, four rounds
+    assert len(t[t.source == "stored"]) == 2 * len(S.SOLVER_MODELS) * 4  # two measures, each model, four rounds
     assert "round 4, pimc" in section.text  # the sentence names every stored row, the misère's too
     assert "cardlab strong-field bismarck" in section.text and "Not computed yet" not in section.text
     # --fresh without --long computes the field's runs again and keeps the long ones

@@ -45,12 +45,14 @@ REVIEWED_SEAT = 0
 STRONG_FIELD = "search"
 STRONG_PIMC_FROM = {1: 12, 2: 12, 3: 12, 4: 8}
 #: the long measurements of ``cardlab strong-field bismarck --long`` (issue 35): the players section's comparison
-#: with the pimc and dd players taking over from the first trick, SOLVER_DEALS deals a round, on the deals of the
-#: report's comparison (its seed). SOLVER_FROM[round]: the cards in hand from which they solve, every card in
+#: with the pimc, pimc-infer and dd players taking over from the first trick, SOLVER_DEALS deals a round, on the
+#: deals of the report's comparison (its seed). SOLVER_FROM[round]: the cards in hand from which they solve, every card in
 #: rounds 1-3 and in the misere the most its double-dummy search allows (games.bismarck.MISERE_DD_CARDS)
 SOLVER_DEALS = 2000
+#: pimc-infer's long runs: fewer deals (it costs what pimc does; the issue's 2,000 a round are pimc's and dd's)
+INFER_DEALS = 500
 SOLVER_FROM = {1: 16, 2: 16, 3: 16, 4: 12}
-SOLVER_MODELS = ("dd", "pimc")  # dd first: a tenth of pimc's time
+SOLVER_MODELS = ("dd", "pimc", "pimc-infer")  # dd first: a tenth of pimc's time
 #: deals a chunk: 8 deals x 3 roles with a pimc seat from the first trick take 1-3 minutes on one core
 SOLVER_CHUNK = 8
 
@@ -424,7 +426,9 @@ def players(runs: dict) -> Section:
         "double-dummy players take over once a hand holds as many cards as solver_from says, the heuristic before. "
         f"PIMC samples {PIMC_SAMPLES} layouts of the hidden cards per decision. dd sees every hand and plays it "
         "perfectly: dd - pimc is what seeing the hidden cards is worth to a solver, and dd's gain over the "
-        "heuristic is a practical ceiling for PIMC, which solves its sampled layouts the same way. In round 4 "
+        "heuristic is a practical ceiling for PIMC, which solves its sampled layouts the same way. pimc-infer is "
+        "PIMC whose layouts are those in which the other seats' cards so far are the heuristic's: it knows how "
+        "its opponents play, which a player at a real table does not. In round 4 "
         "(misère) fewer tricks is better, so a gain is negative; PIMC there minimises expected tricks, which is not "
         "the floored score, and shares PIMC's known weakness of assuming it will see the cards later (strategy "
         "fusion).\n\n"
@@ -434,7 +438,8 @@ def players(runs: dict) -> Section:
         text += (
             "From the first trick (in the misère from 12 cards, trick 5: its double-dummy search allows no more) "
             "the solvers are too slow for the report itself: `cardlab strong-field bismarck --long` computes those "
-            f"rows on {SOLVER_DEALS:,} deals a round (hours; checkpointed) and stores them for this section. Not "
+            f"rows on {SOLVER_DEALS:,} deals a round ({INFER_DEALS} for pimc-infer; hours; checkpointed) and stores "
+            "them for this section. Not "
             "computed yet."
         )
         return Section("Heuristic, PIMC and double dummy on the same deals", text, table)
@@ -573,7 +578,7 @@ def strong_field_runs(field: str) -> list:
         StrongRun(
             f"from-first-{model}-round-{rnd}",
             B.compare_spec("heuristic", model, round=rnd, pimc_from=SOLVER_FROM[rnd]),
-            SOLVER_DEALS,
+            INFER_DEALS if model == "pimc-infer" else SOLVER_DEALS,
             30,
             long=True,
             chunk=SOLVER_CHUNK,

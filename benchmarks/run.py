@@ -602,8 +602,9 @@ def bismarck_pimc() -> None:
     in reasonable time, issue 35.) PIMC from the first trick costs 2-7 s a hand on one core (round 3, named
     trumps, the dearest), so the deals are few (CARDLAB_BENCH_BM_DEALS, default 60 a round: each is three PIMC
     hands). Beside each round, pimc-infer (pimc drawing layouts from those that explain the heuristic seats'
-    cards so far) and the dd player on the same deals: the gain of seeing every hand, which pimc approaches from
-    below. `cardlab strong-field bismarck --long` measures both on 2,000 deals a round."""
+    cards so far; about pimc's cost, so the section takes about twice as long as pimc alone) and the dd player on
+    the same deals: the gain of seeing every hand, which pimc approaches from below. `cardlab strong-field
+    bismarck --long` measures pimc and dd on 2,000 deals a round, pimc-infer on 500."""
     from analysis.games import bismarck as bm
 
     deals = int(os.environ.get("CARDLAB_BENCH_BM_DEALS", "60"))
@@ -611,13 +612,13 @@ def bismarck_pimc() -> None:
     for rnd in (1, 2, 3):
         spec = bm.compare_spec("heuristic", "pimc", round=rnd, pimc_from=16, samples=16)
         _bm_paired_row(f"Bismarck round {rnd}: pimc from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8, 0.6)
-        # the same deals with the dd player, who sees every hand: what perfect information gains over the
-        # heuristic, a practical ceiling for pimc (which solves sampled layouts the same way); no goal of its own
         # pimc whose layouts are those in which the heuristic seats' cards so far are the heuristic's: inference
-        # from play, with the opponents' own player as the model
+        # from play, with the opponents' own player as the model; held to pimc's goal, which it is a way to reach
         spec = bm.compare_spec("heuristic", "pimc-infer", round=rnd, pimc_from=16, samples=16)
         _bm_paired_row(f"Bismarck round {rnd}: pimc-infer from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8,
                        0.6)  # fmt: skip
+        # the same deals with the dd player, who sees every hand: what perfect information gains over the
+        # heuristic, a practical ceiling for pimc (which solves sampled layouts the same way); no goal of its own
         spec = bm.compare_spec("heuristic", "dd", round=rnd, pimc_from=16, samples=16)
         _bm_paired_row(f"Bismarck round {rnd}: dd from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8, None,
                        "the ceiling: every hand seen; ")  # fmt: skip

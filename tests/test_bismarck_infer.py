@@ -14,6 +14,7 @@ from analysis import driver
 from analysis.errors import CardlabError
 from analysis.games import bismarck as bm
 from analysis.games import bismarck_odds as bo
+from kernels import bismarck as K
 from kernels import rng
 from kernels.bismarck import pimc as P
 from tests.reference import bismarck as ref
@@ -162,28 +163,85 @@ def test_layouts_kept_agree_with_the_reference_on_the_same_draws(round_no):
         assert got == samples
         ways_ref = np.zeros((5, 17, 17))
         assert P.hidden_ways(unknown, voids[a], voids[b], len(hands[a]), len(hands[b]), ways_ref)
-        candidates, counts = [], []
-        while len(candidates) < samples * P.INFER_TRIES and counts.count(0) < samples:
+
+        def draw():
             P.draw_hidden(unknown, voids[a], voids[b], len(hands[a]), len(hands[b]), st_ref, ways_ref, scratch)
+            return int(scratch[0]), int(scratch[1])
+
+        def count(candidate):
             layout = [set(), set(), set()]
             layout[p] = hands[p]
-            layout[a] = {c for c in range(64) if (int(scratch[0]) >> c) & 1}
-            layout[b] = {c for c in range(64) if (int(scratch[1]) >> c) & 1}
-            candidates.append((int(scratch[0]), int(scratch[1])))
-            counts.append(min(P.INFER_CAP, ref.mismatches(p, layout, order, first, trump, round_no, known_out)))
-        want = ref.infer_pick(candidates, counts, samples)
+            layout[a] = {c for c in range(64) if (candidate[0] >> c) & 1}
+            layout[b] = {c for c in range(64) if (candidate[1] >> c) & 1}
+            return min(P.INFER_CAP, ref.mismatches(p, layout, order, first, trump, round_no, known_out))
+
+        tries = min(samples * P.INFER_TRIES, P.INFER_MAX_TRIES)
+        want = ref.infer_layouts(draw, count, samples, tries)
         assert [(int(layouts[i, a]), int(layouts[i, b])) for i in range(samples)] == want
         assert all(int(layouts[i, p]) == int(_mask(hands[p])) for i in range(samples))
 
 
-def test_pimc_infer_plays_hands_and_is_reproducible():
-    # a short compare (PIMC from 6 cards keeps it quick): it runs, pairs, and gives the same table twice
+VARIANTS = [  # the hand's trace as the kernels record it, in every variant that changes what a seat has seen
+    ({}, 2),  # the drawn trump card, shown and out of play
+    ({"widow_exchange": "dealer_takes_4_discards_4"}, 1),
+    ({"widow_exchange": "swedish"}, 3),  # forehand exchanges
+    ({"ruleset": "swedish"}, 3),  # Valfri: forehand takes the face-up widow
+    ({"must_trump_when_void": "true"}, 3),
+]
+
+
+@pytest.mark.parametrize("variants,round_no", VARIANTS)
+def test_the_recorded_hand_matches_from_what_the_seat_knows(variants, round_no):
+    # end to end: record_hand's cards of three heuristic seats, and at every card of each seat the unknown cards,
+    # the exchanging seat and the widow built as _tricks_from and infer_layouts build them: the true layout of
+    # the other two seats never mismatches
+    bv = bm.variant_array(variants)
+    strat = np.array([K.S_HEURISTIC] * 3, dtype=np.int64)
+    pv = bm.player_array(16, 16, ["heuristic"] * 3)
+    exchanged = 0
+    for t in range(6):
+        hands0 = np.zeros(4, dtype=np.uint64)
+        trace = np.zeros(56, dtype=np.int64)
+        info = np.zeros(8, dtype=np.int64)
+        K.record_hand_plain(np.uint64(3), np.uint64(4), np.uint64(t), strat, pv, np.int64(round_no - 1), bv, hands0,
+                            trace, info)  # fmt: skip
+        dealer, rtype, trump = int(info[0]), int(info[1]), int(info[2])
+        known_out, widow_out = np.uint64(info[3]), np.uint64(info[4])
+        exchanger = dealer if bv[K.V_WIDOW] != 2 else (dealer + 1) % 3  # as _tricks_from
+        exch = exchanger if bv[K.V_WIDOW] != 0 else -1
+        exchanged += widow_out != 0
+        seat = np.zeros(48, dtype=np.int64)
+        P._history_seats(trace, 48, (dealer + 1) % 3, trump, seat)
+        hands = hands0.copy()
+        played = np.uint64(0)
+        for n in range(48):
+            p = int(seat[n])
+            on_table = np.uint64(sum(1 << int(c) for c in trace[n - n % 3 : n]))
+            seen = played | hands[p] | known_out | on_table | (widow_out if p == exchanger else np.uint64(0))
+            unknown = FULL & ~seen
+            a, b = (p + 1) % 3, (p + 2) % 3
+            widow = unknown & ~(hands[a] | hands[b])
+            assert P._mismatches(p, hands[a], hands[b], widow, exch, trace, n, seat, trump, rtype == 3,
+                                 int(bv[K.V_MUST_TRUMP]), known_out, 99) == 0  # fmt: skip
+            hands[p] ^= np.uint64(1) << np.uint64(trace[n])
+            if n % 3 == 2:
+                played |= on_table | (np.uint64(1) << np.uint64(trace[n]))
+    assert exchanged == (6 if bv[K.V_WIDOW] != 0 else 0)
+
+
+def test_pimc_infer_plays_hands_apart_from_pimc_and_reproducibly():
+    # a short compare (PIMC from 6 cards keeps it quick): it runs and pairs; the hand's cards so far reach the
+    # player (its table is not pimc's on the same deals); one thread or two give the same table
     spec = bm.compare_spec("heuristic", "pimc-infer", round=3, pimc_from=6, samples=8)
-    t1 = driver.run(spec, trials=24, seed=11, progress=False, chunk_size=8).table
-    t2 = driver.run(spec, trials=24, seed=11, progress=False, chunk_size=8).table
+    t1 = driver.run(spec, trials=24, seed=11, progress=False, chunk_size=4, threads=1).table
+    t2 = driver.run(spec, trials=24, seed=11, progress=False, chunk_size=4, threads=2).table
     assert t1.equals(t2)
-    assert spec.describe["pimc_from"] == 6
-    assert "pimc-infer" in str(spec.describe)
+    assert spec.describe["pimc_from"] == 6 and spec.describe["challenger"] == "pimc-infer"
+    plain = driver.run(
+        bm.compare_spec("heuristic", "pimc", round=3, pimc_from=6, samples=8), trials=24, seed=11, progress=False,
+        chunk_size=4, threads=1,
+    ).table  # fmt: skip
+    assert not t1.challenger_value.equals(plain.challenger_value)
 
 
 def test_the_advisor_refuses_pimc_infer():

@@ -134,7 +134,7 @@ def seat_strategies(strategies, default: str) -> tuple[list[str], np.ndarray]:
 
 
 def uses_solvers(strat: np.ndarray) -> bool:
-    """Whether a seat plays with the search or the double-dummy solver (search, pimc, dd): then the kernels
+    """Whether a seat plays with the search or the double-dummy solver (search, pimc, pimc-infer, dd): then the kernels
     compiled with those players run; else the plain ones, which compile in about half the time (tests hold
     each plain kernel to its full one)."""
     return bool((np.asarray(strat) >= K.S_PIMC).any())

@@ -335,7 +335,8 @@ def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
     if "pimc-infer" in names:
         raise CardlabError(
             "model pimc-infer: it draws its layouts from the cards played since the hand's first card, which the "
-            "advisor's play on from a position does not give it; give --strategy with pimc (or another player) instead"
+            "advisor's play on from a mid-hand position does not give it, so the advisor takes no pimc-infer model; "
+            "give --strategy with pimc (or another player) instead"
         )
     if all(n == "dd" for n in names):
         raise CardlabError(

@@ -49,7 +49,7 @@ STRONG_PIMC_FROM = {1: 12, 2: 12, 3: 12, 4: 8}
 #: deals of the report's comparison (its seed). SOLVER_FROM[round]: the cards in hand from which they solve, every card in
 #: rounds 1-3 and in the misere the most its double-dummy search allows (games.bismarck.MISERE_DD_CARDS)
 SOLVER_DEALS = 2000
-#: pimc-infer's long runs: fewer deals (it costs what pimc does; the issue's 2,000 a round are pimc's and dd's)
+#: pimc-infer's long runs: fewer deals (the issue's 2,000 a round are asked of pimc and dd)
 INFER_DEALS = 500
 SOLVER_FROM = {1: 16, 2: 16, 3: 16, 4: 12}
 SOLVER_MODELS = ("dd", "pimc", "pimc-infer")  # dd first: a tenth of pimc's time

@@ -14,8 +14,12 @@ from .layout import S_DD, S_PIMC_INFER
 from .players import heuristic_card
 from .rules import trick_winner_of
 
-#: pimc-infer: candidate layouts drawn per layout wanted, at most (the best-matching ones are kept)
+#: pimc-infer: candidate layouts drawn per layout wanted, at most (the best-matching ones are kept) ...
 INFER_TRIES = 512
+
+
+#: ... and at most this many a decision, whatever --pimc-samples asks (16 samples reach it)
+INFER_MAX_TRIES = 8192
 
 
 #: pimc-infer: the most mismatches counted for a candidate; beyond it every candidate is as unlikely
@@ -127,7 +131,7 @@ def _mismatches(p, ha, hb, widow, exch, trace, n_hist, seat, trump, misere, must
     heuristic (:func:`heuristic_card`) would not have chosen, holding what those seats hold in a layout: ``ha``,
     ``hb`` now (seats p + 1 and p + 2), plus the cards each played since; at most ``cap``. Only choices count
     (more than one legal card). ``widow``: the layout's unplayed cards outside the three hands, which seat
-    ``exch`` knows (it exchanged them; -1: no seat but p, or none)."""
+    ``exch`` knows (it exchanged them; -1: none; when it is p, ``widow`` is empty and p is never replayed)."""
     a = (p + 1) % 3
     full = np.uint64(0)
     for s in range(4):
@@ -175,10 +179,12 @@ def infer_layouts(p, h, unknown, void_a, void_b, n_a, n_b, trace, n_hist, leader
                   known_out, exch, samples, st, ways, scratch, layouts):  # fmt: skip
     """pimc-infer's layouts: ``samples`` deals of the ``unknown`` cards (as :func:`sample_hidden`) among those in
     which the other two seats' cards so far (the hand's first ``n_hist``, ``trace``, the first trick led by
-    ``leader0``) are the ones the heuristic would have chosen holding them: the posterior of the uniform deal
-    when the others play the heuristic, drawn by rejection. Draws stop once ``samples`` layouts match every
-    card, or after ``samples * INFER_TRIES``; the layouts with the fewest mismatches are then taken, in the
-    order drawn (players who are not the heuristic still leave the likeliest layouts first). Writes
+    ``leader0``) are the ones the heuristic would have chosen holding them: when the others play the heuristic,
+    the posterior of the uniform deal given the card play (not given the choices made before it: round, trumps,
+    discards), drawn by rejection. Draws stop once ``samples`` layouts match every card, or after
+    ``samples * INFER_TRIES`` (at most INFER_MAX_TRIES); the layouts with the fewest mismatches are then taken,
+    in the order drawn (then not the posterior: players who are not the heuristic still leave the likeliest
+    layouts first). Writes
     ``layouts[:samples]`` (seat p gets ``h``); returns how many (0: no consistent deal)."""
     if not hidden_ways(unknown, void_a, void_b, n_a, n_b, ways):
         return 0
@@ -186,12 +192,14 @@ def infer_layouts(p, h, unknown, void_a, void_b, n_a, n_b, trace, n_hist, leader
     b = (p + 2) % 3
     seat = np.empty(max(n_hist, 1), dtype=np.int64)
     _history_seats(trace, n_hist, leader0, trump, seat)
-    tries = samples * INFER_TRIES
+    tries = min(samples * INFER_TRIES, INFER_MAX_TRIES)
     ca = np.empty(tries, dtype=np.uint64)
     cb = np.empty(tries, dtype=np.uint64)
     cm = np.empty(tries, dtype=np.int64)
     hist = np.zeros(INFER_CAP + 1, dtype=np.int64)  # candidates by their mismatches
-    cap = INFER_CAP  # a candidate with this many mismatches or more cannot be among the layouts taken
+    # counting stops at ``cap`` mismatches: once it is lowered (below), a candidate reaching it cannot be among
+    # the layouts taken; at INFER_CAP, candidates with that many or more are taken last, in the order drawn
+    cap = INFER_CAP
     t = 0
     while t < tries and hist[0] < samples:
         draw_hidden(unknown, void_a, void_b, n_a, n_b, st, ways, scratch)

@@ -294,6 +294,17 @@ def mismatches(p, hands_now, order, first_leader, trump, round_no, known_out=fro
     return count
 
 
+def infer_layouts(draw, count, samples, tries):
+    """pimc-infer's layouts from a stream of candidates: ``draw()`` gives the next candidate, ``count(c)`` its
+    mismatches (up to the kernel's INFER_CAP); drawing stops once ``samples`` candidates have none, or after
+    ``tries``; then :func:`infer_pick`."""
+    candidates, counts = [], []
+    while len(candidates) < tries and counts.count(0) < samples:
+        candidates.append(draw())
+        counts.append(count(candidates[-1]))
+    return infer_pick(candidates, counts, samples)
+
+
 def infer_pick(candidates, counts, samples):
     """The layouts pimc-infer keeps of ``candidates`` (in the order drawn) with their mismatch ``counts`` (counted
     up to the kernel's INFER_CAP): the ``samples`` with the fewest mismatches, in the order drawn among equals.

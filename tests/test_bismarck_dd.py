@@ -676,6 +676,10 @@ def test_pimc_never_reads_hidden_cards():
                 bufs,
                 ways,
                 np.zeros(2, dtype=np.uint64),
+                np.zeros(56, dtype=np.int64),  # the hand's cards so far (pimc-infer's; none here)
+                0,
+                0,
+                -1,
             )
             picks.append((int(c), tuple(st)))
         assert picks[0] == picks[1]
@@ -697,7 +701,8 @@ def test_dd_player_card_is_a_best_card():
         unseen = np.uint64(_mask(deck[5:]))
         st = rng.new_state()
         c = int(K.choose_card(K.S_DD, 0, hands.copy(), 0, np.zeros(4, dtype=np.int64), 0, trump, misere, 0, unseen,
-                              np.zeros(3, dtype=np.int64), np.uint64(0), 1, st, ttk, ttg, bufs, ways, scratch))  # fmt: skip
+                              np.zeros(3, dtype=np.int64), np.uint64(0), 1, st, ttk, ttg, bufs, ways, scratch,
+                              np.zeros(56, dtype=np.int64), 0, 0, -1))  # fmt: skip
         maxteam = 6 if misere else 1
         n = dd.card_values(hands.copy(), 3, trump, 0, 0, np.zeros(4, dtype=np.int64), 0, maxteam, 1, ttk, ttg, bufs,
                            cards, values)  # fmt: skip

@@ -1,11 +1,12 @@
 """pimc-infer (issue 37; kernels/bismarck/pimc.py ``infer_layouts``): PIMC whose layouts are drawn from those in
 which the other seats' cards so far are the ones the heuristic would have chosen. The layout actually dealt always
 qualifies when the others play the heuristic; the mismatch count and the layouts kept agree with the plain-Python
-reference on the same draws; the player runs wherever a strategy name does, and the advisor refuses it."""
+reference on the same draws; the player runs wherever a strategy name does, the advisor's play on included."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -244,7 +245,110 @@ def test_pimc_infer_plays_hands_apart_from_pimc_and_reproducibly():
     assert not t1.challenger_value.equals(plain.challenger_value)
 
 
-def test_the_advisor_refuses_pimc_infer():
-    # the advisor plays on from a position, without the hand's cards so far that pimc-infer reads
-    with pytest.raises(CardlabError, match="pimc-infer"):
-        bo._models(["pimc-infer"])
+#: advise_play_chunks' arguments: the cards played so far in order, then who led the first trick (-1: unknown)
+HISTORY, HIST_LEADER = 13, 14
+
+
+def _advisor_position(seed: int, n: int):
+    """A position after ``n`` cards of a round-1 hand played by heuristic seats, as ``odds``' flags: the seat to
+    play, its hand, the completed tricks in order and the current one; with the cards in order and the first
+    leader."""
+    hands, order, first, trump, _known, _widow, _voids = _played_hand(random.Random(seed), 1, ["heuristic"] * 3, n)
+    done = len(order) // 3 * 3
+    leader = first
+    for i in range(0, done, 3):
+        leader = (leader + ref.winner_pos(order[i : i + 3], trump)) % 3
+    cur = order[done:]
+    seat = (leader + len(cur)) % 3
+    pos = {
+        "seat": seat, "hand": bo._text(sorted(hands[seat])), "round": 1, "dealer": (first + 2) % 3,
+        "tricks": [bo._text(order[i : i + 3]) for i in range(0, done, 3)], "current": bo._text(cur) if cur else None,
+    }  # fmt: skip
+    return pos, order, first
+
+
+def test_the_advisor_gives_pimc_infer_the_order_of_play():
+    # odds (and review, which asks it at each card) with --tricks: the players play on reading every card so far in
+    # order, the current trick's included; their table is not the one they play without it (sampling as pimc)
+    pos, order, first = _advisor_position(5, 14)
+    spec = bo.play_spec(strategies=["pimc-infer"], pimc_from=9, pimc_samples=8, **pos)
+    assert list(spec.args[HISTORY]) == order and spec.args[HIST_LEADER] == first
+    with_order = driver.run(spec, trials=16, seed=3, progress=False, chunk_size=8, threads=1).table
+    blind = replace(spec, args=(*spec.args[:HIST_LEADER], np.int64(-1), *spec.args[HIST_LEADER + 1 :]))
+    without = driver.run(blind, trials=16, seed=3, progress=False, chunk_size=8, threads=1).table
+    assert not with_order.estimate.equals(without.estimate)
+
+
+def test_the_advisor_refuses_pimc_infer_without_the_order_of_play():
+    # --played gives the completed tricks' cards without their order
+    pos = dict(seat=0, hand="KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S", round=1, dealer=2, played="AS 3S 4S",
+               won=["0=1", "1=0", "2=0"], leader=0)  # fmt: skip
+    with pytest.raises(CardlabError, match="pimc-infer reads the layouts from the order"):
+        bo.play_spec(strategies=["pimc-infer"], **pos)
+    assert bo.play_spec(strategies=["pimc"], **pos).args[HIST_LEADER] == -1
+
+
+def _streams():
+    st = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+    for s in range(3):
+        rng.seed_state(st[s], np.uint64(7), np.uint64(0), np.uint64(0), np.uint64(rng.STREAM_STRATEGY + s))
+    return st
+
+
+def test_play_from_reads_the_order_of_play_as_the_whole_hand_does():
+    # kernels.bismarck.play_from (the advisor's play on) given the hand's cards so far in order and the first
+    # leader: pimc-infer seats play on from the 22nd card exactly as in the hand played from its first card (they
+    # play the heuristic above 9 cards, drawing nothing, so their streams start where they stood). Without the
+    # order (-1) they sample as pimc, and play otherwise somewhere. The first of those cards is the one the player
+    # picks when asked directly with the hand's first leader (the whole hand passes it down).
+    bv = bm.variant_array(None)
+    strat = np.full(3, K.S_PIMC_INFER, dtype=np.int64)
+    pv = bm.player_array(9, 8, ["pimc-infer"])
+    n = 21
+    blind_differs = 0
+    for trial in range(3):
+        r = np.random.default_rng(trial)
+        deck = [int((c // 13) * 16 + c % 13) for c in r.permutation(52)]
+        dealt = np.array([_mask(deck[16 * i : 16 * i + 16]) for i in range(3)] + [0], dtype=np.uint64)
+        dealer = trial % 3
+        first = (dealer + 1) % 3
+        state = K.new_solver_state(strat)
+        rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
+        trace = np.zeros(56, dtype=np.int64)
+        K.play_hand(dealt.copy(), dealer, 0, -1, np.uint64(0), np.uint64(0), strat, pv, bv, _streams(), *state, rec,
+                    trace)  # fmt: skip
+        order = [int(c) for c in trace[:48]]
+        hands, leader, won, voids, played = dealt.copy(), first, [0, 0, 0], [0, 0, 0], 0
+        for i in range(0, n, 3):  # the position after n cards (BM-4)
+            row = order[i : i + 3]
+            for j, c in enumerate(row):
+                q = (leader + j) % 3
+                hands[q] ^= np.uint64(1 << c)
+                played |= 1 << c
+                if j and c >> 4 != row[0] >> 4:
+                    voids[q] |= 1 << (row[0] >> 4)
+            leader = (leader + ref.winner_pos(row, -1)) % 3
+            won[leader] += 1
+        # the first pimc decision, asked directly with the first leader: what the whole hand played
+        ttk, ttg, bufs, ways, scratch = state
+        hist = np.zeros(56, dtype=np.int64)
+        hist[:n] = order[:n]
+        unseen = np.uint64(int(FULL) & ~(played | int(hands[leader])))
+        c = K.choose_card(K.S_PIMC_INFER, leader, hands.copy(), leader, np.zeros(4, dtype=np.int64), 0, -1, False, 0,
+                          unseen, np.array(voids, dtype=np.int64), np.uint64(0), 8, _streams()[leader], ttk, ttg, bufs,
+                          ways, scratch, hist, n, first, -1)  # fmt: skip
+        assert c == order[n]
+        for hist_leader in (first, -1):
+            rec2 = np.zeros((3, K.H_FIELDS), dtype=np.int64)
+            rec2[:, K.H_TRICKS] = won
+            trace2 = np.zeros(56, dtype=np.int64)
+            trace2[:n] = order[:n]
+            trace2[52:55] = voids
+            K.play_from(hands.copy(), dealer, 0, -1, np.uint64(0), np.uint64(0), strat, pv, bv, _streams(), *state,
+                        rec2, trace2, leader, 0, np.uint64(played), -1, hist_leader)  # fmt: skip
+            if hist_leader >= 0:
+                assert [int(c) for c in trace2[n:48]] == order[n:]
+                assert list(rec2[:, K.H_TRICKS]) == list(rec[:, K.H_TRICKS])
+            else:
+                blind_differs += [int(c) for c in trace2[n:48]] != order[n:]
+    assert blind_differs > 0

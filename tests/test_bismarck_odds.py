@@ -109,7 +109,7 @@ def _reference_heuristic(spec, n: int, key0: int = 5, variants: dict | None = No
     args = spec.args
     dealer, rtype, trump = int(args[1]), int(args[2]), int(args[3])
     leader, trick = int(args[9]), [int(c) for c in args[10][: int(args[11])]]
-    played, known_out, won, actions = _codes(args[12]), _codes(args[13]), [int(x) for x in args[15]], args[16]
+    played, known_out, won, actions = _codes(args[12]), _codes(args[15]), [int(x) for x in args[17]], args[18]
     seat = int(args[0])
     role = ref.ROLES[(seat - dealer) % 3]
     variants = dict(variants or {})
@@ -172,7 +172,7 @@ def test_the_pimc_model_equals_brute_force_on_each_sample(i):
     args = spec.args
     seat, dealer, rtype, trump = (int(x) for x in args[:4])
     leader, trick = int(args[9]), [int(c) for c in args[10][: int(args[11])]]
-    won, actions = [int(x) for x in args[15]], [int(c) for c in args[16]]
+    won, actions = [int(x) for x in args[17]], [int(c) for c in args[18]]
     me = 1 << seat
     maxteam = me if rtype < 3 else 7 ^ me
     role = ref.ROLES[(seat - dealer) % 3]

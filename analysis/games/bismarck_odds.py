@@ -310,6 +310,10 @@ def _position(
         "cur": cur,
         "leader": cur_leader,
         "played_mask": sum(1 << c for c in done),
+        # every card played so far in order, the current trick's included, and who led the first trick: known
+        # from --tricks (or on the first trick), not from --played (pimc-infer players read it)
+        "history": None if played and n_tricks else [*done, *cur],
+        "first": first,
         "known_out": (1 << shown_cards[0]) if shown_cards and not bv[K.V_ROUND2] else 0,
         "widow_out": sum(1 << c for c in disc),
         "won": won_list,
@@ -332,12 +336,6 @@ def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
     each sampled layout; anything else plays the hand on with the players named."""
 
     names, codes = seat_strategies(strategies, DEFAULT_MODEL)
-    if "pimc-infer" in names:
-        raise CardlabError(
-            "model pimc-infer: it draws its layouts from the cards played since the hand's first card, which the "
-            "advisor's play on from a mid-hand position does not give it, so the advisor takes no pimc-infer model; "
-            "give --strategy with pimc (or another player) instead"
-        )
     if all(n == "dd" for n in names):
         raise CardlabError(
             "models dd: the layout would be known; for a known layout use `cardlab solve bismarck --hands ... "
@@ -418,6 +416,11 @@ def play_spec(
     """The advisor's kernel spec for a card to play (module docstring)."""
     pos = _position(seat, hand, variants=variants, **{k: fields.get(k) for k in _POSITION_KEYS})
     model, strat, names = _models(strategies)
+    if pos["history"] is None and "pimc-infer" in names:
+        raise CardlabError(
+            "pimc-infer reads the layouts from the order in which the cards were played: give the completed "
+            "tricks with --tricks (each in the order played), not --played"
+        )
     if model == K.M_DD_EACH_LAYOUT and pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS:
         raise CardlabError(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
@@ -441,7 +444,9 @@ def play_spec(
         np.int64(seat), np.int64(pos["dealer"]), np.int64(pos["rtype"]), np.int64(pos["trump"]), np.uint64(mine),
         np.uint64(pos["unknown"]), np.array(pos["voids"], dtype=np.int64), np.array(pos["need"], dtype=np.int64),
         np.array(pos["known"], dtype=np.uint64), np.int64(pos["leader"]), trick, np.int64(k),
-        np.uint64(pos["played_mask"]), np.uint64(pos["known_out"]), np.uint64(pos["widow_out"]),
+        np.uint64(pos["played_mask"]), np.array(pos["history"] or [], dtype=np.int64),
+        np.int64(-1 if pos["history"] is None else pos["first"]), np.uint64(pos["known_out"]),
+        np.uint64(pos["widow_out"]),
         np.array(pos["won"], dtype=np.int64), np.array(actions, dtype=np.int64), np.int64(model), strat, pv,
         pos["bv"],
     )  # fmt: skip

@@ -78,11 +78,13 @@ def _make_advisor(solvers):
 
     def advise_play_chunks(
         chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, hand, unknown, voids, sizes, known,
-        leader, trick, k, played, known_out, widow_out, won, actions, model, strat, pv, bv, out,
+        leader, trick, k, played, history, hist_leader, known_out, widow_out, won, actions, model, strat, pv, bv, out,
     ):  # fmt: skip
         """The driver's kernel for a card to play (BM-9 1): seat ``seat`` holds ``hand`` and is to play the
         ``k``-th card of the trick led by ``leader`` (``trick[:k]`` so far); ``played``: the cards of the completed
-        tricks; ``won[s]``: tricks won so far; ``unknown``: the cards the seat has not seen (in the other hands or
+        tricks; ``history``: every card played so far in order, the current trick's included, when
+        ``hist_leader >= 0`` (who led the first trick; -1: the order is not known; pimc-infer players read it);
+        ``won[s]``: tricks won so far; ``unknown``: the cards the seat has not seen (in the other hands or
         out of play), ``sizes[s]`` cards of each other hand to deal from them, ``known[s]`` cards known to be in a
         hand besides, ``voids[s]`` the suits a seat showed out of. Each action is
         a card of ``actions``. ``model``: :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
@@ -146,17 +148,19 @@ def _make_advisor(solvers):
                             rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
                         for i in range(4):
                             trace[48 + i] = trick[i]
+                        for i in range(history.shape[0]):
+                            trace[i] = history[i]
                         for s in range(3):
                             trace[52 + s] = voids[s]
                         if solvers:
                             play_from(
                                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs,
-                                ways, scratch, rec, trace, leader, k, played, actions[a],
+                                ways, scratch, rec, trace, leader, k, played, actions[a], hist_leader,
                             )  # fmt: skip
                         else:
                             play_from_plain(
                                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs,
-                                ways, scratch, rec, trace, leader, k, played, actions[a],
+                                ways, scratch, rec, trace, leader, k, played, actions[a], hist_leader,
                             )  # fmt: skip
                         got = rec[seat, H_TRICKS]
                     made = np.int64(made_quota(rtype, role, got, bv))
@@ -183,12 +187,12 @@ def _make_advisor(solvers):
         if solvers:
             play_from(
                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
-                scratch, rec, trace, leader, 0, np.uint64(0), -1,
+                scratch, rec, trace, leader, 0, np.uint64(0), -1, leader,
             )  # fmt: skip
         else:
             play_from_plain(
                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
-                scratch, rec, trace, leader, 0, np.uint64(0), -1,
+                scratch, rec, trace, leader, 0, np.uint64(0), -1, leader,
             )  # fmt: skip
         return rec[seat, H_TRICKS]
 

@@ -209,12 +209,12 @@ def _make_play_hand(solvers):
         if solvers:
             _tricks_from(
                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
-                scratch, rec, trace, leader, 0, played, n_played, -1,
+                scratch, rec, trace, leader, 0, played, n_played, -1, leader,
             )  # fmt: skip
         else:
             _tricks_plain(
                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
-                scratch, rec, trace, leader, 0, played, n_played, -1,
+                scratch, rec, trace, leader, 0, played, n_played, -1, leader,
             )  # fmt: skip
 
     return _play_hand
@@ -229,12 +229,14 @@ def _make_tricks_from(solvers):
 
     def _tricks_from(
         hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
-        rec, trace, leader, k0, played, n_played, forced,
+        rec, trace, leader, k0, played, n_played, forced, hist_leader,
     ):  # fmt: skip
         """The tricks of a hand (BM-4) from any point: ``leader`` led the current trick, whose first ``k0`` cards are
         ``trace[48:48 + k0]``; ``played`` holds the cards of the completed tricks, ``n_played`` counts every card
         played (those of the current trick included), ``trace[52:55]`` the suits each seat showed out of and
         ``rec[s, H_TRICKS]`` the tricks won so far. ``forced >= 0``: the next card to play (the advisor's action).
+        ``hist_leader``: the seat that led the hand's first trick when ``trace[:n_played]`` holds every card played
+        so far in order (pimc-infer reads them), -1 when the order is not known (it then samples as pimc).
         Then each seat's score (BM-6) into ``rec[s, H_SCORE]``."""
         misere = rtype == 3
         must_trump = bv[V_MUST_TRUMP]
@@ -245,10 +247,7 @@ def _make_tricks_from(solvers):
         sampling = False  # the voids are tracked only for sampling (PIMC, search) players, who read them
         for s in range(3):
             sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH) | (strat[s] == S_PIMC_INFER)
-        # the hand's cards so far are in ``trace`` only when it is played from its first card here (not when an
-        # advisor plays on from a position): pimc-infer reads them, else it samples as pimc
-        hist_ok = n_played == 0
-        leader0 = leader
+        hist_ok = hist_leader >= 0
         exch = exchanger if bv[V_WIDOW] != 0 else -1
         row = trace[48:52]
         voids = trace[52:55]
@@ -309,7 +308,7 @@ def _make_tricks_from(solvers):
                             scratch,
                             trace,
                             n_played if hist_ok else 0,
-                            leader0,
+                            hist_leader,
                             exch,
                         )
                 on_table |= ONE << np.uint64(c)
@@ -346,10 +345,10 @@ def _make_play_from(solvers):
 
     def play_from(
         hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch,
-        rec, trace, leader, k0, played, forced,
+        rec, trace, leader, k0, played, forced, hist_leader,
     ):  # fmt: skip
         """A hand played on from any point by ``strat``'s players (:func:`_tricks_from`; the cards played so far
-        follow from the hands left). Random seats draw from pools filled here."""
+        follow from the hands left; ``hist_leader``: as there). Random seats draw from pools filled here."""
         for s in range(3):
             if strat[s] == S_RANDOM:
                 rng.pool_fill(st_plays[s])
@@ -359,12 +358,12 @@ def _make_play_from(solvers):
         if solvers:
             _tricks_from(
                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
-                scratch, rec, trace, leader, k0, played, 48 - left, forced,
+                scratch, rec, trace, leader, k0, played, 48 - left, forced, hist_leader,
             )  # fmt: skip
         else:
             _tricks_plain(
                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
-                scratch, rec, trace, leader, k0, played, 48 - left, forced,
+                scratch, rec, trace, leader, k0, played, 48 - left, forced, hist_leader,
             )  # fmt: skip
 
     return jit(play_from)

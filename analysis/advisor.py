@@ -118,7 +118,9 @@ def answer_line(
         return f"{score}, {win}" if by_score else f"{win}, {score}"
 
     if len(w) == 1:
-        return f"{verb}: the only legal action ({both(a, best['estimate'], True)})"
+        # one row may stand for several legal cards that are equal ("KS (or AS)")
+        only = "the only choice, its cards being equal" if " (or " in a else "the only legal action"
+        return f"{verb}: {only} ({both(a, best['estimate'], True)})"
     text = f"{verb}: {both(a, best['estimate'], True)} (best"
     rest = w[w["verdict"] != "best"]
     if len(rest):
@@ -207,7 +209,23 @@ def seat_map(items, what: str, P: int) -> dict[int, str]:
             raise CardlabError(f"bad seat {s} in {what}: seats are 0..{P - 1}")
         if s in out:
             raise CardlabError(f"seat {s} given twice in {what}")
+        if "=" in str(value):
+            raise CardlabError(
+                f"bad {what} {seat}={value}: one SEAT=VALUE each time; repeat {what} for each seat "
+                f"({what} 1=... {what} 2=...)"
+            )
         out[s] = str(value).strip()
+    return out
+
+
+def seat_counts(items, what: str, P: int, noun: str = "a whole number") -> dict[int, int]:
+    """:func:`seat_map` whose values are whole numbers (cards held, tricks won), each checked."""
+    out: dict[int, int] = {}
+    for s, v in seat_map(items, what, P).items():
+        try:
+            out[s] = int(v)
+        except ValueError:
+            raise CardlabError(f"bad {what} {s}={v}: expected {noun}") from None
     return out
 
 

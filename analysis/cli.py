@@ -783,7 +783,8 @@ def _cmd_solve(game: Game, args) -> None:
 
 #: the review's table output (every column in csv and json)
 REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
-                  "dd_best", "win_taken", "sole_win_taken", "loss_win", "loss_win_low", "loss_win_high", "loss_score"]  # fmt: skip
+                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "sole_win_taken", "loss_win", "loss_win_low",
+                  "loss_win_high", "loss_score"]  # fmt: skip
 
 
 def _cmd_record(game: Game, args) -> None:

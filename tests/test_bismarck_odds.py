@@ -481,3 +481,12 @@ def test_choosing_the_contract():
             & (t.action == worse)
         ]
         assert d.iloc[0].verdict == "worse"
+
+
+def test_equal_cards_as_the_only_choice():
+    """BM-4: following a spade lead with only KS and AS, touching, is one row and one choice; the answer says the
+    cards are equal rather than that one card is legal."""
+    hand = "KS AS 2H 3H 4H 5H 6H 7C 8C 9C TC 2D 3D 4D 5D 6D"
+    r = bo.odds({"trials": 8, "seed": 1, "progress": False}, seat=1, hand=hand, round=1, dealer=2, current="2S")
+    assert r.table[r.table.measure == "score"].action.tolist() == ["KS (or AS)"]
+    assert "Play KS (or AS): the only choice, its cards being equal" in r.meta["answer"]

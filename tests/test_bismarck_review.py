@@ -176,3 +176,23 @@ def test_the_trump_named_after_seeing_the_hand_is_reviewed():
     assert first.event == -1 and first.on_table == "before play: trumps" and first.actions == 4
     assert first.taken == f"name {doc['trumps']}"
     assert (br.review(doc, seat=(dealer + 1) % 3, precision=0.5, max_trials=32).table["event"] >= 0).all()
+
+
+def test_the_record_keeps_the_pimc_settings_and_the_review_plays_with_them(monkeypatch):
+    """A record of a hand with a PIMC seat stores --pimc-from and --pimc-samples; the review's models play with
+    them (a record without them, written before, loads with the defaults)."""
+    doc = br.record(seed=1, round=1, strategies=["1=pimc"], pimc_from=5, pimc_samples=4)
+    assert doc["pimc"] == {"from": 5, "samples": 4}
+    assert (br.replay(doc).pimc_from, br.replay(doc).pimc_samples) == (5, 4)
+    old = {k: v for k, v in doc.items() if k != "pimc"}
+    assert br.replay(old).pimc_from is None
+    seen = set()
+    real = br.play_spec
+
+    def spy(**kw):
+        seen.add((kw["pimc_from"], kw["pimc_samples"]))
+        return real(**kw)
+
+    monkeypatch.setattr(br, "play_spec", spy)
+    br.review(doc, seat=0, precision=0.5, max_trials=8, threads=1)
+    assert seen == {(5, 4)}

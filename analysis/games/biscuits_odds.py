@@ -31,7 +31,7 @@ import numpy as np
 
 from kernels import biscuits as K
 
-from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_map
+from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_counts, seat_map
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -173,7 +173,7 @@ def state_spec(
     most = 14 if decision == "exchange_return" else 13  # a card received and not yet given back
     if mine.bit_count() > most:
         raise CardlabError(f"a hand of {mine.bit_count()} cards: a Biscuits hand holds at most {most} here (BI-3)")
-    left = seat_map(cards_left, "--cards-left", 4)
+    left = seat_counts(cards_left, "--cards-left", 4, "a number of cards")
     if seat in left:
         raise CardlabError(f"--cards-left {seat}=...: that is the deciding seat, whose cards are --hand")
     counts = np.zeros(4, dtype=np.int64)
@@ -182,15 +182,12 @@ def state_spec(
         if s == seat:
             continue
         if s in finished:
-            if s in left and int(left[s]) != 0:
+            if s in left and left[s] != 0:
                 raise CardlabError(f"seat {s} is finished: it holds no cards")
             continue
         if s not in left:
             raise CardlabError(f"give --cards-left {s}=N: how many cards seat {s} holds (or --finished {s})")
-        try:
-            n = int(left[s])
-        except ValueError:
-            raise CardlabError(f"bad --cards-left {s}={left[s]}: expected a number of cards") from None
+        n = left[s]
         low = 0 if decision == "exchange_return" and s == partner else 1  # the sender may have sent its last card
         if not low <= n <= 13:
             raise CardlabError(f"bad --cards-left {s}={n}: a seat in play holds {low} to 13 cards")

@@ -41,6 +41,7 @@ from ..advisor import (
     position_kwargs,
     position_label,
     read_position,
+    seat_counts,
     seat_map,
     tabulate_actions,
 )
@@ -213,10 +214,11 @@ def _position(
         if len(out) % 3:
             raise CardlabError(f"--played holds {len(out)} cards: the completed tricks' cards, 3 a trick")
         n_tricks = len(out) // 3
-        won_map = {s: int(v) for s, v in seat_map(won, "--won", 3).items()}
+        won_map = seat_counts(won, "--won", 3, "a number of tricks")
         if sorted(won_map) != [0, 1, 2] or sum(won_map.values()) != n_tricks or min(won_map.values()) < 0:
             raise CardlabError(
-                f"with --played give --won for every seat (0=N 1=N 2=N): the tricks each won, {n_tricks} in all"
+                f"with --played give --won for every seat (--won 0=N --won 1=N --won 2=N): the tricks each won, "
+                f"{n_tricks} in all"
             )
         won_list = [won_map[s] for s in range(3)]
         if leader is None:

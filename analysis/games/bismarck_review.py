@@ -90,6 +90,14 @@ SCHEMA: dict[str, Any] = {
                 "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 2}, "play": {"type": "string"}},
             },
         },
+        "pimc": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "from": {"type": "integer", "minimum": 0, "maximum": 16},
+                "samples": {"type": "integer", "minimum": 1, "maximum": 1000},
+            },
+        },
         "result": {"type": "object"},
         "version": {"type": "string"},
     },
@@ -129,8 +137,9 @@ def record(
     if r not in ROUND_NAMES:
         raise CardlabError(f"bad --round {round}: accepted 1, 2, 3, 4")
     pimc_from = PIMC_FROM if pimc_from is None else pimc_from
+    pimc_samples = PIMC_SAMPLES if pimc_samples is None else pimc_samples
     check_misere_search(names, pimc_from, r == 4)
-    pv = player_array(pimc_from, PIMC_SAMPLES if pimc_samples is None else pimc_samples, names)
+    pv = player_array(pimc_from, pimc_samples, names)
     key0, key1 = split_seed(seed)
     hands0 = np.zeros(4, dtype=np.uint64)
     trace = np.zeros(56, dtype=np.int64)
@@ -158,6 +167,9 @@ def record(
         "trumps": "NT" if trump < 0 else SUITS[trump],
         "hands": {str(s): _text(_cards_of_mask(hands[s])) for s in range(3)},
         "events": events,
+        # the PIMC, pimc-infer, dd and search players' settings (--pimc-from, --pimc-samples): a review's models
+        # play with them
+        "pimc": {"from": int(pimc_from), "samples": int(pimc_samples)},
     }
     if info[3]:
         doc["shown"] = _text(_cards_of_mask(int(info[3])))
@@ -187,6 +199,8 @@ class Hand:
     discards: dict[int, int]  # the exchanging seat's discards
     events: list[tuple[int, int]]  # (seat, card)
     strategies: list[str] | None
+    pimc_from: int | None = None  # the record's PIMC settings (None: the defaults)
+    pimc_samples: int | None = None
     leaders: list[int] = field(default_factory=list)  # each trick's leader (the next trick's is its winner)
     won: list[int] = field(default_factory=lambda: [0, 0, 0])
 
@@ -238,6 +252,7 @@ def replay(doc: dict) -> Hand:
         variants=variants, dealer=doc["dealer"], rtype=rtype, trump=trump, hands=hands, shown=shown,
         discards=discards, events=[],
         strategies=[strategies[str(s)] for s in range(3)] if strategies and len(strategies) == 3 else None,
+        pimc_from=(doc.get("pimc") or {}).get("from"), pimc_samples=(doc.get("pimc") or {}).get("samples"),
     )  # fmt: skip
     must = bool(bv[K.V_MUST_TRUMP])
     now = list(hands)
@@ -376,7 +391,8 @@ def review(
         yield from before
         for i in it:
             pos = position_at(hand, i)
-            spec = play_spec(variants=hand.variants, strategies=models, **pos)
+            spec = play_spec(variants=hand.variants, strategies=models, pimc_from=hand.pimc_from,
+                             pimc_samples=hand.pimc_samples, **pos)  # fmt: skip
             yield i, {**pos, "current": pos["current"], "by": None}, _label(spec, hand.events[i][1]), spec
 
     rows, forced, trials = judge(
@@ -433,6 +449,7 @@ def _before_play(hand: Hand, seat: int | None, models, seed: int) -> tuple[list,
                 seat=ex, dealer=hand.dealer, hand=_text(_cards_of_mask(kept)), widow=_text(_cards_of_mask(thrown)),
                 round=hand.rtype + 1, trumps=trumps, shown=shown, variants=hand.variants, strategies=models,
                 seed=seed, try_discard=[_text(_cards_of_mask(thrown))], tried_words="played",
+                pimc_from=hand.pimc_from, pimc_samples=hand.pimc_samples,
             )  # fmt: skip
         except CardlabError as e:
             skipped.append(f"seat {ex}'s widow discard ({e})")
@@ -447,7 +464,7 @@ def _before_play(hand: Hand, seat: int | None, models, seed: int) -> tuple[list,
         else:
             spec = trump_spec(
                 seat=hand.dealer, dealer=hand.dealer, hand=_text(_cards_of_mask(hand.hands[hand.dealer])),
-                variants=hand.variants, strategies=models,
+                variants=hand.variants, strategies=models, pimc_from=hand.pimc_from, pimc_samples=hand.pimc_samples,
             )  # fmt: skip
             pos = {"seat": hand.dealer, "hand": _text(_cards_of_mask(hand.hands[hand.dealer])), "current": None,
                    "by": None}  # fmt: skip

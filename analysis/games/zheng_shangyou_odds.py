@@ -23,7 +23,7 @@ import numpy as np
 
 from kernels import zheng_shangyou as K
 
-from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_map
+from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_counts, seat_map
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -84,20 +84,17 @@ def odds_spec(
     most = max_hand(variants)
     if n_mine > most:
         raise CardlabError(f"a hand of {n_mine} cards: a dealt hand holds at most {most} here (ZS-1)")
-    left_text = seat_map(cards_left, "--cards-left", P)
+    left = seat_counts(cards_left, "--cards-left", P, "a number of cards")
     counts = np.zeros(P, dtype=np.int64)
     counts[seat] = n_mine
     for s in range(P):
         if s == seat or s in finished:
-            if s in left_text and s != seat and int(left_text[s]) != 0:
+            if s in left and s != seat and left[s] != 0:
                 raise CardlabError(f"seat {s} is finished: it holds no cards")
             continue
-        if s not in left_text:
+        if s not in left:
             raise CardlabError(f"give --cards-left {s}=N: how many cards seat {s} holds")
-        try:
-            n = int(left_text[s])
-        except ValueError:
-            raise CardlabError(f"bad --cards-left {s}={left_text[s]}: expected a number of cards") from None
+        n = left[s]
         if not 1 <= n <= most:
             raise CardlabError(f"bad --cards-left {s}={n}: a seat in play holds 1 to {most} cards")
         counts[s] = n

@@ -642,6 +642,13 @@ class Bismarck(Game):
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "points of round score"
+    review_notes = (
+        "Bismarck's verdict and best go by the round score (the precision's measure): a card may be uncertain by "
+        "score while its loss_win is separated, or the reverse. tricks_taken and tricks_best are the seat's "
+        "tricks in the hand, sampled as the verdict is; dd_taken and dd_best the double-dummy tricks on the "
+        "actual layout (the others together against the seat), which the seat could not see. The models play "
+        "with the record's --pimc-from and --pimc-samples."
+    )
     record_options = (
         Option("--round", "the round type of the hand recorded, 1-4 (default 1; ruleset=swedish: the contract)",
                type=int),

@@ -251,8 +251,8 @@ HISTORY, HIST_LEADER = 13, 14
 
 def _advisor_position(seed: int, n: int):
     """A position after ``n`` cards of a round-1 hand played by heuristic seats, as ``odds``' flags: the seat to
-    play, its hand, the completed tricks in order and the current one; with the cards in order and the first
-    leader."""
+    play, its hand, the completed tricks in order and the current one; with the cards in order, the first
+    leader and every seat's cards now."""
     hands, order, first, trump, _known, _widow, _voids = _played_hand(random.Random(seed), 1, ["heuristic"] * 3, n)
     done = len(order) // 3 * 3
     leader = first
@@ -264,19 +264,54 @@ def _advisor_position(seed: int, n: int):
         "seat": seat, "hand": bo._text(sorted(hands[seat])), "round": 1, "dealer": (first + 2) % 3,
         "tricks": [bo._text(order[i : i + 3]) for i in range(0, done, 3)], "current": bo._text(cur) if cur else None,
     }  # fmt: skip
-    return pos, order, first
+    return pos, order, first, hands
 
 
 def test_the_advisor_gives_pimc_infer_the_order_of_play():
     # odds (and review, which asks it at each card) with --tricks: the players play on reading every card so far in
     # order, the current trick's included; their table is not the one they play without it (sampling as pimc)
-    pos, order, first = _advisor_position(5, 14)
+    pos, order, first, _hands = _advisor_position(5, 14)
     spec = bo.play_spec(strategies=["pimc-infer"], pimc_from=9, pimc_samples=8, **pos)
     assert list(spec.args[HISTORY]) == order and spec.args[HIST_LEADER] == first
     with_order = driver.run(spec, trials=16, seed=3, progress=False, chunk_size=8, threads=1).table
     blind = replace(spec, args=(*spec.args[:HIST_LEADER], np.int64(-1), *spec.args[HIST_LEADER + 1 :]))
     without = driver.run(blind, trials=16, seed=3, progress=False, chunk_size=8, threads=1).table
     assert not with_order.estimate.equals(without.estimate)
+
+
+def test_the_advisor_plays_on_as_play_from_does_with_the_cards_so_far():
+    # the advisor's play on, mid-trick, with every hidden card named (--known: one layout): each action's tricks
+    # are those of play_from called directly on that layout, with the trace holding the cards so far in order and
+    # the advisor's streams (trial t, one per seat). A history copied wrong (or not at all) plays otherwise.
+    pos, order, first, hands = _advisor_position(11, 23)
+    seat = pos["seat"]
+    pos["known"] = [f"{s}={bo._text(sorted(hands[s]))}" for s in range(3) if s != seat]
+    spec = bo.play_spec(strategies=["pimc-infer"], pimc_from=9, pimc_samples=8, **pos)
+    n, seed = 4, 3
+    table = driver.run(spec, trials=n, seed=seed, progress=False, chunk_size=n, threads=1).table
+    got = table[table.measure == "tricks"].set_index("action")["estimate"]
+    a = spec.args
+    dealer, rtype, trump, leader, k = int(a[1]), int(a[2]), int(a[3]), int(a[9]), int(a[11])
+    strat, pv, bv = a[20], a[21], a[22]
+    key0, key1 = driver.split_seed(seed)
+    state = K.new_solver_state(strat)
+    for label, c in zip(spec.describe["actions"], a[18]):
+        total = 0
+        for t in range(n):
+            layout = np.array([_mask(h) for h in hands] + [0], dtype=np.uint64)
+            rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
+            rec[:, K.H_TRICKS] = a[17]
+            trace = np.zeros(56, dtype=np.int64)
+            trace[: len(order)] = order
+            trace[48 : 48 + k] = a[10][:k]
+            trace[52:55] = a[6]
+            st = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
+            for s in range(3):
+                rng.seed_state(st[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+            K.play_from(layout, dealer, rtype, trump, a[15], a[16], strat, pv, bv, st, *state, rec, trace, leader, k,
+                        a[12], int(c), first)  # fmt: skip
+            total += int(rec[seat, K.H_TRICKS])
+        assert got[label] == pytest.approx(total / n, abs=1e-12), label
 
 
 def test_the_advisor_refuses_pimc_infer_without_the_order_of_play():

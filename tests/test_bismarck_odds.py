@@ -490,3 +490,14 @@ def test_equal_cards_as_the_only_choice():
     r = bo.odds({"trials": 8, "seed": 1, "progress": False}, seat=1, hand=hand, round=1, dealer=2, current="2S")
     assert r.table[r.table.measure == "score"].action.tolist() == ["KS (or AS)"]
     assert "Play KS (or AS): the only choice, its cards being equal" in r.meta["answer"]
+
+
+def test_pimc_infer_values_the_choices_before_the_first_lead():
+    """Naming trumps (3(c)3) plays whole hands from their first card, so pimc-infer players read the hand as it is
+    played (no order is missing there): the model is taken, every suit valued."""
+    variants = {"round3_trump_timing": "after_seeing_hand"}
+    hand = "AS KS QS JS TS 9S 8S 7S 6S 5S AH KH AD KD AC 2C"
+    res = bo.odds({"trials": 4, "seed": 2, "progress": False}, variants=variants, decision="name_trumps", seat=1,
+                  dealer=1, hand=hand, strategies=["pimc-infer"], pimc_from=4, pimc_samples=4)  # fmt: skip
+    assert sorted(res.table[res.table.measure == "score"].action) == [f"name {s}" for s in "CDHS"]
+    assert res.meta["models"] == ["pimc-infer"] * 3

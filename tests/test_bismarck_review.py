@@ -14,6 +14,7 @@ from analysis import cli
 from analysis.driver import run_chunks, split_seed
 from analysis.errors import CardlabError
 from analysis.games import bismarck as B
+from analysis.games import bismarck_odds as bo
 from analysis.games import bismarck_review as br
 from analysis.rules import seeds_dir
 from kernels import bismarck as K
@@ -196,3 +197,17 @@ def test_the_record_keeps_the_pimc_settings_and_the_review_plays_with_them(monke
     monkeypatch.setattr(br, "play_spec", spy)
     br.review(doc, seat=0, precision=0.5, max_trials=8, threads=1)
     assert seen == {(5, 4)}
+
+
+def test_solver_models_are_refused_where_the_misere_search_does_not_finish():
+    """BM-5's misère: the double-dummy search does not finish above 12 cards a hand (MISERE_DD_CARDS), so a
+    review (or odds) whose pimc-infer or dd players would take over there is refused in one line; a record of
+    heuristic seats may still carry --pimc-from 16."""
+    doc = br.record(seed=1, round=4, pimc_from=16)
+    with pytest.raises(CardlabError, match="bad --pimc-from 16"):
+        br.review(doc, seat=0, strategies=["pimc-infer"], precision=0.5, max_trials=8, threads=1)
+    hand = "AS KS QS 2S 3H 4H 9H AD 7D 2D 5C 6C JC QC KC 8D"
+    for strategies in (["pimc-infer"], ["0=heuristic", "1=dd", "2=heuristic"]):
+        with pytest.raises(CardlabError, match="bad --pimc-from 13"):
+            bo.play_spec(strategies=strategies, pimc_from=13, hand=hand, round=4, dealer=2)
+    assert bo.play_spec(strategies=["pimc-infer"], pimc_from=12, hand=hand, round=4, dealer=2)

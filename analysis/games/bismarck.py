@@ -647,7 +647,7 @@ class Bismarck(Game):
         "score while its loss_win is separated, or the reverse. tricks_taken and tricks_best are the seat's "
         "tricks in the hand, sampled as the verdict is; dd_taken and dd_best the double-dummy tricks on the "
         "actual layout (the others together against the seat), which the seat could not see. The models play "
-        "with the record's --pimc-from and --pimc-samples."
+        "with the record's --pimc-from and --pimc-samples (the defaults where the record has none)."
     )
     record_options = (
         Option("--round", "the round type of the hand recorded, 1-4 (default 1; ruleset=swedish: the contract)",
@@ -664,8 +664,8 @@ class Bismarck(Game):
         "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards. pimc-infer is "
         "pimc whose sampled layouts are those in which the other two seats' cards so far are the ones the "
         "heuristic would have played (inference from play: strong against heuristic players, an assumption "
-        "against others); it reads the hand from its first card: odds takes it with --tricks (the order of play), "
-        "not with --played"
+        "against others); it reads the hand from its first card: odds takes it on the first trick or with "
+        "--tricks (the order of play), not with --played after the first trick"
     )
     simulate_options = (
         Option("--unit", "what one trial is: a complete 12-hand game (default), or one hand", choices=("game", "hand")),
@@ -694,7 +694,8 @@ class Bismarck(Game):
         "the cards but a low bound on the tricks and the quota, and slow on whole hands (name_trumps, "
         "choose_round, discard, contract: seconds a layout); search plays it on with search players (search:50 "
         "keeps it quick); pimc-infer plays it on with pimc players that read the hidden cards from the order of "
-        "play (give the tricks with --tricks; seconds a layout, --pimc-from 6 keeps it quicker). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
+        "play (after the first trick give the tricks with --tricks, in order; --played loses the order and is "
+        "refused; seconds a layout, --pimc-from 6 keeps it quicker). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
         "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (BM-6: by default the tricks "
         "above the quota, 0 below it; choose_round, contract: the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
         "screens every distinct discard with heuristic players on layouts of its own, then shows the best 8, the "

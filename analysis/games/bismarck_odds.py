@@ -54,10 +54,12 @@ from .bismarck import (
     DECK,
     GAME,
     MISERE_DD_CARDS,
+    PIMC_FROM,
     ROLES,
     ROUND_NAMES,
     SUITS,
     TRUMPS,
+    check_misere_search,
     equal_classes,
     labels,
     player_array,
@@ -428,6 +430,9 @@ def play_spec(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
             "explodes above); use the heuristic models"
         )
+    if model != K.M_DD_EACH_LAYOUT:  # solver seats playing on take over at min(--pimc-from, the cards held)
+        most = min(PIMC_FROM if pimc_from is None else pimc_from, max(pos["sizes"]))
+        check_misere_search(names, most, pos["rtype"] == 3)
     pv = player_array(pimc_from, pimc_samples, names)
     mine = sum(1 << c for c in pos["mine"])
     k = len(pos["cur"])
@@ -624,6 +629,7 @@ def round_spec(
             "choose_round with pimc values whole misere hands double dummy, which is far too slow; use the "
             "heuristic models (or --remaining without 4)"
         )
+    check_misere_search(names, PIMC_FROM if pimc_from is None else pimc_from, 4 in left)
     pv = player_array(pimc_from, pimc_samples, names)
     rtypes, trumps, labels = _type_actions(
         left, {1: -1, 2: -2, 4: -1},
@@ -767,6 +773,7 @@ def discard_spec(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
             "explodes above); use the heuristic models"
         )
+    check_misere_search(names, PIMC_FROM if pimc_from is None else pimc_from, rtype == 3)
     pv = player_array(pimc_from, pimc_samples, names)
     from kernels import rng
 
@@ -845,6 +852,7 @@ def contract_spec(
             "contract with pimc values whole pass hands double dummy, which is far too slow; use the heuristic "
             "models (or --remaining without 4)"
         )
+    check_misere_search(names, PIMC_FROM if pimc_from is None else pimc_from, 4 in left)
     pv = player_array(pimc_from, pimc_samples, names)
     rtypes, trumps, labels = _type_actions(
         left, {1: -1, 2: K.SPADES, 4: -1},
@@ -878,8 +886,8 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
 
 
 def _trick_text(t: Any, path: str | dict, i: int) -> str:
-    """A trick of a position document: ``"AS 2S 5H"`` or ``{"leader": 1, "cards": "AS 2S 5H"}`` (the leader
-    is checked against BM-4 by the cards' order: it follows from the earlier tricks)."""
+    """A trick of a position document: ``"AS 2S 5H"`` or ``{"leader": 1, "cards": "AS 2S 5H"}``. The leader is
+    not read: by BM-4 it follows from the dealer and the earlier tricks, and the cards are taken from it on."""
     if isinstance(t, str):
         return t
     if isinstance(t, dict) and isinstance(t.get("cards"), str):

@@ -501,3 +501,14 @@ def test_pimc_infer_values_the_choices_before_the_first_lead():
                   dealer=1, hand=hand, strategies=["pimc-infer"], pimc_from=4, pimc_samples=4)  # fmt: skip
     assert sorted(res.table[res.table.measure == "score"].action) == [f"name {s}" for s in "CDHS"]
     assert res.meta["models"] == ["pimc-infer"] * 3
+
+
+def test_a_document_trick_names_its_leader_as_bm4_has_it():
+    """A position document's trick may name its leader; BM-4 fixes it (the dealer's left, then each winner), so a
+    wrong one is refused rather than read past."""
+    doc = {"hand": "KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S", "round": 1, "dealer": 2,
+           "tricks": [{"leader": 1, "cards": "AS 3S 4S"}]}  # fmt: skip
+    with pytest.raises(CardlabError, match="tricks\\[0\\] names leader 1, but seat 0 led it"):
+        bo.position_fields({"position": dict(doc)}, None, None)
+    doc["tricks"] = [{"leader": 0, "cards": "AS 3S 4S"}]
+    assert bo.position_fields({"position": doc}, None, None)["tricks"] == ["AS 3S 4S"]

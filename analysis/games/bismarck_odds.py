@@ -875,19 +875,49 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     override it); a document's ``variants`` and ``models`` are used unless flags name them."""
     doc: dict = {}
     path = given.pop("position", None)
+    leaders: dict[int, Any] = {}  # the leaders a document names, by trick (-1: the current one)
     if path:
         doc = read_position(path, GAME, FIELDS)
         if isinstance(doc.get("tricks"), list):
+            leaders = {i: t.get("leader") for i, t in enumerate(doc["tricks"]) if isinstance(t, dict)}
             doc["tricks"] = [_trick_text(t, path, i) for i, t in enumerate(doc["tricks"])]
         if isinstance(doc.get("current"), dict):
+            leaders[-1] = doc["current"].get("leader")
             doc["current"] = _trick_text(doc["current"], path, -1)
     decision = given.get("decision") or doc.get("decision")
-    return position_kwargs(doc, given, FIELDS, variants, strategies, needs_hand=decision != "contract")
+    kwargs = position_kwargs(doc, given, FIELDS, variants, strategies, needs_hand=decision != "contract")
+    if any(v is not None for v in leaders.values()):
+        _check_leaders(kwargs, leaders, path)
+    return kwargs
+
+
+def _check_leaders(kwargs: dict, leaders: dict[int, Any], path: str | dict) -> None:
+    """The leaders a position document names for its tricks against BM-4: the dealer's left leads the first
+    trick, each trick's winner the next. A document whose dealer, round or tricks do not parse is left to
+    :func:`_position`, which names what is wrong."""
+    try:
+        first = (int(kwargs["dealer"]) + 1) % 3
+        _rtype, trump = _contract(kwargs.get("round"), kwargs.get("trumps"), variant_array(kwargs.get("variants")))
+        tricks = [_cards(t, "--tricks") for t in kwargs.get("tricks") or []]
+    except (CardlabError, KeyError, TypeError, ValueError):
+        return
+    leader = first
+    for i in [*range(len(tricks)), -1]:
+        named = leaders.get(i)
+        if named is not None and named != leader:
+            where = "current" if i < 0 else f"tricks[{i}]"
+            raise CardlabError(
+                f"{position_label(path)}: {where} names leader {named}, but seat {leader} led it (BM-4: the dealer's "
+                "left leads the first trick, the winner of each trick the next)"
+            )
+        if i >= 0 and len(tricks[i]) == 3:
+            leader = (leader + winner_pos(tricks[i], trump)) % 3
 
 
 def _trick_text(t: Any, path: str | dict, i: int) -> str:
-    """A trick of a position document: ``"AS 2S 5H"`` or ``{"leader": 1, "cards": "AS 2S 5H"}``. The leader is
-    not read: by BM-4 it follows from the dealer and the earlier tricks, and the cards are taken from it on."""
+    """A trick of a position document: ``"AS 2S 5H"`` or ``{"leader": 1, "cards": "AS 2S 5H"}`` (the cards from
+    the leader on; the leader, which BM-4 fixes from the dealer and the earlier tricks, is checked by
+    :func:`_check_leaders`)."""
     if isinstance(t, str):
         return t
     if isinstance(t, dict) and isinstance(t.get("cards"), str):

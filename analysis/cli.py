@@ -477,8 +477,8 @@ def build_parser() -> _Parser:
         "seeds/GAME-strong-field.json, which 'cardlab report GAME' shows beside the built-in players' figures. "
         "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 10. The stored "
         "file holds one computation (field, seed, scale) and is rewritten after each measurement; a measurement it "
-        "already holds is kept, not computed again, and a file holding another computation is not replaced (give "
-        "--write FILE).",
+        "already holds is kept, not computed again, and a file holding another computation is not replaced: the "
+        "command stops with a line saying so (give --write FILE).",
     )
     sf.add_argument("game", nargs="?", help="one of: " + ", ".join(_strong_field_games()))
     sf.add_argument("--field", metavar="STRATEGY",
@@ -493,9 +493,10 @@ def build_parser() -> _Parser:
                     ".cardlab-strong-field/)")  # fmt: skip
     sf.add_argument("--write", metavar="FILE", help="where to store the tables (default seeds/GAME-strong-field.json)")
     sf.add_argument("--long", action="store_true",
-                    help="also the long measurements: Bismarck's heuristic player against pimc and against dd, "
-                    "both playing from the first trick, 2,000 deals a round, and against pimc-infer on 500 (about "
-                    "15 hours on 2 cores; stop and resume at will)")  # fmt: skip
+                    help="also the long measurements, twelve (three challengers x four rounds): in Bismarck one seat "
+                    "plays pimc, dd or pimc-infer from the first trick (from 12 cards in the misere) beside two "
+                    "heuristic seats, whatever --field says, paired with the all-heuristic hand; 2,000 deals a "
+                    "round, 500 for pimc-infer (about 15 hours on 2 cores; stop and resume at will)")  # fmt: skip
     sf.add_argument("--fresh", action="store_true",
                     help="compute this call's measurements again from the start, even those the stored file holds "
                     "(the others, such as the long ones without --long, stay in it)")  # fmt: skip

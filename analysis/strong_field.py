@@ -331,8 +331,9 @@ def provenance(doc: dict, keys=None) -> str:
         values = sorted({str(v.get(field) or doc.get(field)) for v in runs.values()})
         return " and ".join(f"{quote}{x}{quote}" for x in values)
 
+    machines = each("machine").replace(" and ", "; and on ")  # each machine is a comma list itself
     return (
-        f"Stored by {each('command', '`')} on {each('computed')} (cardlab {each('cardlab')}, {each('machine')}; "
+        f"Stored by {each('command', '`')} on {each('computed')} (cardlab {each('cardlab')}, on {machines}; "
         f"{spent}: {took}); seeds/{doc['game']}-strong-field.json has every row."
     )
 

@@ -783,3 +783,21 @@ def test_new_tt_is_empty_and_aligned():
         ttk, ttg = dd.new_tt(log2)
         assert ttk.shape == (1 << log2, 8) and ttk.dtype == np.uint64 and ttk.flags.c_contiguous
         assert ttk.ctypes.data % align == 0 and not ttk.any() and int(ttg[0]) == 1
+
+
+def test_the_solve_answer_says_whose_best_it_is():
+    """`cardlab solve`'s answer names the best card of the seat to play, which aims at its own goal: in a misère
+    goal the others push tricks on the player, and an opponent holds it down."""
+    from analysis.games.bismarck import solve_table
+
+    hands = "AS 2S|KS 3H|QH 4D"
+    cases = [
+        (1, "min", "best 2S (2 tricks for seat 1 from here; seat 0 pushing tricks on seat 1)"),
+        (0, "min", "best 2S (0 tricks for seat 0 from here; seat 0 taking as few as it can)"),
+        (1, "max", "best AS (0 tricks for seat 1 from here; seat 0 holding seat 1 to as few as it can)"),
+        (0, "max", "best AS (2 tricks for seat 0 from here)"),
+    ]
+    for player, goal, words in cases:
+        assert solve_table("bismarck", hands, "NT", 0, player, goal, None).attrs["answer"] == (
+            f"Seat 0 to play: {words}"
+        ), (player, goal)

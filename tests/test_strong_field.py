@@ -215,6 +215,6 @@ def test_provenance_names_each_runs_own_command_and_machine():
     }  # fmt: skip
     both = SF.provenance(doc)
     assert "`cardlab strong-field bismarck`" in both and "`cardlab strong-field bismarck --long`" in both
-    assert "m1 and m2" in both and "2026-12-04 and 2026-12-05" in both and "2.0 h" in both
+    assert "on m1; and on m2" in both and "2026-12-04 and 2026-12-05" in both and "2.0 h" in both
     one = SF.provenance(doc, ["round-1"])
     assert "m2" not in one and "1 min: round-1 60 s" in one

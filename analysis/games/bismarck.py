@@ -569,9 +569,16 @@ def solve_table(
     df = pd.DataFrame(rows)
     who = f"seat {player}" if n == 3 else f"side {side}"
     cards = ", ".join(r["card"] for r in rows if r["best"])
+    # "best" is the seat to play's: what it aims at, where that is not plainly the most tricks for itself
+    if n == 3 and goal == "min":
+        aim = "taking as few as it can" if to_play == player else f"pushing tricks on seat {player}"
+    elif not maximise:
+        aim = f"holding {who} to as few as it can"
+    else:
+        aim = ""
     df.attrs["answer"] = (
         f"Seat {to_play} to play: best {cards} ({best} trick{'s' if best != 1 else ''} for {who} from here"
-        f"{', the current trick included' if played else ''}{'; ' + goal + 'imising' if goal == 'min' else ''})"
+        f"{', the current trick included' if played else ''}{'; seat ' + str(to_play) + ' ' + aim if aim else ''})"
     )
     return df
 

@@ -429,7 +429,7 @@ def players(runs: dict) -> Section:
         "heuristic is a practical ceiling for PIMC, which solves its sampled layouts the same way. pimc-infer is "
         "PIMC whose layouts are those in which the other seats' cards so far are the heuristic's: it knows how "
         "its opponents play, which a player at a real table does not. In round 4 "
-        "(misère) fewer tricks is better, so a gain is negative; PIMC there minimises expected tricks, which is not "
+        "(misère) fewer tricks is better, so a gain in tricks is negative (a score row keeps its sign: more is better); PIMC there minimises expected tricks, which is not "
         "the floored score, and shares PIMC's known weakness of assuming it will see the cards later (strategy "
         "fusion).\n\n"
         f"The rows from the last {PIMC_FROM} tricks (source report) are computed with this report. "
@@ -453,8 +453,15 @@ def players(runs: dict) -> Section:
            f"than the report's (seed {runs['seed']}). ")
         + provenance(doc, stored)
     )  # fmt: skip
+    text += (
+        " Their other two seats are heuristic players, whatever the command's --field (the field of the other runs)."
+    )
     if missing:
-        text += f" Not computed yet: {len(missing)} of the {4 * len(SOLVER_MODELS)} runs from the first trick."
+        by_round = {r: [m for m in SOLVER_MODELS if f"from-first-{m}-round-{r}" not in stored] for r in (1, 2, 3, 4)}
+        which = "; ".join(f"round {r}: {', '.join(ms)}" for r, ms in by_round.items() if ms)
+        text += (
+            f" Not computed yet: {len(missing)} of the {4 * len(SOLVER_MODELS)} runs from the first trick ({which})."
+        )
     tricks = table[(table.measure == "tricks_challenger_minus_field") & (table.source == "stored")]
     said = [
         f"round {r.round}, {r.challenger} {r.estimate:+.2f} ({r.ci_low:+.2f} to {r.ci_high:+.2f})"

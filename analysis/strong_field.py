@@ -327,13 +327,13 @@ def provenance(doc: dict, keys=None) -> str:
     seconds = sum(v["seconds"] for v in runs.values())
     spent = f"{seconds / 3600:.1f} h" if seconds >= 5400 else f"{seconds / 60:.0f} min"
 
-    def each(field: str, quote: str = "") -> str:  # a file written before runs carried their own: the file's
-        values = sorted({str(v.get(field) or doc.get(field)) for v in runs.values()})
-        return " and ".join(f"{quote}{x}{quote}" for x in values)
+    def each(field: str, quote: str = "", sep: str = " and ") -> str:  # a file written before runs carried
+        values = sorted({str(v.get(field) or doc.get(field)) for v in runs.values()})  # their own: the file's
+        return sep.join(f"{quote}{x}{quote}" for x in values)
 
-    machines = each("machine").replace(" and ", "; and on ")  # each machine is a comma list itself
     return (
-        f"Stored by {each('command', '`')} on {each('computed')} (cardlab {each('cardlab')}, on {machines}; "
+        f"Stored by {each('command', '`')} on {each('computed')} (cardlab {each('cardlab')}, "
+        f"on {each('machine', sep='; and on ')}; "  # each machine is a comma list itself
         f"{spent}: {took}); seeds/{doc['game']}-strong-field.json has every row."
     )
 

@@ -305,11 +305,8 @@ def test_the_advisor_plays_on_as_play_from_does_with_the_cards_so_far():
             trace[: len(order)] = order
             trace[48 : 48 + k] = a[10][:k]
             trace[52:55] = a[6]
-            st = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
-            for s in range(3):
-                rng.seed_state(st[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-            K.play_from(layout, dealer, rtype, trump, a[15], a[16], strat, pv, bv, st, *state, rec, trace, leader, k,
-                        a[12], int(c), first)  # fmt: skip
+            K.play_from(layout, dealer, rtype, trump, a[15], a[16], strat, pv, bv, _streams(key0, key1, t), *state, rec,
+                        trace, leader, k, a[12], int(c), first)  # fmt: skip
             total += int(rec[seat, K.H_TRICKS])
         assert got[label] == pytest.approx(total / n, abs=1e-12), label
 
@@ -323,10 +320,11 @@ def test_the_advisor_refuses_pimc_infer_without_the_order_of_play():
     assert bo.play_spec(strategies=["pimc"], **pos).args[HIST_LEADER] == -1
 
 
-def _streams():
+def _streams(key0=7, key1=0, t=0):
+    """The three seats' strategy streams of trial ``t``, seeded as the kernels seed them."""
     st = np.zeros((3, rng.STATE_SIZE), dtype=np.uint64)
     for s in range(3):
-        rng.seed_state(st[s], np.uint64(7), np.uint64(0), np.uint64(0), np.uint64(rng.STREAM_STRATEGY + s))
+        rng.seed_state(st[s], np.uint64(key0), np.uint64(key1), np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
     return st
 
 

@@ -198,9 +198,10 @@ def schedule_table(variants: dict | None = None, first_dealer: int = 0, hands: i
 MISERE_DD_CARDS = 12
 
 
-def check_misere_search(names, pimc_from: int, misere: bool) -> None:
+def check_misere_search(names, pimc_from: int | None, misere: bool) -> None:
     """Refuse PIMC or double-dummy players taking over a misere hand above MISERE_DD_CARDS cards (BM-5's
-    round 4): the double-dummy search does not finish there."""
+    round 4): the double-dummy search does not finish there. ``pimc_from`` None: PIMC_FROM."""
+    pimc_from = PIMC_FROM if pimc_from is None else pimc_from
     if misere and pimc_from > MISERE_DD_CARDS and any(n in SOLVER_NAMES for n in names):
         raise CardlabError(
             f"bad --pimc-from {pimc_from}: pimc, pimc-infer and dd players solve the misere round (round 4, BM-5) double dummy, "

@@ -54,7 +54,6 @@ from .bismarck import (
     DECK,
     GAME,
     MISERE_DD_CARDS,
-    PIMC_FROM,
     ROLES,
     ROUND_NAMES,
     SUITS,
@@ -148,11 +147,13 @@ def _showed_out(voids: list[int], cards: list[int], leader: int, trump: int, mus
 
 def _leader_and_voids(tricks: list[list[int]], current: list[int], first: int, trump: int, must_trump: bool):
     """BM-4 over the completed tricks and the current one (the first led by ``first``, each next one by the
-    winner): the current trick's leader, the tricks each seat won and the suits each seat showed out of. A card
-    of a suit its seat showed out of earlier is refused (it held none)."""
-    won, voids = [0, 0, 0], [0, 0, 0]
+    winner): the current trick's leader, the tricks each seat won, the suits each seat showed out of, and each
+    trick's leader (the current one's last). A card of a suit its seat showed out of earlier is refused (it held
+    none)."""
+    won, voids, leaders = [0, 0, 0], [0, 0, 0], []
     leader = first
     for t, cards in enumerate([*tricks, current]):
+        leaders.append(leader)
         for j, c in enumerate(cards):
             s = (leader + j) % 3
             if (voids[s] >> (c >> 4)) & 1:
@@ -164,7 +165,7 @@ def _leader_and_voids(tricks: list[list[int]], current: list[int], first: int, t
         if t < len(tricks):
             leader = (leader + winner_pos(cards, trump)) % 3
             won[leader] += 1
-    return leader, won, voids
+    return leader, won, voids, leaders
 
 
 def winner_pos(cards: list[int], trump: int) -> int:
@@ -239,7 +240,7 @@ def _position(
     else:
         if won:
             raise CardlabError("--won goes with --played; with --tricks the tricks won follow from the cards (BM-4)")
-        cur_leader, won_list, voids = _leader_and_voids(trick_list, cur, first, trump, must)
+        cur_leader, won_list, voids, _leaders = _leader_and_voids(trick_list, cur, first, trump, must)
         if leader is not None and leader != cur_leader:
             raise CardlabError(
                 f"--leader {leader}: by the tricks given seat {cur_leader} won the last trick and leads (BM-4)"
@@ -430,9 +431,8 @@ def play_spec(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
             "explodes above); use the heuristic models"
         )
-    if model != K.M_DD_EACH_LAYOUT:  # solver seats playing on take over at min(--pimc-from, the cards held)
-        most = min(PIMC_FROM if pimc_from is None else pimc_from, max(pos["sizes"]))
-        check_misere_search(names, most, pos["rtype"] == 3)
+    if model != K.M_DD_EACH_LAYOUT:  # solver seats playing on take over at --pimc-from cards, if they hold more
+        check_misere_search(names, pimc_from, pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS)
     pv = player_array(pimc_from, pimc_samples, names)
     mine = sum(1 << c for c in pos["mine"])
     k = len(pos["cur"])
@@ -629,7 +629,7 @@ def round_spec(
             "choose_round with pimc values whole misere hands double dummy, which is far too slow; use the "
             "heuristic models (or --remaining without 4)"
         )
-    check_misere_search(names, PIMC_FROM if pimc_from is None else pimc_from, 4 in left)
+    check_misere_search(names, pimc_from, 4 in left)
     pv = player_array(pimc_from, pimc_samples, names)
     rtypes, trumps, labels = _type_actions(
         left, {1: -1, 2: -2, 4: -1},
@@ -773,7 +773,7 @@ def discard_spec(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
             "explodes above); use the heuristic models"
         )
-    check_misere_search(names, PIMC_FROM if pimc_from is None else pimc_from, rtype == 3)
+    check_misere_search(names, pimc_from, rtype == 3)
     pv = player_array(pimc_from, pimc_samples, names)
     from kernels import rng
 
@@ -852,7 +852,7 @@ def contract_spec(
             "contract with pimc values whole pass hands double dummy, which is far too slow; use the heuristic "
             "models (or --remaining without 4)"
         )
-    check_misere_search(names, PIMC_FROM if pimc_from is None else pimc_from, 4 in left)
+    check_misere_search(names, pimc_from, 4 in left)
     pv = player_array(pimc_from, pimc_samples, names)
     rtypes, trumps, labels = _type_actions(
         left, {1: -1, 2: K.SPADES, 4: -1},
@@ -875,15 +875,12 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     override it); a document's ``variants`` and ``models`` are used unless flags name them."""
     doc: dict = {}
     path = given.pop("position", None)
-    leaders: dict[int, Any] = {}  # the leaders a document names, by trick (-1: the current one)
+    leaders: dict[int, Any] = {}  # the leaders a document names, by trick
     if path:
-        doc = read_position(path, GAME, FIELDS)
+        doc = read_position(path, GAME, FIELDS)  # (``current`` is a string there: read_position checks it)
         if isinstance(doc.get("tricks"), list):
             leaders = {i: t.get("leader") for i, t in enumerate(doc["tricks"]) if isinstance(t, dict)}
             doc["tricks"] = [_trick_text(t, path, i) for i, t in enumerate(doc["tricks"])]
-        if isinstance(doc.get("current"), dict):
-            leaders[-1] = doc["current"].get("leader")
-            doc["current"] = _trick_text(doc["current"], path, -1)
     decision = given.get("decision") or doc.get("decision")
     kwargs = position_kwargs(doc, given, FIELDS, variants, strategies, needs_hand=decision != "contract")
     if any(v is not None for v in leaders.values()):
@@ -892,26 +889,22 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
 
 
 def _check_leaders(kwargs: dict, leaders: dict[int, Any], path: str | dict) -> None:
-    """The leaders a position document names for its tricks against BM-4: the dealer's left leads the first
-    trick, each trick's winner the next. A document whose dealer, round or tricks do not parse is left to
-    :func:`_position`, which names what is wrong."""
+    """The leaders a position document names for its tricks against BM-4's (:func:`_leader_and_voids`). A
+    document whose dealer, round or tricks do not parse is left to :func:`_position`, which names what is wrong."""
     try:
-        first = (int(kwargs["dealer"]) + 1) % 3
-        _rtype, trump = _contract(kwargs.get("round"), kwargs.get("trumps"), variant_array(kwargs.get("variants")))
+        bv = variant_array(kwargs.get("variants"))
+        _rtype, trump = _contract(kwargs.get("round"), kwargs.get("trumps"), bv)
         tricks = [_cards(t, "--tricks") for t in kwargs.get("tricks") or []]
+        first = (int(kwargs["dealer"]) + 1) % 3
+        led = _leader_and_voids(tricks, [], first, trump, bool(bv[K.V_MUST_TRUMP]))[3]
     except (CardlabError, KeyError, TypeError, ValueError):
         return
-    leader = first
-    for i in [*range(len(tricks)), -1]:
-        named = leaders.get(i)
-        if named is not None and named != leader:
-            where = "current" if i < 0 else f"tricks[{i}]"
+    for i, named in leaders.items():  # (flags given may replace the document's tricks: only those checked)
+        if named is not None and i < len(tricks) and named != led[i]:
             raise CardlabError(
-                f"{position_label(path)}: {where} names leader {named}, but seat {leader} led it (BM-4: the dealer's "
-                "left leads the first trick, the winner of each trick the next)"
+                f"{position_label(path)}: tricks[{i}] names leader {named}, but seat {led[i]} led it (BM-4: the "
+                "dealer's left leads the first trick, the winner of each trick the next)"
             )
-        if i >= 0 and len(tricks[i]) == 3:
-            leader = (leader + winner_pos(tricks[i], trump)) % 3
 
 
 def _trick_text(t: Any, path: str | dict, i: int) -> str:
@@ -922,8 +915,7 @@ def _trick_text(t: Any, path: str | dict, i: int) -> str:
         return t
     if isinstance(t, dict) and isinstance(t.get("cards"), str):
         return t["cards"]
-    where = "current" if i < 0 else f"tricks[{i}]"
-    raise CardlabError(f'{position_label(path)}: {where} is "AS 2S 5H" or {{"leader": 1, "cards": "AS 2S 5H"}}')
+    raise CardlabError(f'{position_label(path)}: tricks[{i}] is "AS 2S 5H" or {{"leader": 1, "cards": "AS 2S 5H"}}')
 
 
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:

@@ -103,6 +103,9 @@ def _make_advisor(solvers):
             cards = np.zeros(16, dtype=np.int64)
             values = np.zeros(16, dtype=np.int64)
             value_of = np.zeros(64, dtype=np.int64)
+            # the cards so far, in order: a play on writes only the cards after them (and trace[48:])
+            for i in range(history.shape[0]):
+                trace[i] = history[i]
             for t in range(start, stop):
                 rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
                 na, nb = sizes[a_seat], sizes[b_seat]
@@ -148,8 +151,6 @@ def _make_advisor(solvers):
                             rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
                         for i in range(4):
                             trace[48 + i] = trick[i]
-                        for i in range(history.shape[0]):
-                            trace[i] = history[i]
                         for s in range(3):
                             trace[52 + s] = voids[s]
                         if solvers:

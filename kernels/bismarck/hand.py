@@ -247,7 +247,6 @@ def _make_tricks_from(solvers):
         sampling = False  # the voids are tracked only for sampling (PIMC, search) players, who read them
         for s in range(3):
             sampling |= (strat[s] == S_PIMC) | (strat[s] == S_SEARCH) | (strat[s] == S_PIMC_INFER)
-        hist_ok = hist_leader >= 0
         exch = exchanger if bv[V_WIDOW] != 0 else -1
         row = trace[48:52]
         voids = trace[52:55]
@@ -307,7 +306,7 @@ def _make_tricks_from(solvers):
                             ways,
                             scratch,
                             trace,
-                            n_played if hist_ok else 0,
+                            n_played if hist_leader >= 0 else 0,
                             hist_leader,
                             exch,
                         )

@@ -98,10 +98,15 @@ def precision_done(table: pd.DataFrame, precision: float, measure: str = "diff_w
 
 
 def answer_line(
-    table: pd.DataFrame, win_words: str = "goes out first", score_words: str = "score", by_score: bool = False
+    table: pd.DataFrame,
+    win_words: str = "goes out first",
+    score_words: str = "score",
+    by_score: bool = False,
+    only_words: str = "the only legal action",
 ) -> str:
     """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is in
-    best-first order; ``by_score``: the payoff ranks the actions and is named first)."""
+    best-first order; ``by_score``: the payoff ranks the actions and is named first; ``only_words``: what a
+    table of one row is, where that row stands for more than one legal action, e.g. equal cards)."""
     w = table[table["measure"] == "win"].reset_index(drop=True)
     s = table[table["measure"] == "score"].set_index("action")["estimate"]
     best = w[w["verdict"] == "best"].iloc[0]
@@ -118,9 +123,7 @@ def answer_line(
         return f"{score}, {win}" if by_score else f"{win}, {score}"
 
     if len(w) == 1:
-        # one row may stand for several legal cards that are equal ("KS (or AS)")
-        only = "the only choice, its cards being equal" if " (or " in a else "the only legal action"
-        return f"{verb}: {only} ({both(a, best['estimate'], True)})"
+        return f"{verb}: {only_words} ({both(a, best['estimate'], True)})"
     text = f"{verb}: {both(a, best['estimate'], True)} (best"
     rest = w[w["verdict"] != "best"]
     if len(rest):

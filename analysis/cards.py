@@ -65,7 +65,9 @@ class Card:
 def parse_card(token: str, *, jokers: bool = False) -> Card:
     """Parse one card token; raise :class:`CardlabError` naming the token if it is not a card."""
     t = token.strip()
-    if jokers and t.upper() in JOKERS:
+    if t.upper() in JOKERS:
+        if not jokers:
+            raise CardlabError(f"bad card {token!r}: this deck has no jokers")
         return Card(t.upper(), "")
     m = _TOKEN.match(t)
     suit = _SUIT_ALIASES.get(m.group(2).upper()) if m else None
@@ -197,7 +199,8 @@ class Deck:
 
     def indices(self, text: str | Sequence[str], *, allow_duplicates: bool = False) -> list[int]:
         """The codes of a card list, in the order given (jokers are read, and refused if the deck has none)."""
-        return [self.index(c) for c in parse_cards(text, jokers=True, allow_duplicates=allow_duplicates)]
+        cards = parse_cards(text, jokers=bool(self.jokers), allow_duplicates=allow_duplicates)
+        return [self.index(c) for c in cards]
 
     def mask(self, text: str | Sequence[str]) -> int:
         """A card list (no card twice) to a bit mask over the codes."""
@@ -210,7 +213,7 @@ class Deck:
         """A card list to ``(cards, dups)``: the codes held at least once, and those held twice. With one
         deck (``copies=1``) a repeated card is an error; with two, a third copy is."""
         mask = dup = 0
-        for c in parse_cards(text, jokers=True, allow_duplicates=copies > 1):
+        for c in parse_cards(text, jokers=bool(self.jokers), allow_duplicates=copies > 1):
             bit = 1 << self.index(c)
             if dup & bit:
                 raise CardlabError(f"card {c} appears three times in {text!r}: two decks hold two of each card")

@@ -19,8 +19,21 @@ def test_ranks_and_suits(token, rank, suit):
 def test_jokers_only_where_the_game_has_them():
     assert parse_card("BJ", jokers=True).is_joker
     assert parse_card("rj", jokers=True) == Card("RJ", "")
-    with pytest.raises(CardlabError, match="'BJ'"):
+    with pytest.raises(CardlabError, match="'BJ': this deck has no jokers"):
         parse_card("BJ")
+
+
+def test_a_jokerless_deck_does_not_offer_jokers():
+    """A bad card of a game without jokers (Bismarck, Biscuits, Bisko-Bobo) does not list jokers as accepted."""
+    deck = Deck(ranks=RANKS, suits=("C", "D", "H", "S"))
+    with pytest.raises(CardlabError) as e:
+        deck.indices("AS 1H")
+    assert "'1H'" in str(e.value) and "joker" not in str(e.value)
+    with pytest.raises(CardlabError, match="no jokers"):
+        deck.indices("AS BJ")
+    jokers = Deck(ranks=RANKS, suits=("C", "D", "H", "S"), jokers=("BJ", "RJ"))
+    with pytest.raises(CardlabError, match="or a joker BJ / RJ"):
+        jokers.indices("AS 1H")
 
 
 @pytest.mark.parametrize("bad", ["KX", "1S", "11H", "", "KSS", "ZZ"])

@@ -459,7 +459,7 @@ def play_spec(
     )  # fmt: skip
     return _spec(
         _kernel("play", model, strat), args, labels, names,
-        _describe(pos, hand=_text(pos["mine"]), decision="play"),
+        _describe(pos, hand=_text(pos["mine"]), decision="play", legal_cards=legal.bit_count()),
     )  # fmt: skip
 
 
@@ -940,7 +940,10 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result = run_spec(spec, **run)
     result.headline = ("score", "win", "tricks", "diff_score")
     words = "cycle score" if decision in ("choose_round", "contract") else "round score"
-    line = answer_line(result.table, win_words="makes the quota", score_words=words, by_score=True)
+    # one row may stand for several legal cards that are equal ("KS (or AS)")
+    equal = spec.describe.get("legal_cards", 1) > 1
+    only = "the only choice, its cards being equal" if equal else "the only legal action"
+    line = answer_line(result.table, win_words="makes the quota", score_words=words, by_score=True, only_words=only)
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""

@@ -89,6 +89,25 @@ def test_lanes_apply_only_to_what_they_play():
     assert not K.lanes_apply(*args._replace(swap_target=np.array([0, 2, 0, 0]))[:8])  # a random target rule
 
 
+def test_each_setting_takes_the_kernel_that_plays_it_and_both_kernels_count_alike():
+    """The analysis layer runs the lanes' kernel where the lanes play the settings and the scalar kernel elsewhere;
+    both chunk kernels give the same rows on either kind of setting (the lanes' kernel plays a setting the lanes
+    do not play, and a chunk's last trials, by the compiled scalar deal)."""
+    from analysis.driver import _load_kernel
+
+    plain = bb.simulation_spec(4)
+    mixed = bb.simulation_spec(4, strategies=["random"])
+    assert plain.kernel.endswith(":simulate_chunks") and mixed.kernel.endswith(":simulate_scalar_chunks")
+    for spec in (plain, mixed):
+        rows = []
+        for kernel in (K.simulate_chunks, K.simulate_scalar_chunks):
+            out = np.zeros((2, spec.n_counts), dtype=np.int64)
+            kernel(np.array([0, 1], dtype=np.int64), 203, 401, KEY0, KEY1, *spec.args, out)
+            rows.append(out.tolist())
+        assert rows[0] == rows[1], spec.kernel
+        assert _load_kernel(spec.kernel) in (K.simulate_chunks, K.simulate_scalar_chunks)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_lane_decks_are_the_scalar_shuffles(players):
     """The eight decks the lanes shuffle together (one Philox block, batched swaps) are deal_decks' from the same

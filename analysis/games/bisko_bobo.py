@@ -233,9 +233,12 @@ def simulation_spec(
     full = g.resolve_variants(variants)
     strats = seat_strategies(strategies, P)
     args = kernel_args(P, full, strats)
+    # the lanes' kernel where the lanes play these settings, else the scalar deal's (the same counts either way;
+    # each compiles its own loop alone: kernels/bisko_bobo/simulate.py)
+    lanes = bool(K.lanes_apply(*args[:8]))
     return KernelSpec(
         game=GAME,
-        kernel="kernels.bisko_bobo:simulate_chunks",
+        kernel="kernels.bisko_bobo:" + ("simulate_chunks" if lanes else "simulate_scalar_chunks"),
         args=args,
         n_counts=K.n_counts(P),
         tabulate=tabulate,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import jit
+from .._jit import jit, jit_inline
 from ..bits import low_index, popcount, sort_prefix
 from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
 from .combinations import K_NONE, classify, generate_moves
@@ -33,8 +33,7 @@ MAX_CAND = 48
 POINTS_SPAN = 13.0
 
 
-@jit
-def search_play(
+def _search_play(
     hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv,
     score0, score1, target,
 ):  # fmt: skip
@@ -129,3 +128,11 @@ def search_play(
         value[a] += 0.5 + 0.5 * min(max(d / POINTS_SPAN, -1.0), 1.0)
     best = most_visited(A, visits, value)
     return cand[best]
+
+
+#: The search player for calls from Python (the tests, an advisor's direct question).
+search_play = jit(_search_play)
+#: The same body inlined into the play loop's search hook: the hook's implementation is then the search itself,
+#: not a wrapper calling a function of its own, which LLVM optimized and emitted once more with the whole search
+#: and its rollout loop in it (docs/performance.md, compile time).
+search_play_inline = jit_inline(_search_play)

@@ -111,7 +111,7 @@ from .layout import (
     V_TUCK_RULE,
     n_counts,
 )
-from .simulate import _simulate_range, simulate_chunks, simulate_range_scalar
+from .simulate import _simulate_range, simulate_chunks, simulate_range_scalar, simulate_scalar_chunks
 
 __all__ = [
     "C_FREE_FLINGO_WIN",
@@ -191,5 +191,6 @@ __all__ = [
     "play_fixed",
     "simulate_chunks",
     "simulate_range_scalar",
+    "simulate_scalar_chunks",
     "trace_deal",
 ]

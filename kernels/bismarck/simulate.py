@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import borrowed, chunk_jit, jit
+from .._jit import borrowed, chunk_jit, jit, jit_inline
 from ..bits import copy_rows
 from .hand import (
     _chunk_buffers,
@@ -56,7 +56,9 @@ def _make_simulate(solvers):
 
     def _simulate_range(start, stop, key0, key1, strat, pv, unit_game, round_type, bv, row):
         """Trials ``start .. stop-1`` of :func:`simulate_chunks` into one count row (a serial loop, with the hand
-        inlined: :func:`_simulate_loop`)."""
+        inlined: :func:`_simulate_loop`). Inlined into :func:`simulate_chunks`: a function of its own is one more
+        module that LLVM optimizes and emits with the whole tree below it (docs/performance.md), and it owns the
+        arrays that :func:`_simulate_loop` borrows either way."""
         solver, bufs = new_solver_state(strat), _chunk_buffers()
         totals, remaining = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
         if solvers:
@@ -120,7 +122,7 @@ def _make_simulate(solvers):
             if unit_game != 0:
                 _record_game(row, totals, first)
 
-    return chunk_jit(simulate_chunks), jit(_simulate_range), jit(_simulate_loop)
+    return chunk_jit(simulate_chunks), jit_inline(_simulate_range), jit(_simulate_loop)
 
 
 simulate_chunks, _simulate_range_full, _simulate_loop_full = _make_simulate(True)
@@ -165,9 +167,9 @@ def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenge
         _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, out[ci])
 
 
-@jit
+@jit_inline
 def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, row):
-    """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row."""
+    """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row (inlined, as :func:`_simulate_range`)."""
     ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
     hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
     dealt = np.zeros(4, dtype=np.uint64)

@@ -165,10 +165,10 @@ def _search_hook_overload(
     """``flavour`` a constant 2: the search (whose rollouts run :func:`_loop_for` with the constant 1, so numba
     never compiles a call cycle); otherwise a stub."""
     if isinstance(flavour, types.IntegerLiteral) and flavour.literal_value == 2:
-        from .search import search_play
+        from .search import search_play_inline
 
         def searching(flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
-            return search_play(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n)  # fmt: skip
+            return search_play_inline(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n)  # fmt: skip
 
         return searching
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from .._jit import jit
+from .._jit import jit, jit_inline
 from ..bits import low_index, popcount
 from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
 from .advisor import sample_layout
@@ -71,8 +71,7 @@ def _candidates(hand, dup, n_hand, following, moves, n, zv, rev, cand):
     return A
 
 
-@jit
-def search_play(
+def _search_play(
     P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves,
     scratch, zv, n,
 ):  # fmt: skip
@@ -139,3 +138,11 @@ def search_play(
         wins[a] += 0.5 * (w == turn) + 0.25 * (1.0 + sc / SCORE_SPAN)
     best = most_visited(A, visits, wins)
     return cand[best, 0], cand[best, 1]
+
+
+#: The search player for calls from Python (the tests, an advisor's direct question).
+search_play = jit(_search_play)
+#: The same body inlined into the play loop's search hook: the hook's implementation is then the search itself,
+#: not a wrapper calling a function of its own, which LLVM optimized and emitted once more with the whole search
+#: and its rollout loop in it (docs/performance.md, compile time).
+search_play_inline = jit_inline(_search_play)

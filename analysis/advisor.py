@@ -191,12 +191,35 @@ def position_kwargs(
     document's ``variants`` and ``models`` unless flags name them. ``needs_hand``: a decision taken before
     the seat sees its hand has none."""
     out: dict[str, Any] = {k: v for k, v in doc.items() if k in fields and v is not None}
-    out.update({k: v for k, v in given.items() if v is not None and v is not False})
+    override(out, given)
     if needs_hand and "hand" not in out:
         raise CardlabError("give --hand (or a --position document with a hand)")
     out["variants"] = variants if variants else doc.get("variants")
     out["strategies"] = list(strategies) if strategies else doc.get("models")
     return out
+
+
+def override(out: dict, given: dict) -> None:
+    """The flags ``given`` over a position document's fields ``out`` (in place): a flag given replaces the field,
+    and a SEAT=VALUE option (``--cards-left``, ``--known``, ``--won``) replaces the seats it names only."""
+    for k, v in given.items():
+        if v is None or v is False:
+            continue
+        out[k] = _by_seat(out[k], v) if k in out and _seat_pairs(out[k]) and _seat_pairs(v) else v
+
+
+def _seat_pairs(value: Any) -> bool:
+    """Whether ``value`` is a seat map as a document or flags give one: ``{"1": 13}`` or ``["1=13", ...]``."""
+    if isinstance(value, dict):
+        return True
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(x, str) and "=" in x for x in value)
+
+
+def _by_seat(doc: Any, flags: list[str]) -> list[str]:
+    """A document's seat map with the flags' seats replacing its own (the flags' own repeats stay errors)."""
+    pairs = doc.items() if isinstance(doc, dict) else (str(x).partition("=")[::2] for x in doc)
+    flagged = {str(x).partition("=")[0].strip() for x in flags}
+    return [f"{k}={v}" for k, v in pairs if str(k).strip() not in flagged] + list(flags)
 
 
 def seat_map(items, what: str, P: int) -> dict[int, str]:

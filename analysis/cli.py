@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import cast
@@ -138,13 +139,24 @@ def _seed(text: str) -> int:
     return v
 
 
+def _probability_precision(text: str) -> float:
+    """--precision where the measure held is a probability (a chance to win): below 1."""
+    v = _precision(text)
+    if v >= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a half-width of a probability, below 1 (e.g. 0.02), got {text!r}")
+    return v
+
+
 def _precision(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a half-width such as 0.002, got {text!r}") from None
-    if not 0.0 < v < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a half-width in (0, 1), got {text!r}")
+    if not (0.0 < v < math.inf):  # points (a score) may take a half-width of 1 or more; a probability below 1
+        raise argparse.ArgumentTypeError(
+            f"expected a positive half-width in the measure's unit (0.01 of a probability, 0.5 of a score), "
+            f"got {text!r}"
+        )
     return v
 
 
@@ -437,7 +449,7 @@ def build_parser() -> _Parser:
         rv.add_argument("--seat", type=int, help="review this seat's decisions only (default: every seat)")
         rv.add_argument(
             "--precision",
-            type=_precision,
+            type=_probability_precision if "win" in game.review_precision_unit else _precision,
             default=game.review_precision,
             help="each decision runs until every paired difference to the best is within +-P at 95%% or clear "
             f"of zero (default {game.review_precision:g}, {game.review_precision_unit})",
@@ -562,6 +574,8 @@ def render_result(
         result.unit = f"{unit}s" if isinstance(unit, str) else game.trial_noun
         if result.meta.get("analysis") == "advisor":
             result.unit = "sampled layouts, every action on each"
+            if result.meta.get("ranked_by"):  # what orders the rows and gives the verdicts
+                result.unit += f"; best first by {result.meta['ranked_by']}"
         per = result.meta.get("games_per_match")
         if isinstance(per, int) and per > 1 and "trials" in result.meta:
             result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"

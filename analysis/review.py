@@ -158,10 +158,11 @@ def table(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols + extra)
 
 
-def summary(result: Result, forced_words: str = "forced passes", cost: str = "win") -> str:
+def summary(result: Result, forced_words: str = "forced passes", cost: str = "win", score_unit: str = "points") -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
-    ``"win"`` in points of win chance, ``"score"`` in the game's points, ``"share"`` in points of win share, the
-    score being a share of the win)."""
+    ``"win"`` in points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"`` in points of
+    win share, the score being a share of the win). Each loss is measured against the best action at its own
+    turn, so they add up as per-move losses do, not to what the game was worth."""
     t, m = result.table, result.meta
     who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
     worse = t[t["verdict"] == "worse"]
@@ -170,16 +171,17 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     if len(worse):
         col = "loss_win" if cost == "win" else "loss_score"
         scale, digits = (100, 1) if cost in ("win", "share") else (1, 2)
-        unit = {"win": "points of win chance", "share": "points of win share"}.get(cost, "points")
+        unit = {"win": "points of win chance", "share": "points of win share"}.get(cost, score_unit)
         # a seat's losses add up; different seats' chances do not, so every seat's review says each seat's sum
         by_seat = worse.groupby("seat")[col].sum()
         if m["seat"] is None and len(by_seat) > 1:
             what = f"in {unit}, " + ", ".join(f"{scale * v:.{digits}f} for seat {s}" for s, v in by_seat.items())
         else:
-            what = f"{scale * worse[col].sum():.{digits}f} {unit} in all"
+            what = f"{scale * worse[col].sum():.{digits}f} {unit}"
         at = int(worse.loc[worse[col].idxmax(), "event"])
         text += (
-            f"; {len(worse)} clearly worse than the best, costing {what} (largest "
+            f"; {len(worse)} clearly worse than the best, their losses (each against the best action at its turn) "
+            f"adding up to {what} (largest "
             + (f"at event {at})" if at >= 0 else "before play)")  # event -1: a choice before the first card
         )
     else:

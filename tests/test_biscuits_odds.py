@@ -540,7 +540,7 @@ def test_an_exchange_that_gives_the_partner_the_winning_card():
 @pytest.mark.parametrize(
     "position, msg",
     [
-        ({"hand": "5S 5H", "cards_left": {"0": 5, "1": 4, "2": 3, "3": 6}}, "that is the deciding seat"),
+        ({"hand": "5S 5H", "cards_left": {"0": 5, "1": 4, "2": 3, "3": 6}}, "deciding seat, whose --hand holds 2 cards"),
         ({"hand": "5S 5H", "cards_left": {"1": 14, "2": 3, "3": 6}}, "holds 1 to 13 cards"),
         ({"hand": "5S 5H", "cards_left": {"1": 4, "3": 6}, "finished": [2], "hand_points": ["NS=7", "EW=500"]},
          "0 for the other team"),

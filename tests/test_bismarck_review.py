@@ -211,3 +211,25 @@ def test_solver_models_are_refused_where_the_misere_search_does_not_finish():
         with pytest.raises(CardlabError, match="bad --pimc-from 13"):
             bo.play_spec(strategies=strategies, pimc_from=13, hand=hand, round=4, dealer=2)
     assert bo.play_spec(strategies=["pimc-infer"], pimc_from=12, hand=hand, round=4, dealer=2)
+
+
+def test_the_summary_adds_up_each_worse_cards_loss_in_round_score_and_tricks():
+    """The summary's cost: the worse cards' losses, each against the best card at its turn, in points of round
+    score and in the tricks the seat's samples took (the line names both units); dd is told apart."""
+    import pandas as pd
+
+    from analysis.tables import Result
+
+    rows = [
+        {"event": 3, "seat": 0, "verdict": "worse", "loss_score": 0.5, "tricks_best": 6.0, "tricks_taken": 5.25,
+         "dd_best": 7, "dd_taken": 6},
+        {"event": 9, "seat": 0, "verdict": "worse", "loss_score": 0.25, "tricks_best": 5.5, "tricks_taken": 5.0,
+         "dd_best": 6, "dd_taken": 6},
+        {"event": 12, "seat": 0, "verdict": "best", "loss_score": 0.0, "tricks_best": 5.0, "tricks_taken": 5.0,
+         "dd_best": 6, "dd_taken": 6},
+    ]  # fmt: skip
+    meta = {"seat": 0, "forced": 1, "strategies": ["heuristic"] * 3, "over": True}
+    line = br.summary(Result(pd.DataFrame(rows), meta))
+    assert "2 clearly worse than the best, their losses (each against the best action at its turn) adding up to " \
+           "0.75 points of round score and 1.25 tricks (largest at event 3)" in line  # fmt: skip
+    assert "lost 1 trick" in line

@@ -383,6 +383,25 @@ def test_precision_stops_when_every_difference_is_settled():
     assert (((d.ci_high - d.ci_low) / 2 <= 0.02) | (d.ci_high < 0) | (d.ci_low > 0)).all()
 
 
+def test_once_the_winner_is_out_the_answer_says_the_score_is_settled_and_ranks_by_the_chance_to_end_last():
+    """ZS-8 (score_timing=at_first_out): the scores are taken when the Winner goes out, so no action of a later
+    turn moves them; the advisor says so and ranks the actions by the chance to end last (the Loser). Here the
+    pass ends last less often than AC AH, which comes first in the move order (the re-ranking is tested)."""
+    pos = {"hand": "AC AH 3D 4S", "cards_left": {"1": 3, "3": 3}, "finished": [2], "current": "KC KH", "by": 3}
+    r = _odds(**pos)
+    d = r.table[r.table.measure == "diff_score"]
+    assert (d.ci_low == 0).all() and (d.ci_high == 0).all()
+    last = r.table[r.table.measure == "last"]
+    assert list(last.action) == ["pass", "AC AH"] and last.estimate.is_monotonic_increasing
+    assert last.verdict.tolist() == ["best", "uncertain"]
+    assert r.meta["answer"].startswith("No play changes this game's score: seat 2 went out first")
+    assert "Pass ends last least often" in r.meta["answer"]
+    # when the score is taken at the end (only the Loser pays), it still depends on the play: ranked by it
+    at_end = _odds(variants={"score_timing": "at_end"}, **pos)
+    assert not at_end.meta["answer"].startswith("No play")
+    assert at_end.meta["answer"].split(":")[1].strip().startswith("score")
+
+
 BAD = [
     ({"hand": "3D"}, "give --cards-left 1=N"),
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 0}}, "holds 1 to"),
@@ -392,6 +411,7 @@ BAD = [
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2}, "finished": [0]}, "seat 0 is finished"),
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "revolution": True}, "revolution=true"),
     ({"hand": "3D", "seat": 4, "cards_left": {}}, "seats are 0..3"),
+    ({"hand": "3D 4D", "cards_left": {"0": 5, "1": 2, "2": 2, "3": 2}}, "deciding seat, whose --hand holds 2 cards"),
 ]
 
 
@@ -419,3 +439,11 @@ def test_cli_flags_and_position_file_agree(tmp_path, capsys):
     assert main(["odds", "zheng-shangyou", "--trials", "200", *flags]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Play 5D 5S: goes out first") and "sampled layouts" in out
+    # a SEAT=VALUE flag overrides the document seat by seat: the other seats' counts stay the document's
+    doc["cards_left"] = {"1": 5, "2": 5, "3": 9}
+    f.write_text(json.dumps(doc))
+    assert main([*base, "--position", str(f), "--cards-left", "3=5"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == from_file
+    # the seat's own count, where given, is its hand's
+    assert main([*base, "--position", str(f), "--cards-left", "3=5", "--cards-left", "0=4"]) == 2
+    assert "whose --hand holds 3 cards" in capsys.readouterr().err

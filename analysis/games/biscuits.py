@@ -465,7 +465,7 @@ class Biscuits(Game):
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags "
                'with _ for -, e.g. {"hand": "5S 5H", "cards_left": {"1": 9}} (seeds/biscuits.md lists '
-               "them); flags given override it"),
+               "them); flags given override it (a SEAT=VALUE option seat by seat)"),
         Option("--decision", "the decision to advise (BI-13): pass (the 13 dealt cards; the default without a trick "
                "state), play (on lead, or over --current; the default with one), exchange_send (after a Plain trick: "
                "singles, pairs, triples; the seat at the winner's left), exchange_return (with --exchange-received), handover (after a "

@@ -174,8 +174,11 @@ def state_spec(
     if mine.bit_count() > most:
         raise CardlabError(f"a hand of {mine.bit_count()} cards: a Biscuits hand holds at most {most} here (BI-3)")
     left = seat_counts(cards_left, "--cards-left", 4, "a number of cards")
-    if seat in left:
-        raise CardlabError(f"--cards-left {seat}=...: that is the deciding seat, whose cards are --hand")
+    if left.get(seat, mine.bit_count()) != mine.bit_count():
+        raise CardlabError(
+            f"--cards-left {seat}={left[seat]}: seat {seat} is the deciding seat, whose --hand holds "
+            f"{mine.bit_count()} cards"
+        )
     counts = np.zeros(4, dtype=np.int64)
     counts[seat] = mine.bit_count()
     for s in range(4):
@@ -402,5 +405,6 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         spec = state_spec(decision=decision, variants=variants, strategies=strategies, **position)
     result = run_spec(spec, **run)
     result.meta["answer"] = answer_line(result.table, "team ahead this hand", "net points", by_score=True)
+    result.meta["ranked_by"] = "net points (the team's, this hand)"
     result.meta["models"] = spec.describe["strategies"]
     return result

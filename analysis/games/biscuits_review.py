@@ -498,7 +498,7 @@ def review(
 
 def summary(result: Result) -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost in points."""
-    return review_summary(result, "turns with one legal action", cost="score")
+    return review_summary(result, "turns with one legal action", cost="score", score_unit="net points")
 
 
 WIN_LABEL = "chance the team is ahead this hand (%)"

@@ -1011,7 +1011,7 @@ _SEAT_MAPS = ("opening", "flingo", "low", "swapped")
 def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dict, dict | None, list | None]:
     """The advisor's keywords from a ``--position`` document (``given["position"]``: a JSON file) and the flags
     given, which override it; the document's ``players``, ``variants`` and ``models`` unless flags name them."""
-    from ..advisor import position_label, read_position
+    from ..advisor import override, position_label, read_position
 
     path = given.pop("position", None)
     if not path:
@@ -1023,7 +1023,7 @@ def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dic
     for k in POSITION_FIELDS:  # types are checked by read_position; seat-keyed objects become SEAT=VALUE flags
         if k in doc:
             out[k] = [f"{s}={v}" for s, v in doc[k].items()] if k in _SEAT_MAPS else doc[k]
-    out.update({k: v for k, v in given.items() if v is not None and v is not False})
+    override(out, given)
     if out.get("seat") is None:
         raise CardlabError(f'{position_label(path)}: give the deciding seat ("seat": 0 is the dealer\'s left)')
     if "players" not in out and "players" in doc:
@@ -1241,7 +1241,7 @@ class BiskoBobo(Game):
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ for "
                '-, seat-keyed ones as objects, e.g. {"seat": 1, "upright": "9H", "tucked": "KS", "opening": {"0": '
-               '"AH KD"}, "flingo": {"0": "QD"}} (seeds/bisko-bobo.md lists them); flags given override it'),
+               '"AH KD"}, "flingo": {"0": "QD"}} (seeds/bisko-bobo.md lists them); flags given override it (a SEAT=VALUE option seat by seat)'),
         Option("--seat", "the deciding seat (0 = dealer's left; required, here or in --position)", type=int),
         Option("--decision", "the decision (default flingo)", choices=DECISIONS),
         Option("--upright", "the player's opening upright card", metavar="CARD"),

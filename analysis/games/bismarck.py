@@ -712,7 +712,7 @@ class Bismarck(Game):
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ "
                'for -, e.g. {"hand": "AS KS", "round": 1, "dealer": 2, "tricks": ["2S 5S AS"]} (seeds/bismarck.md '
-               "lists them); flags given override it"),
+               "lists them); flags given override it (a SEAT=VALUE option seat by seat)"),
         Option("--decision", "the decision to advise (BM-9): play (a card; the default), name_trumps (round 3 "
                "with round3_trump_timing=after_seeing_hand: the dealer's 16 cards, before the first lead), "
                "choose_round (fixed_round_order=false with round3_trump_timing=after_seeing_hand: the dealer "

@@ -948,6 +948,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""
     result.meta["answer"] = line.replace(" (best", f", {t[best]:.2f} tricks{fewer} (best", 1)
+    result.meta["ranked_by"] = words
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])
     if decision == "discard":

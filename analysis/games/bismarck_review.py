@@ -481,12 +481,13 @@ def _won_before(hand: Hand, i: int) -> int:
 def summary(result: Result) -> str:
     """One line: how many cards judged, how many clearly worse than the best and what they cost in round score;
     and the tricks lost on the actual layout (double dummy)."""
-    line = review_summary(result, "forced cards", cost="score")
+    line = review_summary(result, "forced cards", cost="score", score_unit="points of round score")
     t = result.table
     worse = t[t["verdict"] == "worse"]
     if len(worse):
         lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).abs().sum()
-        line = line.replace(" points in all (", f" points and {lost_tricks:.2f} tricks in all (", 1)
+        unit = " points of round score (largest"
+        line = line.replace(unit, f" points of round score and {lost_tricks:.2f} tricks (largest", 1)
     cards = t[t["event"] >= 0] if len(t) else t  # event -1: the choices before play have no double-dummy view
     known = cards.dropna(subset=["dd_taken"]) if len(cards) else cards
     if len(known):

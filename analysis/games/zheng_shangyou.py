@@ -604,6 +604,14 @@ class ZhengShangyou(Game):
     id = GAME
     parameterized_strategies = ("search",)
     compare_also = ("challenger_minus_field_score", "points a game")
+    odds_epilog = (
+        "Measures, per action, every action on the same sampled layouts: win (the chance to go out first, the "
+        "Winner), score (ZS-8's points of this game for the seat, from this position on), last (the chance to end "
+        "last: the Loser, who deals the next game), diff_win and diff_score (the action minus the best, paired, "
+        "with 95% intervals). The best action goes out first most often, the score breaking ties; once the Winner "
+        "is out (--finished) the score ranks them, and where no action moves it (the scores were taken when the "
+        "Winner went out, score_timing=at_first_out) the chance to end last does, and the answer says so."
+    )
     compare_epilog = (
         "Measures (each the switching seat's mean under the field and the challenger, and their paired difference, "
         "challenger - field): win (going out first), score (ZS-8's points a game), and where the score comes "
@@ -651,7 +659,7 @@ class ZhengShangyou(Game):
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags "
                'with _ for -, e.g. {"hand": "5S 5H", "cards_left": {"1": 9}} (seeds/zheng-shangyou.md lists '
-               "them); flags given override it"),
+               "them); flags given override it (a SEAT=VALUE option seat by seat)"),
         Option("--decision", "play (default) or exchange: which card the Winner gives back in the Loser's "
                "exchange (variant loser_exchange; under offer_two the Winner offers two cards and the Loser takes "
                "the higher, so the row names the card taken)", choices=("play", "exchange")),

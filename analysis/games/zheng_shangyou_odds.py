@@ -17,13 +17,22 @@ intervals and a verdict (``best``, ``worse``: the interval lies below zero, ``un
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from kernels import zheng_shangyou as K
 
-from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_counts, seat_map
+from ..advisor import (
+    advisor_spec,
+    answer_line,
+    position_kwargs,
+    read_position,
+    seat_counts,
+    seat_map,
+    tabulate_actions,
+)
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -85,6 +94,10 @@ def odds_spec(
     if n_mine > most:
         raise CardlabError(f"a hand of {n_mine} cards: a dealt hand holds at most {most} here (ZS-1)")
     left = seat_counts(cards_left, "--cards-left", P, "a number of cards")
+    if left.get(seat, n_mine) != n_mine:
+        raise CardlabError(
+            f"--cards-left {seat}={left[seat]}: seat {seat} is the deciding seat, whose --hand holds {n_mine} cards"
+        )
     counts = np.zeros(P, dtype=np.int64)
     counts[seat] = n_mine
     for s in range(P):
@@ -170,10 +183,32 @@ def odds_spec(
     names = ["pass" if a == (0, 0) else cards_of(*a) for a in acts]
     strat, models = strategy_table(strategies, P)
     args = (np.int64(P), np.int64(seat), hands, counts, pool_arr, need, state, never, actions, strat, zv)
-    return advisor_spec(
+    # once the Winner is out, no action changes the chance to go out first (0 for every action): the score ranks
+    # them (settled too under score_timing=at_first_out: the answer then says so, odds())
+    on = "score" if finished else "win"
+    spec = advisor_spec(
         GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
-        players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
+        on=on, rank_by=on, players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
+        winner=finished[0] if finished else None,
     )  # fmt: skip
+    return replace(spec, tabulate=_tabulate_after_winner) if finished else spec
+
+
+def _settled(table) -> bool:
+    """No action moves the score: every paired score difference is exactly 0 (ZS-8's scores taken already)."""
+    d = table[table["measure"] == "diff_score"]
+    return bool(((d["ci_low"] == 0) & (d["ci_high"] == 0)).all())
+
+
+def _tabulate_after_winner(counts, trials, spec):
+    """The advisor's table once the Winner is out: by the score, or where no action moves the score, by the
+    chance to end last (lowest first; the verdicts stay those of the score: not separated)."""
+    table = tabulate_actions(counts, trials, spec)
+    if not _settled(table):
+        return table
+    names = spec.describe["actions"]
+    last = table[table["measure"] == "last"].set_index("action")["estimate"]
+    return tabulate_actions(counts, trials, spec, ranking=sorted(range(len(names)), key=lambda a: (last[names[a]], a)))
 
 
 def exchange_spec(
@@ -299,6 +334,33 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     else:
         raise CardlabError(f"unknown decision {decision!r}; accepted: play, exchange")
     result = run_spec(spec, **run)
-    result.meta["answer"] = answer_line(result.table)
+    winner = spec.describe.get("winner")
+    if winner is None:
+        result.meta["answer"] = answer_line(result.table)
+        result.meta["ranked_by"] = "the chance to go out first, then the score"
+    elif not _settled(result.table):
+        result.meta["answer"] = answer_line(result.table, by_score=True)
+        result.meta["ranked_by"] = "the score (the Winner is out)"
+    else:
+        result.meta["answer"] = _after_the_winner(result.table, winner, spec.describe.get("variants") or {})
+        result.meta["ranked_by"] = "the chance to end last (the scores are settled)"
+        result.headline = ("last", "score", "diff_score")  # the chance to end last: what is left to play for
     result.meta["models"] = spec.describe["strategies"]
     return result
+
+
+def _after_the_winner(table, winner: int, variants: dict) -> str:
+    """The answer once the Winner (seat ``winner``) is out and no action moves the score (it was taken when the
+    Winner went out, ZS-8's default): what is left, the chance to end last."""
+    last = table[table["measure"] == "last"].reset_index(drop=True)  # best first (_tabulate_after_winner)
+    a = str(last["action"].iloc[0])
+    text = (
+        f"No play changes this game's score: seat {winner} went out first and the scores were taken then (ZS-8). "
+        "Left to play for: not ending last (the Loser deals the next game"
+        + ("" if variants.get("loser_exchange", "none") == "none" else " and gives the Winner its highest single")
+        + f"). {'Pass' if a == 'pass' else 'Play ' + a} ends last least often, {100 * last['estimate'].iloc[0]:.1f}%"
+    )
+    if len(last) > 1:
+        b = str(last["action"].iloc[1])
+        text += f" (next {b}: {100 * last['estimate'].iloc[1]:.1f}%)"
+    return text

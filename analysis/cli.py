@@ -459,7 +459,8 @@ def build_parser() -> _Parser:
             action="append",
             metavar="NAME|SEAT=NAME",
             help="the models the advisor plays the game on with: the record's players, with these applied over "
-            f"them (SEAT=NAME replaces one seat, NAME every seat; else {game.default_strategy()}); NAME: "
+            f"them (SEAT=NAME replaces one seat, NAME every seat; else {game.advisor_model or game.default_strategy()}"
+            "); NAME: "
             f"{', '.join(game.strategies())}" + (f"; {game.strategy_notes}" if game.strategy_notes else ""),
         )
         rv.add_argument("--seed", type=_seed, default=0, help="random seed of the sampled layouts (default 0)")

@@ -676,7 +676,8 @@ def _compile_note(spec: KernelSpec, say: bool = True) -> None:
         if not say:
             return
         print(
-            f"cardlab: compiling the {spec.game} kernels (first run only, cached afterwards; up to about a minute on 2 cores)",
+            f"cardlab: compiling the {spec.game} kernels this command needs (once: they are cached afterwards; up to "
+            "about a minute on 2 cores)",
             file=sys.stderr,
             flush=True,
         )

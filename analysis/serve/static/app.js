@@ -279,7 +279,7 @@ function progressText(job) {
   const p = job.progress || {};
   const secs = `${Math.round(job.elapsed_s)} s`;
   if (job.state === "queued") return "waiting for the analysis before it to finish...";
-  if (p.stage === "compiling" && !p.trials) return `compiling the ${job.game} kernels (first run only, up to about a minute)... ${secs}`;
+  if (p.stage === "compiling" && !p.trials) return `compiling the ${job.game} kernels (once, then cached; up to about a minute)... ${secs}`;
   let text = "";
   if (p.decisions) text = `decision ${p.decision + 1} of ${p.decisions}`;
   if (p.trials && p.stage !== "decision") {

@@ -47,6 +47,23 @@ class _Once(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+class _AppendKeyed(argparse._AppendAction):
+    """A repeatable option whose items each set one thing (``--variant NAME=VALUE``: a variant; ``--strategy
+    SEAT=NAME``: a seat, a bare ``NAME``: every seat): the same thing set twice is refused, where argparse would
+    keep both and the later would silently win."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        key = str(values).partition("=")[0].strip() if "=" in str(values) else "*"
+        if option_string == "--variant" and key == "*":
+            key = str(values)  # malformed: refused with its own message later
+        keys = namespace.__dict__.setdefault("_keys", {}).setdefault(self.dest, set())
+        if key in keys:
+            what = "every seat (a NAME without SEAT=)" if key == "*" else f"{key!r}"
+            raise CardlabError(f"{option_string} sets {what} twice; give each once")
+        keys.add(key)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit code 2; a game that a command does not take
     is refused in the user's words (see :class:`_GameParsers`); a single-valued option given twice too."""
@@ -167,7 +184,7 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 
 def add_variant_option(p: argparse.ArgumentParser, game: Game | None = None) -> None:
     names = f": {', '.join(game.rules.variants)} (cardlab games lists their values)" if game else ""
-    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help=f"a rule variant (repeatable){names}")
+    p.add_argument("--variant", action=_AppendKeyed, metavar="NAME=VALUE", help=f"a rule variant (repeatable){names}")
 
 
 def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
@@ -207,7 +224,7 @@ def add_run_options(
         )
         p.add_argument(
             "--strategy",
-            action="append",
+            action=_AppendKeyed,
             metavar="NAME|SEAT=NAME",
             help=f"strategy for every seat, or SEAT=NAME for one seat (repeatable){names}",
         )
@@ -265,6 +282,7 @@ def build_parser() -> _Parser:
     cast(_GameParsers, gp).capability = "simulate"
     for game in registry.all_games():
         s = gp.add_parser(game.id, help=game.name, description=f"simulate {game.name} and tabulate what happened")
+        s.epilog = game.simulate_epilog
         for o in game.simulate_options:
             o.add_to(s)
         add_run_options(s, game)
@@ -423,7 +441,7 @@ def build_parser() -> _Parser:
         add_variant_option(rc, game)
         rc.add_argument(
             "--strategy",
-            action="append",
+            action=_AppendKeyed,
             metavar="NAME|SEAT=NAME",
             help=f"who plays: NAME for every seat or SEAT=NAME (repeatable); NAME: {', '.join(game.strategies())} "
             f"(default {game.default_strategy()})" + (f"; {game.strategy_notes}" if game.strategy_notes else ""),
@@ -456,7 +474,7 @@ def build_parser() -> _Parser:
         )
         rv.add_argument(
             "--strategy",
-            action="append",
+            action=_AppendKeyed,
             metavar="NAME|SEAT=NAME",
             help="the models the advisor plays the game on with: the record's players, with these applied over "
             f"them (SEAT=NAME replaces one seat, NAME every seat; else {game.advisor_model or game.default_strategy()}"

@@ -29,6 +29,7 @@ import dataclasses
 import hashlib
 import importlib
 import json
+import math
 import os
 import sys
 import time
@@ -481,8 +482,11 @@ def run(
         raise CardlabError("give exactly one of --trials and --precision")
     if trials is not None and (not isinstance(trials, (int, np.integer)) or trials <= 0 or trials > MAX_TRIALS):
         raise CardlabError(f"bad trial count {trials!r}: expected a positive integer up to {MAX_TRIALS}")
-    if precision is not None and not (0.0 < precision < 1.0):
-        raise CardlabError(f"bad precision {precision!r}: expected a half-width in (0, 1), e.g. 0.002")
+    if precision is not None and not (0.0 < precision < math.inf):
+        raise CardlabError(
+            f"bad precision {precision!r}: expected a positive half-width in the measure's unit (0.01 of a "
+            "probability, 0.5 of a score)"
+        )
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     key0, key1 = split_seed(seed)

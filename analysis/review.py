@@ -175,7 +175,7 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
         # a seat's losses add up; different seats' chances do not, so every seat's review says each seat's sum
         by_seat = worse.groupby("seat")[col].sum()
         if m["seat"] is None and len(by_seat) > 1:
-            what = f"in {unit}, " + ", ".join(f"{scale * v:.{digits}f} for seat {s}" for s, v in by_seat.items())
+            what = ", ".join(f"{scale * v:.{digits}f} {unit} for seat {s}" for s, v in by_seat.items())
         else:
             what = f"{scale * worse[col].sum():.{digits}f} {unit}"
         at = int(worse.loc[worse[col].idxmax(), "event"])

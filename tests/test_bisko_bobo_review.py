@@ -263,3 +263,25 @@ def test_review_models_apply_over_the_records_players():
     assert [s.name for s in names] == ["no-swap"] * 4
     assert review_models(None, None, "heuristic") == ["heuristic"]
     assert review_models(None, ["0=greedy", "1=planning"], "x") == ["0=greedy", "1=planning"]
+
+
+def test_the_summary_of_every_seat_gives_each_seats_losses_in_its_unit():
+    """Without --seat the losses add up per seat (different seats' chances do not add): each seat's sum, named
+    with its unit, each loss against the best action at its turn."""
+    import pandas as pd
+
+    from analysis.review import summary
+    from analysis.tables import Result
+
+    rows = [
+        {"event": 1, "seat": 0, "verdict": "worse", "loss_score": 0.02},
+        {"event": 2, "seat": 1, "verdict": "worse", "loss_score": 0.05},
+        {"event": 3, "seat": 1, "verdict": "worse", "loss_score": 0.01},
+        {"event": 4, "seat": 2, "verdict": "best", "loss_score": 0.0},
+    ]
+    meta = {"seat": None, "forced": 2, "strategies": ["heuristic"] * 3, "over": True}
+    line = summary(Result(pd.DataFrame(rows), meta), "forced choices", cost="share")
+    assert (
+        "3 clearly worse than the best, their losses (each against the best action at its turn) adding up to 2.0 "
+        "points of win share for seat 0, 6.0 points of win share for seat 1 (largest at event 2)"
+    ) in line

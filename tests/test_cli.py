@@ -125,6 +125,19 @@ BAD = [
     (["simulate", "bisko-bobo", "--variant", "exact_tie", "--trials", "10"], "expected NAME=VALUE"),
     (["simulate", "bisko-bobo", "--strategy", "greedy", "--trials", "10"], "unknown strategy 'greedy'"),
     (["simulate", "bisko-bobo", "--strategy", "9=random", "--trials", "10"], "bad seat 9"),
+    (
+        ["simulate", "bisko-bobo", "--strategy", "0=random", "--strategy", "0=heuristic", "--trials", "10"],
+        "--strategy sets '0' twice",
+    ),
+    (
+        ["simulate", "bisko-bobo", "--strategy", "random", "--strategy", "heuristic", "--trials", "10"],
+        "--strategy sets every seat",
+    ),
+    (
+        ["simulate", "bisko-bobo", "--variant", "exact_tie=split", "--variant", "exact_tie=redeal", "--trials", "10"],
+        "--variant sets 'exact_tie' twice",
+    ),
+    (["simulate", "bisko-bobo", "--precision", "inf"], "--precision"),
     (["simulate", "bisko-bobo", "--players", "7", "--trials", "10"], "2 to 6 players"),
     (["simulate", "bisko-bobo", "--players", "1", "--trials", "10"], "2 to 6 players"),
     (["simulate", "bisko-bobo", "--trials", "-5"], "--trials"),
@@ -624,3 +637,11 @@ def test_every_checked_option_refuses_a_bad_value(prefix, option, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and err.startswith("cardlab: error: "), err
     assert option in err or "not-a-value" in err, err
+
+
+def test_a_name_for_every_seat_then_one_seat_changed_is_accepted(capsys):
+    """--strategy NAME then --strategy SEAT=NAME: the second sets one seat over the first (not a repeat)."""
+    argv = ["simulate", "bisko-bobo", "--players", "3", "--trials", "64", "--format", "json", "--quiet"]
+    assert main([*argv, "--strategy", "always-jingo", "--strategy", "1=random"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["strategies"] == ["always-jingo", "random", "always-jingo"]

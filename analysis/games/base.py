@@ -172,6 +172,8 @@ class Game:
     #: options of ``exact`` (passed to :meth:`exact`), of ``odds`` (to :meth:`odds`) and of ``compare``
     exact_options: ClassVar[tuple[Option, ...]] = ()
     odds_options: ClassVar[tuple[Option, ...]] = ()
+    #: what ``simulate GAME --help`` says after the options: its measures, where they need words
+    simulate_epilog: ClassVar[str | None] = None
     #: what ``odds --help`` says after the options (the models, where a game has more than one kind)
     odds_epilog: ClassVar[str | None] = None
     #: what `cardlab compare GAME --help` says after the options: the measures of its table, where they need words

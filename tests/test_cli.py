@@ -645,3 +645,22 @@ def test_a_name_for_every_seat_then_one_seat_changed_is_accepted(capsys):
     assert main([*argv, "--strategy", "always-jingo", "--strategy", "1=random"]) == 0
     meta = json.loads(capsys.readouterr().out)["meta"]
     assert meta["strategies"] == ["always-jingo", "random", "always-jingo"]
+
+
+def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
+    """A verdict says which way in words and the difference challenger - field with its sign, so the interval
+    reads with it (a size of 0.10 beside an interval of -0.19 to -0.01 read as a contradiction)."""
+    import pandas as pd
+
+    from analysis.games.base import paired_verdict
+
+    t = pd.DataFrame(
+        [{"measure": "challenger_minus_field", "seat": None, "estimate": -0.001, "ci_low": -0.0019, "ci_high": -0.0001}]
+    )
+    line = paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
+    assert line.startswith("always-jingo is worse than heuristic (pooled over the seats) by 0.10 percentage points")
+    assert "(challenger - field -0.10, 95% interval -0.19 to -0.01)" in line
+    t.loc[0, "ci_high"] = 0.0005
+    assert "no clear difference in percentage points of win probability (challenger - field -0.10," in (
+        paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
+    )

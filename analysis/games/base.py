@@ -452,9 +452,9 @@ def paired_verdict(table: pd.DataFrame, measure: str, field: str, challenger: st
     unit, mult = _paired_unit(measure)
     est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
-    interval = f"95% interval {lo:+.{d}f} to {hi:+.{d}f}"
+    interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
     if lo <= 0.0 <= hi:
-        return f"{challenger} against {field} ({who}): no clear difference in {unit}, {est:+.{d}f} ({interval})"
+        return f"{challenger} against {field} ({who}): no clear difference in {unit} ({interval})"
     if mult == 100.0:
         word = "better" if est > 0 else "worse"
         return f"{challenger} is {word} than {field} ({who}) by {abs(est):.{d}f} {unit} ({interval})"

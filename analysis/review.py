@@ -179,11 +179,14 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
         else:
             what = f"{scale * worse[col].sum():.{digits}f} {unit}"
         at = int(worse.loc[worse[col].idxmax(), "event"])
-        text += (
-            f"; {len(worse)} clearly worse than the best, their losses (each against the best action at its turn) "
-            f"adding up to {what} (largest "
-            + (f"at event {at})" if at >= 0 else "before play)")  # event -1: a choice before the first card
-        )
+        where = f"at event {at}" if at >= 0 else "before play"  # event -1: a choice before the first card
+        if len(worse) == 1:
+            text += f"; 1 clearly worse than the best ({where}), losing {what} against the best action"
+        else:
+            text += (
+                f"; {len(worse)} clearly worse than the best, their losses (each against the best action at its "
+                f"turn) adding up to {what} (largest {where})"
+            )
     else:
         text += "; none clearly worse than the best"
     end = "" if m["over"] else f"; the record stops before the {m.get('unit_word', 'game')}'s end"

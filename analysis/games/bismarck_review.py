@@ -486,8 +486,8 @@ def summary(result: Result) -> str:
     worse = t[t["verdict"] == "worse"]
     if len(worse):
         lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).abs().sum()
-        unit = " points of round score (largest"
-        line = line.replace(unit, f" points of round score and {lost_tricks:.2f} tricks (largest", 1)
+        unit = " points of round score"
+        line = line.replace(unit, f" points of round score and {lost_tricks:.2f} tricks", 1)
     cards = t[t["event"] >= 0] if len(t) else t  # event -1: the choices before play have no double-dummy view
     known = cards.dropna(subset=["dd_taken"]) if len(cards) else cards
     if len(known):

@@ -49,14 +49,29 @@ class _Once(argparse._StoreAction):
 
 class _AppendKeyed(argparse._AppendAction):
     """A repeatable option whose items each set one thing (``--variant NAME=VALUE``: a variant; ``--strategy
-    SEAT=NAME``: a seat, a bare ``NAME``: every seat): the same thing set twice is refused, where argparse would
-    keep both and the later would silently win."""
+    SEAT=NAME``: a seat, a bare ``NAME``: every seat): the same thing set twice is refused, and so is a bare
+    ``NAME`` after ``SEAT=NAME`` items (it would replace them), where argparse keeps every item and the later
+    silently wins. ``--strategy NAME --strategy SEAT=NAME`` sets every seat, then one over it."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        key = str(values).partition("=")[0].strip() if "=" in str(values) else "*"
-        if option_string == "--variant" and key == "*":
-            key = str(values)  # malformed: refused with its own message later
+        text = str(values)
         keys = namespace.__dict__.setdefault("_keys", {}).setdefault(self.dest, set())
+        if "=" not in text:
+            if option_string == "--variant":  # malformed: refused with its own message where it is read
+                return super().__call__(parser, namespace, values, option_string)
+            if keys - {"*"}:
+                raise CardlabError(
+                    f"{option_string} {text} sets every seat after a SEAT=NAME item, which it would replace; give the "
+                    f"NAME first ({option_string} {text} {option_string} SEAT=NAME)"
+                )
+            key = "*"
+        else:
+            key = text.partition("=")[0].strip()
+            if option_string != "--variant":
+                try:
+                    key = str(int(key))  # "00" and "0" are the same seat
+                except ValueError:
+                    pass  # refused where it is read
         if key in keys:
             what = "every seat (a NAME without SEAT=)" if key == "*" else f"{key!r}"
             raise CardlabError(f"{option_string} sets {what} twice; give each once")

@@ -174,7 +174,7 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
         unit = {"win": "points of win chance", "share": "points of win share"}.get(cost, score_unit)
         # a seat's losses add up; different seats' chances do not, so every seat's review says each seat's sum
         by_seat = worse.groupby("seat")[col].sum()
-        if m["seat"] is None and len(by_seat) > 1:
+        if m["seat"] is None:  # every seat reviewed: each sum names its seat, even where only one seat lost
             what = ", ".join(f"{scale * v:.{digits}f} {unit} for seat {s}" for s, v in by_seat.items())
         else:
             what = f"{scale * worse[col].sum():.{digits}f} {unit}"

@@ -138,6 +138,18 @@ BAD = [
         "--variant sets 'exact_tie' twice",
     ),
     (["simulate", "bisko-bobo", "--precision", "inf"], "--precision"),
+    (
+        ["simulate", "bisko-bobo", "--strategy", "0=random", "--strategy", "heuristic", "--trials", "10"],
+        "sets every seat after a SEAT=NAME item",
+    ),
+    (
+        ["simulate", "bisko-bobo", "--strategy", "0=random", "--strategy", "00=heuristic", "--trials", "10"],
+        "--strategy sets '0' twice",
+    ),
+    (
+        ["simulate", "bisko-bobo", "--variant", "exact_tie", "--variant", "exact_tie", "--trials", "10"],
+        "expected NAME=VALUE",
+    ),
     (["simulate", "bisko-bobo", "--players", "7", "--trials", "10"], "2 to 6 players"),
     (["simulate", "bisko-bobo", "--players", "1", "--trials", "10"], "2 to 6 players"),
     (["simulate", "bisko-bobo", "--trials", "-5"], "--trials"),

@@ -385,21 +385,36 @@ def test_precision_stops_when_every_difference_is_settled():
 
 def test_once_the_winner_is_out_the_answer_says_the_score_is_settled_and_ranks_by_the_chance_to_end_last():
     """ZS-8 (score_timing=at_first_out): the scores are taken when the Winner goes out, so no action of a later
-    turn moves them; the advisor says so and ranks the actions by the chance to end last (the Loser). Here the
-    pass ends last less often than AC AH, which comes first in the move order (the re-ranking is tested)."""
+    turn moves them; the advisor says so and ranks the actions by the chance to end last (the Loser), the
+    precision held on it. Here the pass ends last less often than AC AH, which comes first in the move order (the
+    re-ranking is tested)."""
     pos = {"hand": "AC AH 3D 4S", "cards_left": {"1": 3, "3": 3}, "finished": [2], "current": "KC KH", "by": 3}
     r = _odds(**pos)
     d = r.table[r.table.measure == "diff_score"]
     assert (d.ci_low == 0).all() and (d.ci_high == 0).all()
     last = r.table[r.table.measure == "last"]
     assert list(last.action) == ["pass", "AC AH"] and last.estimate.is_monotonic_increasing
-    assert last.verdict.tolist() == ["best", "uncertain"]
+    # unpaired (the count row has no paired sums of that event): worse only where the intervals do not overlap
+    worse = last.ci_low.iloc[1] > last.ci_high.iloc[0]
+    assert last.verdict.tolist() == ["best", "worse" if worse else "uncertain"]
     assert r.meta["answer"].startswith("No play changes this game's score: seat 2 went out first")
     assert "Pass ends last least often" in r.meta["answer"]
-    # when the score is taken at the end (only the Loser pays), it still depends on the play: ranked by it
+    run = {"precision": 0.02, "chunk_size": 100, "seed": 1, "progress": False}
+    held = zo.odds(run, **pos)
+    assert held.meta["precision_reached"]
+    h = held.table[held.table.measure == "last"]
+    assert (((h.ci_high - h.ci_low) / 2 <= 0.02) | (h.verdict == "worse")).all()
+    # when the score is taken at the end (only the Loser pays), it still depends on the play: ranked by it, even
+    # with one legal action (the rules, not the samples, say whether the score is settled)
     at_end = _odds(variants={"score_timing": "at_end"}, **pos)
     assert not at_end.meta["answer"].startswith("No play")
     assert at_end.meta["answer"].split(":")[1].strip().startswith("score")
+    one = dict(pos, hand="3C 3D 4S")  # nothing beats KC KH: the pass alone
+    alone = _odds(variants={"score_timing": "at_end"}, **one)
+    assert alone.meta["answer"].startswith("Pass: the only legal action")
+    settled = _odds(**one)
+    p = settled.table[settled.table.measure == "last"].estimate.iloc[0]
+    assert settled.meta["answer"].endswith(f"Pass: the only legal action, ending last {100 * p:.1f}%")
 
 
 BAD = [

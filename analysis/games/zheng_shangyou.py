@@ -609,8 +609,10 @@ class ZhengShangyou(Game):
         "Winner), score (ZS-8's points of this game for the seat, from this position on), last (the chance to end "
         "last: the Loser, who deals the next game), diff_win and diff_score (the action minus the best, paired, "
         "with 95% intervals). The best action goes out first most often, the score breaking ties; once the Winner "
-        "is out (--finished) the score ranks them, and where no action moves it (the scores were taken when the "
-        "Winner went out, score_timing=at_first_out) the chance to end last does, and the answer says so."
+        "is out (--finished), under score_timing=at_first_out (the default) the scores were taken then and no "
+        "action moves them: the chance to end last ranks the actions (an action is worse where its 95% interval "
+        "lies above the best's; --precision holds it), and the answer says so; under score_timing=at_end the "
+        "score ranks them."
     )
     compare_epilog = (
         "Measures (each the switching seat's mean under the field and the challenger, and their paired difference, "

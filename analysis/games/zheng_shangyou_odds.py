@@ -183,32 +183,43 @@ def odds_spec(
     names = ["pass" if a == (0, 0) else cards_of(*a) for a in acts]
     strat, models = strategy_table(strategies, P)
     args = (np.int64(P), np.int64(seat), hands, counts, pool_arr, need, state, never, actions, strat, zv)
-    # once the Winner is out, no action changes the chance to go out first (0 for every action): the score ranks
-    # them (settled too under score_timing=at_first_out: the answer then says so, odds())
+    # Once the Winner is out no action changes the chance to go out first (0 for every action). Under ZS-8's
+    # default (score_timing=at_first_out) the scores were taken then, so nothing moves them either: what is left
+    # is the chance to end last (the Loser), which then ranks the actions. Otherwise the score ranks them.
+    settled = bool(finished) and full.get("score_timing", "at_first_out") == "at_first_out"
     on = "score" if finished else "win"
     spec = advisor_spec(
         GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
         on=on, rank_by=on, players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
-        winner=finished[0] if finished else None,
+        winner=finished[0] if finished else None, settled=settled,
     )  # fmt: skip
-    return replace(spec, tabulate=_tabulate_after_winner) if finished else spec
+    if not settled:
+        return spec
+    return replace(spec, tabulate=_tabulate_by_last, precision_measures=("last",), precision_done=_last_precision_done)
 
 
-def _settled(table) -> bool:
-    """No action moves the score: every paired score difference is exactly 0 (ZS-8's scores taken already)."""
-    d = table[table["measure"] == "diff_score"]
-    return bool(((d["ci_low"] == 0) & (d["ci_high"] == 0)).all())
-
-
-def _tabulate_after_winner(counts, trials, spec):
-    """The advisor's table once the Winner is out: by the score, or where no action moves the score, by the
-    chance to end last (lowest first; the verdicts stay those of the score: not separated)."""
+def _tabulate_by_last(counts, trials, spec):
+    """The advisor's table once the scores are settled (the Winner out, score_timing=at_first_out): the actions
+    by the chance to end last, lowest first. The count row holds no paired sums of that event, so an action is
+    "worse" only where its 95% interval lies wholly above the best's (unpaired, so cautious), else "uncertain"."""
     table = tabulate_actions(counts, trials, spec)
-    if not _settled(table):
-        return table
     names = spec.describe["actions"]
-    last = table[table["measure"] == "last"].set_index("action")["estimate"]
-    return tabulate_actions(counts, trials, spec, ranking=sorted(range(len(names)), key=lambda a: (last[names[a]], a)))
+    last = table[table["measure"] == "last"].set_index("action")
+    order = sorted(range(len(names)), key=lambda a: (last.loc[names[a], "estimate"], a))
+    table = tabulate_actions(counts, trials, spec, ranking=order)
+    best = names[order[0]]
+    high = last.loc[best, "ci_high"]
+    verdict = {a: "best" if a == best else ("worse" if last.loc[a, "ci_low"] > high else "uncertain") for a in names}
+    table["verdict"] = table["action"].map(verdict)
+    return table
+
+
+def _last_precision_done(table, precision: float) -> bool:
+    """Precision once the scores are settled: every action's chance to end last within +-precision, or its
+    interval clear of the best's (the verdicts of :func:`_tabulate_by_last`)."""
+    last = table[table["measure"] == "last"]
+    half = (last["ci_high"] - last["ci_low"]) / 2
+    return bool(((half <= precision) | (last["verdict"] == "worse")).all())
 
 
 def exchange_spec(
@@ -338,7 +349,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     if winner is None:
         result.meta["answer"] = answer_line(result.table)
         result.meta["ranked_by"] = "the chance to go out first, then the score"
-    elif not _settled(result.table):
+    elif not spec.describe.get("settled"):
         result.meta["answer"] = answer_line(result.table, by_score=True)
         result.meta["ranked_by"] = "the score (the Winner is out)"
     else:
@@ -350,17 +361,20 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
 
 
 def _after_the_winner(table, winner: int, variants: dict) -> str:
-    """The answer once the Winner (seat ``winner``) is out and no action moves the score (it was taken when the
-    Winner went out, ZS-8's default): what is left, the chance to end last."""
-    last = table[table["measure"] == "last"].reset_index(drop=True)  # best first (_tabulate_after_winner)
+    """The answer once the Winner (seat ``winner``) is out and the scores were taken then (ZS-8's default):
+    what is left, the chance to end last."""
+    last = table[table["measure"] == "last"].reset_index(drop=True)  # best first (_tabulate_by_last)
     a = str(last["action"].iloc[0])
+    verb = "Pass" if a == "pass" else f"Play {a}"
     text = (
         f"No play changes this game's score: seat {winner} went out first and the scores were taken then (ZS-8). "
         "Left to play for: not ending last (the Loser deals the next game"
         + ("" if variants.get("loser_exchange", "none") == "none" else " and gives the Winner its highest single")
-        + f"). {'Pass' if a == 'pass' else 'Play ' + a} ends last least often, {100 * last['estimate'].iloc[0]:.1f}%"
+        + ")."
     )
-    if len(last) > 1:
-        b = str(last["action"].iloc[1])
-        text += f" (next {b}: {100 * last['estimate'].iloc[1]:.1f}%)"
-    return text
+    p = 100 * last["estimate"].iloc[0]
+    if len(last) == 1:
+        return text + f" {verb}: the only legal action, ending last {p:.1f}%"
+    b = last.iloc[1]
+    how = "clearly more often" if b["verdict"] == "worse" else "not separated"
+    return text + f" {verb} ends last least often, {p:.1f}% (next {b['action']}: {100 * b['estimate']:.1f}%, {how})"

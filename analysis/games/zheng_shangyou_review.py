@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from kernels import zheng_shangyou as K
 
 from .. import __version__
+from ..advisor import precision_done
 from ..driver import split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge, review_models
@@ -361,12 +363,17 @@ def review(
     def decisions():
         for i in it:
             pos = position_at(game, i)
-            yield (
-                i,
-                pos,
-                _action(game.events[i], game.variants),
-                odds_spec(variants=game.variants, strategies=models, **pos),
-            )
+            spec = odds_spec(variants=game.variants, strategies=models, **pos)
+            if spec.describe.get("settled"):
+                # the Winner is out and the scores were taken (ZS-8): the review's measures, the win chance and
+                # the score, no longer move, so every action ties there; the advisor's precision on the chance to
+                # end last would only cost samples here
+                spec = replace(
+                    spec,
+                    precision_measures=("diff_score",),
+                    precision_done=partial(precision_done, measure="diff_score"),
+                )
+            yield i, pos, _action(game.events[i], game.variants), spec
 
     rows, forced, trials = judge(
         decisions(), len(it), precision=precision, seed=seed, max_trials=max_trials, chunk_size=chunk_size,

@@ -193,7 +193,11 @@ def _precision(text: str) -> float:
 
 
 def add_output_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", default="table", choices=FORMATS, help="output format (default: table)")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="output format (default: table; csv or json where --out names a .csv or .json file)",
+    )
     p.add_argument("--out", metavar="FILE", help="write the output to FILE (atomically) instead of stdout")
 
 
@@ -971,6 +975,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if getattr(args, "out", None) is not None and args.command != "report":
             check_file(args.out)
+        if "format" in vars(args) and args.format is None:  # the file's suffix, else a table
+            suffix = str(getattr(args, "out", None) or "").rpartition(".")[2].lower()
+            args.format = suffix if suffix in ("csv", "json") else "table"
         if not args.command:
             raise CardlabError(f"give a command; accepted: {accepted(COMMANDS)}")
         if getattr(args, "backend", None) == "dask":

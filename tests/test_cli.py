@@ -676,3 +676,16 @@ def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
     assert "no clear difference in percentage points of win probability (challenger - field -0.10," in (
         paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
     )
+
+
+def test_out_with_a_csv_or_json_suffix_takes_that_format(tmp_path):
+    """--out FILE.csv or FILE.json without --format writes that format; --format, where given, wins."""
+    base = ["simulate", "bisko-bobo", "--players", "3", "--trials", "64", "--quiet"]
+    assert main([*base, "--out", str(tmp_path / "a.csv")]) == 0
+    assert (tmp_path / "a.csv").read_text().startswith("measure,seat,")
+    assert main([*base, "--out", str(tmp_path / "a.JSON")]) == 0
+    assert json.loads((tmp_path / "a.JSON").read_text())["meta"]["game"] == "bisko-bobo"
+    assert main([*base, "--out", str(tmp_path / "a.txt")]) == 0
+    assert (tmp_path / "a.txt").read_text().startswith("bisko-bobo, 3 players")
+    assert main([*base, "--out", str(tmp_path / "b.csv"), "--format", "table"]) == 0
+    assert (tmp_path / "b.csv").read_text().startswith("bisko-bobo, 3 players")

@@ -104,7 +104,12 @@ def test_odds_precision_mode():
     [
         (dict(seat=5), "bad --seat 5"),
         (dict(seat=1, upright="KS", tucked="QS"), "opening Bisko must take a Jingo"),
-        (dict(seat=1, upright="KS", tucked="2H"), "not in the HIGH deck"),
+        (dict(seat=1, upright="KS", tucked="2H"), r"card 2H \(--tucked\) is not in the HIGH deck"),
+        (
+            dict(seat=1, upright="KS", tucked="QH", opening=["0=2H AS"]),
+            r"2H \(seat 0's first opening card \(--opening 0=",
+        ),
+        (dict(seat=1, upright="KS", tucked="QH", flingo=["2=JD"]), "seat 2 chooses after the deciding seat 1"),
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=KS QD"]), "duplicate card KS"),
         (dict(seat=2, upright="KS", tucked="QH", jingo=[0]), "every earlier seat"),
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QH JH"]), "duplicate card QH"),

@@ -835,8 +835,9 @@ def odds_spec(
     for s, cards in openings.items():
         if len(cards) != 2:
             raise CardlabError(f"--opening {s}= needs exactly two cards, the first upright")
-        place(s, cards[0], f"seat {s}'s first opening card")
-        place(P + s, cards[1], f"seat {s}'s second opening card")
+        own = upright is not None and s == seat  # named by --upright/--tucked: the message names those flags
+        place(s, cards[0], "--upright" if own else f"seat {s}'s first opening card (--opening {s}=)")
+        place(P + s, cards[1], "--tucked" if own else f"seat {s}'s second opening card (--opening {s}=)")
     me = openings[seat]
     if decision == "flingo" and me[0] // 13 == me[1] // 13:
         raise CardlabError("an opening Bisko must take a Jingo (BB-5): there is no Flingo/Jingo decision")
@@ -851,7 +852,12 @@ def odds_spec(
         raise CardlabError("--jingo-card is for the swap and tuck decisions; the Flingo/Jingo choice comes before it")
     given = set(flingos) | jingo_seats
     if any(s >= seat for s in given):
-        raise CardlabError(f"--flingo/--jingo describe earlier seats only (0..{seat - 1})")
+        later = min(s for s in given if s >= seat)
+        raise CardlabError(
+            f"--flingo/--jingo {later}: seat {later} chooses after the deciding seat {seat} (seats choose in order "
+            f"from 0, BB-5); give the choices of the earlier seats only"
+            + (f" (0..{seat - 1})" if seat > 0 else ", and seat 0 has none")
+        )
     if given and given != set(range(seat)):
         raise CardlabError(f"give every earlier seat's choice (seats 0..{seat - 1}) with --flingo/--jingo, or none")
     if jingos_so_far is not None and not 0 <= jingos_so_far <= seat:

@@ -371,6 +371,8 @@ def state_spec(
         names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mine), decision=decision,
         has_last=False, rank_by="score",
+        **({"passed": cards_of(DECK.mask(passed))} if passed else {}),
+        **({"received": cards_of(DECK.mask(received))} if received else {}),
     )  # fmt: skip
 
 

@@ -1121,7 +1121,7 @@ def odds_answer(table: pd.DataFrame, decision: str) -> str:
     a0, a1 = ACTIONS[decision]
     if np.isnan(d.std_error) or np.isnan(win[a0]) or np.isnan(win[a1]):
         return f"Too few matching deals ({int(d.trials)}) to compare {a1} with {a0}: give more --trials"
-    pts = f"{100 * d.estimate:+.2f} points for {a1} (95% interval {100 * d.ci_low:+.2f} to {100 * d.ci_high:+.2f})"
+    pts = f"{100 * d.estimate:+.2f} percentage points for {a1} (95% interval {100 * d.ci_low:+.2f} to {100 * d.ci_high:+.2f})"
     chances = f"win {100 * win[a1]:.1f}% with {a1}, {100 * win[a0]:.1f}% with {a0}"
     if d.ci_low > 0 or d.ci_high < 0:
         better = 1 if d.ci_low > 0 else 0

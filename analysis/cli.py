@@ -746,7 +746,7 @@ def _precision_note(result: Result, args) -> None:
     if args.format != "json":
         print(
             f"cardlab: precision ±{meta['precision_target']:g} held for {held} "
-            f"({meta['trials']:,} trials, {meta['looks']} looks)",
+            f"({meta['trials']:,} trials, {meta['looks']} look{'' if meta['looks'] == 1 else 's'})",
             file=sys.stderr,
         )
 

@@ -522,28 +522,34 @@ def run(
     return result
 
 
-def _measure_names(spec: KernelSpec, key0, key1, progress: bool) -> list[str]:
-    """The measures of the spec's table: from a table of zero counts where the tabulation allows it (no kernel
-    call, so nothing compiles), else from one trial's table."""
+def _measure_names(spec: KernelSpec, key0, key1, progress: bool, zero: bool = True) -> list[str]:
+    """The measures of the spec's table: from a table of zero counts where the tabulation allows it (``zero``:
+    no kernel call, so nothing compiles), else from a small run's table (64 trials: rows that a table shows only
+    where something was counted, a score distribution's, appear there)."""
     import warnings
 
-    try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            names = list(dict.fromkeys(spec.tabulate(np.zeros(spec.n_counts, dtype=np.int64), 1, spec)["measure"]))
-        if names:
-            return names
-    except (ArithmeticError, KeyError, AttributeError, ValueError, IndexError):
-        pass
+    if zero:
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                table = spec.tabulate(np.zeros(spec.n_counts, dtype=np.int64), 1, spec)
+            names = list(dict.fromkeys(table["measure"]))
+            if names:
+                return names
+        except (ArithmeticError, KeyError, AttributeError, ValueError, IndexError):
+            pass
     if progress:
         _compile_note(spec)
-    rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 1, 1, key0, key1, spec.n_counts)
-    return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 1, spec)["measure"]))
+    rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 64, 64, key0, key1, spec.n_counts)
+    return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 64, spec)["measure"]))
 
 
 def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1, progress: bool) -> None:
-    """Refuse a measure the table does not have, before any work."""
+    """Refuse a measure the table does not have, before any work (a name missing from the zero-count table is
+    looked for in a small run's before it is refused)."""
     names = _measure_names(spec, key0, key1, progress)
+    if any(m not in names for m in measures):
+        names = list(dict.fromkeys(names + _measure_names(spec, key0, key1, progress, zero=False)))
     bad = [m for m in measures if m not in names]
     if bad:
         raise CardlabError(f"unknown measure {bad[0]!r}; accepted: {accepted(names)}")

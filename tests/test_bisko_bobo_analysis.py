@@ -208,7 +208,11 @@ def test_odds_answer_line():
                     opening=["0=AH KD", "1=TC TD"], flingo=["0=QD"], jingo=[1])  # fmt: skip
     line = clear.meta["answer"]
     d = clear.table[clear.table.measure == "difference"].iloc[0]
-    assert d.ci_low > 0 and line.startswith("Take the Jingo: win ") and f"{100 * d.estimate:+.2f} percentage points" in line
+    assert (
+        d.ci_low > 0
+        and line.startswith("Take the Jingo: win ")
+        and f"{100 * d.estimate:+.2f} percentage points" in line
+    )
     vague = bb.odds({"trials": 2_000, "seed": 0, "progress": False}, 4, 2, upright="KS", tucked="9H",
                     opening=["0=AH KD", "1=TC TD"], flingo=["0=QD"], jingo=[1])  # fmt: skip
     assert vague.meta["answer"].startswith("No clear difference: ")

@@ -689,3 +689,25 @@ def test_out_with_a_csv_or_json_suffix_takes_that_format(tmp_path):
     assert (tmp_path / "a.txt").read_text().startswith("bisko-bobo, 3 players")
     assert main([*base, "--out", str(tmp_path / "b.csv"), "--format", "table"]) == 0
     assert (tmp_path / "b.csv").read_text().startswith("bisko-bobo, 3 players")
+
+
+def test_a_measure_shown_only_where_counted_can_be_asked_for(capsys):
+    """--measure takes a name that a table of zero counts lacks (Biscuits' game_won, Zheng Shangyou's
+    score_distribution): the names come from a small run's table before a name is refused."""
+    assert main(["simulate", "biscuits", "--trials", "64", "--measure", "game_won", "--quiet"]) == 0
+    assert "game_won" in capsys.readouterr().out
+    assert main(["simulate", "biscuits", "--trials", "64", "--measure", "nosuch", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown measure 'nosuch'" in err and "game_won" in err
+
+
+def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():
+    """Zheng Shangyou's verdict goes by the win; where the score is clear the other way, the line says so
+    (planning wins more games than greedy and loses points a game: the report's finding)."""
+    from analysis.games import get
+    from analysis.games.base import RunOptions
+
+    r = get("zheng-shangyou").compare("greedy", "planning", run=RunOptions(trials=20000, seed=1, progress=False))
+    v = r.meta["verdict"]
+    assert v.startswith("planning is better than greedy") and "score -" in v
+    assert v.endswith("they disagree: planning wins more often, greedy gains more points a game")

@@ -338,6 +338,15 @@ class Game:
                     f"; {measure.rsplit('_', 1)[-1]} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
                     f"{r['ci_high']:+.2f})"
                 )
+                head = t[t["measure"] == spec.precision_measures[0]]
+                head = head[head[keys].isna().all(axis=1)] if key is None and keys else head
+                h = head.iloc[-1] if len(head) else None
+                # the headline and the second measure each clear of zero, in opposite directions: say so, since
+                # "better" above goes by the headline alone
+                if h is not None and (h["ci_low"] > 0 > r["ci_high"] or h["ci_high"] < 0 < r["ci_low"]):
+                    ahead = challenger if h["ci_low"] > 0 else field
+                    behind = field if ahead == challenger else challenger
+                    result.meta["verdict"] += f"; they disagree: {ahead} wins more often, {behind} gains more {unit}"
         return result
 
     def _compare_key(self, who, spec: KernelSpec) -> tuple[str | None, Any]:

@@ -668,7 +668,7 @@ class ZhengShangyou(Game):
         Option("--loser", "exchange: the previous game's Loser (it deals)", type=int, metavar="SEAT"),
         Option("--received", "exchange: the Loser's highest single, given to the Winner (also in --hand)",
                metavar="CARD"),
-        Option("--seat", "the deciding seat (default 0; seat 0 is the first dealer's left)", type=int),
+        Option("--seat", "the deciding seat (default 0; seats are numbered clockwise, seat 0 the first game's dealer)", type=int),
         Option("--hand", "the deciding seat's cards"),
         Option("--cards-left", "how many cards another seat holds (one per seat in play)", action="append",
                metavar="SEAT=N"),

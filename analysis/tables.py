@@ -161,6 +161,21 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
     return out.reset_index(drop=True)
 
 
+def _plain(x: float) -> str:
+    """A float of the full table in plain decimals, never ``2.4e-01`` (pandas switches a whole column to that
+    notation when one cell is small): 6 significant digits below 1, 6 decimals above, trailing zeros dropped;
+    below 1e-12, 0."""
+    if not np.isfinite(x):
+        return str(x)
+    if abs(x) < 1e-12:  # rounding noise of a bound at 0 (a Wilson interval's 2.8e-17)
+        return "0"
+    if abs(x) >= 1:
+        text = f"{x:.6f}"
+    else:
+        text = np.format_float_positional(x, precision=6, unique=False, fractional=False, trim="-")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 @dataclass
 class Result:
     """A table with its metadata (game, rules and variants, strategies, seed, trials, ...).
@@ -195,7 +210,7 @@ class Result:
                 head = " ".join(
                     f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)) and k != "answer"
                 )
-                body = self.table.to_string(index=False) if len(self.table) else "(no rows)"
+                body = self.table.to_string(index=False, float_format=_plain) if len(self.table) else "(no rows)"
                 return head + "\n" + body + "\n"
             shown = list(measures or self.headline)
             body = summary_table(self.table, shown, self.meta).to_string(index=False)

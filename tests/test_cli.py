@@ -711,3 +711,13 @@ def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():
     v = r.meta["verdict"]
     assert v.startswith("planning is better than greedy") and "score -" in v
     assert v.endswith("they disagree: planning wins more often, greedy gains more points a game")
+
+
+def test_the_full_table_prints_plain_decimals(capsys):
+    """--all: pandas switches a whole column to 2.4e-01 notation when one cell is small (issue 32); the full table
+    prints plain decimals, and a bound's rounding noise (2.8e-17) as 0."""
+    import re
+
+    assert main(["simulate", "biscuits", "--trials", "2000", "--all", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert not re.search(r"\d[eE][+-]\d", out.split("\n", 1)[1]) and "0.0000000000" not in out

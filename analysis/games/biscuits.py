@@ -432,6 +432,14 @@ class Biscuits(Game):
         "the models of odds or review every sampled hand searches at every turn, so give a small budget there "
         "(search:50) (seeds/biscuits.md)"
     )
+    compare_epilog = (
+        "One trial is one hand (BI-3 to BI-9), dealt once and played three times with the same draws: every seat on "
+        "the field, then N-S on the challenger (both partners) with E-W on the field, then the reverse. Rows: the "
+        "switching team (N-S, E-W) and both pooled (trials count team-hands there: twice the hands); measure "
+        "team_points_challenger_minus_field, the switching team's points in the hand (BI-8) with the challenger "
+        "minus with the field, paired on the same hand; field_value and challenger_value the team's mean points a "
+        "hand each way. Games to 30 points are simulate's (--unit game)."
+    )
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "net points"

@@ -604,6 +604,16 @@ class ZhengShangyou(Game):
     id = GAME
     parameterized_strategies = ("search",)
     compare_also = ("challenger_minus_field_score", "points a game")
+    simulate_epilog = (
+        "Measures, per seat (seat 0 deals the first game, ZS-1) and pooled: winner (going out first), score "
+        "(ZS-8's points a game), place (the order going out); deal-wide: winner_gain (the Winner's points), "
+        "winner_given_3D and score_given_3D (the holder of the 3 of diamonds, who leads the first game), holds_3D (by seat), "
+        "dealt and winner_given_dealt (a bomb, a straight flush, the red joker, two or more twos in the hand), "
+        "score_distribution. With --games-per-match N every row but match_top and match_score counts every game "
+        "of the matches (trials x N games; pooled rows x players): later games are led by the previous Winner "
+        "(later_game_leader), so winner_given_3D there is not the first game's advantage, which one game a match "
+        "measures. The rows' trials column says what each counts."
+    )
     odds_epilog = (
         "Measures, per action, every action on the same sampled layouts: win (the chance to go out first, the "
         "Winner), score (ZS-8's points of this game for the seat, from this position on), last (the chance to end "

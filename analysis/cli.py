@@ -468,6 +468,7 @@ def build_parser() -> _Parser:
         for opt in game.record_options:
             opt.add_to(rc)
         rc.add_argument("--out", metavar="FILE", help="write the record (JSON) to FILE instead of stdout")
+        rc.add_argument("--quiet", action="store_true", help="no line on stderr saying what was written")
 
     for game, _, rv in _game_parsers(
         sub,
@@ -849,7 +850,7 @@ def _cmd_record(game: Game, args) -> None:
         **_given(args, game.record_options),
     )
     emit(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", args.out)
-    if args.out:
+    if args.out and not args.quiet:
         res = doc.get("result", {})
         print(
             f"cardlab: wrote {args.out}: {len(doc['events'])} events"

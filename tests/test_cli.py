@@ -721,3 +721,11 @@ def test_the_full_table_prints_plain_decimals(capsys):
     assert main(["simulate", "biscuits", "--trials", "2000", "--all", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert not re.search(r"\d[eE][+-]\d", out.split("\n", 1)[1]) and "0.0000000000" not in out
+
+
+def test_record_quiet_writes_the_record_and_says_nothing(tmp_path, capsys):
+    out = tmp_path / "g.json"
+    assert main(["record", "zheng-shangyou", "--seed", "3", "--out", str(out)]) == 0
+    assert "cardlab: wrote" in capsys.readouterr().err
+    assert main(["record", "zheng-shangyou", "--seed", "3", "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().err == "" and json.loads(out.read_text())["events"]

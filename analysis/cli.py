@@ -741,7 +741,8 @@ def _precision_note(result: Result, args) -> None:
         held = "every paired difference to the best (within ±P or clear of zero; widest " + held + ")"
     if not meta["precision_reached"]:
         raise PrecisionNotReached(
-            f"precision ±{meta['precision_target']:g} not reached: the trial cap ({meta['trials']:,} trials) "
+            f"precision ±{meta['precision_target']:g} not reached: the trial cap ({meta['trials']:,} trials, in whole "
+            f"chunks of {meta['chunk_size']:,}; CARDLAB_MAX_TRIALS sets it) "
             f"stopped at {held}; the result written is that of the trials run"
         )
     if args.format != "json":

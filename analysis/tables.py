@@ -206,6 +206,10 @@ class Result:
         """Table output: the header, then the headline measures in plain decimals (or the ``measures`` asked
         for), or the whole tidy table with ``full``."""
         with pd.option_context("display.max_rows", 5000, "display.max_columns", 50, "display.width", 200):
+            if full and self.headline and "estimate" in self.table and len(self.table):
+                # the whole table under the same header in words as the summary (json has the meta's every key)
+                body = self.table.to_string(index=False, float_format=_plain)
+                return "\n".join(self.header_lines()) + "\n" + body + "\n"
             if full or not (measures or self.headline) or "estimate" not in self.table:
                 head = " ".join(
                     f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)) and k != "answer"

@@ -729,3 +729,11 @@ def test_record_quiet_writes_the_record_and_says_nothing(tmp_path, capsys):
     assert "cardlab: wrote" in capsys.readouterr().err
     assert main(["record", "zheng-shangyou", "--seed", "3", "--out", str(out), "--quiet"]) == 0
     assert capsys.readouterr().err == "" and json.loads(out.read_text())["events"]
+
+
+def test_the_full_table_keeps_the_header_in_words(capsys):
+    """--all prints the same header as the summary (game, players, strategies, variants, size), then every row."""
+    assert main(["simulate", "bisko-bobo", "--players", "3", "--trials", "64", "--all", "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "bisko-bobo, 3 players, strategies heuristic at every seat" and lines[1].startswith("variants:")
+    assert lines[3].split()[:3] == ["measure", "seat", "bisk"]

@@ -440,6 +440,10 @@ class Biscuits(Game):
         "minus with the field, paired on the same hand; field_value and challenger_value the team's mean points a "
         "hand each way. Games to 30 points are simulate's (--unit game)."
     )
+    review_notes = (
+        "Biscuits' verdict and best go by the net points (the precision's measure), the team's points this hand "
+        "minus the other team's; loss_win is the chance to be the team ahead this hand."
+    )
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "net points"

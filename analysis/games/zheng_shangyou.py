@@ -604,6 +604,11 @@ class ZhengShangyou(Game):
     id = GAME
     parameterized_strategies = ("search",)
     compare_also = ("challenger_minus_field_score", "points a game")
+    review_notes = (
+        "Zheng Shangyou's verdict and best go by the chance to go out first (the score breaks ties), so a worse "
+        "action may score more (a negative loss_score); once the Winner is out the scores are settled (ZS-8) and "
+        "every action ties."
+    )
     simulate_epilog = (
         "Measures, per seat (seat 0 deals the first game, ZS-1) and pooled: winner (going out first), score "
         "(ZS-8's points a game), place (the order going out); deal-wide: winner_gain (the Winner's points), "

@@ -487,7 +487,7 @@ def build_parser() -> _Parser:
         rv.add_argument("--seat", type=int, help="review this seat's decisions only (default: every seat)")
         rv.add_argument(
             "--precision",
-            type=_probability_precision if "win" in game.review_precision_unit else _precision,
+            type=_probability_precision if game.review_precision_probability else _precision,
             default=game.review_precision,
             help="each decision runs until every paired difference to the best is within +-P at 95%% or clear "
             f"of zero (default {game.review_precision:g}, {game.review_precision_unit})",

@@ -193,6 +193,8 @@ class Game:
     record_unit: ClassVar[str] = "game"
     review_precision: ClassVar[float] = 0.02
     review_precision_unit: ClassVar[str] = "of the win chance"
+    #: whether the review's precision measure is a probability (a half-width of 1 or more is then refused)
+    review_precision_probability: ClassVar[bool] = True
     #: what ``--strategy``'s help adds for this game (a strategy's parameters, where it plays)
     strategy_notes: ClassVar[str] = ""
     #: strategy names that take parameters after a colon (``search:2000``)

@@ -447,6 +447,7 @@ class Biscuits(Game):
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "net points"
+    review_precision_probability = False
     compare_by = "team"
     compare_who = ("N-S", "E-W")
     id = GAME

@@ -727,13 +727,14 @@ def _stored_tables(path) -> dict:
 
 def _improve_answer(found: dict, rows: pd.DataFrame) -> str:
     parts = []
+    none = False
     for P_text, entry in found["players"].items():
         n = int((rows["players"] == int(P_text)).sum()) if len(rows) else 0
+        none |= n == 0
         state = "converged" if entry["converged"] else f"not converged after {entry['rounds']} rounds"
         parts.append(f"{P_text} players: {n} departures from the heuristic ({state})")
     text = "; ".join(parts)
-    if any(int((rows["players"] == int(P)).sum()) == 0 if len(rows) else True for P in found["players"]):
-        # a bucket departs only where its paired difference is 3 standard errors from zero: small runs find few
+    if none:  # a bucket departs only where its paired difference is 3 standard errors from zero: small runs find few
         text += (
             " (none means none this many --trials separate from the heuristic by 3 standard errors, not that the "
             "heuristic is best; the recommended tables took 2,000,000 trials a round)"

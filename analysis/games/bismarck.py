@@ -650,6 +650,7 @@ class Bismarck(Game):
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "points of round score"
+    review_precision_probability = False
     review_notes = (
         "Bismarck's verdict and best go by the round score (the precision's measure): a card may be uncertain by "
         "score while its loss_win is separated, or the reverse. tricks_taken and tricks_best are the seat's "

@@ -121,6 +121,9 @@ def _make_advisor(solvers):
                             work[i] = trick[i]
                         me = 1 << seat
                         maxteam = me if not misere else 7 ^ me  # misere: the others push tricks on the seat (BM-5)
+                        # each layout from an empty table (a new generation): another layout's entries are rarely
+                        # found, and a probe reads through a bucket of them (docs/performance.md)
+                        dd.clear_tt(ttk, ttg)
                         # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
                         n = dd.card_values(
                             hands,
@@ -234,6 +237,8 @@ def _make_advisor(solvers):
         dout = np.zeros(1, dtype=np.uint64)
         fresh = np.zeros(4, dtype=np.int64)
         for t in range(start, stop):
+            if solvers and model == M_DD_EACH_LAYOUT:
+                dd.clear_tt(ttk, ttg)  # each sample's solves from an empty table (see advise_play_chunks)
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
                 continue
@@ -330,6 +335,8 @@ def _make_advisor(solvers):
         ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
         base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
         for t in range(start, stop):
+            if solvers and model == M_DD_EACH_LAYOUT:
+                dd.clear_tt(ttk, ttg)  # each sample's solves from an empty table (see advise_play_chunks)
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
                 continue

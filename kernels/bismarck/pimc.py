@@ -375,6 +375,9 @@ def choose_card(
         layouts = np.zeros((1, 4), dtype=np.uint64)
         layouts[0] = hands
         return best_card(layouts, 1, p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs)
+    # a sampled decision starts from an empty table (a new generation, at no cost): the entries of earlier
+    # decisions' layouts are rarely found again, and a probe reads through a bucket of them (docs/performance.md)
+    dd.clear_tt(ttk, ttg)
     a = (p + 1) % 3
     b = (p + 2) % 3
     n_a = popcount(hands[a])

@@ -394,6 +394,40 @@ def test_card_values_mid_trick_match_brute_force(tables):
     assert checked > 150
 
 
+def test_card_values_near_any_guess_gives_the_same_values(tables):
+    """card_values_near (the advisor's, searching the position's value from the last layout's) returns every
+    card's exact value whatever the guess, below the value, at it or above every trick left: positions of 6
+    cards a hand, mid-trick ones and the misère among them, against card_values from a fresh table."""
+    ttk, ttg, bufs = tables
+    r = np.random.default_rng(43)
+    for i in range(24):
+        hands = _random_ending(r, 3, 6)
+        trump = int(r.integers(-1, 4))
+        leader = int(r.integers(0, 3))
+        k = i % 3
+        played = np.zeros(4, dtype=np.int64)
+        for j in range(k):
+            q = (leader + j) % 3
+            c = int(r.choice(ref.legal(hands[q], ref.suit(int(played[0])) if j else None, trump)))
+            hands[q].discard(c)
+            played[j] = c
+        p = (leader + k) % 3
+        countteam = 1 << p
+        maxteam = 7 ^ countteam if i % 2 else countteam
+        want_c = np.zeros(16, dtype=np.int64)
+        want_v = np.zeros(16, dtype=np.int64)
+        dd.clear_tt(ttk, ttg)
+        n = dd.card_values(_array(hands), 3, trump, 0, leader, played, k, maxteam, countteam, ttk, ttg, bufs, want_c,
+                           want_v)  # fmt: skip
+        for guess in (0, 2, 7):
+            cards = np.zeros(16, dtype=np.int64)
+            values = np.zeros(16, dtype=np.int64)
+            dd.clear_tt(ttk, ttg)
+            m = dd.card_values_near(_array(hands), 3, trump, 0, leader, played, k, maxteam, countteam, ttk, ttg,
+                                    bufs, cards, values, guess)  # fmt: skip
+            assert m == n and (cards[:n] == want_c[:n]).all() and (values[:n] == want_v[:n]).all(), (i, guess)
+
+
 # --- against DDS -------------------------------------------------------------------------------------
 
 SUITS_PBN = (3, 2, 1, 0)  # PBN order S H D C; our suit indices C D H S = 0..3

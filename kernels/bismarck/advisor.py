@@ -103,6 +103,7 @@ def _make_advisor(solvers):
             cards = np.zeros(16, dtype=np.int64)
             values = np.zeros(16, dtype=np.int64)
             value_of = np.zeros(64, dtype=np.int64)
+            guess = popcount(hand)  # the first layout's value searched from every trick left down, as dd.solve does
             # the cards so far, in order: a play on writes only the cards after them (and trace[48:])
             for i in range(history.shape[0]):
                 trace[i] = history[i]
@@ -124,25 +125,18 @@ def _make_advisor(solvers):
                         # each layout from an empty table (a new generation): another layout's entries are rarely
                         # found, and a probe reads through a bucket of them (docs/performance.md)
                         dd.clear_tt(ttk, ttg)
-                        # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
-                        n = dd.card_values(
-                            hands,
-                            3,
-                            trump,
-                            bv[V_MUST_TRUMP],
-                            leader,
-                            work,
-                            k,
-                            maxteam,
-                            me,
-                            ttk,
-                            ttg,
-                            bufs,
-                            cards,
-                            values,
-                        )
+                        # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for);
+                        # the position's value searched from the last layout's (the values do not depend on it)
+                        n = dd.card_values_near(
+                            hands, 3, trump, bv[V_MUST_TRUMP], leader, work, k, maxteam, me, ttk, ttg, bufs, cards,
+                            values, guess,
+                        )  # fmt: skip
+                        guess = values[0]
                         for i in range(n):
                             value_of[cards[i]] = values[i]
+                            # the seat's best card: the most tricks, in the misere the fewest (BM-5)
+                            if (values[i] < guess) if misere else (values[i] > guess):
+                                guess = values[i]
                 for a in range(A):
                     if model == M_DD_EACH_LAYOUT:
                         got = won[seat] + value_of[actions[a]]

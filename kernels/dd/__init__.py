@@ -65,7 +65,17 @@ from .bounds import _fewer_quick, _quick_tricks, _rounds, _side_rounds, _trump_t
 from .cards import LANE, ONE, beats, lane, legal_cards, trick_winner_pos
 from .cutoffs import _runs_short, _second_hand
 from .search import STAT_NODES, Buffers, new_buffers
-from .solve import at_least, card_values, card_values_3, card_values_4, solve, solve_3, solve_4, solve_near
+from .solve import (
+    at_least,
+    card_values,
+    card_values_3,
+    card_values_4,
+    card_values_near,
+    solve,
+    solve_3,
+    solve_4,
+    solve_near,
+)
 from .table import _store, clear_tt, new_tt
 
 __all__ = [
@@ -86,6 +96,7 @@ __all__ = [
     "card_values",
     "card_values_3",
     "card_values_4",
+    "card_values_near",
     "clear_tt",
     "lane",
     "legal_cards",

@@ -124,10 +124,25 @@ def card_values(
 ):
     """For the seat to play, every legal card (all of them, equivalent ones included) and the value of the
     position after it. Returns the number of cards."""
+    remaining = popcount(hands[_seat(leader + k, nh)])
+    guess = remaining if nh == 3 else remaining // 2 + 1  # as solve() starts
+    return card_values_near(
+        hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values,
+        guess,
+    )  # fmt: skip
+
+
+@jit
+def card_values_near(
+    hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values, guess
+):
+    """:func:`card_values` with the position's value searched from ``guess`` (:func:`solve_near`): sampled
+    layouts of one decision differ little, and a guess at the last one's value spares the failing searches that
+    :func:`solve` makes from all the tricks left down to it. The values do not depend on the guess."""
     p = _seat(leader + k, nh)
     led = -1 if k == 0 else played[0] >> 4
     legal = legal_cards(hands[p], led, trump, must_trump)
-    base = solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs)
+    base = solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, guess)
     # base is the best card's value: no card of a seat of the max side is worth more, none of the other side less
     on_max = (maxteam >> p) & 1
     lo = 0 if on_max else base

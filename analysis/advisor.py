@@ -65,9 +65,12 @@ def tabulate_actions(
         d_w = paired_difference(dw, dw2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
         d_s = paired_difference(ds, ds2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
         first, second = (d_s, d_w) if by_score else (d_w, d_s)
-        verdict = (
-            "best" if a == best else ("worse" if first[3] < 0 or (first[3] <= 0 and second[3] < 0) else "uncertain")
-        )
+        if a == best:
+            verdict = "best"
+        elif d_w[:2] == (0.0, 0.0) and d_s[:2] == (0.0, 0.0):
+            verdict = "equal"  # the best's outcome on every sampled layout (no difference, no spread)
+        else:
+            verdict = "worse" if first[3] < 0 or (first[3] <= 0 and second[3] < 0) else "uncertain"
         values = {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s}
         for measure in measures:
             e, se, lo, hi = values[measure]
@@ -128,7 +131,7 @@ def answer_line(
     rest = w[w["verdict"] != "best"]
     if len(rest):
         r = rest.iloc[0]
-        how = "clearly worse" if r["verdict"] == "worse" else "not separated"
+        how = {"worse": "clearly worse", "equal": "the same on every layout"}.get(r["verdict"], "not separated")
         text += f"; next {r['action']}: {both(r['action'], r['estimate'], False)}, {how}"
     return text + ")"
 

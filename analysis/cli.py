@@ -265,6 +265,14 @@ def add_run_options(
     )
 
 
+#: what the advisor's verdict column says, in every game's odds help
+ODDS_VERDICTS = (
+    "The verdict beside each action: best; worse (clearly worse than the best at 95%, on the paired "
+    "differences); uncertain (not separated from the best at this size); equal (the best's outcome on every "
+    "sampled layout)."
+)
+
+
 def _game_parsers(sub, command: str, capability: str, help: str, description: str | None = None):
     """A command with one sub-parser per game that has ``capability``; yields (game, its parser)."""
     p = sub.add_parser(command, help=help, description=description or help)
@@ -339,7 +347,7 @@ def build_parser() -> _Parser:
     ):
         for opt in game.odds_options:
             opt.add_to(o)
-        o.epilog = game.odds_epilog
+        o.epilog = (game.odds_epilog + " " if game.odds_epilog else "") + ODDS_VERDICTS
         add_run_options(o, game, default=game.advisor_model)
 
     for game, _, c in _game_parsers(
@@ -448,6 +456,14 @@ def build_parser() -> _Parser:
         value.add_argument("--value-only", action="store_true", help="only the position's value, one row")
         so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
         add_output_options(so)
+        so.epilog = (
+            "Columns: the position (trump, leader, trick: the cards already on the current trick, to_play, player, "
+            "goal), side (the seats whose tricks are counted: the player"
+            + (", with its partner" if seats == 4 else "")
+            + "), card (a legal card of the seat to play; equals: the cards equal to it, which share the row), "
+            "tricks (the side's tricks from here, the current trick included, after that card with best play by "
+            "everyone) and best (the seat to play's best card, for its own goal)."
+        )
 
     for game, _, rc in _game_parsers(
         sub, "record", "record", "write the record of one simulated game or hand (every seat's cards and every action)"
@@ -478,7 +494,8 @@ def build_parser() -> _Parser:
     ):
         rv.epilog = (
             "One row per decision (a turn with more than one legal action): the action taken, the best action, "
-            "verdict (best, uncertain: not separated from the best at 95%, worse), win_taken (the chance to win "
+            "verdict (best; equal: the best's outcome on every sampled layout; uncertain: not separated from the best at "
+            "95%; worse), win_taken (the chance to win "
             "after the taken action), loss_win = the best's chance minus the taken's, with its 95% interval, 0 "
             "where the two are not separated; loss_score the same for the score. The rules and players are the "
             "record's; the models are named in the output." + (f" {game.review_notes}" if game.review_notes else "")

@@ -584,6 +584,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     # precision mode looks first after one chunk; ``target`` is always the chunk count of the next look
     target = plan.max_chunks if trials is not None else 1
     executor = None
+    compiling = False
     per_batch: int = plan.batch_chunks or 0  # set when the backend starts, unless given
     fewest = 1  # the workers: a batch of fewer chunks would leave some of them idle
     bar = _progress_bar(progress, trials)
@@ -611,8 +612,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             if len(rows) >= target:
                 break
             if executor is None:
-                if progress or _observer.get() is not None:
-                    _compile_note(spec, say=progress)
+                # the run's time then includes compiling its kernels, which the meta says
+                compiling = _compile_note(spec, say=progress)
                 executor = make_executor()
                 fewest = max(1, executor.workers if executor.backend != "threads" else _numba_threads())
                 if not per_batch:
@@ -664,6 +665,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
         "version": __version__,
         "backend": None,
         "elapsed_s": round(elapsed, 3),
+        "compiling_included": compiling,
         "trials_per_s": round(used / elapsed, 1) if elapsed > 0 else None,
     }
     if precision is not None:
@@ -676,21 +678,23 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     return Result(table=table, meta=meta, headline=spec.precision_measures)
 
 
-def _compile_note(spec: KernelSpec, say: bool = True) -> None:
+def _compile_note(spec: KernelSpec, say: bool = True) -> bool:
     """One line on stderr (``say``) when the kernel is not in the numba cache yet, so a first run does not look
-    hung; the observer, if any, hears of it too."""
+    hung; the observer, if any, hears of it too. Returns whether the kernel is to be compiled."""
     from kernels._jit import is_cached
 
     if is_cached(_load_kernel(spec.kernel)) is False:
         notify(stage="compiling", game=spec.game)
         if not say:
-            return
+            return True
         print(
             f"cardlab: compiling the {spec.game} kernels this command needs (once: they are cached afterwards; up to "
             "about a minute on 2 cores)",
             file=sys.stderr,
             flush=True,
         )
+        return True
+    return False
 
 
 def _kept(what: str, n: int, ckpt: Checkpoint | None) -> str:

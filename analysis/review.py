@@ -79,9 +79,13 @@ def judge(
     """Each decision ``(event index, position, action taken, the advisor's spec)`` run to ±``precision`` on the
     paired differences (or ``max_trials``); returns (the table's rows, the turns with one legal action, the
     sampled layouts in all)."""
+    import sys
+
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=total, desc="decisions", unit="decision", disable=not progress, leave=False)
+    # a bar on a terminal only, as the driver's (a pipe or a log would keep its carriage returns)
+    show = progress and sys.stderr.isatty()
+    bar = tqdm(total=total, desc="decisions", unit="decision", disable=not show, leave=False, file=sys.stderr)
     rows = []
     forced = 0
     trials = 0

@@ -241,6 +241,8 @@ class Result:
         lines.append(", ".join(x for x in first if x))
         if m.get("model"):
             lines.append(f"model: {m['model']}")
+        if m.get("quota"):  # an advisor's deciding seat and what it needs (Bismarck)
+            lines.append(f"quota: {m['quota']}")
         variants = m.get("variants")
         if isinstance(variants, dict):
             d = self.variant_defaults or {}
@@ -252,6 +254,8 @@ class Result:
         for k in ("seed", "elapsed_s"):
             if k in m:
                 size.append(f"{k.replace('_s', '')} {m[k]}{' s' if k == 'elapsed_s' else ''}")
+        if m.get("compiling_included") and "elapsed_s" in m:
+            size[-1] += " (compiling the kernels included: a first run)"
         if "precision_target" in m:
             size.append(
                 f"precision ±{m['precision_target']:g} ({'reached' if m.get('precision_reached') else 'NOT reached'})"

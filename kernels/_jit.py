@@ -157,11 +157,18 @@ def advise_huge(addr, nbytes):
 
 
 def is_cached(dispatcher) -> bool | None:
-    """Whether a kernel has compiled code on disk (its cache index exists), so a first call loads rather than
-    compiles; None when that cannot be told (caching off, or numba's layout changed)."""
-    import os
+    """Whether a kernel has compiled code on disk, so a first call loads rather than compiles; None when that
+    cannot be told (caching off, or numba's layout changed).
 
+    The index file is not enough: kernels made by one factory (a closure per flag, as the Bismarck advisor's
+    kernels with and without the solvers) share it, each entry keyed by the closure's contents. So the index
+    must hold an entry with this function's own key (numba's ``_index_key`` less the signature)."""
     try:
-        return bool(dispatcher.signatures) or os.path.exists(dispatcher._cache._cache_file._index_path)
-    except AttributeError:
+        if dispatcher.signatures:
+            return True
+        cache = dispatcher._cache
+        index = cache._cache_file._load_index()
+        _sig, magic, hashes = cache._index_key(None, dispatcher.targetctx.codegen())
+        return any(key[1] == magic and key[2] == hashes for key in index)
+    except (AttributeError, TypeError, ValueError):
         return None

@@ -534,7 +534,9 @@ def test_an_exchange_that_gives_the_partner_the_winning_card():
     _exact(r, "no exchange", -3.0, 0.0)
     by = _rows(r)
     assert by[("diff_score", "no exchange")].ci_high < 0 and by[("diff_score", "no exchange")].verdict == "worse"
-    assert {by[("score", a)].verdict for a in ("send AS", "send 4C")} == {"best", "uncertain"}  # tied exactly
+    # tied exactly: the same outcome on every layout, said as such (not "uncertain", as if more trials could part them)
+    assert {by[("score", a)].verdict for a in ("send AS", "send 4C")} == {"best", "equal"}
+    assert r.meta["answer"].endswith("the same on every layout)")
 
 
 @pytest.mark.parametrize(

@@ -96,3 +96,31 @@ def test_the_patched_inliner_compiles_the_same_code(tmp_path):
     assert patched[1] == "True" and stock[1] == "False"
     assert patched[0] == stock[0]
     assert "leaf" not in patched[2] and patched[2] == stock[2]  # inlined, and the same code
+
+
+def _make_kernel(flag):
+    """Two kernels from one factory, as the Bismarck advisor's with and without the solvers: one cache index
+    file, an entry per closure."""
+
+    def kernel(x):
+        return x + 1 if flag else x - 1
+
+    return jit(kernel)
+
+
+def test_is_cached_tells_apart_kernels_of_one_factory(tmp_path, monkeypatch):
+    """The compile note's test (kernels._jit.is_cached): a kernel whose sibling from the same factory is cached
+    is not cached itself (the note had stayed silent for a first pimc run after a heuristic one)."""
+    import numba
+
+    from kernels._jit import is_cached
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    plain, full = _make_kernel(False), _make_kernel(True)
+    assert is_cached(plain) is False and is_cached(full) is False
+    assert plain(3) == 2  # compiled and written to the cache
+    again_plain, again_full = _make_kernel(False), _make_kernel(True)  # as a new process would see them
+    assert is_cached(again_plain) is True
+    assert is_cached(again_full) is False
+    assert again_full(3) == 4
+    assert is_cached(_make_kernel(True)) is True

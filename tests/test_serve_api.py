@@ -28,7 +28,7 @@ from analysis.serve import create_app  # noqa: E402
 RECORDS = seeds_dir() / "records"
 #: a small run of each game's example position (the one `cardlab odds --help` shows)
 TRIALS = {"biscuits": 16, "bisko-bobo": 400, "bismarck": 8, "zheng-shangyou": 64}
-VOLATILE = ("elapsed_s", "trials_per_s")
+VOLATILE = ("elapsed_s", "trials_per_s", "compiling_included")
 ZS = {"hand": "3D 4D 9S 9H KC", "cards_left": {"1": 4, "2": 6, "3": 2}, "current": "8S", "by": 3}
 
 

@@ -706,9 +706,10 @@ class Bismarck(Game):
         "play (after the first trick give the tricks with --tricks, in order; --played loses the order and is "
         "refused; seconds a layout, --pimc-from 6 keeps it quicker). Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
         "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (BM-6: by default the tricks "
-        "above the quota, 0 below it; choose_round, contract: the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
+        "above the quota, 0 below it; in round 4 the tricks under the allowance; choose_round, contract: the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
         "screens every distinct discard with heuristic players on layouts of its own, then shows the best 8, the "
-        "heuristic's and any --try-discard, valued on the run's layouts."
+        "heuristic's and any --try-discard, valued on the run's layouts. The header's quota line says what the "
+        "deciding seat needs; rule ids (BM-4, BM-6, 3(c)10) are those of seeds/bismarck.md."
     )
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ "

@@ -117,14 +117,15 @@ def _contract(round_no: int | None, trumps: str | None, bv: np.ndarray) -> tuple
         raise CardlabError(f"bad --round {round_no}; accepted: " + ", ".join(f"{k} ({v})" for k, v in names.items()))
     rtype = round_no - 1
     t = None if trumps is None else str(trumps).strip().upper()
-    if t is not None and t not in TRUMPS:
-        raise CardlabError(f"bad --trumps {trumps!r}; accepted: C, D, H, S, NT")
     fixed = {0: -1, 3: -1} if not swedish else {K.SPEL: -1, K.SPADER: K.SPADES, K.PASS: -1}
+    if t is not None and t not in TRUMPS:
+        # the values this round takes: its fixed trumps (NT or S), else a suit
+        ok = ("NT" if fixed[rtype] < 0 else "S") if rtype in fixed else "C, D, H, S"
+        raise CardlabError(f"bad --trumps {trumps!r}; accepted in round {round_no} ({names[round_no]}): {ok}")
     if rtype in fixed:
         if t is not None and TRUMPS[t] != fixed[rtype]:
-            raise CardlabError(
-                f"--trumps {t}: {names[round_no]} has {'no trumps' if fixed[rtype] < 0 else 'spades trumps'} (BM-5)"
-            )
+            has = "no trump suit: leave --trumps out" if fixed[rtype] < 0 else "spades as trumps: --trumps S"
+            raise CardlabError(f"--trumps {t}: round {round_no} ({names[round_no]}) has {has} (BM-5)")
         return rtype, fixed[rtype]
     if t is None or t == "NT":
         raise CardlabError(f"give --trumps C, D, H or S: {names[round_no]} has a trump suit (BM-5)")
@@ -253,9 +254,17 @@ def _position(
         raise CardlabError("the hand is over: 16 tricks were played (BM-4)")
     to_play = (cur_leader + len(cur)) % 3
     if to_play != seat:
+        if cur:
+            why = (
+                f"seat {cur_leader} led the current trick and {len(cur)} card{'s are' if len(cur) > 1 else ' is'} on it"
+            )
+        elif n_tricks:
+            why = f"seat {cur_leader} won the last trick and leads the next"
+        else:
+            why = f"the dealer's left, seat {cur_leader}, leads the first trick"
         raise CardlabError(
-            f"it is seat {to_play}'s turn, not seat {seat}'s: seat {cur_leader} led the current trick"
-            f"{' and ' + str(len(cur)) + ' card(s) are on it' if cur else ''} (BM-4)"
+            f"it is seat {to_play}'s turn, not seat {seat}'s: {why} (BM-4); give --seat {to_play}, or the cards "
+            "played so far (--tricks)"
         )
     sizes = [16 - n_tricks - (1 if (s - cur_leader) % 3 < len(cur) else 0) for s in range(3)]
     if len(mine) != sizes[seat]:
@@ -391,6 +400,9 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
         s_hi = d["diff_score"].loc[action, "ci_high"]
         w_hi = d["diff_win"].loc[action, "ci_high"]
         t = d["diff_tricks"].loc[action]
+        if v == "equal" and t["estimate"] == 0 and t["ci_low"] == t["ci_high"]:
+            verdicts[action] = v  # the best's quota, score and tricks on every layout
+            continue
         t_worse = t["ci_low"] > 0 if sign < 0 else t["ci_high"] < 0
         worse = s_hi < 0 or (s_hi <= 0 and (w_hi < 0 or (w_hi <= 0 and t_worse)))
         verdicts[action] = "worse" if worse else "uncertain"
@@ -494,8 +506,37 @@ def _describe(pos: dict, **extra: Any) -> dict:
         "dealer": pos["dealer"],
         "role": ROLES[(pos["seat"] - pos["dealer"]) % 3],
         "misere": pos["rtype"] == 3,
+        "quota": quota_words(pos),
         **extra,
     }
+
+
+def _role_words(role: int) -> str:
+    return "the dealer" if role == 0 else f"the dealer's {ROLES[role]}"
+
+
+def quota_words(pos: dict) -> str:
+    """The deciding seat's quota in words (BM-6, 3(c)10), for the answer's header: a player asking "will I make
+    it?" should not have to work out the number from the role. ``rtype`` -1: the round type is the choice, so
+    the quota of each kind of round; ``trump`` -2: the trumps are the choice; ``seat`` None (a review of every
+    seat): each role's."""
+    seat, dealer, rtype, bv = pos["seat"], pos["dealer"], pos["rtype"], pos["bv"]
+    low = "Pass" if bv[K.V_RULESET] else "misere"
+    trumps = {-1: "no trumps", -2: "trumps as named"}.get(pos["trump"]) or f"trumps {SUITS[pos['trump']]}"
+    where = f"round {rtype + 1}, {trumps}" if rtype >= 0 else ""
+
+    def needs(role: int) -> str:
+        up, down = int(K.quota(0, role, bv)), int(K.quota(3, role, bv))
+        if rtype < 0:
+            return f"{up} tricks or more, in the {low} at most {down}"
+        return f"at most {down} tricks" if rtype == 3 else f"{up} tricks or more"
+
+    if seat is None:
+        roles = [f"{_role_words(r)} (seat {(dealer + r) % 3}) {needs(r)}" for r in range(3)]
+        return f"{where}; to score: " + ", ".join(roles) + " (BM-6)"
+    role = (seat - dealer) % 3
+    who = f"seat {seat} ({_role_words(role)}" + (f"; the dealer is seat {dealer})" if role else ")")
+    return f"{who} scores with {needs(role)} (BM-6)" + (f"; {where}" if where else "")
 
 
 _POSITION_KEYS = (
@@ -566,7 +607,14 @@ def trump_spec(
         np.full(4, 2, dtype=np.int64),
         np.arange(4, dtype=np.int64), np.int64(0), np.int64(model), strat, pv, bv,
     )  # fmt: skip
-    pos = {"full": full, "seat": seat, "rtype": 2, "trump": -1, "dealer": dealer}
+    pos = {
+        "full": full,
+        "seat": seat,
+        "rtype": 2,
+        "trump": -2,
+        "dealer": dealer,
+        "bv": bv,
+    }  # -2: the trumps are the choice
     d = _describe(pos, hand=_text(mine), decision="name_trumps")
     d.pop("trumps")
     return _spec(_kernel("round", model, strat), args, [f"name {s}" for s in SUITS], names, d)
@@ -641,7 +689,7 @@ def round_spec(
         np.array(rtypes, dtype=np.int64),
         np.array(trumps, dtype=np.int64), np.int64(sum(1 << (r - 1) for r in left)), np.int64(model), strat, pv, bv,
     )  # fmt: skip
-    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer}
+    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer, "bv": bv}
     d = _describe(pos, hand=_text(mine), decision="choose_round", remaining=left)
     for k in ("trumps", "round", "misere"):
         d.pop(k)
@@ -803,7 +851,7 @@ def discard_spec(
             "discard " + _text([c for c in range(64) if (m >> c) & 1]) + (f" ({', '.join(notes)})" if notes else "")
         )
     args = (*head, np.array(chosen, dtype=np.uint64), np.int64(model), strat, pv, bv, np.False_)
-    pos = {"full": full, "seat": seat, "rtype": rtype, "trump": trump, "dealer": dealer}
+    pos = {"full": full, "seat": seat, "rtype": rtype, "trump": trump, "dealer": dealer, "bv": bv}
     d = _describe(
         pos, hand=_text(mine), widow=_text(cards_w), decision="discard", screened=len(candidates),
         discards=[int(m) for m in chosen],
@@ -863,7 +911,7 @@ def contract_spec(
         np.array(rtypes, dtype=np.int64), np.array(trumps, dtype=np.int64), np.int64(sum(1 << (r - 1) for r in left)),
         np.int64(model), strat, pv, bv,
     )  # fmt: skip
-    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer}
+    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer, "bv": bv}
     d = _describe(pos, widow=_text(cards_w), decision="contract", remaining=left)
     for k in ("trumps", "round", "misere"):
         d.pop(k)
@@ -943,7 +991,9 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     # one row may stand for several legal cards that are equal ("KS (or AS)")
     equal = spec.describe.get("legal_cards", 1) > 1
     only = "the only choice, its cards being equal" if equal else "the only legal action"
-    line = answer_line(result.table, win_words="makes the quota", score_words=words, by_score=True, only_words=only)
+    cycle = decision in ("choose_round", "contract")  # the score is the cycle's; the quota and tricks this hand's
+    win_words = "makes the quota this hand" if cycle else "makes the quota"
+    line = answer_line(result.table, win_words=win_words, score_words=words, by_score=True, only_words=only)
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""

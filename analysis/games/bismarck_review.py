@@ -60,6 +60,7 @@ from .bismarck_odds import (
     discard_spec,
     model_words,
     play_spec,
+    quota_words,
     trump_spec,
     winner_pos,
 )
@@ -425,6 +426,9 @@ def review(
         trials=trials, seed=seed, unit_word="hand",
     )  # fmt: skip
     result.meta["model"] = model_words(names)
+    quota = quota_words({"seat": seat, "dealer": hand.dealer, "rtype": hand.rtype, "trump": hand.trump,
+                         "bv": variant_array(hand.variants)})  # fmt: skip
+    result.meta["quota"] = quota + (f"; {_text(_cards_of_mask(hand.shown))} shown" if hand.shown else "")
     if skipped:
         result.meta["not_reviewed"] = "; ".join(skipped)
     result.meta["summary"] = summary(result)

@@ -412,10 +412,14 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
 
 
 def _kernel(name: str, model: int, strat: np.ndarray) -> str:
-    """The advisor kernel ``name`` (play, round, discard): compiled with the search and solver players where the
-    model or a seat needs them, else the plain one (about half the compiling on a first run)."""
-    solvers = model == K.M_DD_EACH_LAYOUT or uses_solvers(strat)
-    return f"kernels.bismarck:advise_{name}_chunks" if solvers else f"kernels.bismarck:advise_{name}_plain_chunks"
+    """The advisor kernel ``name`` (play, round, discard): for the pimc model the solver alone (no player: no hand
+    is played on), else compiled with the search and solver players where a seat needs them, else the plain one
+    (about half the compiling on a first run)."""
+    if model == K.M_DD_EACH_LAYOUT:
+        return f"kernels.bismarck:advise_{name}_dd_chunks"
+    if uses_solvers(strat):
+        return f"kernels.bismarck:advise_{name}_chunks"
+    return f"kernels.bismarck:advise_{name}_plain_chunks"
 
 
 def _spec(kernel: str, args: tuple, actions: list[str], names: list[str], pos_describe: dict) -> KernelSpec:

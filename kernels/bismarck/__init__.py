@@ -16,10 +16,13 @@ from __future__ import annotations
 from .advisor import (
     M_DD_EACH_LAYOUT,
     advise_discard_chunks,
+    advise_discard_dd_chunks,
     advise_discard_plain_chunks,
     advise_play_chunks,
+    advise_play_dd_chunks,
     advise_play_plain_chunks,
     advise_round_chunks,
+    advise_round_dd_chunks,
     advise_round_plain_chunks,
 )
 from .hand import deal_round, new_solver_state, play_from, play_from_plain, play_hand
@@ -84,10 +87,13 @@ from .simulate import compare_chunks, record_hand, record_hand_plain, simulate_c
 __all__ = [
     "M_DD_EACH_LAYOUT",
     "advise_discard_chunks",
+    "advise_discard_dd_chunks",
     "advise_discard_plain_chunks",
     "advise_play_chunks",
+    "advise_play_dd_chunks",
     "advise_play_plain_chunks",
     "advise_round_chunks",
+    "advise_round_dd_chunks",
     "advise_round_plain_chunks",
     "play_from",
     "play_from_plain",

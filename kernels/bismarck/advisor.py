@@ -70,11 +70,13 @@ def _sample_done(row, A, wins, scores, twins, tricks):
     add_sample(row[W:], A, twins, tricks)
 
 
-def _make_advisor(solvers):
+def _make_advisor(solvers, dd_only=False):
     """The advisor's kernels with the search and solver players and the pimc model (``solvers``), or without
     them: their code is then never compiled (:func:`.hand._make_tricks_from`), so a cold first run with the
-    heuristic models compiles about half as much. Each body picks its callees by the constant ``solvers`` (the
-    ``*_full`` and ``*_plain`` globals below): a closure holding a compiled function would not be cached."""
+    heuristic models compiles about half as much. ``dd_only``: the pimc model alone (each sampled layout solved
+    double dummy), with no hand played on, so none of the players is compiled, the solver's search and the
+    sampler only. Each body picks its callees by the constants ``solvers`` and ``dd_only`` (the ``*_full``,
+    ``*_dd`` and ``*_plain`` globals below): a closure holding a compiled function would not be cached."""
 
     def advise_play_chunks(
         chunk_ids, chunk_size, n_trials, key0, key1, seat, dealer, rtype, trump, hand, unknown, voids, sizes, known,
@@ -88,6 +90,8 @@ def _make_advisor(solvers):
         out of play), ``sizes[s]`` cards of each other hand to deal from them, ``known[s]`` cards known to be in a
         hand besides, ``voids[s]`` the suits a seat showed out of. Each action is
         a card of ``actions``. ``model``: :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
+        if (model == M_DD_EACH_LAYOUT) != dd_only:
+            raise ValueError("the pimc model runs on the advise_*_dd_chunks kernels, and only it")
         A = actions.shape[0]
         a_seat = (seat + 1) % 3
         b_seat = (seat + 2) % 3
@@ -115,7 +119,7 @@ def _make_advisor(solvers):
                 base[seat] = hand
                 base[a_seat] = scratch[0] | known[a_seat]
                 base[b_seat] = scratch[1] | known[b_seat]
-                if solvers:  # the plain kernels never see the pimc model (the analysis layer picks the kernel)
+                if dd_only:  # the pimc model runs on these kernels only (the analysis layer picks the kernel)
                     if model == M_DD_EACH_LAYOUT:
                         for i in range(4):
                             hands[i] = base[i]
@@ -150,7 +154,9 @@ def _make_advisor(solvers):
                             trace[48 + i] = trick[i]
                         for s in range(3):
                             trace[52 + s] = voids[s]
-                        if solvers:
+                        if dd_only:
+                            pass  # never reached: the pimc model plays nothing on
+                        elif solvers:
                             play_from(
                                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs,
                                 ways, scratch, rec, trace, leader, k, played, actions[a], hist_leader,
@@ -172,7 +178,9 @@ def _make_advisor(solvers):
         in the misere round pushing tricks on it) or played by ``strat``."""
         me = 1 << seat
         leader = (dealer + 1) % 3
-        if solvers:
+        if (model == M_DD_EACH_LAYOUT) != dd_only:
+            raise ValueError("the pimc model runs on the advise_*_dd_chunks kernels, and only it")
+        if dd_only:
             if model == M_DD_EACH_LAYOUT:
                 work = np.zeros(4, dtype=np.int64)
                 maxteam = me if rtype != 3 else 7 ^ me
@@ -182,7 +190,9 @@ def _make_advisor(solvers):
             rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(stream + s))
         for i in range(52, 55):
             trace[i] = 0
-        if solvers:
+        if dd_only:
+            pass  # never reached: the pimc model plays nothing on
+        elif solvers:
             play_from(
                 hands, dealer, rtype, trump, known_out, widow_out, strat, pv, bv, st_plays, ttk, ttg, bufs, ways,
                 scratch, rec, trace, leader, 0, np.uint64(0), -1, leader,
@@ -211,7 +221,10 @@ def _make_advisor(solvers):
             c = chunk_ids[ci]
             start = c * chunk_size
             stop = min(start + chunk_size, n_trials)
-            if solvers:
+            if dd_only:
+                _round_range_dd(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
+                             strat, pv, bv, out[ci])  # fmt: skip
+            elif solvers:
                 _round_range_full(start, stop, key0, key1, seat, dealer, hand, widow, unknown, rtypes, trumps, remaining, model,
                              strat, pv, bv, out[ci])  # fmt: skip
             else:
@@ -231,7 +244,7 @@ def _make_advisor(solvers):
         dout = np.zeros(1, dtype=np.uint64)
         fresh = np.zeros(4, dtype=np.int64)
         for t in range(start, stop):
-            if solvers and model == M_DD_EACH_LAYOUT:
+            if dd_only:
                 dd.clear_tt(ttk, ttg)  # each sample's solves from an empty table (see advise_play_chunks)
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
@@ -255,7 +268,12 @@ def _make_advisor(solvers):
                     _rt, ftrump, fknown = deal_round(
                         st_deal, deck, hands, r, ALL_ROUNDS, dealer, bv, strat, st_plays, dout
                     )  # fmt: skip
-                    if solvers:
+                    if dd_only:
+                        got = _value_hand_dd(
+                            hands, dealer, r, ftrump, fknown, dout[0], seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                            rng.STREAM_STRATEGY + 6 + 3 * r, ttk, ttg, bufs, ways, scratch, rec, trace,
+                        )  # fmt: skip
+                    elif solvers:
                         got = _value_hand_full(
                             hands, dealer, r, ftrump, fknown, dout[0], seat, model, strat, pv, bv, st_plays, key0, key1, t,
                             rng.STREAM_STRATEGY + 6 + 3 * r, ttk, ttg, bufs, ways, scratch, rec, trace,
@@ -282,7 +300,12 @@ def _make_advisor(solvers):
                     hands[seat], thrown = discard(
                         hands[seat] | widow, popcount(widow), tr, rt == 3, strat[seat], st_plays[seat]
                     )  # fmt: skip
-                if solvers:
+                if dd_only:
+                    got = _value_hand_dd(
+                        hands, dealer, rt, tr, known, thrown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
+                        rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+                    )  # fmt: skip
+                elif solvers:
                     got = _value_hand_full(
                         hands, dealer, rt, tr, known, thrown, seat, model, strat, pv, bv, st_plays, key0, key1, t,
                         rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
@@ -311,7 +334,10 @@ def _make_advisor(solvers):
             c = chunk_ids[ci]
             start = c * chunk_size
             stop = min(start + chunk_size, n_trials)
-            if solvers:
+            if dd_only:
+                _discard_range_dd(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
+                               model, strat, pv, bv, out[ci], screen)  # fmt: skip
+            elif solvers:
                 _discard_range_full(start, stop, key0, key1, seat, dealer, rtype, trump, held, unknown, known_out, discards,
                                model, strat, pv, bv, out[ci], screen)  # fmt: skip
             else:
@@ -329,7 +355,7 @@ def _make_advisor(solvers):
         ttk, ttg, bufs, ways, scratch = new_solver_state(_solver_seats(model, strat))
         base, hands, rec, trace, _work, wins, scores, twins, tricks, st_deal, st_plays = _buffers(A)
         for t in range(start, stop):
-            if solvers and model == M_DD_EACH_LAYOUT:
+            if dd_only:
                 dd.clear_tt(ttk, ttg)  # each sample's solves from an empty table (see advise_play_chunks)
             rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
             if not sample_hidden(unknown, 0, 0, 16, 16, st_deal, ways, scratch):
@@ -340,7 +366,12 @@ def _make_advisor(solvers):
                 for i in range(4):
                     hands[i] = base[i]
                 hands[seat] = held & ~discards[a]
-                if solvers:
+                if dd_only:
+                    got = _value_hand_dd(
+                        hands, dealer, rtype, trump, known_out, discards[a], seat, model, strat, pv, bv, st_plays, key0,
+                        key1, t, rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
+                    )  # fmt: skip
+                elif solvers:
                     got = _value_hand_full(
                         hands, dealer, rtype, trump, known_out, discards[a], seat, model, strat, pv, bv, st_plays, key0,
                         key1, t, rng.STREAM_STRATEGY, ttk, ttg, bufs, ways, scratch, rec, trace,
@@ -371,6 +402,11 @@ def _make_advisor(solvers):
     advise_play_chunks, _value_hand_full, advise_round_chunks, _round_range_full, advise_discard_chunks,
     _discard_range_full,
 ) = _make_advisor(True)  # fmt: skip
+#: the pimc model's kernels (every sampled layout solved double dummy, no hand played on: no player compiled)
+(
+    advise_play_dd_chunks, _value_hand_dd, advise_round_dd_chunks, _round_range_dd, advise_discard_dd_chunks,
+    _discard_range_dd,
+) = _make_advisor(True, dd_only=True)  # fmt: skip
 #: the same kernels for heuristic, random and other non-solver players (the analysis layer picks them)
 (
     advise_play_plain_chunks, _value_hand_plain, advise_round_plain_chunks, _round_range_plain,

@@ -67,8 +67,10 @@ def tabulate_actions(
         first, second = (d_s, d_w) if by_score else (d_w, d_s)
         if a == best:
             verdict = "best"
-        elif d_w[:2] == (0.0, 0.0) and d_s[:2] == (0.0, 0.0):
-            verdict = "equal"  # the best's outcome on every sampled layout (no difference, no spread)
+        elif d_w[:2] == (0.0, 0.0) and d_s[:2] == (0.0, 0.0) and "last" not in measures:
+            # the best's outcome on every sampled layout (no difference, no spread); not where a measure is unpaired
+            # (Zheng Shangyou's Loser: its sums alone cannot tell a sample apart)
+            verdict = "equal"
         else:
             verdict = "worse" if first[3] < 0 or (first[3] <= 0 and second[3] < 0) else "uncertain"
         values = {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s}

@@ -267,9 +267,9 @@ def add_run_options(
 
 #: what the advisor's verdict column says, in every game's odds help
 ODDS_VERDICTS = (
-    "The verdict beside each action: best; worse (clearly worse than the best at 95%, on the paired "
-    "differences); uncertain (not separated from the best at this size); equal (the best's outcome on every "
-    "sampled layout)."
+    "The verdict beside each action: best; worse (clearly worse than the best at 95%); uncertain (not separated "
+    "from the best at this size); equal (the best's outcome on every sampled layout, where every measure is "
+    "paired)."
 )
 
 
@@ -457,12 +457,13 @@ def build_parser() -> _Parser:
         so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
         add_output_options(so)
         so.epilog = (
-            "Columns: the position (trump, leader, trick: the cards already on the current trick, to_play, player, "
+            "Columns: game, the position (trump, leader, trick: the cards already on the current trick, to_play, player, "
             "goal), side (the seats whose tricks are counted: the player"
             + (", with its partner" if seats == 4 else "")
             + "), card (a legal card of the seat to play; equals: the cards equal to it, which share the row), "
             "tricks (the side's tricks from here, the current trick included, after that card with best play by "
-            "everyone) and best (the seat to play's best card, for its own goal)."
+            "everyone) and best (True for the seat to play's best cards, for its own goal); --value-only gives the "
+            "position's tricks alone."
         )
 
     for game, _, rc in _game_parsers(
@@ -494,8 +495,7 @@ def build_parser() -> _Parser:
     ):
         rv.epilog = (
             "One row per decision (a turn with more than one legal action): the action taken, the best action, "
-            "verdict (best; equal: the best's outcome on every sampled layout; uncertain: not separated from the best at "
-            "95%; worse), win_taken (the chance to win "
+            "verdict (best, uncertain: not separated from the best at 95%, worse), win_taken (the chance to win "
             "after the taken action), loss_win = the best's chance minus the taken's, with its 95% interval, 0 "
             "where the two are not separated; loss_score the same for the score. The rules and players are the "
             "record's; the models are named in the output." + (f" {game.review_notes}" if game.review_notes else "")

@@ -20,6 +20,7 @@ from analysis.games import bismarck_odds as bo
 from kernels import bismarck as K
 from kernels import rng
 from kernels.advise import A_SAMPLES, advise_width
+from kernels.bismarck.rules import made_quota
 from tests.reference import bismarck as ref
 
 SUITS = "CDHS"
@@ -520,24 +521,37 @@ def test_a_document_trick_names_its_leader_as_bm4_has_it():
 
 def test_the_header_says_the_deciding_seats_quota():
     """A player asking "will I make my quota?" reads the number in the header (BM-6), not from the role: forehand's
-    4 in round 1, the dealer's 8, an allowance of at most 4 in the misere (the blog's), each kind of round where
-    the round is the choice; a review of every seat gives each role's."""
+    4 in round 1, the dealer's 8, at most 4 in the misere (the blog's allowance), each kind of round where the
+    round is the choice (the misere only while it is left to play); a review of every seat gives each role's. The
+    quota is what ``win`` counts (``made_quota``), checked here against the kernel's own rule."""
     run = {"trials": 4}
     r = bo.odds(run, hand=HAND0, round=1, dealer=2)
-    assert (
-        r.meta["quota"]
-        == "seat 0 (the dealer's left; the dealer is seat 2) scores with 4 tricks or more (BM-6); round 1, no trumps"
+    assert r.meta["quota"] == (
+        "seat 0 (the dealer's left; the dealer is seat 2) makes its quota with 4 tricks or more (BM-6); round 1, "
+        "no trumps"
     )
     assert "quota: seat 0 (the dealer's left" in r.to_text()
+    bv = bo.variant_array({})
+    assert made_quota(0, 1, 4, bv) and not made_quota(0, 1, 3, bv)  # the 4 the line names
     r = bo.odds(run, hand=HAND0, round=4, dealer=2)
-    assert "scores with at most 4 tricks (BM-6); round 4" in r.meta["quota"]
+    assert "makes its quota with at most 4 tricks (BM-6); round 4" in r.meta["quota"]
+    assert made_quota(3, 1, 4, bv) and not made_quota(3, 1, 5, bv)
     variants = {"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}
     r = bo.odds(run, hand=HAND0, decision="choose_round", seat=2, dealer=2, variants=variants)
-    assert r.meta["quota"] == "seat 2 (the dealer) scores with 8 tricks or more, in the misere at most 6 (BM-6)"
-    words = bo.quota_words({"seat": None, "dealer": 1, "rtype": 1, "trump": 0, "bv": bo.variant_array({})})
+    assert (
+        r.meta["quota"] == "seat 2 (the dealer) makes its quota with 8 tricks or more, in the misere at most 6 (BM-6)"
+    )
+    r = bo.odds(run, hand=HAND0, decision="choose_round", seat=2, dealer=2, variants=variants, remaining="1 3")
+    assert r.meta["quota"] == "seat 2 (the dealer) makes its quota with 8 tricks or more (BM-6)"
+    words = bo.quota_words({"seat": None, "dealer": 1, "rtype": 1, "trump": 0, "bv": bv})
     assert words == (
-        "round 2, trumps C; to score: the dealer (seat 1) 8 tricks or more, the dealer's left (seat 2) 4 tricks or "
-        "more, the dealer's right (seat 0) 4 tricks or more (BM-6)"
+        "round 2, trumps C; each seat makes its quota with: the dealer (seat 1) 8 tricks or more, the dealer's left "
+        "(seat 2) 4 tricks or more, the dealer's right (seat 0) 4 tricks or more (BM-6)"
+    )
+    swedish = bo.quota_words({"seat": 1, "dealer": 0, "rtype": 3, "trump": -1, "bv": bo.variant_array(SWEDISH)})
+    assert (
+        swedish
+        == "seat 1 (the dealer's left; the dealer is seat 0) makes its quota with at most 4 tricks (3(c)10); the contract pass (avoid tricks)"
     )
 
 
@@ -555,3 +569,18 @@ def test_cards_with_the_best_outcome_on_every_layout_are_equal_not_uncertain():
     for action, v in verdict.items():
         if v != "best":
             assert (v == "equal") == flat[action], (action, v)
+
+
+def test_the_pimc_model_runs_on_kernels_of_its_own_and_only_there():
+    """The pimc model (no hand played on) has kernels without any player compiled (advise_*_dd_chunks); players
+    that search or solve take the full ones, the others the plain ones; a kernel given the other's model refuses."""
+    spec = bo.play_spec(strategies=["pimc"], hand=HAND0, round=1, dealer=2)
+    assert spec.kernel == "kernels.bismarck:advise_play_dd_chunks"
+    assert bo.play_spec(hand=HAND0, round=1, dealer=2).kernel == "kernels.bismarck:advise_play_plain_chunks"
+    plain = bo.play_spec(hand=HAND0, round=1, dealer=2)
+    with pytest.raises(ValueError, match="pimc model"):
+        run_chunks(spec.kernel, plain.args, np.zeros(1, dtype=np.int64), 1, 1, np.uint64(1), np.uint64(2),
+                   plain.n_counts)  # fmt: skip
+    variants = {"round3_trump_timing": "after_seeing_hand"}
+    assert bo.odds({"trials": 2}, variants=variants, strategies=["pimc"], hand=HAND0, decision="name_trumps",
+                   seat=2, dealer=2).meta["trials"] == 2  # fmt: skip

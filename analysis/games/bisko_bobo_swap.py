@@ -342,11 +342,15 @@ def answer(table: pd.DataFrame) -> str:
         # the best is not separated from these: name them all, as the two-action advisor's "No clear difference"
         names = [best.action, *tied.action]
         shares = [best.estimate, *tied.estimate]
-        text = "No clear difference between " + " and ".join(f"{a} ({100 * e:.1f}%)" for a, e in zip(names, shares))
+        same = bool((tied.verdict == "equal").all())  # the same outcome on every deal: no more deals would part them
+        text = ("The same on every sampled deal: " if same else "No clear difference between ") + " and ".join(
+            f"{a} ({100 * e:.1f}%)" for a, e in zip(names, shares)
+        )
         worse = rest[rest.verdict == "worse"]
         if len(worse):
             text += f"; {worse.action.iloc[0]}: {100 * worse.estimate.iloc[0]:.1f}%, clearly worse"
-        text += "; more deals (--trials, --precision) could separate them"
+        if not same:
+            text += "; more deals (--trials, --precision) could separate them"
     else:
         verb = {"upright": "Place it upright", "tucked": "Tuck it"}.get(
             best.action, best.action[0].upper() + best.action[1:]

@@ -520,27 +520,36 @@ def _role_words(role: int) -> str:
 
 
 def quota_words(pos: dict) -> str:
-    """The deciding seat's quota in words (BM-6, 3(c)10), for the answer's header: a player asking "will I make
-    it?" should not have to work out the number from the role. ``rtype`` -1: the round type is the choice, so
-    the quota of each kind of round; ``trump`` -2: the trumps are the choice; ``seat`` None (a review of every
-    seat): each role's."""
+    """The deciding seat's quota in words (BM-6; Swedish 3(c)10), for the answer's header: a player asking "will
+    I make it?" should not have to work out the number from the role. Making the quota is what ``win`` counts
+    (``made_quota``: at least the quota, at most in the misere or Pass); what a hand scores depends on the scoring
+    variant, so the line does not say. ``rtype`` -1: the round type is the choice, so the quota of each kind of
+    round among ``remaining`` (round numbers; all when absent); ``trump`` -2: the trumps are the choice; ``seat``
+    None (a review of every seat): each role's."""
     seat, dealer, rtype, bv = pos["seat"], pos["dealer"], pos["rtype"], pos["bv"]
-    low = "Pass" if bv[K.V_RULESET] else "misere"
+    swedish = bool(bv[K.V_RULESET])
+    low, rule = ("Pass", "3(c)10") if swedish else ("misere", "BM-6")
     trumps = {-1: "no trumps", -2: "trumps as named"}.get(pos["trump"]) or f"trumps {SUITS[pos['trump']]}"
-    where = f"round {rtype + 1}, {trumps}" if rtype >= 0 else ""
+    where = (
+        "" if rtype < 0 else f"the contract {CONTRACT_NAMES[rtype + 1]}" if swedish else f"round {rtype + 1}, {trumps}"
+    )
+    left = pos.get("remaining") or [1, 2, 3, 4]
 
     def needs(role: int) -> str:
         up, down = int(K.quota(0, role, bv)), int(K.quota(3, role, bv))
         if rtype < 0:
-            return f"{up} tricks or more, in the {low} at most {down}"
+            parts = ([f"{up} tricks or more"] if any(r < 4 for r in left) else []) + (
+                [f"in the {low} at most {down}"] if 4 in left else []
+            )
+            return ", ".join(parts)
         return f"at most {down} tricks" if rtype == 3 else f"{up} tricks or more"
 
     if seat is None:
         roles = [f"{_role_words(r)} (seat {(dealer + r) % 3}) {needs(r)}" for r in range(3)]
-        return f"{where}; to score: " + ", ".join(roles) + " (BM-6)"
+        return f"{where}; each seat makes its quota with: " + ", ".join(roles) + f" ({rule})"
     role = (seat - dealer) % 3
     who = f"seat {seat} ({_role_words(role)}" + (f"; the dealer is seat {dealer})" if role else ")")
-    return f"{who} scores with {needs(role)} (BM-6)" + (f"; {where}" if where else "")
+    return f"{who} makes its quota with {needs(role)} ({rule})" + (f"; {where}" if where else "")
 
 
 _POSITION_KEYS = (
@@ -693,7 +702,7 @@ def round_spec(
         np.array(rtypes, dtype=np.int64),
         np.array(trumps, dtype=np.int64), np.int64(sum(1 << (r - 1) for r in left)), np.int64(model), strat, pv, bv,
     )  # fmt: skip
-    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer, "bv": bv}
+    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer, "bv": bv, "remaining": left}
     d = _describe(pos, hand=_text(mine), decision="choose_round", remaining=left)
     for k in ("trumps", "round", "misere"):
         d.pop(k)
@@ -915,7 +924,7 @@ def contract_spec(
         np.array(rtypes, dtype=np.int64), np.array(trumps, dtype=np.int64), np.int64(sum(1 << (r - 1) for r in left)),
         np.int64(model), strat, pv, bv,
     )  # fmt: skip
-    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer, "bv": bv}
+    pos = {"full": full, "seat": seat, "rtype": -1, "trump": -1, "dealer": dealer, "bv": bv, "remaining": left}
     d = _describe(pos, widow=_text(cards_w), decision="contract", remaining=left)
     for k in ("trumps", "round", "misere"):
         d.pop(k)

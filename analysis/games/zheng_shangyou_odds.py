@@ -11,8 +11,8 @@ never played while it holds at least the smaller dealt hand size.
 
 The answer: per action the deciding seat's chance to go out first (``win``), its score (ZS-8), its chance to be
 the Loser (``last``), and the paired differences to the best action (``diff_win``, ``diff_score``) with 95%
-intervals and a verdict (``best``, ``worse``: the interval lies below zero, ``equal``: no difference on any
-sampled layout, ``uncertain``).
+intervals and a verdict (``best``, ``worse``: the interval lies below zero, ``uncertain``; never ``equal``:
+the Loser's chance is not paired, so the same win and score on every layout does not make two actions equal).
 """
 
 from __future__ import annotations

@@ -74,8 +74,8 @@ def _make_advisor(solvers, dd_only=False):
     """The advisor's kernels with the search and solver players and the pimc model (``solvers``), or without
     them: their code is then never compiled (:func:`.hand._make_tricks_from`), so a cold first run with the
     heuristic models compiles about half as much. ``dd_only``: the pimc model alone (each sampled layout solved
-    double dummy), with no hand played on, so none of the players is compiled, the solver's search and the
-    sampler only. Each body picks its callees by the constants ``solvers`` and ``dd_only`` (the ``*_full``,
+    double dummy), with no hand played on, so no player's play loop is compiled: the solver's search, the sampler
+    and the built-in choices a fresh deal needs (trumps, round, discards). Each body picks its callees by the constants ``solvers`` and ``dd_only`` (the ``*_full``,
     ``*_dd`` and ``*_plain`` globals below): a closure holding a compiled function would not be cached."""
 
     def advise_play_chunks(

@@ -356,6 +356,9 @@ function showAnswer(res) {
   const models = Array.isArray(m) ? m.join(", ") : Object.entries(m).map(([k, v]) => `seat ${k} ${v}`).join(", ");
   const rankBy = meta.rank_by || "win";
   let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankBy}; "worse" is clearly worse than the best in ${rankBy} (95%), "uncertain" not separated from it, "equal" the same as the best on every layout.`;
+  if (meta.quota) {
+    line += ` Quota: ${meta.quota}.`;
+  }
   if (meta.precision_target !== undefined) {
     line += meta.precision_reached ? ` Precision ±${meta.precision_target} reached.` : ` Precision ±${meta.precision_target} NOT reached (the cap stopped the run).`;
   }

@@ -722,7 +722,9 @@ class Bismarck(Game):
                "the --widow discards as many cards), contract (ruleset=swedish: forehand picks the contract from "
                "the face-up --widow alone, valued over its four turns)",
                choices=("play", "name_trumps", "choose_round", "discard", "contract")),
-        Option("--seat", "the deciding seat (default 0)", type=int),
+        Option("--seat", "the deciding seat (default 0); with --decision play and another seat to play, the "
+               "answer is the seat's chances (quota, score, tricks) with the hand played on from the position, "
+               "every seat by its model: will it make its quota?", type=int),
         Option("--hand", "the seat's cards now (16 less those it played)"),
         Option("--round", "1 no trumps, 2 drawn trumps, 3 named trumps, 4 misere (ruleset=swedish: the contract, "
                "1 spel, 2 spader, 3 valfri, 4 pass)", type=int),

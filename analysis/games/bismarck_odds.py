@@ -17,6 +17,9 @@ playing for itself; any other strategy name, or one per seat, plays it on with t
 values each card double dummy on each sampled layout, as a PIMC player does (every card seen, the other two seats
 together against the deciding one: a low bound on its tricks and quota, the ranking of the cards less affected).
 
+When another seat is to play, the one "action" is the hand played on from the position (the seat's chances
+before its turn: will it make its quota?).
+
 The answer, per action: ``win`` (P(the seat makes its quota), BM-6), ``score`` (its round score), ``tricks`` (its
 tricks in the hand: won so far and from here), each with a 95% interval, and the paired differences to the best
 action (``diff_*``); ranked by round score, then the quota, then tricks (fewest in a misere round).
@@ -253,19 +256,12 @@ def _position(
     if n_tricks >= 16:
         raise CardlabError("the hand is over: 16 tricks were played (BM-4)")
     to_play = (cur_leader + len(cur)) % 3
-    if to_play != seat:
-        if cur:
-            why = (
-                f"seat {cur_leader} led the current trick and {len(cur)} card{'s are' if len(cur) > 1 else ' is'} on it"
-            )
-        elif n_tricks:
-            why = f"seat {cur_leader} won the last trick and leads the next"
-        else:
-            why = f"the dealer's left, seat {cur_leader}, leads the first trick"
-        raise CardlabError(
-            f"it is seat {to_play}'s turn, not seat {seat}'s: {why} (BM-4); give --seat {to_play}, or the cards "
-            "played so far (--tricks)"
-        )
+    if cur:
+        why = f"seat {cur_leader} led the current trick and {len(cur)} card{'s are' if len(cur) > 1 else ' is'} on it"
+    elif n_tricks:
+        why = f"seat {cur_leader} won the last trick and leads the next"
+    else:
+        why = f"the dealer's left, seat {cur_leader}, leads the first trick"
     sizes = [16 - n_tricks - (1 if (s - cur_leader) % 3 < len(cur) else 0) for s in range(3)]
     if len(mine) != sizes[seat]:
         raise CardlabError(
@@ -328,6 +324,9 @@ def _position(
         # from --tricks (or on the first trick), not from --played (pimc-infer players read it)
         "history": None if played and n_tricks else [*done, *cur],
         "first": first,
+        # the seat to play and why (BM-4): another seat's turn is answered as the hand played on (play_spec)
+        "to_play": to_play,
+        "turn": f"seat {to_play} is to play ({why}; BM-4)",
         "known_out": (1 << shown_cards[0]) if shown_cards and not bv[K.V_ROUND2] else 0,
         "widow_out": sum(1 << c for c in disc),
         "won": won_list,
@@ -453,13 +452,20 @@ def play_spec(
     mine = sum(1 << c for c in pos["mine"])
     k = len(pos["cur"])
     led = pos["cur"][0] >> 4 if k else -1
-    legal = int(DD.legal_cards(np.uint64(mine), led, pos["trump"], int(pos["bv"][K.V_MUST_TRUMP])))
-    # equal cards (touching once the cards out of play are set aside) share a row: the lowest is played
-    separators = pos["unknown"] | sum(1 << c for c in pos["cur"]) | sum(pos["known"])
-    classes = [sorted(cls) for cls in equal_classes([c for c in range(64) if (legal >> c) & 1], separators)]
-    classes.sort()
-    actions = [cls[0] for cls in classes]
-    labels = [_text(cls[:1]) + (f" (or {_text(cls[1:])})" if len(cls) > 1 else "") for cls in classes]
+    if pos["to_play"] == seat:
+        legal = int(DD.legal_cards(np.uint64(mine), led, pos["trump"], int(pos["bv"][K.V_MUST_TRUMP])))
+        # equal cards (touching once the cards out of play are set aside) share a row: the lowest is played
+        separators = pos["unknown"] | sum(1 << c for c in pos["cur"]) | sum(pos["known"])
+        classes = [sorted(cls) for cls in equal_classes([c for c in range(64) if (legal >> c) & 1], separators)]
+        classes.sort()
+        actions = [cls[0] for cls in classes]
+        labels = [_text(cls[:1]) + (f" (or {_text(cls[1:])})" if len(cls) > 1 else "") for cls in classes]
+        turn: dict[str, Any] = {"legal_cards": legal.bit_count()}
+    else:
+        # not the seat's turn: "will I make my quota?" answered with the hand played on from here (action -1)
+        actions = [-1]
+        labels = [f"play on (seat {pos['to_play']} to play)"]
+        turn = {"not_to_play": pos["turn"]}
     trick = np.zeros(4, dtype=np.int64)
     trick[:k] = pos["cur"]
     _check_layout(pos)
@@ -475,7 +481,7 @@ def play_spec(
     )  # fmt: skip
     return _spec(
         _kernel("play", model, strat), args, labels, names,
-        _describe(pos, hand=_text(pos["mine"]), decision="play", legal_cards=legal.bit_count()),
+        _describe(pos, hand=_text(pos["mine"]), decision="play", **turn),
     )  # fmt: skip
 
 
@@ -1011,6 +1017,17 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""
     result.meta["answer"] = line.replace(" (best", f", {t[best]:.2f} tricks{fewer} (best", 1)
+    if "not_to_play" in spec.describe:  # no action of the seat's own: its chances as the hand is played on
+        w = result.table[result.table["measure"] == "win"].set_index("action")["estimate"]
+        sc = result.table[result.table["measure"] == "score"].set_index("action")["estimate"]
+        seat = spec.describe["seat"]
+        result.meta["answer"] = (
+            f"Not seat {seat}'s turn: {spec.describe['not_to_play']}. With the hand played on from here, seat "
+            f"{seat} makes its quota {100 * w[best]:.1f}%, round score {sc[best]:+.2f}, {t[best]:.2f} tricks{fewer}"
+        )
+        # one row, nothing to compare it with: the paired differences (all 0) are left out
+        result.table = result.table[~result.table["measure"].str.startswith("diff_")].reset_index(drop=True)
+        result.headline = ("score", "win", "tricks")
     result.meta["ranked_by"] = words
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])

@@ -89,7 +89,9 @@ def _make_advisor(solvers, dd_only=False):
         ``won[s]``: tricks won so far; ``unknown``: the cards the seat has not seen (in the other hands or
         out of play), ``sizes[s]`` cards of each other hand to deal from them, ``known[s]`` cards known to be in a
         hand besides, ``voids[s]`` the suits a seat showed out of. Each action is
-        a card of ``actions``. ``model``: :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
+        a card of ``actions``; -1, the only action, when another seat is to play (``leader + k``): the seat's
+        chances with the hand played on from here, nothing of its own chosen yet. ``model``:
+        :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
         if (model == M_DD_EACH_LAYOUT) != dd_only:
             raise ValueError("the pimc model runs on the advise_*_dd_chunks kernels, and only it")
         A = actions.shape[0]
@@ -108,6 +110,7 @@ def _make_advisor(solvers, dd_only=False):
             values = np.zeros(16, dtype=np.int64)
             value_of = np.zeros(64, dtype=np.int64)
             guess = popcount(hand)  # the first layout's value searched from every trick left down, as dd.solve does
+            whole = 0  # the position's value on this layout when another seat is to play (action -1)
             # the cards so far, in order: a play on writes only the cards after them (and trace[48:])
             for i in range(history.shape[0]):
                 trace[i] = history[i]
@@ -131,19 +134,25 @@ def _make_advisor(solvers, dd_only=False):
                         dd.clear_tt(ttk, ttg)
                         # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for);
                         # the position's value searched from the last layout's (the values do not depend on it)
-                        n = dd.card_values_near(
-                            hands, 3, trump, bv[V_MUST_TRUMP], leader, work, k, maxteam, me, ttk, ttg, bufs, cards,
-                            values, guess,
-                        )  # fmt: skip
-                        guess = values[0]
-                        for i in range(n):
-                            value_of[cards[i]] = values[i]
-                            # the seat's best card: the most tricks, in the misere the fewest (BM-5)
-                            if (values[i] < guess) if misere else (values[i] > guess):
-                                guess = values[i]
+                        if (leader + k) % 3 != seat:  # another seat is to play: the position's value alone
+                            guess = dd.solve_near(
+                                hands, 3, trump, bv[V_MUST_TRUMP], leader, work, k, maxteam, me, ttk, ttg, bufs, guess
+                            )
+                            whole = guess
+                        else:
+                            n = dd.card_values_near(
+                                hands, 3, trump, bv[V_MUST_TRUMP], leader, work, k, maxteam, me, ttk, ttg, bufs,
+                                cards, values, guess,
+                            )  # fmt: skip
+                            guess = values[0]
+                            for i in range(n):
+                                value_of[cards[i]] = values[i]
+                                # the seat's best card: the most tricks, in the misere the fewest (BM-5)
+                                if (values[i] < guess) if misere else (values[i] > guess):
+                                    guess = values[i]
                 for a in range(A):
                     if model == M_DD_EACH_LAYOUT:
-                        got = won[seat] + value_of[actions[a]]
+                        got = won[seat] + (value_of[actions[a]] if actions[a] >= 0 else whole)
                     else:
                         for i in range(4):
                             hands[i] = base[i]

@@ -147,18 +147,30 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
     if "seat" in out:
         out["seat"] = out["seat"].replace("", "all")  # the row pooled over seats
     lo, hi = (keep[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
-    digits = [_decimals(b - a) for a, b in zip(lo, hi, strict=True)]
+    # one number of decimals per measure, so that its rows line up: the most any of its intervals warrants (an
+    # interval of no width, as the best action's difference to itself, warrants none: 2 when all are such)
+    need: dict[str, int] = {}
+    for m, a, b in zip(keep["measure"], lo, hi, strict=True):
+        if math.isfinite(b - a) and b > a:
+            need[m] = max(need.get(m, 0), _decimals(b - a))
+    digits = [need.get(m, 2) for m in keep["measure"]]
 
     def text(col: np.ndarray) -> list[str]:
-        return ["" if math.isnan(v) else f"{v:.{d}f}" for v, d in zip(col, digits, strict=True)]
+        return ["" if math.isnan(v) else _fixed(v, d) for v, d in zip(col, digits, strict=True)]
 
     for c in values:
         out[c] = text(keep[c].to_numpy(dtype=float))
     out["estimate"] = text(keep["estimate"].to_numpy(dtype=float))
     out["95% interval"] = [
-        "" if math.isnan(a) else f"{a:.{d}f} to {b:.{d}f}" for a, b, d in zip(lo, hi, digits, strict=True)
+        "" if math.isnan(a) else f"{_fixed(a, d)} to {_fixed(b, d)}" for a, b, d in zip(lo, hi, digits, strict=True)
     ]
     return out.reset_index(drop=True)
+
+
+def _fixed(v: float, d: int) -> str:
+    """``v`` to ``d`` decimals, never "-0.00" (a bound just below 0 that rounds to 0)."""
+    text = f"{v:.{d}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def _plain(x: float) -> str:

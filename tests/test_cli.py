@@ -561,6 +561,9 @@ def test_bad_input_gets_one_line_and_exit_2(args, msg, tmp_path, capsys):
     code = main([*args, *(["--out", str(out)] if args[0] in ("simulate",) else [])])
     stdout, stderr = capsys.readouterr()
     assert code == 2
+    # a case that must run kernels to check its input (--measure: the table's names) may first say it compiles
+    # them, on a cold cache only
+    stderr = "".join(line for line in stderr.splitlines(True) if not line.startswith("cardlab: compiling "))
     assert stderr.count("\n") == 1 and stderr.startswith("cardlab: error: ") and msg in stderr
     assert "Traceback" not in stderr and stdout == ""
     assert not out.exists() and list(tmp_path.iterdir()) == []
@@ -721,6 +724,25 @@ def test_the_full_table_prints_plain_decimals(capsys):
     assert main(["simulate", "biscuits", "--trials", "2000", "--all", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert not re.search(r"\d[eE][+-]\d", out.split("\n", 1)[1]) and "0.0000000000" not in out
+
+
+def test_the_summary_lines_up_each_measures_decimals_and_never_prints_minus_zero():
+    """The summary (issue 32): every row of a measure to the same decimals, the most its intervals warrant (an
+    interval of no width, the best action's difference to itself, warrants none), and a bound that rounds to 0
+    printed as 0.00, not -0.00."""
+    import pandas as pd
+
+    from analysis.tables import summary_table
+
+    t = pd.DataFrame({
+        "measure": ["win", "win", "diff_score", "diff_score"],
+        "estimate": [0.5, 0.981, 0.0, -0.04],
+        "ci_low": [0.4, 0.97, 0.0, -0.0801],
+        "ci_high": [0.6, 0.99, 0.0, -0.0004],
+    })  # fmt: skip
+    s = summary_table(t, ["win", "diff_score"])
+    assert list(s["estimate"]) == ["0.500", "0.981", "0.000", "-0.040"]
+    assert list(s["95% interval"]) == ["0.400 to 0.600", "0.970 to 0.990", "0.000 to 0.000", "-0.080 to 0.000"]
 
 
 def test_record_quiet_writes_the_record_and_says_nothing(tmp_path, capsys):

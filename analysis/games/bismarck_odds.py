@@ -380,7 +380,7 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     sign = -1 if spec.describe.get("misere") else 1
     ranking = sorted(range(A), key=lambda a: (-per[a, 1], -per[a, 0], -sign * tricks[a], a))
     main = tabulate_actions(c[:W], trials, spec, ranking)
-    extra = tabulate_actions(c[W:], trials, spec, ranking)
+    extra = tabulate_actions(c[W:], trials, replace(spec, describe={**spec.describe, "score_bounds": (0, 16)}), ranking)
     extra = extra[extra["measure"].isin(["score", "diff_score"])].copy()
     extra["measure"] = extra["measure"].map({"score": "tricks", "diff_score": "diff_tricks"})
     verdict = main.drop_duplicates("action").set_index("action")["verdict"]
@@ -508,6 +508,10 @@ def _check_layout(pos: dict) -> None:
 
 def _describe(pos: dict, **extra: Any) -> dict:
     r = pos["rtype"] + 1
+    if pos["rtype"] >= 0 and pos["seat"] is not None:  # a hand's score (BM-6, 3(c)10): its least and most
+        role = np.int64((pos["seat"] - pos["dealer"]) % 3)
+        scores = [int(K.hand_score(np.int64(pos["rtype"]), role, np.int64(t), pos["bv"])) for t in range(17)]
+        extra = {"score_bounds": (min(scores), max(scores)), **extra}
     return {
         "variants": pos["full"],
         "seat": pos["seat"],

@@ -7,6 +7,7 @@ decision and the advisor's spec for it.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -79,8 +80,6 @@ def judge(
     """Each decision ``(event index, position, action taken, the advisor's spec)`` run to ±``precision`` on the
     paired differences (or ``max_trials``); returns (the table's rows, the turns with one legal action, the
     sampled layouts in all)."""
-    import sys
-
     from tqdm.auto import tqdm
 
     # a bar on a terminal only, as the driver's (a pipe or a log would keep its carriage returns)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dd, rng
-from .._jit import chunk_jit, jit
+from .._jit import chunk_jit, jit, jit_inline
 from ..advise import add_action, add_sample
 from ..bits import nth_bit, popcount
 from .hand import deal_round, new_solver_state, play_from, play_from_plain
@@ -70,6 +70,13 @@ def _sample_done(row, A, wins, scores, twins, tricks):
     add_sample(row[W:], A, twins, tricks)
 
 
+@jit_inline
+def _check_model(model, dd_only):
+    """The pimc model (:data:`M_DD_EACH_LAYOUT`) runs on the ``dd_only`` kernels, every other model on the rest."""
+    if (model == M_DD_EACH_LAYOUT) != dd_only:
+        raise ValueError("the pimc model runs on the advise_*_dd_chunks kernels, and only it")
+
+
 def _make_advisor(solvers, dd_only=False):
     """The advisor's kernels with the search and solver players and the pimc model (``solvers``), or without
     them: their code is then never compiled (:func:`.hand._make_tricks_from`), so a cold first run with the
@@ -92,8 +99,7 @@ def _make_advisor(solvers, dd_only=False):
         a card of ``actions``; -1, the only action, when another seat is to play (``leader + k``): the seat's
         chances with the hand played on from here, nothing of its own chosen yet. ``model``:
         :data:`M_DD_EACH_LAYOUT` or play on with ``strat``'s players."""
-        if (model == M_DD_EACH_LAYOUT) != dd_only:
-            raise ValueError("the pimc model runs on the advise_*_dd_chunks kernels, and only it")
+        _check_model(model, dd_only)
         A = actions.shape[0]
         a_seat = (seat + 1) % 3
         b_seat = (seat + 2) % 3
@@ -187,8 +193,7 @@ def _make_advisor(solvers, dd_only=False):
         in the misere round pushing tricks on it) or played by ``strat``."""
         me = 1 << seat
         leader = (dealer + 1) % 3
-        if (model == M_DD_EACH_LAYOUT) != dd_only:
-            raise ValueError("the pimc model runs on the advise_*_dd_chunks kernels, and only it")
+        _check_model(model, dd_only)
         if dd_only:
             if model == M_DD_EACH_LAYOUT:
                 work = np.zeros(4, dtype=np.int64)

@@ -81,9 +81,15 @@ def solve(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, t
     go down from all the tricks left: a single seat's value is small beside them, the failures above it are
     cheap, and the one proof comes last. With 4 hands (bridge) they step one trick at a time from just above
     half the tricks (7 of 13), where a binary search would spend two more searches near the value."""
-    remaining = popcount(hands[_seat(leader + k, nh)])
-    guess = remaining if nh == 3 else remaining // 2 + 1
+    guess = _first_guess(hands, nh, leader, k)
     return solve_near(hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, guess)
+
+
+@jit_inline
+def _first_guess(hands, nh, leader, k):
+    """Where :func:`solve` starts its searches: all the tricks left with 3 hands, just above half with 4."""
+    remaining = popcount(hands[_seat(leader + k, nh)])
+    return remaining if nh == 3 else remaining // 2 + 1
 
 
 @jit
@@ -124,11 +130,9 @@ def card_values(
 ):
     """For the seat to play, every legal card (all of them, equivalent ones included) and the value of the
     position after it. Returns the number of cards."""
-    remaining = popcount(hands[_seat(leader + k, nh)])
-    guess = remaining if nh == 3 else remaining // 2 + 1  # as solve() starts
     return card_values_near(
         hands, nh, trump, must_trump, leader, played, k, maxteam, countteam, ttk, ttg, bufs, out_cards, out_values,
-        guess,
+        _first_guess(hands, nh, leader, k),
     )  # fmt: skip
 
 

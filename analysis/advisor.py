@@ -5,8 +5,7 @@ precision rule and the one-line answer.
 A spec's ``describe`` names the ``actions``, the deciding ``seat`` and, optionally: ``has_last`` (False where a
 game has no losing event: no ``last`` rows), ``rank_by`` (``"win"``, the default, or ``"score"``: which measure
 picks the best action, the other breaking ties; the verdict follows it), ``win_words`` and ``score_words`` (how
-the answer line names the two, default "goes out first" and "score"), ``score_bounds`` (the least and most
-one sample's score can be: its interval is cut to them).
+the answer line names the two, default "goes out first" and "score").
 """
 
 from __future__ import annotations
@@ -61,7 +60,7 @@ def tabulate_actions(
         dw, dw2 = win[a] - win[best], win[a] + win[best] - 2 * ww
         ds, ds2 = score[a] - score[best], score_sq[a] + score_sq[best] - 2 * ss
         e_w = wilson(win[a], n)
-        e_s = mean_interval(score[a], score_sq[a], n, bounds=spec.describe.get("score_bounds"))
+        e_s = mean_interval(score[a], score_sq[a], n)
         e_l = wilson(last[a], n)
         d_w = paired_difference(dw, dw2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
         d_s = paired_difference(ds, ds2, n) if a != best else (0.0, 0.0, 0.0, 0.0)

@@ -628,7 +628,9 @@ def render_result(
         result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
         unit = result.meta.get("unit")
         result.unit = f"{unit}s" if isinstance(unit, str) else game.trial_noun
-        if result.meta.get("analysis") == "advisor":
+        if result.meta.get("not_to_play"):  # one row: the hand played on, before the seat's turn
+            result.unit = "sampled layouts, the hand played on from the position on each"
+        elif result.meta.get("analysis") == "advisor":
             result.unit = "sampled layouts, every action on each"
             if result.meta.get("ranked_by"):  # what orders the rows and gives the verdicts
                 result.unit += f"; best first by {result.meta['ranked_by']}"
@@ -754,7 +756,9 @@ def _precision_note(result: Result, args) -> None:
         return
     by = meta["precision_achieved_by_measure"]
     held = ", ".join(f"{m} ±{h:.2g}" for m, h in by.items())
-    if meta.get("analysis") == "advisor":  # the advisor's rule (positions.md), not a half-width per measure
+    if meta.get("not_to_play"):  # an advisor's answer of one row (no action of the seat's): its score
+        held = "the round score's interval (" + held + ")"
+    elif meta.get("analysis") == "advisor":  # the advisor's rule (positions.md), not a half-width per measure
         held = "every paired difference to the best (within ±P or clear of zero; widest " + held + ")"
     if not meta["precision_reached"]:
         raise PrecisionNotReached(

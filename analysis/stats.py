@@ -62,10 +62,8 @@ def _wilson_scalar(x: float, n: float, z: float):
     )
 
 
-def mean_interval(total, total_sq, trials, confidence: float = 0.95, bounds: tuple[float, float] | None = None):
-    """Mean, standard error and normal interval from ``sum x`` and ``sum x**2`` over ``trials``; ``bounds``:
-    the values x can take lie in ``bounds[0] .. bounds[1]``, and the interval is cut to them (the mean lies there
-    too, so the cut interval holds it whenever the normal one does: no coverage is lost).
+def mean_interval(total, total_sq, trials, confidence: float = 0.95):
+    """Mean, standard error and normal interval from ``sum x`` and ``sum x**2`` over ``trials``.
 
     >>> m, se, lo, hi = mean_interval(total=5.0, total_sq=5.0, trials=10)
     >>> float(m), round(float(se), 4)
@@ -79,10 +77,7 @@ def mean_interval(total, total_sq, trials, confidence: float = 0.95, bounds: tup
         mean = np.where(n > 0, s / n, np.nan)
         var = np.where(n > 1, (s2 - n * mean * mean) / (n - 1.0), np.nan)
         se = np.sqrt(np.maximum(var, 0.0) / n)
-    lo, hi = mean - z * se, mean + z * se
-    if bounds is not None:
-        lo, hi = np.clip(lo, *bounds), np.clip(hi, *bounds)
-    return mean, se, lo, hi
+    return mean, se, mean - z * se, mean + z * se
 
 
 def paired_difference(diff_total, diff_total_sq, trials, confidence: float = 0.95):

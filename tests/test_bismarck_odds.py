@@ -213,7 +213,27 @@ def test_another_seats_turn_is_answered_with_the_hand_played_on(pos):
     seat = pos.get("seat", 0)
     assert res.meta["answer"].startswith(f"Not seat {seat}'s turn: seat {res.meta['not_to_play'][5]} is to play (")
     assert f"seat {seat} makes its quota" in res.meta["answer"]
-    assert set(res.table["measure"]) == {"win", "score", "tricks"}
+    assert set(res.table["measure"]) == {"win", "score", "tricks"} and set(res.table["verdict"]) == {""}
+    # --precision holds the score's interval (there is no paired difference to hold): more than one look
+    res = bo.odds({"precision": 0.1, "seed": 3, "chunk_size": 16}, strategies=["heuristic"], **pos)
+    assert res.meta["precision_reached"] and res.meta["precision_measures"] == ["score"]
+    s = res.table[res.table.measure == "score"].iloc[0]
+    assert 1.96 * s.std_error <= 0.1 and (res.meta["trials"] > 16 or s.std_error == 0)
+
+
+def test_score_intervals_stay_within_what_a_hand_can_score():
+    """A misere hand whose round score is near 0 (BM-6: never below it by default): the normal interval of the
+    mean would dip below 0; the table's is cut to 0 .. 4 (the dealer's left's allowance), tricks to 0 .. 16, while
+    the standard error (what --precision holds) stays the uncut one's."""
+    hand = "AS KS QS 7S AH JH 5H 2H KD TD 6D 3D QC 9C 4C 3C"
+    res = bo.odds({"trials": 100, "seed": 0}, strategies=["heuristic"], hand=hand, round=4, dealer=2)
+    t = res.table
+    assert res.meta["score_bounds"] == [0, 4] or tuple(res.meta["score_bounds"]) == (0, 4)
+    s = t[t.measure == "score"]
+    assert ((s.estimate - 1.96 * s.std_error) < 0).any()  # the uncut interval would dip below 0
+    assert (s.ci_low >= 0).all() and (s.ci_high <= 4).all()
+    tr = t[t.measure == "tricks"]
+    assert (tr.ci_low >= 0).all() and (tr.ci_high <= 16).all()
 
 
 def test_the_sampler_is_exactly_uniform_and_keeps_the_voids():

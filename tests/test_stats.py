@@ -70,13 +70,3 @@ def test_paired_difference_uses_per_deal_differences():
     m, se, lo, hi = paired_difference(d.sum(), (d * d).sum(), len(d))
     assert lo > 0  # the pairing removes the common noise; an unpaired comparison could not see 0.1
     assert se < 0.01
-
-
-def test_a_bounded_mean_keeps_its_interval_within_the_bounds():
-    """A score that cannot be negative (Bismarck's round score, BM-6): the normal interval of a mean near 0 dips
-    below it; cut to the bounds, it holds the mean whenever the uncut one does."""
-    x = np.array([0.0] * 98 + [1.0] * 2)
-    m, se, lo, hi = mean_interval(x.sum(), (x * x).sum(), len(x))
-    assert lo < 0
-    m2, se2, lo2, hi2 = mean_interval(x.sum(), (x * x).sum(), len(x), bounds=(0, 4))
-    assert (m2, se2, hi2) == (m, se, hi) and lo2 == 0.0

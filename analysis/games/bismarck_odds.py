@@ -380,7 +380,7 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     sign = -1 if spec.describe.get("misere") else 1
     ranking = sorted(range(A), key=lambda a: (-per[a, 1], -per[a, 0], -sign * tricks[a], a))
     main = tabulate_actions(c[:W], trials, spec, ranking)
-    extra = tabulate_actions(c[W:], trials, replace(spec, describe={**spec.describe, "score_bounds": (0, 16)}), ranking)
+    extra = tabulate_actions(c[W:], trials, spec, ranking)
     extra = extra[extra["measure"].isin(["score", "diff_score"])].copy()
     extra["measure"] = extra["measure"].map({"score": "tricks", "diff_score": "diff_tricks"})
     verdict = main.drop_duplicates("action").set_index("action")["verdict"]
@@ -408,6 +408,18 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     df["verdict"] = df["action"].map(verdicts)
     df = df.sort_values(by=["action", "measure"], key=lambda col: col.map(rank if col.name == "action" else order))
     return df.reset_index(drop=True)
+
+
+def _cut_to_bounds(table: pd.DataFrame, bounds: dict) -> None:
+    """The intervals of each measure cut to the least and most one sample can be (the round score never below 0
+    by default, BM-6): the mean lies within them, so no coverage is lost. Done on the finished table: precision
+    mode held the uncut half-width (z standard errors) to the target."""
+    for m, b in bounds.items():
+        if b is None:
+            continue
+        rows = table["measure"] == m
+        for c in ("ci_low", "ci_high"):
+            table.loc[rows, c] = table.loc[rows, c].clip(*b)
 
 
 def _kernel(name: str, model: int, strat: np.ndarray) -> str:
@@ -479,10 +491,13 @@ def play_spec(
         np.array(pos["won"], dtype=np.int64), np.array(actions, dtype=np.int64), np.int64(model), strat, pv,
         pos["bv"],
     )  # fmt: skip
-    return _spec(
+    spec = _spec(
         _kernel("play", model, strat), args, labels, names,
         _describe(pos, hand=_text(pos["mine"]), decision="play", **turn),
     )  # fmt: skip
+    if "not_to_play" in turn:  # one row, no paired difference: precision holds the round score's interval
+        spec = replace(spec, precision_measures=("score",), precision_done=None)
+    return spec
 
 
 def _check_layout(pos: dict) -> None:
@@ -508,7 +523,8 @@ def _check_layout(pos: dict) -> None:
 
 def _describe(pos: dict, **extra: Any) -> dict:
     r = pos["rtype"] + 1
-    if pos["rtype"] >= 0 and pos["seat"] is not None:  # a hand's score (BM-6, 3(c)10): its least and most
+    # a hand's score (BM-6, 3(c)10): its least and most, for the intervals (_cut_to_bounds)
+    if pos["rtype"] >= 0 and pos["seat"] is not None:
         role = np.int64((pos["seat"] - pos["dealer"]) % 3)
         scores = [int(K.hand_score(np.int64(pos["rtype"]), role, np.int64(t), pos["bv"])) for t in range(17)]
         extra = {"score_bounds": (min(scores), max(scores)), **extra}
@@ -1029,9 +1045,11 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
             f"Not seat {seat}'s turn: {spec.describe['not_to_play']}. With the hand played on from here, seat "
             f"{seat} makes its quota {100 * w[best]:.1f}%, round score {sc[best]:+.2f}, {t[best]:.2f} tricks{fewer}"
         )
-        # one row, nothing to compare it with: the paired differences (all 0) are left out
+        # one row, nothing to compare it with: the paired differences (all 0) are left out, and no verdict
         result.table = result.table[~result.table["measure"].str.startswith("diff_")].reset_index(drop=True)
+        result.table["verdict"] = ""
         result.headline = ("score", "win", "tricks")
+    _cut_to_bounds(result.table, {"score": spec.describe.get("score_bounds"), "tricks": (0, 16)})
     result.meta["ranked_by"] = words
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])

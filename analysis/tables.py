@@ -255,6 +255,8 @@ class Result:
             lines.append(f"model: {m['model']}")
         if m.get("quota"):  # an advisor's deciding seat and what it needs (Bismarck)
             lines.append(f"quota: {m['quota']}")
+        if m.get("turn") and not m.get("not_to_play"):  # whose turn and why (Bismarck; the answer says it if not)
+            lines.append(f"turn: {m['turn']}")
         variants = m.get("variants")
         if isinstance(variants, dict):
             d = self.variant_defaults or {}

@@ -304,6 +304,7 @@ def test_the_command_answers_first(capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("Play ") and "round score" in out.splitlines()[0]
     assert "model: the hand played on by the players named" in out
+    assert "turn: seat 0 is to play (the dealer's left, seat 0, leads the first trick; BM-4)" in out
     assert cli.main([*argv, "--strategy", "pimc"]) == 0
     assert "model: pimc, each sampled layout solved double dummy: every card seen" in capsys.readouterr().out
     assert cli.main([*argv, "--format", "json"]) == 0
@@ -324,6 +325,8 @@ BAD = [
     (dict(hand=HAND0, round=2, dealer=2, trumps="NT"), "give --trumps C, D, H or S"),
     (dict(hand=HAND0, round=2, dealer=2, trumps="X"), "accepted in round 2 (drawn trumps): C, D, H, S"),
     (dict(hand="AS KS", round=1, dealer=2), "seat 0 holds 16"),
+    (dict(hand=HAND0, round=1, dealer=2, current="3D"), "it led 3D to the current trick (the dealer's left leads"),
+    (dict(hand=HAND0, round=1, dealer=2, leader=1), "(--leader is needed only with --played)"),
     (dict(hand=HAND0, round=1, dealer=2, tricks=["3D 4D"]), "a completed trick has 3 cards"),
     (dict(hand="AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH", round=1, dealer=2, tricks=["2S 3S 4D", "5S 6S 7D", "4S 5D 8S"]), "showed out of S"),
     (dict(hand=HAND0, round=1, dealer=1, current="AS"), "named twice"),

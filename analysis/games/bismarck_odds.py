@@ -248,6 +248,9 @@ def _position(
         if leader is not None and leader != cur_leader:
             raise CardlabError(
                 f"--leader {leader}: by the tricks given seat {cur_leader} won the last trick and leads (BM-4)"
+                if trick_list
+                else f"--leader {leader}: the dealer's left, seat {first}, leads the first trick (BM-4); the seats "
+                "are numbered clockwise, in playing order (--leader is needed only with --played)"
             )
         n_tricks = len(trick_list)
         done = [c for t in trick_list for c in t]
@@ -264,8 +267,16 @@ def _position(
         why = f"the dealer's left, seat {cur_leader}, leads the first trick"
     sizes = [16 - n_tricks - (1 if (s - cur_leader) % 3 < len(cur) else 0) for s in range(3)]
     if len(mine) != sizes[seat]:
+        mine_on_trick = (seat - cur_leader) % 3 < len(cur)
         raise CardlabError(
             f"--hand holds {len(mine)} cards, but after {n_tricks} trick(s) seat {seat} holds {sizes[seat]} (BM-2)"
+            + (
+                f": it {'led' if seat == cur_leader else 'played'} {_text([cur[(seat - cur_leader) % 3]])} to the "
+                "current trick"
+                + (" (the dealer's left leads the first trick, BM-4)" if seat == cur_leader and not n_tricks else "")
+                if mine_on_trick
+                else ""
+            )
         )
     shown_cards = _cards(shown, "--shown")
     if shown_cards and (rtype != 1 or bv[K.V_RULESET]):
@@ -456,7 +467,7 @@ def play_spec(
     if model == K.M_DD_EACH_LAYOUT and pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS:
         raise CardlabError(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
-            "explodes above); use the heuristic models"
+            "explodes above); use another model (heuristic, or search, which plays the misere to the end)"
         )
     if model != K.M_DD_EACH_LAYOUT:  # solver seats playing on take over at --pimc-from cards, if they hold more
         check_misere_search(names, pimc_from, pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS)
@@ -537,6 +548,7 @@ def _describe(pos: dict, **extra: Any) -> dict:
         "role": ROLES[(pos["seat"] - pos["dealer"]) % 3],
         "misere": pos["rtype"] == 3,
         "quota": quota_words(pos),
+        **({"turn": pos["turn"]} if "turn" in pos else {}),
         **extra,
     }
 
@@ -858,7 +870,7 @@ def discard_spec(
     if model == K.M_DD_EACH_LAYOUT and rtype == 3:
         raise CardlabError(
             f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
-            "explodes above); use the heuristic models"
+            "explodes above); use another model (heuristic, or search, which plays the misere to the end)"
         )
     check_misere_search(names, pimc_from, rtype == 3)
     pv = player_array(pimc_from, pimc_samples, names)
@@ -1041,8 +1053,13 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         w = result.table[result.table["measure"] == "win"].set_index("action")["estimate"]
         sc = result.table[result.table["measure"] == "score"].set_index("action")["estimate"]
         seat = spec.describe["seat"]
+        how = (
+            "every layout played double dummy from here (the other two seats together against it)"
+            if spec.kernel.endswith("_dd_chunks")
+            else "the hand played on from here"
+        )
         result.meta["answer"] = (
-            f"Not seat {seat}'s turn: {spec.describe['not_to_play']}. With the hand played on from here, seat "
+            f"Not seat {seat}'s turn: {spec.describe['not_to_play']}. With {how}, seat "
             f"{seat} makes its quota {100 * w[best]:.1f}%, round score {sc[best]:+.2f}, {t[best]:.2f} tricks{fewer}"
         )
         # one row, nothing to compare it with: the paired differences (all 0) are left out, and no verdict

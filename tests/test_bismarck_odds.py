@@ -236,6 +236,21 @@ def test_score_intervals_stay_within_what_a_hand_can_score():
     assert (tr.ci_low >= 0).all() and (tr.ci_high <= 16).all()
 
 
+def test_a_runner_up_clearly_worse_on_the_quota_is_said_so():
+    """A misere position (BM-6: the score is 0 on most layouts) where the runner-up's round score is not
+    separated from the best's but its quota chance is clearly lower: the answer says both, not "not separated"
+    alone (a new user read that as "it does not matter")."""
+    hand = "AS 3S 4S 5S 2H 3H 4C 5C 8D 9D TD JD QH KH KC 7D"
+    res = bo.odds({"trials": 200, "seed": 0}, strategies=["heuristic"], seat=2, hand=hand, round=4, dealer=0,
+                  current="2C")  # fmt: skip
+    t = res.table
+    runner = t[t.verdict != "best"].action.iloc[0]
+    d = t[(t.action == runner)].set_index("measure")
+    assert d.loc["diff_score", "verdict"] == "uncertain" and d.loc["diff_score", "ci_high"] > 0
+    assert d.loc["diff_win", "ci_high"] < 0
+    assert res.meta["answer"].endswith("not separated on the round score but clearly less likely to make the quota)")
+
+
 def test_the_sampler_is_exactly_uniform_and_keeps_the_voids():
     """Every layout of the unseen cards consistent with the position is equally likely (chi-square), and none
     gives a seat a suit it showed out of: 8 unseen cards (2S 3S 4S 2H 3H 4H 2D 3D), seats 1 and 2 hold 2 each, 4

@@ -421,6 +421,22 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     return df.reset_index(drop=True)
 
 
+def _runner_up_note(table: pd.DataFrame, line: str) -> str:
+    """The answer line's "not separated" runner-up, when its quota chance is clearly lower all the same: the
+    verdict goes by the round score, which in the misere is 0 on most layouts (BM-6), so a card can be clearly
+    worse on the quota and not on the score; "not separated" alone reads as "it does not matter"."""
+    rest = table[(table["measure"] == "diff_win") & (table["verdict"] == "uncertain")]
+    if not len(rest) or ", not separated)" not in line:
+        return line
+    first = table[table["verdict"] != "best"]["action"].iloc[0]  # the runner-up the line names
+    d = rest[rest["action"] == first]
+    if len(d) and d["ci_high"].iloc[0] < 0:
+        return line.replace(
+            ", not separated)", ", not separated on the round score but clearly less likely to make the quota)", 1
+        )
+    return line
+
+
 def _cut_to_bounds(table: pd.DataFrame, bounds: dict) -> None:
     """The intervals of each measure cut to the least and most one sample can be (the round score never below 0
     by default, BM-6): the mean lies within them, so no coverage is lost. Done on the finished table: precision
@@ -1045,6 +1061,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     cycle = decision in ("choose_round", "contract")  # the score is the cycle's; the quota and tricks this hand's
     win_words = "makes the quota this hand" if cycle else "makes the quota"
     line = answer_line(result.table, win_words=win_words, score_words=words, by_score=True, only_words=only)
+    line = _runner_up_note(result.table, line)
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""

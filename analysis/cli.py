@@ -629,7 +629,7 @@ def render_result(
         unit = result.meta.get("unit")
         result.unit = f"{unit}s" if isinstance(unit, str) else game.trial_noun
         if result.meta.get("not_to_play"):  # one row: the hand played on, before the seat's turn
-            result.unit = "sampled layouts, the hand played on from the position on each"
+            result.unit = f"sampled layouts, {result.meta.get('layouts_are', 'each played on from the position')}"
         elif result.meta.get("analysis") == "advisor":
             result.unit = "sampled layouts, every action on each"
             if result.meta.get("ranked_by"):  # what orders the rows and gives the verdicts

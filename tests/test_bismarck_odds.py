@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import cli
@@ -236,19 +237,56 @@ def test_score_intervals_stay_within_what_a_hand_can_score():
     assert (tr.ci_low >= 0).all() and (tr.ci_high <= 16).all()
 
 
-def test_a_runner_up_clearly_worse_on_the_quota_is_said_so():
-    """A misere position (BM-6: the score is 0 on most layouts) where the runner-up's round score is not
-    separated from the best's but its quota chance is clearly lower: the answer says both, not "not separated"
-    alone (a new user read that as "it does not matter")."""
+def _note_table(runner_verdict: str, win_interval: tuple[float, float]) -> pd.DataFrame:
+    """A two-action table as _tabulate leaves it: KC best, 4C the runner-up with its diff_win interval."""
+    rows = [("KC", "best", "diff_win", 0.0, 0.0), ("4C", runner_verdict, "diff_win", *win_interval)]
+    rows += [("KC", "best", "diff_score", 0.0, 0.0), ("4C", runner_verdict, "diff_score", -0.09, 0.01)]
+    return pd.DataFrame(
+        [{"action": a, "verdict": v, "measure": m, "ci_low": lo, "ci_high": hi} for a, v, m, lo, hi in rows]
+    )
+
+
+LINE = "Play KC: round score +0.12, makes the quota 41.5% (best; next 4C: +0.09, 28.5%, not separated)"
+
+
+@pytest.mark.parametrize(
+    "verdict, interval, ending",
+    [
+        ("uncertain", (-0.20, -0.06), "not separated on the round score but clearly less likely to make the quota)"),
+        ("uncertain", (0.05, 0.20), "not separated on the round score but clearly more likely to make the quota)"),
+        ("uncertain", (-0.20, 0.02), "not separated)"),  # the quota not separated either: the line as it was
+    ],
+)
+def test_the_runner_up_note_says_what_the_quota_shows(verdict, interval, ending):
+    """A runner-up not separated on the round score (the verdict's measure) but clearly apart on the quota: the
+    answer line says which way (a new user read "not separated" alone as "it does not matter")."""
+    assert bo._runner_up_note(_note_table(verdict, interval), LINE).endswith(ending)
+
+
+def test_the_runner_up_note_stays_off_where_the_line_says_more():
+    """A 'worse' or 'equal' runner-up has its own words in the line; the note adds nothing there."""
+    worse = LINE.replace("not separated)", "clearly worse)")
+    assert bo._runner_up_note(_note_table("worse", (-0.2, -0.06)), worse) == worse
+    equal = LINE.replace("not separated)", "the same on every layout)")
+    assert bo._runner_up_note(_note_table("equal", (0.0, 0.0)), equal) == equal
+
+
+def test_the_runner_up_note_on_a_real_position_and_not_for_a_cycle():
+    """On a misere position (BM-6: the score 0 on most layouts) the note appears exactly when the runner-up's
+    quota interval is clear of 0 while its verdict is 'uncertain'; choose_round, whose actions are contracts
+    with quotas of their own, never gets it."""
     hand = "AS 3S 4S 5S 2H 3H 4C 5C 8D 9D TD JD QH KH KC 7D"
     res = bo.odds({"trials": 200, "seed": 0}, strategies=["heuristic"], seat=2, hand=hand, round=4, dealer=0,
                   current="2C")  # fmt: skip
     t = res.table
     runner = t[t.verdict != "best"].action.iloc[0]
-    d = t[(t.action == runner)].set_index("measure")
-    assert d.loc["diff_score", "verdict"] == "uncertain" and d.loc["diff_score", "ci_high"] > 0
-    assert d.loc["diff_win", "ci_high"] < 0
-    assert res.meta["answer"].endswith("not separated on the round score but clearly less likely to make the quota)")
+    d = t[(t.action == runner) & (t.measure == "diff_win")].iloc[0]
+    clear = d.verdict == "uncertain" and (d.ci_high < 0 or d.ci_low > 0)
+    assert ("but clearly" in res.meta["answer"]) == clear
+    variants = {"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}
+    res = bo.odds({"trials": 40, "seed": 1}, variants=variants, strategies=["heuristic"], decision="choose_round",
+                  seat=2, dealer=2, hand=HAND0)  # fmt: skip
+    assert "but clearly" not in res.meta["answer"]
 
 
 def test_the_sampler_is_exactly_uniform_and_keeps_the_voids():
@@ -341,6 +379,10 @@ BAD = [
     (dict(hand=HAND0, round=2, dealer=2, trumps="X"), "accepted in round 2 (drawn trumps): C, D, H, S"),
     (dict(hand="AS KS", round=1, dealer=2), "seat 0 holds 16"),
     (dict(hand=HAND0, round=1, dealer=2, current="3D"), "it led 3D to the current trick (the dealer's left leads"),
+    (dict(hand=HAND0, round=1, dealer=2, current="3D 4D"), "it led 3D to the current trick (the dealer's left leads"),
+    (dict(seat=1, hand=HAND0.rsplit(" ", 1)[0], round=1, dealer=2, current="3D"),
+     "it has not played to the current trick, which seat 0 led with 3D (the dealer's left leads the first"),
+    (dict(hand="AS KS 2H", round=1, dealer=2, current="3D"), "seat 0 holds 15 (BM-2)"),
     (dict(hand=HAND0, round=1, dealer=2, leader=1), "(--leader is needed only with --played)"),
     (dict(hand=HAND0, round=1, dealer=2, tricks=["3D 4D"]), "a completed trick has 3 cards"),
     (dict(hand="AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH", round=1, dealer=2, tricks=["2S 3S 4D", "5S 6S 7D", "4S 5D 8S"]), "showed out of S"),

@@ -707,13 +707,14 @@ class Bismarck(Game):
         "play (after the first trick give the tricks with --tricks, in order; --played loses the order and is "
         "refused; seconds a layout, --pimc-from 6 keeps it quicker). Which to read: the heuristic's chances are "
         "those against players like cardlab's own (quick, and what its reports measure); pimc's ranking is a "
-        "stronger player's (it takes more tricks than the heuristic: the report), its tricks and quota a floor (every card seen, the other two playing together against it); where the two rank the cards alike, either answer stands. "
+        "stronger player's (it takes more tricks than the heuristic: the report), its tricks and quota a floor (the other two seeing every card and playing together against it); where the two rank the cards alike, either answer stands. "
         "Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
         "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (BM-6: by default the tricks "
         "above the quota, 0 below it; in round 4 the tricks under the allowance; choose_round, contract: the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
         "screens every distinct discard with heuristic players on layouts of its own, then shows the best 8, the "
         "heuristic's and any --try-discard, valued on the run's layouts. The header's quota line says what the "
-        "deciding seat needs; rule ids (BM-4, BM-6, 3(c)10) are those of seeds/bismarck.md."
+        "deciding seat needs, its turn line whose turn it is (BM-4); where the runner-up is not separated on "
+        "the score but clearly is on the quota, the answer says so; rule ids (BM-4, BM-6, 3(c)10) are those of seeds/bismarck.md."
     )
     odds_options = (
         Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ "
@@ -727,8 +728,8 @@ class Bismarck(Game):
                "the face-up --widow alone, valued over its four turns)",
                choices=("play", "name_trumps", "choose_round", "discard", "contract")),
         Option("--seat", "the deciding seat (default 0); with --decision play and another seat to play, the "
-               "answer is the seat's chances (quota, score, tricks) with the hand played on from the position, "
-               "every seat by its model: will it make its quota?", type=int),
+               "answer is the seat's chances (quota, score, tricks) from the position: will it make its quota? "
+               "(the hand played on by the model's players; pimc: each layout solved double dummy)", type=int),
         Option("--hand", "the seat's cards now (16 less those it played)"),
         Option("--round", "1 no trumps, 2 drawn trumps, 3 named trumps, 4 misere (ruleset=swedish: the contract, "
                "1 spel, 2 spader, 3 valfri, 4 pass)", type=int),

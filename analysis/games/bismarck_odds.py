@@ -267,16 +267,24 @@ def _position(
         why = f"the dealer's left, seat {cur_leader}, leads the first trick"
     sizes = [16 - n_tricks - (1 if (s - cur_leader) % 3 < len(cur) else 0) for s in range(3)]
     if len(mine) != sizes[seat]:
-        mine_on_trick = (seat - cur_leader) % 3 < len(cur)
+        # one card off: most likely the current trick read from the wrong seat; say whose cards they are
+        hint = ""
+        first_words = (
+            " (the dealer's left leads the first trick, BM-4; seats are numbered clockwise, in playing order)"
+            if not n_tricks
+            else ""
+        )
+        on_trick = (seat - cur_leader) % 3 < len(cur)
+        if on_trick and len(mine) == sizes[seat] + 1:
+            verb = "led" if seat == cur_leader else "played"
+            hint = f": it {verb} {_text([cur[(seat - cur_leader) % 3]])} to the current trick"
+            hint += first_words if seat == cur_leader else ""
+        elif cur and not on_trick and len(mine) == sizes[seat] - 1:
+            hint = f": it has not played to the current trick, which seat {cur_leader} led with {_text(cur[:1])}"
+            hint += first_words
         raise CardlabError(
             f"--hand holds {len(mine)} cards, but after {n_tricks} trick(s) seat {seat} holds {sizes[seat]} (BM-2)"
-            + (
-                f": it {'led' if seat == cur_leader else 'played'} {_text([cur[(seat - cur_leader) % 3]])} to the "
-                "current trick"
-                + (" (the dealer's left leads the first trick, BM-4)" if seat == cur_leader and not n_tricks else "")
-                if mine_on_trick
-                else ""
-            )
+            + hint
         )
     shown_cards = _cards(shown, "--shown")
     if shown_cards and (rtype != 1 or bv[K.V_RULESET]):
@@ -422,19 +430,24 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
 
 
 def _runner_up_note(table: pd.DataFrame, line: str) -> str:
-    """The answer line's "not separated" runner-up, when its quota chance is clearly lower all the same: the
-    verdict goes by the round score, which in the misere is 0 on most layouts (BM-6), so a card can be clearly
-    worse on the quota and not on the score; "not separated" alone reads as "it does not matter"."""
-    rest = table[(table["measure"] == "diff_win") & (table["verdict"] == "uncertain")]
-    if not len(rest) or ", not separated)" not in line:
+    """The answer line's "not separated" runner-up, when its quota chance is clearly lower or higher all the
+    same: the verdict goes by the round score, which in the misere is 0 on most layouts (BM-6), so a card can
+    differ clearly on the quota and not on the score; "not separated" alone reads as "it does not matter". For
+    decisions of one hand (a card, trumps, discards), where every action has the same quota."""
+    if ", not separated)" not in line:
         return line
+    rows = table[(table["measure"] == "diff_win") & (table["verdict"] == "uncertain")]
     first = table[table["verdict"] != "best"]["action"].iloc[0]  # the runner-up the line names
-    d = rest[rest["action"] == first]
-    if len(d) and d["ci_high"].iloc[0] < 0:
-        return line.replace(
-            ", not separated)", ", not separated on the round score but clearly less likely to make the quota)", 1
-        )
-    return line
+    d = rows[rows["action"] == first]
+    if not len(d):
+        return line
+    lo, hi = d["ci_low"].iloc[0], d["ci_high"].iloc[0]
+    if hi >= 0 and lo <= 0:
+        return line
+    how = "less" if hi < 0 else "more"
+    return line.replace(
+        ", not separated)", f", not separated on the round score but clearly {how} likely to make the quota)", 1
+    )
 
 
 def _cut_to_bounds(table: pd.DataFrame, bounds: dict) -> None:
@@ -1061,7 +1074,8 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     cycle = decision in ("choose_round", "contract")  # the score is the cycle's; the quota and tricks this hand's
     win_words = "makes the quota this hand" if cycle else "makes the quota"
     line = answer_line(result.table, win_words=win_words, score_words=words, by_score=True, only_words=only)
-    line = _runner_up_note(result.table, line)
+    if not cycle:  # (a cycle's actions are contracts with quotas of their own: the cycle score weighs them)
+        line = _runner_up_note(result.table, line)
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""
@@ -1070,11 +1084,14 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         w = result.table[result.table["measure"] == "win"].set_index("action")["estimate"]
         sc = result.table[result.table["measure"] == "score"].set_index("action")["estimate"]
         seat = spec.describe["seat"]
+        dd_model = spec.kernel.endswith("_dd_chunks")
         how = (
             "every layout played double dummy from here (the other two seats together against it)"
-            if spec.kernel.endswith("_dd_chunks")
+            if dd_model
             else "the hand played on from here"
         )
+        # for the header's size line (cli.render_result)
+        result.meta["layouts_are"] = "each solved double dummy" if dd_model else "each played on from the position"
         result.meta["answer"] = (
             f"Not seat {seat}'s turn: {spec.describe['not_to_play']}. With {how}, seat "
             f"{seat} makes its quota {100 * w[best]:.1f}%, round score {sc[best]:+.2f}, {t[best]:.2f} tricks{fewer}"

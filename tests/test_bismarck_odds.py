@@ -165,8 +165,13 @@ LATE = [
 ]  # fmt: skip
 
 
-# the same positions asked for a seat that is not to play (BM-4): the seat to play is 1, 0 and 0
-NOT_TO_PLAY = [dict(LATE[0], leader=1), dict(LATE[1], leader=2), dict(LATE[2], leader=0)]
+# the same positions asked for a seat that is not to play (BM-4): the seat to play is 1, 0 and 0; and the last
+# trick, which seat 0 led with its last card (its hand empty)
+NOT_TO_PLAY = [
+    dict(LATE[0], leader=1), dict(LATE[1], leader=2), dict(LATE[2], leader=0),
+    dict(hand="", round=1, dealer=2, played=_LATE_PLAYED + " QH KH AH 2S 3S 4S 5S 6S 7S", won=["0=5", "1=5", "2=5"],
+         leader=0, current="AS"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("pos", [*LATE, *NOT_TO_PLAY])
@@ -383,6 +388,7 @@ BAD = [
     (dict(seat=1, hand=HAND0.rsplit(" ", 1)[0], round=1, dealer=2, current="3D"),
      "it has not played to the current trick, which seat 0 led with 3D (the dealer's left leads the first"),
     (dict(hand="AS KS 2H", round=1, dealer=2, current="3D"), "seat 0 holds 15 (BM-2)"),
+    (dict(hand="", round=1, dealer=2), "--hand is empty"),
     (dict(hand=HAND0, round=1, dealer=2, leader=1), "(--leader is needed only with --played)"),
     (dict(hand=HAND0, round=1, dealer=2, tricks=["3D 4D"]), "a completed trick has 3 cards"),
     (dict(hand="AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH", round=1, dealer=2, tricks=["2S 3S 4D", "5S 6S 7D", "4S 5D 8S"]), "showed out of S"),

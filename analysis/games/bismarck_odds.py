@@ -204,8 +204,6 @@ def _position(
             raise CardlabError(f"bad --{name} {v}: seats are 0..2")
     rtype, trump = _contract(round, trumps, bv)
     mine = _cards(hand, "--hand")
-    if not mine:
-        raise CardlabError('--hand is empty: give the cards the seat holds now, e.g. "AS KS 2H"')
     trick_list = [_cards(t, f"--tricks {i + 1}") for i, t in enumerate(tricks or [])]
     cur = _cards(current, "--current")
     for i, t in enumerate(trick_list):
@@ -266,6 +264,8 @@ def _position(
     else:
         why = f"the dealer's left, seat {cur_leader}, leads the first trick"
     sizes = [16 - n_tricks - (1 if (s - cur_leader) % 3 < len(cur) else 0) for s in range(3)]
+    if not mine and sizes[seat]:  # (empty only after the seat played its last card, to the last trick)
+        raise CardlabError('--hand is empty: give the cards the seat holds now, e.g. "AS KS 2H"')
     if len(mine) != sizes[seat]:
         # one card off: most likely the current trick read from the wrong seat; say whose cards they are
         hint = ""

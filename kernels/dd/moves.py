@@ -31,6 +31,12 @@ OVERTAKEN = 50  # following: a card that wins now but an opponent still to play 
 PARTNER_VOID = 40
 
 
+MIS_PUSH = 8  # misere, a pusher on lead: per rank the ducking seat's lowest card of the suit lies above the lead
+
+
+MIS_DUCK = 8  # misere, the ducking seat on lead: per card of the others above the lead
+
+
 RHO_HONOUR = 40
 
 
@@ -150,7 +156,14 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
             top = (others & ~((low << ONE) - ONE)) == 0  # no other present card above it
             if misere:
                 if k == 0:
-                    score = -r
+                    if mine:
+                        # a pusher leads: a suit whose every card in the ducking seat's hand is above this one
+                        # forces it to win unless a partner must go higher
+                        sl = lane(hands[low_index(np.uint64(countteam))], s)
+                        score = (MIS_PUSH * (low_index(sl) - r) if sl else -MIS_PUSH * 16) - r
+                    else:
+                        # the ducking seat leads: the card with the most of the others' cards above it
+                        score = MIS_DUCK * popcount(others & ~((low << ONE) - ONE)) - r
                 elif beats(c, best, trump):
                     score = -100 + r
                 else:

@@ -37,6 +37,9 @@ MIS_PUSH = 8  # misere, a pusher on lead: per rank the ducking seat's lowest car
 MIS_DUCK = 8  # misere, the ducking seat on lead: per card of the others above the lead
 
 
+MIS_SHORT = 64  # misere, the ducking seat on lead: per card it holds in the suit (its shortest suit first)
+
+
 RHO_HONOUR = 40
 
 
@@ -162,8 +165,11 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                         sl = lane(hands[low_index(np.uint64(countteam))], s)
                         score = (MIS_PUSH * (low_index(sl) - r) if sl else -MIS_PUSH * 16) - r
                     else:
-                        # the ducking seat leads: the card with the most of the others' cards above it
-                        score = MIS_DUCK * popcount(others & ~((low << ONE) - ONE)) - r
+                        # the ducking seat leads from its shortest suit (void, it may throw its dangerous cards
+                        # later), there the card with the most of the others' cards above it
+                        score = (
+                            MIS_DUCK * popcount(others & ~((low << ONE) - ONE)) - r - MIS_SHORT * popcount(lane(h, s))
+                        )
                 elif beats(c, best, trump):
                     score = -100 + r
                 else:

@@ -450,6 +450,13 @@ def _runner_up_note(table: pd.DataFrame, line: str) -> str:
     )
 
 
+#: the pimc model refused a misere hand above MISERE_DD_CARDS cards (play and discard decisions)
+_MISERE_PIMC = (
+    f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search explodes "
+    "above); use another model (heuristic, or search, which plays the misere to the end)"
+)
+
+
 def _cut_to_bounds(table: pd.DataFrame, bounds: dict) -> None:
     """The intervals of each measure cut to the least and most one sample can be (the round score never below 0
     by default, BM-6): the mean lies within them, so no coverage is lost. Done on the finished table: precision
@@ -494,10 +501,7 @@ def play_spec(
             "tricks with --tricks (each in the order played), not --played"
         )
     if model == K.M_DD_EACH_LAYOUT and pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS:
-        raise CardlabError(
-            f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
-            "explodes above); use another model (heuristic, or search, which plays the misere to the end)"
-        )
+        raise CardlabError(_MISERE_PIMC)
     if model != K.M_DD_EACH_LAYOUT:  # solver seats playing on take over at --pimc-from cards, if they hold more
         check_misere_search(names, pimc_from, pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS)
     pv = player_array(pimc_from, pimc_samples, names)
@@ -897,10 +901,7 @@ def discard_spec(
     unknown = FULL & ~held_mask & ~known_out
     model, strat, names = _models(strategies)
     if model == K.M_DD_EACH_LAYOUT and rtype == 3:
-        raise CardlabError(
-            f"pimc in the misere round needs hands of at most {MISERE_DD_CARDS} cards (the double-dummy search "
-            "explodes above); use another model (heuristic, or search, which plays the misere to the end)"
-        )
+        raise CardlabError(_MISERE_PIMC)
     check_misere_search(names, pimc_from, rtype == 3)
     pv = player_array(pimc_from, pimc_samples, names)
     from kernels import rng

@@ -227,6 +227,18 @@ def test_another_seats_turn_is_answered_with_the_hand_played_on(pos):
     assert 1.96 * s.std_error <= 0.1 and (res.meta["trials"] > 16 or s.std_error == 0)
 
 
+def test_the_not_to_play_header_says_how_the_layouts_were_valued(capsys):
+    """The size line of a one-row answer before the seat's turn names the model's way: played on, or (pimc) each
+    layout solved double dummy; no 'turn:' line (the answer says whose turn it is)."""
+    pos = NOT_TO_PLAY[0]
+    argv = ["odds", "bismarck", "--hand", pos["hand"], "--round", "1", "--dealer", "2", "--played", pos["played"],
+            *[x for w in pos["won"] for x in ("--won", w)], "--leader", "1", "--trials", "8"]  # fmt: skip
+    for model, words in (("heuristic", "each played on from the position"), ("pimc", "each solved double dummy")):
+        assert cli.main([*argv, "--strategy", model]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Not seat 0's turn") and f"8 sampled layouts, {words}" in out and "\nturn:" not in out
+
+
 def test_score_intervals_stay_within_what_a_hand_can_score():
     """A misere hand whose round score is near 0 (BM-6: never below it by default): the normal interval of the
     mean would dip below 0; the table's is cut to 0 .. 4 (the dealer's left's allowance), tricks to 0 .. 16, while

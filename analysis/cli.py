@@ -232,7 +232,12 @@ def add_run_options(
         "at 95%%",
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    p.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK_SIZE, help="trials per chunk")
+    p.add_argument(
+        "--chunk-size",
+        type=positive_int,
+        help=f"trials per chunk, a thread's unit of work (default {DEFAULT_CHUNK_SIZE:,}; 16 or fewer with a search "
+        "or solver player)",
+    )
     add_variant_option(p, game)
     if strategies:
         names = (

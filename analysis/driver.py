@@ -100,6 +100,10 @@ class KernelSpec:
     #: precision mode may also stop when this says the table answers the question (``(table, precision) ->
     #: bool``; the advisor: every paired difference within ±P or clear of zero), at the same looks
     precision_done: Callable[..., bool] | None = None
+    #: trials per chunk where the caller gives none (None: ``DEFAULT_CHUNK_SIZE``). Specs with search or solver
+    #: players set a small one: a chunk is one thread's unit of work, and 4,096 such trials would be minutes in
+    #: one chunk, the other threads idle. The counts do not depend on it (each trial draws from its own streams)
+    chunk_size: int | None = None
 
     def fingerprint(self) -> str:
         h = hashlib.sha256()
@@ -458,7 +462,7 @@ def run(
     trials: int | None = None,
     precision: float | None = None,
     seed: int = 0,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
     backend: str = "threads",
     threads: int | None = None,
     workers: int | None = None,
@@ -475,7 +479,8 @@ def run(
     Returns a :class:`~analysis.tables.Result`: the tidy table from ``spec.tabulate`` and the metadata.
     Interrupting (Ctrl-C, or SIGTERM under the CLI) raises :class:`~analysis.errors.Interrupted` with the
     checkpoint kept; running again with the same arguments resumes, and the final result, its looks included,
-    equals an uninterrupted run's. Precision mode stops at ``max_trials`` (default CARDLAB_MAX_TRIALS or 10**9)
+    equals an uninterrupted run's. ``chunk_size`` None: the spec's (``KernelSpec.chunk_size``), else
+    ``DEFAULT_CHUNK_SIZE``. Precision mode stops at ``max_trials`` (default CARDLAB_MAX_TRIALS or 10**9)
     with ``meta["precision_reached"]`` false if the target is still out of reach.
     """
     if (trials is None) == (precision is None):
@@ -487,6 +492,8 @@ def run(
             f"bad precision {precision!r}: expected a positive half-width in the measure's unit (0.01 of a "
             "probability, 0.5 of a score)"
         )
+    if chunk_size is None:
+        chunk_size = spec.chunk_size or DEFAULT_CHUNK_SIZE
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     key0, key1 = split_seed(seed)

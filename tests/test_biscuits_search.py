@@ -17,9 +17,13 @@ from kernels import rng
 def test_hands_with_search_seats_are_complete_and_reproducible():
     spec = bi.simulation_spec(strategies=["planning", "0=search:30", "2=search:30"], unit="hand")
     assert spec.kernel.endswith("simulate_search_chunks")
-    a = driver.run(spec, trials=60, seed=4, chunk_size=15, progress=False, threads=1)
-    b = driver.run(spec, trials=60, seed=4, chunk_size=15, progress=False, threads=2)
+    a = driver.run(spec, trials=60, seed=4, chunk_size=60, progress=False, threads=1)
+    # two threads, each on chunks of the spec's size (small with a search seat): the same counts
+    b = driver.run(spec, trials=60, seed=4, progress=False, threads=2)
+    assert b.meta["chunk_size"] == bi.SEARCH_CHUNK < 60
     assert a.rows() == b.rows()
+    assert bi.compare_spec("planning", "search").chunk_size == bi.SEARCH_CHUNK
+    assert bi.simulation_spec(strategies=["planning"]).chunk_size is None  # the default, 4,096
     t = a.table
     first = t[(t.measure == "out_first") & t.seat.notna()]
     assert len(first) == 4 and first.successes.sum() == 60  # one seat goes out first in every hand (BI-8)

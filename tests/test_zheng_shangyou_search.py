@@ -19,8 +19,12 @@ def test_games_with_a_search_seat_are_complete_zero_sum_and_reproducible():
     spec = zs.simulation_spec(strategies=["1=search:60"])
     assert spec.kernel.endswith("simulate_full_chunks")
     a = driver.run(spec, trials=120, seed=4, chunk_size=30, progress=False, threads=1)
-    b = driver.run(spec, trials=120, seed=4, chunk_size=30, progress=False, threads=2)
+    # two threads, each on chunks of the spec's size (small with a search seat): the same counts
+    b = driver.run(spec, trials=120, seed=4, progress=False, threads=2)
+    assert b.meta["chunk_size"] == zs.SEARCH_CHUNK < 120
     assert a.rows() == b.rows()
+    assert zs.compare_spec("greedy", "search").chunk_size == zs.SEARCH_CHUNK
+    assert zs.simulation_spec(strategies=["0=planning"]).chunk_size is None  # the default, 4,096
     t = a.table
     assert t[(t.measure == "score") & t.seat.isna()].iloc[0].total == 0
     places = t[(t.measure == "place") & t.seat.notna()]

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from ..cards import Deck
-from ..driver import DEFAULT_CHUNK_SIZE, KernelSpec
+from ..driver import KernelSpec
 from ..errors import CardlabError
 from ..rules import GameRules, load_game
 from ..tables import Result
@@ -128,7 +128,7 @@ class RunOptions:
     trials: int | None = None
     precision: float | None = None
     seed: int = 0
-    chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunk_size: int | None = None  # None: the spec's (small for search and solver players), else 4,096
     backend: str = "threads"
     threads: int | None = None
     workers: int | None = None

@@ -184,6 +184,11 @@ def strategy_rows(names: list[str]) -> np.ndarray:
     return np.array(rows, dtype=np.int64)
 
 
+#: trials per chunk where a seat searches (KernelSpec.chunk_size): a hand takes tens of milliseconds, and the
+#: default 4,096 would leave every thread but one idle on the runs people make of it (hundreds of hands)
+SEARCH_CHUNK = 16
+
+
 def searches(strat: np.ndarray) -> bool:
     """Whether a seat of these rows is the search player (its kernels have the search compiled in)."""
     return bool((strat[:, 0] == K.PLAY_SEARCH).any())
@@ -224,6 +229,7 @@ def simulation_spec(
         tabulate=tabulate,
         describe={"players": 4, "variants": full, "strategies": names, "unit": unit},
         precision_measures=("game_won",) if unit == "game" else ("out_first",),
+        chunk_size=SEARCH_CHUNK if searches(strat) else None,
     )
 
 
@@ -368,6 +374,7 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
         tabulate=tab,
         describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired"},
         precision_measures=("team_points_challenger_minus_field",),
+        chunk_size=SEARCH_CHUNK if searches(a) or searches(b) else None,
     )
 
 

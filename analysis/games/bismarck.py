@@ -140,6 +140,12 @@ def uses_solvers(strat: np.ndarray) -> bool:
     return bool((np.asarray(strat) >= K.S_PIMC).any())
 
 
+#: trials per chunk where a seat plays with the search or the solver (KernelSpec.chunk_size): such a hand takes
+#: tens of milliseconds to seconds, and the default 4,096 would leave every thread but one idle. A game is 12
+#: hands, a paired trial 4
+SOLVER_CHUNK = {"hand": 16, "game": 2, "paired": 4}
+
+
 def labels(names) -> list[str]:
     """The names as outputs print them: a search player's budget and exploration constant spelled out."""
     return [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
@@ -257,6 +263,7 @@ def simulation_spec(
         tabulate=tabulate,
         describe=describe,
         precision_measures=("made_quota",) if unit == "hand" else ("game_won",),
+        chunk_size=SOLVER_CHUNK[unit] if uses_solvers(strat) else None,
     )
 
 
@@ -382,6 +389,7 @@ def compare_spec(
             "samples": samples,
         },
         precision_measures=("tricks_challenger_minus_field",),
+        chunk_size=SOLVER_CHUNK["paired"] if uses_solvers(np.array(codes)) else None,
     )
 
 

@@ -685,15 +685,22 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     return Result(table=table, meta=meta, headline=spec.precision_measures)
 
 
+#: the games whose compile note this process has printed: a command that runs several kernels of a game (a
+#: report) says it once
+_announced: set[str] = set()
+
+
 def _compile_note(spec: KernelSpec, say: bool = True) -> bool:
-    """One line on stderr (``say``) when the kernel is not in the numba cache yet, so a first run does not look
-    hung; the observer, if any, hears of it too. Returns whether the kernel is to be compiled."""
+    """One line on stderr (``say``, once a game in a process) when the kernel is not in the numba cache yet, so a
+    first run does not look hung; the observer, if any, hears of it too. Returns whether the kernel is to be
+    compiled."""
     from kernels._jit import is_cached
 
     if is_cached(_load_kernel(spec.kernel)) is False:
         notify(stage="compiling", game=spec.game)
-        if not say:
+        if not say or spec.game in _announced:
             return True
+        _announced.add(spec.game)
         print(
             f"cardlab: compiling the {spec.game} kernels this command needs (once: they are cached afterwards; up to "
             "about a minute on 2 cores)",

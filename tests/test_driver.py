@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -237,3 +238,16 @@ def test_batches_never_leave_a_thread_idle(monkeypatch):
     assert sizes == [8, 4, 2, 2, 2, 2] and sum(sizes) == 20
     monkeypatch.undo()
     assert rows == driver.run(SPEC, trials=20 * CHUNK, seed=42, chunk_size=CHUNK, progress=False, threads=1).rows()
+
+
+def test_the_compile_note_is_printed_once_a_game(monkeypatch, capsys):
+    # a report compiles several kernels of one game: one line says so, not one a kernel
+    import kernels._jit
+
+    monkeypatch.setattr(kernels._jit, "is_cached", lambda f: False)
+    monkeypatch.setattr(driver, "_announced", set())
+    other = dataclasses.replace(SPEC, game="bismarck")
+    assert driver._compile_note(SPEC) and driver._compile_note(SPEC) and driver._compile_note(other)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert "compiling the bisko-bobo kernels" in lines[0] and "compiling the bismarck kernels" in lines[1]

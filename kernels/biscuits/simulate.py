@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import rng
 from .._jit import borrowed, chunk_jit, jit, jit_inline
+from ..bits import copy_rows
 from .combinations import MAX_MOVES, V_PASS_FIRST_ONLY
 from .hand import _game_over, _play_hand_in_game, deal, next_starter_rule
 from .players import H_FIELDS, H_HCP, H_OUT_FIRST, H_PLAYS, H_POINTS, H_STARTER, MAX_HCP, MAX_PLAYS
@@ -185,7 +186,8 @@ def _compare_chunk(c, chunk_size, n_trials, key0, key1, strat_a, strat_b, bv, ro
             for s in range(4):
                 hands[s] = hands0[s]
                 counts[s] = 13
-                mixed[s] = strat_b[s] if (arm > 0 and s % 2 == arm - 1) else strat_a[s]
+                # a row copied by a loop: no slice assignment (bits.copy_rows)
+                copy_rows(mixed[s], strat_b[s] if (arm > 0 and s % 2 == arm - 1) else strat_a[s])
             rng.seed_state(st_play, key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY))
             p0, p1 = _play_hand_in_game(
                 hands, counts, starter, mixed, st_play, rec, moves, bv, True, 0, 0, 1 << 40, -1, 0, rec[:0], search

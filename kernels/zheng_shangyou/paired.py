@@ -130,12 +130,12 @@ def _compare_chunk(c, chunk_size, n_trials, key0, key1, P, deck, n_deal, strat_a
             flavour,
         )  # fmt: skip
         for s in range(P):
-            mixed[s] = strat_b[s]
+            copy_rows(mixed[s], strat_b[s])  # a loop: no slice assignment (bits.copy_rows)
             _play_dealt(
                 P, hands0, counts0, leader, mixed, key0, key1, t, rec_b, moves, scratch, hands, counts, st_play, zv,
                 flavour,
             )  # fmt: skip
-            mixed[s] = strat_a[s]
+            copy_rows(mixed[s], strat_a[s])
             _add_paired(row, s * PAIR_STATS, rec_a, rec_b, s)
 
 

@@ -865,7 +865,7 @@ def _cmd_solve(game: Game, args) -> None:
 #: the review's table output (every column in csv and json)
 REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
                   "dd_best", "tricks_taken", "tricks_best", "win_taken", "sole_win_taken", "loss_win", "loss_win_low",
-                  "loss_win_high", "loss_score"]  # fmt: skip
+                  "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
 
 
 def _cmd_record(game: Game, args) -> None:
@@ -903,7 +903,9 @@ def _cmd_review(game: Game, args) -> None:
         import pandas as pd
 
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
-            text += (result.table[with_cols].to_string(index=False) if len(result.table) else "(no decisions)") + "\n"
+            # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
+            shown = result.table[with_cols].to_string(index=False, na_rep="")
+            text += (shown if len(result.table) else "(no decisions)") + "\n"
         emit(text, args.out)
     else:
         emit_result(result, args)

@@ -102,18 +102,24 @@ def judge(
             max_trials=max_trials,
         )  # fmt: skip
         trials += int(res.meta["trials"])
-        rows.append(decision_row(i, pos, taken, res.table, len(names), bool(res.meta["precision_reached"])))
+        reached = bool(res.meta["precision_reached"])
+        rows.append(decision_row(i, pos, taken, res.table, len(names), reached, bool(spec.describe.get("settled"))))
     bar.close()
     return rows, forced, trials
 
 
-def decision_row(i: int, pos: dict, taken: str, t: pd.DataFrame, n_actions: int, reached: bool) -> dict:
+def decision_row(
+    i: int, pos: dict, taken: str, t: pd.DataFrame, n_actions: int, reached: bool, settled: bool = False
+) -> dict:
     """One row of the review: the action taken against the best (the advisor's table ``t``); the losses are
-    zero where the taken action is not separated from the best at 95%."""
+    zero where the taken action is not separated from the best at 95%. ``settled``: a Zheng Shangyou decision
+    after the Winner went out, when the scores are taken (ZS-8): the advisor ranks it by the chance to end last
+    (the Loser), and the row has that chance, taken and best, and ``loss_last`` (the taken action's chance minus
+    the best's where its verdict is worse, else 0)."""
     by = {(m, a): r for m, a, r in zip(t["measure"], t["action"], t.itertuples(index=False))}
     best = t[(t["measure"] == "win") & (t["verdict"] == "best")]["action"].iloc[0]
-    if all(by[(m, taken)].estimate == by[(m, best)].estimate for m in ("win", "score")):
-        best = taken  # tied in both sums: the taken action is as good as the first-listed best
+    if all(by[(m, taken)].estimate == by[(m, best)].estimate for m in (("last",) if settled else ("win", "score"))):
+        best = taken  # tied in the ranking's sums: the taken action is as good as the first-listed best
 
     def loss(measure: str) -> tuple[float, float, float]:
         r = by[(measure, taken)]
@@ -144,6 +150,9 @@ def decision_row(i: int, pos: dict, taken: str, t: pd.DataFrame, n_actions: int,
     }
     if "decision" in pos:
         row["decision"] = pos["decision"]
+    if settled:
+        lt, lb = float(by[("last", taken)].estimate), float(by[("last", best)].estimate)
+        row.update(last_taken=lt, last_best=lb, loss_last=lt - lb if row["verdict"] == "worse" else 0.0)
     for m in dict.fromkeys(t["measure"]):  # a game's own measures (Bismarck's tricks): taken and best
         if m not in ("win", "score", "last") and not m.startswith("diff_"):
             row[f"{m}_taken"] = float(by[(m, taken)].estimate)
@@ -168,7 +177,9 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     turn, so they add up as per-move losses do, not to what the game was worth."""
     t, m = result.table, result.meta
     who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
-    worse = t[t["verdict"] == "worse"]
+    # decisions after the Winner went out (Zheng Shangyou, scores taken) cost no win chance: a clause of their own
+    late = t["loss_last"].notna() if "loss_last" in t.columns else pd.Series(False, index=t.index)
+    worse = t[(t["verdict"] == "worse") & ~late]
     one = forced_words[:-1] if m["forced"] == 1 and forced_words.endswith("s") else forced_words
     text = f"{who}: {len(t)} decision{'s' if len(t) != 1 else ''} ({m['forced']} {one} not counted)"
     if len(worse):
@@ -192,6 +203,15 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
             )
     else:
         text += "; none clearly worse than the best"
+    if late.any():
+        bad = t[(t["verdict"] == "worse") & late]
+        n = int(late.sum())
+        text += f"; {n} after the Winner went out, judged by the chance to end last (the Loser): " + (
+            f"{len(bad)} clearly more likely to end last than the best, by {100 * bad['loss_last'].sum():.1f} "
+            "points of that chance in all"
+            if len(bad)
+            else "none clearly worse"
+        )
     end = "" if m["over"] else f"; the record stops before the {m.get('unit_word', 'game')}'s end"
     return text + f"; against {', '.join(sorted(set(m['strategies'])))} models{end}"
 

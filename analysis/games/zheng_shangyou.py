@@ -619,8 +619,10 @@ class ZhengShangyou(Game):
     compare_also = ("challenger_minus_field_score", "points a game")
     review_notes = (
         "Zheng Shangyou's verdict and best go by the chance to go out first (the score breaks ties), so a worse "
-        "action may score more (a negative loss_score); once the Winner is out the scores are settled (ZS-8) and "
-        "every action ties."
+        "action may score more (a negative loss_score). Once the Winner is out the scores are settled (ZS-8) and what "
+        "is left to lose is the chance to end last (the Loser): those decisions go by it, as the advisor's do, in "
+        "the columns last_taken, last_best and loss_last (the taken action's chance minus the best's where it is "
+        "clearly worse, else 0), and the summary counts them apart."
     )
     simulate_epilog = (
         "Measures, per seat (seat 0 deals the first game, ZS-1) and pooled: winner (going out first), score "

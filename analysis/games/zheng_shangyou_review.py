@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field, replace
-from functools import partial
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,6 @@ import numpy as np
 from kernels import zheng_shangyou as K
 
 from .. import __version__
-from ..advisor import precision_done
 from ..driver import split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge, review_models
@@ -363,16 +361,9 @@ def review(
     def decisions():
         for i in it:
             pos = position_at(game, i)
+            # after the Winner went out (the scores taken, ZS-8) the advisor ranks by the chance to end last, and
+            # so does the review (analysis.review.decision_row)
             spec = odds_spec(variants=game.variants, strategies=models, **pos)
-            if spec.describe.get("settled"):
-                # the Winner is out and the scores were taken (ZS-8): the review's measures, the win chance and
-                # the score, no longer move, so every action ties there; the advisor's precision on the chance to
-                # end last would only cost samples here
-                spec = replace(
-                    spec,
-                    precision_measures=("diff_score",),
-                    precision_done=partial(precision_done, measure="diff_score"),
-                )
             yield i, pos, _action(game.events[i], game.variants), spec
 
     rows, forced, trials = judge(
@@ -407,9 +398,11 @@ def sections(result: Result, record_name: str):
         f"{record_name}: {m['players']} players, models {', '.join(m['strategies'])}; each decision judged on "
         f"what its seat knew then, every action on the same sampled layouts, to ±{m['precision_target']:g} on the "
         "paired differences. loss_win is the best action's chance to go out first minus the taken action's "
-        "(0 where the two are not separated at 95%); loss_score the same for the score (ZS-8)."
+        "(0 where the two are not separated at 95%); loss_score the same for the score (ZS-8). After the Winner "
+        "went out the scores are settled and a decision is judged by the chance to end last (the Loser): "
+        "last_taken, and loss_last, the taken action's chance minus the best's where it is clearly higher."
     )
     cols = ["event", "seat", "on_table", "taken", "best", "verdict", "win_taken", "loss_win", "loss_win_low",
-            "loss_win_high", "loss_score"]  # fmt: skip
+            "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
     return intro, review_sections(result, summary(result), "Chance to go out first through the game",
                                   "chance to go out first (%)", cols)  # fmt: skip

@@ -511,9 +511,15 @@ function showStep() {
   d.append(t);
   const lost = r.loss_win > 0;
   const score = !r.loss_score ? "." : r.loss_score > 0 ? `, and ${r.loss_score.toFixed(2)} points of score.` : `, though it scores ${(-r.loss_score).toFixed(2)} more.`;
-  d.append(el("p", { id: "loss", class: lost ? "loss" : "ok", text: lost
+  // Zheng Shangyou after the Winner went out: the scores are settled, the chance to end last is what is left
+  const late = r.loss_last !== undefined && r.loss_last !== null;
+  const lostLast = late && r.loss_last > 0;
+  d.append(el("p", { id: "loss", class: lost || lostLast ? "loss" : "ok", text: lost
     ? `Lost ${pts(r.loss_win)} points of win chance against ${r.best} (95%: ${pts(r.loss_win_low)} to ${pts(r.loss_win_high)})` + score
+    : lostLast
+    ? `The Winner is out and the scores are settled: ${pts(r.loss_last)} points more likely to end last (the Loser) than with ${r.best} (${pts(r.last_taken)}% against ${pts(r.last_best)}%).`
     : (r.verdict === "best" ? "The best action (or as good as it)."
+      : late ? `Ranked below ${r.best}, but its chance to end last is not clearly higher: no loss counted.`
       : `Ranked below ${r.best}, but its win chance is not separated from the best's at 95%: no loss counted.`) }));
   $("review-chart").replaceChildren(winChart(rows, S.step));
 }
@@ -537,7 +543,7 @@ function winChart(all, currentIndex) {
   s.append(svg("polyline", { points: pts_, class: "series" }));
   rows.forEach((row, i) => {
     const c = svg("circle", { cx: x(i), cy: y(row.win_taken ?? 0), r: i === current ? 7 : 4,
-      class: (row.loss_win > 0 ? "lost" : "kept") + (i === current ? " current" : "") });
+      class: (row.loss_win > 0 || row.loss_last > 0 ? "lost" : "kept") + (i === current ? " current" : "") });
     c.addEventListener("click", () => { S.step = idx[i]; showStep(); });
     s.append(c);
   });

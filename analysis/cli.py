@@ -348,7 +348,10 @@ def build_parser() -> _Parser:
         add_output_options(x)
 
     for game, _, o in _game_parsers(
-        sub, "odds", "odds", "win probability of each action at a decision, from what a player sees"
+        sub,
+        "odds",
+        "odds",
+        "what each action at a decision is worth (the game's measures, below), from what a player sees",
     ):
         for opt in game.odds_options:
             opt.add_to(o)
@@ -367,15 +370,16 @@ def build_parser() -> _Parser:
             required=True,
             choices=names,
             metavar="NAME",
-            help=f"the strategy every other seat plays: {', '.join(game.strategies())}"
-            + (f"; {game.strategy_notes}" if game.strategy_notes else ""),
+            help=f"the strategy {'the other team' if game.compare_by == 'team' else 'every other seat'} plays: "
+            f"{', '.join(game.strategies())}" + (f"; {game.strategy_notes}" if game.strategy_notes else ""),
         )
         c.add_argument(
             "--challenger",
             required=True,
             choices=names,
             metavar="NAME",
-            help="the strategy the switching seat plays instead (same names)",
+            help=f"the strategy the switching {'team' if game.compare_by == 'team' else 'seat'} plays instead (same "
+            "names)",
         )
         if game.compare_by == "seat":
             c.add_argument(

@@ -284,6 +284,7 @@ def result(
         "over": over,
         "unit_word": unit_word,
         "result": outcome,
+        "analysis": "review",
         "precision_target": precision,
         "precision_reached": all(r["precision_reached"] for r in rows),
         "trials": trials,

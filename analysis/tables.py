@@ -173,6 +173,16 @@ def _fixed(v: float, d: int) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
+def _blank_missing(t: pd.DataFrame) -> pd.DataFrame:
+    """A copy for the text view with every missing cell blank: ``to_string``'s ``na_rep`` reaches float columns
+    only, and printed <NA> (Int64) and None (object) a new user took for errors."""
+    out = t.copy()
+    for c in out.columns:
+        if not pd.api.types.is_float_dtype(out[c]):
+            out[c] = out[c].astype(object).where(out[c].notna(), "")
+    return out
+
+
 def _plain(x: float) -> str:
     """A float of the full table in plain decimals, never ``2.4e-01`` (pandas switches a whole column to that
     notation when one cell is small): 6 significant digits below 1, 6 decimals above, trailing zeros dropped;
@@ -219,8 +229,11 @@ class Result:
         for), or the whole tidy table with ``full``."""
         with pd.option_context("display.max_rows", 5000, "display.max_columns", 50, "display.width", 200):
             if full and self.headline and "estimate" in self.table and len(self.table):
-                # the whole table under the same header in words as the summary (json has the meta's every key)
-                body = self.table.to_string(index=False, float_format=_plain)
+                # the whole table under the same header in words as the summary (json has the meta's every key);
+                # a blank where a row has no value, no column blank in every row (csv and json keep them all)
+                body = _blank_missing(self.table.dropna(axis=1, how="all")).to_string(
+                    index=False, float_format=_plain, na_rep=""
+                )
                 return "\n".join(self.header_lines()) + "\n" + body + "\n"
             if full or not (measures or self.headline) or "estimate" not in self.table:
                 head = " ".join(
@@ -271,8 +284,15 @@ class Result:
         if m.get("compiling_included") and "elapsed_s" in m:
             size[-1] += " (compiling the kernels included: a first run)"
         if "precision_target" in m:
+            # the advisor's rule (positions.md) is not a half-width of every row: a difference clear of zero stops
+            # it too, so its rows' intervals may be wider than ±P; say which rule was held
+            rule = {"advisor": " on the differences to the best, or clear of zero", "review": " on each decision's "
+                    "differences to the best, or clear of zero"}.get(m.get("analysis", ""), "")  # fmt: skip
+            if m.get("not_to_play"):  # the advisor's one row (not the seat's turn): its score's half-width
+                rule = ""
             size.append(
-                f"precision ±{m['precision_target']:g} ({'reached' if m.get('precision_reached') else 'NOT reached'})"
+                f"precision ±{m['precision_target']:g}{rule} "
+                f"({'reached' if m.get('precision_reached') else 'NOT reached'})"
             )
         if size:
             lines.append(", ".join(size))

@@ -106,6 +106,8 @@ def test_precision_holds_the_point_differences():
     half = (d.ci_high - d.ci_low) / 2
     assert ((half <= 0.5) | (d.ci_high < 0) | (d.ci_low > 0)).all()
     assert r.meta["precision_reached"]
+    # the header names that rule: a row's interval may be wider than ±P where its difference is clear of zero
+    assert "precision ±0.5 on the differences to the best, or clear of zero (reached)" in r.header_lines()[-1]
 
 
 @pytest.mark.parametrize(

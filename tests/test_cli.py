@@ -712,8 +712,12 @@ def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():
 
     r = get("zheng-shangyou").compare("greedy", "planning", run=RunOptions(trials=20000, seed=1, progress=False))
     v = r.meta["verdict"]
-    assert v.startswith("planning is better than greedy") and "score -" in v
-    assert v.endswith("they disagree: planning wins more often, greedy gains more points a game")
+    # not "better" (a new user read that as the verdict): which is better depends on what one plays for
+    assert v.startswith("planning wins more often than greedy") and "score -" in v and "better than" not in v
+    assert v.endswith(
+        "they disagree: planning wins more often, greedy gains more points a game, so which is better depends on "
+        "whether one plays for wins or for points"
+    )
 
 
 def test_the_full_table_prints_plain_decimals(capsys):
@@ -724,6 +728,25 @@ def test_the_full_table_prints_plain_decimals(capsys):
     assert main(["simulate", "biscuits", "--trials", "2000", "--all", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert not re.search(r"\d[eE][+-]\d", out.split("\n", 1)[1]) and "0.0000000000" not in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "bismarck", "--trials", "50"],
+        ["compare", "biscuits", "--field", "greedy", "--challenger", "planning", "--trials", "50"],
+    ],
+)
+def test_the_full_table_leaves_missing_cells_blank(argv, capsys):
+    """--all in table output: a cell a row has no value for is blank, and a column blank in every row is left out
+    (a new user read <NA>, None and NaN as errors); csv keeps every column."""
+    import re
+
+    assert main([*argv, "--all", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert not re.search(r"<NA>|\bNone\b|\bNaN\b", out)
+    assert main([*argv, "--format", "csv", "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].split(",")[1] == "seat"  # every column, the empty ones too
 
 
 def test_the_summary_lines_up_each_measures_decimals_and_never_prints_minus_zero():

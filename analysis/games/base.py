@@ -348,7 +348,14 @@ class Game:
                 if h is not None and (h["ci_low"] > 0 > r["ci_high"] or h["ci_high"] < 0 < r["ci_low"]):
                     ahead = challenger if h["ci_low"] > 0 else field
                     behind = field if ahead == challenger else challenger
-                    result.meta["verdict"] += f"; they disagree: {ahead} wins more often, {behind} gains more {unit}"
+                    # not "better" then: which is better depends on what one plays for
+                    v = result.meta["verdict"]
+                    for word, says in (("better", "wins more often"), ("worse", "wins less often")):
+                        v = v.replace(f"{challenger} is {word} than {field}", f"{challenger} {says} than {field}", 1)
+                    result.meta["verdict"] = v + (
+                        f"; they disagree: {ahead} wins more often, {behind} gains more {unit}, so which is better "
+                        "depends on whether one plays for wins or for points"
+                    )
         return result
 
     def _compare_key(self, who, spec: KernelSpec) -> tuple[str | None, Any]:

@@ -372,7 +372,7 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
         args=(a, b, variant_array(variants)),
         n_counts=2 * K.PAIR_STATS,
         tabulate=tab,
-        describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired"},
+        describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired", "unit": "hand"},
         precision_measures=("team_points_challenger_minus_field",),
         chunk_size=SEARCH_CHUNK if searches(a) or searches(b) else None,
     )
@@ -446,6 +446,16 @@ class Biscuits(Game):
         "team_points_challenger_minus_field, the switching team's points in the hand (BI-8) with the challenger "
         "minus with the field, paired on the same hand; field_value and challenger_value the team's mean points a "
         "hand each way. Games to 30 points are simulate's (--unit game)."
+    )
+    odds_epilog = (
+        "Measures, per action, every action on the same sampled layouts: score (the net points: the seat's team's "
+        "points this hand minus the other team's, BI-8), win (the chance that the seat's team scores more than the "
+        "other this hand), diff_score and diff_win (the action minus the best, paired, with 95% intervals). The "
+        "best action has the highest net points (the points are what the game counts, BI-12); --precision P holds "
+        "the differences in points to +-P or clear of zero. The table shows score and diff_score (--all: win and "
+        "diff_win too). The models (--strategy) play every other decision of the hand, the seat's own later ones "
+        "included; the default is planning, the strongest built-in player after search (simulate's default, "
+        "greedy, is the field of its figures)."
     )
     review_notes = (
         "Biscuits' verdict and best go by the net points (the precision's measure), the team's points this hand "

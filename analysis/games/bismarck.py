@@ -385,6 +385,7 @@ def compare_spec(
             "challenger": challenger,
             "round": r + 1,
             "analysis": "paired",
+            "unit": "hand",
             "pimc_from": pimc_from,
             "samples": samples,
         },

@@ -753,6 +753,9 @@ def _cmd_simulate(game: Game, args) -> None:
         **_given(args, game.simulate_options),
     )
     result = run(spec, **run_options(args).kwargs())
+    line = game.simulate_verdict(result)
+    if line:
+        result.meta["verdict"] = line
     emit_result(result, args, game)
     _precision_note(result, args)
 

@@ -263,6 +263,8 @@ class Result:
             first.append(f"field {m.get('field')} against challenger {m.get('challenger')}")
         elif m.get("strategies"):
             first.append("strategies " + _seats_text(m["strategies"]))
+        elif m.get("feature") and m.get("strategy"):  # what holding a card is worth (Zheng Shangyou)
+            first.append(f"the value of holding {m['feature']}, every seat {m['strategy']}")
         lines.append(", ".join(x for x in first if x))
         if m.get("model"):
             lines.append(f"model: {m['model']}")

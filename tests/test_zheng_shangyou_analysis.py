@@ -92,6 +92,31 @@ def test_bad_simulation_arguments(kw, msg):
         zs.simulation_spec(**kw)
 
 
+def test_simulate_value_of_a_card_is_the_card_value_table_with_its_answer(capsys):
+    """``simulate --value-of 3D`` (what a new user looked for: the README's paired card values) runs the card
+    value table of the API on the same deals, and says it in a line."""
+    from analysis.cli import main
+    from analysis.games import get
+
+    argv = ["simulate", "zheng-shangyou", "--value-of", "3D", "--trials", "2000", "--seed", "3", "--quiet"]
+    assert main([*argv, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    api = driver.run(zs.card_value_spec("3D"), trials=2000, seed=3, progress=False).rows()
+    assert rows == api
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    win = next(r for r in api if r["measure"] == "value_of_holding_win")
+    assert "the value of holding 3D, every seat greedy" in out and "2,000 deals" in out
+    assert f"holding 3D is worth {100 * win['estimate']:+.2f} points of win probability" in out
+    game = get("zheng-shangyou")
+    for kw, msg in (
+        (dict(strategies=["0=planning"]), "one strategy at every seat"),
+        (dict(games_per_match=2), "leave out --games-per-match"),
+    ):
+        with pytest.raises(CardlabError, match=msg):
+            game.simulation_spec(value_of="3D", **kw)
+
+
 def test_cli_simulate_json():
     p = subprocess.run(
         [

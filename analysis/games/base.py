@@ -243,6 +243,10 @@ class Game:
         """The kernel spec of ``cardlab simulate``; ``options`` are :attr:`simulate_options`' values."""
         raise NotImplementedError
 
+    def simulate_verdict(self, result: Result) -> str | None:
+        """A line in words after ``simulate``'s table, where its answer is one figure (none by default)."""
+        return None
+
     def tabulate(self, counts, trials: int, spec: KernelSpec) -> pd.DataFrame:
         """The tidy table of a simulation's merged counts (the spec's own tabulate)."""
         return spec.tabulate(counts, trials, spec)

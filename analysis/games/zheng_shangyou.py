@@ -15,7 +15,7 @@ from kernels import zheng_shangyou as K
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
-from ..tables import frame, mean_row, proportion_row
+from ..tables import Result, frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
 GAME = "zheng-shangyou"
@@ -665,6 +665,17 @@ class ZhengShangyou(Game):
             "measures match_top (alone on the highest total) and match_score (a seat's total) sum each match",
             type=positive_int,
         ),
+        Option(
+            "--value-of",
+            "what holding a card is worth to its holder instead of the table of games: 3D, RJ (the red joker), BJ "
+            "(the black joker), a two (2S, 2H, 2C, 2D), bomb or straight_flush (a hand that can make one). Each "
+            "trial is one deal played twice with the same draws: as dealt, and with the holder's card swapped "
+            "for a random card of another seat (a bomb or straight flush: a card of it); value_of_holding_win and "
+            "value_of_holding_score are the holder's win chance and score with the card minus without, paired. "
+            "--strategy NAME plays every seat (one name)",
+            choices=tuple(FEATURES),
+            metavar="FEATURE",
+        ),
     )
     exact_tables = EXACT_TABLES
     examples = {
@@ -720,7 +731,32 @@ class ZhengShangyou(Game):
         return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
-        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+        value_of = options.pop("value_of", None)
+        if value_of is None:
+            return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+        if options.get("games_per_match", 1) != 1:
+            raise CardlabError("--value-of measures single games: leave out --games-per-match")
+        names = list(strategies or [DEFAULT_STRATEGY])
+        if len(names) != 1 or "=" in names[0]:
+            raise CardlabError(
+                f"--value-of plays one strategy at every seat: give --strategy NAME, one name (got {' '.join(names)})"
+            )
+        return card_value_spec(value_of, strategy=names[0], players=players, variants=variants)
+
+    def simulate_verdict(self, result: Result) -> str | None:
+        """``--value-of``: one line on what holding the card is worth, with its intervals."""
+        m, t = result.meta, result.table
+        if m.get("analysis") != "card value":
+            return None
+        m["unit"] = "deal"  # each trial one deal, played with the card and without it
+        w = t[t["measure"] == "value_of_holding_win"].iloc[0]
+        sc = t[t["measure"] == "value_of_holding_score"].iloc[0]
+        what = {"bomb": "a bomb", "straight_flush": "a straight flush"}.get(m["feature"], m["feature"])
+        return (
+            f"holding {what} is worth {100 * w['estimate']:+.2f} points of win probability to its holder (95% interval "
+            f"{100 * w['ci_low']:+.2f} to {100 * w['ci_high']:+.2f}) and {sc['estimate']:+.2f} points a game "
+            f"({sc['ci_low']:+.2f} to {sc['ci_high']:+.2f}), every seat {m['strategy']}"
+        )
 
     def evaluate(self, sets, variants=None):
         return evaluate(list(sets), variants)

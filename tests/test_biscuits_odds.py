@@ -18,6 +18,7 @@ from analysis import cli
 from analysis.driver import run_chunks
 from analysis.errors import CardlabError
 from analysis.games import biscuits_odds as bo
+from analysis.games.biscuits_odds import DECK
 from kernels import biscuits as K
 from kernels import rng
 from kernels.advise import A_SAMPLES
@@ -176,6 +177,19 @@ def _layouts(spec, key0: int, n: int):
         assert sum(len(h) for h in hands) == len(set().union(*hands))
         assert set().union(*hands) <= set(pool.tolist()) | set().union(*(_codes(k) for k in known))
         yield t, hands
+
+
+def test_a_card_received_and_not_in_the_hand_is_out_of_play():
+    """--received without --played: a card the partner passed that is not in --hand was played by the seat, so
+    no sampled layout deals it to another hand (a new user's --received "AC KD" had left KD among the hidden
+    cards)."""
+    pos = {"hand": "AC 5S 5H", "cards_left": {"1": 4, "2": 3, "3": 6}, "received": "AC KD"}
+    spec = bo.state_spec(**pos)
+    kd = DECK.mask("KD").bit_length() - 1
+    assert kd not in spec.args[2].tolist()
+    for _t, hands in _layouts(spec, 5, 50):
+        assert not any(kd in h for h in hands)
+    assert DECK.mask("AC").bit_length() - 1 not in spec.args[2].tolist()  # in the hand: not hidden either
 
 
 def _force(fkind: int, value: int):

@@ -322,6 +322,7 @@ def state_spec(
             raise CardlabError(
                 f"--received {cards_of(m & ~fixed)}: a card received is in --hand or was played (--played, --current)"
             )
+        fixed |= m  # one not in the hand the seat has played: out of play, in no hidden hand
     for s in range(4):
         if int(known_at[s]).bit_count() > counts[s]:
             n_known = int(known_at[s]).bit_count()

@@ -320,6 +320,12 @@ def build_parser() -> _Parser:
         add_run_options(s, game)
 
     for game, _, e in _game_parsers(sub, "eval", "evaluate", "evaluate card sets (type and comparison key)"):
+        e.epilog = (
+            KEY_NOTE
+            if game.has("moves")
+            else "Columns: rank (the sets' order, 1 wins), the set's type (type_index its number) and key: the "
+            "comparison key, a higher key beating a lower one."
+        )
         e.add_argument("cards", nargs="+", help='one quoted card set per argument, e.g. "KC JC TC"')
         add_variant_option(e, game)
         add_output_options(e)
@@ -333,6 +339,7 @@ def build_parser() -> _Parser:
     for game, _, mv in _game_parsers(
         sub, "moves", "moves", "every legal play from a hand, on lead or over the current play"
     ):
+        mv.epilog = KEY_NOTE
         mv.add_argument("--hand", required=True)
         mv.add_argument("--current", help="the play on the table (omit on lead)")
         add_variant_option(mv, game)
@@ -868,6 +875,14 @@ def _cmd_solve(game: Game, args) -> None:
         meta["answer"] = df.attrs["answer"]  # the best card and its value, first (table output)
     emit_result(Result(df, meta), args)
 
+
+#: what eval's and moves' columns mean, where the games share them
+KEY_NOTE = (
+    "Columns: type (the combination, type_index its number), length (cards, where the type has lengths) and key: "
+    "the combination's order among those of its type and length, a higher key beating a lower one; two plays of "
+    "different lengths (a 5- and a 6-card straight) never meet, so their keys do not compare. `beats` says "
+    "whether one play may follow another, and why (bombs and the other exceptions included)."
+)
 
 #: the review's table output (every column in csv and json)
 REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",

@@ -423,7 +423,10 @@ BAD = [
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 0}}, "holds 1 to"),
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "current": "4D"}, "give --by"),
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "current": "4D 5S", "by": 1}, "not a combination"),
-    ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "known": {"1": "3D"}}, "named more often"),
+    (
+        {"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "known": {"1": "3D"}},
+        r"named more often than the deck holds it \(once\): in --hand and --known 1",
+    ),
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2}, "finished": [0]}, "seat 0 is finished"),
     ({"hand": "3D", "cards_left": {"1": 2, "2": 2, "3": 2}, "revolution": True}, "revolution=true"),
     ({"hand": "3D", "seat": 4, "cards_left": {}}, "seats are 0..3"),

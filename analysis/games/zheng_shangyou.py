@@ -583,7 +583,7 @@ def exact_hand_features(
             rows.append(
                 {
                     "hand_size": size,
-                    "feature": f"exactly {k} twos",
+                    "feature": f"exactly {k} two{'' if k == 1 else 's'}",
                     "probability": comb(4 * copies, k) * comb(n_cards - 4 * copies, size - k) / total,
                 }
             )

@@ -115,6 +115,13 @@ def odds_spec(
     hands = np.zeros((P, 2), dtype=np.uint64)
     hands[seat] = mine
     out_of_pool: Counter[int] = Counter(_codes(mine))
+    named_in: dict[int, list[str]] = {}  # the options that name each card, for the refusal of one named too often
+
+    def name_in(codes, option: str) -> None:
+        for c in codes:
+            named_in.setdefault(int(c), []).append(option)
+
+    name_in(_codes(mine), "--hand")
     need = counts.copy()
     need[seat] = 0
     for s, text in seat_map(known, "--known", P).items():
@@ -127,6 +134,7 @@ def odds_spec(
         hands[s] = ms
         need[s] -= len(cs)
         out_of_pool.update(cs)
+        name_in(cs, f"--known {s}")
     state = np.zeros(K.P_FIELDS, dtype=np.int64)
     state[K.P_LAST] = seat
     state[K.P_PLACE] = len(finished)
@@ -148,15 +156,21 @@ def odds_spec(
             state[K.P_PASSES] += 1 if counts[s] > 0 else 0
             s = (s + 1) % P
         out_of_pool.update(_codes(cur))
+        name_in(_codes(cur), "--current")
     elif by is not None:
         raise CardlabError("--by names who made the --current play: give --current too")
     if played:
         out_of_pool.update(_codes(_encode(played, variants)))
+        name_in(_codes(_encode(played, variants)), "--played")
     pool: Counter[int] = Counter(int(c) for c in deck)
     for c, k in out_of_pool.items():
         if pool[c] < k:
             many = "once" if n_copies == 1 else "twice"
-            raise CardlabError(f"{DECK.card(c)} is named more often than the deck holds it ({many})")
+            where = " and ".join(dict.fromkeys(named_in.get(c, [])))
+            raise CardlabError(
+                f"{DECK.card(c)} is named more often than the deck holds it ({many}): in {where}; a card is in one "
+                "place (a hand, the current play or the played cards)"
+            )
         pool[c] -= k
     pool_arr = np.array(sorted(pool.elements()), dtype=np.int64)
     if need.sum() > len(pool_arr):

@@ -229,7 +229,7 @@ def add_run_options(
         "--precision",
         type=_precision,
         help="instead of --trials: run until every row of the headline measures (or of --measure) is within +-P "
-        "at 95%%",
+        "at 95%%, in the measure's unit (0.01: one point of a probability; a score in its points)",
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument(

@@ -594,6 +594,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     compiling = False
     per_batch: int = plan.batch_chunks or 0  # set when the backend starts, unless given
     fewest = 1  # the workers: a batch of fewer chunks would leave some of them idle
+    # precision mode's one-time estimate of what is left (_say_how_long): the chunks timed so far, compiling not
+    timed_chunks, timed_s, told = 0, 0.0, False
     bar = _progress_bar(progress, trials)
     try:
         if bar is not None:
@@ -614,6 +616,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                     reached = done
                     rows = rows[:target]
                     break
+                if progress and not told and timed_chunks:
+                    told = _say_how_long(spec, target, hw, precision, plan, timed_s / timed_chunks)
                 target = next_look(target, hw, precision, plan.max_chunks)
                 continue
             if len(rows) >= target:
@@ -638,9 +642,11 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                 bar.update(min(stop * chunk_size, n_trials) - min(start * chunk_size, n_trials))
             notify(stage="running", trials=min(stop * chunk_size, n_trials), total=trials, half_width=None,
                     target=precision)  # fmt: skip
+            dt = time.perf_counter() - batch_t0
+            if not (compiling and start == 0):  # the first batch of a cold run is mostly compiling
+                timed_chunks, timed_s = timed_chunks + (stop - start), timed_s + dt
             # Aim for batches of about half a second, so progress, checkpoints and Ctrl-C stay responsive.
             if plan.batch_chunks is None:
-                dt = time.perf_counter() - batch_t0
                 if dt < 0.25:
                     per_batch = min(per_batch * 2, 1 << 16)
                 elif dt > 1.0 and per_batch > fewest:
@@ -709,6 +715,26 @@ def _compile_note(spec: KernelSpec, say: bool = True) -> bool:
         )
         return True
     return False
+
+
+def _say_how_long(spec: KernelSpec, n_chunks: int, hw: float, precision: float, plan: _Plan, per_chunk: float) -> bool:
+    """Precision mode, after a look that fell short: where the rest would take a while (over 20 s at the speed
+    so far), one line on stderr with the trials the spread so far says ±P needs and about how long (a new user's
+    --precision 0.01 on a score ran 6.5 minutes without a word). Returns whether it spoke."""
+    need = min(plan.max_chunks, int(np.ceil(n_chunks * (hw / precision) ** 2)))
+    left_s = (need - n_chunks) * per_chunk
+    if left_s < 20:
+        return False
+    when = f"about {left_s / 60:.0f} min" if left_s >= 90 else f"about {left_s:.0f} s"
+    upto = "up to " if spec.precision_done is not None else ""  # the advisor may stop sooner (clear of zero)
+    print(
+        f"cardlab: ±{precision:g} needs {upto}about {need * plan.chunk_size:,} trials by the spread so far (±{hw:.2g} "
+        f"after {n_chunks * plan.chunk_size:,}): {upto}{when} more at this speed; --precision is in the measure's "
+        "unit (a probability, or points); Ctrl-C stops, --checkpoint FILE lets a run resume",
+        file=sys.stderr,
+        flush=True,
+    )
+    return True
 
 
 def _kept(what: str, n: int, ckpt: Checkpoint | None) -> str:

@@ -251,3 +251,14 @@ def test_the_compile_note_is_printed_once_a_game(monkeypatch, capsys):
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2
     assert "compiling the bisko-bobo kernels" in lines[0] and "compiling the bismarck kernels" in lines[1]
+
+
+def test_precision_mode_says_once_how_long_a_long_run_will_take(capsys):
+    # a new user's --precision 0.01 on a score ran minutes in silence: after a look that falls short, where the
+    # rest would take over 20 s at the speed so far, one line gives the trials the spread asks for and the time
+    plan = driver._Plan(None, 0.01, 1000, 10**6, *driver.split_seed(0), None)
+    assert not driver._say_how_long(SPEC, 4, 0.04, 0.01, plan, per_chunk=0.1)  # 60 chunks more: 6 s
+    assert capsys.readouterr().err == ""
+    assert driver._say_how_long(SPEC, 4, 0.04, 0.01, plan, per_chunk=2.0)  # 2 min
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs about 64,000 trials" in err and "about 2 min more" in err

@@ -890,6 +890,29 @@ REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "
                   "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
 
 
+def _note_search_models(path: str) -> None:
+    """A review's models are the record's players unless --strategy names others: where a search player is among
+    them, every sampled layout searches at every turn, a long review (a new user's took 80 s, unwarned). One line
+    on stderr says so and how to have a quicker one."""
+    from .review import load_record
+
+    try:
+        recorded = load_record(path).get("strategies") or []
+        if isinstance(recorded, dict):  # by seat
+            recorded = list(recorded.values())
+    except (CardlabError, AttributeError):
+        return  # the review itself refuses a bad record, in one line
+    slow = sorted({str(s) for s in recorded if str(s).startswith("search")})
+    if slow:
+        print(
+            f"cardlab: the record's players are the review's models, {', '.join(slow)} among them: every sampled "
+            "layout searches at every turn, which takes a while; --strategy NAME (e.g. the game's default) reviews "
+            "against faster models",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def _cmd_record(game: Game, args) -> None:
     doc = game.record(
         seed=args.seed,
@@ -918,6 +941,8 @@ def _cmd_review(game: Game, args) -> None:
     if args.report:
         check_dir(args.report, "--report")
     run = RunOptions(precision=args.precision, seed=args.seed, threads=args.threads, progress=not args.quiet)
+    if not args.strategy and not args.quiet:
+        _note_search_models(args.record)
     result = review_result(game, game.review(args.record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
         text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"

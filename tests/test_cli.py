@@ -782,3 +782,19 @@ def test_the_full_table_keeps_the_header_in_words(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "bisko-bobo, 3 players, strategies heuristic at every seat" and lines[1].startswith("variants:")
     assert lines[3].split()[:3] == ["measure", "seat", "bisk"]
+
+
+def test_a_review_whose_models_search_says_so(tmp_path, capsys):
+    """The review's models are the record's players: a search player among them makes a long review, which one
+    line on stderr says (with the way to a quicker one); a record without one gets no line."""
+    from analysis.cli import _note_search_models
+
+    rec = tmp_path / "game.json"
+    rec.write_text(json.dumps({"strategies": {"0": "greedy", "1": "search:200:0.7", "2": "greedy"}}))
+    _note_search_models(str(rec))
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "search:200:0.7 among them" in err and "--strategy NAME" in err
+    rec.write_text(json.dumps({"strategies": {"0": "greedy", "1": "planning"}}))
+    _note_search_models(str(rec))
+    _note_search_models(str(tmp_path / "missing.json"))  # the review refuses it, in its own line
+    assert capsys.readouterr().err == ""

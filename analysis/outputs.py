@@ -98,9 +98,15 @@ def _check_folder(folder: Path, option: str, text: str) -> None:
     try:
         st = os.statvfs(anc)
     except (OSError, AttributeError):
-        return
-    if st.f_flag & getattr(os, "ST_RDONLY", 1):
+        st = None
+    if st is not None and st.f_flag & getattr(os, "ST_RDONLY", 1):
         raise CardlabError(f"{option} {text!r}: {str(anc)!r} is on a read-only file system")
+    # the permission bits do not tell all (root passes os.access; /proc or /sys take no new entries): a folder
+    # made and removed at once is the test, before any work
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".cardlab-probe-", dir=anc))
+    except OSError as e:
+        raise CardlabError(f"{option} {text!r}: cannot create files in {str(anc)!r} ({_reason(e)})") from None
 
 
 @contextmanager

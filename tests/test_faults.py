@@ -92,6 +92,16 @@ def test_bad_output_path_is_refused_before_any_work(tmp_path, capsys, argv, opti
     assert _listing(tmp_path) == before
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_a_folder_that_takes_no_new_entries_is_refused_before_any_work(capsys):
+    """/proc passes the permission test for root, but no folder can be made there: the --out path's missing
+    folders are tried (a folder made and removed at once) before the run, not after it (exit 74)."""
+    code = main([*SIM, "--out", "/proc/cardlab-x/a.csv"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "cannot create files in '/proc'" in err
+
+
 def test_a_legal_255_byte_name_is_written(tmp_path):
     name = "a" * 251 + ".csv"
     assert main([*SIM, "--format", "csv", "--out", str(tmp_path / name)]) == 0

@@ -148,14 +148,27 @@ def read_position(path: str | dict, game: str, accepted: tuple[str, ...]) -> dic
     from .outputs import read_json
 
     where = position_label(path)
-    doc = copy.deepcopy(path) if isinstance(path, dict) else read_json(path, where)
+    if isinstance(path, dict):
+        doc = copy.deepcopy(path)
+    elif path.lstrip().startswith("{"):  # the document itself on the command line, not a file name
+        import json
+
+        try:
+            doc = json.loads(path)
+        except ValueError as e:
+            raise CardlabError(f"{where} is not valid JSON: {e}") from None
+    else:
+        doc = read_json(path, where)
     if not isinstance(doc, dict):
         raise CardlabError(f"{where}: expected a JSON object of position fields")
     if doc.get("game", game) != game:
         raise CardlabError(f"{where} is a {doc['game']} position, not {game}")
     unknown = sorted(set(doc) - set(accepted) - {"game", "variants", "models", "players"})
     if unknown:
-        raise CardlabError(f"{where}: unknown field {unknown[0]!r}; accepted: {', '.join(accepted)}")
+        raise CardlabError(
+            f"{where}: unknown field {unknown[0]!r}; accepted: {', '.join(accepted)}, and game, players, variants, "
+            "models"
+        )
     _check_types(doc, where)
     models = doc.get("models")
     if isinstance(models, dict):
@@ -167,7 +180,9 @@ def read_position(path: str | dict, game: str, accepted: tuple[str, ...]) -> dic
 
 def position_label(path: str | dict) -> str:
     """How messages name a position document: its ``--position`` file, or "the position" (a request body)."""
-    return "the position" if isinstance(path, dict) else f"--position {path!r}"
+    if isinstance(path, dict):
+        return "the position"
+    return "--position (the JSON given)" if path.lstrip().startswith("{") else f"--position {path!r}"
 
 
 def advisor_spec(

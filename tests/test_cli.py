@@ -798,3 +798,19 @@ def test_a_review_whose_models_search_says_so(tmp_path, capsys):
     _note_search_models(str(rec))
     _note_search_models(str(tmp_path / "missing.json"))  # the review refuses it, in its own line
     assert capsys.readouterr().err == ""
+
+
+def test_a_position_may_be_given_as_json_text(tmp_path, capsys):
+    """--position takes a file or the JSON itself (the help's example is JSON text, which a new user typed);
+    both give the same answer, and a field that is not one is refused naming every accepted one."""
+    doc = '{"seat": 1, "upright": "9H", "tucked": "KS"}'
+    f = tmp_path / "p.json"
+    f.write_text(doc)
+    argv = ["odds", "bisko-bobo", "--trials", "2000", "--format", "json", "--quiet"]
+    assert main([*argv, "--position", str(f)]) == 0
+    from_file = json.loads(capsys.readouterr().out)["rows"]
+    assert main([*argv, "--position", doc]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == from_file
+    assert main([*argv, "--position", '{"seat": 1, "tuckd": "KS"}']) == 2
+    err = capsys.readouterr().err
+    assert "--position (the JSON given): unknown field 'tuckd'" in err and "players, variants, models" in err

@@ -493,7 +493,7 @@ class Biscuits(Game):
     }
     exact_options = (Option("--cards", "hand size (default 13)", type=positive_int),)
     odds_options = (
-        Option("--position", "a position document: a JSON object of the fields below, named as the flags "
+        Option("--position", "a position document, a file or the JSON itself: a JSON object of the fields below, named as the flags "
                'with _ for -, e.g. {"hand": "5S 5H", "cards_left": {"1": 9}} (seeds/biscuits.md lists '
                "them); flags given override it (a SEAT=VALUE option seat by seat)"),
         Option("--decision", "the decision to advise (BI-13): pass (the 13 dealt cards; the default without a trick "

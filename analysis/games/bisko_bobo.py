@@ -1269,7 +1269,7 @@ class BiskoBobo(Game):
         Option("--cards", "set size", type=positive_int),
     )
     odds_options = (
-        Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ for "
+        Option("--position", "a position document, a file or the JSON itself: a JSON object of the fields below, named as the flags with _ for "
                '-, seat-keyed ones as objects, e.g. {"seat": 1, "upright": "9H", "tucked": "KS", "opening": {"0": '
                '"AH KD"}, "flingo": {"0": "QD"}} (seeds/bisko-bobo.md lists them); flags given override it (a SEAT=VALUE option seat by seat)'),
         Option("--seat", "the deciding seat (0 = dealer's left; required, here or in --position)", type=int),

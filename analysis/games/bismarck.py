@@ -726,7 +726,7 @@ class Bismarck(Game):
         "the score but clearly is on the quota, the answer says so; rule ids (BM-4, BM-6, 3(c)10) are those of seeds/bismarck.md."
     )
     odds_options = (
-        Option("--position", "a position document: a JSON object of the fields below, named as the flags with _ "
+        Option("--position", "a position document, a file or the JSON itself: a JSON object of the fields below, named as the flags with _ "
                'for -, e.g. {"hand": "AS KS", "round": 1, "dealer": 2, "tricks": ["2S 5S AS"]} (seeds/bismarck.md '
                "lists them); flags given override it (a SEAT=VALUE option seat by seat)"),
         Option("--decision", "the decision to advise (BM-9): play (a card; the default), name_trumps (round 3 "

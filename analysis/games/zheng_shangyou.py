@@ -700,7 +700,7 @@ class ZhengShangyou(Game):
         Option("--cards", "hand size (default: each size the deal gives at these players)", type=positive_int),
     )
     odds_options = (
-        Option("--position", "a position document: a JSON object of the fields below, named as the flags "
+        Option("--position", "a position document, a file or the JSON itself: a JSON object of the fields below, named as the flags "
                'with _ for -, e.g. {"hand": "5S 5H", "cards_left": {"1": 9}} (seeds/zheng-shangyou.md lists '
                "them); flags given override it (a SEAT=VALUE option seat by seat)"),
         Option("--decision", "play (default) or exchange: which card the Winner gives back in the Loser's "

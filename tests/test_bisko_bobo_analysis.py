@@ -222,3 +222,17 @@ def test_odds_answer_line():
     acc = part.table[part.table.measure == "acceptance"].iloc[0].estimate
     assert 0 < acc < 1 and f"{100 * acc:.1f}% of the 20,000 sampled deals matched the position" in part.meta["answer"]
     assert "matched the position" not in clear.meta["answer"]  # every deal fits a position given in full
+
+
+def test_the_answer_speaks_for_the_action_it_recommends_and_the_rows_have_verdicts():
+    """'Take the Flingo' gives the Flingo's chance first and its difference positive (a new user read
+    '-0.69 percentage points for Jingo' as against the advice); the win rows carry the verdict odds --help
+    promises."""
+    res = bb.odds({"trials": 100_000, "seed": 0, "progress": False}, 4, 1, upright="9H", tucked="KS")
+    d = res.table[res.table.measure == "difference"].iloc[0]
+    assert d.action == "Jingo - Flingo" and d.ci_high < 0  # the Flingo is clearly better here
+    line = res.meta["answer"]
+    assert line.startswith("Take the Flingo: win ") and line.index("with Flingo") < line.index("with Jingo")
+    assert f"{-100 * d.estimate:+.2f} percentage points for Flingo" in line and "+" in line.split("for Flingo")[0]
+    win = res.table[res.table.measure == "win"].set_index("action")["verdict"]
+    assert win["Flingo"] == "best" and win["Jingo"] == "worse"

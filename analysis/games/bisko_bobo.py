@@ -1013,6 +1013,16 @@ def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataF
     )
     df = pd.DataFrame(rows)
     df["seat"] = df["seat"].astype("Int64")
+    # the verdict beside each action (odds --help): the paired difference decides; the same win on every deal
+    # (no spread) is "equal"
+    best, other = (a1, a0) if (diff > 0 or (diff == 0 and w1 >= w0)) else (a0, a1)
+    if n and sd2 == 0:
+        says = "equal"
+    elif n and (lo > 0 or hi < 0):
+        says = "worse"
+    else:
+        says = "uncertain"
+    df["verdict"] = df["action"].map({best: "best", other: says})
     return df
 
 
@@ -1126,6 +1136,12 @@ def odds_answer(table: pd.DataFrame, decision: str) -> str:
     chances = f"win {100 * win[a1]:.1f}% with {a1}, {100 * win[a0]:.1f}% with {a0}"
     if d.ci_low > 0 or d.ci_high < 0:
         better = 1 if d.ci_low > 0 else 0
+        if not better:  # said for the action recommended: its chance first, its difference positive
+            chances = f"win {100 * win[a0]:.1f}% with {a0}, {100 * win[a1]:.1f}% with {a1}"
+            pts = (
+                f"{-100 * d.estimate:+.2f} percentage points for {a0} (95% interval {-100 * d.ci_high:+.2f} to "
+                f"{-100 * d.ci_low:+.2f})"
+            )
         text = f"{_TAKE[decision][better]}: {chances}, {pts}"
     else:
         text = f"No clear difference: {chances}, {pts}; more deals (--trials, --precision) could separate them"

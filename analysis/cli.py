@@ -539,6 +539,11 @@ def build_parser() -> _Parser:
         rv.add_argument("--quiet", action="store_true", help="no progress bar")
         add_output_options(rv)
         rv.add_argument(
+            "--all",
+            action="store_true",
+            help="table output: every column (default: the seat's hand, the actions, the verdict and the losses)",
+        )
+        rv.add_argument(
             "--report",
             metavar="DIR",
             help="also write DIR/README.md, DIR/review.html and the chart of the seat's chances through the game",
@@ -885,9 +890,9 @@ KEY_NOTE = (
 )
 
 #: the review's table output (every column in csv and json)
-REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
-                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "sole_win_taken", "loss_win", "loss_win_low",
-                  "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
+REVIEW_COLUMNS = ["event", "seat", "decision", "hand", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
+                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "sole_win_taken", "loss_win",
+                  "loss_win_low", "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
 
 
 def _note_search_models(path: str) -> None:
@@ -947,6 +952,8 @@ def _cmd_review(game: Game, args) -> None:
     if args.format == "table":
         text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
+        if args.all:
+            with_cols = list(result.table.columns)
         import pandas as pd
 
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):

@@ -6,6 +6,7 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -814,3 +815,18 @@ def test_a_position_may_be_given_as_json_text(tmp_path, capsys):
     assert main([*argv, "--position", '{"seat": 1, "tuckd": "KS"}']) == 2
     err = capsys.readouterr().err
     assert "--position (the JSON given): unknown field 'tuckd'" in err and "players, variants, models" in err
+
+
+def test_the_review_table_shows_the_hand_and_the_best_chance_and_all_shows_every_column(capsys):
+    """A new user answering 'where did I go wrong' needed the seat's hand and the best action's chance, which
+    only csv and json had; --all prints every column."""
+    rec = str(Path(__file__).parents[1] / "seeds" / "records" / "bisko-bobo-example.json")
+    assert main(["review", "bisko-bobo", rec, "--seat", "2", "--quiet"]) == 0
+
+    def columns(out: str) -> set[str]:
+        return set(next(line for line in out.splitlines() if line.split()[:1] == ["event"]).split())
+
+    head = columns(capsys.readouterr().out)
+    assert {"hand", "win_taken", "win_best", "loss_win"} <= head and "trials" not in head
+    assert main(["review", "bisko-bobo", rec, "--seat", "2", "--quiet", "--all"]) == 0
+    assert {"hand", "trials", "precision_reached"} <= columns(capsys.readouterr().out)

@@ -113,7 +113,15 @@ def test_odds_precision_mode():
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=KS QD"]), "duplicate card KS"),
         (dict(seat=2, upright="KS", tucked="QH", jingo=[0]), "every earlier seat"),
         (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=QH JH"]), "duplicate card QH"),
-        (dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=TD JD"]), "earns one reward"),
+        (
+            dict(seat=1, upright="KS", tucked="QH", opening=["0=AH KD"], flingo=["0=TD JD"]),
+            "earns one reward.*; give TD",
+        ),
+        (
+            dict(seat=1, upright="KS", tucked="QH", opening=["0=AD KH"], flingo=["0=TD"]),
+            'after the flung one: --flingo 0="TD CARD"',
+        ),
+        (dict(seat=1, upright="KS", tucked="QH", jingo=[1]), "seat 1 is the deciding seat"),
         (dict(seat=1, upright="KS", tucked="QH", flingo=["0=TD"]), "opening cards"),
         # BB-5's Jingo-count rule at the last seat to choose (issue 36: "no sampled deal matched" without a reason)
         (dict(seat=3, upright="KS", tucked="QH", jingos_so_far=1), "must take a Jingo; there is no decision"),

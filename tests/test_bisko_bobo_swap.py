@@ -156,7 +156,7 @@ def test_later_flingo_cards_are_seen_and_the_compulsory_swap_keeps_with_whom():
         ({"low": ["2=4H", "3=3S"]}, "give the deciding seat's own LOW card"),
         ({"low": ["0=2C", "2=4H"]}, "give --swapped 2=SEAT or --declined 2"),
         ({"low": ["0=4S", "2=4H"], "swapped": ["2=0"]}, "has not chosen yet"),
-        ({"low": ["0=AS", "2=4H"]}, "not a LOW card"),
+        ({"low": ["0=AS", "2=4H"]}, "not a LOW card for 4 players (those are 2 to 8 of each suit, BB-1)"),
         ({"low": ["0=4S"]}, "no Jingo player comes after seat 0"),
         ({"low": ["0=4S", "2=4H"], "swapped": ["2=2"]}, "bad --swapped"),
     ],

@@ -384,7 +384,10 @@ def _eval_answer(df: pd.DataFrame) -> str:
         sets = " and ".join(f"{c!r}" for c in top["cards"])
         head = f"Tie: {sets} ({top['bisk'].iloc[0]}, equal keys: variant exact_tie decides)"
     else:
-        head = f"{top['cards'].iloc[0]!r} wins with a {top['bisk'].iloc[0]}"
+        bisk = top["bisk"].iloc[0]
+        head = f"{top['cards'].iloc[0]!r} wins" + (
+            " with no Bisk (the highest card)" if bisk == "No Bisk" else f" with a {bisk}"
+        )
     if len(rest):
         head += "; then " + ", ".join(
             f"{r.cards!r} ({r.bisk}, rank {r.rank})" for r in rest.sort_values("rank").itertuples()
@@ -776,8 +779,15 @@ def check_flingo(seat: int, cards: list[int], upright: int, chain: bool) -> None
             if chain
             else "earns one reward card (BB-5), otherwise none"
         )
+        # the fix, spelt out: the cards the rule asks for, or the hint to add a reward card
+        hint = (
+            f"; give {' '.join(str(DECK.card(c)) for c in cards[:n])}"
+            if len(cards) > n
+            else f'; add the reward card after the flung one: --flingo {seat}="{words} CARD"'
+        )
         raise CardlabError(
             f"seat {seat}'s Flingo {words}: a flung card of the upright card's suit ({DECK.card(upright)}) {rule}"
+            + hint
         )
 
 
@@ -854,8 +864,9 @@ def odds_spec(
     given = set(flingos) | jingo_seats
     if any(s >= seat for s in given):
         later = min(s for s in given if s >= seat)
+        when = "is the deciding seat" if later == seat else f"chooses after the deciding seat {seat}"
         raise CardlabError(
-            f"--flingo/--jingo {later}: seat {later} chooses after the deciding seat {seat} (seats choose in order "
+            f"--flingo/--jingo {later}: seat {later} {when} (seats choose in order "
             f"from 0, BB-5); give the choices of the earlier seats only"
             + (f" (0..{seat - 1})" if seat > 0 else ", and seat 0 has none")
         )

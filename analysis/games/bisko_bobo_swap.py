@@ -60,7 +60,10 @@ def swap_targets_spec(
     in_low = set(low_deck(P).tolist())
     for s, c in lows.items():
         if c not in in_low:
-            raise CardlabError(f"--low {s}={DECK.card(c)}: not a LOW card for {P} players")
+            raise CardlabError(
+                f"--low {s}={DECK.card(c)}: not a LOW card for {P} players (those are "
+                f"{str(DECK.card(min(in_low)))[:-1]} to {str(DECK.card(max(in_low)))[:-1]} of each suit, BB-1)"
+            )
     if len(set(lows.values())) != len(lows):
         raise CardlabError("--low: a LOW card is named twice")
     if seat not in lows:
@@ -229,7 +232,10 @@ def _tuck_spec(P, seat, full, lows, order, partner, forced_swap, flingos, later,
         template = template.copy()
         where = 2 * P + 1 + sum(1 if forced[s] == 1 else len(flingos[s]) for s in range(me))
         if got[0] in set(template.tolist()):
-            raise CardlabError(f"--received {DECK.card(got[0])}: the card is given elsewhere too")
+            raise CardlabError(
+                f"--received {DECK.card(got[0])}: the card is given elsewhere too (the upright or tucked card, an "
+                "opening or a Flingo): a card is in one place"
+            )
         if got[0] not in set(hid.tolist()):
             raise CardlabError(f"--received {DECK.card(got[0])}: not a HIGH card for {P} players")
         template[where] = got[0]

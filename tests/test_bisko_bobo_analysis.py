@@ -125,6 +125,12 @@ def test_odds_precision_mode():
         (dict(seat=1, upright="KS", tucked="QH", flingo=["0=TD"]), "opening cards"),
         # BB-5's Jingo-count rule at the last seat to choose (issue 36: "no sampled deal matched" without a reason)
         (dict(seat=3, upright="KS", tucked="QH", jingos_so_far=1), "must take a Jingo; there is no decision"),
+        # ... and before the dealer, where the dealer's opening Bisko is given (a new user's case: it had been
+        # "no sampled deal matched")
+        (
+            dict(seat=2, upright="KS", tucked="9H", opening=["3=AD KD", "0=AH QD", "1=TC QH"], flingo=["0=JC", "1=9D"]),
+            "the one later seat holds an opening Bisko .* must take a Jingo; there is no decision",
+        ),
         (dict(seat=3, upright="KS", tucked="QH", jingos_so_far=0), "must take a Flingo; there is no decision"),
         # BB-7 under bobo_only: a Jingo card is tucked only to make a Bobo (issue 36: this was answered)
         (

@@ -159,6 +159,7 @@ def test_later_flingo_cards_are_seen_and_the_compulsory_swap_keeps_with_whom():
         ({"low": ["0=AS", "2=4H"]}, "not a LOW card for 4 players (those are 2 to 8 of each suit, BB-1)"),
         ({"low": ["0=4S"]}, "no Jingo player comes after seat 0"),
         ({"low": ["0=4S", "2=4H"], "swapped": ["2=2"]}, "bad --swapped"),
+        ({"low": ["0=4S", "2=4H"], "jingo": [2]}, "--jingo names the Jingos of the seats before the deciding seat 0"),
     ],
 )
 def test_bad_swap_positions_are_refused_in_one_line(position, msg):

@@ -82,6 +82,11 @@ def swap_targets_spec(
         )
     if later:
         position["flingo"] = [x for x in position["flingo"] if int(str(x).partition("=")[0]) < seat]
+    if jingo and any(s >= seat for s in jingo):
+        raise CardlabError(
+            f"--jingo {min(s for s in jingo if s >= seat)}: --jingo names the Jingos of the seats before the deciding "
+            f"seat {seat} only; the later seats' Jingos are their --low cards (leave --jingo out: --low says it all)"
+        )
     if jingo and set(jingo) != {s for s in lows if s < seat}:
         raise CardlabError("--jingo disagrees with --low: the earlier seats holding a LOW card are the Jingo players")
     order = _order(lows)

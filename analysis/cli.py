@@ -224,7 +224,11 @@ def add_run_options(
     if game is not None:
         add_players_option(p, game)
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--trials", type=positive_int, help="number of trials (deals or games)")
+    g.add_argument(
+        "--trials",
+        type=positive_int,
+        help="number of trials (deals or games; one of --trials and --precision is needed)",
+    )
     g.add_argument(
         "--precision",
         type=_precision,

@@ -680,6 +680,12 @@ def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
     assert "no clear difference in percentage points of win probability (challenger - field -0.10," in (
         paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
     )
+    # no spread at all (a new user's cheat-sheet seat that plays as the heuristic there): said so
+    t.loc[0, ["estimate", "ci_low", "ci_high"]] = 0.0
+    t["std_error"] = 0.0
+    assert "the same outcome on every trial, the two play alike here" in (
+        paired_verdict(t, "challenger_minus_field", "heuristic", "cheat-sheet", None, None)
+    )
 
 
 def test_out_with_a_csv_or_json_suffix_takes_that_format(tmp_path):

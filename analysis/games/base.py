@@ -475,6 +475,8 @@ def paired_verdict(table: pd.DataFrame, measure: str, field: str, challenger: st
     est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
     interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
+    if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
+        return f"{challenger} against {field} ({who}): the same outcome on every trial, the two play alike here ({interval})"
     if lo <= 0.0 <= hi:
         return f"{challenger} against {field} ({who}): no clear difference in {unit} ({interval})"
     if mult == 100.0:

@@ -530,7 +530,7 @@ SECTIONS = (
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:
     r = runs(scale, seed, progress)
     intro = (
-        f"Biscuits (rules.md section 2, default rules), simulated with cardlab. Seed {seed}. Players: random, "
+        f"Biscuits (seeds/biscuits.md, default rules), simulated with cardlab. Seed {seed}. Players: random, "
         f"greedy and planning (seeds/biscuits.toml describes each)."
     )
     return "Biscuits: first report", intro, [section(r) for section in SECTIONS]

@@ -439,7 +439,7 @@ SECTIONS = (
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:
     r = runs(scale, seed, progress)
     intro = (
-        f"Bisko-Bobo (rules.md section 1, default variants), simulated with cardlab's numba kernels. "
+        f"Bisko-Bobo (seeds/bisko-bobo.md, default variants), simulated with cardlab's numba kernels. "
         f"Seed {seed}; {r['main_trials']:,} deals per player count for the main tables. Every figure is a "
         f"measurement with a 95% interval; the exact tables are enumerations."
     )

@@ -677,7 +677,7 @@ SECTIONS = (
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:
     r = runs(scale, seed, progress)
     intro = (
-        f"Bismarck (rules.md section 3, default rules unless a section says otherwise), simulated with "
+        f"Bismarck (seeds/bismarck.md, default rules unless a section says otherwise), simulated with "
         f"cardlab. Seed {seed}. Roles: dealer, left (leads the first trick) and right."
     )
     return "Bismarck: what each seat and round is worth", intro, [section(r) for section in SECTIONS]

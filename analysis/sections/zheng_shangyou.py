@@ -702,7 +702,7 @@ SECTIONS = (
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:
     r = runs(scale, seed, progress)
     intro = (
-        f"Zheng Shangyou (rules.md section 4, default rules: 4 players, 54 cards), simulated with cardlab. "
+        f"Zheng Shangyou (seeds/zheng-shangyou.md, default rules: 4 players, 54 cards), simulated with cardlab. "
         f"Seed {seed}; {r['main_trials']:,} games for the main table."
     )
     return "Zheng Shangyou: strategy report", intro, [section(r) for section in SECTIONS]

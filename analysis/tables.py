@@ -280,6 +280,8 @@ class Result:
         size = []
         if "trials" in m:
             size.append(f"{m['trials']:,} {self.unit}")
+            if "matched" in m:  # sampled by rejection (Bisko-Bobo's --seen): the rows count the matching ones
+                size[-1] += f" sampled, {m['matched']:,} of them matching the position"
         for k in ("seed", "elapsed_s"):
             if k in m:
                 size.append(f"{k.replace('_s', '')} {m[k]}{' s' if k == 'elapsed_s' else ''}")

@@ -236,6 +236,10 @@ def test_odds_answer_line():
     acc = part.table[part.table.measure == "acceptance"].iloc[0].estimate
     assert 0 < acc < 1 and f"{100 * acc:.1f}% of the 20,000 sampled deals matched the position" in part.meta["answer"]
     assert "matched the position" not in clear.meta["answer"]  # every deal fits a position given in full
+    # the header counts both: the deals drawn and those the rows count
+    assert part.meta["matched"] == round(acc * 20_000) and "matched" not in clear.meta
+    part.unit = "deals"
+    assert f"20,000 deals sampled, {part.meta['matched']:,} of them matching the position" in part.header_lines()[-1]
 
 
 def test_the_answer_speaks_for_the_action_it_recommends_and_the_rows_have_verdicts():

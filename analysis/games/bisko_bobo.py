@@ -1137,6 +1137,8 @@ def odds(
             "--flingo/--jingo instead of --seen"
         )
     res.meta["answer"] = odds_answer(res.table, spec.describe.get("decision", "flingo"))
+    if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
+        res.meta["matched"] = int(matched)
     return res
 
 

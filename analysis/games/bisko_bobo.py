@@ -891,20 +891,20 @@ def odds_spec(
                 f"seat {seat} chooses last and {J} Jingo{'s' if J != 1 else ''} came before it: never exactly one "
                 f"Jingo (BB-5), so it must take {must}; there is no decision"
             )
-    later = range(seat + 1, P)
+    after = range(seat + 1, P)
     J = len(jingo_seats) if given else jingos_so_far
     if (
         decision == "flingo"
         and seat < P - 1
         and J is not None
-        and all(s in openings for s in later)
+        and all(s in openings for s in after)
         and full["enforce_jingo_constraint"] == "true"
     ):
         # BB-5's rule where every later seat's opening is given and none of them is free (R = 0): the later seats
         # holding an opening Bisko (F) must take Jingos, so exactly one Jingo in all is illegal for this seat's
         # choice when J + c + F = 1
-        F = sum(openings[s][0] // 13 == openings[s][1] // 13 for s in later)
-        if F == len(later) and J + F == 1:  # J = 0, one later seat: a Flingo would leave exactly its one Jingo
+        F = sum(openings[s][0] // 13 == openings[s][1] // 13 for s in after)
+        if F == len(after) and J + F == 1:  # J = 0, one later seat: a Flingo would leave exactly its one Jingo
             raise CardlabError(
                 f"seat {seat}: no Jingo came before it and the one later seat holds an opening Bisko (a forced "
                 "Jingo): never exactly one Jingo (BB-5), so it must take a Jingo; there is no decision"

@@ -140,9 +140,12 @@ def lines(P: int, sheet: dict) -> list[str]:
             swaps.append(f"{SWAP_WORDS[f]} (only with an opening Bisko)")
     out.append("- Bingo-Bango: swap your Jingo card when it " + (" or ".join(swaps) if swaps else "never") + ".")
     tucks = [TUCK_WORDS[r] for r in range(K.N_REL) if sheet["p_tuck"][r] >= 0.5]
-    out.append(
-        f"- Tuck your Jingo card only when it {' or '.join(tucks)}." if tucks else "- Never tuck your Jingo card."
-    )
+    if tucks == [TUCK_WORDS[0]]:  # under the default rule (BB-7, bobo_only) the only card one may tuck: always
+        out.append(f"- Tuck your Jingo card whenever you may: when it {TUCK_WORDS[0]}.")
+    else:
+        out.append(
+            f"- Tuck your Jingo card only when it {' or '.join(tucks)}." if tucks else "- Never tuck your Jingo card."
+        )
     return out
 
 
@@ -196,7 +199,8 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
     else:
         share = f"{100 * kept / full:.0f}%"
     line = (
-        f"  edge over the heuristic (win share, one seat switching, paired, {trials:,} deals a comparison): tables "
+        f"  edge over the heuristic (win share, each seat in turn switching, paired, {trials:,} deals a comparison, "
+        "so the rows' trials count seat-deals): tables "
         f"{100 * full:+.3f} percentage points, cheat sheet {100 * kept:+.3f}; of the tables' edge the sheet keeps {share}"
     )
     return rows, line

@@ -218,3 +218,16 @@ def test_provenance_names_each_runs_own_command_and_machine():
     assert "on m1; and on m2" in both and "2026-12-04 and 2026-12-05" in both and "2.0 h" in both
     one = SF.provenance(doc, ["round-1"])
     assert "m2" not in one and "1 min: round-1 60 s" in one
+
+
+@pytest.mark.parametrize("game", SF.games())
+def test_every_stored_run_is_still_the_current_plans_spec(game):
+    """A stored run is kept only while its spec's describe and fingerprint match the current plan's
+    (compute): a key added to a describe for display alone (a review found 'unit' added to the compare specs)
+    would have the long runs, hours each, computed again and their checkpoints refused."""
+    doc = json.loads(SF.stored_path(game).read_text())
+    plan = {r.key: r for r in SF._sections(game).strong_field_runs(doc["field"])}
+    for key, kept in doc["runs"].items():
+        spec = plan[key].spec
+        assert kept["describe"] == SF._plain(spec.describe), key
+        assert kept.get("fingerprint", spec.fingerprint()) == spec.fingerprint(), key

@@ -180,6 +180,9 @@ class Game:
     compare_epilog: ClassVar[str | None] = None
     #: a second paired measure the compare verdict quotes after the headline one, and its unit (a game whose win
     #: and score can disagree: Zheng Shangyou), or None
+    #: what one compare trial is, where the game's trial noun does not say it (the header counts them); output
+    #: only, never in a spec's describe (its fingerprint is what stored runs and checkpoints are kept by)
+    compare_unit: ClassVar[str | None] = None
     compare_also: ClassVar[tuple[str, str] | None] = None
     #: options of ``record`` beyond seed, players, variants and strategies (passed to :meth:`record`)
     record_options: ClassVar[tuple[Option, ...]] = ()
@@ -333,6 +336,8 @@ class Game:
             t = t[t[key].astype(object).astype(str) == str(value)].reset_index(drop=True)
             result = Result(t, result.meta, result.headline)
         result.meta["verdict"] = paired_verdict(t, spec.precision_measures[0], field, challenger, key, value)
+        if self.compare_unit:
+            result.meta["unit"] = self.compare_unit
         if self.compare_also is not None:
             measure, unit = self.compare_also
             rows = t[t["measure"] == measure]

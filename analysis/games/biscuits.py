@@ -372,7 +372,7 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
         args=(a, b, variant_array(variants)),
         n_counts=2 * K.PAIR_STATS,
         tabulate=tab,
-        describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired", "unit": "hand"},
+        describe={"players": 4, "field": field, "challenger": challenger, "analysis": "paired"},
         precision_measures=("team_points_challenger_minus_field",),
         chunk_size=SEARCH_CHUNK if searches(a) or searches(b) else None,
     )
@@ -466,6 +466,7 @@ class Biscuits(Game):
     review_precision_unit = "net points"
     review_precision_probability = False
     compare_by = "team"
+    compare_unit = "hand"
     compare_who = ("N-S", "E-W")
     id = GAME
     simulate_options = (

@@ -385,7 +385,6 @@ def compare_spec(
             "challenger": challenger,
             "round": r + 1,
             "analysis": "paired",
-            "unit": "hand",
             "pimc_from": pimc_from,
             "samples": samples,
         },
@@ -673,6 +672,7 @@ class Bismarck(Game):
         *_PIMC,
     )  # fmt: skip
     compare_by = "role"
+    compare_unit = "hand"
     compare_who = ("dealer", "left", "right")
     id = GAME
     parameterized_strategies = ("search",)

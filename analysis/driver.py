@@ -492,8 +492,13 @@ def run(
             f"bad precision {precision!r}: expected a positive half-width in the measure's unit (0.01 of a "
             "probability, 0.5 of a score)"
         )
+    # precision mode's first look: after one chunk, but where the chunks are the spec's own small ones (spread over
+    # the threads, not meant to look sooner) after as many trials as one default chunk, as before they were small:
+    # a look on a few trials can find no spread at all and stop there
+    first_look = 1
     if chunk_size is None:
         chunk_size = spec.chunk_size or DEFAULT_CHUNK_SIZE
+        first_look = max(1, -(-DEFAULT_CHUNK_SIZE // chunk_size))
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     key0, key1 = split_seed(seed)
@@ -510,6 +515,8 @@ def run(
     }
     if precision is not None:
         identity["precision_measures"] = list(spec.precision_measures)
+        if first_look != 1:  # the looks fall elsewhere: a checkpoint of the other schedule is another run
+            identity["first_look"] = first_look
     if max_trials is None:
         max_trials = int(os.environ.get("CARDLAB_MAX_TRIALS", DEFAULT_MAX_TRIALS))
     max_chunks = -(-trials // chunk_size) if trials is not None else -(-max_trials // chunk_size)
@@ -519,7 +526,7 @@ def run(
     ckpt = Checkpoint(checkpoint, identity, spec.n_counts) if checkpoint else None
     try:
         rows = ckpt.load(max_chunks) if ckpt else np.zeros((0, spec.n_counts), dtype=np.int64)
-        plan = _Plan(trials, precision, chunk_size, max_chunks, key0, key1, batch_chunks)
+        plan = _Plan(trials, precision, chunk_size, max_chunks, key0, key1, batch_chunks, min(first_look, max_chunks))
         result = _run_loaded(spec, rows, ckpt, plan, make_executor, progress)
     finally:
         if ckpt:
@@ -571,6 +578,7 @@ class _Plan:
     key0: np.uint64
     key1: np.uint64
     batch_chunks: int | None
+    first_look: int = 1  # precision mode: the chunk count of the first look
 
 
 def next_look(n_chunks: int, half_width: float, precision: float, max_chunks: int) -> int:
@@ -588,8 +596,8 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     looks = 0
     reached = True
     hw_by_measure: dict[str, float] = {}
-    # precision mode looks first after one chunk; ``target`` is always the chunk count of the next look
-    target = plan.max_chunks if trials is not None else 1
+    # precision mode looks first after ``plan.first_look`` chunks; ``target`` is always the chunk count of the next look
+    target = plan.max_chunks if trials is not None else plan.first_look
     executor = None
     compiling = False
     per_batch: int = plan.batch_chunks or 0  # set when the backend starts, unless given
@@ -721,6 +729,8 @@ def _say_how_long(spec: KernelSpec, n_chunks: int, hw: float, precision: float, 
     """Precision mode, after a look that fell short: where the rest would take a while (over 20 s at the speed
     so far), one line on stderr with the trials the spread so far says ±P needs and about how long (a new user's
     --precision 0.01 on a score ran 6.5 minutes without a word). Returns whether it spoke."""
+    if not math.isfinite(hw):  # no row measured yet (every interval empty): nothing to project from
+        return False
     need = min(plan.max_chunks, int(np.ceil(n_chunks * (hw / precision) ** 2)))
     left_s = (need - n_chunks) * per_chunk
     if left_s < 20:

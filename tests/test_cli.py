@@ -683,7 +683,8 @@ def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
     # no spread at all (a new user's cheat-sheet seat that plays as the heuristic there): said so
     t.loc[0, ["estimate", "ci_low", "ci_high"]] = 0.0
     t["std_error"] = 0.0
-    assert "the same outcome on every trial, the two play alike here" in (
+    t["trials"] = 20000
+    assert "the same outcome on all 20,000 trials, the two play alike there" in (
         paired_verdict(t, "challenger_minus_field", "heuristic", "cheat-sheet", None, None)
     )
 

@@ -262,3 +262,15 @@ def test_precision_mode_says_once_how_long_a_long_run_will_take(capsys):
     assert driver._say_how_long(SPEC, 4, 0.04, 0.01, plan, per_chunk=2.0)  # 2 min
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs about 64,000 trials" in err and "about 2 min more" in err
+    # a look with no row measured yet (every interval empty: an infinite half-width) projects nothing
+    assert not driver._say_how_long(SPEC, 4, float("inf"), 0.01, plan, per_chunk=2.0)
+
+
+def test_a_specs_small_chunks_do_not_make_precision_mode_look_sooner():
+    """A spec's own small chunks (search and solver players) spread the work over the threads; precision mode
+    still looks first after as many trials as one default chunk (a review found a PIMC compare stopping after 4
+    trials, where a difference with no spread yet reads ±0). A chunk size the caller gives looks after one."""
+    small = dataclasses.replace(SPEC, chunk_size=16)
+    r = driver.run(small, precision=0.5, seed=1, progress=False)
+    assert r.meta["chunk_size"] == 16 and r.meta["trials"] == driver.DEFAULT_CHUNK_SIZE
+    assert driver.run(small, precision=0.5, seed=1, chunk_size=16, progress=False).meta["trials"] == 16

@@ -481,7 +481,8 @@ def paired_verdict(table: pd.DataFrame, measure: str, field: str, challenger: st
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
     interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
-        return f"{challenger} against {field} ({who}): the same outcome on every trial, the two play alike here ({interval})"
+        n = f"all {int(r['trials']):,} trials" if "trials" in r else "every trial"
+        return f"{challenger} against {field} ({who}): the same outcome on {n}, the two play alike there ({interval})"
     if lo <= 0.0 <= hi:
         return f"{challenger} against {field} ({who}): no clear difference in {unit} ({interval})"
     if mult == 100.0:

@@ -186,12 +186,20 @@ def position_label(path: str | dict) -> str:
 
 
 def advisor_spec(
-    game: str, kernel: str, args: tuple, actions: list[str], *, on: str = "win", **describe: Any
+    game: str,
+    kernel: str,
+    args: tuple,
+    actions: list[str],
+    *,
+    on: str = "win",
+    chunk_size: int | None = None,
+    **describe: Any,
 ) -> KernelSpec:
     """The kernel spec of an advisor run: ``actions`` named as the table shows them, the count row of
     :mod:`kernels.advise`, the table of :func:`tabulate_actions`, precision on the paired differences of ``on``
     (``win`` or ``score``, the ranking measure); ``describe`` holds players, variants, strategies, seat, hand
-    and the game's own keys (rank_by, has_last, decision)."""
+    and the game's own keys (rank_by, has_last, decision). ``chunk_size``: small where the models search
+    (``KernelSpec.chunk_size``)."""
     return KernelSpec(
         game=game,
         kernel=kernel,
@@ -201,6 +209,7 @@ def advisor_spec(
         describe={**describe, "actions": list(actions), "analysis": "advisor"},
         precision_measures=(on, f"diff_{on}"),
         precision_done=partial(precision_done, measure=f"diff_{on}"),
+        chunk_size=chunk_size,
     )
 
 

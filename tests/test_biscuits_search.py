@@ -23,6 +23,11 @@ def test_hands_with_search_seats_are_complete_and_reproducible():
     assert b.meta["chunk_size"] == bi.SEARCH_CHUNK < 60
     assert a.rows() == b.rows()
     assert bi.compare_spec("planning", "search").chunk_size == bi.SEARCH_CHUNK
+    from analysis.games.biscuits_odds import pass_spec
+
+    hand = "2C 3D 4H 5S 7C 8D 9H TS JC QD KH AS 6C"
+    assert pass_spec(hand=hand, strategies=["search:20"]).chunk_size == bi.SEARCH_CHUNK  # the advisor's too
+    assert pass_spec(hand=hand).chunk_size is None
     assert bi.simulation_spec(strategies=["planning"]).chunk_size is None  # the default, 4,096
     t = a.table
     first = t[(t.measure == "out_first") & t.seat.notna()]

@@ -24,6 +24,11 @@ def test_games_with_a_search_seat_are_complete_zero_sum_and_reproducible():
     assert b.meta["chunk_size"] == zs.SEARCH_CHUNK < 120
     assert a.rows() == b.rows()
     assert zs.compare_spec("greedy", "search").chunk_size == zs.SEARCH_CHUNK
+    from analysis.games.zheng_shangyou_odds import odds_spec
+
+    pos = dict(hand="3D 4D 9S 9H KC", cards_left={"1": 4, "2": 6, "3": 2}, current="8S", by=3)
+    assert odds_spec(**pos, strategies=["search:20"]).chunk_size == zs.SEARCH_CHUNK  # the advisor's too
+    assert odds_spec(**pos).chunk_size is None
     assert zs.simulation_spec(strategies=["0=planning"]).chunk_size is None  # the default, 4,096
     t = a.table
     assert t[(t.measure == "score") & t.seat.isna()].iloc[0].total == 0

@@ -42,6 +42,7 @@ from .biscuits import (
     GAME,
     SEARCH_BUDGET,
     SEARCH_C,
+    SEARCH_CHUNK,
     STRATEGIES,
     cards_of,
     classify_mask,
@@ -96,7 +97,7 @@ def pass_spec(
         GAME, "kernels.biscuits:" + ("advise_pass_search_chunks" if searches(strat) else "advise_pass_chunks"), args,
         names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mask), decision="pass",
-        has_last=False, rank_by="score",
+        has_last=False, rank_by="score", chunk_size=SEARCH_CHUNK if searches(strat) else None,
     )  # fmt: skip
 
 
@@ -371,7 +372,7 @@ def state_spec(
         GAME, "kernels.biscuits:" + ("advise_state_search_chunks" if searches(strat) else "advise_state_chunks"), args,
         names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mine), decision=decision,
-        has_last=False, rank_by="score",
+        has_last=False, rank_by="score", chunk_size=SEARCH_CHUNK if searches(strat) else None,
         **({"passed": cards_of(DECK.mask(passed))} if passed else {}),
         **({"received": cards_of(DECK.mask(received))} if received else {}),
     )  # fmt: skip

@@ -341,7 +341,7 @@ def needs_full(strat: np.ndarray) -> bool:
 SEARCH_CHUNK = 16
 
 
-def _chunk(*strats: np.ndarray) -> int | None:
+def chunk_for(*strats: np.ndarray) -> int | None:
     """The chunk size of a spec whose seats play these strategy rows: small where one searches."""
     return SEARCH_CHUNK if any((s[:, 0] == K.POLICY_SEARCH).any() for s in strats) else None
 
@@ -366,7 +366,7 @@ def simulation_spec(
         tabulate=tabulate,
         describe={"players": P, "variants": full, "strategies": names, "games_per_match": games_per_match},
         precision_measures=("winner", "match_top") if games_per_match > 1 else ("winner",),
-        chunk_size=_chunk(strat),
+        chunk_size=chunk_for(strat),
     )
 
 
@@ -483,7 +483,7 @@ def compare_spec(field: str, challenger: str, players: int | None = None, varian
             "analysis": "paired comparison",
         },
         precision_measures=("challenger_minus_field_win",),
-        chunk_size=_chunk(a, b),
+        chunk_size=chunk_for(a, b),
     )
 
 
@@ -521,7 +521,7 @@ def card_value_spec(
         tabulate=tab,
         describe={"players": P, "variants": full, "feature": feature, "strategy": strategy, "analysis": "card value"},
         precision_measures=("value_of_holding_win",),
-        chunk_size=_chunk(strat),
+        chunk_size=chunk_for(strat),
     )
 
 

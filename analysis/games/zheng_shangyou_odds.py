@@ -44,6 +44,7 @@ from .zheng_shangyou import (
     _encode,
     _table,
     cards_of,
+    chunk_for,
     classify_mask,
     copies,
     max_hand,
@@ -206,7 +207,7 @@ def odds_spec(
     spec = advisor_spec(
         GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
         on=on, rank_by=on, players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
-        winner=finished[0] if finished else None, settled=settled,
+        winner=finished[0] if finished else None, settled=settled, chunk_size=chunk_for(strat),
     )  # fmt: skip
     if not settled:
         return spec
@@ -318,6 +319,7 @@ def exchange_spec(
         "kernels.zheng_shangyou:" + ("advise_exchange_full_chunks" if needs_full(strat) else "advise_exchange_chunks"),
         args, names,
         players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine), decision="exchange",
+        chunk_size=chunk_for(strat),
     )  # fmt: skip
 
 

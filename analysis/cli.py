@@ -26,7 +26,7 @@ from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReache
 from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
 from .outputs import check_file
 from .rules import parse_variant_options
-from .tables import FORMATS, Result, write_text_atomic
+from .tables import FORMATS, Result, blank_missing, write_text_atomic
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -786,6 +786,8 @@ def _precision_note(result: Result, args) -> None:
     held = ", ".join(f"{m} ±{h:.2g}" for m, h in by.items())
     if meta.get("not_to_play"):  # an advisor's answer of one row (no action of the seat's): its score
         held = "the round score's interval (" + held + ")"
+    elif meta.get("settled") and meta.get("analysis") == "advisor":  # ZS after the Winner: unpaired, on "last"
+        held = "each action's chance to end last (within ±P or clear of the best's; widest " + held + ")"
     elif meta.get("analysis") == "advisor":  # the advisor's rule (positions.md), not a half-width per measure
         held = "every paired difference to the best (within ±P or clear of zero; widest " + held + ")"
     if not meta["precision_reached"]:
@@ -899,24 +901,35 @@ REVIEW_COLUMNS = ["event", "seat", "decision", "hand", "on_table", "actions", "t
                   "loss_win_low", "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
 
 
-def _note_search_models(path: str) -> None:
-    """A review's models are the record's players unless --strategy names others: where a search player is among
-    them, every sampled layout searches at every turn, a long review (a new user's took 80 s, unwarned). One line
-    on stderr says so and how to have a quicker one."""
-    from .review import load_record
+#: players that search or solve at every turn they play: as a review's models, on every sampled layout
+SLOW_MODELS = ("search", "pimc", "pimc-infer", "dd")
+
+
+def _note_search_models(path: str, given: list[str] | None = None) -> None:
+    """A review's models are the record's players with --strategy applied over them: where a search or solver
+    player is among them, every sampled layout searches at every turn, a long review (a new user's took 80 s,
+    unwarned). One line on stderr says so and how to have a quicker one."""
+    from .review import load_record, review_models
 
     try:
         recorded = load_record(path).get("strategies") or []
         if isinstance(recorded, dict):  # by seat
-            recorded = list(recorded.values())
-    except (CardlabError, AttributeError):
+            recorded = [recorded[k] for k in sorted(recorded, key=int)]
+    except (CardlabError, AttributeError, ValueError):
         return  # the review itself refuses a bad record, in one line
-    slow = sorted({str(s) for s in recorded if str(s).startswith("search")})
+    seats: dict[str, str] = {}
+    for item in review_models(given, [str(x) for x in recorded], "-"):
+        seat, _, name = item.rpartition("=")
+        if seat:
+            seats[seat.strip()] = name.strip()
+        else:  # a bare name: every seat
+            seats = dict.fromkeys(seats or ["all"], name.strip())
+    slow = sorted({n for n in seats.values() if n.partition(":")[0] in SLOW_MODELS})
     if slow:
         print(
-            f"cardlab: the record's players are the review's models, {', '.join(slow)} among them: every sampled "
-            "layout searches at every turn, which takes a while; --strategy NAME (e.g. the game's default) reviews "
-            "against faster models",
+            f"cardlab: the review's models (the record's players, --strategy over them) include {', '.join(slow)}: "
+            "on every sampled layout such a player searches at every turn, which takes a while; --strategy NAME "
+            "(or SEAT=NAME) puts faster models in their place",
             file=sys.stderr,
             flush=True,
         )
@@ -950,8 +963,8 @@ def _cmd_review(game: Game, args) -> None:
     if args.report:
         check_dir(args.report, "--report")
     run = RunOptions(precision=args.precision, seed=args.seed, threads=args.threads, progress=not args.quiet)
-    if not args.strategy and not args.quiet:
-        _note_search_models(args.record)
+    if not args.quiet:
+        _note_search_models(args.record, args.strategy)
     result = review_result(game, game.review(args.record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
         text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"
@@ -962,7 +975,7 @@ def _cmd_review(game: Game, args) -> None:
 
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
             # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
-            shown = result.table[with_cols].to_string(index=False, na_rep="")
+            shown = blank_missing(result.table[with_cols]).to_string(index=False, na_rep="")
             text += (shown if len(result.table) else "(no decisions)") + "\n"
         emit(text, args.out)
     else:

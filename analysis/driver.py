@@ -102,7 +102,8 @@ class KernelSpec:
     precision_done: Callable[..., bool] | None = None
     #: trials per chunk where the caller gives none (None: ``DEFAULT_CHUNK_SIZE``). Specs with search or solver
     #: players set a small one: a chunk is one thread's unit of work, and 4,096 such trials would be minutes in
-    #: one chunk, the other threads idle. The counts do not depend on it (each trial draws from its own streams)
+    #: one chunk, the other threads idle. A --trials run's counts do not depend on it (each trial draws from its
+    #: own streams); precision mode looks at whole chunks (its first look stays at 4,096 trials: :func:`run`)
     chunk_size: int | None = None
 
     def fingerprint(self) -> str:

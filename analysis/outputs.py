@@ -54,7 +54,8 @@ def _is_special(p: Path) -> bool:
 
 
 def check_file(path: str | os.PathLike, option: str = "--out") -> None:
-    """Refuse (CardlabError, exit 2) a file target that cannot be written; creates nothing."""
+    """Refuse (CardlabError, exit 2) a file target that cannot be written; leaves nothing behind (a probe folder is
+    made and removed at once in the nearest existing folder)."""
     try:
         _check_file(Path(path), str(path), option)
     except OSError as e:  # a name the system cannot even look up (too long, a loop of links)
@@ -78,7 +79,8 @@ def _check_file(p: Path, text: str, option: str) -> None:
 
 
 def check_dir(path: str | os.PathLike, option: str = "--out") -> None:
-    """Refuse a folder target (a report folder) that cannot be made or written; creates nothing."""
+    """Refuse a folder target (a report folder) that cannot be made or written; leaves nothing behind (a probe
+    folder is made and removed at once in the nearest existing folder)."""
     p = Path(path)
     text = str(path)
     try:

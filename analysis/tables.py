@@ -173,7 +173,7 @@ def _fixed(v: float, d: int) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
-def _blank_missing(t: pd.DataFrame) -> pd.DataFrame:
+def blank_missing(t: pd.DataFrame) -> pd.DataFrame:
     """A copy for the text view with every missing cell blank: ``to_string``'s ``na_rep`` reaches float columns
     only, and printed <NA> (Int64) and None (object) a new user took for errors."""
     out = t.copy()
@@ -231,7 +231,7 @@ class Result:
             if full and self.headline and "estimate" in self.table and len(self.table):
                 # the whole table under the same header in words as the summary (json has the meta's every key);
                 # a blank where a row has no value, no column blank in every row (csv and json keep them all)
-                body = _blank_missing(self.table.dropna(axis=1, how="all")).to_string(
+                body = blank_missing(self.table.dropna(axis=1, how="all")).to_string(
                     index=False, float_format=_plain, na_rep=""
                 )
                 return "\n".join(self.header_lines()) + "\n" + body + "\n"
@@ -294,6 +294,8 @@ class Result:
                     "differences to the best, or clear of zero"}.get(m.get("analysis", ""), "")  # fmt: skip
             if m.get("not_to_play"):  # the advisor's one row (not the seat's turn): its score's half-width
                 rule = ""
+            elif m.get("settled") and m.get("analysis") == "advisor":  # ZS after the Winner: unpaired, on "last"
+                rule = " on each action's chance to end last, or clear of the best's"
             size.append(
                 f"precision ±{m['precision_target']:g}{rule} "
                 f"({'reached' if m.get('precision_reached') else 'NOT reached'})"

@@ -801,7 +801,15 @@ def test_a_review_whose_models_search_says_so(tmp_path, capsys):
     rec.write_text(json.dumps({"strategies": {"0": "greedy", "1": "search:200:0.7", "2": "greedy"}}))
     _note_search_models(str(rec))
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "search:200:0.7 among them" in err and "--strategy NAME" in err
+    assert err.count("\n") == 1 and "include search:200:0.7" in err and "--strategy NAME" in err
+    _note_search_models(str(rec), ["1=greedy"])  # the search seat replaced: quick
+    _note_search_models(str(rec), ["greedy"])
+    assert capsys.readouterr().err == ""
+    _note_search_models(str(rec), ["0=planning"])  # another seat replaced: the search seat stays
+    assert "include search:200:0.7" in capsys.readouterr().err
+    rec.write_text(json.dumps({"strategies": {"0": "heuristic", "1": "pimc", "2": "heuristic"}}))
+    _note_search_models(str(rec))  # Bismarck's solver players too
+    assert "include pimc" in capsys.readouterr().err
     rec.write_text(json.dumps({"strategies": {"0": "greedy", "1": "planning"}}))
     _note_search_models(str(rec))
     _note_search_models(str(tmp_path / "missing.json"))  # the review refuses it, in its own line

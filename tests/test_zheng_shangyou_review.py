@@ -193,37 +193,26 @@ def test_after_the_winner_is_out_a_decision_is_judged_by_the_chance_to_end_last(
     """A known answer after the Winner went out (the scores settled, ZS-8): a seat that could play its last cards
     over the current play (never the Loser then) but passes is clearly worse by the chance to end last, as the
     advisor ranks it; its win and score losses are 0 (nothing moves them any more)."""
-    found = None
-    for seed in range(1, 40):
-        doc = zr.record(seed=seed, strategies=["greedy"])
-        game = zr.replay(doc)
-        ev = doc["events"]
-        winner = doc["result"]["winner"]
-        out = next(
-            i for i, e in enumerate(ev) if e["seat"] == winner and not [x for x in ev[i + 1 :] if x["seat"] == winner]
-        )
-        for i in range(out + 1, len(ev)):
-            s = ev[i]["seat"]
-            goes_out = "play" in ev[i] and len(ev[i]["play"].split()) == len(zr.position_at(game, i)["hand"].split())
-            if goes_out and game.states[i].current is not None:
-                d = copy.deepcopy(doc)
-                d["events"] = ev[:i] + [{"seat": s, "pass": True}]
-                d.pop("result")
-                res = zr.review(d, seat=s, precision=0.02)
-                row = res.table[res.table["event"] == i].iloc[0]
-                if row["last_taken"] >= 0.1:
-                    found = res, row, i
-                    break
-        if found:
-            break
-    else:
-        pytest.skip("no game among the seeds has a second seat passing up its last play at a cost")
-    res, row, i = found
+    # seed 3: the Winner goes out at event 32; at event 57 seat 0 plays its last cards over the current play,
+    # which the record here replaces by a pass (found by searching seeds 1..39 for such a play at a cost)
+    doc = zr.record(seed=3, strategies=["greedy"])
+    game = zr.replay(doc)
+    ev = doc["events"]
+    out, i, s = 32, 57, 0
+    assert ev[out]["seat"] == doc["result"]["winner"] and not [x for x in ev[out + 1 :] if x["seat"] == ev[out]["seat"]]
+    assert ev[i]["seat"] == s and game.states[i].current is not None
+    assert len(ev[i]["play"].split()) == len(zr.position_at(game, i)["hand"].split())  # its last cards
+    d = copy.deepcopy(doc)
+    d["events"] = ev[:i] + [{"seat": s, "pass": True}]
+    d.pop("result")
+    res = zr.review(d, seat=s, precision=0.02)
+    row = res.table[res.table["event"] == i].iloc[0]
     assert row["taken"] == "pass" and row["best"] != "pass" and row["verdict"] == "worse"
     assert row["last_best"] == 0.0  # out now: never the Loser
     assert row["loss_last"] == pytest.approx(row["last_taken"]) and row["loss_win"] == 0 == row["loss_score"]
     before = res.table[res.table["event"] < out]
-    assert before["last_taken"].isna().all()  # the Winner still in: no such column's value
+    assert len(before) and before["last_taken"].isna().all()  # the Winner still in: no such column's value
+    assert row["last_taken"] > 0.1
     assert "after the Winner went out, judged by the chance to end last" in res.meta["summary"]
     assert "clearly more likely to end last than the best" in res.meta["summary"]
 

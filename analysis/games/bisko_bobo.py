@@ -769,6 +769,11 @@ def _seat_cards(items: list[str] | None, P: int, what: str) -> dict[int, list[in
 def check_flingo(seat: int, cards: list[int], upright: int, chain: bool) -> None:
     """A Flingo's cards (BB-5): the flung card, then a reward card when it is of the upright card's suit; under
     flingo_reward_chain=true each reward of that suit earns one more (1(c)6). Refused in one line otherwise."""
+    if not cards:
+        raise CardlabError(
+            f"seat {seat}'s Flingo names no card: give the flung card, then its reward card if it earned one "
+            f'(--flingo {seat}="CARD" or "CARD REWARD", BB-5)'
+        )
     n = 1
     while n <= len(cards) and cards[n - 1] // 13 == upright // 13 and (chain or n == 1):
         n += 1
@@ -876,10 +881,10 @@ def odds_spec(
         raise CardlabError(f"bad --jingos-so-far {jingos_so_far}: seat {seat} has {seat} earlier seats, so 0 to {seat}")
     if given and jingos_so_far is not None and jingos_so_far != len(jingo_seats):
         raise CardlabError("--jingos-so-far disagrees with the --jingo seats given")
+    J = len(jingo_seats) if given else jingos_so_far  # the Jingos before the deciding seat, where known
     if decision == "flingo" and seat == P - 1 and full["enforce_jingo_constraint"] == "true":
         # BB-5's Jingo-count rule at the last seat to choose (no later seat, R = F = 0): exactly one Jingo in all
         # is illegal, so with J Jingos before it the dealer takes a Flingo if J = 0 and a Jingo if J = 1
-        J = len(jingo_seats) if given else jingos_so_far
         if J is None and seat == 1:
             raise CardlabError(
                 "with 2 players the dealer (seat 1) never chooses: never exactly one Jingo (BB-5), so it takes a "
@@ -892,7 +897,6 @@ def odds_spec(
                 f"Jingo (BB-5), so it must take {must}; there is no decision"
             )
     after = range(seat + 1, P)
-    J = len(jingo_seats) if given else jingos_so_far
     if (
         decision == "flingo"
         and seat < P - 1

@@ -539,7 +539,8 @@ def reviewed_game(runs: dict) -> Section:
 
     res = runs["review"]
     cols = ["event", "on_table", "actions", "taken", "best", "verdict", "win_taken", "loss_win", "loss_win_low",
-            "loss_win_high", "loss_score"]  # fmt: skip
+            "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
+    cols = [c for c in cols if c in res.table.columns]  # last_*: only where the Winner went out before a decision
     return Section(
         f"A reviewed game: seat {REVIEWED_SEAT} of the example record",
         (
@@ -547,7 +548,10 @@ def reviewed_game(runs: dict) -> Section:
             f"--seed {runs['seed'] + 7}` "
             f"(the record is `cardlab record zheng-shangyou --seed {REVIEWED_SEED}`, four greedy players): each "
             "decision judged on what the seat knew then, to ±0.02 on the paired differences. loss_win is the best "
-            "action's chance to go out first minus the taken action's (0 where they are not separated at 95%)."
+            "action's chance to go out first minus the taken action's (0 where they are not separated at 95%). "
+            "After the Winner went out the scores are settled (ZS-8), and a decision is judged by the chance to end "
+            "last (the Loser): last_taken, and loss_last, the taken action's chance minus the best's where clearly "
+            "higher."
             f"\n\n{res.meta['summary']}."
         ),
         res.table[cols],

@@ -673,7 +673,8 @@ def render_result(
 def review_result(game: Game, result: Result) -> Result:
     """A review's result labelled as the command line prints it (its variants' defaults, its unit)."""
     result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
-    result.unit = "sampled layouts in all, every action on each"
+    n = result.meta.get("decisions", 0)
+    result.unit = f"sampled layouts in all over {n} decision{'' if n == 1 else 's'}, every action on each"
     return result
 
 

@@ -108,13 +108,17 @@ def test_simulate_value_of_a_card_is_the_card_value_table_with_its_answer(capsys
     win = next(r for r in api if r["measure"] == "value_of_holding_win")
     assert "the value of holding 3D, every seat greedy" in out and "2,000 deals" in out
     assert f"holding 3D is worth {100 * win['estimate']:+.2f} points of win probability" in out
+    # a feature not in every deal: the line says in how many (the rows count those)
+    assert main(["simulate", "zheng-shangyou", "--value-of", "bomb", "--trials", "2000", "--quiet"]) == 0
+    assert "holding a bomb (dealt in " in capsys.readouterr().out
     game = get("zheng-shangyou")
     for kw, msg in (
         (dict(strategies=["0=planning"]), "one strategy at every seat"),
         (dict(games_per_match=2), "leave out --games-per-match"),
+        (dict(variants={"deck": "4p_52"}), r"RJ is not in this deck \(deck=4p_52\); features there: 3D, 2S"),
     ):
         with pytest.raises(CardlabError, match=msg):
-            game.simulation_spec(value_of="3D", **kw)
+            game.simulation_spec(value_of="RJ" if "variants" in kw else "3D", **kw)
 
 
 def test_cli_simulate_json():

@@ -500,6 +500,11 @@ def card_value_spec(
     if feature not in FEATURES:
         raise CardlabError(f"unknown feature {feature!r}; accepted: {accepted(FEATURES)}")
     kind, target = FEATURES[feature]
+    if kind == 0 and target not in set(np.asarray(deck).tolist()):
+        raise CardlabError(
+            f"{feature} is not in this deck (deck={full['deck']}); features there: "
+            + ", ".join(f for f, (k, t) in FEATURES.items() if k != 0 or t in set(np.asarray(deck).tolist()))
+        )
     strat, _ = strategy_table([strategy], P)
 
     def tab(counts, trials, spec):
@@ -752,6 +757,9 @@ class ZhengShangyou(Game):
         w = t[t["measure"] == "value_of_holding_win"].iloc[0]
         sc = t[t["measure"] == "value_of_holding_score"].iloc[0]
         what = {"bomb": "a bomb", "straight_flush": "a straight flush"}.get(m["feature"], m["feature"])
+        share = float(t["accepted_share"].iloc[0])
+        if share < 1:  # not dealt in every deal: the rows count the deals with it
+            what += f" (dealt in {100 * share:.1f}% of the deals, {round(share * m['trials']):,} here)"
         return (
             f"holding {what} is worth {100 * w['estimate']:+.2f} points of win probability to its holder (95% interval "
             f"{100 * w['ci_low']:+.2f} to {100 * w['ci_high']:+.2f}) and {sc['estimate']:+.2f} points a game "

@@ -150,7 +150,7 @@ def read_position(path: str | dict, game: str, accepted: tuple[str, ...]) -> dic
     where = position_label(path)
     if isinstance(path, dict):
         doc = copy.deepcopy(path)
-    elif path.lstrip().startswith("{"):  # the document itself on the command line, not a file name
+    elif _is_json_text(path):
         import json
 
         try:
@@ -182,7 +182,12 @@ def position_label(path: str | dict) -> str:
     """How messages name a position document: its ``--position`` file, or "the position" (a request body)."""
     if isinstance(path, dict):
         return "the position"
-    return "--position (the JSON given)" if path.lstrip().startswith("{") else f"--position {path!r}"
+    return "--position (the JSON given)" if _is_json_text(path) else f"--position {path!r}"
+
+
+def _is_json_text(path: str) -> bool:
+    """Whether ``--position`` gave the document itself on the command line (JSON text), not a file name."""
+    return path.lstrip().startswith("{")
 
 
 def advisor_spec(

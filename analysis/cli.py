@@ -26,7 +26,7 @@ from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReache
 from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
 from .outputs import check_file
 from .rules import parse_variant_options
-from .tables import FORMATS, Result, blank_missing, write_text_atomic
+from .tables import FORMATS, Result, blank_missing, precision_rule, write_text_atomic
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -784,22 +784,23 @@ def _precision_note(result: Result, args) -> None:
     if "precision_target" not in meta:
         return
     by = meta["precision_achieved_by_measure"]
-    held = ", ".join(f"{m} ±{h:.2g}" for m, h in by.items())
+    widest = ", ".join(f"{m} ±{h:.2g}" for m, h in by.items())
+    rule = precision_rule(meta)
     if meta.get("not_to_play"):  # an advisor's answer of one row (no action of the seat's): its score
-        held = "the round score's interval (" + held + ")"
-    elif meta.get("settled") and meta.get("analysis") == "advisor":  # ZS after the Winner: unpaired, on "last"
-        held = "each action's chance to end last (within ±P or clear of the best's; widest " + held + ")"
-    elif meta.get("analysis") == "advisor":  # the advisor's rule (positions.md), not a half-width per measure
-        held = "every paired difference to the best (within ±P or clear of zero; widest " + held + ")"
+        held = f"held for the round score's interval ({widest})"
+    elif rule:  # the advisor's rule, not a half-width per measure: the widest interval says how far off it is
+        held = f"held {rule} (widest {widest})"
+    else:
+        held = f"held for {widest}"
     if not meta["precision_reached"]:
         raise PrecisionNotReached(
             f"precision ±{meta['precision_target']:g} not reached: the trial cap ({meta['trials']:,} trials, in whole "
             f"chunks of {meta['chunk_size']:,}; CARDLAB_MAX_TRIALS sets it) "
-            f"stopped at {held}; the result written is that of the trials run"
+            f"stopped at {widest}{f' (the rule: {rule})' if rule else ''}; the result written is that of the trials run"
         )
     if args.format != "json":
         print(
-            f"cardlab: precision ±{meta['precision_target']:g} held for {held} "
+            f"cardlab: precision ±{meta['precision_target']:g} {held} "
             f"({meta['trials']:,} trials, {meta['looks']} look{'' if meta['looks'] == 1 else 's'})",
             file=sys.stderr,
         )

@@ -49,6 +49,10 @@ from .tables import Result
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK_SIZE = 4096
+#: trials per chunk for a spec where a seat searches (Zheng Shangyou, Biscuits; KernelSpec.chunk_size): such a trial
+#: takes tens of milliseconds, and 4,096 would leave every thread but one idle on the runs people make of it (hundreds
+#: of games); Bismarck's solver specs size theirs by unit (games.bismarck.SOLVER_CHUNK)
+SEARCH_CHUNK = 16
 MAX_TRIALS = 10**12
 DEFAULT_MAX_TRIALS = 10**9  # precision mode's cap (CARDLAB_MAX_TRIALS sets another)
 

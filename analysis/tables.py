@@ -198,6 +198,22 @@ def _plain(x: float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def precision_rule(meta: dict) -> str:
+    """The rule ``--precision`` held where it is not a half-width of every row of the measures (positions.md):
+    the advisor and the review stop where each difference to the best is within ±P *or clear of zero*, so a row's
+    interval may be wider than ±P; Zheng Shangyou after the Winner is out ranks on the chance to end last, unpaired.
+    "" where every row was held to ±P, and for the advisor's one row (not the seat's turn: its score)."""
+    analysis = meta.get("analysis", "")
+    if meta.get("not_to_play"):
+        return ""
+    if meta.get("settled") and analysis == "advisor":
+        return "on each action's chance to end last, or clear of the best's"
+    return {
+        "advisor": "on the differences to the best, or clear of zero",
+        "review": "on each decision's differences to the best, or clear of zero",
+    }.get(analysis, "")
+
+
 @dataclass
 class Result:
     """A table with its metadata (game, rules and variants, strategies, seed, trials, ...).
@@ -288,16 +304,9 @@ class Result:
         if m.get("compiling_included") and "elapsed_s" in m:
             size[-1] += " (compiling the kernels included: a first run)"
         if "precision_target" in m:
-            # the advisor's rule (positions.md) is not a half-width of every row: a difference clear of zero stops
-            # it too, so its rows' intervals may be wider than ±P; say which rule was held
-            rule = {"advisor": " on the differences to the best, or clear of zero", "review": " on each decision's "
-                    "differences to the best, or clear of zero"}.get(m.get("analysis", ""), "")  # fmt: skip
-            if m.get("not_to_play"):  # the advisor's one row (not the seat's turn): its score's half-width
-                rule = ""
-            elif m.get("settled") and m.get("analysis") == "advisor":  # ZS after the Winner: unpaired, on "last"
-                rule = " on each action's chance to end last, or clear of the best's"
+            rule = precision_rule(m)
             size.append(
-                f"precision ±{m['precision_target']:g}{rule} "
+                f"precision ±{m['precision_target']:g}{' ' + rule if rule else ''} "
                 f"({'reached' if m.get('precision_reached') else 'NOT reached'})"
             )
         if size:

@@ -10,7 +10,7 @@ import pandas as pd
 
 from kernels import biscuits as K
 
-from ..driver import KernelSpec
+from ..driver import SEARCH_CHUNK, KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
@@ -182,11 +182,6 @@ def strategy_rows(names: list[str]) -> np.ndarray:
         budget, c = search_params(name, SEARCH_BUDGET, SEARCH_C)
         rows.append([*STRATEGIES["search"], budget, round(c * 1000)])
     return np.array(rows, dtype=np.int64)
-
-
-#: trials per chunk where a seat searches (KernelSpec.chunk_size): a hand takes tens of milliseconds, and the
-#: default 4,096 would leave every thread but one idle on the runs people make of it (hundreds of hands)
-SEARCH_CHUNK = 16
 
 
 def searches(strat: np.ndarray) -> bool:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from kernels import zheng_shangyou as K
 
-from ..driver import KernelSpec
+from ..driver import SEARCH_CHUNK, KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
 from ..tables import Result, frame, mean_row, proportion_row
@@ -334,11 +334,6 @@ def needs_full(strat: np.ndarray) -> bool:
     kernels are then the ``*_full`` ones, with every player compiled in. The others compile the greedy players
     only, less compiling on a first run (kernels.zheng_shangyou.game, above ``_search_hook``)."""
     return bool((strat[:, 0] != K.POLICY_GREEDY).any())
-
-
-#: trials per chunk where a seat searches (KernelSpec.chunk_size): such a trial takes tens of milliseconds, and the
-#: default 4,096 would leave every thread but one idle on the runs people make of it (hundreds of games)
-SEARCH_CHUNK = 16
 
 
 def chunk_for(*strats: np.ndarray) -> int | None:

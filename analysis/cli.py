@@ -449,7 +449,17 @@ def build_parser() -> _Parser:
     ):
         seats = 4 if deal == "bridge" else 3
         example = "AS KS|QS JS|TS 9S|8S 7S" if seats == 4 else "AS KS|QS JS|TS 9S"
-        so.add_argument("--hands", required=True, help=f'{seats} hands by seat separated by "|", e.g. "{example}"')
+        order = (
+            "seats 0-3 in playing order (0+2 and 1+3 partners: N E S W as 0 1 2 3)"
+            if seats == 4
+            else "seats 0-2 in playing order"
+        )
+        so.add_argument(
+            "--hands",
+            required=True,
+            help=f'{seats} hands by seat separated by "|", {order}; a card is rank then suit (AS, TD or 10D), cards '
+            f'separated by spaces (not PBN\'s "AK32.K4..."), e.g. "{example}"',
+        )
         so.add_argument("--trump", "--trumps", default="NT", help="S, H, D, C or NT (default NT)")
         so.add_argument("--leader", type=int, default=0, help="the seat that led the current trick (default 0)")
         so.add_argument(
@@ -903,6 +913,19 @@ REVIEW_COLUMNS = ["event", "seat", "decision", "hand", "on_table", "actions", "t
                   "loss_win_low", "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
 
 
+def _three_decimals(t):
+    """The review's text view: sampled figures to 3 decimals (as its README), whole numbers in a float column (the
+    double-dummy tricks, blank where not solved) as whole numbers; csv and json keep every digit."""
+    import pandas as pd
+
+    out = t.copy()
+    for c in out.columns:
+        if pd.api.types.is_float_dtype(out[c]):
+            v = out[c].dropna()
+            out[c] = out[c].astype("Int64") if len(v) and (v == v.round()).all() else out[c].round(3)
+    return out
+
+
 #: players that search or solve at every turn they play: as a review's models, on every sampled layout
 SLOW_MODELS = ("search", "pimc", "pimc-infer", "dd")
 
@@ -977,7 +1000,7 @@ def _cmd_review(game: Game, args) -> None:
 
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
             # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
-            shown = blank_missing(result.table[with_cols]).to_string(index=False, na_rep="")
+            shown = blank_missing(_three_decimals(result.table[with_cols])).to_string(index=False, na_rep="")
             text += (shown if len(result.table) else "(no decisions)") + "\n"
         emit(text, args.out)
     else:

@@ -710,18 +710,23 @@ _announced: set[str] = set()
 
 
 def _compile_note(spec: KernelSpec, say: bool = True) -> bool:
-    """One line on stderr (``say``, once a game in a process) when the kernel is not in the numba cache yet, so a
-    first run does not look hung; the observer, if any, hears of it too. Returns whether the kernel is to be
-    compiled."""
+    """:func:`compile_note` for a spec's kernel."""
+    return compile_note(spec.game, _load_kernel(spec.kernel), say)
+
+
+def compile_note(game: str, kernel, say: bool = True) -> bool:
+    """One line on stderr (``say``, once a game in a process) when ``kernel`` (a numba dispatcher) is not in the
+    numba cache yet, so a first run does not look hung; the observer, if any, hears of it too. Returns whether the
+    kernel is to be compiled. For commands that call a kernel themselves (``solve``) as for the driver's runs."""
     from kernels._jit import is_cached
 
-    if is_cached(_load_kernel(spec.kernel)) is False:
-        notify(stage="compiling", game=spec.game)
-        if not say or spec.game in _announced:
+    if is_cached(kernel) is False:
+        notify(stage="compiling", game=game)
+        if not say or game in _announced:
             return True
-        _announced.add(spec.game)
+        _announced.add(game)
         print(
-            f"cardlab: compiling the {spec.game} kernels this command needs (once: they are cached afterwards; up to "
+            f"cardlab: compiling the {game} kernels this command needs (once: they are cached afterwards; up to "
             "about a minute on 2 cores)",
             file=sys.stderr,
             flush=True,

@@ -590,7 +590,7 @@ def test_solve_command(capsys):
         (["solve", "chess", "--hands", "AS|KS|QS"], "accepted: bismarck, bridge"),
         (["solve", "bismarck", "--hands", "AS|KS"], "3 hands"),
         (["solve", "bismarck", "--hands", "AS|KS|KS"], "two hands"),
-        (["solve", "bismarck", "--hands", "AS|KS QS|JS"], "same number"),
+        (["solve", "bismarck", "--hands", "AS|KS QS|JS"], "same number of cards; found seat 0 1, seat 1 2, seat 2 1"),
         (["solve", "bismarck", "--hands", "AS|KS|QS", "--trump", "X"], "bad --trump"),
         (["solve", "bismarck", "--hands", "AS|KS|QS", "--leader", "3"], "seats are 0..2"),
         (["solve", "bismarck", "--hands", "AS|KS|QS", "--goal", "most"], "accepted: max, min"),

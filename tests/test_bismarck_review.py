@@ -233,3 +233,28 @@ def test_the_summary_adds_up_each_worse_cards_loss_in_round_score_and_tricks():
     assert "2 clearly worse than the best, their losses (each against the best action at its turn) adding up to " \
            "0.75 points of round score and 1.25 tricks (largest at event 3)" in line  # fmt: skip
     assert "lost 1 trick" in line
+
+
+def test_the_summary_counts_tricks_net_and_in_the_misere_a_trick_taken_is_the_loss():
+    """BM-6: in the misère a trick taken is what costs. A card worse in round score may still take fewer tricks
+    than the best; the summary's tricks are the signed net, not a sum of sizes (a new user's review read 1.47
+    where the rows add up to 1.12)."""
+    import pandas as pd
+
+    from analysis.tables import Result
+
+    def line(taken: list[float], misere: bool) -> str:
+        rows = [
+            {"event": 3 * i, "seat": 0, "verdict": "worse", "loss_score": 0.25, "tricks_best": 2.0,
+             "tricks_taken": t, "dd_best": 1, "dd_taken": 1}
+            for i, t in enumerate(taken)
+        ]  # fmt: skip
+        meta = {"seat": 0, "forced": 0, "strategies": ["heuristic"] * 3, "over": True}
+        return br.summary(Result(pd.DataFrame(rows), meta), misere=misere)
+
+    # the misère: +0.5 and -0.25 (a card that took fewer tricks than the best) net 0.25 tricks
+    assert "0.50 points of round score and 0.25 tricks" in line([2.5, 1.75], misere=True)
+    assert "0.50 points of round score and 0.25 tricks" in line([1.5, 2.25], misere=False)
+    # net the other way: no loss in tricks, and the line says which way they went
+    assert "(though they took 0.25 fewer tricks than the best)" in line([1.5, 2.25], misere=True)
+    assert "(though they took 0.25 more tricks than the best)" in line([2.5, 1.75], misere=False)

@@ -728,6 +728,23 @@ def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():
     )
 
 
+def test_the_bismarck_compare_verdict_quotes_the_round_score_beside_the_tricks():
+    """BM-6: the round score is what counts, and in the misère fewer tricks score more; the verdict goes by the
+    tricks and quotes the score (a new user read "no clear difference in tricks" while the score differed), and
+    tricks and score moving apart there is no disagreement."""
+    from analysis.games import get
+    from analysis.games.base import RunOptions
+
+    r = get("bismarck").compare("heuristic", "random", round=4, run=RunOptions(trials=400, seed=1, progress=False))
+    v, t = r.meta["verdict"], r.table
+    pooled = t[t["role"].isna()].set_index("measure")
+    tricks, score = pooled.loc["tricks_challenger_minus_field"], pooled.loc["score_challenger_minus_field"]
+    assert tricks.ci_low > 0 > score.ci_high  # the random player takes more tricks and scores less
+    assert v.startswith("random against heuristic (pooled over the roles): ") and "more tricks" in v
+    assert f"; score {score.estimate:+.2f} points of round score (95% interval {score.ci_low:+.2f}" in v
+    assert "disagree" not in v
+
+
 def test_the_full_table_prints_plain_decimals(capsys):
     """--all: pandas switches a whole column to 2.4e-01 notation when one cell is small (issue 32); the full table
     prints plain decimals, and a bound's rounding noise (2.8e-17) as 0."""

@@ -274,3 +274,17 @@ def test_a_specs_small_chunks_do_not_make_precision_mode_look_sooner():
     r = driver.run(small, precision=0.5, seed=1, progress=False)
     assert r.meta["chunk_size"] == 16 and r.meta["trials"] == driver.DEFAULT_CHUNK_SIZE
     assert driver.run(small, precision=0.5, seed=1, chunk_size=16, progress=False).meta["trials"] == 16
+
+
+def test_solve_says_when_it_compiles(monkeypatch, capsys):
+    """`cardlab solve` calls the double-dummy kernels itself, not through the driver: a cold first solve (about
+    20 s) says it is compiling too (a new user's sat 20 s with nothing on the screen)."""
+    import kernels._jit
+    from analysis.games.bismarck import solve_table
+
+    monkeypatch.setattr(kernels._jit, "is_cached", lambda f: False)
+    monkeypatch.setattr(driver, "_announced", set())
+    solve_table("bridge", "AS KS|QS JS|TS 9S|8S 7S", leader=0, player=1)
+    solve_table("bismarck", "AS KS 2H|QS JS 3H|TS 9S AH", leader=0, player=1, every_card=False)
+    lines = capsys.readouterr().err.splitlines()
+    assert "compiling the bridge kernels" in lines[0] and "compiling the bismarck kernels" in lines[1]

@@ -178,12 +178,16 @@ class Game:
     odds_epilog: ClassVar[str | None] = None
     #: what `cardlab compare GAME --help` says after the options: the measures of its table, where they need words
     compare_epilog: ClassVar[str | None] = None
-    #: a second paired measure the compare verdict quotes after the headline one, and its unit (a game whose win
-    #: and score can disagree: Zheng Shangyou), or None
     #: what one compare trial is, where the game's trial noun does not say it (the header counts them); output
     #: only, never in a spec's describe (its fingerprint is what stored runs and checkpoints are kept by)
     compare_unit: ClassVar[str | None] = None
+    #: a second paired measure the compare verdict quotes after the headline one, and its unit (a game whose win
+    #: and score can disagree: Zheng Shangyou; Bismarck's round score beside its tricks), or None
     compare_also: ClassVar[tuple[str, str] | None] = None
+    #: whether the headline and ``compare_also`` clear of zero in opposite directions means "they disagree: one
+    #: wins more often, the other gains more points" (a win and a score); False where the two measures may
+    #: rightly move apart (Bismarck: in the misère fewer tricks score more)
+    compare_disagree: ClassVar[bool] = True
     #: options of ``record`` beyond seed, players, variants and strategies (passed to :meth:`record`)
     record_options: ClassVar[tuple[Option, ...]] = ()
     compare_options: ClassVar[tuple[Option, ...]] = ()
@@ -346,7 +350,7 @@ class Game:
             if len(rows):
                 r = rows.iloc[-1]
                 result.meta["verdict"] += (
-                    f"; {measure.rsplit('_', 1)[-1]} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
+                    f"; {measure.replace('challenger_minus_field', '').strip('_')} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
                     f"{r['ci_high']:+.2f})"
                 )
                 head = t[t["measure"] == spec.precision_measures[0]]
@@ -354,7 +358,11 @@ class Game:
                 h = head.iloc[-1] if len(head) else None
                 # the headline and the second measure each clear of zero, in opposite directions: say so, since
                 # "better" above goes by the headline alone
-                if h is not None and (h["ci_low"] > 0 > r["ci_high"] or h["ci_high"] < 0 < r["ci_low"]):
+                if (
+                    h is not None
+                    and self.compare_disagree
+                    and (h["ci_low"] > 0 > r["ci_high"] or h["ci_high"] < 0 < r["ci_low"])
+                ):
                     ahead = challenger if h["ci_low"] > 0 else field
                     behind = field if ahead == challenger else challenger
                     # not "better" then: which is better depends on what one plays for

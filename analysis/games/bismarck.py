@@ -14,7 +14,7 @@ import pandas as pd
 from kernels import bismarck as K
 from kernels import dd as DD
 
-from ..driver import KernelSpec
+from ..driver import KernelSpec, compile_note
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
 from ..tables import frame, mean_row, proportion_row
@@ -420,14 +420,16 @@ def _parse_hands(text: str, n: int, trick: list[int] | None = None, leader: int 
         hands[i] = np.uint64(m)
     played = {(leader + j) % n for j in range(len(trick))}
     # every hand's size with the trick's cards given back: equal, as in a trick-taking deal
-    sizes = {bin(int(h)).count("1") + (1 if i in played else 0) for i, h in enumerate(hands[:n])}
+    held = [bin(int(h)).count("1") for h in hands[:n]]
+    sizes = {k + (1 if i in played else 0) for i, k in enumerate(held)}
     if len(sizes) != 1:
+        found = "; found " + ", ".join(f"seat {i} {k}" for i, k in enumerate(held))
         if trick:
             raise CardlabError(
                 "--hands: every hand holds the same number of cards, except that the seats which played to the "
-                f"--trick (led by seat {leader}) hold one fewer"
+                f"--trick (led by seat {leader}) hold one fewer{found}"
             )
-        raise CardlabError("--hands: every hand must hold the same number of cards")
+        raise CardlabError(f"--hands: every hand must hold the same number of cards{found}")
     size = sizes.pop()
     if not 1 <= size <= 16:
         raise CardlabError(f"--hands: 1 to 16 cards a hand, got {size}")
@@ -544,17 +546,22 @@ def solve_table(
         "goal": goal,
         "side": side,
     }
+    # the hand count a constant: one search compiled
+    if every_card:
+        kernel = DD.card_values_3 if n == 3 else DD.card_values_4
+    else:
+        kernel = DD.solve_3 if n == 3 else DD.solve_4
+    compile_note(deal, kernel)  # a cold first solve compiles for about 20 s: not in silence
     ttk, ttg = DD.new_tt(20)
     bufs = DD.new_buffers()
     row = np.zeros(4, dtype=np.int64)
     row[: len(played)] = played
     if not every_card:
-        v = (DD.solve_3 if n == 3 else DD.solve_4)(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs)
+        v = kernel(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs)
         return pd.DataFrame([{**base, "tricks": int(v)}])
     out_cards = np.zeros(16, dtype=np.int64)
     out_values = np.zeros(16, dtype=np.int64)
-    values = DD.card_values_3 if n == 3 else DD.card_values_4  # the hand count a constant: one search compiled
-    k = values(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs, out_cards, out_values)
+    k = kernel(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs, out_cards, out_values)
     value = {int(c): int(v) for c, v in zip(out_cards[:k], out_values[:k])}
     others = sum(int(h[s]) for s in range(n) if s != to_play) | sum(1 << c for c in played)
     maximise = (maxteam >> to_play) & 1
@@ -662,8 +669,10 @@ class Bismarck(Game):
     review_notes = (
         "Bismarck's verdict and best go by the round score (the precision's measure): a card may be uncertain by "
         "score while its loss_win is separated, or the reverse. tricks_taken and tricks_best are the seat's "
-        "tricks in the hand, sampled as the verdict is; dd_taken and dd_best the double-dummy tricks on the "
-        "actual layout (the others together against the seat), which the seat could not see. The models play "
+        "tricks in the hand, sampled as the verdict is (win is making the quota, score the round score, BM-6); "
+        "dd_taken is the seat's double-dummy tricks on the actual layout (the others together against it, which "
+        "the seat could not see) after the card taken, dd_best after the card best on that layout, which may "
+        "differ from the best column's card (judged on what the seat knew). The models play "
         "with the record's --pimc-from and --pimc-samples (the defaults where the record has none)."
     )
     record_options = (
@@ -673,6 +682,9 @@ class Bismarck(Game):
     )  # fmt: skip
     compare_by = "role"
     compare_unit = "hand"
+    # the round score is what counts (BM-6), and in the misère fewer tricks are better: the verdict quotes both
+    compare_also = ("score_challenger_minus_field", "points of round score")
+    compare_disagree = False
     compare_who = ("dealer", "left", "right")
     id = GAME
     parameterized_strategies = ("search",)

@@ -431,7 +431,7 @@ def review(
     result.meta["quota"] = quota + (f"; {_text(_cards_of_mask(hand.shown))} shown" if hand.shown else "")
     if skipped:
         result.meta["not_reviewed"] = "; ".join(skipped)
-    result.meta["summary"] = summary(result)
+    result.meta["summary"] = summary(result, misere=hand.rtype == 3)
     return result
 
 
@@ -482,16 +482,23 @@ def _won_before(hand: Hand, i: int) -> int:
     return sum(1 for led in hand.leaders[1 : i // 3 + 1] if led == s)
 
 
-def summary(result: Result) -> str:
-    """One line: how many cards judged, how many clearly worse than the best and what they cost in round score;
-    and the tricks lost on the actual layout (double dummy)."""
+def summary(result: Result, misere: bool = False) -> str:
+    """One line: how many cards judged, how many clearly worse than the best and what they cost in round score
+    and, net, in tricks (in the misère a trick taken is the loss: BM-6); and the tricks lost on the actual layout
+    (double dummy)."""
     line = review_summary(result, "forced cards", cost="score", score_unit="points of round score")
     t = result.table
     worse = t[t["verdict"] == "worse"]
     if len(worse):
-        lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).abs().sum()
+        # net, signed: a card worse in score may still take fewer tricks than the best (more, in the misère)
+        lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).sum() * (-1 if misere else 1)
         unit = " points of round score"
-        line = line.replace(unit, f" points of round score and {lost_tricks:.2f} tricks", 1)
+        tricks = (
+            f"and {lost_tricks:.2f} tricks"
+            if lost_tricks >= 0.005
+            else f"(though they took {-lost_tricks:.2f} {'fewer' if misere else 'more'} tricks than the best)"
+        )
+        line = line.replace(unit, f" points of round score {tricks}", 1)
     cards = t[t["event"] >= 0] if len(t) else t  # event -1: the choices before play have no double-dummy view
     known = cards.dropna(subset=["dd_taken"]) if len(cards) else cards
     if len(known):

@@ -728,7 +728,7 @@ class Bismarck(Game):
         "play (after the first trick give the tricks with --tricks, in order; --played loses the order and is "
         "refused; seconds a layout, --pimc-from 6 keeps it quicker). Which to read: the heuristic's chances are "
         "those against players like cardlab's own (quick, and what its reports measure); pimc's ranking is a "
-        "stronger player's (it takes more tricks than the heuristic: the report), its tricks and quota a floor (the other two seeing every card and playing together against it); where the two rank the cards alike, either answer stands. "
+        "stronger player's (it takes more tricks than the heuristic: the report), its tricks and quota a floor (the other two seeing every card and playing together against it); where the two rank the cards alike, either answer stands; where they disagree, play pimc's card against strong players (or search's: the search player takes at least as many tricks as pimc in rounds 1-3 and fewer in the misère: docs/performance.md), the heuristic's against players like cardlab's. "
         "Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
         "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (BM-6: by default the tricks "
         "above the quota, 0 below it; in round 4 the tricks under the allowance; choose_round, contract: the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "

@@ -930,18 +930,20 @@ def _three_decimals(t):
 SLOW_MODELS = ("search", "pimc", "pimc-infer", "dd")
 
 
-def _note_search_models(path: str, given: list[str] | None = None) -> None:
-    """A review's models are the record's players with --strategy applied over them: where a search or solver
-    player is among them, every sampled layout searches at every turn, a long review (a new user's took 80 s,
-    unwarned). One line on stderr says so and how to have a quicker one."""
-    from .review import load_record, review_models
+def _note_search_models(doc, given: list[str] | None = None) -> None:
+    """A review's models are the record's players (``doc``, the record document) with --strategy applied over
+    them: where a search or solver player is among them, every sampled layout searches at every turn, a long
+    review (a new user's took 80 s, unwarned). One line on stderr says so and how to have a quicker one."""
+    from .review import review_models
 
+    recorded = doc.get("strategies") if isinstance(doc, dict) else None
     try:
-        recorded = load_record(path).get("strategies") or []
         if isinstance(recorded, dict):  # by seat
             recorded = [recorded[k] for k in sorted(recorded, key=int)]
-    except (CardlabError, AttributeError, ValueError):
-        return  # the review itself refuses a bad record, in one line
+    except ValueError:
+        return
+    if not isinstance(recorded, list):
+        recorded = []  # none, or malformed: the review itself refuses a bad record, in one line
     seats: dict[str, str] = {}
     for item in review_models(given, [str(x) for x in recorded], "-"):
         seat, _, name = item.rpartition("=")
@@ -988,9 +990,12 @@ def _cmd_review(game: Game, args) -> None:
     if args.report:
         check_dir(args.report, "--report")
     run = RunOptions(precision=args.precision, seed=args.seed, threads=args.threads, progress=not args.quiet)
+    from .review import load_record
+
+    record = load_record(args.record)  # read once: a record may come through a pipe (<(...), /dev/stdin)
     if not args.quiet:
-        _note_search_models(args.record, args.strategy)
-    result = review_result(game, game.review(args.record, seat=args.seat, run=run, strategies=args.strategy))
+        _note_search_models(record, args.strategy)
+    result = review_result(game, game.review(record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
         text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]

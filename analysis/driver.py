@@ -478,6 +478,7 @@ def run(
     confidence: float = 0.95,
     batch_chunks: int | None = None,
     measures: Sequence[str] | None = None,
+    look_every_chunk: bool = False,
 ) -> Result:
     """Run ``spec`` for ``trials`` trials, or until every cell is within ``precision`` (half-width at 95%).
 
@@ -486,7 +487,9 @@ def run(
     checkpoint kept; running again with the same arguments resumes, and the final result, its looks included,
     equals an uninterrupted run's. ``chunk_size`` None: the spec's (``KernelSpec.chunk_size``), else
     ``DEFAULT_CHUNK_SIZE``. Precision mode stops at ``max_trials`` (default CARDLAB_MAX_TRIALS or 10**9)
-    with ``meta["precision_reached"]`` false if the target is still out of reach.
+    with ``meta["precision_reached"]`` false if the target is still out of reach. Precision mode looks first after
+    as many trials as one default chunk, in whole chunks; ``look_every_chunk``: after the first chunk (a review's
+    many small runs, whose chunks are sized for it).
     """
     if (trials is None) == (precision is None):
         raise CardlabError("give exactly one of --trials and --precision")
@@ -497,15 +500,15 @@ def run(
             f"bad precision {precision!r}: expected a positive half-width in the measure's unit (0.01 of a "
             "probability, 0.5 of a score)"
         )
-    # precision mode's first look: after one chunk, but where the chunks are the spec's own small ones (spread over
-    # the threads, not meant to look sooner) after as many trials as one default chunk, as before they were small:
-    # a look on a few trials can find no spread at all and stop there
-    first_look = 1
     if chunk_size is None:
         chunk_size = spec.chunk_size or DEFAULT_CHUNK_SIZE
-        first_look = max(1, -(-DEFAULT_CHUNK_SIZE // chunk_size))
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
+    # precision mode's first look: after as many trials as one default chunk, whatever the chunk size (small chunks
+    # spread a run over the threads, they are not meant to look sooner: a look on a few trials can find no spread
+    # at all and stop there), so the same run with the spec's chunk size given or not; the schedule is the chunk
+    # size's alone (the meta has it)
+    first_look = 1 if look_every_chunk else max(1, -(-DEFAULT_CHUNK_SIZE // int(chunk_size)))
     key0, key1 = split_seed(seed)
     if measures:
         _check_measures(spec, measures, key0, key1, progress)

@@ -99,6 +99,7 @@ def judge(
             raise CardlabError(f"event {i}: the action taken ({taken}) is not among the advisor's ({names[:3]} ...)")
         res = run_spec(
             spec, precision=precision, seed=seed, chunk_size=chunk_size, threads=threads, progress=False,
+            look_every_chunk=True,
             max_trials=max_trials,
         )  # fmt: skip
         trials += int(res.meta["trials"])

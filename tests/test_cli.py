@@ -809,28 +809,50 @@ def test_the_full_table_keeps_the_header_in_words(capsys):
     assert lines[3].split()[:3] == ["measure", "seat", "bisk"]
 
 
-def test_a_review_whose_models_search_says_so(tmp_path, capsys):
+def test_a_review_whose_models_search_says_so(capsys):
     """The review's models are the record's players: a search player among them makes a long review, which one
     line on stderr says (with the way to a quicker one); a record without one gets no line."""
     from analysis.cli import _note_search_models
 
-    rec = tmp_path / "game.json"
-    rec.write_text(json.dumps({"strategies": {"0": "greedy", "1": "search:200:0.7", "2": "greedy"}}))
-    _note_search_models(str(rec))
+    rec = {"strategies": {"0": "greedy", "1": "search:200:0.7", "2": "greedy"}}
+    _note_search_models(rec)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "include search:200:0.7" in err and "--strategy NAME" in err
-    _note_search_models(str(rec), ["1=greedy"])  # the search seat replaced: quick
-    _note_search_models(str(rec), ["greedy"])
+    _note_search_models(rec, ["1=greedy"])  # the search seat replaced: quick
+    _note_search_models(rec, ["greedy"])
     assert capsys.readouterr().err == ""
-    _note_search_models(str(rec), ["0=planning"])  # another seat replaced: the search seat stays
+    _note_search_models(rec, ["0=planning"])  # another seat replaced: the search seat stays
     assert "include search:200:0.7" in capsys.readouterr().err
-    rec.write_text(json.dumps({"strategies": {"0": "heuristic", "1": "pimc", "2": "heuristic"}}))
-    _note_search_models(str(rec))  # Bismarck's solver players too
+    _note_search_models({"strategies": {"0": "heuristic", "1": "pimc", "2": "heuristic"}})  # Bismarck's solvers too
     assert "include pimc" in capsys.readouterr().err
-    rec.write_text(json.dumps({"strategies": {"0": "greedy", "1": "planning"}}))
-    _note_search_models(str(rec))
-    _note_search_models(str(tmp_path / "missing.json"))  # the review refuses it, in its own line
+    _note_search_models({"strategies": {"0": "greedy", "1": "planning"}})
+    for malformed in ({"strategies": 5}, {"strategies": {"x": "search"}}, []):  # the review refuses them itself
+        _note_search_models(malformed)
     assert capsys.readouterr().err == ""
+
+
+def test_a_review_reads_its_record_once_and_refuses_a_malformed_one_in_a_line(tmp_path, capsys):
+    """A record may come through a pipe (`review GAME <(cat game.json)`), readable once: the review's note on
+    slow models had read it first and left the review nothing. A malformed record is one line, exit 2."""
+    import os
+    import threading
+
+    from analysis.review import example_record
+
+    doc = json.dumps(example_record("zheng-shangyou-example.json"))
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(doc))
+    writer.start()
+    argv = ["review", "zheng-shangyou", str(fifo), "--seat", "2", "--precision", "0.4", "--format", "json"]
+    assert main(argv) == 0
+    writer.join()
+    assert json.loads(capsys.readouterr().out)["rows"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**json.loads(doc), "strategies": 5}))
+    assert main(["review", "zheng-shangyou", str(bad), "--seat", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardlab: error: bad record: strategies") and "Traceback" not in err
 
 
 def test_a_position_may_be_given_as_json_text(tmp_path, capsys):

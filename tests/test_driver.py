@@ -269,11 +269,17 @@ def test_precision_mode_says_once_how_long_a_long_run_will_take(capsys):
 def test_a_specs_small_chunks_do_not_make_precision_mode_look_sooner():
     """A spec's own small chunks (search and solver players) spread the work over the threads; precision mode
     still looks first after as many trials as one default chunk (a review found a PIMC compare stopping after 4
-    trials, where a difference with no spread yet reads ±0). A chunk size the caller gives looks after one."""
+    trials, where a difference with no spread yet reads ±0). The same with that chunk size given (a review
+    found `--chunk-size 16` stopping at 32 trials where the default stopped at 4,096, both metas saying 16); a
+    review's many small runs ask to look after every chunk."""
     small = dataclasses.replace(SPEC, chunk_size=16)
     r = driver.run(small, precision=0.5, seed=1, progress=False)
     assert r.meta["chunk_size"] == 16 and r.meta["trials"] == driver.DEFAULT_CHUNK_SIZE
-    assert driver.run(small, precision=0.5, seed=1, chunk_size=16, progress=False).meta["trials"] == 16
+    given = driver.run(small, precision=0.5, seed=1, chunk_size=16, progress=False)
+    assert given.rows() == r.rows() and given.meta["trials"] == r.meta["trials"]
+    assert driver.run(SPEC, precision=0.5, seed=1, chunk_size=16, progress=False).rows() == r.rows()
+    every = driver.run(small, precision=0.5, seed=1, progress=False, look_every_chunk=True)
+    assert every.meta["trials"] == 16
 
 
 def test_solve_says_when_it_compiles(monkeypatch, capsys):

@@ -248,7 +248,8 @@ def _precision_cases():
 def test_precision_resume_stops_where_the_uninterrupted_run_stops(tmp_path, game_id):
     game = registry.get(game_id)
     spec = game.simulation_spec()
-    kw = {"precision": PRECISION.get(game_id, 0.08), "seed": 11, "chunk_size": 16, "progress": False, "batch_chunks": 1}
+    kw = {"precision": PRECISION.get(game_id, 0.08), "seed": 11, "chunk_size": 16, "progress": False, "batch_chunks": 1,
+          "look_every_chunk": True}  # looks from the first chunk on: a few looks on small runs  # fmt: skip
     ck = tmp_path / "full.ckpt"
     full = driver.run(spec, checkpoint=ck, **kw)
     n = full.meta["chunks"]

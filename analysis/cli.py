@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import cast
 
-from . import __version__
+from . import __version__, driver
 from . import games as registry
 from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, run
 from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReached, SaveFailed, Terminated, accepted
@@ -1101,6 +1101,7 @@ COMMANDS = ["games", *GAME_COMMANDS, "report", "strong-field", "serve"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     restore = _sigterm_as_interrupt()
+    driver._announced.clear()  # the compile note once a game per command, not per process (tests, notebooks)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

@@ -288,6 +288,8 @@ def result(
         "analysis": "review",
         "precision_target": precision,
         "precision_reached": all(r["precision_reached"] for r in rows),
+        # Zheng Shangyou's decisions after the Winner went out, ranked by the chance to end last (its header's rule)
+        "settled_decisions": sum(1 for r in rows if r.get("loss_last") is not None),
         "trials": trials,
         "seed": seed,
         "version": __version__,

@@ -208,6 +208,11 @@ def precision_rule(meta: dict) -> str:
         return ""
     if meta.get("settled") and analysis == "advisor":
         return "on each action's chance to end last, or clear of the best's"
+    if analysis == "review" and meta.get("settled_decisions"):
+        return (
+            "on each decision's differences to the best, or clear of zero (after the Winner went out: each "
+            "action's chance to end last, or clear of the best's)"
+        )
     return {
         "advisor": "on the differences to the best, or clear of zero",
         "review": "on each decision's differences to the best, or clear of zero",

@@ -190,6 +190,9 @@ def test_a_card_received_and_not_in_the_hand_is_out_of_play():
     for _t, hands in _layouts(spec, 5, 50):
         assert not any(kd in h for h in hands)
     assert DECK.mask("AC").bit_length() - 1 not in spec.args[2].tolist()  # in the hand: not hidden either
+    # unless --known places it: sent on to the partner in a Plain exchange (BI-10), every layout deals it there
+    for _t, hands in _layouts(bo.state_spec(**pos, known={"2": "KD"}), 5, 50):
+        assert kd in hands[2] and not any(kd in h for s, h in enumerate(hands) if s != 2)
 
 
 def _force(fkind: int, value: int):

@@ -258,3 +258,4 @@ def test_the_summary_counts_tricks_net_and_in_the_misere_a_trick_taken_is_the_lo
     # net the other way: no loss in tricks, and the line says which way they went
     assert "(though they took 0.25 fewer tricks than the best)" in line([1.5, 2.25], misere=True)
     assert "(though they took 0.25 more tricks than the best)" in line([2.5, 1.75], misere=False)
+    assert "(and as many tricks as the best, net)" in line([2.0, 2.0], misere=False)  # not "-0.00 more"

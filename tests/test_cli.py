@@ -687,6 +687,13 @@ def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
     assert "the same outcome on all 20,000 trials, the two play alike there" in (
         paired_verdict(t, "challenger_minus_field", "heuristic", "cheat-sheet", None, None)
     )
+    # counted as the header counts them: a pooled row adds up the seats that switched (a review read "all 300
+    # trials" under a header of 100 hands)
+    from analysis.games import get
+    from analysis.games.base import RunOptions
+
+    r = get("bismarck").compare("heuristic", "heuristic", run=RunOptions(trials=100, seed=1, progress=False))
+    assert "the same outcome on all 100 hands, the two play alike there" in r.meta["verdict"]
 
 
 def test_out_with_a_csv_or_json_suffix_takes_that_format(tmp_path):

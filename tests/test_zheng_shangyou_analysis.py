@@ -111,6 +111,13 @@ def test_simulate_value_of_a_card_is_the_card_value_table_with_its_answer(capsys
     # a feature not in every deal: the line says in how many (the rows count those)
     assert main(["simulate", "zheng-shangyou", "--value-of", "bomb", "--trials", "2000", "--quiet"]) == 0
     assert "holding a bomb (dealt in " in capsys.readouterr().out
+    # dealt in none of a few deals: said so, not "+nan"; a few deals' win interval stays within ±100 points
+    assert main(["simulate", "zheng-shangyou", "--value-of", "straight_flush", "--trials", "5", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "a straight flush was dealt in none of the 5 deals: no value to give" in out and "nan" not in out
+    few = driver.run(zs.card_value_spec("bomb"), trials=50, seed=1, progress=False).table
+    w = few[few.measure == "value_of_holding_win"].iloc[0]
+    assert -1.0 <= w.ci_low <= w.estimate <= w.ci_high <= 1.0
     game = get("zheng-shangyou")
     for kw, msg in (
         (dict(strategies=["0=planning"]), "one strategy at every seat"),

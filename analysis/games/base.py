@@ -339,7 +339,9 @@ class Game:
         if key is not None:
             t = t[t[key].astype(object).astype(str) == str(value)].reset_index(drop=True)
             result = Result(t, result.meta, result.headline)
-        result.meta["verdict"] = paired_verdict(t, spec.precision_measures[0], field, challenger, key, value)
+        noun = f"{self.compare_unit}s" if self.compare_unit else self.trial_noun
+        words = f"{result.meta['trials']:,} {noun}"  # as the header counts them
+        result.meta["verdict"] = paired_verdict(t, spec.precision_measures[0], field, challenger, key, value, words)
         if self.compare_unit:
             result.meta["unit"] = self.compare_unit
         if self.compare_also is not None:
@@ -468,9 +470,12 @@ def _paired_unit(measure: str) -> tuple[str, float]:
     return measure.split("_challenger_minus_field")[0].replace("challenger_minus_field_", "").replace("_", " "), 1.0
 
 
-def paired_verdict(table: pd.DataFrame, measure: str, field: str, challenger: str, key, value) -> str:
+def paired_verdict(
+    table: pd.DataFrame, measure: str, field: str, challenger: str, key, value, trials_words: str | None = None
+) -> str:
     """One line on the headline paired difference: which way, by how much, with its 95% interval; "no clear
-    difference" when the interval holds 0."""
+    difference" when the interval holds 0. ``trials_words``: the run's trials as its header counts them ("100
+    hands"), where a pooled row's count adds up the seats, teams or roles that switched."""
     rows = table[table["measure"] == measure]
     keys = [c for c in ("seat", "team", "role") if c in rows.columns]
     if key is None:  # the row pooled over every seat, team and role: all of those empty
@@ -489,7 +494,7 @@ def paired_verdict(table: pd.DataFrame, measure: str, field: str, challenger: st
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
     interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
-        n = f"all {int(r['trials']):,} trials" if "trials" in r else "every trial"
+        n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
         return f"{challenger} against {field} ({who}): the same outcome on {n}, the two play alike there ({interval})"
     if lo <= 0.0 <= hi:
         return f"{challenger} against {field} ({who}): no clear difference in {unit} ({interval})"

@@ -507,7 +507,8 @@ class Biscuits(Game):
         Option("--known", "cards known to be in another seat's hand", action="append", metavar="SEAT=CARDS"),
         Option("--passed", "the two cards the seat passed to its partner (BI-4): the partner holds those not played"),
         Option("--received", "the two cards the partner passed to the seat (BI-4; they are in --hand, or the seat "
-               "has played them: such a card is taken as out of play)"),
+               "has played them: such a card is taken as out of play, unless --known places it, as a card sent on to the "
+               "partner in a Plain exchange, BI-10)"),
         Option("--finished", "the seat already out this hand (the second one out ends it, BI-9)", action="append",
                type=int, metavar="SEAT"),
         Option("--trick-passed", "play, variant pass_locks_out: a seat that passed earlier in this trick, so it is "

@@ -493,11 +493,12 @@ def summary(result: Result, misere: bool = False) -> str:
         # net, signed: a card worse in score may still take fewer tricks than the best (more, in the misère)
         lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).sum() * (-1 if misere else 1)
         unit = " points of round score"
-        tricks = (
-            f"and {lost_tricks:.2f} tricks"
-            if lost_tricks >= 0.005
-            else f"(though they took {-lost_tricks:.2f} {'fewer' if misere else 'more'} tricks than the best)"
-        )
+        if lost_tricks >= 0.005:
+            tricks = f"and {lost_tricks:.2f} tricks"
+        elif lost_tricks <= -0.005:
+            tricks = f"(though they took {-lost_tricks:.2f} {'fewer' if misere else 'more'} tricks than the best)"
+        else:
+            tricks = "(and as many tricks as the best, net)"
         line = line.replace(unit, f" points of round score {tricks}", 1)
     cards = t[t["event"] >= 0] if len(t) else t  # event -1: the choices before play have no double-dummy view
     known = cards.dropna(subset=["dd_taken"]) if len(cards) else cards

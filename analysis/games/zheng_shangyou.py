@@ -426,6 +426,8 @@ def _paired_rows(c: np.ndarray, measure: str, seat, extra: dict) -> list[dict]:
     rows = []
     for what, d, d2, a, b in parts:
         m, se, lo, hi = paired_difference(d, d2, n)
+        if what == "win":  # a difference of two chances: the normal interval of a few trials may pass ±1
+            lo, hi = max(lo, -1.0), min(hi, 1.0)
         rows.append(
             {
                 "measure": f"{measure}_{what}",
@@ -753,6 +755,11 @@ class ZhengShangyou(Game):
         sc = t[t["measure"] == "value_of_holding_score"].iloc[0]
         what = {"bomb": "a bomb", "straight_flush": "a straight flush"}.get(m["feature"], m["feature"])
         share = float(t["accepted_share"].iloc[0])
+        if not share > 0:  # dealt in none of the deals (a straight flush in a few): no value, not +nan
+            return (
+                f"{what} was dealt in none of the {m['trials']:,} deals: no value to give; more --trials (a rare "
+                "feature needs many: the rows count only the deals where someone holds it)"
+            )
         if share < 1:  # not dealt in every deal: the rows count the deals with it
             what += f" (dealt in {100 * share:.1f}% of the deals, {round(share * m['trials']):,} here)"
         return (

@@ -12,7 +12,7 @@ import pandas as pd
 
 from kernels import zheng_shangyou as K
 
-from ..driver import SEARCH_CHUNK, KernelSpec
+from ..driver import SEARCH_CHUNK, KernelSpec, compile_note
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
 from ..tables import Result, frame, mean_row, proportion_row
@@ -233,6 +233,7 @@ def max_hand(variants: dict | None) -> int:
 
 def moves(hand: str, current: str | None = None, variants: dict | None = None) -> pd.DataFrame:
     """Every legal play from ``hand``, on lead or over ``current``."""
+    compile_note(GAME, K.generate_moves)  # the move generator compiles for about 10 s on a first run
     zv = variant_array(variants)
     n_copies = copies(variants)
     h, hd = _encode(hand, variants)

@@ -747,8 +747,8 @@ def test_the_bismarck_compare_verdict_quotes_the_round_score_beside_the_tricks()
     pooled = t[t["role"].isna()].set_index("measure")
     tricks, score = pooled.loc["tricks_challenger_minus_field"], pooled.loc["score_challenger_minus_field"]
     assert tricks.ci_low > 0 > score.ci_high  # the random player takes more tricks and scores less
-    assert v.startswith("random against heuristic (pooled over the roles): ") and "more tricks" in v
-    assert f"; score {score.estimate:+.2f} points of round score (95% interval {score.ci_low:+.2f}" in v
+    assert v.startswith("random against heuristic (pooled over the roles): ") and "more tricks a hand" in v
+    assert f"; score {score.estimate:+.2f} points of round score a hand (95% interval {score.ci_low:+.2f}" in v
     assert "disagree" not in v
 
 
@@ -891,3 +891,20 @@ def test_the_review_table_shows_the_hand_and_the_best_chance_and_all_shows_every
     assert {"hand", "win_taken", "win_best", "loss_win"} <= head and "trials" not in head
     assert main(["review", "bisko-bobo", rec, "--seat", "2", "--quiet", "--all"]) == 0
     assert {"hand", "trials", "precision_reached"} <= columns(capsys.readouterr().out)
+
+
+def test_a_bismarck_round_simulation_names_the_round_and_each_quota(capsys):
+    """`simulate bismarck --unit hand --round 4`: made_quota there is taking at most so many tricks (BM-6), which
+    the table alone does not say (a new user read 'made_quota dealer 0.72' with nothing naming the round)."""
+    assert main(["simulate", "bismarck", "--unit", "hand", "--round", "4", "--trials", "100", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == (
+        "quota: round 4, misere: made_quota counts tricks taken, dealer at most 6, left at most 4, right at most 4 "
+        "(BM-6)"
+    )
+    argv = ["simulate", "bismarck", "--unit", "hand", "--round", "4", "--variant", "ruleset=swedish", "--trials", "100"]
+    assert main([*argv, "--quiet"]) == 0
+    assert "contract pass (avoid tricks): made_quota counts tricks taken, dealer at most 6, left (forehand) at most " \
+           "4, right at most 6 (3(c)10)" in capsys.readouterr().out  # fmt: skip
+    assert main(["simulate", "bismarck", "--trials", "100", "--quiet"]) == 0  # whole games: every round, no line
+    assert "quota:" not in capsys.readouterr().out

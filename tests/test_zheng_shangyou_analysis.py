@@ -107,7 +107,7 @@ def test_simulate_value_of_a_card_is_the_card_value_table_with_its_answer(capsys
     out = capsys.readouterr().out
     win = next(r for r in api if r["measure"] == "value_of_holding_win")
     assert "the value of holding 3D, every seat greedy" in out and "2,000 deals" in out
-    assert f"holding 3D is worth {100 * win['estimate']:+.2f} points of win probability" in out
+    assert f"holding 3D is worth {100 * win['estimate']:+.2f} percentage points of win probability" in out
     # a feature not in every deal: the line says in how many (the rows count those)
     assert main(["simulate", "zheng-shangyou", "--value-of", "bomb", "--trials", "2000", "--quiet"]) == 0
     assert "holding a bomb (dealt in " in capsys.readouterr().out

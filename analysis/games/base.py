@@ -341,7 +341,9 @@ class Game:
             result = Result(t, result.meta, result.headline)
         noun = f"{self.compare_unit}s" if self.compare_unit else self.trial_noun
         words = f"{result.meta['trials']:,} {noun}"  # as the header counts them
-        result.meta["verdict"] = paired_verdict(t, spec.precision_measures[0], field, challenger, key, value, words)
+        result.meta["verdict"] = paired_verdict(
+            t, spec.precision_measures[0], field, challenger, key, value, words, self.compare_unit
+        )
         if self.compare_unit:
             result.meta["unit"] = self.compare_unit
         if self.compare_also is not None:
@@ -471,11 +473,19 @@ def _paired_unit(measure: str) -> tuple[str, float]:
 
 
 def paired_verdict(
-    table: pd.DataFrame, measure: str, field: str, challenger: str, key, value, trials_words: str | None = None
+    table: pd.DataFrame,
+    measure: str,
+    field: str,
+    challenger: str,
+    key,
+    value,
+    trials_words: str | None = None,
+    per: str | None = None,
 ) -> str:
     """One line on the headline paired difference: which way, by how much, with its 95% interval; "no clear
     difference" when the interval holds 0. ``trials_words``: the run's trials as its header counts them ("100
-    hands"), where a pooled row's count adds up the seats, teams or roles that switched."""
+    hands"), where a pooled row's count adds up the seats, teams or roles that switched; ``per``: what a mean
+    measure is per ("0.43 more team points a hand"), where the game's trial is not a game."""
     rows = table[table["measure"] == measure]
     keys = [c for c in ("seat", "team", "role") if c in rows.columns]
     if key is None:  # the row pooled over every seat, team and role: all of those empty
@@ -490,6 +500,8 @@ def paired_verdict(
         return f"no rows for {measure}"
     r = rows.iloc[-1]
     unit, mult = _paired_unit(measure)
+    if per and mult != 100.0:
+        unit += f" a {per}"
     est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
     interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"

@@ -427,6 +427,16 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
 
 class Biscuits(Game):
     advisor_model = "planning"
+    simulate_epilog = (
+        "Measures: game_won (by team, BI-12) and hands_per_game count games; every other row counts hands, every "
+        "hand of the games played (the trials column says how many): per seat (N 0, E 1, S 2, W 3; N-S and E-W "
+        "partners) team_points_per_hand (the points its team scores in a hand), out_first (the seat goes out "
+        "first, BI-9) and starter (the seat is the Starter, BI-3); out_first_given_starter (the Starter goes out "
+        "first: the Starter's advantage beside a fair 0.25); after the pass, by the seat's high-card points (A 4, "
+        "K 3, Q 2, J 1) and by the plays of its fewest-plays split (BI-6): out_first_given_hcp, plays_given_hcp, "
+        "out_first_given_plays and out_first_given_plays_hcp, whose trials are seat-hands. `compare biscuits` "
+        "measures a team's points a hand against another player or policy on the same deals."
+    )
     parameterized_strategies = ("search",)
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "

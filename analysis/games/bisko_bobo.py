@@ -1284,8 +1284,10 @@ class BiskoBobo(Game):
         "flingo and win_when_free_jingo (the win share of the free choices that took each), wet_bisk_jack, "
         "shared_win, no_winner, bingo_bango_phase, swaps_per_deal, redeals_per_deal. Every figure is of these "
         "players' play: win_when_free_flingo and _jingo compare the deals where the strategies chose each (the "
-        "choice follows the cards), not the choices themselves; for that, compare the strategies on the same "
-        "deals (cardlab compare bisko-bobo --field always-flingo --challenger always-jingo). The pooled win is "
+        "choice follows the cards), not the choices themselves; for that, switch one seat on the same deals "
+        "(cardlab compare bisko-bobo --field heuristic --challenger always-jingo, then always-flingo): what a choice "
+        "is worth depends on what the other seats take, and against another field (always-flingo) it may change "
+        "sign. The pooled win is "
         "1/players by construction (the shares of a deal add to 1, less the deals without a winner); a seat's "
         "advantage is its row against that."
     )

@@ -660,12 +660,39 @@ _PIMC_ADVISOR = (
 )  # fmt: skip
 
 
+def hand_quota_words(round_number: int, variants: dict | None) -> str:
+    """What ``made_quota`` counts in a simulation of one round type (``--unit hand --round R``), each role's quota
+    in words (BM-6; Swedish 3(c)10): in the misère (Pass) it is taking at most so many tricks, which a reader of
+    "made_quota dealer 0.72" cannot tell from the table."""
+    bv = variant_array(variants)
+    swedish = bool(bv[K.V_RULESET])
+    r = round_number - 1
+    what = (
+        f"contract {CONTRACT_NAMES[round_number]}" if swedish else f"round {round_number}, {ROUND_NAMES[round_number]}"
+    )
+    low = r == 3
+    names = ("dealer", "left (forehand)" if swedish else "left", "right")  # the table's role column
+    needs = [f"{names[role]} {'at most' if low else 'at least'} {int(K.quota(r, role, bv))}" for role in range(3)]
+    return f"{what}: made_quota counts tricks taken, " + ", ".join(needs) + f" ({'3(c)10' if swedish else 'BM-6'})"
+
+
 class Bismarck(Game):
     advisor_model = "heuristic"
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "points of round score"
     review_precision_probability = False
+
+    def simulate_verdict(self, result):
+        """No line of its own; a simulation of one round type names it and each role's quota in the header."""
+        m = result.meta
+        if m.get("unit") == "hand" and m.get("round"):
+            # the meta's variants are every one, defaults included: only those given (as the spec read them)
+            d = {k: v["default"] for k, v in self.rules.variants.items()}
+            given = {k: v for k, v in (m.get("variants") or {}).items() if str(d.get(k)) != str(v)}
+            m["quota"] = hand_quota_words(int(m["round"]), given)
+        return None
+
     review_notes = (
         "Bismarck's verdict and best go by the round score (the precision's measure): a card may be uncertain by "
         "score while its loss_win is separated, or the reverse. tricks_taken and tricks_best are the seat's "
@@ -683,7 +710,7 @@ class Bismarck(Game):
     compare_by = "role"
     compare_unit = "hand"
     # the round score is what counts (BM-6), and in the misère fewer tricks are better: the verdict quotes both
-    compare_also = ("score_challenger_minus_field", "points of round score")
+    compare_also = ("score_challenger_minus_field", "points of round score a hand")
     compare_disagree = False
     compare_who = ("dealer", "left", "right")
     id = GAME

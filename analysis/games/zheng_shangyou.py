@@ -764,7 +764,7 @@ class ZhengShangyou(Game):
         if share < 1:  # not dealt in every deal: the rows count the deals with it
             what += f" (dealt in {100 * share:.1f}% of the deals, {round(share * m['trials']):,} here)"
         return (
-            f"holding {what} is worth {100 * w['estimate']:+.2f} points of win probability to its holder (95% interval "
+            f"holding {what} is worth {100 * w['estimate']:+.2f} percentage points of win probability to its holder (95% interval "
             f"{100 * w['ci_low']:+.2f} to {100 * w['ci_high']:+.2f}) and {sc['estimate']:+.2f} points a game "
             f"({sc['ci_low']:+.2f} to {sc['ci_high']:+.2f}), every seat {m['strategy']}"
         )

@@ -98,6 +98,8 @@ def flingo_or_jingo(runs: dict) -> Section:
     pooled = pooled_pairs(fl, ["jingos_so_far", "later_free", "unseen_of_suit"])
     pooled = pooled[pooled.trials >= 200].astype({"unseen_of_suit": int})
     by_unseen = pooled_pairs(fl, ["unseen_of_suit"]).astype({"unseen_of_suit": int})
+    # every free choice together: the average question ("Flingo or Jingo?"), each situation as often as it comes
+    every = pooled_pairs(fl.assign(_all=0), ["_all"]).iloc[0]
 
     def draw():
         from ..plots import new_figure, yerr
@@ -122,7 +124,17 @@ def flingo_or_jingo(runs: dict) -> Section:
             "For every free Flingo/Jingo choice in a deal, the deal is replayed with both actions from the same "
             "cards (common random numbers); the column estimate is win(Jingo) - win(Flingo) with its paired 95% "
             "interval. Situations: Jingos taken so far, whether free players choose later, and how many HIGH cards "
-            "of the upright suit are still unseen. Everyone else plays the heuristic."
+            "of the upright suit are still unseen. Everyone else plays the heuristic. Over every free choice "
+            f"({int(every.trials):,}, each situation as often as it comes): the Flingo wins {every.win_action0:.4f}, "
+            f"the Jingo {every.win_action1:.4f}, win(Jingo) - win(Flingo) {every.estimate:+.4f} (95% "
+            f"{every.ci_low:+.4f} to {every.ci_high:+.4f}): "
+            + (
+                f"{'the Jingo' if every.estimate > 0 else 'the Flingo'} is the better choice on average against "
+                "heuristic players, though not in every situation (the table)"
+                if every.ci_low > 0 or every.ci_high < 0
+                else "on average neither is clearly better against heuristic players; the situations decide"
+            )
+            + ". Against another field the answer may change (`cardlab compare bisko-bobo`)."
         ),
         pooled[
             [

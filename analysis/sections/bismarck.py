@@ -282,7 +282,8 @@ def games(runs: dict) -> Section:
         (
             "Complete games (BM-7): each player deals a cycle of four, block_of_four schedule. Seats relative to "
             "the first dealer. game_won = the sole highest total; game_shared_first = tied for the highest total. "
-            "Totals below -40 or above 99 fall in the end bins of the final_total rows."
+            "Totals below -40 or above 99 fall in the end bins of the final_total rows. The same games: "
+            f"`cardlab simulate bismarck --trials {int(gsum.trials.iloc[0])} --seed {runs['seed'] + 10}`."
         ),
         gsum[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
         [draw],
@@ -313,6 +314,8 @@ def fairness(runs: dict) -> Section:
             }
         )
     fair = pd.DataFrame(rows)
+    # the P(win) columns' 95% half-width at a third each, on each row's games (no interval column of their own)
+    hw = 1.96 * np.sqrt(1 / 3 * 2 / 3 / fair["games"].max())
 
     def draw():
         from ..plots import new_figure
@@ -331,7 +334,9 @@ def fairness(runs: dict) -> Section:
             "the mean score of a role summed over the four round types, i.e. what one cycle is worth to the dealer "
             "and to each non-dealer; dealer_minus_mean_other and its standard error measure how far the deal is "
             "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so the game as a whole is fair "
-            "by symmetry; the P(win) columns check that. round3_dealer_score: blind against seen trumps."
+            f"by symmetry; the P(win) columns check that, each within about ±{hw:.3f} at 95% on its "
+            f"{int(fair['games'].max()):,} games, so their differences here are noise (the table above measures "
+            "who wins on more games). round3_dealer_score: blind against seen trumps."
         ),
         fair,
         [draw],

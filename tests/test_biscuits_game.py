@@ -229,3 +229,21 @@ def test_pair_and_connector_passes():
     assert give("pair", "3C 7D 8H 9S") == bi.cards_of(bi.to_mask("3C 7D"))  # no pair: the two lowest
     assert give("connectors", "2C 5H 6H 6D 7D JS QS") == bi.cards_of(bi.to_mask("5H 6H"))
     assert give("connectors", "2C 5H 7H 9D JS") == bi.cards_of(bi.to_mask("2C 5H"))  # none: the two lowest
+
+
+def test_the_starters_team_net_is_its_points_against_the_others():
+    """starter_team_net (BI-3: a hand's points of the Starter's team minus the other team's): on one hand it is
+    the recorded hand's (the record of --seed S is trial 0 of simulate --seed S), and pooled it is the mean."""
+    from analysis import driver
+    from analysis.games import biscuits as bi
+    from analysis.games.biscuits_review import record
+
+    nets = []
+    for seed in range(1, 9):
+        doc = record(seed=seed)
+        pts = doc["result"]["points"]
+        us, them = ("NS", "EW") if doc["starter"] % 2 == 0 else ("EW", "NS")
+        nets.append(pts[us] - pts[them])
+        t = driver.run(bi.simulation_spec(unit="hand"), trials=1, seed=seed, progress=False).table
+        assert t.loc[t.measure == "starter_team_net", "estimate"].item() == nets[-1]
+    assert len(set(nets)) > 1  # hands the Starter's team won and lost

@@ -242,6 +242,8 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
         rows.append(proportion_row("starter", s, r[K.C_STARTER], hands))
     tot = seat.sum(axis=0)
     rows.append(proportion_row("out_first_given_starter", None, tot[K.C_OUT_FIRST_AS_STARTER], tot[K.C_STARTER]))
+    m = 4 * K.C_FIELDS + 2 * K.T_FIELDS
+    rows.append(mean_row("starter_team_net", None, c[m + K.M_STARTER_NET], c[m + K.M_STARTER_NET_SQ], hands))
     # (seat-hands, first out) by high-card points and by the plays of the fewest-plays split, after the pass
     grid = c[4 * K.C_FIELDS + 2 * K.T_FIELDS + K.M_FIELDS :].reshape(K.MAX_HCP + 1, K.MAX_PLAYS + 1, 2)
     hcp, plays = grid.sum(axis=1), grid.sum(axis=0)
@@ -432,7 +434,8 @@ class Biscuits(Game):
         "hand of the games played (the trials column says how many): per seat (N 0, E 1, S 2, W 3; N-S and E-W "
         "partners) team_points_per_hand (the points its team scores in a hand), out_first (the seat goes out "
         "first, BI-9) and starter (the seat is the Starter, BI-3); out_first_given_starter (the Starter goes out "
-        "first: the Starter's advantage beside a fair 0.25); after the pass, by the seat's high-card points (A 4, "
+        "first: the Starter's advantage beside a fair 0.25) and starter_team_net (the Starter's team's points a "
+        "hand minus the other team's); after the pass, by the seat's high-card points (A 4, "
         "K 3, Q 2, J 1) and by the plays of its fewest-plays split (BI-6): out_first_given_hcp, plays_given_hcp, "
         "out_first_given_plays and out_first_given_plays_hcp, whose trials are seat-hands. `compare biscuits` "
         "measures a team's points a hand against another player or policy on the same deals."

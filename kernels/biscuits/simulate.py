@@ -24,7 +24,9 @@ T_GAMES_WON = 0
 T_FIELDS = 1
 M_HANDS = 0
 M_GAMES = 1
-M_FIELDS = 2
+M_STARTER_NET = 2  # a hand's points of the Starter's team minus the other team's (sum, and sum of squares; BI-3)
+M_STARTER_NET_SQ = 3
+M_FIELDS = 4
 
 
 def counts_width() -> int:
@@ -131,6 +133,10 @@ def _simulate_range(start, stop, key0, key1, strat, unit_game, target, max_hands
                 hb = base + 2 * T_FIELDS + M_FIELDS + 2 * cell
                 row[hb] += 1
                 row[hb + 1] += rec[s, H_OUT_FIRST]
+                if rec[s, H_STARTER] == 1:  # one Starter a hand: its team's points against the other's
+                    net = rec[s, H_POINTS] - rec[(s + 1) % 4, H_POINTS]
+                    row[base + 2 * T_FIELDS + M_STARTER_NET] += net
+                    row[base + 2 * T_FIELDS + M_STARTER_NET_SQ] += net * net
             if unit_game == 0 or _game_over(score0, score1, n_hands, target, max_hands):
                 break
             starter = next_starter_rule(starter, score0, score1, last_start, bv)

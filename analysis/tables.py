@@ -144,11 +144,13 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
     keys = [c for c in extra if c not in values]
     cols = ["measure"] + (["seat"] if "seat" in keep and keep["seat"].notna().any() else []) + keys
     out = keep[cols].astype(object).where(keep[cols].notna(), "")
-    # a row pooled over the seats, teams or roles (every such key blank): "all" in the first of them shown
+    # a row pooled over the seats, teams or roles: every such key blank where other rows of its measure have one
+    # ("all" in the first key shown); a measure never split by them (hands_per_game) keeps its blank
     who = [c for c in ("seat", "team", "role") if c in out]
     if who:
-        pooled = (out[who] == "").all(axis=1)
-        out.loc[pooled, who[0]] = "all"
+        blank = (out[who] == "").all(axis=1)
+        split = set(out.loc[~blank, "measure"])
+        out.loc[blank & out["measure"].isin(split), who[0]] = "all"
     lo, hi = (keep[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
     # one number of decimals per measure, so that its rows line up: the most any of its intervals warrants (an
     # interval of no width, as the best action's difference to itself, warrants none: 2 when all are such)

@@ -233,17 +233,22 @@ def test_pair_and_connector_passes():
 
 def test_the_starters_team_net_is_its_points_against_the_others():
     """starter_team_net (BI-3: a hand's points of the Starter's team minus the other team's): on one hand it is
-    the recorded hand's (the record of --seed S is trial 0 of simulate --seed S), and pooled it is the mean."""
+    the recorded hand's (the record of --seed S is trial 0 of simulate --seed S); over many hands its sum and sum
+    of squares are those of the hands' nets, each hand (trial t) recorded on its own."""
     from analysis import driver
     from analysis.games import biscuits as bi
-    from analysis.games.biscuits_review import record
+    from analysis.games.biscuits_review import _record, record
 
-    nets = []
-    for seed in range(1, 9):
-        doc = record(seed=seed)
+    def net(doc) -> int:
         pts = doc["result"]["points"]
         us, them = ("NS", "EW") if doc["starter"] % 2 == 0 else ("EW", "NS")
-        nets.append(pts[us] - pts[them])
+        return pts[us] - pts[them]
+
+    for seed in range(1, 5):
         t = driver.run(bi.simulation_spec(unit="hand"), trials=1, seed=seed, progress=False).table
-        assert t.loc[t.measure == "starter_team_net", "estimate"].item() == nets[-1]
-    assert len(set(nets)) > 1  # hands the Starter's team won and lost
+        assert t.loc[t.measure == "starter_team_net", "estimate"].item() == net(record(seed=seed))
+    nets = [net(_record(7, trial, None, None, None)) for trial in range(24)]
+    t = driver.run(bi.simulation_spec(unit="hand"), trials=24, seed=7, chunk_size=5, progress=False).table
+    row = t[t.measure == "starter_team_net"].iloc[0]
+    assert (row.trials, row.total, row.total_sq) == (24, sum(nets), sum(n * n for n in nets))
+    assert min(nets) < 0 < max(nets)  # hands the Starter's team won and lost

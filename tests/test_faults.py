@@ -266,6 +266,28 @@ def test_precision_resume_stops_where_the_uninterrupted_run_stops(tmp_path, game
         assert resumed.rows() == full.rows(), (game_id, cut)
 
 
+def test_precision_resume_on_the_default_schedule(tmp_path):
+    """The schedule a user gets with --chunk-size 16: the first look after 4,096 trials (256 chunks; first_look
+    in the checkpoint's identity), then the later looks; a run cut before, at and after the first look resumes
+    to the uninterrupted result."""
+    spec = registry.get("bisko-bobo").simulation_spec()
+    kw = {"precision": 0.006, "seed": 11, "chunk_size": 16, "progress": False, "batch_chunks": 1}
+    ck = tmp_path / "full.ckpt"
+    full = driver.run(spec, checkpoint=ck, **kw)
+    n = full.meta["chunks"]
+    assert full.meta["looks"] >= 2 and n > 256 and full.meta["precision_reached"], full.meta
+    data = ck.read_bytes()
+    start = data.index(b"\n", len(MAGIC)) + 1
+    row = (len(data) - start) // n
+    for cut in (1, 255, 256, 257, n - 1):
+        part = tmp_path / f"cut{cut}.ckpt"
+        part.write_bytes(data[: start + cut * row])
+        resumed = driver.run(spec, checkpoint=part, **kw)
+        for k in ("chunks", "trials", "looks", "precision_achieved"):
+            assert resumed.meta[k] == full.meta[k], (cut, k)
+        assert resumed.rows() == full.rows(), cut
+
+
 def test_precision_cap_is_exit_3_with_the_result_written(tmp_path, capsys):
     out = tmp_path / "r.json"
     argv = ["simulate", "bisko-bobo", "--precision", "0.001", "--chunk-size", "100", "--format", "json", "--quiet"]

@@ -114,10 +114,15 @@ def test_simulate_value_of_a_card_is_the_card_value_table_with_its_answer(capsys
     # dealt in none of a few deals: said so, not "+nan"; a few deals' win interval stays within ±100 points
     assert main(["simulate", "zheng-shangyou", "--value-of", "straight_flush", "--trials", "5", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "a straight flush was dealt in none of the 5 deals: no value to give" in out and "nan" not in out
-    few = driver.run(zs.card_value_spec("bomb"), trials=50, seed=1, progress=False).table
+    assert "a straight flush was dealt in none of the 5 deals: too few for a value" in out and "nan" not in out
+    few = driver.run(zs.card_value_spec("bomb"), trials=30, seed=5, progress=False).table  # 2 deals with a bomb
     w = few[few.measure == "value_of_holding_win"].iloc[0]
-    assert -1.0 <= w.ci_low <= w.estimate <= w.ci_high <= 1.0
+    assert w.trials == 2 and w.estimate + 1.96 * w.std_error > 1.0  # the normal interval would pass +1
+    assert -1.0 <= w.ci_low <= w.estimate <= w.ci_high == 1.0
+    # dealt in one deal only: no spread to give an interval from, said so (not "+nan")
+    assert main(["simulate", "zheng-shangyou", "--value-of", "bomb", "--trials", "10", "--seed", "3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "a bomb was dealt in only 1 of the 10 deals: too few for a value" in out and "nan" not in out
     game = get("zheng-shangyou")
     for kw, msg in (
         (dict(strategies=["0=planning"]), "one strategy at every seat"),

@@ -105,6 +105,12 @@ def record(
 ) -> dict:
     """The record of one simulated hand: the first hand of trial 0 of ``cardlab simulate biscuits --seed SEED``
     with the same players (the same Starter, deal and draws)."""
+    return _record(seed, 0, players, variants, strategies)
+
+
+def _record(seed: int, trial: int, players, variants, strategies) -> dict:
+    """:func:`record` of trial ``trial`` of ``simulate biscuits --unit hand --seed SEED`` (the tests hold the
+    simulation's sums to such hands); the document's seed alone reproduces trial 0 only."""
     rules().check_players(players)
     full = rules().resolve_variants(variants)
     names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
@@ -114,7 +120,7 @@ def record(
     hands0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros((3 * K.MAX_TURNS, 3), dtype=np.int64)
     play = K.record_search_hand if searches(strat) else K.record_hand
-    starter = int(play(key0, key1, np.int64(0), strat, variant_array(variants), hands0, log))
+    starter = int(play(key0, key1, np.int64(trial), strat, variant_array(variants), hands0, log))
     if log[0, 0] + 1 >= log.shape[0]:  # the kernel's log keeps its first rows only: a full log lost events
         raise CardlabError(f"the hand ran past {log.shape[0] - 1} events (MAX_TURNS): the record would be cut")
     events: list[dict] = []

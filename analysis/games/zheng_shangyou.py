@@ -756,9 +756,11 @@ class ZhengShangyou(Game):
         sc = t[t["measure"] == "value_of_holding_score"].iloc[0]
         what = {"bomb": "a bomb", "straight_flush": "a straight flush"}.get(m["feature"], m["feature"])
         share = float(t["accepted_share"].iloc[0])
-        if not share > 0:  # dealt in none of the deals (a straight flush in a few): no value, not +nan
+        dealt = int(w["trials"])  # the deals where someone held it: the rows count those
+        if dealt < 2:  # none, or one (no spread to give an interval from): no value, not +nan
+            how = "in none" if dealt == 0 else "in only 1"
             return (
-                f"{what} was dealt in none of the {m['trials']:,} deals: no value to give; more --trials (a rare "
+                f"{what} was dealt {how} of the {m['trials']:,} deals: too few for a value; more --trials (a rare "
                 "feature needs many: the rows count only the deals where someone holds it)"
             )
         if share < 1:  # not dealt in every deal: the rows count the deals with it

@@ -314,8 +314,11 @@ def fairness(runs: dict) -> Section:
             }
         )
     fair = pd.DataFrame(rows)
-    # the P(win) columns' 95% half-width at a third each, on each row's games (no interval column of their own)
-    hw = 1.96 * np.sqrt(1 / 3 * 2 / 3 / fair["games"].max())
+    # the P(win) columns' 95% half-widths near a third each, on the fewest games of a row (no interval columns):
+    # one column's, and a difference of two columns' (multinomial: var = (p1 + p2 - (p1 - p2)^2) / n)
+    n_min = int(fair["games"].min())
+    hw = 1.96 * np.sqrt(1 / 3 * 2 / 3 / n_min)
+    hw2 = 1.96 * np.sqrt(2 / 3 / n_min)
 
     def draw():
         from ..plots import new_figure
@@ -334,9 +337,10 @@ def fairness(runs: dict) -> Section:
             "the mean score of a role summed over the four round types, i.e. what one cycle is worth to the dealer "
             "and to each non-dealer; dealer_minus_mean_other and its standard error measure how far the deal is "
             "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so the game as a whole is fair "
-            f"by symmetry; the P(win) columns check that, each within about ±{hw:.3f} at 95% on its "
-            f"{int(fair['games'].max()):,} games, so their differences here are noise (the table above measures "
-            "who wins on more games). round3_dealer_score: blind against seen trumps."
+            f"by symmetry; the P(win) columns check that: on {n_min:,} games a row, each is within about "
+            f"±{hw:.3f} at 95% and a difference of two about ±{hw2:.3f}, and with 11 rows of 3 pairs a few "
+            "differences that size are expected by chance; the table above measures who wins on more games. "
+            "round3_dealer_score: blind against seen trumps."
         ),
         fair,
         [draw],

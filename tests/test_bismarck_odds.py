@@ -705,3 +705,21 @@ def test_the_pimc_model_runs_on_kernels_of_its_own_and_only_there():
     variants = {"round3_trump_timing": "after_seeing_hand"}
     assert bo.odds({"trials": 2}, variants=variants, strategies=["pimc"], hand=HAND0, decision="name_trumps",
                    seat=2, dealer=2).meta["trials"] == 2  # fmt: skip
+
+
+def test_slow_models_spread_their_layouts_over_the_threads():
+    """A layout with the pimc model (every card valued double dummy) or with solver or search seats playing on
+    takes tens of milliseconds: such specs ask for small chunks (a run of 64 layouts had been one chunk, one
+    thread); the heuristic's keep the default. The counts do not depend on the chunk size or the threads."""
+    from analysis import driver
+    from analysis.games.bismarck import SOLVER_CHUNK
+
+    pos = {"hand": "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S", "round": 1, "dealer": 2, "tricks": []}
+    assert bo.play_spec(**pos).chunk_size is None
+    for models in (["pimc"], ["search:20"]):
+        spec = bo.play_spec(**pos, strategies=models)
+        assert spec.chunk_size == SOLVER_CHUNK["layout"] < 16
+        small = driver.run(spec, trials=20, seed=3, progress=False, threads=2)
+        one = driver.run(spec, trials=20, seed=3, progress=False, threads=1, chunk_size=4096)
+        assert small.meta["chunks"] == 3 and one.meta["chunks"] == 1
+        assert small.rows() == one.rows(), models

@@ -142,8 +142,8 @@ def uses_solvers(strat: np.ndarray) -> bool:
 
 #: trials per chunk where a seat plays with the search or the solver (KernelSpec.chunk_size): such a hand takes
 #: tens of milliseconds to seconds, and the default 4,096 would leave every thread but one idle. A game is 12
-#: hands, a paired trial 4
-SOLVER_CHUNK = {"hand": 16, "game": 2, "paired": 4}
+#: hands, a paired trial 4; the advisor's layout (every action played on, or valued double dummy) about a hand
+SOLVER_CHUNK = {"hand": 16, "game": 2, "paired": 4, "layout": 8}
 
 
 def labels(names) -> list[str]:

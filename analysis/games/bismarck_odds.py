@@ -59,6 +59,7 @@ from .bismarck import (
     MISERE_DD_CARDS,
     ROLES,
     ROUND_NAMES,
+    SOLVER_CHUNK,
     SUITS,
     TRUMPS,
     check_misere_search,
@@ -481,9 +482,12 @@ def _kernel(name: str, model: int, strat: np.ndarray) -> str:
 
 
 def _spec(kernel: str, args: tuple, actions: list[str], names: list[str], pos_describe: dict) -> KernelSpec:
+    # small chunks where a layout solves or searches (the pimc model, solver or search seats), so that a run of a
+    # few hundred layouts is spread over the threads; the heuristic's layouts are quick
+    slow = not kernel.endswith("_plain_chunks")
     spec = advisor_spec(
         GAME, kernel, args, actions, on="score", rank_by="score", has_last=False, players=3,
-        strategies=names, **pos_describe,
+        strategies=names, chunk_size=SOLVER_CHUNK["layout"] if slow else None, **pos_describe,
     )  # fmt: skip
     return replace(spec, n_counts=2 * advise_width(len(actions)), tabulate=_tabulate)
 

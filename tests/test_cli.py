@@ -498,6 +498,11 @@ BAD = [
     # issue 32: inputs that were accepted
     (["moves", "zheng-shangyou", "--hand", " ".join(f"{r}{s}" for r in "34567" for s in "CDHS")], "at most 14"),
     (["moves", "zheng-shangyou", "--hand", ""], "--hand is empty"),
+    (
+        ["simulate", "zheng-shangyou", "--players", "3", "--trials", "10"],
+        "use --variant deck=3p_54 or --variant deck=3p_52 (18 cards each, or 17 and one left over",
+    ),
+    (["simulate", "zheng-shangyou", "--players", "6", "--trials", "10"], "use --variant deck=5to8p_108"),
     (["moves", "biscuits", "--hand", ""], "--hand is empty"),
     (["eval", "bisko-bobo", "AH KH QH JH TH 9H 8H 7H AS KS QS JS TS"], "at most 6 (BB-13)"),
     (["eval", "bisko-bobo", ""], "an empty card set"),

@@ -310,7 +310,11 @@ def _table(players: int | None, variants: dict | None):
     P = P_deck if players is None else rules().check_players(players)
     if P != P_deck:
         decks = [d for d, (p, _, _) in DECKS.items() if p == P] or [TWO_DECKS]
-        raise CardlabError(f"the deck {full['deck']} is for {P_deck} players, not {P}; use --variant deck={decks[0]}")
+        raise CardlabError(
+            f"the deck {full['deck']} is for {P_deck} players, not {P}; use "
+            + " or ".join(f"--variant deck={d}" for d in decks)
+            + (" (18 cards each, or 17 and one left over: 4(c)1)" if P == 3 else "")
+        )
     deck = np.arange(54 if size == 54 else 52, dtype=np.int64)
     return P, deck, np.int64(n_deal), variant_array(variants), full
 
@@ -635,7 +639,9 @@ class ZhengShangyou(Game):
         "score_distribution. With --games-per-match N every row but match_top and match_score counts every game "
         "of the matches (trials x N games; pooled rows x players): later games are led by the previous Winner "
         "(later_game_leader), so winner_given_3D there is not the first game's advantage, which one game a match "
-        "measures. The rows' trials column says what each counts."
+        "measures. The rows' trials column says what each counts. The pooled winner and place rows are "
+        "1/players, and the pooled score 0, by construction (one Winner a game; the points add up to 0): a seat's "
+        "advantage is its row against them."
     )
     odds_epilog = (
         "Measures, per action, every action on the same sampled layouts: win (the chance to go out first, the "

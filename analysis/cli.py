@@ -798,8 +798,8 @@ def _precision_note(result: Result, args) -> None:
     rule = precision_rule(meta)
     if meta.get("not_to_play"):  # an advisor's answer of one row (no action of the seat's): its score
         held = f"held for the round score's interval ({widest})"
-    elif rule:  # the advisor's rule, not a half-width per measure: the widest interval says how far off it is
-        held = f"held {rule} (widest {widest})"
+    elif rule:  # the advisor's rule, not a half-width per measure: an interval clear of the mark may be wider than ±P
+        held = f"held {rule} (where clear, an interval may be wider than ±P: widest {widest})"
     else:
         held = f"held for {widest}"
     if not meta["precision_reached"]:
@@ -908,9 +908,12 @@ KEY_NOTE = (
 )
 
 #: the review's table output (every column in csv and json)
-REVIEW_COLUMNS = ["event", "seat", "decision", "hand", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
+#: (the hand last: its cards beside the play on the table had read as one list; loss_score with its interval, the
+#: verdict of Biscuits and Bismarck going by the score)
+REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
                   "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "sole_win_taken", "loss_win",
-                  "loss_win_low", "loss_win_high", "loss_score", "last_taken", "loss_last"]  # fmt: skip
+                  "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high", "last_taken",
+                  "last_best", "loss_last", "hand"]  # fmt: skip
 
 
 def _three_decimals(t):

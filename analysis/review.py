@@ -230,6 +230,12 @@ def win_figure(result: Result, ylabel: str = "chance to go out first (%)"):
         if t["seat"].nunique() == 1:
             ax.plot(part["event"], 100 * part["win_taken"], marker="x", ms=5, ls="none", label="action taken")
     worse = t[t["verdict"] == "worse"]
+    if "loss_last" in t.columns:  # worse by the chance to end last (ZS after the Winner): not on this chart's scale
+        late = worse["loss_last"].notna()
+        if late.any():
+            ax.scatter(worse.loc[late, "event"], 100 * worse.loc[late, "win_taken"], marker="s", facecolors="none",
+                       edgecolors="darkorange", zorder=3, label="more likely to end last")  # fmt: skip
+        worse = worse[~late]
     if len(worse):
         ax.scatter(worse["event"], 100 * worse["win_taken"], color="crimson", zorder=3, label="clearly worse")
     ax.set_xlabel("event in the record")

@@ -733,7 +733,11 @@ def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():
     r = get("zheng-shangyou").compare("greedy", "planning", run=RunOptions(trials=20000, seed=1, progress=False))
     v = r.meta["verdict"]
     # not "better" (a new user read that as the verdict): which is better depends on what one plays for
-    assert v.startswith("planning wins more often than greedy") and "score -" in v and "better than" not in v
+    assert (
+        v.startswith("planning wins more often than greedy")
+        and "score clearly lower: -" in v
+        and "better than" not in v
+    )
     assert v.endswith(
         "they disagree: planning wins more often, greedy gains more points a game, so which is better depends on "
         "whether one plays for wins or for points"
@@ -753,7 +757,10 @@ def test_the_bismarck_compare_verdict_quotes_the_round_score_beside_the_tricks()
     tricks, score = pooled.loc["tricks_challenger_minus_field"], pooled.loc["score_challenger_minus_field"]
     assert tricks.ci_low > 0 > score.ci_high  # the random player takes more tricks and scores less
     assert v.startswith("random against heuristic (pooled over the roles): ") and "more tricks a hand" in v
-    assert f"; score {score.estimate:+.2f} points of round score a hand (95% interval {score.ci_low:+.2f}" in v
+    assert (
+        f"; score clearly lower: {score.estimate:+.2f} points of round score a hand (95% interval {score.ci_low:+.2f}"
+        in v
+    )
     assert "disagree" not in v
 
 

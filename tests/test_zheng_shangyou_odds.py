@@ -361,7 +361,7 @@ def test_giving_back_a_two_keeps_a_winning_hand():
     "position, msg",
     [
         ({}, "needs the variant loser_exchange"),
-        ({"variants": {"loser_exchange": "offer_two"}, "loser": 1}, "bad --loser 1: the Loser is another seat"),
+        ({"variants": {"loser_exchange": "offer_two"}, "loser": 1}, "bad --loser 1: in the exchange the deciding seat (--seat 1) is the Winner"),
         ({"variants": {"loser_exchange": "offer_two"}, "received": "2S"}, "is not in --hand"),
         ({"variants": {"loser_exchange": "offer_two"}, "received": "2H 2D"}, "one card"),
         ({"variants": {"loser_exchange": "offer_two"}, "hand": "3D 4C AS"}, "a hand of 3 cards"),
@@ -400,6 +400,7 @@ def test_once_the_winner_is_out_the_answer_says_the_score_is_settled_and_ranks_b
     assert last.verdict.tolist() == ["best", "worse" if worse else "uncertain"]
     assert r.meta["answer"].startswith("No play changes this game's score: seat 2 went out first")
     assert "Pass ends last least often" in r.meta["answer"]
+    assert r.headline == ("last",)  # the table shows what is left to play for; the all-0 score rows under --all
     run = {"precision": 0.02, "chunk_size": 100, "seed": 1, "progress": False}
     held = zo.odds(run, **pos)
     assert held.meta["precision_reached"]

@@ -353,8 +353,11 @@ class Game:
             rows = rows[rows[keys].isna().all(axis=1)] if key is None and keys else rows
             if len(rows):
                 r = rows.iloc[-1]
+                name = measure.replace("challenger_minus_field", "").strip("_")
+                # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it
+                clear = " clearly higher:" if r["ci_low"] > 0 else " clearly lower:" if r["ci_high"] < 0 else ""
                 result.meta["verdict"] += (
-                    f"; {measure.replace('challenger_minus_field', '').strip('_')} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
+                    f"; {name}{clear} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
                     f"{r['ci_high']:+.2f})"
                 )
                 head = t[t["measure"] == spec.precision_measures[0]]

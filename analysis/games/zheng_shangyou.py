@@ -644,6 +644,9 @@ class ZhengShangyou(Game):
         "advantage is its row against them."
     )
     odds_epilog = (
+        "Each action is played on by the models (--strategy, default greedy) at every seat, the deciding seat's "
+        "own later turns included: its chances are those of the action followed by that player's play, so a "
+        "stronger model (search:50) may rank the actions otherwise. "
         "Measures, per action, every action on the same sampled layouts: win (the chance to go out first, the "
         "Winner), score (ZS-8's points of this game for the seat, from this position on), last (the chance to end "
         "last: the Loser, who deals the next game), diff_win and diff_score (the action minus the best, paired, "
@@ -712,9 +715,10 @@ class ZhengShangyou(Game):
         Option("--position", "a position document, a file or the JSON itself: a JSON object of the fields below, named as the flags "
                'with _ for -, e.g. {"hand": "5S 5H", "cards_left": {"1": 9}} (seeds/zheng-shangyou.md lists '
                "them); flags given override it (a SEAT=VALUE option seat by seat)"),
-        Option("--decision", "play (default) or exchange: which card the Winner gives back in the Loser's "
-               "exchange (variant loser_exchange; under offer_two the Winner offers two cards and the Loser takes "
-               "the higher, so the row names the card taken)", choices=("play", "exchange")),
+        Option("--decision", "play (default) or exchange: which card the Winner (--seat) gives back in the "
+               "Loser's exchange, after the deal, the Winner's hand with the Loser's card (the Loser's is forced: its "
+               "highest single); needs --variant loser_exchange=...; under offer_two the Winner offers two cards "
+               "and the Loser takes the higher, so the row names the card taken", choices=("play", "exchange")),
         Option("--loser", "exchange: the previous game's Loser (it deals)", type=int, metavar="SEAT"),
         Option("--received", "exchange: the Loser's highest single, given to the Winner (also in --hand)",
                metavar="CARD"),

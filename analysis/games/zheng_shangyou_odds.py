@@ -266,7 +266,8 @@ def exchange_spec(
         raise CardlabError(f"give --loser SEAT: the previous game's Loser (another seat, 0..{P - 1})")
     if not 0 <= loser < P or loser == seat:
         raise CardlabError(
-            f"bad --loser {loser}: the Loser is another seat than the Winner's (--seat {seat}), 0..{P - 1}"
+            f"bad --loser {loser}: in the exchange the deciding seat (--seat {seat}) is the Winner, who gives a card "
+            f"back (the Loser's card is forced: its highest single); the Loser is another seat, 0..{P - 1}"
         )
     if not received:
         raise CardlabError("give --received CARD: the Loser's highest single, now in --hand")
@@ -372,7 +373,9 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     else:
         result.meta["answer"] = _after_the_winner(result.table, winner, spec.describe.get("variants") or {})
         result.meta["ranked_by"] = "the chance to end last (the scores are settled)"
-        result.headline = ("last", "score", "diff_score")  # the chance to end last: what is left to play for
+        # the chance to end last, what is left to play for; the score rows (no action moves them: all 0) are in the
+        # full table
+        result.headline = ("last",)
     result.meta["models"] = spec.describe["strategies"]
     return result
 

@@ -920,3 +920,13 @@ def test_a_bismarck_round_simulation_names_the_round_and_each_quota(capsys):
            "4, right at most 6 (3(c)10)" in capsys.readouterr().out  # fmt: skip
     assert main(["simulate", "bismarck", "--trials", "100", "--quiet"]) == 0  # whole games: every round, no line
     assert "quota:" not in capsys.readouterr().out
+
+
+def test_every_compare_header_names_its_variants(capsys):
+    """The header's variants line in every game's compare (Biscuits' had none: its spec's describe does not
+    carry them, and it must not, being the fingerprint stored runs are kept by)."""
+    argv = ["compare", "biscuits", "--field", "planning", "--challenger", "greedy", "--trials", "50", "--quiet"]
+    assert main([*argv, "--variant", "pass_locks_out=true"]) == 0
+    assert "variants: pass_locks_out=true" in capsys.readouterr().out.splitlines()[1]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "variants: the defaults"

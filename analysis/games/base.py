@@ -346,6 +346,8 @@ class Game:
         )
         if self.compare_unit:
             result.meta["unit"] = self.compare_unit
+        # the header's variants line, where the spec's describe (its fingerprint) does not carry them (Biscuits)
+        result.meta.setdefault("variants", dict(variants or {}))
         if self.compare_also is not None:
             measure, unit = self.compare_also
             rows = t[t["measure"] == measure]

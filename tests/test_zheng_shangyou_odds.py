@@ -361,7 +361,10 @@ def test_giving_back_a_two_keeps_a_winning_hand():
     "position, msg",
     [
         ({}, "needs the variant loser_exchange"),
-        ({"variants": {"loser_exchange": "offer_two"}, "loser": 1}, "bad --loser 1: in the exchange the deciding seat (--seat 1) is the Winner"),
+        (
+            {"variants": {"loser_exchange": "offer_two"}, "loser": 1},
+            "bad --loser 1: in the exchange the deciding seat (--seat 1) is the Winner",
+        ),
         ({"variants": {"loser_exchange": "offer_two"}, "received": "2S"}, "is not in --hand"),
         ({"variants": {"loser_exchange": "offer_two"}, "received": "2H 2D"}, "one card"),
         ({"variants": {"loser_exchange": "offer_two"}, "hand": "3D 4C AS"}, "a hand of 3 cards"),

@@ -468,3 +468,27 @@ def test_the_plain_advisor_and_record_kernels_are_the_full_ones():
     K.record_hand(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *rec)
     K.record_hand_plain(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *again)
     assert rec[1].any() and all((a == b).all() for a, b in zip(rec, again))
+
+
+def test_the_bismarck_compare_verdict_quotes_the_round_score_beside_the_tricks():
+    """BM-6: the round score is what counts, and in the misère fewer tricks score more; the verdict goes by the
+    tricks and quotes the score (a new user read "no clear difference in tricks" while the score differed), and
+    tricks and score moving apart there is no disagreement."""
+    from analysis.games import get
+    from analysis.games.base import RunOptions
+
+    r = get("bismarck").compare("heuristic", "random", round=4, run=RunOptions(trials=400, seed=1, progress=False))
+    v, t = r.meta["verdict"], r.table
+    pooled = t[t["role"].isna()].set_index("measure")
+    tricks, score = pooled.loc["tricks_challenger_minus_field"], pooled.loc["score_challenger_minus_field"]
+    assert tricks.ci_low > 0 > score.ci_high  # the random player takes more tricks and scores less
+    assert v.startswith("random against heuristic (pooled over the roles): ") and "more tricks a hand" in v
+    assert (
+        f"; score clearly lower: {score.estimate:+.2f} points of round score a hand (95% interval {score.ci_low:+.2f}"
+        in v
+    )
+    assert "disagree" not in v
+    # counted as the header counts them: a pooled row adds up the roles that switched (a review read "all 300
+    # trials" under a header of 100 hands)
+    r = get("bismarck").compare("heuristic", "heuristic", run=RunOptions(trials=100, seed=1, progress=False))
+    assert "the same outcome on all 100 hands, the two play alike there" in r.meta["verdict"]

@@ -282,15 +282,27 @@ def test_a_specs_small_chunks_do_not_make_precision_mode_look_sooner():
     assert every.meta["trials"] == 16
 
 
-def test_solve_says_when_it_compiles(monkeypatch, capsys):
+def test_solve_says_when_it_compiles(monkeypatch):
     """`cardlab solve` calls the double-dummy kernels itself, not through the driver: a cold first solve (about
-    20 s) says it is compiling too (a new user's sat 20 s with nothing on the screen)."""
-    import kernels._jit
-    from analysis.games.bismarck import solve_table
+    20 s) says it is compiling too (a new user's sat 20 s with nothing on the screen). The note is asked for the
+    kernel the solve then runs (the note's printing: the test above), before any kernel is called."""
+    import analysis.games.bismarck as bm
+    from kernels import dd as DD
 
-    monkeypatch.setattr(kernels._jit, "is_cached", lambda f: False)
-    monkeypatch.setattr(driver, "_announced", set())
-    solve_table("bridge", "AS KS|QS JS|TS 9S|8S 7S", leader=0, player=1)
-    solve_table("bismarck", "AS KS 2H|QS JS 3H|TS 9S AH", leader=0, player=1, every_card=False)
-    lines = capsys.readouterr().err.splitlines()
-    assert "compiling the bridge kernels" in lines[0] and "compiling the bismarck kernels" in lines[1]
+    class Asked(Exception):
+        pass
+
+    calls = []
+
+    def note(game, kernel, say=True):
+        calls.append((game, kernel))
+        raise Asked
+
+    monkeypatch.setattr(bm, "compile_note", note)
+    for deal, hands, every, kernel in (
+        ("bridge", "AS KS|QS JS|TS 9S|8S 7S", True, DD.card_values_4),
+        ("bismarck", "AS KS 2H|QS JS 3H|TS 9S AH", False, DD.solve_3),
+    ):
+        with pytest.raises(Asked):
+            bm.solve_table(deal, hands, leader=0, player=1, every_card=every)
+        assert calls[-1] == (deal, kernel)

@@ -917,15 +917,13 @@ REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "
 
 
 def _three_decimals(t):
-    """The review's text view: sampled figures to 3 decimals (as its README), whole numbers in a float column (the
-    double-dummy tricks, blank where not solved) as whole numbers; csv and json keep every digit."""
+    """The review's text view: sampled figures to 3 decimals (as its README); csv and json keep every digit."""
     import pandas as pd
 
     out = t.copy()
     for c in out.columns:
         if pd.api.types.is_float_dtype(out[c]):
-            v = out[c].dropna()
-            out[c] = out[c].astype("Int64") if len(v) and (v == v.round()).all() else out[c].round(3)
+            out[c] = out[c].round(3)
     return out
 
 

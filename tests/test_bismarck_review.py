@@ -8,6 +8,7 @@ import copy
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import cli
@@ -159,7 +160,7 @@ def test_records_and_reviews_under_the_variants(variants, round_no):
         thrown = sorted(doc["discards"][str(seat)].split())
         assert first.event == -1 and first.on_table == "before play: the widow discard"
         assert first.taken.startswith("discard ") and sorted(first.taken.split()[1 : 1 + len(thrown)]) == thrown
-        assert np.isnan(first.dd_taken) and first.actions > 1
+        assert pd.isna(first.dd_taken) and first.actions > 1
     else:
         assert (res.table["event"] >= 0).all()
     other = (seat + 1) % 3  # a seat that did not exchange has no such row

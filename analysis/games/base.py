@@ -347,7 +347,7 @@ class Game:
         if self.compare_unit:
             result.meta["unit"] = self.compare_unit
         # the header's variants line, where the spec's describe (its fingerprint) does not carry them (Biscuits)
-        result.meta.setdefault("variants", dict(variants or {}))
+        result.meta.setdefault("variants", self.rules.resolve_variants(variants))
         if self.compare_also is not None:
             measure, unit = self.compare_also
             rows = t[t["measure"] == measure]

@@ -425,6 +425,9 @@ def review(
         forced=forced, events=len(hand.events), over=hand.over, outcome=hand.result(), precision=precision,
         trials=trials, seed=seed, unit_word="hand",
     )  # fmt: skip
+    for c in ("dd_taken", "dd_best"):  # whole tricks, blank where not solved (before play; a long misère hand)
+        if c in result.table:
+            result.table[c] = result.table[c].astype("Int64")
     result.meta["model"] = model_words(names)
     quota = quota_words({"seat": seat, "dealer": hand.dealer, "rtype": hand.rtype, "trump": hand.trump,
                          "bv": variant_array(hand.variants)})  # fmt: skip

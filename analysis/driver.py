@@ -560,8 +560,7 @@ def _measure_names(spec: KernelSpec, key0, key1, progress: bool, zero: bool = Tr
                 return names
         except (ArithmeticError, KeyError, AttributeError, ValueError, IndexError):
             pass
-    if progress:
-        _compile_note(spec)
+    _compile_note(spec, say=progress)
     rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 64, 64, key0, key1, spec.n_counts)
     return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 64, spec)["measure"]))
 
@@ -713,7 +712,10 @@ _announced: set[str] = set()
 
 
 def _compile_note(spec: KernelSpec, say: bool = True) -> bool:
-    """:func:`compile_note` for a spec's kernel."""
+    """:func:`compile_note` for a spec's kernel, after waiting for a helper compiling it (:mod:`.compile_ahead`)."""
+    from .compile_ahead import wait_for
+
+    wait_for(spec.kernel)
     return compile_note(spec.game, _load_kernel(spec.kernel), say)
 
 

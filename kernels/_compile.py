@@ -1,4 +1,5 @@
-"""A compile-time repair to numba's ``inline="always"``: no deep copies of an IR that nobody else holds.
+"""Two repairs to numba, installed by :mod:`kernels._jit`: ``inline="always"`` without deep copies of an IR that
+nobody else holds (:func:`install`), and cache saves safe between processes (:func:`lock_cache_writes`).
 
 numba inlines a :data:`kernels._jit.jit_inline` function at each of its call sites by building the callee's IR
 afresh (``InlineWorker.inline_function`` runs the untyped pipeline on it) and handing it to
@@ -74,4 +75,35 @@ def install() -> bool:
     worker.inline_ir = made["inline_ir"]
     worker.inline_function = inline_function
     INSTALLED = True
+    return True
+
+
+def lock_cache_writes() -> bool:
+    """Make numba's cache writes safe between processes (once); True when in place.
+
+    numba saves a compiled function by reading its index file, picking the first free data-file number for a
+    new signature, writing the index, then the data file. Two processes that compile different signatures of
+    one function at once (pytest-xdist's workers, or :mod:`analysis.compile_ahead`'s helper beside the
+    command) can both pick the same number, and the index may then name the other signature's code. Each save
+    here holds an exclusive ``flock`` on a lock file in the function's cache folder, so the read, the choice
+    and both writes are one step. Where there is no ``fcntl`` (not POSIX) numba saves as shipped."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    from numba.core import caching
+
+    cls = caching.IndexDataCacheFile
+    save = cls.save
+    if getattr(save, "_cardlab_locked", False):
+        return True
+
+    def locked_save(self, key, data):
+        with open(os.path.join(self._cache_path, ".cardlab-save.lock"), "ab") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)  # released when the file closes
+            return save(self, key, data)
+
+    locked_save._cardlab_locked = True  # type: ignore[attr-defined]
+    locked_save.__doc__ = save.__doc__
+    cls.save = locked_save
     return True

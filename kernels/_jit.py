@@ -33,6 +33,7 @@ from numba.extending import intrinsic
 from kernels import _compile
 
 _compile.install()  # numba's inline="always" without its redundant IR copies (see kernels/_compile.py)
+_compile.lock_cache_writes()  # one process's cache save at a time: xdist's workers, analysis.compile_ahead's helper
 
 #: Every kernel's options but the cache; an ``@overload`` whose implementation is a kernel takes these alone (its
 #: callers' caches hold it).

@@ -4,6 +4,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 os.environ.setdefault("CARDLAB_TEST", "1")
+# no helper processes compiling ahead (analysis.compile_ahead): the test workers fill every core already
+os.environ.setdefault("CARDLAB_COMPILE_AHEAD", "0")
 
 # `make test` runs the files on two workers (pytest -n auto --dist loadfile --no-loadscope-reorder): each
 # worker takes the next file in this order when it runs low (two each to start with). The heaviest go first,

@@ -306,3 +306,47 @@ def test_solve_says_when_it_compiles(monkeypatch):
         with pytest.raises(Asked):
             bm.solve_table(deal, hands, leader=0, player=1, every_card=every)
         assert calls[-1] == (deal, kernel)
+
+
+def test_compile_ahead_hands_cold_kernels_to_one_helper_and_a_run_waits_for_it(monkeypatch):
+    """analysis.compile_ahead: a helper process only for kernels not cached yet, once a kernel; the driver waits
+    for it before running such a kernel; the helper runs each job's spec for a few trials, and says whether
+    every job ran."""
+    import kernels._jit
+    from analysis import compile_ahead as ca
+
+    job = (SPEC.kernel, "analysis.games.bisko_bobo", "simulation_spec", [4], {"strategies": ["random"]})
+    assert ca.start([job]) is None  # the test suite turns it off (conftest)
+    monkeypatch.setenv("CARDLAB_COMPILE_AHEAD", "1")
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(kernels._jit, "is_cached", lambda d: True)
+    assert ca.start([job]) is None  # cached already
+
+    launched: list = []
+    saved: list = []  # the helper has saved the kernel
+
+    class Proc:  # the helper, not started: its command line is kept; it saves the kernel once looked at
+        def __init__(self, argv, **_kw):
+            launched.append(argv)
+
+        def poll(self):
+            saved.append(True)
+            return None  # still at work (on later kernels)
+
+        def kill(self):
+            pass
+
+    monkeypatch.setattr(kernels._jit, "is_cached", lambda d: bool(saved))
+    monkeypatch.setattr(ca.subprocess, "Popen", Proc)
+    monkeypatch.setattr(ca, "_helpers", [])  # this process's exit stops no such helper
+    helper = ca.start([job, job])
+    assert helper is not None and helper.kernels == [SPEC.kernel] and len(launched) == 1
+    assert launched[0][1:3] == ["-m", "analysis.compile_ahead"]
+    assert ca.start([job]) is None  # its helper is at it already
+    driver.run(SPEC, trials=64, progress=False)  # waits until the helper has saved the kernel, then runs
+    assert saved and SPEC.kernel not in ca._pending
+    assert ca.main([launched[0][-1]]) == 0  # the helper's work, here in this process
+    wrong = [("kernels.bisko_bobo:compare_chunks", *job[1:])]  # a job naming another kernel than its spec's
+    assert ca.main([json.dumps(wrong)]) == 1
+    called = [("kernels.bisko_bobo:x", "analysis.games.bisko_bobo", "high_deck", [4], {})]  # no spec: called alone
+    assert ca.main([json.dumps(called)]) == 0

@@ -124,3 +124,31 @@ def test_is_cached_tells_apart_kernels_of_one_factory(tmp_path, monkeypatch):
     assert is_cached(again_full) is False
     assert again_full(3) == 4
     assert is_cached(_make_kernel(True)) is True
+
+
+_SAVER = """
+import sys
+import kernels._jit  # installs the lock
+from numba.core import caching
+f = caching.IndexDataCacheFile(sys.argv[1], "f", ("stamp", 1))
+for i in range(40):
+    f.save((sys.argv[2], i), (sys.argv[2], i))
+"""
+
+
+def test_cache_saves_from_two_processes_at_once_lose_nothing(tmp_path):
+    """kernels._compile.lock_cache_writes: two processes saving different signatures of one function at once
+    (xdist's workers, a compile-ahead helper beside its command) keep every entry, each naming its own data."""
+    import subprocess
+    import sys
+
+    from numba.core import caching
+
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _SAVER, str(tmp_path), who]) for who in ("a", "b")
+    ]  # fmt: skip
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    f = caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp", 1))
+    for who in ("a", "b"):
+        for i in range(40):
+            assert f.load((who, i)) == (who, i)

@@ -17,6 +17,7 @@ import pandas as pd
 
 from kernels import bisko_bobo as K
 
+from ..compile_ahead import wait_for
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seeds_dir
@@ -402,6 +403,7 @@ def exact_bisk_types(players: int, cards: int, variants: dict[str, str] | None =
     if not 1 <= cards <= len(deck):
         raise CardlabError(f"bad --cards {cards}: the HIGH deck for {P} players has {len(deck)} cards (1..{len(deck)})")
     out = np.zeros(len(TYPE_NAMES), dtype=np.int64)
+    wait_for("kernels.bisko_bobo:exact_type_counts")  # where a report's helper compiles it (analysis.compile_ahead)
     K.exact_type_counts(deck, cards, *_eval_flags(variants), K.RANK_PACK, out)
     total = int(out.sum())
     return pd.DataFrame(

@@ -17,8 +17,19 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     """Every simulation the report shows: ``games[P]`` (every seat heuristic), ``decisions`` (4 players, every
     decision replayed both ways), ``no_swap[P]`` and, when recommended tables are stored, ``edge[(P, field)]``
     (paired comparisons, pooled over seats)."""
+    from .. import compile_ahead
     from ..driver import run
     from ..games import bisko_bobo as B
+
+    # on a cold numba cache, the later sections' kernels compile in a helper process while this one compiles
+    # and runs the simulation's (about half of a cold quick report's compiling)
+    G, K = "analysis.games.bisko_bobo", "kernels.bisko_bobo"
+    compile_ahead.start([
+        (f"{K}:decision_chunks", G, "decision_spec", [4], {}),
+        (f"{K}:compare_chunks", G, "compare_spec", [4, "heuristic", "no-swap"], {}),
+        (f"{K}:odds_actions_chunks", "analysis.sections.bisko_bobo", "reviewed_spec", [], {}),
+        (f"{K}:exact_type_counts", G, "exact_bisk_types", [4, 1], {}),  # the Bisk types section's exact counts
+    ])  # fmt: skip
 
     def n(x):
         return max(2000, int(x * scale))
@@ -60,6 +71,20 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "no_swap": no_swap,
         "edge": edge,
     }
+
+
+def reviewed_spec():
+    """The advisor's spec of the reviewed deal's first free decision (for :mod:`analysis.compile_ahead`: the
+    review's kernel, with the argument types the review gives it)."""
+    from ..games import bisko_bobo_review as BR
+    from ..review import example_record
+
+    deal = BR.replay(example_record(REVIEWED_RECORD))
+    for i in range(len(deal.events)):
+        spec, _taken = BR.decision_spec(deal, i, [BR.DEFAULT_STRATEGY])
+        if hasattr(spec, "kernel"):
+            return spec
+    raise ValueError("the reviewed deal has no free decision")
 
 
 def win_by_seat(runs: dict) -> Section:

@@ -1,0 +1,166 @@
+"""A command's later kernels compiled in a helper process while the command compiles and runs its first.
+
+numba compiles one function at a time in a process, so a command that runs several kernels in turn (a report)
+spends its first run on an empty numba cache compiling them one after the other, on one core. :func:`start`
+hands the later ones to one helper process (``python -m analysis.compile_ahead``), which runs each spec for a
+few trials: that compiles its kernel into the numba cache, and the helper throws the counts away. When the
+command comes to such a kernel, :func:`wait_for` (called by the driver before every run) waits until the helper
+has saved it, and the command's own run then loads the kernel from the cache. The results are the command's own runs, the
+same with or without the helper; only the first run's wall time changes.
+
+No helper starts where the kernels are cached already, on a machine with one core, or with
+``CARDLAB_COMPILE_AHEAD=0`` (the test suite sets it: its workers fill every core). Should the helper fail, the
+command compiles the kernel itself, as without it. Both processes may compile a shared helper function at the
+same time; :func:`kernels._compile.lock_cache_writes` makes their cache writes safe.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+#: a kernel to compile: the kernel ("module:name", as ``KernelSpec.kernel``), the module and the function that make
+#: its :class:`~analysis.driver.KernelSpec`, the function's arguments (JSON values) and keyword arguments. The
+#: kernel is named so that the command need not make the spec (making one may compile: a review's replays the
+#: record). A function that returns anything but a spec is taken to have compiled the kernel by calling it (a small
+#: exact count); a command that calls such a kernel itself calls :func:`wait_for` first
+Job = tuple[str, str, str, list, dict]
+
+#: the most a command waits for its helper (compiling one game's kernels takes up to about a minute)
+WAIT_S = 300.0
+
+
+class Helper:
+    """One helper process and the kernels it compiles."""
+
+    def __init__(self, proc: subprocess.Popen, kernels: list[str]):
+        self.proc = proc
+        self.kernels = kernels
+
+    def wait(self, kernel: str) -> None:
+        """Until the helper has saved ``kernel`` to the numba cache, or has ended (the command then compiles what
+        it left), but at most :data:`WAIT_S`."""
+        from kernels._jit import is_cached
+
+        from .driver import _load_kernel
+
+        dispatcher = _load_kernel(kernel)
+        deadline = time.monotonic() + WAIT_S
+        while self.proc.poll() is None:
+            if is_cached(dispatcher):  # its index entry is written: its data file follows under the save's lock
+                _saved(dispatcher)
+                break
+            if time.monotonic() > deadline:
+                self.stop()
+                break
+            time.sleep(0.05)
+        _pending.pop(kernel, None)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _saved(dispatcher) -> None:
+    """Until no process is saving to the dispatcher's cache folder (the lock of
+    :func:`kernels._compile.lock_cache_writes`)."""
+    try:
+        import fcntl
+
+        path = os.path.join(dispatcher._cache._cache_path, ".cardlab-save.lock")
+    except (ImportError, AttributeError):
+        return
+    with open(path, "ab") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+
+
+#: kernel path ("module:name") -> the helper compiling it
+_pending: dict[str, Helper] = {}
+#: every helper this process started
+_helpers: list[Helper] = []
+
+
+def _spec(job: Job):
+    _kernel, module, name, args, kwargs = job
+    return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+
+def enabled() -> bool:
+    return os.environ.get("CARDLAB_COMPILE_AHEAD", "1") != "0" and (os.cpu_count() or 1) >= 2
+
+
+def start(jobs: list[Job]) -> Helper | None:
+    """Start a helper compiling the kernels of ``jobs`` that are not in the numba cache yet (in order); None
+    where none is needed or :func:`enabled` says no."""
+    if not enabled():
+        return None
+    from kernels._jit import is_cached
+
+    from .driver import _load_kernel
+
+    cold: list[Job] = []
+    kernels: list[str] = []
+    for job in jobs:
+        kernel = job[0]
+        if kernel in _pending or kernel in kernels or is_cached(_load_kernel(kernel)) is not False:
+            continue
+        cold.append(job)
+        kernels.append(kernel)
+    if not cold:
+        return None
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "analysis.compile_ahead", json.dumps(cold)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    helper = Helper(proc, kernels)
+    _helpers.append(helper)
+    for k in kernels:
+        _pending[k] = helper
+    return helper
+
+
+def wait_for(kernel: str) -> None:
+    """Before a run of ``kernel``: where a helper is compiling it, wait for the helper."""
+    helper = _pending.get(kernel)
+    if helper is not None:
+        helper.wait(kernel)
+
+
+@atexit.register
+def _stop_all() -> None:  # a command that ends early (an error, Ctrl-C) leaves no helper behind
+    for helper in _helpers:
+        helper.stop()
+    _helpers.clear()
+    _pending.clear()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The helper: run each job's spec for a few trials, one thread, nothing printed; 1 where a job failed."""
+    from .driver import KernelSpec, run
+
+    jobs: list[Any] = json.loads((argv if argv is not None else sys.argv[1:])[0])
+    failed = 0
+    for job in jobs:
+        try:
+            spec = _spec(job)
+            if not isinstance(spec, KernelSpec):  # the function called the kernel itself
+                continue
+            if spec.kernel != job[0]:  # a job naming another kernel than its spec's: a mistake to hear of
+                raise ValueError(f"{job[1]}.{job[2]} makes a spec of {spec.kernel}, not {job[0]}")
+            run(spec, trials=8, seed=0, progress=False, threads=1)
+        except Exception:  # the command compiles this kernel itself
+            failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

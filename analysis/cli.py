@@ -780,6 +780,7 @@ def _cmd_simulate(game: Game, args) -> None:
         **_given(args, game.simulate_options),
     )
     result = run(spec, **run_options(args).kwargs())
+    game.simulate_header(result)
     line = game.simulate_verdict(result)
     if line:
         result.meta["verdict"] = line
@@ -928,10 +929,7 @@ def _three_decimals(t):
 
 
 #: players that search or solve at every turn they play: as a review's models, on every sampled layout
-SLOW_MODELS = ("search", "pimc", "pimc-infer", "dd")
-
-
-def _note_search_models(doc, given: list[str] | None = None) -> None:
+def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
     """A review's models are the record's players (``doc``, the record document) with --strategy applied over
     them: where a search or solver player is among them, every sampled layout searches at every turn, a long
     review (a new user's took 80 s, unwarned). One line on stderr says so and how to have a quicker one."""
@@ -952,7 +950,7 @@ def _note_search_models(doc, given: list[str] | None = None) -> None:
             seats[seat.strip()] = name.strip()
         else:  # a bare name: every seat
             seats = dict.fromkeys(seats or ["all"], name.strip())
-    slow = sorted({n for n in seats.values() if n.partition(":")[0] in SLOW_MODELS})
+    slow = sorted({n for n in seats.values() if n.partition(":")[0] in game.slow_strategies})
     if slow:
         print(
             f"cardlab: the review's models (the record's players, --strategy over them) include {', '.join(slow)}: "
@@ -995,7 +993,7 @@ def _cmd_review(game: Game, args) -> None:
 
     record = load_record(args.record)  # read once: a record may come through a pipe (<(...), /dev/stdin)
     if not args.quiet:
-        _note_search_models(record, args.strategy)
+        _note_search_models(game, record, args.strategy)
     result = review_result(game, game.review(record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
         text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"

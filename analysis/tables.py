@@ -144,6 +144,11 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
     keys = [c for c in extra if c not in values]
     cols = ["measure"] + (["seat"] if "seat" in keep and keep["seat"].notna().any() else []) + keys
     out = keep[cols].astype(object).where(keep[cols].notna(), "")
+    ranked = meta.get("ranked_measure")
+    if ranked and "verdict" in out:
+        # an advisor's verdict is the action's, by the measure that ranks the actions: shown on that measure's rows
+        # and its differences only (a "worse" beside a quota chance of 1.000, ranked by score, read as a contradiction)
+        out.loc[~keep["measure"].isin([ranked, f"diff_{ranked}"]).to_numpy(), "verdict"] = ""
     # a row pooled over the seats, teams or roles: every such key blank where other rows of its measure have one
     # ("all" in the first key shown); a measure never split by them (hands_per_game) keeps its blank
     who = [c for c in ("seat", "team", "role") if c in out]

@@ -785,6 +785,26 @@ def test_the_summary_lines_up_each_measures_decimals_and_never_prints_minus_zero
     assert list(s["95% interval"]) == ["0.400 to 0.600", "0.970 to 0.990", "0.000 to 0.000", "-0.080 to 0.000"]
 
 
+def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only():
+    """An advisor's verdict is the action's, by the measure that ranks (Bismarck: the round score): beside a quota
+    chance of 1.000 a "worse" had read as a contradiction. csv and json keep it on every row."""
+    import pandas as pd
+
+    from analysis.tables import summary_table
+
+    t = pd.DataFrame({
+        "measure": ["score", "score", "win", "win", "diff_score", "diff_score"],
+        "action": ["8D", "KS", "8D", "KS", "8D", "KS"],
+        "verdict": ["best", "worse"] * 3,
+        "estimate": [2.19, 1.77, 1.0, 1.0, 0.0, -0.42],
+        "ci_low": [2.08, 1.65, 0.985, 0.985, 0.0, -0.53],
+        "ci_high": [2.29, 1.88, 1.0, 1.0, 0.0, -0.31],
+    })  # fmt: skip
+    s = summary_table(t, ["score", "win", "diff_score"], {"ranked_measure": "score"})
+    assert list(s["verdict"]) == ["best", "worse", "", "", "best", "worse"]
+    assert list(summary_table(t, ["score", "win"])["verdict"]) == ["best", "worse"] * 2  # no ranking measure named
+
+
 def test_record_quiet_writes_the_record_and_says_nothing(tmp_path, capsys):
     out = tmp_path / "g.json"
     assert main(["record", "zheng-shangyou", "--seed", "3", "--out", str(out)]) == 0
@@ -804,22 +824,26 @@ def test_the_full_table_keeps_the_header_in_words(capsys):
 def test_a_review_whose_models_search_says_so(capsys):
     """The review's models are the record's players: a search player among them makes a long review, which one
     line on stderr says (with the way to a quicker one); a record without one gets no line."""
+    from analysis import games
     from analysis.cli import _note_search_models
 
+    zs, bm = games.get("zheng-shangyou"), games.get("bismarck")
+
     rec = {"strategies": {"0": "greedy", "1": "search:200:0.7", "2": "greedy"}}
-    _note_search_models(rec)
+    _note_search_models(zs, rec)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "include search:200:0.7" in err and "--strategy NAME" in err
-    _note_search_models(rec, ["1=greedy"])  # the search seat replaced: quick
-    _note_search_models(rec, ["greedy"])
+    _note_search_models(zs, rec, ["1=greedy"])  # the search seat replaced: quick
+    _note_search_models(zs, rec, ["greedy"])
     assert capsys.readouterr().err == ""
-    _note_search_models(rec, ["0=planning"])  # another seat replaced: the search seat stays
+    _note_search_models(zs, rec, ["0=planning"])  # another seat replaced: the search seat stays
     assert "include search:200:0.7" in capsys.readouterr().err
-    _note_search_models({"strategies": {"0": "heuristic", "1": "pimc", "2": "heuristic"}})  # Bismarck's solvers too
+    _note_search_models(bm, {"strategies": {"0": "heuristic", "1": "pimc", "2": "heuristic"}})  # Bismarck's solvers too
     assert "include pimc" in capsys.readouterr().err
-    _note_search_models({"strategies": {"0": "greedy", "1": "planning"}})
+    _note_search_models(zs, {"strategies": {"0": "greedy", "1": "planning"}})
+    _note_search_models(zs, {"strategies": {"0": "pimc"}})  # not a slow player of this game
     for malformed in ({"strategies": 5}, {"strategies": {"x": "search"}}, []):  # the review refuses them itself
-        _note_search_models(malformed)
+        _note_search_models(zs, malformed)
     assert capsys.readouterr().err == ""
 
 

@@ -44,6 +44,7 @@ def test_strategy_lists_agree_between_rules_file_and_code(game: Game):
     assert sorted(game.strategies()) == sorted(game.rules.strategies)
     assert len(set(game.strategies())) == len(game.strategies())
     assert game.default_strategy() in game.strategies()
+    assert set(game.slow_strategies) <= set(game.strategies())  # the review's note names players of this game
     spec = game.simulation_spec()  # a seat given no strategy plays the default
     assert set(spec.describe["strategies"]) == {game.default_strategy()}
 

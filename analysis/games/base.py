@@ -206,6 +206,8 @@ class Game:
     strategy_notes: ClassVar[str] = ""
     #: strategy names that take parameters after a colon (``search:2000``)
     parameterized_strategies: ClassVar[tuple[str, ...]] = ()
+    #: the players that search or solve at every turn: a review played on by them takes a while (``review`` says so)
+    slow_strategies: ClassVar[tuple[str, ...]] = ()
     #: what ``review --help`` adds for this game (its score, its own columns)
     review_notes: ClassVar[str] = ""
     #: what one trial of its simulation is, in the plural (table headers: "20,000 deals")
@@ -249,6 +251,10 @@ class Game:
     ) -> KernelSpec:
         """The kernel spec of ``cardlab simulate``; ``options`` are :attr:`simulate_options`' values."""
         raise NotImplementedError
+
+    def simulate_header(self, result: Result) -> None:
+        """Adds to a simulation's meta what its header says beyond the standard lines (Bismarck: ``quota``, the
+        round's quotas); nothing by default."""
 
     def simulate_verdict(self, result: Result) -> str | None:
         """A line in words after ``simulate``'s table, where its answer is one figure (none by default)."""

@@ -429,6 +429,7 @@ def win_table_spec(strategy: str = "greedy", variants: dict | None = None) -> Ke
 
 class Biscuits(Game):
     advisor_model = "planning"
+    slow_strategies = ("search",)
     simulate_epilog = (
         "Measures: game_won (by team, BI-12) and hands_per_game count games; every other row counts hands, every "
         "hand of the games played (the trials column says how many): per seat (N 0, E 1, S 2, W 3; N-S and E-W "

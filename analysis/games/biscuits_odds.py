@@ -410,5 +410,6 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result = run_spec(spec, **run)
     result.meta["answer"] = answer_line(result.table, "team ahead this hand", "net points", by_score=True)
     result.meta["ranked_by"] = "net points (the team's points this hand minus the other team's)"
+    result.meta["ranked_measure"] = "score"
     result.meta["models"] = spec.describe["strategies"]
     return result

@@ -678,20 +678,20 @@ def hand_quota_words(round_number: int, variants: dict | None) -> str:
 
 class Bismarck(Game):
     advisor_model = "heuristic"
+    slow_strategies = ("search", "pimc", "pimc-infer", "dd")
     record_unit = "hand"
     review_precision = 0.25
     review_precision_unit = "points of round score"
     review_precision_probability = False
 
-    def simulate_verdict(self, result):
-        """No line of its own; a simulation of one round type names it and each role's quota in the header."""
+    def simulate_header(self, result):
+        """A simulation of one round type names it and each role's quota (the header's ``quota:`` line)."""
         m = result.meta
         if m.get("unit") == "hand" and m.get("round"):
             # the meta's variants are every one, defaults included: only those given (as the spec read them)
             d = {k: v["default"] for k, v in self.rules.variants.items()}
             given = {k: v for k, v in (m.get("variants") or {}).items() if str(d.get(k)) != str(v)}
             m["quota"] = hand_quota_words(int(m["round"]), given)
-        return None
 
     review_notes = (
         "Bismarck's verdict and best go by the round score (the precision's measure): a card may be uncertain by "

@@ -1107,6 +1107,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         result.headline = ("score", "win", "tricks")
     _cut_to_bounds(result.table, {"score": spec.describe.get("score_bounds"), "tricks": (0, 16)})
     result.meta["ranked_by"] = words
+    result.meta["ranked_measure"] = "score"
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])
     if decision == "discard":

@@ -623,6 +623,7 @@ class ZhengShangyou(Game):
     trial_noun = "games"
     id = GAME
     parameterized_strategies = ("search",)
+    slow_strategies = ("search",)
     compare_also = ("challenger_minus_field_score", "points a game")
     review_notes = (
         "Zheng Shangyou's verdict and best go by the chance to go out first (the score breaks ties), so a worse "

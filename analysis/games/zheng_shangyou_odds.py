@@ -367,12 +367,15 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     if winner is None:
         result.meta["answer"] = answer_line(result.table)
         result.meta["ranked_by"] = "the chance to go out first, then the score"
+        result.meta["ranked_measure"] = "win"
     elif not spec.describe.get("settled"):
         result.meta["answer"] = answer_line(result.table, by_score=True)
         result.meta["ranked_by"] = "the score (the Winner is out)"
+        result.meta["ranked_measure"] = "score"
     else:
         result.meta["answer"] = _after_the_winner(result.table, winner, spec.describe.get("variants") or {})
         result.meta["ranked_by"] = "the chance to end last (the scores are settled)"
+        result.meta["ranked_measure"] = "last"
         # the chance to end last, what is left to play for; the score rows (no action moves them: all 0) are in the
         # full table
         result.headline = ("last",)

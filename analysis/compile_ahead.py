@@ -5,13 +5,14 @@ spends its first run on an empty numba cache compiling them one after the other,
 hands the later ones to one helper process (``python -m analysis.compile_ahead``), which runs each spec for a
 few trials: that compiles its kernel into the numba cache, and the helper throws the counts away. When the
 command comes to such a kernel, :func:`wait_for` (called by the driver before every run) waits until the helper
-has saved it, and the command's own run then loads the kernel from the cache. The results are the command's own runs, the
-same with or without the helper; only the first run's wall time changes.
+has saved it, and the command's own run then loads the kernel from the cache. The results are the command's own
+runs, the same with or without the helper; only the first run's wall time changes.
 
 No helper starts where the kernels are cached already, on a machine with one core, or with
 ``CARDLAB_COMPILE_AHEAD=0`` (the test suite sets it: its workers fill every core). Should the helper fail, the
 command compiles the kernel itself, as without it. Both processes may compile a shared helper function at the
-same time; :func:`kernels._compile.lock_cache_writes` makes their cache writes safe.
+same time; :func:`kernels._compile.lock_cache_writes` makes their cache writes safe, and an index entry there
+always names complete data, so a kernel the helper has saved is whole when the command loads it.
 """
 
 from __future__ import annotations
@@ -53,8 +54,7 @@ class Helper:
         dispatcher = _load_kernel(kernel)
         deadline = time.monotonic() + WAIT_S
         while self.proc.poll() is None:
-            if is_cached(dispatcher):  # its index entry is written: its data file follows under the save's lock
-                _saved(dispatcher)
+            if is_cached(dispatcher):  # an index entry names complete data (kernels._compile.lock_cache_writes)
                 break
             if time.monotonic() > deadline:
                 self.stop()
@@ -64,21 +64,12 @@ class Helper:
 
     def stop(self) -> None:
         if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-
-def _saved(dispatcher) -> None:
-    """Until no process is saving to the dispatcher's cache folder (the lock of
-    :func:`kernels._compile.lock_cache_writes`)."""
-    try:
-        import fcntl
-
-        path = os.path.join(dispatcher._cache._cache_path, ".cardlab-save.lock")
-    except (ImportError, AttributeError):
-        return
-    with open(path, "ab") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
 
 
 #: kernel path ("module:name") -> the helper compiling it
@@ -92,8 +83,16 @@ def _spec(job: Job):
     return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
 
+def _cores() -> int:
+    """The cores this process may run on (taskset and container limits included, where the platform says)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 def enabled() -> bool:
-    return os.environ.get("CARDLAB_COMPILE_AHEAD", "1") != "0" and (os.cpu_count() or 1) >= 2
+    return os.environ.get("CARDLAB_COMPILE_AHEAD", "1") != "0" and _cores() >= 2
 
 
 def start(jobs: list[Job]) -> Helper | None:
@@ -115,11 +114,15 @@ def start(jobs: list[Job]) -> Helper | None:
         kernels.append(kernel)
     if not cold:
         return None
+    # this checkout's package first on the helper's path, whatever the folder the command runs in
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     proc = subprocess.Popen(
         [sys.executable, "-m", "analysis.compile_ahead", json.dumps(cold)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": path},
     )
     helper = Helper(proc, kernels)
     _helpers.append(helper)
@@ -144,22 +147,22 @@ def _stop_all() -> None:  # a command that ends early (an error, Ctrl-C) leaves 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The helper: run each job's spec for a few trials, one thread, nothing printed; 1 where a job failed."""
+    """The helper: run each job's spec for a few trials, one thread, nothing printed. At the first job that fails
+    it stops with 1: the command, seeing it ended, compiles that kernel and the later ones itself."""
     from .driver import KernelSpec, run
 
     jobs: list[Any] = json.loads((argv if argv is not None else sys.argv[1:])[0])
-    failed = 0
     for job in jobs:
         try:
             spec = _spec(job)
             if not isinstance(spec, KernelSpec):  # the function called the kernel itself
                 continue
-            if spec.kernel != job[0]:  # a job naming another kernel than its spec's: a mistake to hear of
+            if spec.kernel != job[0]:  # a job naming another kernel than its spec's
                 raise ValueError(f"{job[1]}.{job[2]} makes a spec of {spec.kernel}, not {job[0]}")
             run(spec, trials=8, seed=0, progress=False, threads=1)
-        except Exception:  # the command compiles this kernel itself
-            failed += 1
-    return 1 if failed else 0
+        except Exception:
+            return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -78,30 +78,70 @@ def install() -> bool:
     return True
 
 
-def lock_cache_writes() -> bool:
-    """Make numba's cache writes safe between processes (once); True when in place.
+#: the most a cache save waits for another process's (then it saves without the lock, as numba does)
+LOCK_WAIT_S = 60.0
 
-    numba saves a compiled function by reading its index file, picking the first free data-file number for a
-    new signature, writing the index, then the data file. Two processes that compile different signatures of
-    one function at once (pytest-xdist's workers, or :mod:`analysis.compile_ahead`'s helper beside the
-    command) can both pick the same number, and the index may then name the other signature's code. Each save
-    here holds an exclusive ``flock`` on a lock file in the function's cache folder, so the read, the choice
-    and both writes are one step. Where there is no ``fcntl`` (not POSIX) numba saves as shipped."""
+
+def lock_cache_writes() -> bool:
+    """Make numba's cache saves safe between processes (once); True when in place.
+
+    numba saves a compiled function by reading its index file, picking the first data-file number the index does
+    not use, writing the index, then the data file. Two processes that save different signatures of one function
+    at once (pytest-xdist's workers, :mod:`analysis.compile_ahead`'s helper beside its command) can pick the same
+    number, and an index may then name the other signature's code; and a process that loads between the two
+    writes, or after a save cut off between them, reads whatever data file had that number before (after a
+    source change the numbers start again at 1, the old files still there). Here each save holds an exclusive
+    ``flock`` on a lock file in the function's cache folder for the whole read-pick-write, and writes the data
+    file before the index, so an index entry always names complete data of its own. Where the lock cannot be
+    had (no ``fcntl``, a file system without ``flock``, a lock file not ours to open, or another process holding
+    it over :data:`LOCK_WAIT_S`) the save goes on without it, in the same order."""
     try:
         import fcntl
     except ImportError:
-        return False
+        fcntl = None  # type: ignore[assignment]
+    import itertools
+    import time
+
     from numba.core import caching
 
     cls = caching.IndexDataCacheFile
     save = cls.save
     if getattr(save, "_cardlab_locked", False):
         return True
+    if not all(hasattr(cls, m) for m in ("_load_index", "_save_index", "_save_data", "_data_name")):
+        return False  # a numba whose cache file differs: saved as shipped
 
     def locked_save(self, key, data):
-        with open(os.path.join(self._cache_path, ".cardlab-save.lock"), "ab") as f:
-            fcntl.flock(f, fcntl.LOCK_EX)  # released when the file closes
-            return save(self, key, data)
+        fd = -1
+        if fcntl is not None:
+            try:
+                fd = os.open(os.path.join(self._cache_path, ".cardlab-save.lock"), os.O_RDONLY | os.O_CREAT, 0o666)
+                deadline = time.monotonic() + LOCK_WAIT_S
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        if time.monotonic() > deadline:
+                            raise
+                        time.sleep(0.01)
+            except OSError:
+                if fd >= 0:
+                    os.close(fd)
+                fd = -1
+        try:
+            overloads = self._load_index()
+            name = overloads.get(key)
+            if name is None:
+                used = set(overloads.values())
+                name = next(n for n in map(self._data_name, itertools.count(1)) if n not in used)
+            self._save_data(name, data)  # the data first: an index entry always names complete data
+            if overloads.get(key) != name:
+                overloads[key] = name
+                self._save_index(overloads)
+        finally:
+            if fd >= 0:
+                os.close(fd)  # releases the lock
 
     locked_save._cardlab_locked = True  # type: ignore[attr-defined]
     locked_save.__doc__ = save.__doc__

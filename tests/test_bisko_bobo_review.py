@@ -285,3 +285,13 @@ def test_the_summary_of_every_seat_gives_each_seats_losses_in_its_unit():
         "3 clearly worse than the best, their losses (each against the best action at its turn) adding up to 2.0 "
         "points of win share for seat 0, 6.0 points of win share for seat 1 (largest at event 2)"
     ) in line
+
+
+def test_the_reports_compile_ahead_job_makes_the_reviews_spec():
+    """The report's helper compiles the review's advisor kernel from the reviewed deal's first free decision
+    (analysis.sections.bisko_bobo.COMPILE_AHEAD): the kernel its job names."""
+    from analysis.compile_ahead import _spec
+    from analysis.sections.bisko_bobo import COMPILE_AHEAD
+
+    job = next(j for j in COMPILE_AHEAD if j[2] == "reviewed_spec")
+    assert _spec(job).kernel == job[0]

@@ -310,15 +310,20 @@ def test_solve_says_when_it_compiles(monkeypatch):
 
 def test_compile_ahead_hands_cold_kernels_to_one_helper_and_a_run_waits_for_it(monkeypatch):
     """analysis.compile_ahead: a helper process only for kernels not cached yet, once a kernel; the driver waits
-    for it before running such a kernel; the helper runs each job's spec for a few trials, and says whether
-    every job ran."""
+    until the helper has saved such a kernel before running it; the helper runs each job's spec for a few trials,
+    and stops at a job that fails (the command then compiles the rest)."""
     import kernels._jit
     from analysis import compile_ahead as ca
 
     job = (SPEC.kernel, "analysis.games.bisko_bobo", "simulation_spec", [4], {"strategies": ["random"]})
-    assert ca.start([job]) is None  # the test suite turns it off (conftest)
+    monkeypatch.setattr(ca, "_pending", {})
+    monkeypatch.setattr(ca, "_helpers", [])  # this process's exit stops no helper of this test
+    monkeypatch.setenv("CARDLAB_COMPILE_AHEAD", "0")  # the test suite's setting (conftest)
+    assert ca.start([job]) is None
     monkeypatch.setenv("CARDLAB_COMPILE_AHEAD", "1")
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(ca, "_cores", lambda: 1)
+    assert ca.start([job]) is None  # one core: nothing to gain
+    monkeypatch.setattr(ca, "_cores", lambda: 2)
     monkeypatch.setattr(kernels._jit, "is_cached", lambda d: True)
     assert ca.start([job]) is None  # cached already
 
@@ -338,7 +343,6 @@ def test_compile_ahead_hands_cold_kernels_to_one_helper_and_a_run_waits_for_it(m
 
     monkeypatch.setattr(kernels._jit, "is_cached", lambda d: bool(saved))
     monkeypatch.setattr(ca.subprocess, "Popen", Proc)
-    monkeypatch.setattr(ca, "_helpers", [])  # this process's exit stops no such helper
     helper = ca.start([job, job])
     assert helper is not None and helper.kernels == [SPEC.kernel] and len(launched) == 1
     assert launched[0][1:3] == ["-m", "analysis.compile_ahead"]
@@ -350,3 +354,16 @@ def test_compile_ahead_hands_cold_kernels_to_one_helper_and_a_run_waits_for_it(m
     assert ca.main([json.dumps(wrong)]) == 1
     called = [("kernels.bisko_bobo:x", "analysis.games.bisko_bobo", "high_deck", [4], {})]  # no spec: called alone
     assert ca.main([json.dumps(called)]) == 0
+
+
+def test_the_bisko_bobo_reports_compile_ahead_jobs_name_their_specs_kernels():
+    """Each job of the report's helper names the kernel its spec runs (a job naming another would compile
+    something the command never waits for); the review's job is checked in test_bisko_bobo_review."""
+    from analysis.compile_ahead import _spec
+    from analysis.driver import _load_kernel
+    from analysis.sections.bisko_bobo import COMPILE_AHEAD
+
+    for job in COMPILE_AHEAD:
+        _load_kernel(job[0])  # a kernel that exists
+        if job[2].endswith("_spec") and job[2] != "reviewed_spec":
+            assert _spec(job).kernel == job[0]

@@ -1,6 +1,7 @@
 """kernels._jit's memory helpers: borrowed views (no reference counting) and the prefetch hint."""
 
 import numpy as np
+import pytest
 
 from kernels._jit import borrowed, jit, prefetch
 
@@ -127,28 +128,71 @@ def test_is_cached_tells_apart_kernels_of_one_factory(tmp_path, monkeypatch):
 
 
 _SAVER = """
-import sys
+import os, sys, time
 import kernels._jit  # installs the lock
 from numba.core import caching
-f = caching.IndexDataCacheFile(sys.argv[1], "f", ("stamp", 1))
+folder, who, go = sys.argv[1:]
+f = caching.IndexDataCacheFile(folder, "f", ("stamp", 1))
+print("ready", flush=True)
+while not os.path.exists(go):
+    time.sleep(0.005)
 for i in range(40):
-    f.save((sys.argv[2], i), (sys.argv[2], i))
+    f.save((who, i), (who, i))
 """
+
+
+def _savers(folder, *who):
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-c", _SAVER, str(folder)]
+    procs = [subprocess.Popen([*argv, w, str(folder / "go")], stdout=subprocess.PIPE, text=True) for w in who]
+    assert [p.stdout.readline().strip() for p in procs] == ["ready"] * len(who)
+    return procs
 
 
 def test_cache_saves_from_two_processes_at_once_lose_nothing(tmp_path):
     """kernels._compile.lock_cache_writes: two processes saving different signatures of one function at once
-    (xdist's workers, a compile-ahead helper beside its command) keep every entry, each naming its own data."""
-    import subprocess
-    import sys
+    (xdist's workers, a compile-ahead helper beside its command) keep every entry, each naming its own data;
+    and a save waits while another process holds the folder's lock."""
+    import fcntl
+    import os
+    import time
 
     from numba.core import caching
 
-    procs = [
-        subprocess.Popen([sys.executable, "-c", _SAVER, str(tmp_path), who]) for who in ("a", "b")
-    ]  # fmt: skip
+    procs = _savers(tmp_path, "a", "b")
+    fd = os.open(tmp_path / ".cardlab-save.lock", os.O_RDONLY | os.O_CREAT, 0o666)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # held by this process: neither saver may write
+    (tmp_path / "go").touch()
+    time.sleep(0.5)
+    assert not list(tmp_path.glob("f*.nb*"))
+    os.close(fd)
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     f = caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp", 1))
     for who in ("a", "b"):
         for i in range(40):
             assert f.load((who, i)) == (who, i)
+
+
+def test_a_cache_save_cut_off_never_leaves_an_index_naming_other_data(tmp_path):
+    """The data file is written before the index: a save cut off between the two (a helper stopped, Ctrl-C)
+    leaves no entry, where numba's own order left one naming the data file of that number from before the
+    source changed."""
+    from numba.core import caching
+
+    import kernels._jit  # noqa: F401  (installs the lock and the order)
+
+    caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp", 1)).save(("sig", 1), "old code")
+    after_edit = caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp", 2))
+
+    def cut_off(overloads):
+        raise KeyboardInterrupt
+
+    after_edit._save_index = cut_off  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        after_edit.save(("sig", 2), "new code")
+    fresh = caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp", 2))
+    assert fresh.load(("sig", 2)) is None
+    fresh.save(("sig", 2), "new code")
+    assert fresh.load(("sig", 2)) == "new code"

@@ -13,6 +13,17 @@ EDGE_FIELDS = ("heuristic", "always-jingo")
 REVIEWED_RECORD = "bisko-bobo-example.json"
 
 
+_G, _K = "analysis.games.bisko_bobo", "kernels.bisko_bobo"
+#: the kernels of the report after its first simulation, for :mod:`analysis.compile_ahead` (each with the function
+#: that makes its spec)
+COMPILE_AHEAD: list[tuple[str, str, str, list, dict]] = [
+    (f"{_K}:decision_chunks", _G, "decision_spec", [4], {}),
+    (f"{_K}:compare_chunks", _G, "compare_spec", [4, "heuristic", "no-swap"], {}),
+    (f"{_K}:odds_actions_chunks", "analysis.sections.bisko_bobo", "reviewed_spec", [], {}),
+    (f"{_K}:exact_type_counts", _G, "exact_bisk_types", [4, 1], {}),  # the Bisk types section's exact counts
+]
+
+
 def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     """Every simulation the report shows: ``games[P]`` (every seat heuristic), ``decisions`` (4 players, every
     decision replayed both ways), ``no_swap[P]`` and, when recommended tables are stored, ``edge[(P, field)]``
@@ -23,13 +34,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
 
     # on a cold numba cache, the later sections' kernels compile in a helper process while this one compiles
     # and runs the simulation's (about half of a cold quick report's compiling)
-    G, K = "analysis.games.bisko_bobo", "kernels.bisko_bobo"
-    compile_ahead.start([
-        (f"{K}:decision_chunks", G, "decision_spec", [4], {}),
-        (f"{K}:compare_chunks", G, "compare_spec", [4, "heuristic", "no-swap"], {}),
-        (f"{K}:odds_actions_chunks", "analysis.sections.bisko_bobo", "reviewed_spec", [], {}),
-        (f"{K}:exact_type_counts", G, "exact_bisk_types", [4, 1], {}),  # the Bisk types section's exact counts
-    ])  # fmt: skip
+    compile_ahead.start(COMPILE_AHEAD)
 
     def n(x):
         return max(2000, int(x * scale))

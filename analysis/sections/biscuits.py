@@ -177,6 +177,12 @@ def win_probability(runs: dict) -> Section:
 
 def strategy_values(runs: dict) -> Section:
     ct = runs["compare"]
+    est = ct[ct.field == "greedy"].set_index("challenger")["estimate"]
+    both = (
+        f" (greedy-actions {est['greedy-actions']:+.2f}, greedy-pass-singles {est['greedy-pass-singles']:+.2f})"
+        if {"greedy-actions", "greedy-pass-singles"} <= set(est.index)
+        else ""
+    )
     return Section(
         "What the players, passing and the special actions are worth (paired)",
         (
@@ -185,7 +191,9 @@ def strategy_values(runs: dict) -> Section:
             "challenger - field, pooled over both teams (trials count team-hands). planning keeps its combinations "
             "(it passes the cards its plan leaves as singles and hands the lead over after a Fancy trick when the "
             "partner holds fewer cards); greedy passes its two lowest cards and takes no special action. Each "
-            "planning-* and greedy-* challenger changes one policy of its field."
+            "planning-* and greedy-* challenger changes one policy of its field, but greedy-actions, which changes "
+            "three: it passes the singles as greedy-pass-singles does, and takes both special actions (the "
+            f"exchange and the handover, with its lowest cards){both}."
         ),
         ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]],
     )
@@ -501,10 +509,21 @@ def strong_field(runs: dict) -> Section:
         f"{'the sign changes' if r.changes == 'sign' else 'the intervals do not overlap'})"
         for r in vs[vs.changes != ""].itertuples(index=False)
     ]
+    shown = vs[vs.changes.notna() & vs.among_planning.notna()]
+    widths = (shown.vs_planning_high - shown.vs_planning_low) / (shown.among_planning_high - shown.among_planning_low)
+    wider = (
+        f" the strong field's intervals are {widths.min():.0f} to {widths.max():.0f} times as wide as the built-in "
+        f"players' (half-widths up to ±{(shown.vs_planning_high - shown.vs_planning_low).max() / 2:.2f} points), so "
+        "a smaller change would not show"
+        if len(shown) and np.isfinite(widths).all()
+        else ""
+    )
     sentences.append(
         "What a change of policy is worth differs against the strong field for " + ", ".join(changed) + "."
         if changed
-        else "No change of policy is worth a different amount against the strong field at 95%."
+        else "No change of policy is told apart between the two fields at 95%, which does not show the worths equal:"
+        + (wider or " the intervals may be too wide to tell")
+        + "."
     )
     text = (
         f"The Starter's advantage and the worth of each policy measured again with a strong field: {doc['field']} "

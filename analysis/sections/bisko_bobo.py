@@ -234,7 +234,7 @@ def bisk_types(runs: dict) -> Section:
         (
             "Exact: every m-card set of the 24-card HIGH deck, enumerated (cardlab exact bisko-bobo bisk-types). "
             "In play: the type of each player's final evaluation set (BB-10), which mixes set sizes and Jack "
-            "reversals (three cards at most in Jack mode)."
+            "reversals (three cards at most in Jack mode), every seat playing the heuristic."
         ),
         types,
         [draw],
@@ -257,7 +257,8 @@ def win_given_type(runs: dict) -> Section:
 
     return Section(
         "P(win | final Bisk type)",
-        "Win share of a player whose final evaluation set is of each type, every seat pooled; Wilson intervals.",
+        "Win share of a player whose final evaluation set is of each type, every seat playing the heuristic and "
+        "pooled; Wilson intervals.",
         wt[["players", "bisk", "trials", "estimate", "ci_low", "ci_high"]],
         [draw],
     )
@@ -290,8 +291,12 @@ def jack_reversal(runs: dict) -> Section:
     return Section(
         "The effect of the Jack reversal",
         (
-            "When the Wet Bisk is a Jack, only tucked cards count: an opening Bisko (no tucked card) can no longer "
-            "win unless nobody has a Bisk. Win shares of opening-Bisko and Tuck players with and without a Jack."
+            "When the Wet Bisk is a Jack, only tucked cards count (BB-10): a player who opened with a Bisko has no "
+            "tucked card and is evaluated on the Jack alone, which every Tuck player's set (its tucked cards with the "
+            "Jack) beats (BB-12: with no Bisk on either side, the set with more cards wins an otherwise equal "
+            "comparison). So an opening Bisko wins only where every player opened with a Bisko, and then shares the "
+            "deal with them. Win shares of opening-Bisko and Tuck players with and without a Jack, every seat "
+            "playing the heuristic; p_jack is the share of deals whose Wet Bisk is a Jack."
         ),
         jt,
         [draw],
@@ -355,6 +360,30 @@ def tuck_placement(runs: dict) -> Section:
     )
 
 
+def _fit_seed() -> str:
+    """The seed the stored recommended tables were fitted with (seeds/bisko-bobo-recommended.json)."""
+    from ..games import bisko_bobo as B
+
+    seeds = sorted({str(v.get("seed")) for v in B.recommended_tables().get("players", {}).values()})
+    return ", ".join(seeds) or "not stored"
+
+
+def _edge_size(et: pd.DataFrame) -> str:
+    """The edge over the heuristic in plain words: the largest gain at 4 players and more, in percentage points
+    and in deals."""
+    big = et[(et.players >= 4) & (et.field == "heuristic")]
+    if not len(big):
+        return ""
+    top = float(big.estimate.max())
+    if top <= 0:
+        return "At 4 players and more the tables gain nothing measurable over the heuristic."
+    return (
+        f"At 4 players and more the edge over the heuristic is at most {100 * top:.2f} percentage points of win "
+        f"share, about one deal in {1 / top:,.0f} won that would have been lost: the heuristic is close to the best "
+        "this search finds there."
+    )
+
+
 def recommended_edge(runs: dict) -> Section | None:
     if not runs["edge"]:
         return None
@@ -394,7 +423,9 @@ def recommended_edge(runs: dict) -> Section | None:
             "Computed by cardlab improve bisko-bobo (iterated best responses on common random numbers; a "
             "situation switches action when the paired difference is at least 3 standard errors from zero). "
             "The chart: one seat at a time plays the recommended table while the others keep the field strategy; "
-            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals)."
+            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals). The tables were "
+            f"fitted on other deals (the improve run's seed {_fit_seed()}) than these (seed {runs['seed'] + 3}), so "
+            "a situation switched by chance there shows here as no gain. " + _edge_size(et)
         ),
         et,
         [draw],
@@ -431,7 +462,11 @@ def cheat_sheet(runs: dict) -> Section | None:
             "thresholds per decision (`cardlab improve bisko-bobo --explain` fits them to the tables by value and "
             "stores them; strategy name `cheat-sheet`). Below, per player count, the sheet and its edge: one seat "
             "at a time switches from the heuristic to the sheet (or to the full tables) on the same deals; "
-            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals).\n"
+            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals). In the third row "
+            "the other seats play the recommended tables, not the heuristic, so the rows do not add up. The sheet "
+            "pools suits and seats and keeps a few thresholds, so in some situations it chooses otherwise than the "
+            "measured cells of the tables above (the full tables keep those): that is the price of a rule a "
+            "person can remember, and the edge rows say what it costs.\n"
             + "\n".join(f"    {t}" if t else "" for t in text)
         ),
         pd.DataFrame(rows),
@@ -479,11 +514,16 @@ SECTIONS = (
 
 
 def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple[str, str, list[Section]]:
+    from ..games import bisko_bobo as B
+
     r = runs(scale, seed, progress)
+    heuristic = B.rules().strategies["heuristic"]["doc"]
     intro = (
         f"Bisko-Bobo (seeds/bisko-bobo.md, default variants), simulated with cardlab's numba kernels. "
         f"Seed {seed}; {r['main_trials']:,} deals per player count for the main tables. Every figure is a "
-        f"measurement with a 95% interval; the exact tables are enumerations."
+        f"measurement with a 95% interval; the exact tables are enumerations. Unless a section says otherwise, "
+        f"every seat plays the heuristic, the baseline of every comparison. The heuristic, "
+        f"{heuristic[0].lower()}{heuristic[1:]} (seeds/bisko-bobo.toml lists every built-in strategy)."
     )
     sections = [section(r) for section in SECTIONS]
     return "Bisko-Bobo: strategy report", intro, [s for s in sections if s is not None]

@@ -191,15 +191,23 @@ def rounds_by_role(runs: dict) -> Section:
             axes[0].legend(fontsize=7)
         return fig
 
+    table = pd.DataFrame(rows)
+    dealer = table[(table.role == "dealer") & (table["round"] <= 3)]
+    lo, hi = dealer["P(quota)"].min(), dealer["P(quota)"].max()
     return Section(
         "Each round type, by role",
         (
             "Single hands of each round type (BM-5), every seat on the heuristic player, the default rules. "
-            "P(quota): the role takes at least its quota in rounds 1-3 (dealer 8, others 4: it scores as soon as "
-            "it passes it), at most its allowance in the misère round 4 (blog: dealer 6, others 4). Score: BM-6, "
-            "original scheme. 95% intervals (Wilson for probabilities, normal for means)."
+            "P(quota): the role takes at least its quota in rounds 1-3 (dealer 8, others 4), at most its "
+            "allowance in the misère round 4 (blog: dealer 6, others 4). Score: BM-6, original scheme: a role scores "
+            "the tricks beyond its quota in rounds 1-3 (reaching it exactly scores 0) and the tricks short of its "
+            "allowance in the misère. 95% intervals (Wilson for probabilities, normal for means).\n\n"
+            f"Does the dealer beat the quota? Among heuristic players it reaches 8 tricks in {lo:.3f}-{hi:.3f} of "
+            f"its hands in rounds 1-3 (about one hand in {1 / ((lo + hi) / 2):.0f}), and scores "
+            f"{dealer['score'].min():.2f}-{dealer['score'].max():.2f} points a hand there, against "
+            f"{table[(table.role != 'dealer') & (table['round'] <= 3)]['score'].mean():.2f} for each other role."
         ),
-        pd.DataFrame(rows),
+        table,
         [draw],
     )
 
@@ -257,6 +265,23 @@ def hand_features(runs: dict) -> Section:
     )
 
 
+def _seat_spread(gsum: pd.DataFrame) -> str:
+    """The seats' game_won spread against what chance gives: the most and the least winning seat, their
+    difference, and a 95% half-width for a difference of two seats' shares of the same games."""
+    won = gsum[gsum.measure == "game_won"].set_index("seat")
+    if len(won) < 2:
+        return ""
+    hi, lo = won.estimate.idxmax(), won.estimate.idxmin()
+    p, q, n = won.estimate[hi], won.estimate[lo], float(won.trials[hi])
+    half = 1.96 * np.sqrt(max(p + q - (p - q) ** 2, 0.0) / n)  # two shares of one multinomial
+    verdict = "more than" if p - q > half else "within"
+    return (
+        f"Each seat deals one cycle, and only the cycles' order differs: seat {int(hi)} wins {p:.3f} of the games "
+        f"and seat {int(lo)} {q:.3f}, a difference of {p - q:.3f}, {verdict} the ±{half:.3f} that chance gives "
+        "a difference of two seats at 95% (one of three such pairs). "
+    )
+
+
 def games(runs: dict) -> Section:
     gt = runs["games"]
     gsum = gt[gt.measure.isin(["game_won", "game_shared_first", "game_total"])]
@@ -280,9 +305,11 @@ def games(runs: dict) -> Section:
     return Section(
         "Who wins a 12-hand game",
         (
-            "Complete games (BM-7): each player deals a cycle of four, block_of_four schedule. Seats relative to "
-            "the first dealer. game_won = the sole highest total; game_shared_first = tied for the highest total. "
-            "Totals below -40 or above 99 fall in the end bins of the final_total rows. The same games: "
+            "Complete games (BM-7): each player deals a cycle of four, block_of_four schedule, every seat "
+            "playing the heuristic. Seat 0 is the first dealer, seat 1 its left, seat 2 its right. game_won = the "
+            "sole highest total; game_shared_first = tied for the highest total. The figure is the final totals' "
+            "distribution (the final_total rows of the same command's csv or json). "
+            f"{_seat_spread(gsum)}The same games: "
             f"`cardlab simulate bismarck --trials {int(gsum.trials.iloc[0])} --seed {runs['seed'] + 10}`."
         ),
         gsum[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
@@ -336,11 +363,13 @@ def fairness(runs: dict) -> Section:
             "For each variant (one change from the defaults), 12-hand games with heuristic players. cycle_<role>: "
             "the mean score of a role summed over the four round types, i.e. what one cycle is worth to the dealer "
             "and to each non-dealer; dealer_minus_mean_other and its standard error measure how far the deal is "
-            "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so the game as a whole is fair "
-            f"by symmetry; the P(win) columns check that: on {n_min:,} games a row, each is within about "
+            "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so no seat deals more often "
+            "than another (only the cycles' order differs); the P(win) columns check how fair that makes the game: "
+            f"on {n_min:,} games a row, each is within about "
             f"±{hw:.3f} at 95% and a difference of two about ±{hw2:.3f}, and with 11 rows of 3 pairs a few "
             "differences that size are expected by chance; the table above measures who wins on more games. "
-            "round3_dealer_score: blind against seen trumps."
+            "round3_dealer_score: the dealer's mean score in round 3 (named trumps): the default row names trumps "
+            "before seeing the hand (blind), the 'round3 trump after seeing hand' row after (seen)."
         ),
         fair,
         [draw],
@@ -537,9 +566,15 @@ def trump_choice(runs: dict) -> Section:
         (
             f'`cardlab odds bismarck --decision name_trumps --seat 1 --dealer 1 --hand "{pos["hand"]}" '
             "--variant round3_trump_timing=after_seeing_hand` (round 3 with trumps named after seeing the hand, "
-            "3(c)3): the dealer needs 8 tricks (BM-6). Each suit named on the same layouts of the other two hands "
-            f"(pimc: {res['pimc'].meta['trials']} layouts, each whole hand solved double dummy; heuristic: "
-            f"{res['heuristic'].meta['trials']}).\n\npimc: {res['pimc'].meta['answer']}\n\nheuristic: {res['heuristic'].meta['answer']}"
+            "3(c)3): the dealer's quota is 8 tricks and it scores from the 9th (BM-6), so the rows, ranked by round "
+            "score, may put first a suit with the lower chance of reaching 8. Each suit named on the same layouts "
+            f"of the other two hands (pimc: {res['pimc'].meta['trials']} layouts, each whole hand solved double "
+            f"dummy; heuristic: {res['heuristic'].meta['trials']}). The two models differ widely: pimc has the other "
+            "two seats play together against the dealer, every hand seen (a pessimistic bound: at the table each "
+            "plays for itself, and nobody sees the others' cards); heuristic plays the hand on with heuristic "
+            "players. Against players like the heuristic, read its rows; the pimc rows say how each trump fares "
+            f"against a perfect, combined defence.\n\npimc: {res['pimc'].meta['answer']}\n\n"
+            f"heuristic: {res['heuristic'].meta['answer']}"
         ),
         _advice_table(res),
         digits=3,

@@ -74,6 +74,10 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     # the match variants change who leads the later games, so their rows count every game of 4-game matches: the
     # defaults are measured the same way beside them (a single game's figures would not compare)
     over = "(matches of 4 games)"
+    # the defaults on the variants' own deals (the same seed and size): a variant that changes no deal and no play
+    # gives the same figures, so each row compares with this one, not with the main run's other deals
+    spec = Z.simulation_spec()
+    variants.append(("defaults", run(spec, trials=n(40_000), seed=seed + 4, progress=progress).table))
     spec = Z.simulation_spec(games_per_match=4)
     variants.append((f"defaults {over}", run(spec, trials=n(40_000), seed=seed + 4, progress=progress).table))
     for name, (_slot, codes) in Z.VARIANT_CODES.items():
@@ -153,8 +157,9 @@ def three_of_diamonds(runs: dict) -> Section:
     return Section(
         "Is the 3 of diamonds an advantage? Observed",
         (
-            "The 3 of diamonds' holder leads the first trick. Observed over all games: P(Winner) and the expected "
-            "score of its holder (compare 0.25 and 0)."
+            "The 3 of diamonds' holder leads the first trick. Observed over all games, 4 players, every seat "
+            "greedy, the default rules: P(Winner) and the expected score of its holder (compare 0.25 and 0). The "
+            "answer depends on the rules: the variants' section below gives it under each."
         ),
         t[t.measure.isin(["winner_given_3D", "score_given_3D"])][
             ["measure", "trials", "estimate", "ci_low", "ci_high"]
@@ -375,10 +380,27 @@ def _variant_rows(label: str, table: pd.DataFrame) -> list[dict]:
     return rows
 
 
+def _below_fair(rows: list[dict]) -> str:
+    """A sentence naming the 4-player rule sets under which the holder of the 3 of diamonds wins less often than a
+    fair share (the whole interval below 1/4), where its lead is a disadvantage; "" where there is none."""
+    below = [
+        r["variant"]
+        for r in rows
+        if r["measure"] == "winner_given_3D" and "deck=" not in r["variant"] and "matches" not in r["variant"]
+        and r["ci_high"] < 0.25
+    ]  # fmt: skip
+    if not below:
+        return ""
+    return (
+        f"Under {', '.join(below)} the holder of the 3 of diamonds wins less often than a fair share (0.25 with 4 "
+        "players): there, among greedy players, holding it is a disadvantage. "
+    )
+
+
 def variants(runs: dict) -> Section:
     from ..games.zheng_shangyou import TWO_DECKS
 
-    rows = _variant_rows("defaults", runs["main"])[::-1]
+    rows = []
     for label, table in runs["variants"]:
         rows += _variant_rows(label, table)
     for P, table in runs["two_decks"].items():
@@ -387,7 +409,14 @@ def variants(runs: dict) -> Section:
         "The effect of each variant",
         (
             "Greedy players under each implemented variant of rules.md 4(c), one at a time: P(Winner) of the player "
-            "holding the 3 of diamonds, and the Winner's mean gain. Each row is of single games (the 3 of diamonds "
+            "holding the 3 of diamonds, and the Winner's mean gain. Every row is played on the same deals as the "
+            "defaults row (the same seed and size; a deck of another size deals otherwise), so a variant that "
+            "changes no deal and no play shows the defaults' figures; the rows are not paired differences. "
+            f"{_below_fair(rows)}With two decks there are two 3 "
+            "of diamonds, and winner_given_3D counts each holder (more holders than games); with 3p_52 one card is "
+            "left undealt (17 each), and a game where it is the 3 of diamonds has no holder. With "
+            "score_timing=at_end the scores are taken when the game ends, when only the Loser still holds cards and "
+            "pays: the Winner gains far less than at the first player out. Each row is of single games (the 3 of diamonds "
             "leads), but those marked (matches of 4 games): later_game_leader and loser_exchange matter from the "
             "second game on, so they count every game of a match, whose later games the previous Winner leads by "
             "default; compare them with the defaults row over matches, not with the single games'. ruleset=legacy_wiki is the older article: 52 "
@@ -660,10 +689,13 @@ def strong_field(runs: dict) -> Section:
                      "two fields."]  # fmt: skip
     win = pol[pol.measure == "challenger_minus_field_win"].sort_values("estimate", ascending=False)
     best, worst = win.iloc[0], win.iloc[-1]
+    # the others whose estimate lies within the farthest's interval: not told apart from it
+    near = [r.challenger for r in win.iloc[1:-1].itertuples() if worst.ci_low <= r.estimate <= worst.ci_high]
     sentences.append(
         f"Among searching players the built-in policy closest to a searching seat is {best.challenger} "
         f"({best.estimate:+.3f} win probability against a searching seat, 95% {best.ci_low:+.3f} to "
-        f"{best.ci_high:+.3f}), the farthest {worst.challenger} ({worst.estimate:+.3f})."
+        f"{best.ci_high:+.3f}), the farthest {worst.challenger} ({worst.estimate:+.3f}, 95% {worst.ci_low:+.3f} to "
+        f"{worst.ci_high:+.3f}" + (f"; not told apart from {' and '.join(near)}" if near else "") + ")."
     )
     text = (
         f"The questions above measured again with a strong field: {field} (the search player, "

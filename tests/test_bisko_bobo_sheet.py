@@ -40,6 +40,9 @@ def test_the_fit_finds_the_threshold_that_maximises_the_value():
     text = S.lines(4, sheet)
     assert "always the Flingo" in "\n".join(text) and "always the Jingo" in "\n".join(text)
     assert "fits your tucked suit" in text[-2] and "(unless you opened with a Bisko)" in text[-2]
+    # an opening Bisko tucks nothing (BB-4): the tucked suit's swap needs no word about it, whatever its cell holds
+    sheet["p_swap"] = [[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]]
+    assert S.lines(4, sheet)[-2] == "- Bingo-Bango: swap your Jingo card when it fits your tucked suit."
 
 
 @pytest.mark.parametrize("P", range(2, 7))

@@ -132,6 +132,8 @@ def lines(P: int, sheet: dict) -> list[str]:
     swaps = []
     for f in range(K.N_FIT):
         on = [sheet["p_swap"][f][o] >= 0.5 for o in range(2)]
+        if SWAP_WORDS[f] == "fits your tucked suit":  # an opening Bisko has no tucked card (BB-4): no such case
+            on = [on[0], on[0]]
         if all(on):
             swaps.append(SWAP_WORDS[f])
         elif on[0]:

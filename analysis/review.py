@@ -173,7 +173,7 @@ def table(rows: list[dict]) -> pd.DataFrame:
 
 def summary(result: Result, forced_words: str = "forced passes", cost: str = "win", score_unit: str = "points") -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
-    ``"win"`` in points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"`` in points of
+    ``"win"`` in percentage points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"`` in points of
     win share, the score being a share of the win). Each loss is measured against the best action at its own
     turn, so they add up as per-move losses do, not to what the game was worth."""
     t, m = result.table, result.meta
@@ -186,7 +186,9 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     if len(worse):
         col = "loss_win" if cost == "win" else "loss_score"
         scale, digits = (100, 1) if cost in ("win", "share") else (1, 2)
-        unit = {"win": "points of win chance", "share": "points of win share"}.get(cost, score_unit)
+        unit = {"win": "percentage points of win chance", "share": "percentage points of win share"}.get(
+            cost, score_unit
+        )
         # a seat's losses add up; different seats' chances do not, so every seat's review says each seat's sum
         by_seat = worse.groupby("seat")[col].sum()
         if m["seat"] is None:  # every seat reviewed: each sum names its seat, even where only one seat lost

@@ -283,7 +283,7 @@ def test_the_summary_of_every_seat_gives_each_seats_losses_in_its_unit():
     line = summary(Result(pd.DataFrame(rows), meta), "forced choices", cost="share")
     assert (
         "3 clearly worse than the best, their losses (each against the best action at its turn) adding up to 2.0 "
-        "points of win share for seat 0, 6.0 points of win share for seat 1 (largest at event 2)"
+        "percentage points of win share for seat 0, 6.0 percentage points of win share for seat 1 (largest at event 2)"
     ) in line
 
 

@@ -507,6 +507,20 @@ def players(runs: dict) -> Section:
     ]
     if said:
         text += " Tricks a hand, challenger minus heuristic, from the first trick: " + "; ".join(said) + "."
+    # in the misère a trick taken is the loss (BM-6): there the round score, not the tricks, says who did better
+    misere = table[(table.measure == "score_challenger_minus_field") & (table.source == "stored")]
+    misere = misere[misere["round"] == 4]
+    if len(misere):
+        text += (
+            " In the misère (round 4) fewer tricks is better, and the round score says which play did better there: "
+            + "; ".join(
+                f"{r.challenger} {r.estimate:+.2f} points a hand ({r.ci_low:+.2f} to {r.ci_high:+.2f})"
+                for r in misere.itertuples(index=False)
+            )
+            + ". An interval wholly below 0 is a play that loses points against heuristic players; pimc's sampled "
+            "layouts are each solved with the other two seats pushing tricks on the seat together, which heuristic "
+            "players do not do."
+        )
     return Section("Heuristic, PIMC and double dummy on the same deals", text, table)
 
 
@@ -722,6 +736,15 @@ def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple
     r = runs(scale, seed, progress)
     intro = (
         f"Bismarck (seeds/bismarck.md, default rules unless a section says otherwise), simulated with "
-        f"cardlab. Seed {seed}. Roles: dealer, left (leads the first trick) and right."
+        f"cardlab. Seed {seed}. Roles: dealer, left (leads the first trick; forehand in Swedish Bismarck) and "
+        "right. The players: heuristic (hand-written rules, seeds/bismarck.md); dd, double dummy: plays each "
+        "card as an exact search with every hand seen would, the two others together against it (a bound, not a "
+        "player one could meet); pimc: samples layouts of the hidden cards consistent with what it has seen and "
+        "plays the card best on average over them, each solved double dummy (perfect-information Monte Carlo); "
+        "pimc-infer: pimc whose samples also follow what the others' play says about their hands; search:N: a "
+        "rollout search from the first trick, N rollouts a card, that plays as pimc in rounds 1-3 once its hand holds "
+        "--pimc-from cards or fewer (the strong field: 12). Strategy "
+        "fusion: pimc's error of assuming it will know the hidden cards later in the hand, which costs it most "
+        "in the misère."
     )
     return "Bismarck: what each seat and round is worth", intro, [section(r) for section in SECTIONS]

@@ -199,6 +199,34 @@ def card_values(runs: dict) -> Section:
     )
 
 
+def _both_ways(ct: pd.DataFrame) -> str:
+    """Where two policies were compared each as the other's field: which to play against which, from the win rows
+    (a seat gains by being the other kind in both fields, or one policy is better in both)."""
+    win = ct[ct.measure == "challenger_minus_field_win"].set_index(["field", "challenger"])
+    out = []
+    for (f, c), r in win.iterrows():
+        if f < c and (c, f) in win.index:
+            back = win.loc[(c, f)]
+
+            def pick(row, switch: str, stay: str) -> str:
+                return (
+                    switch
+                    if row.ci_low > 0
+                    else stay
+                    if row.ci_high < 0
+                    else f"either ({switch} or {stay} not told apart)"
+                )
+
+            differ = r.ci_low > 0 and back.ci_low > 0
+            out.append(
+                f"One {c} seat among {f} players wins {r.estimate:+.3f} (95% {r.ci_low:+.3f} to {r.ci_high:+.3f}) "
+                f"and one {f} seat among {c} players {back.estimate:+.3f} ({back.ci_low:+.3f} to "
+                f"{back.ci_high:+.3f}) in win probability: against {f} players play {pick(r, c, f)}, against {c} "
+                f"players {pick(back, f, c)}" + (" (each gains by differing from the field)" if differ else "") + "."
+            )
+    return (" " + " ".join(out)) if out else ""
+
+
 def policies(runs: dict) -> Section:
     ct = runs["compare"]
     ct = ct[ct.measure.isin(HEADLINE_PAIRED["challenger_minus_field"])]
@@ -208,7 +236,7 @@ def policies(runs: dict) -> Section:
             "One seat at a time switches to the challenger while the others keep the field's policy, on the same "
             "deals. estimate = challenger - field for that seat (win probability, and score), pooled over seats. "
             "greedy bombs early, greedy-hold keeps bombs to go out, greedy-stop bombs when an opponent holds 3 "
-            "cards or fewer; planning plays whole parts of a split of its hand."
+            "cards or fewer; planning plays whole parts of a split of its hand." + _both_ways(ct)
         ),
         ct[
             [

@@ -515,7 +515,7 @@ function showStep() {
   const late = r.loss_last !== undefined && r.loss_last !== null;
   const lostLast = late && r.loss_last > 0;
   d.append(el("p", { id: "loss", class: lost || lostLast ? "loss" : "ok", text: lost
-    ? `Lost ${pts(r.loss_win)} points of win chance against ${r.best} (95%: ${pts(r.loss_win_low)} to ${pts(r.loss_win_high)})` + score
+    ? `Lost ${pts(r.loss_win)} percentage points of win chance against ${r.best} (95%: ${pts(r.loss_win_low)} to ${pts(r.loss_win_high)})` + score
     : lostLast
     ? `The Winner is out and the scores are settled: ${pts(r.loss_last)} points more likely to end last (the Loser) than with ${r.best} (${pts(r.last_taken)}% against ${pts(r.last_best)}%).`
     : (r.verdict === "best" ? "The best action (or as good as it)."

@@ -161,14 +161,19 @@ def win_probability(runs: dict) -> Section:
 
     coarse = wt[(wt.us % 5 == 0) & (wt.them % 5 == 0)][
         ["hands_played", "us", "them", "trials", "estimate", "ci_low", "ci_high"]
-    ]
+    ].copy()
+    # a state pooled with its mirror image: at equal scores the two teams' chances are one, 1/2 exactly
+    coarse.loc[coarse.us == coarse.them, ["ci_low", "ci_high"]] = coarse.loc[coarse.us == coarse.them, "estimate"]
     return Section(
         "Game win probability by score and hands played",
         (
             "A 30-point, 4-hand game (BI-12), every seat planning: P(a team wins) from each (its score, their score, "
             "hands already played), by starting simulated games at random states of the grid (the Starter at "
-            "random). The two teams are exchangeable, so each state is pooled with its mirror image. The table "
-            "shows every fifth score; cardlab's win_table_spec gives the full grid."
+            "random). The two teams are exchangeable, so each state is pooled with its mirror image (at equal "
+            "scores the chance is 1/2 exactly, shown without an interval). The grid holds every state, some of "
+            "which a game never reaches (25 points before a hand is played); each cell is a few hundred games, so "
+            "neighbouring cells may cross by chance: read the figure's trend, not a single cell. The table shows "
+            "every fifth score; cardlab's win_table_spec gives the full grid."
         ),
         coarse,
         [draw],

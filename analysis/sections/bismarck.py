@@ -368,6 +368,8 @@ def fairness(runs: dict) -> Section:
             f"on {n_min:,} games a row, each is within about "
             f"±{hw:.3f} at 95% and a difference of two about ±{hw2:.3f}, and with 11 rows of 3 pairs a few "
             "differences that size are expected by chance; the table above measures who wins on more games. "
+            "round4_start=classic (dealer at most 4 tricks, others 6) and simplified (everyone 4) score the misère "
+            "without the floor at 0 (rules.md 3(c)2), so a cycle's score can be negative there. "
             "round3_dealer_score: the dealer's mean score in round 3 (named trumps): the default row names trumps "
             "before seeing the hand (blind), the 'round3 trump after seeing hand' row after (seen)."
         ),

@@ -74,7 +74,8 @@ def deal_round(st_deal, deck, hands, rtype, remaining, dealer, bv, strat, st_pla
     blind (``round3_trump_timing = before_deal``), or after seeing its hand. Swedish Bismarck (3(c)10): the 4
     leftover cards are face up, forehand (the dealer's left) chooses the contract from them (naming trumps in
     Valfri), takes them and discards 4."""
-    deck[:] = DECK
+    for i in range(52):  # element by element: an array assigned to a slice compiles numba's shape message
+        deck[i] = DECK[i]
     # the loop, not an unrolled shuffle: that compiled seconds longer in every cold first run for a few per cent
     # of throughput (docs/performance.md)
     rng.partial_shuffle(st_deal, deck, 52)

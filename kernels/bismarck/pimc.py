@@ -373,8 +373,10 @@ def choose_card(
     legal = legal_cards(h, led, trump, must_trump)
     if strat == S_DD:
         layouts = np.zeros((1, 4), dtype=np.uint64)
-        layouts[0] = hands
-        return best_card(layouts, 1, p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs)
+        for s in range(hands.shape[0]):  # element by element: a row assignment compiles numba's shape message
+            layouts[0, s] = hands[s]
+        # np.int64: a literal 1 would compile best_card once more (kernels/_jit.py)
+        return best_card(layouts, np.int64(1), p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs)
     # a sampled decision starts from an empty table (a new generation, at no cost): the entries of earlier
     # decisions' layouts are rarely found again, and a probe reads through a bucket of them (docs/performance.md)
     dd.clear_tt(ttk, ttg)

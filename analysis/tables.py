@@ -149,6 +149,8 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
         # an advisor's verdict is the action's, by the measure that ranks the actions: shown on that measure's rows
         # and its differences only (a "worse" beside a quota chance of 1.000, ranked by score, read as a contradiction)
         out.loc[~keep["measure"].isin([ranked, f"diff_{ranked}"]).to_numpy(), "verdict"] = ""
+        if (out["verdict"] == "").all():  # only other measures asked for (--measure win): no verdict column
+            out = out.drop(columns="verdict")
     # a row pooled over the seats, teams or roles: every such key blank where other rows of its measure have one
     # ("all" in the first key shown); a measure never split by them (hands_per_game) keeps its blank
     who = [c for c in ("seat", "team", "role") if c in out]

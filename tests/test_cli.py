@@ -803,6 +803,7 @@ def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only
     s = summary_table(t, ["score", "win", "diff_score"], {"ranked_measure": "score"})
     assert list(s["verdict"]) == ["best", "worse", "", "", "best", "worse"]
     assert list(summary_table(t, ["score", "win"])["verdict"]) == ["best", "worse"] * 2  # no ranking measure named
+    assert "verdict" not in summary_table(t, ["win"], {"ranked_measure": "score"})  # none of its rows shown
 
 
 def test_record_quiet_writes_the_record_and_says_nothing(tmp_path, capsys):

@@ -173,8 +173,8 @@ def table(rows: list[dict]) -> pd.DataFrame:
 
 def summary(result: Result, forced_words: str = "forced passes", cost: str = "win", score_unit: str = "points") -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
-    ``"win"`` in percentage points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"`` in points of
-    win share, the score being a share of the win). Each loss is measured against the best action at its own
+    ``"win"`` in percentage points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"`` in percentage
+    points of win share, the score being a share of the win). Each loss is measured against the best action at its own
     turn, so they add up as per-move losses do, not to what the game was worth."""
     t, m = result.table, result.meta
     who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
@@ -211,7 +211,7 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
         n = int(late.sum())
         text += f"; {n} after the Winner went out, judged by the chance to end last (the Loser): " + (
             f"{len(bad)} clearly more likely to end last than the best, by {100 * bad['loss_last'].sum():.1f} "
-            "points of that chance in all"
+            "percentage points of that chance in all"
             if len(bad)
             else "none clearly worse"
         )

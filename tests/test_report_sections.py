@@ -59,3 +59,57 @@ def test_the_worked_position_and_the_reviewed_hand():
     r = S.reviewed_hand(runs).table
     assert len(r) and (r["loss_score"] >= 0).all()
     assert ((r["loss_score"] > 0) == (r["verdict"] == "worse")).all()
+
+
+def test_the_computed_sentences_hold_to_their_intervals():
+    """Sentences the sections compute from their tables say only what the intervals allow: no 14-card-seat
+    sentence on a gap within chance, the seats' spread judged for the extreme pair of three, the Bisko-Bobo edge
+    bounded by the intervals' upper ends, and which policy to play said only where the interval excludes 0."""
+    import numpy as np
+
+    from analysis.sections import bisko_bobo as BB
+    from analysis.sections import bismarck as BM
+    from analysis.sections import zheng_shangyou as ZS
+
+    def winners(w, n):
+        return pd.DataFrame({"seat": [0, 1, 2, 3], "estimate": w, "trials": [n] * 4})
+
+    values = pd.DataFrame({"measure": ["value_of_holding_win"], "feature": ["3D"], "estimate": [0.092]})
+    runs = {"values": values}
+    assert "14-card seats win 0.030" in ZS._fourteen_cards(winners([0.262, 0.268, 0.238, 0.232], 200_000), runs)
+    assert ZS._fourteen_cards(winners([0.262, 0.268, 0.238, 0.232], 500), runs) == ""  # ±0.044: within chance
+    assert ZS._fourteen_cards(winners([0.24, 0.24, 0.26, 0.26], 200_000), runs) == ""  # the other way
+
+    def games(p, n):
+        return pd.DataFrame({"measure": ["game_won"] * 3, "seat": [0, 1, 2], "estimate": p, "trials": [n] * 3})
+
+    # 0.011 apart on 20,000 games: more than 1.96 sigma (0.0109) but within the extreme pair's 2.39 (0.0132)
+    assert "within the ±0.0132" in BM._seat_spread(games([0.301, 0.312, 0.308], 20_000))
+    assert "more than" in BM._seat_spread(games([0.28, 0.34, 0.31], 20_000))
+    assert BM._seat_spread(games([np.nan] * 3, 0)) == ""
+
+    def edges(est, lo, hi):
+        return pd.DataFrame({"players": [4, 5], "field": ["heuristic"] * 2, "estimate": est, "ci_low": lo,
+                             "ci_high": hi})  # fmt: skip
+
+    assert "at most 0.14 percentage points" in BB._edge_size(
+        edges([0.0011, 0.0004], [0.0009, 0.0002], [0.0014, 0.0005])
+    )
+    assert "nothing measurable" in BB._edge_size(edges([0.0011, 0.0004], [-0.0001, -0.0002], [0.0023, 0.001]))
+
+    def compare(rows):
+        return pd.DataFrame(rows, columns=["measure", "field", "challenger", "estimate", "ci_low", "ci_high"])
+
+    both = ZS._both_ways(compare([
+        ("challenger_minus_field_win", "greedy", "planning", 0.009, 0.006, 0.013),
+        ("challenger_minus_field_win", "planning", "greedy", 0.027, 0.024, 0.031),
+        ("challenger_minus_field_score", "greedy", "planning", -2.79, -2.89, -2.69),
+        ("challenger_minus_field_score", "planning", "greedy", 1.2, 1.0, 1.4),
+    ]))  # fmt: skip
+    assert "among greedy players, planning rather than greedy (though one planning seat there scores -2.79" in both
+    assert "among planning players, greedy rather than planning" in both
+    unclear = ZS._both_ways(compare([
+        ("challenger_minus_field_win", "greedy", "greedy-hold", -0.001, -0.004, 0.002),
+        ("challenger_minus_field_win", "greedy-hold", "greedy", 0.002, -0.001, 0.005),
+    ]))  # fmt: skip
+    assert "greedy-hold or greedy (not told apart)" in unclear

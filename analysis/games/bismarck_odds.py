@@ -384,7 +384,8 @@ def model_words(names: list[str]) -> str:
     if all(n == "pimc" for n in names):
         return (
             "pimc, each sampled layout solved double dummy: every card seen, the other two seats together against "
-            "the seat (a pessimistic bound on its tricks and quota; --strategy heuristic plays the hand on instead)"
+            "the seat (usually pessimistic for its tricks and quota, not a bound: each layout is also seen whole; "
+            "--strategy heuristic plays the hand on instead)"
         )
     return "the hand played on by the players named (each for itself)"
 

@@ -170,9 +170,10 @@ def win_probability(runs: dict) -> Section:
             "A 30-point, 4-hand game (BI-12), every seat planning: P(a team wins) from each (its score, their score, "
             "hands already played), by starting simulated games at random states of the grid (the Starter at "
             "random). The two teams are exchangeable, so each state is pooled with its mirror image (at equal "
-            "scores the chance is 1/2 exactly, shown without an interval). The grid holds every state, some of "
-            "which a game never reaches (25 points before a hand is played); each cell is a few hundred games, so "
-            "neighbouring cells may cross by chance: read the figure's trend, not a single cell. The table shows "
+            "scores the chance is 1/2 exactly, its interval shown as 0.5000 to 0.5000). The grid holds every state, some of "
+            "which a game never reaches (25 points before a hand is played); each cell is about "
+            f"{int(coarse.trials.median()) if len(coarse) else 0:,} games, so neighbouring cells may cross by chance: "
+            "read the figure's trend, not a single cell. The table shows "
             "every fifth score; cardlab's win_table_spec gives the full grid."
         ),
         coarse,
@@ -197,8 +198,8 @@ def strategy_values(runs: dict) -> Section:
             "(it passes the cards its plan leaves as singles and hands the lead over after a Fancy trick when the "
             "partner holds fewer cards); greedy passes its two lowest cards and takes no special action. Each "
             "planning-* and greedy-* challenger changes one policy of its field, but greedy-actions, which changes "
-            "three: it passes the singles as greedy-pass-singles does, and takes both special actions (the "
-            f"exchange and the handover, with its lowest cards){both}."
+            "three: it passes the singles as greedy-pass-singles does, and takes the special actions (the "
+            f"exchange with its lowest cards, and the handover when the partner holds fewer cards){both}."
         ),
         ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]],
     )

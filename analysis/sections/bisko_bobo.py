@@ -364,23 +364,25 @@ def _fit_seed() -> str:
     """The seed the stored recommended tables were fitted with (seeds/bisko-bobo-recommended.json)."""
     from ..games import bisko_bobo as B
 
-    seeds = sorted({str(v.get("seed")) for v in B.recommended_tables().get("players", {}).values()})
+    seeds = sorted(
+        {str(v["seed"]) for v in B.recommended_tables().get("players", {}).values() if v.get("seed") is not None}
+    )
     return ", ".join(seeds) or "not stored"
 
 
 def _edge_size(et: pd.DataFrame) -> str:
     """The edge over the heuristic in plain words: the largest gain at 4 players and more, in percentage points
     and in deals."""
-    big = et[(et.players >= 4) & (et.field == "heuristic")]
+    big = et[(et.players >= 4) & (et.field == "heuristic")].dropna(subset=["ci_low", "ci_high"])
     if not len(big):
         return ""
-    top = float(big.estimate.max())
-    if top <= 0:
+    top = float(big.ci_high.max())  # the upper bounds: "at most" is what the intervals allow
+    if not (big.ci_low > 0).any():
         return "At 4 players and more the tables gain nothing measurable over the heuristic."
     return (
         f"At 4 players and more the edge over the heuristic is at most {100 * top:.2f} percentage points of win "
-        f"share, about one deal in {1 / top:,.0f} won that would have been lost: the heuristic is close to the best "
-        "this search finds there."
+        f"share (the intervals' upper ends), about one deal in {1 / top:,.0f} won that would have been lost: the "
+        "heuristic is close to the best this search finds there."
     )
 
 
@@ -523,7 +525,7 @@ def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple
         f"Seed {seed}; {r['main_trials']:,} deals per player count for the main tables. Every figure is a "
         f"measurement with a 95% interval; the exact tables are enumerations. Unless a section says otherwise, "
         f"every seat plays the heuristic, the baseline of every comparison. The heuristic, "
-        f"{heuristic[0].lower()}{heuristic[1:]} (seeds/bisko-bobo.toml lists every built-in strategy)."
+        f"{heuristic[0].lower()}{heuristic[1:].rstrip('.')} (seeds/bisko-bobo.toml lists every built-in strategy)."
     )
     sections = [section(r) for section in SECTIONS]
     return "Bisko-Bobo: strategy report", intro, [s for s in sections if s is not None]

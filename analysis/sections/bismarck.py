@@ -194,6 +194,7 @@ def rounds_by_role(runs: dict) -> Section:
     table = pd.DataFrame(rows)
     dealer = table[(table.role == "dealer") & (table["round"] <= 3)]
     lo, hi = dealer["P(quota)"].min(), dealer["P(quota)"].max()
+    others = table[(table.role != "dealer") & (table["round"] <= 3)]["score"]
     return Section(
         "Each round type, by role",
         (
@@ -202,10 +203,10 @@ def rounds_by_role(runs: dict) -> Section:
             "allowance in the misère round 4 (blog: dealer 6, others 4). Score: BM-6, original scheme: a role scores "
             "the tricks beyond its quota in rounds 1-3 (reaching it exactly scores 0) and the tricks short of its "
             "allowance in the misère. 95% intervals (Wilson for probabilities, normal for means).\n\n"
-            f"Does the dealer beat the quota? Among heuristic players it reaches 8 tricks in {lo:.3f}-{hi:.3f} of "
-            f"its hands in rounds 1-3 (about one hand in {1 / ((lo + hi) / 2):.0f}), and scores "
-            f"{dealer['score'].min():.2f}-{dealer['score'].max():.2f} points a hand there, against "
-            f"{table[(table.role != 'dealer') & (table['round'] <= 3)]['score'].mean():.2f} for each other role."
+            f"Does the dealer beat the quota? Among heuristic players it reaches 8 tricks in {lo:.3f} to {hi:.3f} "
+            f"of its hands in rounds 1-3 (the three rounds' figures; about one hand in {1 / ((lo + hi) / 2):.0f}), "
+            f"and scores {dealer['score'].min():.2f} to {dealer['score'].max():.2f} points a hand there, against "
+            f"{others.min():.2f} to {others.max():.2f} for each other role."
         ),
         table,
         [draw],
@@ -268,17 +269,18 @@ def hand_features(runs: dict) -> Section:
 def _seat_spread(gsum: pd.DataFrame) -> str:
     """The seats' game_won spread against what chance gives: the most and the least winning seat, their
     difference, and a 95% half-width for a difference of two seats' shares of the same games."""
-    won = gsum[gsum.measure == "game_won"].set_index("seat")
+    won = gsum[gsum.measure == "game_won"].dropna(subset=["estimate"]).set_index("seat")
     if len(won) < 2:
         return ""
     hi, lo = won.estimate.idxmax(), won.estimate.idxmin()
     p, q, n = won.estimate[hi], won.estimate[lo], float(won.trials[hi])
-    half = 1.96 * np.sqrt(max(p + q - (p - q) ** 2, 0.0) / n)  # two shares of one multinomial
+    # two shares of one multinomial; z for the extreme pair of three chosen after looking (Bonferroni, 3 pairs)
+    half = 2.39 * np.sqrt(max(p + q - (p - q) ** 2, 0.0) / n)
     verdict = "more than" if p - q > half else "within"
     return (
         f"Each seat deals one cycle, and only the cycles' order differs: seat {int(hi)} wins {p:.3f} of the games "
-        f"and seat {int(lo)} {q:.3f}, a difference of {p - q:.3f}, {verdict} the ±{half:.3f} that chance gives "
-        "a difference of two seats at 95% (one of three such pairs). "
+        f"and seat {int(lo)} {q:.3f}, a difference of {p - q:.4f}, {verdict} the ±{half:.4f} that chance gives "
+        "the largest of the three seats' differences at 95%. "
     )
 
 
@@ -519,9 +521,7 @@ def players(runs: dict) -> Section:
                 f"{r.challenger} {r.estimate:+.2f} points a hand ({r.ci_low:+.2f} to {r.ci_high:+.2f})"
                 for r in misere.itertuples(index=False)
             )
-            + ". An interval wholly below 0 is a play that loses points against heuristic players; pimc's sampled "
-            "layouts are each solved with the other two seats pushing tricks on the seat together, which heuristic "
-            "players do not do."
+            + ". An interval wholly below 0 is a play that loses points against heuristic players."
         )
     return Section("Heuristic, PIMC and double dummy on the same deals", text, table)
 
@@ -564,7 +564,8 @@ def worked_lead(runs: dict) -> Section:
             f"{cmd}: seat 0, the dealer's left, leads the first trick of round 1 (no trumps; its quota is 4 "
             "tricks, BM-6). Every card (equal cards share a row) on the same sampled layouts of the other hands, "
             "valued two ways: pimc, each layout solved double dummy with the other two seats together against "
-            "seat 0 (what a PIMC player computes; a pessimistic bound in a game where each plays for itself), "
+            "seat 0 (what a PIMC player computes; usually pessimistic, though not a bound: each layout is also seen "
+            "whole), "
             "and heuristic, the hand played on by heuristic players. quota is the chance to make it, "
             "diff_score the paired round-score difference to the best card.\n\n"
             f"pimc: {res['pimc'].meta['answer']}\n\nheuristic: {res['heuristic'].meta['answer']}"
@@ -586,7 +587,8 @@ def trump_choice(runs: dict) -> Section:
             "score, may put first a suit with the lower chance of reaching 8. Each suit named on the same layouts "
             f"of the other two hands (pimc: {res['pimc'].meta['trials']} layouts, each whole hand solved double "
             f"dummy; heuristic: {res['heuristic'].meta['trials']}). The two models differ widely: pimc has the other "
-            "two seats play together against the dealer, every hand seen (a pessimistic bound: at the table each "
+            "two seats play together against the dealer, every hand seen (usually pessimistic, not a bound: at the "
+            "table each "
             "plays for itself, and nobody sees the others' cards); heuristic plays the hand on with heuristic "
             "players. Against players like the heuristic, read its rows; the pimc rows say how each trump fares "
             f"against a perfect, combined defence.\n\npimc: {res['pimc'].meta['answer']}\n\n"

@@ -133,9 +133,15 @@ def _fourteen_cards(winners: pd.DataFrame, runs: dict) -> str:
     if not len(three):
         return ""
     gap = (w[0] + w[1] - w[2] - w[3]) / 2
+    # exactly one seat wins a game: gap = X - 1/2 with X = w0 + w1, a proportion of the games
+    x, n = w[0] + w[1], float(winners.trials.iloc[0])
+    half = 1.96 * float(np.sqrt(max(x * (1 - x), 0.0) / n)) if n > 0 else float("inf")
     part = float(three.estimate.iloc[0]) / 54  # P(holding it): 14/54 against 13/54
+    if not gap - half > 0 or not part < gap:
+        return ""
     return (
-        f" The 14-card seats win {gap:.3f} more often than the 13-card seats on average. Their higher chance of "
+        f" The 14-card seats win {gap:.3f} more often than the 13-card seats on average (95% ±{half:.3f}). Their "
+        "higher chance of "
         f"holding the 3 of diamonds (14/54 against 13/54) accounts for about {part:.4f} of that, by the card's "
         f"paired value below ({float(three.estimate.iloc[0]):+.3f}); the rest goes with the 14th card itself."
     )
@@ -219,29 +225,34 @@ def card_values(runs: dict) -> Section:
 
 
 def _both_ways(ct: pd.DataFrame) -> str:
-    """Where two policies were compared each as the other's field: which to play against which, from the win rows
-    (a seat gains by being the other kind in both fields, or one policy is better in both)."""
+    """Where two policies were compared each as the other's field: which goes out first more often against which
+    (the win rows), with the score beside it where it points the other way."""
     win = ct[ct.measure == "challenger_minus_field_win"].set_index(["field", "challenger"])
+    score = ct[ct.measure == "challenger_minus_field_score"].set_index(["field", "challenger"])["estimate"]
+
+    def pick(row, switch: str, stay: str) -> str:
+        if row.ci_low > 0:
+            return f"{switch} rather than {stay}"
+        if row.ci_high < 0:
+            return f"{stay} rather than {switch}"
+        return f"{switch} or {stay} (not told apart)"
+
+    def against(field: str, challenger: str, row) -> str:
+        text = f"among {field} players, {pick(row, challenger, field)}"
+        sc = score.get((field, challenger))
+        if sc is not None and row.ci_low > 0 and sc < 0:
+            text += f" (though one {challenger} seat there scores {sc:+.2f} points a game)"
+        return text
+
     out = []
     for (f, c), r in win.iterrows():
         if f < c and (c, f) in win.index:
             back = win.loc[(c, f)]
-
-            def pick(row, switch: str, stay: str) -> str:
-                return (
-                    switch
-                    if row.ci_low > 0
-                    else stay
-                    if row.ci_high < 0
-                    else f"either ({switch} or {stay} not told apart)"
-                )
-
-            differ = r.ci_low > 0 and back.ci_low > 0
             out.append(
                 f"One {c} seat among {f} players wins {r.estimate:+.3f} (95% {r.ci_low:+.3f} to {r.ci_high:+.3f}) "
                 f"and one {f} seat among {c} players {back.estimate:+.3f} ({back.ci_low:+.3f} to "
-                f"{back.ci_high:+.3f}) in win probability: against {f} players play {pick(r, c, f)}, against {c} "
-                f"players {pick(back, f, c)}" + (" (each gains by differing from the field)" if differ else "") + "."
+                f"{back.ci_high:+.3f}) in win probability: to go out first more often, {against(f, c, r)}; "
+                f"{against(c, f, back)}."
             )
     return (" " + " ".join(out)) if out else ""
 
@@ -433,8 +444,8 @@ def _below_fair(rows: list[dict]) -> str:
     below = [
         r["variant"]
         for r in rows
-        if r["measure"] == "winner_given_3D" and "deck=" not in r["variant"] and "matches" not in r["variant"]
-        and r["ci_high"] < 0.25
+        if r["measure"] == "winner_given_3D" and "deck=3p" not in r["variant"] and "deck=5to8p" not in r["variant"]
+        and "matches" not in r["variant"] and r["ci_high"] < 0.25
     ]  # fmt: skip
     if not below:
         return ""
@@ -737,7 +748,11 @@ def strong_field(runs: dict) -> Section:
     win = pol[pol.measure == "challenger_minus_field_win"].sort_values("estimate", ascending=False)
     best, worst = win.iloc[0], win.iloc[-1]
     # the others whose estimate lies within the farthest's interval: not told apart from it
-    near = [r.challenger for r in win.iloc[1:-1].itertuples() if worst.ci_low <= r.estimate <= worst.ci_high]
+    near = [
+        r.challenger
+        for r in win.iloc[1:-1].itertuples()
+        if abs(r.estimate - worst.estimate) <= 1.96 * float(np.hypot(r.std_error, worst.std_error))
+    ]  # approximate: the rows share their deals
     sentences.append(
         f"Among searching players the built-in policy closest to a searching seat is {best.challenger} "
         f"({best.estimate:+.3f} win probability against a searching seat, 95% {best.ci_low:+.3f} to "

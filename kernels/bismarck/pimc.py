@@ -373,7 +373,7 @@ def choose_card(
     legal = legal_cards(h, led, trump, must_trump)
     if strat == S_DD:
         layouts = np.zeros((1, 4), dtype=np.uint64)
-        for s in range(hands.shape[0]):  # element by element: a row assignment compiles numba's shape message
+        for s in range(4):  # element by element: a row assignment compiles numba's shape message
             layouts[0, s] = hands[s]
         # np.int64: a literal 1 would compile best_card once more (kernels/_jit.py)
         return best_card(layouts, np.int64(1), p, leader, row, k, trump, must_trump, misere, legal, ttk, ttg, bufs)

@@ -517,7 +517,7 @@ function showStep() {
   d.append(el("p", { id: "loss", class: lost || lostLast ? "loss" : "ok", text: lost
     ? `Lost ${pts(r.loss_win)} percentage points of win chance against ${r.best} (95%: ${pts(r.loss_win_low)} to ${pts(r.loss_win_high)})` + score
     : lostLast
-    ? `The Winner is out and the scores are settled: ${pts(r.loss_last)} points more likely to end last (the Loser) than with ${r.best} (${pts(r.last_taken)}% against ${pts(r.last_best)}%).`
+    ? `The Winner is out and the scores are settled: ${pts(r.loss_last)} percentage points more likely to end last (the Loser) than with ${r.best} (${pts(r.last_taken)}% against ${pts(r.last_best)}%).`
     : (r.verdict === "best" ? "The best action (or as good as it)."
       : late ? `Ranked below ${r.best}, but its chance to end last is not clearly higher: no loss counted.`
       : `Ranked below ${r.best}, but its win chance is not separated from the best's at 95%: no loss counted.`) }));

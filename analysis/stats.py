@@ -4,7 +4,9 @@
 * :func:`mean_interval` -- mean, standard error and normal interval from a sum and a sum of squares
   (payoffs: split wins, points, tricks);
 * :func:`paired_difference` -- the same for per-deal differences between two strategies played on the
-  same deals (common random numbers), where the pairing removes most of the deal-to-deal variance.
+  same deals (common random numbers), where the pairing removes most of the deal-to-deal variance;
+* :func:`share_difference_half_width` -- the half-width for the difference of two shares of the same trials
+  (two seats' win shares of one set of games: one multinomial).
 """
 
 from __future__ import annotations
@@ -78,6 +80,14 @@ def mean_interval(total, total_sq, trials, confidence: float = 0.95):
         var = np.where(n > 1, (s2 - n * mean * mean) / (n - 1.0), np.nan)
         se = np.sqrt(np.maximum(var, 0.0) / n)
     return mean, se, mean - z * se, mean + z * se
+
+
+def share_difference_half_width(p: float, q: float, n: float, confidence: float = 0.95) -> float:
+    """Half-width of the normal interval for ``p - q``, two categories' shares of the same ``n`` trials (one
+    multinomial: Var = (p + q - (p - q)**2) / n)."""
+    if n <= 0:
+        return math.inf
+    return z_value(confidence) * math.sqrt(max(p + q - (p - q) ** 2, 0.0) / n)
 
 
 def paired_difference(diff_total, diff_total_sq, trials, confidence: float = 0.95):

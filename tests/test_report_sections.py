@@ -83,8 +83,8 @@ def test_the_computed_sentences_hold_to_their_intervals():
     def games(p, n):
         return pd.DataFrame({"measure": ["game_won"] * 3, "seat": [0, 1, 2], "estimate": p, "trials": [n] * 3})
 
-    # 0.011 apart on 20,000 games: more than 1.96 sigma (0.0109) but within the extreme pair's 2.39 (0.0132)
-    assert "within the ±0.0132" in BM._seat_spread(games([0.301, 0.312, 0.308], 20_000))
+    # 0.011 apart on 20,000 games: more than 1.96 sigma (0.0109) but within the extreme pair's 2.394 (0.0133)
+    assert "within the ±0.0133" in BM._seat_spread(games([0.301, 0.312, 0.308], 20_000))
     assert "more than" in BM._seat_spread(games([0.28, 0.34, 0.31], 20_000))
     assert BM._seat_spread(games([np.nan] * 3, 0)) == ""
 

@@ -70,3 +70,19 @@ def test_paired_difference_uses_per_deal_differences():
     m, se, lo, hi = paired_difference(d.sum(), (d * d).sum(), len(d))
     assert lo > 0  # the pairing removes the common noise; an unpaired comparison could not see 0.1
     assert se < 0.01
+
+
+def test_the_difference_of_two_shares_of_one_multinomial():
+    """share_difference_half_width against simulated multinomial counts: the variance of p - q is within what the
+    sampling error of a variance estimate allows (relative standard error sqrt(2 / (N - 1)), 4 of them)."""
+    import numpy as np
+
+    from analysis.stats import share_difference_half_width, z_value
+
+    rng = np.random.default_rng(7)
+    n, probs, N = 1000, [0.3, 0.25, 0.45], 20_000
+    counts = rng.multinomial(n, probs, size=N) / n
+    var = np.var(counts[:, 0] - counts[:, 1], ddof=1)
+    expected = (share_difference_half_width(0.3, 0.25, n) / z_value()) ** 2
+    assert abs(var / expected - 1) < 4 * np.sqrt(2 / (N - 1))
+    assert share_difference_half_width(0.3, 0.25, 0) == np.inf

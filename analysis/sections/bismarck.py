@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..report import Section
 from ..review import example_record
+from ..stats import share_difference_half_width
 
 SWEDISH = {"ruleset": "swedish"}
 # (round, challenger, trials at scale 1): PIMC is left out of rounds 2 and 3 (trumps), where it costs most
@@ -274,8 +275,8 @@ def _seat_spread(gsum: pd.DataFrame) -> str:
         return ""
     hi, lo = won.estimate.idxmax(), won.estimate.idxmin()
     p, q, n = won.estimate[hi], won.estimate[lo], float(won.trials[hi])
-    # two shares of one multinomial; z for the extreme pair of three chosen after looking (Bonferroni, 3 pairs)
-    half = 2.39 * np.sqrt(max(p + q - (p - q) ** 2, 0.0) / n)
+    # the extreme pair of three, chosen after looking: Bonferroni over the 3 pairs (z about 2.39)
+    half = share_difference_half_width(p, q, n, confidence=1 - 0.05 / 3)
     verdict = "more than" if p - q > half else "within"
     return (
         f"Each seat deals one cycle, and only the cycles' order differs: seat {int(hi)} wins {p:.3f} of the games "
@@ -347,7 +348,7 @@ def fairness(runs: dict) -> Section:
     # one column's, and a difference of two columns' (multinomial: var = (p1 + p2 - (p1 - p2)^2) / n)
     n_min = int(fair["games"].min())
     hw = 1.96 * np.sqrt(1 / 3 * 2 / 3 / n_min)
-    hw2 = 1.96 * np.sqrt(2 / 3 / n_min)
+    hw2 = share_difference_half_width(1 / 3, 1 / 3, n_min)
 
     def draw():
         from ..plots import new_figure

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import Section
+from ..stats import z_value
 
 FEATURES = ("3D", "RJ", "BJ", "2S", "2H", "2C", "2D", "bomb", "straight_flush")
 COMPARISONS = (
@@ -135,7 +136,7 @@ def _fourteen_cards(winners: pd.DataFrame, runs: dict) -> str:
     gap = (w[0] + w[1] - w[2] - w[3]) / 2
     # exactly one seat wins a game: gap = X - 1/2 with X = w0 + w1, a proportion of the games
     x, n = w[0] + w[1], float(winners.trials.iloc[0])
-    half = 1.96 * float(np.sqrt(max(x * (1 - x), 0.0) / n)) if n > 0 else float("inf")
+    half = z_value() * float(np.sqrt(max(x * (1 - x), 0.0) / n)) if n > 0 else float("inf")
     part = float(three.estimate.iloc[0]) / 54  # P(holding it): 14/54 against 13/54
     if not gap - half > 0 or not part < gap:
         return ""

@@ -928,11 +928,10 @@ def _three_decimals(t):
     return out
 
 
-#: players that search or solve at every turn they play: as a review's models, on every sampled layout
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
     """A review's models are the record's players (``doc``, the record document) with --strategy applied over
-    them: where a search or solver player is among them, every sampled layout searches at every turn, a long
-    review (a new user's took 80 s, unwarned). One line on stderr says so and how to have a quicker one."""
+    them: where one of the game's ``slow_strategies`` is among them, every sampled layout searches at every
+    turn, a long review (a new user's took 80 s, unwarned). One line on stderr says so and how to have a quicker one."""
     from .review import review_models
 
     recorded = doc.get("strategies") if isinstance(doc, dict) else None

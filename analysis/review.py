@@ -173,9 +173,9 @@ def table(rows: list[dict]) -> pd.DataFrame:
 
 def summary(result: Result, forced_words: str = "forced passes", cost: str = "win", score_unit: str = "points") -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
-    ``"win"`` in percentage points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"`` in percentage
-    points of win share, the score being a share of the win). Each loss is measured against the best action at its own
-    turn, so they add up as per-move losses do, not to what the game was worth."""
+    ``"win"`` in percentage points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"``
+    in percentage points of win share, the score being a share of the win). Each loss is measured against the
+    best action at its own turn, so they add up as per-move losses do, not to what the game was worth."""
     t, m = result.table, result.meta
     who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
     # decisions after the Winner went out (Zheng Shangyou, scores taken) cost no win chance: a clause of their own

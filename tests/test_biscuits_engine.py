@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from analysis.games import biscuits as bi
 from kernels import biscuits as K
+from tests.inprocess import cli
 from tests.reference import biscuits as ref
 
 BV = bi.variant_array({})
@@ -117,11 +116,6 @@ def test_classification_matches_reference(seed):
             cards = rnd.sample(range(52), rnd.choice([1, 2, 3, 4, 5, 5, 5]))
             got = bi.classify_mask(sum(1 << c for c in cards), bv)
             assert (got if got[0] else None) == ref.classify(cards, variants), cards
-
-
-def cli(*args):
-    p = subprocess.run([sys.executable, "-m", "analysis", *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def test_cli_eval_beats_moves():

@@ -441,26 +441,42 @@ def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, varian
         assert B.simulation_spec(strategies=[s]).kernel == "kernels.bismarck:simulate_chunks"
 
 
-def test_the_plain_advisor_and_record_kernels_are_the_full_ones():
-    """The advisor's plain kernels (a card, the round before the deal, the widow discard) and record_hand_plain
-    give the full kernels' counts and records on the same trials, heuristic players."""
+_HAND = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
+
+
+def _plain_spec(name):
     from analysis.games import bismarck_odds as bo
 
-    hand = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
-    specs = [
-        bo.play_spec(hand=hand, round=1, dealer=2, strategies=["heuristic"]),
-        bo.round_spec(hand=hand, seat=1, dealer=1, strategies=["heuristic"],
-                      variants={"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"}),
-        bo.discard_spec(hand=hand, widow="3S 9C JC 4H", round=1, strategies=["heuristic"],
-                        variants={"widow_exchange": "dealer_takes_4_discards_4"}),
-    ]  # fmt: skip
-    for spec in specs:
-        assert spec.kernel.endswith("_plain_chunks")
-        rows = [
-            run_chunks(k, spec.args, np.zeros(1, dtype=np.int64), 6, 6, np.uint64(5), np.uint64(0), spec.n_counts)
-            for k in (spec.kernel.replace("_plain_chunks", "_chunks"), spec.kernel)
-        ]
-        assert rows[0][0, 0] == 6 and (rows[0] == rows[1]).all()
+    if name == "play":
+        return bo.play_spec(hand=_HAND, round=1, dealer=2, strategies=["heuristic"])
+    if name == "round":
+        return bo.round_spec(
+            hand=_HAND,
+            seat=1,
+            dealer=1,
+            strategies=["heuristic"],
+            variants={"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"},
+        )
+    return bo.discard_spec(hand=_HAND, widow="3S 9C JC 4H", round=1, strategies=["heuristic"],
+                           variants={"widow_exchange": "dealer_takes_4_discards_4"})  # fmt: skip
+
+
+def _assert_plain_is_full(name):
+    spec = _plain_spec(name)
+    assert spec.kernel.endswith("_plain_chunks")
+    rows = [
+        run_chunks(k, spec.args, np.zeros(1, dtype=np.int64), 6, 6, np.uint64(5), np.uint64(0), spec.n_counts)
+        for k in (spec.kernel.replace("_plain_chunks", "_chunks"), spec.kernel)
+    ]
+    assert rows[0][0, 0] == 6 and (rows[0] == rows[1]).all()
+
+
+def test_the_plain_advisor_and_record_kernels_are_the_full_ones():
+    """The advisor's plain card kernel and record_hand_plain give the full kernels' counts and records on the same
+    trials, heuristic players (the two flavours come from one factory, ``solvers`` on or off). The full card
+    kernel is the one the pimc-infer model runs; the round and discard kernels' full flavour, which no other test
+    of the default run compiles (about 40 s), are compared in the slow run."""
+    _assert_plain_is_full("play")
     rec = [np.zeros(n, dtype=dt) for n, dt in ((4, np.uint64), (56, np.int64), (6, np.int64))]
     again = [x.copy() for x in rec]
     spec = B.simulation_spec(strategies=["heuristic"])
@@ -468,6 +484,14 @@ def test_the_plain_advisor_and_record_kernels_are_the_full_ones():
     K.record_hand(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *rec)
     K.record_hand_plain(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *again)
     assert rec[1].any() and all((a == b).all() for a, b in zip(rec, again))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["round", "discard"])
+def test_the_plain_round_and_discard_advisors_are_the_full_ones(name):
+    """As above, for the advisor's round kernel (the round type and trumps before the deal) and its widow
+    discard."""
+    _assert_plain_is_full(name)
 
 
 def test_the_bismarck_compare_verdict_quotes_the_round_score_beside_the_tricks():

@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 
 from analysis.cli import main
+from tests.inprocess import cli as run
 
 
-def run(*args):
+def console(*args):
+    """Through a new interpreter (``python -m analysis``), as the console script runs; :func:`run` is the same
+    ``main`` in this process."""
     p = subprocess.run([sys.executable, "-m", "analysis", *args], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
 
 
 def test_version_and_console_script():
-    code, out, _ = run("--version")
+    code, out, _ = console("--version")
     assert code == 0 and out.startswith("cardlab ")
 
 
@@ -578,7 +581,7 @@ def test_bad_input_gets_one_line_and_exit_2(args, msg, tmp_path, capsys):
 @pytest.mark.parametrize("args, msg", BAD[:4])
 def test_bad_input_from_the_console_script(args, msg):
     """The same through a new interpreter (``python -m analysis``): one line, exit 2, no traceback."""
-    code, stdout, stderr = run(*args)
+    code, stdout, stderr = console(*args)
     assert code == 2 and stderr.count("\n") == 1 and msg in stderr and stdout == ""
 
 

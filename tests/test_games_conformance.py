@@ -8,8 +8,6 @@ strategies, tidy table, thread independence, and each capability it declares (ca
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
@@ -19,6 +17,7 @@ from analysis.driver import run
 from analysis.errors import CardlabError
 from analysis.games.base import CAPABILITIES, Game, RunOptions, Unsupported
 from analysis.tables import Result
+from tests.inprocess import cli
 
 GAMES = registry.all_games()
 IDS = [g.id for g in GAMES]
@@ -150,8 +149,8 @@ def test_every_undeclared_capability_is_refused_cleanly(game: Game, capability: 
     assert (", ".join(others) in msg) if others else ";" not in msg
     command = CAPABILITIES[capability].command
     if command and command != "report":
-        p = subprocess.run([sys.executable, "-m", "analysis", command, game.id], capture_output=True, text=True)
-        assert p.returncode == 2 and p.stdout == "" and p.stderr == f"cardlab: error: {msg}\n"
+        code, out, err = cli(command, game.id)
+        assert code == 2 and out == "" and err == f"cardlab: error: {msg}\n"
 
 
 def _dummy(capability: str) -> tuple:
@@ -169,8 +168,7 @@ def _dummy(capability: str) -> tuple:
 
 
 def test_games_lists_every_capability_by_game():
-    p = subprocess.run([sys.executable, "-m", "analysis", "games", "--format", "json"], capture_output=True, text=True)
-    rows = {r["game"]: r for r in json.loads(p.stdout)["rows"]}
+    rows = {r["game"]: r for r in json.loads(cli("games", "--format", "json")[1])["rows"]}
     assert list(rows) == IDS
     for g in GAMES:
         assert rows[g.id]["capabilities"] == {c: g.has(c) for c in CAPABILITIES}

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from analysis.errors import CardlabError
 from analysis.games import zheng_shangyou as zs
 from kernels import zheng_shangyou as K
+from tests.inprocess import cli
 from tests.reference import zheng_shangyou as ref
 
 ZV = zs.variant_array({})
@@ -249,11 +248,6 @@ def test_rich_hand_with_every_kind():
 
 
 # ---- the command line --------------------------------------------------------------------------------
-def cli(*args):
-    p = subprocess.run([sys.executable, "-m", "analysis", *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
 def test_cli_moves_beats_eval_json():
     code, out, err = cli("moves", "zheng-shangyou", "--hand", "3D 3S 4D 5D 6D 7D", "--format", "json")
     rows = json.loads(out)["rows"]

@@ -233,6 +233,23 @@ def test_the_search_player_takes_fewer_misere_tricks_than_the_heuristic_on_the_s
     assert pooled.ci_high < 0
 
 
+def test_the_plain_comparison_kernel_is_the_full_one_without_its_players():
+    """A comparison of heuristic and random players runs compare_plain_chunks (no search or solver player
+    compiled): the same counts as compare_chunks, whose full flavour the search comparison above compiled, on
+    the same trials, misère included; a search, pimc or dd side runs the full kernel."""
+    for r in (1, 4):
+        spec = bm.compare_spec("heuristic", "random", round=r)
+        assert spec.kernel == "kernels.bismarck:compare_plain_chunks"
+        rows = [
+            driver.run_chunks(f"kernels.bismarck:{k}", spec.args, np.arange(2), 6, 12, np.uint64(3), np.uint64(0),
+                              spec.n_counts)
+            for k in ("compare_chunks", "compare_plain_chunks")
+        ]  # fmt: skip
+        assert rows[0][:, 0].sum() > 0 and (rows[0] == rows[1]).all()
+    for field, challenger in (("heuristic", "search:100"), ("pimc", "heuristic"), ("random", "dd")):
+        assert bm.compare_spec(field, challenger, round=1).kernel == "kernels.bismarck:compare_chunks"
+
+
 @pytest.mark.parametrize("name", ["search:0", "search:x", "search:10:-1", "search:1:2:3"])
 def test_bad_search_names_are_refused(name):
     with pytest.raises(CardlabError, match="bad strategy"):

@@ -373,9 +373,10 @@ def compare_spec(
         df["seat"] = df["seat"].astype("Int64")
         return df
 
+    solvers = uses_solvers(np.array(codes))
     return KernelSpec(
         game=GAME,
-        kernel="kernels.bismarck:compare_chunks",
+        kernel="kernels.bismarck:" + ("compare_chunks" if solvers else "compare_plain_chunks"),
         args=(np.int64(codes[0]), np.int64(codes[1]), pv, np.int64(r), bv),
         n_counts=24,
         tabulate=tab,
@@ -389,7 +390,7 @@ def compare_spec(
             "samples": samples,
         },
         precision_measures=("tricks_challenger_minus_field",),
-        chunk_size=SOLVER_CHUNK["paired"] if uses_solvers(np.array(codes)) else None,
+        chunk_size=SOLVER_CHUNK["paired"] if solvers else None,
     )
 
 

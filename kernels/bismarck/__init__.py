@@ -82,7 +82,14 @@ from .pimc import best_card, choose_card, draw_hidden, hidden_ways, infer_layout
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, name_trump
 from .rules import _follow, hand_score, hcp, quota, schedule
 from .search import candidate_cards, search_card
-from .simulate import compare_chunks, record_hand, record_hand_plain, simulate_chunks, simulate_plain_chunks
+from .simulate import (
+    compare_chunks,
+    compare_plain_chunks,
+    record_hand,
+    record_hand_plain,
+    simulate_chunks,
+    simulate_plain_chunks,
+)
 
 __all__ = [
     "M_DD_EACH_LAYOUT",
@@ -155,6 +162,7 @@ __all__ = [
     "infer_layouts",
     "choose_round",
     "compare_chunks",
+    "compare_plain_chunks",
     "counts_width",
     "deal_round",
     "discard",

@@ -153,75 +153,76 @@ def _record_game(row, totals, first):
     row[BASE_GAME + 3 * G_FIELDS] += 1
 
 
-@chunk_jit
-def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenger, pv, round_type, bv, out):
-    """Paired: each trial is one hand of ``round_type`` dealt once and played three more times, once with
-    each seat switched from ``field`` to ``challenger`` (the others stay on ``field``). Per role of the
-    switching seat: n, field tricks, challenger tricks, sum and sum of squares of the trick difference, and the
-    same for the score. The deal (with the dealer's widow discard and blind trump) is made once, by the field
-    strategy; the switch is in the card play."""
-    for ci in range(chunk_ids.shape[0]):
-        c = chunk_ids[ci]
-        start = c * chunk_size
-        stop = min(start + chunk_size, n_trials)
-        _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, out[ci])
+def _make_compare(solvers):
+    """:func:`compare_chunks` with the search and solver players (``solvers``) or without them (the plain hand:
+    a comparison of heuristic and random players compiles no solver, about half as much on a first run)."""
 
+    def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenger, pv, round_type, bv, out):
+        """Paired: each trial is one hand of ``round_type`` dealt once and played three more times, once with
+        each seat switched from ``field`` to ``challenger`` (the others stay on ``field``). Per role of the
+        switching seat: n, field tricks, challenger tricks, sum and sum of squares of the trick difference, and
+        the same for the score. The deal (with the dealer's widow discard and blind trump) is made once, by the
+        field strategy; the switch is in the card play."""
+        for ci in range(chunk_ids.shape[0]):
+            c = chunk_ids[ci]
+            start = c * chunk_size
+            stop = min(start + chunk_size, n_trials)
+            _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, out[ci])
 
-@jit_inline
-def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, row):
-    """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row (inlined, as :func:`_simulate_range`)."""
-    ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
-    hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
-    dealt = np.zeros(4, dtype=np.uint64)
-    base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
-    strat = np.zeros(3, dtype=np.int64)
-    for t in range(start, stop):
-        rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
-        dealer = rng.below(st_deal, 3)
-        for s in range(3):
-            rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-            strat[s] = field
-        trump, known = deal_hand(st_deal, deck, dealt, round_type, dealer, bv, strat, st_plays, dout)
-        for sw in range(-1, 3):
+    def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, row):
+        """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row (inlined, as
+        :func:`_simulate_range`)."""
+        ttk, ttg, bufs, ways, scratch = new_solver_state(np.array([field, challenger], dtype=np.int64))
+        hands, deck, rec, trace, dout, st_deal, st_plays = _chunk_buffers()
+        dealt = np.zeros(4, dtype=np.uint64)
+        base_rec = np.zeros((3, H_FIELDS), dtype=np.int64)
+        strat = np.zeros(3, dtype=np.int64)
+        for t in range(start, stop):
+            rng.seed_state(st_deal, key0, key1, np.uint64(t), np.uint64(rng.STREAM_DEAL))
+            dealer = rng.below(st_deal, 3)
             for s in range(3):
                 rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
-                strat[s] = challenger if s == sw else field
-            for s in range(3):
-                hands[s] = dealt[s]
-            play_hand(
-                hands,
-                dealer,
-                round_type,
-                trump,
-                known,
-                dout[0],
-                strat,
-                pv,
-                bv,
-                st_plays,
-                ttk,
-                ttg,
-                bufs,
-                ways,
-                scratch,
-                rec,
-                trace,
-            )
-            if sw < 0:
-                copy_rows(base_rec, rec)
-                continue
-            role = (sw - dealer) % 3
-            b = role * 8
-            dt = rec[sw, H_TRICKS] - base_rec[sw, H_TRICKS]
-            dsc = rec[sw, H_SCORE] - base_rec[sw, H_SCORE]
-            row[b] += 1
-            row[b + 1] += base_rec[sw, H_TRICKS]
-            row[b + 2] += rec[sw, H_TRICKS]
-            row[b + 3] += dt
-            row[b + 4] += dt * dt
-            row[b + 5] += base_rec[sw, H_SCORE]
-            row[b + 6] += dsc
-            row[b + 7] += dsc * dsc
+                strat[s] = field
+            trump, known = deal_hand(st_deal, deck, dealt, round_type, dealer, bv, strat, st_plays, dout)
+            for sw in range(-1, 3):
+                for s in range(3):
+                    rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(rng.STREAM_STRATEGY + s))
+                    strat[s] = challenger if s == sw else field
+                for s in range(3):
+                    hands[s] = dealt[s]
+                if solvers:
+                    play_hand(
+                        hands, dealer, round_type, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, bufs,
+                        ways, scratch, rec, trace,
+                    )  # fmt: skip
+                else:
+                    play_hand_plain(
+                        hands, dealer, round_type, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, bufs,
+                        ways, scratch, rec, trace,
+                    )  # fmt: skip
+                if sw < 0:
+                    copy_rows(base_rec, rec)
+                    continue
+                role = (sw - dealer) % 3
+                b = role * 8
+                dt = rec[sw, H_TRICKS] - base_rec[sw, H_TRICKS]
+                dsc = rec[sw, H_SCORE] - base_rec[sw, H_SCORE]
+                row[b] += 1
+                row[b + 1] += base_rec[sw, H_TRICKS]
+                row[b + 2] += rec[sw, H_TRICKS]
+                row[b + 3] += dt
+                row[b + 4] += dt * dt
+                row[b + 5] += base_rec[sw, H_SCORE]
+                row[b + 6] += dsc
+                row[b + 7] += dsc * dsc
+
+    _compare_range = jit_inline(_compare_range)
+    return chunk_jit(compare_chunks)
+
+
+compare_chunks = _make_compare(True)
+#: :func:`compare_chunks` for heuristic and random players only (the analysis layer picks it: ``uses_solvers``)
+compare_plain_chunks = _make_compare(False)
 
 
 def _make_record_hand(solvers):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.driver import run, run_chunks
+from analysis.driver import run
 from analysis.games import bismarck as B
 from kernels import bismarck as K
 from kernels import rng
@@ -36,7 +36,7 @@ def _one_round(strat, key0, trial, rtype, remaining, dealer, bv):
     rec = np.zeros((3, K.H_FIELDS), dtype=np.int64)
     trace = np.zeros(56, dtype=np.int64)
     streams = st_plays.copy()
-    K.play_hand(
+    K.play_hand_plain(
         hands, dealer, rtype, trump, known, dout[0], strat, pv, bv, st_plays, ttk, ttg, bufs, ways, scratch, rec, trace
     )
     return rtype, dealt, trump, known, dout[0], deck[48:52].copy(), rec, trace, streams
@@ -386,21 +386,6 @@ def test_choosing_after_seeing_the_hand_is_worth_something_to_the_dealer():
     assert free - fixed > 4 * np.hypot(se_f, se_c), (fixed, free)
 
 
-def test_pimc_parameters_reach_the_players():
-    """--pimc-from 0 keeps the PIMC player heuristic to the last card (a one-card hand is forced): the same table
-    as the heuristic's; from 3 cards on it solves, and the hands differ; the meta names the parameters."""
-
-    def table(strategy, **kw):
-        r = run(B.simulation_spec(unit="hand", round=1, strategies=[strategy], **kw), trials=60, seed=2, progress=False)
-        return r
-
-    heur = table("heuristic")
-    zero = table("pimc", pimc_from=0, pimc_samples=4)
-    assert zero.meta["pimc_from"] == 0 and zero.meta["pimc_samples"] == 4 and "pimc_from" not in heur.meta
-    assert zero.table.equals(heur.table)
-    assert not table("pimc", pimc_from=3, pimc_samples=4).table.equals(heur.table)
-
-
 def test_paired_comparison_of_a_strategy_with_itself_is_exactly_zero():
     """Every trial switches each of the three seats in turn: 60 hands give 60 pairs per role, 180 pooled."""
     t = run(B.compare_spec("heuristic", "heuristic", round=2), trials=60, seed=3, progress=False).table
@@ -419,79 +404,6 @@ def test_paired_comparison_is_the_same_on_one_thread_and_two_and_sees_a_real_dif
     t = a.table
     pooled = t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
     assert pooled.trials == 360 and pooled.ci_high < 0
-
-
-@pytest.mark.parametrize(
-    "strategies, variants",
-    [(["heuristic"], {}), (["random"], {"ruleset": "swedish"}),
-     (["0=random"], {"widow_exchange": "dealer_takes_4_discards_4", "must_trump_when_void": "true"})],
-)  # fmt: skip
-def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, variants):
-    """Heuristic and random seats run simulate_plain_chunks (compiled without the search and solver players):
-    the same counts as simulate_chunks on the same trials; a pimc, dd or search seat runs the full kernel."""
-    spec = B.simulation_spec(strategies=strategies, variants=variants)
-    assert spec.kernel == "kernels.bismarck:simulate_plain_chunks"
-    key0, key1 = np.uint64(7), np.uint64(1)
-    rows = [
-        run_chunks(f"kernels.bismarck:{k}", spec.args, np.arange(2), 8, 16, key0, key1, spec.n_counts)
-        for k in ("simulate_chunks", "simulate_plain_chunks")
-    ]
-    assert rows[0].sum() > 0 and (rows[0] == rows[1]).all()
-    for s in ("pimc", "dd", "search", "1=search:10"):
-        assert B.simulation_spec(strategies=[s]).kernel == "kernels.bismarck:simulate_chunks"
-
-
-_HAND = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
-
-
-def _plain_spec(name):
-    from analysis.games import bismarck_odds as bo
-
-    if name == "play":
-        return bo.play_spec(hand=_HAND, round=1, dealer=2, strategies=["heuristic"])
-    if name == "round":
-        return bo.round_spec(
-            hand=_HAND,
-            seat=1,
-            dealer=1,
-            strategies=["heuristic"],
-            variants={"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"},
-        )
-    return bo.discard_spec(hand=_HAND, widow="3S 9C JC 4H", round=1, strategies=["heuristic"],
-                           variants={"widow_exchange": "dealer_takes_4_discards_4"})  # fmt: skip
-
-
-def _assert_plain_is_full(name):
-    spec = _plain_spec(name)
-    assert spec.kernel.endswith("_plain_chunks")
-    rows = [
-        run_chunks(k, spec.args, np.zeros(1, dtype=np.int64), 6, 6, np.uint64(5), np.uint64(0), spec.n_counts)
-        for k in (spec.kernel.replace("_plain_chunks", "_chunks"), spec.kernel)
-    ]
-    assert rows[0][0, 0] == 6 and (rows[0] == rows[1]).all()
-
-
-def test_the_plain_advisor_and_record_kernels_are_the_full_ones():
-    """The advisor's plain card kernel and record_hand_plain give the full kernels' counts and records on the same
-    trials, heuristic players (the two flavours come from one factory, ``solvers`` on or off). The full card
-    kernel is the one the pimc-infer model runs; the round and discard kernels' full flavour, which no other test
-    of the default run compiles (about 40 s), are compared in the slow run."""
-    _assert_plain_is_full("play")
-    rec = [np.zeros(n, dtype=dt) for n, dt in ((4, np.uint64), (56, np.int64), (6, np.int64))]
-    again = [x.copy() for x in rec]
-    spec = B.simulation_spec(strategies=["heuristic"])
-    strat, pv, bv = spec.args[0], spec.args[1], spec.args[4]
-    K.record_hand(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *rec)
-    K.record_hand_plain(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *again)
-    assert rec[1].any() and all((a == b).all() for a, b in zip(rec, again))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["round", "discard"])
-def test_the_plain_round_and_discard_advisors_are_the_full_ones(name):
-    """As above, for the advisor's round kernel (the round type and trumps before the deal) and its widow
-    discard."""
-    _assert_plain_is_full(name)
 
 
 def test_the_bismarck_compare_verdict_quotes_the_round_score_beside_the_tricks():

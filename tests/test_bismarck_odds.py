@@ -723,3 +723,37 @@ def test_slow_models_spread_their_layouts_over_the_threads():
     one = driver.run(spec, trials=20, seed=3, progress=False, threads=1, chunk_size=4096)
     assert small.meta["chunks"] == 3 and one.meta["chunks"] == 1
     assert small.rows() == one.rows()
+
+
+PLAIN_HAND = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
+
+
+def _plain_spec(name):
+    if name == "play":
+        return bo.play_spec(hand=PLAIN_HAND, round=1, dealer=2, strategies=["heuristic"])
+    if name == "round":
+        return bo.round_spec(
+            hand=PLAIN_HAND,
+            seat=1,
+            dealer=1,
+            strategies=["heuristic"],
+            variants={"fixed_round_order": "false", "round3_trump_timing": "after_seeing_hand"},
+        )
+    return bo.discard_spec(hand=PLAIN_HAND, widow="3S 9C JC 4H", round=1, strategies=["heuristic"],
+                           variants={"widow_exchange": "dealer_takes_4_discards_4"})  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["play", pytest.param("round", marks=pytest.mark.slow),
+                                  pytest.param("discard", marks=pytest.mark.slow)])  # fmt: skip
+def test_the_plain_advisor_kernels_are_the_full_ones(name):
+    """The advisor's plain kernels give the full kernels' counts on the same trials, heuristic players (the two
+    flavours come from one factory, ``solvers`` on or off). The full card kernel is compiled here anyway (the
+    pimc-infer model runs it); the round and discard kernels' full flavour, which no other test of the default
+    run compiles (about 40 s), are compared in the slow run."""
+    spec = _plain_spec(name)
+    assert spec.kernel.endswith("_plain_chunks")
+    rows = [
+        run_chunks(k, spec.args, np.zeros(1, dtype=np.int64), 6, 6, np.uint64(5), np.uint64(0), spec.n_counts)
+        for k in (spec.kernel.replace("_plain_chunks", "_chunks"), spec.kernel)
+    ]
+    assert rows[0][0, 0] == 6 and (rows[0] == rows[1]).all()

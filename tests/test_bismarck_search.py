@@ -287,3 +287,52 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     assert spec.describe["strategies"] == ["search:20:0.7"] * 3
     t = driver.run(spec, trials=16, chunk_size=8, seed=1, progress=False).table
     assert (t[t.measure == "made_quota"].trials == 16).all()
+
+
+# ---- the kernels with the search and solver players (compiled in this file anyway) against the plain ones ----
+@pytest.mark.parametrize(
+    "strategies, variants",
+    [(["heuristic"], {}), (["random"], {"ruleset": "swedish"}),
+     (["0=random"], {"widow_exchange": "dealer_takes_4_discards_4", "must_trump_when_void": "true"})],
+)  # fmt: skip
+def test_the_plain_kernel_is_the_full_one_without_its_players(strategies, variants):
+    """Heuristic and random seats run simulate_plain_chunks (compiled without the search and solver players):
+    the same counts as simulate_chunks on the same trials; a pimc, dd or search seat runs the full kernel."""
+    spec = bm.simulation_spec(strategies=strategies, variants=variants)
+    assert spec.kernel == "kernels.bismarck:simulate_plain_chunks"
+    key0, key1 = np.uint64(7), np.uint64(1)
+    rows = [
+        driver.run_chunks(f"kernels.bismarck:{k}", spec.args, np.arange(2), 8, 16, key0, key1, spec.n_counts)
+        for k in ("simulate_chunks", "simulate_plain_chunks")
+    ]
+    assert rows[0].sum() > 0 and (rows[0] == rows[1]).all()
+    for s in ("pimc", "dd", "search", "1=search:10"):
+        assert bm.simulation_spec(strategies=[s]).kernel == "kernels.bismarck:simulate_chunks"
+
+
+def test_the_plain_record_kernel_is_the_full_one():
+    """record_hand_plain gives record_hand's record on the same trial, heuristic players."""
+    rec = [np.zeros(n, dtype=dt) for n, dt in ((4, np.uint64), (56, np.int64), (6, np.int64))]
+    again = [x.copy() for x in rec]
+    spec = bm.simulation_spec(strategies=["heuristic"])
+    strat, pv, bv = spec.args[0], spec.args[1], spec.args[4]
+    K.record_hand(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *rec)
+    K.record_hand_plain(np.uint64(3), np.uint64(0), np.int64(0), strat, pv, np.int64(1), bv, *again)
+    assert rec[1].any() and all((a == b).all() for a, b in zip(rec, again))
+
+
+def test_pimc_parameters_reach_the_players():
+    """--pimc-from 0 keeps the PIMC player heuristic to the last card (a one-card hand is forced): the same table
+    as the heuristic's; from 3 cards on it solves, and the hands differ; the meta names the parameters."""
+
+    def table(strategy, **kw):
+        r = driver.run(
+            bm.simulation_spec(unit="hand", round=1, strategies=[strategy], **kw), trials=60, seed=2, progress=False
+        )
+        return r
+
+    heur = table("heuristic")
+    zero = table("pimc", pimc_from=0, pimc_samples=4)
+    assert zero.meta["pimc_from"] == 0 and zero.meta["pimc_samples"] == 4 and "pimc_from" not in heur.meta
+    assert zero.table.equals(heur.table)
+    assert not table("pimc", pimc_from=3, pimc_samples=4).table.equals(heur.table)

@@ -25,7 +25,7 @@ from .advisor import (
     advise_round_dd_chunks,
     advise_round_plain_chunks,
 )
-from .hand import deal_round, new_solver_state, play_from, play_from_plain, play_hand
+from .hand import deal_round, new_solver_state, play_from, play_from_plain, play_hand, play_hand_plain
 from .layout import (
     ALL_ROUNDS,
     BASE_FEAT,
@@ -171,6 +171,7 @@ __all__ = [
     "name_trump",
     "new_solver_state",
     "play_hand",
+    "play_hand_plain",
     "quota",
     "record_hand",
     "record_hand_plain",

@@ -9,7 +9,7 @@ has saved it, and the command's own run then loads the kernel from the cache. Th
 runs, the same with or without the helper; only the first run's wall time changes.
 
 No helper starts where the kernels are cached already, on a machine with one core, or with
-``CARDLAB_COMPILE_AHEAD=0`` (the test suite sets it: its workers fill every core). Should the helper fail, the
+``CARDLAB_COMPILE_AHEAD=0`` (or false, no, off; the test suite sets it: its workers fill every core). Should the helper fail, the
 command compiles the kernel itself, as without it. Both processes may compile a shared helper function at the
 same time; :func:`kernels._compile.lock_cache_writes` makes their cache writes safe, and an index entry there
 always names complete data, so a kernel the helper has saved is whole when the command loads it.
@@ -91,8 +91,12 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+#: the values of ``CARDLAB_COMPILE_AHEAD`` that turn the helper off (any case); unset or anything else leaves it on
+OFF = ("0", "false", "no", "off")
+
+
 def enabled() -> bool:
-    return os.environ.get("CARDLAB_COMPILE_AHEAD", "1") != "0" and _cores() >= 2
+    return os.environ.get("CARDLAB_COMPILE_AHEAD", "1").strip().lower() not in OFF and _cores() >= 2
 
 
 def start(jobs: list[Job]) -> Helper | None:

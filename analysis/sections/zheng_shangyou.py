@@ -23,6 +23,7 @@ COMPARISONS = (
 # applies with ruleset=current_wiki (it appears with it in EXTRA_VARIANTS)
 SKIPPED_VARIANTS = ("three_player_multiplier", "triple_is_bomb")
 MATCH_VARIANTS = ("later_game_leader", "loser_exchange")  # played over matches of 4 games, where they matter
+OVER_MATCHES = "(matches of 4 games)"  # the mark of a variants row counted over matches
 EXTRA_VARIANTS = [{"deck": d} for d in ("4p_52", "3p_54", "3p_52")] + [
     {"ruleset": "legacy_wiki"},
     {"ruleset": "current_wiki"},
@@ -74,7 +75,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     defaults = Z.rules().resolve_variants({})
     # the match variants change who leads the later games, so their rows count every game of 4-game matches: the
     # defaults are measured the same way beside them (a single game's figures would not compare)
-    over = "(matches of 4 games)"
+    over = OVER_MATCHES
     # the defaults on the variants' own deals (the same seed and size): a variant that changes no deal and no play
     # gives the same figures, so each row compares with this one, not with the main run's other deals
     spec = Z.simulation_spec()
@@ -439,15 +440,20 @@ def _variant_rows(label: str, table: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _below_fair(rows: list[dict]) -> str:
-    """A sentence naming the 4-player rule sets under which the holder of the 3 of diamonds wins less often than a
-    fair share (the whole interval below 1/4), where its lead is a disadvantage; "" where there is none."""
+def _seats(table: pd.DataFrame) -> int:
+    """The players of a run, from its table: the seats its per-seat win rows name."""
+    return int(table.loc[(table.measure == "winner") & table.seat.notna(), "seat"].nunique())
+
+
+def _below_fair(rows: list[dict], single_4p: set[str]) -> str:
+    """A sentence naming the rule sets among ``single_4p`` (the labels of 4-player runs of single games, where the
+    3 of diamonds leads every game) under which its holder wins less often than a fair share (the whole interval
+    below 1/4), where its lead is a disadvantage; "" where there is none."""
     below = [
         r["variant"]
         for r in rows
-        if r["measure"] == "winner_given_3D" and "deck=3p" not in r["variant"] and "deck=5to8p" not in r["variant"]
-        and "matches" not in r["variant"] and r["ci_high"] < 0.25
-    ]  # fmt: skip
+        if r["measure"] == "winner_given_3D" and r["variant"] in single_4p and r["ci_high"] < 0.25
+    ]
     if not below:
         return ""
     return (
@@ -460,8 +466,11 @@ def variants(runs: dict) -> Section:
     from ..games.zheng_shangyou import TWO_DECKS
 
     rows = []
+    single_4p = set()  # a match's later games are led by the previous Winner (4(c)), not the 3 of diamonds
     for label, table in runs["variants"]:
         rows += _variant_rows(label, table)
+        if _seats(table) == 4 and not label.endswith(OVER_MATCHES):
+            single_4p.add(label)
     for P, table in runs["two_decks"].items():
         rows += _variant_rows(f"deck={TWO_DECKS} ({P} players)", table)
     return Section(
@@ -471,7 +480,7 @@ def variants(runs: dict) -> Section:
             "holding the 3 of diamonds, and the Winner's mean gain. Every row is played on the same deals as the "
             "defaults row (the same seed and size; a deck of another size deals otherwise), so a variant that "
             "changes no deal and no play shows the defaults' figures; the rows are not paired differences. "
-            f"{_below_fair(rows)}With two decks there are two 3 "
+            f"{_below_fair(rows, single_4p)}With two decks there are two 3 "
             "of diamonds, and winner_given_3D counts each holder (more holders than games); with 3p_52 one card is "
             "left undealt (17 each), and a game where it is the 3 of diamonds has no holder. With "
             "score_timing=at_end the scores are taken when the game ends, when only the Loser still holds cards and "

@@ -196,3 +196,26 @@ def test_a_cache_save_cut_off_never_leaves_an_index_naming_other_data(tmp_path):
     assert fresh.load(("sig", 2)) is None
     fresh.save(("sig", 2), "new code")
     assert fresh.load(("sig", 2)) == "new code"
+
+
+def test_every_kernel_closure_holds_constants_only():
+    """A kernel made by a factory (the plain and full flavours) is a closure, and numba keys its cache entry on
+    the cells' contents, pickled. A dispatcher in a cell pickles differently in every process, so such a kernel
+    would never load from the cache: it compiled again on every run (Bismarck's compare_plain_chunks did, 5-13 s
+    a command, until its callee became a module global). Every cell of every kernel holds a plain constant."""
+    import importlib
+    import pkgutil
+
+    from numba.core.dispatcher import Dispatcher
+
+    import kernels
+
+    plain = (bool, int, float, str, type(None))
+    found = 0
+    for info in pkgutil.walk_packages(kernels.__path__, "kernels."):
+        for name, obj in vars(importlib.import_module(info.name)).items():
+            if isinstance(obj, Dispatcher) and obj.py_func.__closure__:
+                found += 1
+                for cell in obj.py_func.__closure__:
+                    assert isinstance(cell.cell_contents, plain), (info.name, name, type(cell.cell_contents))
+    assert found > 10  # the factories' kernels were seen

@@ -167,7 +167,10 @@ def _make_compare(solvers):
             c = chunk_ids[ci]
             start = c * chunk_size
             stop = min(start + chunk_size, n_trials)
-            _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, out[ci])
+            if solvers:
+                _compare_range_full(start, stop, key0, key1, field, challenger, pv, round_type, bv, out[ci])
+            else:
+                _compare_range_plain(start, stop, key0, key1, field, challenger, pv, round_type, bv, out[ci])
 
     def _compare_range(start, stop, key0, key1, field, challenger, pv, round_type, bv, row):
         """:func:`compare_chunks`' trials ``start .. stop-1`` into one count row (inlined, as
@@ -216,13 +219,14 @@ def _make_compare(solvers):
                 row[b + 6] += dsc
                 row[b + 7] += dsc * dsc
 
-    _compare_range = jit_inline(_compare_range)
-    return chunk_jit(compare_chunks)
+    return chunk_jit(compare_chunks), jit_inline(_compare_range)
 
 
-compare_chunks = _make_compare(True)
+# module globals, not closure cells: numba keys a closure's cache entry on its cells' contents, and a dispatcher
+# in a cell pickles differently in every process (the kernel would compile again on every run)
+compare_chunks, _compare_range_full = _make_compare(True)
 #: :func:`compare_chunks` for heuristic and random players only (the analysis layer picks it: ``uses_solvers``)
-compare_plain_chunks = _make_compare(False)
+compare_plain_chunks, _compare_range_plain = _make_compare(False)
 
 
 def _make_record_hand(solvers):

@@ -8,6 +8,7 @@ strategies, tidy table, thread independence, and each capability it declares (ca
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -136,6 +137,10 @@ def test_every_declared_capability_answers_a_small_call(game: Game, capability: 
     else:
         table = out.table if isinstance(out, Result) else out
         assert isinstance(table, pd.DataFrame) and len(table)
+        if capability == "compare":  # a new user could not read a measure its help did not name
+            named = set(re.findall(r"\w+", game.compare_epilog or ""))
+            assert not {m for m in table.measure if m not in named and m.removeprefix("challenger_minus_field_")
+                        not in named}, f"{game.id} compare --help names no such measure"  # fmt: skip
 
 
 @pytest.mark.parametrize("game, capability", UNDECLARED)

@@ -1275,6 +1275,15 @@ def departures(tables: dict) -> pd.DataFrame:
 class BiskoBobo(Game):
     trial_noun = "deals"
     id = GAME
+    compare_epilog = (
+        "One trial is one deal (BB-1 to BB-12), dealt once and played again with the same draws for each seat in "
+        "turn: every seat on the field, then that seat alone on the challenger. Rows: by the switching seat (seat 0 "
+        "is the dealer's left, the last seat the dealer) and pooled over the seats (trials count seat-deals there: "
+        "the players times the deals). Measure challenger_minus_field: the switching seat's share of the deal's win "
+        "(a tie splits it) with the challenger minus with the field, on the same deal; field_value and "
+        "challenger_value its mean share each way (a fair seat's is 1/players). The verdict gives the pooled "
+        "difference in percentage points of win probability."
+    )
     simulate_epilog = (
         "Measures, per seat (seat 0 is the dealer's left, the last seat the dealer) and pooled over the seats: "
         "win, the seat's share of the deal's win (a tie splits it); sole_win; opening_bisko (BB-4); free_choice, a Tuck player choosing "

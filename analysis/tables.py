@@ -151,13 +151,7 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
         out.loc[~keep["measure"].isin([ranked, f"diff_{ranked}"]).to_numpy(), "verdict"] = ""
         if (out["verdict"] == "").all():  # only other measures asked for (--measure win): no verdict column
             out = out.drop(columns="verdict")
-    # a row pooled over the seats, teams or roles: every such key blank where other rows of its measure have one
-    # ("all" in the first key shown); a measure never split by them (hands_per_game) keeps its blank
-    who = [c for c in ("seat", "team", "role") if c in out]
-    if who:
-        blank = (out[who] == "").all(axis=1)
-        split = set(out.loc[~blank, "measure"])
-        out.loc[blank & out["measure"].isin(split), who[0]] = "all"
+    label_pooled(out)
     lo, hi = (keep[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high"))
     # one number of decimals per measure, so that its rows line up: the most any of its intervals warrants (an
     # interval of no width, as the best action's difference to itself, warrants none: 2 when all are such)
@@ -183,6 +177,17 @@ def _fixed(v: float, d: int) -> str:
     """``v`` to ``d`` decimals, never "-0.00" (a bound just below 0 that rounds to 0)."""
     text = f"{v:.{d}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def label_pooled(out: pd.DataFrame) -> None:
+    """In a text view whose missing cells are blank: a row pooled over the seats, teams or roles has every such
+    key blank where other rows of its measure have one; its first key shown reads "all". A measure never split by
+    them (hands_per_game) keeps its blank."""
+    who = [c for c in ("seat", "team", "role") if c in out]
+    if who:
+        blank = (out[who] == "").all(axis=1)
+        split = set(out.loc[~blank, "measure"])
+        out.loc[blank & out["measure"].isin(split), who[0]] = "all"
 
 
 def blank_missing(t: pd.DataFrame) -> pd.DataFrame:
@@ -264,9 +269,9 @@ class Result:
             if full and self.headline and "estimate" in self.table and len(self.table):
                 # the whole table under the same header in words as the summary (json has the meta's every key);
                 # a blank where a row has no value, no column blank in every row (csv and json keep them all)
-                body = blank_missing(self.table.dropna(axis=1, how="all")).to_string(
-                    index=False, float_format=_plain, na_rep=""
-                )
+                view = blank_missing(self.table.dropna(axis=1, how="all"))
+                label_pooled(view)  # "all" on the pooled rows, as in the summary
+                body = view.to_string(index=False, float_format=_plain, na_rep="")
                 return "\n".join(self.header_lines()) + "\n" + body + "\n"
             if full or not (measures or self.headline) or "estimate" not in self.table:
                 head = " ".join(

@@ -809,6 +809,30 @@ def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only
     assert "verdict" not in summary_table(t, ["win"], {"ranked_measure": "score"})  # none of its rows shown
 
 
+def test_a_pooled_row_reads_all_in_the_summary_and_in_the_full_table():
+    """A row pooled over the roles (seats, teams) reads "all" in its first key, in the summary and in the --all
+    table alike (a new user found it "all" in one and blank in the other); a measure never split keeps its blank;
+    csv and json keep the missing value."""
+    import pandas as pd
+
+    from analysis.tables import Result
+
+    t = pd.DataFrame({
+        "measure": ["tricks", "tricks", "tricks", "hands"],
+        "role": ["dealer", "left", None, None],
+        "estimate": [1.5, 2.5, 2.0, 9.0],
+        "ci_low": [1.0, 2.0, 1.7, 9.0],
+        "ci_high": [2.0, 3.0, 2.3, 9.0],
+    })  # fmt: skip
+    r = Result(table=t, meta={"game": "bismarck"}, headline=("tricks",))
+    for text in (r.to_text(), r.to_text(full=True)):
+        lines = [line.split() for line in text.splitlines() if line.lstrip().startswith("tricks")]
+        assert [w[1] for w in lines] == ["dealer", "left", "all"]
+    full = [line.split() for line in r.to_text(full=True).splitlines() if line.lstrip().startswith("hands")]
+    assert full == [["hands", "9", "9", "9"]]
+    assert r.rows()[2]["role"] is None
+
+
 def test_record_quiet_writes_the_record_and_says_nothing(tmp_path, capsys):
     out = tmp_path / "g.json"
     assert main(["record", "zheng-shangyou", "--seed", "3", "--out", str(out)]) == 0

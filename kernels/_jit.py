@@ -16,6 +16,11 @@ fewer. It paid in the double-dummy chain (``dd.card_values`` and the Bismarck so
 cold run of the Bismarck tests 196 s -> 158 s). The climbing games' play loops have more such duplicates, but small
 ones: removing 8 of them saved 3 s of 286, so they stay as they are. The numba cache's index files (``*.nbi``) list
 each function's signatures.
+
+Factories (a kernel with and without the solver players, say) make closures, and numba keys a closure's cache
+entry on its cells' contents, pickled: a cell may hold a constant (the factory's flag), never a dispatcher, whose
+pickle differs in every process, so that the kernel would compile again on every run. A factory's kernel calls its
+callees as module globals (``tests/test_jit_helpers.py`` holds every kernel's cells to constants).
 """
 
 from __future__ import annotations

@@ -743,13 +743,13 @@ def _plain_spec(name):
                            variants={"widow_exchange": "dealer_takes_4_discards_4"})  # fmt: skip
 
 
-@pytest.mark.parametrize("name", ["play", pytest.param("round", marks=pytest.mark.slow),
-                                  pytest.param("discard", marks=pytest.mark.slow)])  # fmt: skip
+@pytest.mark.parametrize("name", ["play", "round", pytest.param("discard", marks=pytest.mark.slow)])
 def test_the_plain_advisor_kernels_are_the_full_ones(name):
     """The advisor's plain kernels give the full kernels' counts on the same trials, heuristic players (the two
-    flavours come from one factory, ``solvers`` on or off). The full card kernel is compiled here anyway (the
-    pimc-infer model runs it); the round and discard kernels' full flavour, which no other test of the default
-    run compiles (about 40 s), are compared in the slow run."""
+    flavours come from one factory, ``solvers`` on or off). The full card and round kernels are compiled in this
+    file anyway (the pimc-infer model runs them: test_pimc_infer_values_the_choices_before_the_first_lead); the
+    discard kernel's full flavour, which no other test of the default run compiles, is compared in the slow
+    run."""
     spec = _plain_spec(name)
     assert spec.kernel.endswith("_plain_chunks")
     rows = [

@@ -318,6 +318,9 @@ def test_compile_ahead_hands_cold_kernels_to_one_helper_and_a_run_waits_for_it(m
     job = (SPEC.kernel, "analysis.games.bisko_bobo", "simulation_spec", [4], {"strategies": ["random"]})
     monkeypatch.setattr(ca, "_pending", {})
     monkeypatch.setattr(ca, "_helpers", [])  # this process's exit stops no helper of this test
+    monkeypatch.setattr(ca, "_cores", lambda: 2)  # where a helper could run: only the variable says no
+    monkeypatch.setenv("CARDLAB_COMPILE_AHEAD", "1")
+    assert ca.enabled()
     for off in ("0", "false", "Off", " no "):  # "0" is the test suite's setting (conftest)
         monkeypatch.setenv("CARDLAB_COMPILE_AHEAD", off)
         assert ca.start([job]) is None and not ca.enabled()

@@ -749,7 +749,8 @@ class Bismarck(Game):
         "Measures, by round (1-4, BM-5) and role (dealer; left, who leads the first trick; right): tricks (a hand's "
         "mean, of 16), score (the round score, BM-6: by default the tricks above the quota, 0 below it; in round 4, "
         "the misère, the tricks under the allowance), made_quota (the share of hands where the role took at least "
-        "its quota, 8 for the dealer and 4 for the others, or in round 4 at most its allowance), tricks_taken (the "
+        "its quota, by default 8 for the dealer and 4 for the others, or in round 4 at most its allowance; Swedish "
+        "Bismarck's quotas are forehand's, 3(c)10), tricks_taken (the "
         "share of hands with exactly TRICKS tricks), tricks_by_feature (the mean tricks of hands dealt with a "
         "feature's VALUE: hcp, high-card points J Q K A = 1 2 3 4, the last value counting that many or more; "
         "trump_length; voids, the suits missing). Whole games (the default --unit game, BM-7) add, by seat from "
@@ -759,7 +760,9 @@ class Bismarck(Game):
     )
     compare_epilog = (
         "One trial is one hand of --round (BM-5), dealt once and played four times with the same draws: every seat "
-        "on the field, then each seat in turn on the challenger with the other two on the field. Rows: by the "
+        "on the field, then each seat in turn on the challenger with the other two on the field. The choices before "
+        "the play (a widow discard, trumps named after seeing the hand) are made once, by the field strategy: the "
+        "switch is in the card play. Rows: by the "
         "switching seat's role (dealer; left, who leads; right) and pooled over the roles (trials count role-hands "
         "there: three times the hands). Measures: tricks_challenger_minus_field, the switching seat's tricks with "
         "the challenger minus with the field on the same hand (in round 4, the misère, fewer tricks are the aim: a "

@@ -469,7 +469,7 @@ def variants(runs: dict) -> Section:
     single_4p = set()  # a match's later games are led by the previous Winner (4(c)), not the 3 of diamonds
     for label, table in runs["variants"]:
         rows += _variant_rows(label, table)
-        if _seats(table) == 4 and not label.endswith(OVER_MATCHES):
+        if _seats(table) == 4 and not (table.measure == "match_top").any():  # match_top: a run of matches
             single_4p.add(label)
     for P, table in runs["two_decks"].items():
         rows += _variant_rows(f"deck={TWO_DECKS} ({P} players)", table)

@@ -155,7 +155,7 @@ def _record_game(row, totals, first):
 
 def _make_compare(solvers):
     """:func:`compare_chunks` with the search and solver players (``solvers``) or without them (the plain hand:
-    a comparison of heuristic and random players compiles no solver, about half as much on a first run)."""
+    a comparison of heuristic and random players compiles no solver player; docs/performance.md)."""
 
     def compare_chunks(chunk_ids, chunk_size, n_trials, key0, key1, field, challenger, pv, round_type, bv, out):
         """Paired: each trial is one hand of ``round_type`` dealt once and played three more times, once with

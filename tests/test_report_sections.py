@@ -152,3 +152,26 @@ def test_the_variants_sentence_names_only_single_game_four_player_rule_sets_belo
     )
     runs["variants"][2] = ("edge=1", table(4, 0.24))
     assert "Under ruleset=old, edge=1 the holder" in Z.variants(runs).text
+
+
+def test_the_departures_section_counts_every_bucket_and_the_appendix_lists_them():
+    """Bisko-Bobo report: the departures from the heuristic in counts per player count and decision (their sum
+    is every bucket), the gain quoted from the edge runs' largest upper end with a heuristic field (not from
+    another field's), and every bucket in the last section, the table as stored."""
+    from analysis.games.bisko_bobo import recommended_differences
+    from analysis.sections import bisko_bobo as S
+
+    def pooled(high):
+        return pd.DataFrame([{"seat": None, "ci_high": high}])
+
+    runs = {"edge": {(2, "heuristic"): pooled(0.0066), (3, "heuristic"): pooled(0.0048),
+                     (2, "always-jingo"): pooled(0.0114)}}  # fmt: skip
+    d = recommended_differences()
+    sec = S.recommended_departures(runs)
+    assert sec.table.departures.sum() == len(d) and f"in {len(d)} situation buckets" in sec.text
+    assert "at most 0.66 percentage points" in sec.text
+    for row in sec.table.itertuples():
+        g = d[(d.players == row.players) & (d.decision == row.decision)]
+        assert sum(int(x.split()[-1]) for x in row.recommended.split(", ")) == len(g) == row.departures
+    assert S.SECTIONS[-1] is S.every_departure and S.every_departure(runs).table.equals(d)
+    assert S.recommended_departures({"edge": {}}) is None and S.every_departure({"edge": {}}) is None

@@ -434,16 +434,57 @@ def recommended_edge(runs: dict) -> Section | None:
     )
 
 
+def _departure_counts(d: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and decision: how many situation buckets depart from the heuristic, the action the tables
+    take there (counts), and the seats they are at."""
+    rows = []
+    for (P, decision), g in d.groupby(["players", "decision"], sort=True):
+        taken = g["recommended"].value_counts()
+        rows.append(
+            {
+                "players": int(P),
+                "decision": decision,
+                "departures": len(g),
+                "recommended": ", ".join(f"{a} {n}" for a, n in taken.items()),
+                "seats": ", ".join(str(int(x)) for x in sorted(g["seat"].unique())),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def recommended_departures(runs: dict) -> Section | None:
     if not runs["edge"]:
         return None
     from ..games.bisko_bobo import recommended_differences
 
+    d = recommended_differences()
+    # the whole tables' gain over a heuristic field at its largest (the intervals' upper ends, any player count)
+    top = max(
+        float(t[t.seat.isna()].iloc[0].ci_high) for (_P, field), t in runs["edge"].items() if field == "heuristic"
+    )
     return Section(
         "Where the recommended strategy departs from the heuristic",
         (
+            f"The stored tables (seeds/bisko-bobo-recommended.json) choose otherwise than the heuristic in {len(d)} "
+            "situation buckets; per player count and decision, how many, what the tables take there and at which "
+            "seats. Every bucket, with its situation, is listed in the last section. Together they gain at most "
+            f"{100 * top:.2f} percentage points of win share over the heuristic at any player count (the edge "
+            "above), so each is worth little on its own; the cheat sheet below keeps the few a person can remember."
+        ),
+        _departure_counts(d),
+    )
+
+
+def every_departure(runs: dict) -> Section | None:
+    if not runs["edge"]:
+        return None
+    from ..games.bisko_bobo import recommended_differences
+
+    return Section(
+        "Appendix: every departure from the heuristic",
+        (
             "Each row is a situation bucket where the stored table chooses differently from the heuristic "
-            "(seeds/bisko-bobo-recommended.json)."
+            "(seeds/bisko-bobo-recommended.json), by player count and seat (seat 0 is the dealer's left)."
         ),
         recommended_differences(),
     )
@@ -452,6 +493,8 @@ def recommended_departures(runs: dict) -> Section | None:
 def cheat_sheet(runs: dict) -> Section | None:
     if not runs["sheets"]:
         return None
+    from ..games.bisko_bobo import recommended_differences
+
     text = []
     rows = []
     for lines, found, line in runs["sheets"].values():
@@ -460,14 +503,15 @@ def cheat_sheet(runs: dict) -> Section | None:
     return Section(
         "A strategy a person can learn: the cheat sheet",
         (
-            "The recommended tables are about 170 departures from the heuristic; the cheat sheet keeps a few "
+            f"The recommended tables are {len(recommended_differences())} departures from the heuristic (above); "
+            "the cheat sheet keeps a few "
             "thresholds per decision (`cardlab improve bisko-bobo --explain` fits them to the tables by value and "
             "stores them; strategy name `cheat-sheet`). Below, per player count, the sheet and its edge: one seat "
             "at a time switches from the heuristic to the sheet (or to the full tables) on the same deals; "
             "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals). In the third row "
             "the other seats play the recommended tables, not the heuristic, so the rows do not add up. The sheet "
             "pools suits and seats and keeps a few thresholds, so in some situations it chooses otherwise than the "
-            "measured cells of the tables above (the full tables keep those): that is the price of a rule a "
+            "tables' measured cells (the last section lists them; the full tables keep those): that is the price of a rule a "
             "person can remember, and the edge rows say what it costs.\n"
             + "\n".join(f"    {t}" if t else "" for t in text)
         ),
@@ -512,6 +556,7 @@ SECTIONS = (
     recommended_departures,
     cheat_sheet,
     reviewed_deal,
+    every_departure,
 )
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from kernels import biscuits as K
 
 from .. import __version__
-from ..driver import split_seed
+from ..driver import compile_note, split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge, review_models
 from ..review import result as review_result
@@ -120,6 +120,7 @@ def _record(seed: int, trial: int, players, variants, strategies) -> dict:
     hands0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros((3 * K.MAX_TURNS, 3), dtype=np.int64)
     play = K.record_search_hand if searches(strat) else K.record_hand
+    compile_note(GAME, play)  # a first record compiles its kernel: not in silence
     starter = int(play(key0, key1, np.int64(trial), strat, variant_array(variants), hands0, log))
     if log[0, 0] + 1 >= log.shape[0]:  # the kernel's log keeps its first rows only: a full log lost events
         raise CardlabError(f"the hand ran past {log.shape[0] - 1} events (MAX_TURNS): the record would be cut")

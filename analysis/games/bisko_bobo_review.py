@@ -31,7 +31,7 @@ from kernels import bisko_bobo as K
 
 from .. import __version__
 from ..advisor import advisor_spec
-from ..driver import KernelSpec, split_seed
+from ..driver import KernelSpec, compile_note, split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge, review_models
 from ..review import result as review_result
@@ -111,6 +111,7 @@ def record(seed: int = 0, players: int | None = None, variants: dict | None = No
     strats = seat_strategies(list(strategies) if strategies else None, P)
     key0, key1 = split_seed(seed)
     forced = np.full(3 * P, -1, dtype=np.int64)
+    compile_note(GAME, K.trace_deal)  # a first record compiles its kernel: not in silence
     _n_win, _redeals, rec, _keys, trace, hi, lo = K.trace_deal(
         np.int64(P), high_deck(P), low_deck(P), variant_array(full), *stack(strats), K.RANK_PACK, forced, key0, key1,
         np.int64(0),

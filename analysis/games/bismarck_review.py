@@ -28,7 +28,7 @@ from kernels import bismarck as K
 from kernels import dd as DD
 
 from .. import __version__
-from ..driver import split_seed
+from ..driver import compile_note, split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge, review_models
 from ..review import result as review_result
@@ -147,6 +147,7 @@ def record(
     info = np.zeros(6, dtype=np.int64)
     # the plain kernel where no seat searches or solves: half the compiling on a first run
     kernel = K.record_hand if uses_solvers(strat) else K.record_hand_plain
+    compile_note(GAME, kernel)  # a first record compiles its kernel: not in silence
     kernel(key0, key1, np.int64(0), strat, pv, np.int64(r - 1), bv, hands0, trace, info)
     dealer, rtype, trump = int(info[0]), int(info[1]), int(info[2])
     hands = [int(h) for h in hands0[:3]]

@@ -25,7 +25,7 @@ import numpy as np
 from kernels import zheng_shangyou as K
 
 from .. import __version__
-from ..driver import split_seed
+from ..driver import compile_note, split_seed
 from ..errors import CardlabError
 from ..review import check_shape, judge, review_models
 from ..review import result as review_result  # noqa: F401  (load_record: the game's API)
@@ -107,6 +107,7 @@ def record(
     hands0 = np.zeros((P, 2), dtype=np.uint64)
     log = np.zeros((K.MAX_TURNS + 1, 3), dtype=np.int64)
     play = K.record_full_game if needs_full(strat) else K.record_game
+    compile_note(GAME, play)  # a first record compiles its kernel: not in silence
     play(key0, key1, np.int64(0), np.int64(P), deck, n_deal, strat, zv, hands0, log)
     events: list[dict] = []
     for seat, play, dup in log[1 : 1 + int(log[0, 0])]:

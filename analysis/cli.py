@@ -800,7 +800,9 @@ def _precision_note(result: Result, args) -> None:
     if meta.get("not_to_play"):  # an advisor's answer of one row (no action of the seat's): its score
         held = f"held for the round score's interval ({widest})"
     elif rule:  # the advisor's rule, not a half-width per measure: an interval clear of the mark may be wider than ±P
-        held = f"held {rule} (where clear, an interval may be wider than ±P: widest {widest})"
+        wider = any(h > meta["precision_target"] for h in by.values())  # said only where one is (a user read a
+        # "may be wider" beside widths all within ±P as a contradiction)
+        held = f"held {rule} ({'where clear, an interval may be wider than ±P: ' if wider else ''}widest {widest})"
     else:
         held = f"held for {widest}"
     if not meta["precision_reached"]:

@@ -961,3 +961,25 @@ def test_every_compare_header_names_its_variants(capsys):
     assert "variants: pass_locks_out=true" in capsys.readouterr().out.splitlines()[1]
     assert main(argv) == 0
     assert capsys.readouterr().out.splitlines()[1] == "variants: the defaults"
+
+
+def test_the_precision_line_says_an_interval_may_be_wider_only_where_one_is(capsys):
+    """The advisor's rule holds each difference to ±P or clear of zero: the stderr line says that an interval may
+    be wider than ±P only where one is (a new user read it beside widths all within ±P as a contradiction)."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from analysis.cli import _precision_note
+    from analysis.tables import Result
+
+    def line(widths):
+        meta = {"analysis": "advisor", "precision_target": 0.5, "precision_achieved_by_measure": widths,
+                "precision_reached": True, "trials": 4096, "looks": 3}  # fmt: skip
+        _precision_note(Result(table=pd.DataFrame(), meta=meta), SimpleNamespace(format="table"))
+        return capsys.readouterr().err
+
+    assert "may be wider" not in line({"score": 0.24, "diff_score": 0.25}) and "widest score ±0.24" in line(
+        {"score": 0.24, "diff_score": 0.25}
+    )
+    assert "where clear, an interval may be wider than ±P: widest score ±0.7" in line({"score": 0.7, "diff_score": 0.4})

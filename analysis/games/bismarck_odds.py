@@ -15,7 +15,8 @@ and the cards out of play, never giving a seat a suit it showed out of (:func:`k
 exact). The models: ``heuristic`` (the default) plays the hand on with heuristic players from the card, each
 playing for itself; any other strategy name, or one per seat, plays it on with those; ``pimc`` for every seat
 values each card double dummy on each sampled layout, as a PIMC player does (every card seen, the other two seats
-together against the deciding one: a low bound on its tricks and quota, the ranking of the cards less affected).
+together against the deciding one: usually pessimistic for its tricks and quota, though not a bound, since each
+layout is also seen whole; the ranking of the cards less affected).
 
 When another seat is to play, the one "action" is the hand played on from the position (the seat's chances
 before its turn: will it make its quota?).
@@ -359,8 +360,8 @@ def _position(
 
 
 #: the advisor's models when none are named: heuristic players play each for themselves, as Bismarck's players
-#: do, so the chances are realistic against them; pimc is the stronger card ranking but a low bound on the
-#: chances (it lets the other two play together), and slow on whole hands
+#: do, so the chances are realistic against them; pimc is the stronger card ranking but its chances usually on
+#: the low side (it lets the other two play together), and slow on whole hands
 DEFAULT_MODEL = "heuristic"
 
 

@@ -614,7 +614,8 @@ def reviewed_hand(runs: dict) -> Section:
             "each card judged on what the seat knew then (the record's heuristic players as models, to ±0.25 "
             "points of round score on the paired differences), beside the seat's tricks in the hand on the actual "
             "layout, double dummy, with the card played (dd_taken) and the best card there (dd_best), the other "
-            "two seats together against it (a low bound: the record's players did not play together).\n\n"
+            "two seats together against it (usually pessimistic, not a bound: the record's players did not play "
+            "together, and the seat sees every card there too).\n\n"
             f"{res.meta['summary']}."
         ),
         res.table[cols],

@@ -218,9 +218,15 @@ def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
 
 
 def add_run_options(
-    p: argparse.ArgumentParser, game: Game | None = None, *, strategies: bool = True, default: str | None = None
+    p: argparse.ArgumentParser,
+    game: Game | None = None,
+    *,
+    strategies: bool = True,
+    default: str | None = None,
+    advisor: bool = False,
 ) -> None:
-    """The options every simulation command shares (and, with ``game``, its variants and strategies)."""
+    """The options every simulation command shares (and, with ``game``, its variants and strategies); ``advisor``:
+    the odds command, whose --precision may hold the advisor's rule instead (positions.md)."""
     if game is not None:
         add_players_option(p, game)
     g = p.add_mutually_exclusive_group()
@@ -232,8 +238,14 @@ def add_run_options(
     g.add_argument(
         "--precision",
         type=_precision,
-        help="instead of --trials: run until every row of the headline measures (or of --measure) is within +-P "
-        "at 95%%, in the measure's unit (0.01: one point of a probability; a score in its points)",
+        help=(
+            "instead of --trials: run until every row of the headline measures (or of --measure) is within +-P at "
+            "95%%, or, where the header names that rule, each action's difference to the best is within +-P or "
+            "clear of zero; in the measure's unit (0.01: one point of a probability; a score in its points)"
+            if advisor
+            else "instead of --trials: run until every row of the headline measures (or of --measure) is within +-P "
+            "at 95%%, in the measure's unit (0.01: one point of a probability; a score in its points)"
+        ),
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument(
@@ -367,7 +379,7 @@ def build_parser() -> _Parser:
         for opt in game.odds_options:
             opt.add_to(o)
         o.epilog = (game.odds_epilog + " " if game.odds_epilog else "") + ODDS_VERDICTS
-        add_run_options(o, game, default=game.advisor_model)
+        add_run_options(o, game, default=game.advisor_model, advisor=True)
 
     for game, _, c in _game_parsers(
         sub,

@@ -260,3 +260,27 @@ def test_the_summary_counts_tricks_net_and_in_the_misere_a_trick_taken_is_the_lo
     assert "(though they took 0.25 fewer tricks than the best)" in line([1.5, 2.25], misere=True)
     assert "(though they took 0.25 more tricks than the best)" in line([2.5, 1.75], misere=False)
     assert "(and as many tricks as the best, net)" in line([2.0, 2.0], misere=False)  # not "-0.00 more"
+
+
+def test_the_summary_names_cards_apart_on_the_quota_chance_that_the_verdicts_do_not_rank():
+    """BM-6: the verdicts go by the round score and reaching the quota scores 0, so a card may make the quota
+    clearly less often (or more often) than the best by score with no verdict saying so: the summary names each
+    such decision, with the sign; an interval that holds 0 is not named."""
+    import pandas as pd
+
+    from analysis.games.bismarck_review import _quota_clause
+
+    t = pd.DataFrame({
+        "event": [0, 3, 30, -1],
+        "verdict": ["uncertain", "worse", "uncertain", "best"],
+        "loss_win": [0.141, 0.05, -0.312, 0.0],
+        "loss_win_low": [0.018, -0.02, -0.427, 0.0],
+        "loss_win_high": [0.263, 0.12, -0.198, 0.0],
+    })  # fmt: skip
+    text = _quota_clause(t)
+    assert text == (
+        "; on the quota chance (the verdicts go by the score): the card played made the quota clearly "
+        "less often at event 0 (-14.1 percentage points), clearly more often at event 30 (+31.2 percentage points) "
+        "than the best by score"
+    )
+    assert _quota_clause(t.iloc[[1, 3]]) == ""

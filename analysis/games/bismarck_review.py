@@ -23,6 +23,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from kernels import bismarck as K
 from kernels import dd as DD
@@ -504,6 +505,7 @@ def summary(result: Result, misere: bool = False) -> str:
         else:
             tricks = "(and as many tricks as the best, net)"
         line = line.replace(unit, f" points of round score {tricks}", 1)
+    line += _quota_clause(t)
     cards = t[t["event"] >= 0] if len(t) else t  # event -1: the choices before play have no double-dummy view
     known = cards.dropna(subset=["dd_taken"]) if len(cards) else cards
     if len(known):
@@ -515,6 +517,27 @@ def summary(result: Result, misere: bool = False) -> str:
             f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}{where}"
         )
     return line
+
+
+def _quota_clause(t: pd.DataFrame) -> str:
+    """The verdicts go by the round score, and reaching the quota scores 0 (BM-6), so the card played may make the
+    quota clearly less often than the best by score, or clearly more often, while the verdict says nothing: both
+    named (a new user saw "none clearly worse" beside a quota chance 14 points lower). Each interval at 95%, one
+    a decision."""
+    if not len(t) or "loss_win_low" not in t.columns:
+        return ""
+    rows = t[(t["loss_win_low"] > 0) | (t["loss_win_high"] < 0)]
+    if not len(rows):
+        return ""
+    parts = []
+    for e, lw in zip(rows["event"].astype(int), rows["loss_win"], strict=True):
+        at = "before play" if e < 0 else f"at event {e}"
+        parts.append(f"{'less' if lw > 0 else 'more'} often {at} ({-100 * lw:+.1f} percentage points)")
+    return (
+        "; on the quota chance (the verdicts go by the score): the card played made the quota clearly "
+        + ", clearly ".join(parts)
+        + " than the best by score"
+    )
 
 
 WIN_LABEL = "chance to make the quota (%)"

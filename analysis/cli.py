@@ -975,8 +975,8 @@ def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None
 
 
 def _cmd_record(game: Game, args) -> None:
-    if args.quiet:  # --quiet: not even the first run's compile note (it counts as said)
-        driver._announced.add(game.id)
+    if args.quiet:  # --quiet: not even the first run's compile note
+        driver.silence_compile_note(game.id)
     doc = game.record(
         seed=args.seed,
         players=getattr(args, "players", None),

@@ -711,6 +711,12 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
 _announced: set[str] = set()
 
 
+def silence_compile_note(game: str) -> None:
+    """No compile note for ``game`` in this command (--quiet where the kernel is called outside the driver:
+    ``record``): it counts as said."""
+    _announced.add(game)
+
+
 def _compile_note(spec: KernelSpec, say: bool = True) -> bool:
     """:func:`compile_note` for a spec's kernel, after waiting for a helper compiling it (:mod:`.compile_ahead`)."""
     from .compile_ahead import wait_for

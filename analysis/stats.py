@@ -6,7 +6,9 @@
 * :func:`paired_difference` -- the same for per-deal differences between two strategies played on the
   same deals (common random numbers), where the pairing removes most of the deal-to-deal variance;
 * :func:`share_difference_half_width` -- the half-width for the difference of two shares of the same trials
-  (two seats' win shares of one set of games: one multinomial).
+  (two seats' win shares of one set of games: one multinomial);
+* :func:`difference_half_width` -- the half-width for the difference of two estimates from their standard
+  errors, the variances added (independent estimates; an approximation for estimates that share trials).
 """
 
 from __future__ import annotations
@@ -88,6 +90,13 @@ def share_difference_half_width(p: float, q: float, n: float, confidence: float 
     if n <= 0:
         return math.inf
     return z_value(confidence) * math.sqrt(max(p + q - (p - q) ** 2, 0.0) / n)
+
+
+def difference_half_width(se_a: float, se_b: float, confidence: float = 0.95) -> float:
+    """Half-width of the normal interval for the difference of two estimates with standard errors ``se_a`` and
+    ``se_b``, their variances added: exact for independent estimates; for two that share their trials (the same
+    deals) the covariance is left out, which widens the interval where they move together."""
+    return z_value(confidence) * math.hypot(se_a, se_b)
 
 
 def paired_difference(diff_total, diff_total_sq, trials, confidence: float = 0.95):

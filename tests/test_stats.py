@@ -86,3 +86,18 @@ def test_the_difference_of_two_shares_of_one_multinomial():
     expected = (share_difference_half_width(0.3, 0.25, n) / z_value()) ** 2
     assert abs(var / expected - 1) < 4 * np.sqrt(2 / (N - 1))
     assert share_difference_half_width(0.3, 0.25, 0) == np.inf
+
+
+def test_the_difference_of_two_independent_estimates_covers_at_its_confidence():
+    """difference_half_width: over N simulated pairs of independent normal estimates, the interval around their
+    difference holds the true difference (0) in a share within 4 binomial standard errors of 95%."""
+    import numpy as np
+
+    from analysis.stats import difference_half_width
+
+    rng = np.random.default_rng(11)
+    se_a, se_b, N = 0.3, 0.7, 20_000
+    d = rng.normal(0, se_a, N) - rng.normal(0, se_b, N)
+    covered = float(np.mean(np.abs(d) <= difference_half_width(se_a, se_b)))
+    assert abs(covered - 0.95) < 4 * np.sqrt(0.95 * 0.05 / N)
+    assert difference_half_width(0.3, 0.4, confidence=0.99) > difference_half_width(0.3, 0.4)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import Section
+from ..stats import difference_half_width
 
 COMPARISONS = (
     ("greedy", "planning"),
@@ -494,7 +495,7 @@ def strong_field(runs: dict) -> Section:
     rows = []
     for r in teams.itertuples(index=False):
         d = r.estimate - base.estimate
-        half = 1.96 * float(np.hypot(r.std_error, base.std_error)) if r.challenger != "planning" else np.nan
+        half = difference_half_width(r.std_error, base.std_error) if r.challenger != "planning" else np.nan
         rows.append({"challenger": r.challenger, "vs_planning": d, "vs_planning_low": d - half,
                      "vs_planning_high": d + half})  # fmt: skip
     vs = pd.DataFrame(rows)

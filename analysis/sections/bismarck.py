@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..report import Section
 from ..review import example_record
-from ..stats import share_difference_half_width
+from ..stats import share_difference_half_width, z_value
 
 SWEDISH = {"ruleset": "swedish"}
 # (round, challenger, trials at scale 1): PIMC is left out of rounds 2 and 3 (trumps), where it costs most
@@ -347,14 +347,14 @@ def fairness(runs: dict) -> Section:
     # the P(win) columns' 95% half-widths near a third each, on the fewest games of a row (no interval columns):
     # one column's, and a difference of two columns' (multinomial: var = (p1 + p2 - (p1 - p2)^2) / n)
     n_min = int(fair["games"].min())
-    hw = 1.96 * np.sqrt(1 / 3 * 2 / 3 / n_min)
+    hw = z_value() * np.sqrt(1 / 3 * 2 / 3 / n_min)
     hw2 = share_difference_half_width(1 / 3, 1 / 3, n_min)
 
     def draw():
         from ..plots import new_figure
 
         fig, ax = new_figure(7.0, 3.6)
-        ax.barh(fair.variant, fair.dealer_minus_mean_other, xerr=1.96 * fair.se, capsize=2)
+        ax.barh(fair.variant, fair.dealer_minus_mean_other, xerr=z_value() * fair.se, capsize=2)
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel("dealer's cycle score minus a non-dealer's (points per cycle of 4 hands)")
         ax.invert_yaxis()

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import Section
-from ..stats import z_value
+from ..stats import difference_half_width, z_value
 
 FEATURES = ("3D", "RJ", "BJ", "2S", "2H", "2C", "2D", "bomb", "straight_flush")
 COMPARISONS = (
@@ -735,7 +735,7 @@ def strong_field(runs: dict) -> Section:
             continue
         g, t = g.iloc[0], t.iloc[0]
         d = r.estimate - g.estimate
-        half = 1.96 * float(np.hypot(r.std_error, g.std_error))  # approximate: the two share their deals
+        half = difference_half_width(r.std_error, g.std_error)  # approximate: the two share their deals
         vs_rows.append({"feature": f"{r.challenger} - greedy", "measure": r.measure.rsplit("_", 1)[1],
                         "estimate_builtin": t.estimate, "ci_low_builtin": t.ci_low, "ci_high_builtin": t.ci_high,
                         "trials_strong": r.trials, "estimate_strong": d, "ci_low_strong": d - half,
@@ -761,7 +761,7 @@ def strong_field(runs: dict) -> Section:
     near = [
         r.challenger
         for r in win.iloc[1:-1].itertuples()
-        if abs(r.estimate - worst.estimate) <= 1.96 * float(np.hypot(r.std_error, worst.std_error))
+        if abs(r.estimate - worst.estimate) <= difference_half_width(r.std_error, worst.std_error)
     ]  # approximate: the rows share their deals
     sentences.append(
         f"Among searching players the built-in policy closest to a searching seat is {best.challenger} "

@@ -111,7 +111,9 @@ def answer_line(
 ) -> str:
     """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is in
     best-first order; ``by_score``: the payoff ranks the actions and is named first; ``only_words``: what a
-    table of one row is, where that row stands for more than one legal action, e.g. equal cards)."""
+    table of one row is, where that row stands for more than one legal action, e.g. equal cards). Where actions
+    are "uncertain" (not separated from the best at 95%), a second sentence counts them: the best is then the
+    best by the estimate, which more trials may change."""
     w = table[table["measure"] == "win"].reset_index(drop=True)
     s = table[table["measure"] == "score"].set_index("action")["estimate"]
     best = w[w["verdict"] == "best"].iloc[0]
@@ -135,7 +137,16 @@ def answer_line(
         r = rest.iloc[0]
         how = {"worse": "clearly worse", "equal": "the same on every layout"}.get(r["verdict"], "not separated")
         text += f"; next {r['action']}: {both(r['action'], r['estimate'], False)}, {how}"
-    return text + ")"
+    text += ")"
+    # the best by the estimate is not a verdict where others are not separated from it: a run too short to tell
+    # them apart names one of them "best", and a longer one may name another (a new user took it as settled)
+    k = int(rest[rest["verdict"] == "uncertain"]["action"].nunique())
+    if k == 1 and rest["verdict"].iloc[0] == "uncertain":  # the runner-up named just before, alone
+        text += ". More trials may change which of the two is best"
+    elif k:
+        who = "1 other action is" if k == 1 else f"{k} other actions are"
+        text += f". {who} not separated from it at 95%: more trials may change which is best"
+    return text
 
 
 def read_position(path: str | dict, game: str, accepted: tuple[str, ...]) -> dict:

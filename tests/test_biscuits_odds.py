@@ -12,6 +12,7 @@ import sys
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import cli
@@ -99,6 +100,35 @@ def test_the_answer_ranks_every_pass_by_points():
     assert (d["ci_high"] < 0).all()
     assert r.meta["answer"].startswith(f"Pass {s.loc[0, 'action'][5:]}: net points ")
     assert r.meta["models"] == ["planning"] * 4
+    # a short run leaves passes not separated from the best: the answer counts them and says the best may change
+    k = int((s["verdict"] == "uncertain").sum())
+    assert k > 1
+    assert r.meta["answer"].endswith(
+        f". {k} other actions are not separated from it at 95%: more trials may change which is best"
+    )
+
+
+def test_the_answer_counts_the_actions_not_separated_from_the_best():
+    """The second sentence appears only where some action is 'uncertain' ('worse' and 'equal' are verdicts)."""
+    from analysis.advisor import answer_line
+
+    def table(verdicts):
+        rows = []
+        for i, v in enumerate(verdicts):
+            a = f"{i + 2}C"
+            rows += [{"measure": "win", "action": a, "verdict": v, "estimate": 0.5 - i / 10},
+                     {"measure": "score", "action": a, "verdict": v, "estimate": 1.0 - i}]  # fmt: skip
+        return pd.DataFrame(rows)
+
+    assert answer_line(table(["best", "worse", "equal"])).endswith("clearly worse)")
+    runner_up = answer_line(table(["best", "uncertain", "worse"]))
+    assert runner_up.endswith("not separated). More trials may change which of the two is best")
+    assert answer_line(table(["best", "worse", "uncertain"])).endswith(
+        "clearly worse). 1 other action is not separated from it at 95%: more trials may change which is best"
+    )
+    assert answer_line(table(["best", "worse", "uncertain", "uncertain"])).endswith(
+        "clearly worse). 2 other actions are not separated from it at 95%: more trials may change which is best"
+    )
 
 
 def test_precision_holds_the_point_differences():

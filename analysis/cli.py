@@ -21,7 +21,7 @@ from typing import cast
 
 from . import __version__, driver
 from . import games as registry
-from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, run
+from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, NEED_SIZE, run
 from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReached, SaveFailed, Terminated, accepted
 from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
 from .outputs import check_file
@@ -780,17 +780,17 @@ def _given(args, options) -> dict:
 
 def _need_size(args) -> None:
     if args.trials is None and args.precision is None:
-        raise CardlabError("give --trials N or --precision P")
+        raise CardlabError(NEED_SIZE)
 
 
 def _cmd_simulate(game: Game, args) -> None:
-    _need_size(args)
     spec = game.simulation_spec(
         players=getattr(args, "players", None),
         variants=parse_variant_options(args.variant),
         strategies=args.strategy,
         **_given(args, game.simulate_options),
     )
+    _need_size(args)  # after the spec: a bad option is named first, not after the user adds --trials
     result = run(spec, **run_options(args).kwargs())
     game.simulate_header(result)
     line = game.simulate_verdict(result)
@@ -872,7 +872,7 @@ def _cmd_odds(game: Game, args) -> None:
 
 
 def _cmd_compare(game: Game, args) -> None:
-    _need_size(args)
+    # no size check here: Game.compare builds and checks the spec, then the driver asks for --trials or --precision
     result = game.compare(
         args.field,
         args.challenger,

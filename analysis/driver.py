@@ -461,6 +461,10 @@ def _half_widths(table, measures: tuple[str, ...]) -> dict[str, float]:
     return out
 
 
+#: the answer to a run given neither a trial count nor a precision
+NEED_SIZE = "give --trials N or --precision P"
+
+
 def run(
     spec: KernelSpec,
     *,
@@ -491,8 +495,10 @@ def run(
     as many trials as one default chunk, in whole chunks; ``look_every_chunk``: after the first chunk (a review's
     many small runs, whose chunks are sized for it).
     """
-    if (trials is None) == (precision is None):
-        raise CardlabError("give exactly one of --trials and --precision")
+    if trials is None and precision is None:
+        raise CardlabError(NEED_SIZE)
+    if trials is not None and precision is not None:
+        raise CardlabError("give one of --trials and --precision, not both")
     if trials is not None and (not isinstance(trials, (int, np.integer)) or trials <= 0 or trials > MAX_TRIALS):
         raise CardlabError(f"bad trial count {trials!r}: expected a positive integer up to {MAX_TRIALS}")
     if precision is not None and not (0.0 < precision < math.inf):

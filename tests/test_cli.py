@@ -553,6 +553,12 @@ BAD = [
     (["strong-field", "bisko-bobo"], "no strong-field measurements for 'bisko-bobo'"),
     (["strong-field", "zheng-shangyou", "--scale", "nan"], "bad --scale nan"),
     (["strong-field", "biscuits", "--field", "nosuch"], "unknown strategy 'nosuch'"),
+    # a bad option is named before the missing size (not "give --trials" first, then the option once it is given)
+    (["simulate", "zheng-shangyou", "--players", "11"], "takes 3 to 8 players, not 11"),
+    (["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--round", "5"], "bad --round 5"),
+    (["compare", "biscuits", "--field", "planning", "--challenger", "greedy", "--team", "3"], "bad --team '3'"),
+    (["simulate", "bismarck"], "give --trials N or --precision P"),
+    (["compare", "zheng-shangyou", "--field", "greedy", "--challenger", "planning"], "give --trials N or --precision"),
     (
         ["strong-field", "zheng-shangyou", "--long"],
         "no long measurements for 'zheng-shangyou'; --long is for: bismarck",

@@ -160,18 +160,28 @@ def run_chunks(
     kernel = _load_kernel(kernel_path)
     head = (np.int64(chunk_size), np.int64(n_trials), key0, key1, *args)
     n_threads = min(int(numba.get_num_threads()), len(ids))
-    if n_threads <= 1:
-        kernel(ids, *head, out)
-        return out
-    _on_threads(lambda a, b: kernel(ids[a:b], *head, out[a:b]), len(ids), n_threads)
+    done = [0]  # how many leading chunks have run: on a Ctrl-C they go with the exception, for the caller to keep
+    try:
+        if n_threads <= 1:
+            # in a few calls, not one: a Ctrl-C, raised between two calls, then keeps the chunks already run
+            step = max(1, -(-len(ids) // 4))
+            for a in range(0, len(ids), step):
+                kernel(ids[a : a + step], *head, out[a : a + step])
+                done[0] = min(a + step, len(ids))
+        else:
+            _on_threads(lambda a, b: kernel(ids[a:b], *head, out[a:b]), len(ids), n_threads, done)
+    except KeyboardInterrupt as e:
+        e.cardlab_rows = out[: done[0]]  # type: ignore[attr-defined]
+        raise
     return out
 
 
-def _on_threads(work: Callable[[int, int], None], n: int, n_threads: int) -> None:
+def _on_threads(work: Callable[[int, int], None], n: int, n_threads: int, ran_to: list[int] | None = None) -> None:
     """``work(a, b)`` over consecutive slices covering ``0 .. n-1``, on ``n_threads`` threads that each take the
     next slice when done with theirs (about four slices a thread: an uneven chunk does not leave a thread idle).
     The first error stops the handing out and is raised here once every thread has finished its slice; so is a
-    Ctrl-C, which the calling thread receives while it waits."""
+    Ctrl-C, which the calling thread receives while it waits. ``ran_to[0]`` is then how far from 0 every slice
+    has finished (the slices finish out of order)."""
     import threading
 
     step = max(1, -(-n // (4 * n_threads)))
@@ -179,6 +189,7 @@ def _on_threads(work: Callable[[int, int], None], n: int, n_threads: int) -> Non
     lock = threading.Lock()
     stop = threading.Event()
     errors: list[BaseException] = []
+    ran: set[int] = set()  # the slices finished, by their start
 
     done = [threading.Event() for _ in range(n_threads)]
 
@@ -191,6 +202,7 @@ def _on_threads(work: Callable[[int, int], None], n: int, n_threads: int) -> Non
                     return
                 try:
                     work(a, min(a + step, n))
+                    ran.add(a)
                 except BaseException as e:  # noqa: BLE001 -- handed to the calling thread
                     errors.append(e)
                     stop.set()
@@ -213,6 +225,11 @@ def _on_threads(work: Callable[[int, int], None], n: int, n_threads: int) -> Non
         for t, finished in zip(pool, done):
             if t.ident is not None:  # started
                 finished.wait()
+        if ran_to is not None:
+            k = 0
+            while k < n and k in ran:
+                k += step
+            ran_to[0] = min(k, n)
         raise
     if errors:
         raise errors[0]
@@ -606,6 +623,7 @@ def next_look(n_chunks: int, half_width: float, precision: float, max_chunks: in
 def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, plan: _Plan, make_executor, progress):
     trials, precision, chunk_size = plan.trials, plan.precision, plan.chunk_size
     t0 = time.perf_counter()
+    resumed = len(rows)  # the chunks a checkpoint gave back: run before, not in this call's time
     looks = 0
     reached = True
     hw_by_measure: dict[str, float] = {}
@@ -674,6 +692,12 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                     per_batch = max(fewest, per_batch // 2)
     except KeyboardInterrupt as e:
         code = 143 if isinstance(e, Terminated) else 130
+        part = getattr(e, "cardlab_rows", None)  # the interrupted batch's leading chunks that had run
+        if ckpt and part is not None and len(part) and ckpt.n_saved == len(rows):
+            try:
+                ckpt.append(len(rows), part)
+            except CheckpointWriteError:
+                pass  # what was saved before stays; the message counts it
         n = ckpt.n_saved if ckpt else len(rows)
         raise Interrupted(_kept("terminated" if code == 143 else "interrupted", n, ckpt), code) from None
     except BackendFailed as e:
@@ -700,8 +724,11 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
         "backend": None,
         "elapsed_s": round(elapsed, 3),
         "compiling_included": compiling,
-        "trials_per_s": round(used / elapsed, 1) if elapsed > 0 else None,
+        # the trials run in this call: a resumed run's rate leaves out those the checkpoint gave back
+        "trials_per_s": round(max(0, used - resumed * chunk_size) / elapsed, 1) if elapsed > 0 else None,
     }
+    if resumed:
+        meta["resumed_chunks"] = int(min(resumed, len(rows)))
     if precision is not None:
         meta["precision_target"] = precision
         meta["precision_achieved"] = max(hw_by_measure.values(), default=float("inf"))

@@ -325,6 +325,8 @@ class Result:
                 size.append(f"{k.replace('_s', '')} {m[k]}{' s' if k == 'elapsed_s' else ''}")
         if m.get("compiling_included") and "elapsed_s" in m:
             size[-1] += " (compiling the kernels included: a first run)"
+        if m.get("resumed_chunks"):
+            size.append(f"resumed from a checkpoint of {m['resumed_chunks']:,} chunks")
         if "precision_target" in m:
             rule = precision_rule(m)
             size.append(

@@ -221,6 +221,66 @@ def test_threads_after_ctrl_c_finish_their_slices_before_it_is_raised():
     assert running == []
 
 
+def test_after_ctrl_c_the_threads_say_how_far_every_slice_has_run():
+    """``done[0]``: the slices from 0 that had all finished when the Ctrl-C was raised (they finish out of order)."""
+    import threading
+
+    finished: set[int] = set()
+    lock = threading.Lock()
+
+    def work(a, b):
+        if a == 16:
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        time.sleep(0.3 if a == 8 else 0.01)  # a slow slice: the ones after it finish first
+        with lock:
+            finished.add(a)
+
+    done = [0]
+    with pytest.raises(KeyboardInterrupt):
+        driver._on_threads(work, 64, 2, done)
+    step = 8  # 64 over 4 slices a thread
+    assert done[0] % step == 0 and done[0] >= 24
+    assert all(a in finished for a in range(0, done[0], step)) and (done[0] == 64 or done[0] not in finished)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_keeps_the_chunks_its_batch_had_run(tmp_path, baseline, monkeypatch, threads):
+    """A Ctrl-C in the middle of a batch keeps the chunks of that batch that had run (before, a batch was kept
+    whole or not at all: a run of slow players whose chunks took seconds each lost everything), and the run
+    resumes to the uninterrupted result."""
+    import threading
+
+    real = driver._load_kernel(SPEC.kernel)
+    calls = [0]
+
+    def interrupted(ids, *rest):
+        real(ids, *rest)
+        time.sleep(0.05)  # slow chunks: the Ctrl-C is in before the batch ends
+        calls[0] += 1
+        if calls[0] == 3:  # to the main thread, as a terminal's Ctrl-C is taken
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    monkeypatch.setattr(driver, "_load_kernel", lambda path: interrupted)
+    ck = tmp_path / "run.ckpt"
+    with pytest.raises(driver.Interrupted, match="chunks kept"):
+        driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, checkpoint=ck, threads=threads,
+                   batch_chunks=24)  # fmt: skip
+    # the first batch, cut short: its leading chunks that had run (on 2 threads, the slices already started
+    # when the Ctrl-C came also run: 2 of its 8)
+    kept = rows_in(ck)
+    assert 2 <= kept < 24
+    monkeypatch.undo()
+    again = driver.run(SPEC, trials=TRIALS, seed=42, chunk_size=CHUNK, progress=False, checkpoint=ck)
+    assert again.rows() == baseline
+    # the meta says it resumed, and its rate counts the trials this call ran
+    assert (
+        again.meta["resumed_chunks"] == kept
+        and f"resumed from a checkpoint of {kept} chunks" in again.header_lines()[-1]
+    )
+    ran, el = TRIALS - kept * CHUNK, again.meta["elapsed_s"]  # elapsed_s is rounded to the millisecond
+    assert ran / (el + 0.0005) - 0.1 <= again.meta["trials_per_s"] <= ran / max(el - 0.0005, 1e-9) + 0.1
+
+
 def test_batches_never_leave_a_thread_idle(monkeypatch):
     """Slow chunks shrink the batches (aimed at about half a second, for progress, checkpoints and Ctrl-C), but
     never below one chunk a thread: with slow chunks (the strong field's, minutes each) a batch of one chunk ran on

@@ -20,6 +20,7 @@ from kernels.advise import A_FIELDS, A_LAST, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_W
 
 from .driver import KernelSpec
 from .errors import CardlabError
+from .rules import strategy_items
 from .stats import mean_interval, paired_difference, wilson
 
 
@@ -240,7 +241,7 @@ def position_kwargs(
     if needs_hand and "hand" not in out:
         raise CardlabError("give --hand (or a --position document with a hand)")
     out["variants"] = variants if variants else doc.get("variants")
-    out["strategies"] = list(strategies) if strategies else doc.get("models")
+    out["strategies"] = strategy_items(strategies) or doc.get("models")
     return out
 
 

@@ -30,10 +30,13 @@ def review_models(given: list[str] | None, recorded: list[str] | None, default: 
     """The models a review plays on: the record's players (``SEAT=NAME`` items, or names in seat order), with the
     ``--strategy`` items given applied over them (``SEAT=NAME`` replaces one seat, a bare ``NAME`` every seat);
     ``default`` for a record without players."""
+    from .rules import strategy_items
+
     base = [x if "=" in str(x) else f"{s}={x}" for s, x in enumerate(recorded or [])]
-    if given:
-        return base + list(given)
-    return base or [default]
+    items = strategy_items(given) or []
+    if any("=" not in x for x in items):  # a NAME for every seat: the recorded seats give way to it
+        base = []
+    return base + items or [default]
 
 
 def load_record(path: str) -> dict:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+import numpy as np
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,6 +57,12 @@ class GameRules:
         p = self.players
         if players is None:
             return int(p["default"])
+        # a whole number (4 or 4.0; not 4.5, which int() made 4, nor True or "4", which failed in a comparison)
+        whole = isinstance(players, (int, np.integer)) and not isinstance(players, (bool, np.bool_))
+        if isinstance(players, (float, np.floating)) and float(players).is_integer():
+            players, whole = int(players), True
+        if not whole:
+            raise CardlabError(f"bad player count {players!r}: expected a whole number from {p['min']} to {p['max']}")
         if not (p["min"] <= players <= p["max"]):
             span = f"exactly {p['min']}" if p["min"] == p["max"] else f"{p['min']} to {p['max']}"
             raise CardlabError(f"{self.name} takes {span} players, not {players}")
@@ -62,7 +71,14 @@ class GameRules:
     def resolve_variants(self, given: dict[str, str] | None) -> dict[str, str]:
         """All variants with defaults filled in; unknown names or values are errors."""
         out = {name: str(v["default"]) for name, v in self.variants.items()}
+        if given is not None and not isinstance(given, dict):
+            raise CardlabError(
+                f"variants: expected a dict of name to value (e.g. {{{next(iter(self.variants), 'name')!r}: ...}}), "
+                f"not a {type(given).__name__}"
+            )
         for name, value in (given or {}).items():
+            if isinstance(value, (bool, np.bool_)):  # True from Python is the value "true" (the rules' words)
+                value = str(bool(value)).lower()
             if name not in self.variants:
                 raise CardlabError(f"unknown variant {name!r} for {self.id}; accepted: {accepted(self.variants)}")
             values = [str(x) for x in self.variants[name]["values"]]
@@ -132,14 +148,38 @@ def search_label(name: str, budget: int, c: float) -> str:
     return f"search:{b}:{round(x * 1000) / 1000:g}"  # the kernels read C in thousandths
 
 
+def strategy_items(strategies: Sequence[str] | str | dict | None) -> list[str] | None:
+    """Strategies as given from Python, as the ``--strategy`` items they stand for: one name (a string) for every
+    seat, ``{seat: name}``, or a list of ``NAME`` / ``SEAT=NAME`` items (None or empty: the defaults). A string
+    is one name, not a list of letters."""
+    if not strategies:
+        return None
+    if isinstance(strategies, str):
+        return [strategies]
+    if isinstance(strategies, dict):
+        return [f"{k}={v}" for k, v in strategies.items()]
+    return list(strategies)
+
+
 def seat_assignments(
-    items: list[str] | None, players: int, default: str, accepted_names, parameterized: tuple[str, ...] = ()
+    items: Sequence[str] | str | dict | None,
+    players: int,
+    default: str,
+    accepted_names,
+    parameterized: tuple[str, ...] = (),
 ) -> list[str]:
-    """``--strategy`` values to one name per seat: ``NAME`` for every seat, ``SEAT=NAME`` for one seat
-    (later items win). Unknown names and seats are errors listing what is accepted. A name of ``parameterized``
-    may carry parameters after a colon (``search:2000``), which the game reads."""
-    names = [default] * players
+    """``--strategy`` values to one name per seat: ``NAME`` for every seat not named otherwise (at most one such
+    item), ``SEAT=NAME`` for one seat (a later item for the same seat wins); the order of the two kinds does not
+    matter. From Python, ``items`` may also be one name (a string) or ``{seat: name}``. Unknown names and seats
+    are errors listing what is accepted, and so is a second bare name (``["greedy", "random"]`` had silently
+    given ``random`` to every seat). A name of ``parameterized`` may carry parameters after a colon
+    (``search:2000``), which the game reads."""
+    items = strategy_items(items)
+    every: str | None = None
+    seats: dict[int, str] = {}
     for item in items or []:
+        if not isinstance(item, str):
+            raise CardlabError(f"bad --strategy {item!r}: expected NAME or SEAT=NAME")
         seat, eq, name = (x.strip() for x in item.partition("="))
         if eq:
             try:
@@ -148,10 +188,16 @@ def seat_assignments(
                 raise CardlabError(f"bad --strategy {item!r}: expected NAME or SEAT=NAME") from None
             if not 0 <= s < players:
                 raise CardlabError(f"bad seat {s} in --strategy {item!r}: seats are 0..{players - 1}")
-            names[s] = name
+            seats[s] = name
+        elif every is not None:
+            raise CardlabError(
+                f"--strategy {seat!r} after {every!r}: one NAME is for every seat; give SEAT=NAME for each seat "
+                f"that plays another (e.g. --strategy {every} --strategy 1={seat})"
+            )
         else:
-            names = [seat] * players
-    for n in names:
+            every = seat
+    names = [seats.get(s, every or default) for s in range(players)]
+    for n in names + ([every] if every else []):  # a NAME every seat overrides is checked all the same
         if n not in accepted_names and n.partition(":")[0] not in parameterized:
             raise CardlabError(f"unknown strategy {n!r}; accepted: {accepted(accepted_names)}")
     return names

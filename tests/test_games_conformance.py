@@ -177,3 +177,31 @@ def test_games_lists_every_capability_by_game():
     assert list(rows) == IDS
     for g in GAMES:
         assert rows[g.id]["capabilities"] == {c: g.has(c) for c in CAPABILITIES}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_the_python_api_reads_its_arguments_as_a_user_writes_them(game: Game):
+    """From Python: a player count must be a whole number (4.5 had run as 4, "4" failed in a comparison); one
+    strategy name may be a string and seats a dict; two bare names are refused (["a", "b"] had given b to every
+    seat, silently); variants are a dict, True and False their "true" and "false"."""
+    p = game.rules.players
+    names = list(game.strategies())
+    a, b = names[0], names[1]
+    for bad in (p["min"] + 0.5, str(p["min"]), True):
+        with pytest.raises(CardlabError, match="bad player count"):
+            game.simulation_spec(players=bad)
+    assert game.simulation_spec(players=float(p["default"])).describe == game.simulation_spec().describe
+    with pytest.raises(CardlabError, match=f"--strategy '{b}' after '{a}'"):
+        game.simulation_spec(strategies=[a, b])
+    assert game.simulation_spec(strategies=a).describe == game.simulation_spec(strategies=[a]).describe
+    assert game.simulation_spec(strategies={1: b}).describe == game.simulation_spec(strategies=["1=" + b]).describe
+    # a bare name for the seats a SEAT=NAME does not set, in either order
+    assert (
+        game.simulation_spec(strategies=[f"1={b}", a]).describe
+        == game.simulation_spec(strategies=[a, f"1={b}"]).describe
+    )
+    with pytest.raises(CardlabError, match="variants: expected a dict"):
+        game.simulation_spec(variants=["x=y"])
+    flag = next((k for k, v in game.rules.variants.items() if [str(x) for x in v["values"]] == ["false", "true"]), None)
+    if flag is not None:
+        assert game.rules.resolve_variants({flag: True})[flag] == "true"

@@ -28,7 +28,7 @@ import pandas as pd
 from ..cards import Deck
 from ..driver import KernelSpec
 from ..errors import CardlabError
-from ..rules import GameRules, load_game
+from ..rules import GameRules, load_game, strategy_items
 from ..tables import Result
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -445,7 +445,7 @@ class Game:
         if run.trials is not None:
             raise CardlabError("a review runs each decision to a precision: give --precision P, not --trials")
         return doc, {
-            "strategies": list(strategies) if strategies else None,
+            "strategies": strategy_items(strategies),
             "precision": run.precision or self.review_precision,
             "seed": run.seed,
             "threads": run.threads,

@@ -12,7 +12,7 @@ from kernels import biscuits as K
 
 from ..driver import SEARCH_CHUNK, KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir, strategy_items
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -543,7 +543,7 @@ class Biscuits(Game):
     def record(self, seed=0, players=None, variants=None, strategies=None):
         from .biscuits_review import record
 
-        return record(seed, players, variants, list(strategies) if strategies else None)
+        return record(seed, players, variants, strategy_items(strategies))
 
     def review(self, record, seat=None, run=None, strategies=None):
         from .biscuits_review import review
@@ -563,7 +563,7 @@ class Biscuits(Game):
         return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
-        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+        return simulation_spec(players, variants, strategy_items(strategies), **options)
 
     def evaluate(self, sets, variants=None):
         return evaluate(list(sets), variants)

@@ -20,7 +20,7 @@ from kernels import bisko_bobo as K
 from ..compile_ahead import wait_for
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, seeds_dir
+from ..rules import GameRules, load_game, seeds_dir, strategy_items
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -1087,7 +1087,7 @@ def position_fields(given: dict, variants: dict | None, strategies) -> tuple[dic
         raise CardlabError(f'{position_label(path)}: give the deciding seat ("seat": 0 is the dealer\'s left)')
     if "players" not in out and "players" in doc:
         out["players"] = doc["players"]
-    return out, variants if variants else doc.get("variants"), list(strategies) if strategies else doc.get("models")
+    return out, variants if variants else doc.get("variants"), strategy_items(strategies) or doc.get("models")
 
 
 def odds(
@@ -1373,7 +1373,7 @@ class BiskoBobo(Game):
         return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
-        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+        return simulation_spec(players, variants, strategy_items(strategies), **options)
 
     def evaluate(self, sets, variants=None):
         return evaluate(list(sets), variants, game_sets=True)
@@ -1383,7 +1383,7 @@ class BiskoBobo(Game):
 
     def odds(self, run, variants=None, strategies=None, **position):
         position, variants, strategies = position_fields(position, variants, strategies)
-        return odds(run.kwargs(), variants=variants, strategies=list(strategies) if strategies else None, **position)
+        return odds(run.kwargs(), variants=variants, strategies=strategy_items(strategies), **position)
 
     def compare_spec(self, field, challenger, players=None, variants=None, **options):
         return compare_spec(rules().check_players(players), field, challenger, variants, **options)
@@ -1403,7 +1403,7 @@ class BiskoBobo(Game):
     def record(self, seed=0, players=None, variants=None, strategies=None, **options):
         from .bisko_bobo_review import record
 
-        return record(seed, players, variants, list(strategies) if strategies else None)
+        return record(seed, players, variants, strategy_items(strategies))
 
     def review(self, record, seat=None, run=None, strategies=None):
         from .bisko_bobo_review import review

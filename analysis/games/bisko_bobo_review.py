@@ -37,7 +37,7 @@ from ..review import check_shape, judge, review_models
 from ..review import result as review_result
 from ..review import sections as review_sections
 from ..review import summary as review_summary
-from ..rules import seat_assignments
+from ..rules import seat_assignments, strategy_items
 from ..tables import Result
 from .bisko_bobo import (
     DECK,
@@ -108,7 +108,7 @@ def record(seed: int = 0, players: int | None = None, variants: dict | None = No
     players (the same cards and draws; under ``exact_tie=redeal`` the deal finally played)."""
     P = rules().check_players(players)
     full = rules().resolve_variants(variants)
-    strats = seat_strategies(list(strategies) if strategies else None, P)
+    strats = seat_strategies(strategy_items(strategies), P)
     key0, key1 = split_seed(seed)
     forced = np.full(3 * P, -1, dtype=np.int64)
     compile_note(GAME, K.trace_deal)  # a first record compiles its kernel: not in silence

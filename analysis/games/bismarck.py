@@ -16,7 +16,7 @@ from kernels import dd as DD
 
 from ..driver import KernelSpec, compile_note
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir, strategy_items
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, SolveRequest
 
@@ -843,7 +843,7 @@ class Bismarck(Game):
         return DEFAULT_STRATEGY
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
-        return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+        return simulation_spec(players, variants, strategy_items(strategies), **options)
 
     def compare_spec(
         self, field, challenger, players=None, variants=None, round=None, pimc_from=None, pimc_samples=None
@@ -866,7 +866,7 @@ class Bismarck(Game):
     def record(self, seed=0, players=None, variants=None, strategies=None, **options):
         from .bismarck_review import record
 
-        return record(seed, players, variants, list(strategies) if strategies else None, **options)
+        return record(seed, players, variants, strategy_items(strategies), **options)
 
     def review(self, record, seat=None, run=None, strategies=None):
         from .bismarck_review import review

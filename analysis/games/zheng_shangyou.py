@@ -14,7 +14,7 @@ from kernels import zheng_shangyou as K
 
 from ..driver import SEARCH_CHUNK, KernelSpec, compile_note
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir
+from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir, strategy_items
 from ..tables import Result, frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -664,7 +664,8 @@ class ZhengShangyou(Game):
         "games lost, negative) make score; lost_multiplied is the share of all games that the seat lost at x2 or x3 (ZS-8: 10 "
         "cards or more held with 4 players, 12 with 3, or none played); cards_left the cards held when the Winner "
         "goes out (0 for the Winner; with score_timing=at_end, the Loser's cards at the end). "
-        "Rows count seat-games: trials x players, pooled over the seats."
+        "Rows count seat-games: trials x players, pooled over the seats. In the rows and for --measure each "
+        "name is prefixed: challenger_minus_field_win, challenger_minus_field_score, and so on."
     )
     strategy_notes = (
         f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
@@ -747,7 +748,7 @@ class ZhengShangyou(Game):
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
         value_of = options.pop("value_of", None)
         if value_of is None:
-            return simulation_spec(players, variants, list(strategies) if strategies else None, **options)
+            return simulation_spec(players, variants, strategy_items(strategies), **options)
         if options.get("games_per_match", 1) != 1:
             raise CardlabError("--value-of measures single games: leave out --games-per-match")
         names = list(strategies or [DEFAULT_STRATEGY])
@@ -805,7 +806,7 @@ class ZhengShangyou(Game):
     def record(self, seed=0, players=None, variants=None, strategies=None):
         from .zheng_shangyou_review import record
 
-        return record(seed, players, variants, list(strategies) if strategies else None)
+        return record(seed, players, variants, strategy_items(strategies))
 
     def review(self, record, seat=None, run=None, strategies=None):
         from .zheng_shangyou_review import review

@@ -791,13 +791,29 @@ def _cmd_simulate(game: Game, args) -> None:
         **_given(args, game.simulate_options),
     )
     _need_size(args)  # after the spec: a bad option is named first, not after the user adds --trials
+    inert = _inert_variants(game, args, spec.describe.get("players"), "simulate", game.simulate_options)
     result = run(spec, **run_options(args).kwargs())
+    if inert:
+        result.meta["variants_without_effect"] = inert
     game.simulate_header(result)
     line = game.simulate_verdict(result)
     if line:
         result.meta["verdict"] = line
     emit_result(result, args, game)
     _precision_note(result, args)
+
+
+def _inert_variants(game: Game, args, players, command: str, options) -> dict[str, str]:
+    """The variants given that cannot change this run's figures (:meth:`Game.inert_variants`), each said in a
+    line on stderr: the figures equal the defaults', and a reader would take that for "this rule does not
+    matter"."""
+    given = parse_variant_options(args.variant)
+    if not given:
+        return {}
+    inert = game.inert_variants(given, players, {**_given(args, options), "command": command})
+    for name, why in inert.items():
+        print(f"cardlab: note: --variant {name}={given[name]} has no effect here: {why}", file=sys.stderr)
+    return inert
 
 
 def _precision_note(result: Result, args) -> None:
@@ -882,6 +898,9 @@ def _cmd_compare(game: Game, args) -> None:
         who=args.who,
         **_given(args, game.compare_options),
     )
+    inert = _inert_variants(game, args, result.meta.get("players"), "compare", game.compare_options)
+    if inert:
+        result.meta["variants_without_effect"] = inert
     emit_result(result, args, game)
     _precision_note(result, args)
 

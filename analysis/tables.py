@@ -76,6 +76,15 @@ def mean_row(
     }
 
 
+def fixed_by_rules(row: dict, value: float | None = None) -> dict:
+    """``row`` (a pooled row whose value is fixed by the rules, not sampled: the seats' win shares of a game add to
+    1, the scores to 0) with a zero-width interval at ``value`` (default its estimate). Its interval as a mean
+    of seat-games, which are not independent within a game, had looked like a measurement of fairness."""
+    v = row["estimate"] if value is None else float(value)
+    row.update(estimate=v, std_error=0.0, ci_low=v, ci_high=v)
+    return row
+
+
 def frame(rows: list[dict]) -> pd.DataFrame:
     """Rows to a DataFrame with the standard columns first and game-specific ones after ``seat``."""
     df = pd.DataFrame(rows)

@@ -254,3 +254,19 @@ def test_the_answer_speaks_for_the_action_it_recommends_and_the_rows_have_verdic
     assert f"{-100 * d.estimate:+.2f} percentage points for Flingo" in line  # the sign: for it
     win = res.table[res.table.measure == "win"].set_index("action")["verdict"]
     assert win["Flingo"] == "best" and win["Jingo"] == "worse"
+
+
+@pytest.mark.parametrize("tie", ["split", "redeal", "no_winner"])
+def test_the_pooled_win_is_fixed_by_the_rules_less_the_deals_without_a_winner(tie):
+    """A deal's win shares add to 1 (BB-12 step 6), or to 0 under exact_tie=no_winner where nobody wins: the
+    pooled win is (1 - q) / players, exact where q is 0 by the rules, else with q's interval."""
+    spec = bb.simulation_spec(4, variants={"exact_tie": tie})
+    t = driver.run(spec, trials=40_000, seed=5, progress=False).table
+    row = t[(t.measure == "win") & t.seat.isna()].iloc[0]
+    q = t[t.measure == "no_winner"].iloc[0]
+    assert row.estimate == pytest.approx((1 - q.estimate) / 4, abs=1e-12)
+    if tie == "no_winner":
+        assert q.estimate > 0
+        assert row.ci_low == pytest.approx((1 - q.ci_high) / 4) and row.ci_high == pytest.approx((1 - q.ci_low) / 4)
+    else:
+        assert q.estimate == 0 and row.ci_low == row.ci_high == row.estimate == 0.25

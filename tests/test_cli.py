@@ -989,3 +989,44 @@ def test_the_precision_line_says_an_interval_may_be_wider_only_where_one_is(caps
         {"score": 0.24, "diff_score": 0.25}
     )
     assert "where clear, an interval may be wider than ±P: widest score ±0.7" in line({"score": 0.7, "diff_score": 0.4})
+
+
+INERT = [
+    (["simulate", "zheng-shangyou", "--trials", "300"], "three_player_multiplier=literal_17", "3 players, not 4"),
+    (["simulate", "zheng-shangyou", "--trials", "300"], "loser_exchange=offer_two", "--games-per-match 2"),
+    (["simulate", "zheng-shangyou", "--trials", "300"], "later_game_leader=dealer", "--games-per-match 2"),
+    (["simulate", "bismarck", "--trials", "20"], "target_score=50", "game_length=target only"),
+    (["simulate", "bismarck", "--unit", "hand", "--round", "2", "--trials", "200"], "game_length=4", "one hand"),
+    (
+        ["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--trials", "100"],
+        "target_score=10",
+        "one hand",
+    ),  # fmt: skip
+    (["simulate", "bisko-bobo", "--players", "6", "--trials", "4000"], "allow_same_suit_split=true", "at most 6"),
+    (["simulate", "bisko-bobo", "--trials", "4000"], "jingo_placement_order=clockwise_sequential", "placements"),
+]
+
+
+@pytest.mark.parametrize("argv, variant, why", INERT)
+def test_a_variant_without_effect_here_is_said_and_changes_nothing(argv, variant, why):
+    """A variant that cannot change this run's figures (Game.inert_variants) is named in a note on stderr and in
+    the meta; and the figures are those of the defaults (a designer had read the same figures as "this rule
+    does not matter")."""
+    code, base, _ = run(*argv, "--format", "csv", "--quiet")
+    code2, out, err = run(*argv, "--variant", variant, "--format", "csv", "--quiet")
+    assert code == code2 == 0
+    assert out == base
+    name = variant.partition("=")[0]
+    assert f"cardlab: note: --variant {variant} has no effect here: " in err and why in err
+    _, out, _ = run(*argv, "--variant", variant, "--format", "json", "--quiet")
+    assert name in json.loads(out)["meta"]["variants_without_effect"]
+
+
+def test_a_variant_that_applies_gets_no_note():
+    for argv in (
+        ["simulate", "zheng-shangyou", "--variant", "deck=3p_54", "--variant", "three_player_multiplier=literal_17"],
+        ["simulate", "zheng-shangyou", "--games-per-match", "2", "--variant", "loser_exchange=offer_two"],
+        ["simulate", "bismarck", "--variant", "game_length=target", "--variant", "target_score=10"],
+    ):
+        code, _, err = run(*argv, "--trials", "20", "--quiet")
+        assert code == 0 and "no effect" not in err, argv

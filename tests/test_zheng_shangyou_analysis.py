@@ -198,3 +198,27 @@ def test_two_deck_dealt_bomb_rate_matches_the_exact_value():
     row = t[(t.measure == "dealt") & (t.feature == "bomb")].iloc[0]
     se = np.sqrt(p * (1 - p) / n)  # five seat-hands a deal: bounded as if perfectly correlated
     assert abs(row.estimate - p) < 5 * se
+
+
+@pytest.mark.parametrize(
+    "players, variants, per",
+    [(None, {}, 1), (None, {"score_timing": "at_end"}, 2), (3, {"deck": "3p_54"}, 1), (6, {"deck": "5to8p_108"}, 2)],
+)
+def test_the_pooled_rows_the_rules_fix_are_exact(players, variants, per):
+    """Pooled over the seats, the winner and place shares are 1/players and the score (and a match's) 0 in every
+    game (ZS-7, ZS-8): the counts say so, and the rows carry a zero-width interval (as a mean of seat-games,
+    which are not independent within a game, they had looked like a measurement of fairness)."""
+    spec = zs.simulation_spec(players=players, variants=variants, games_per_match=per)
+    t = driver.run(spec, trials=300, seed=4, progress=False).table
+    P = int(spec.describe["players"])
+    for m in ("winner", "score", "place", "match_score"):
+        pooled = t[(t.measure == m) & t.seat.isna()]
+        assert len(pooled) == (0 if m == "match_score" and per == 1 else P if m == "place" else 1)
+        for _, row in pooled.iterrows():
+            seats = t[(t.measure == m) & t.seat.notna()]
+            if m == "place":
+                seats = seats[seats.place == row.place]
+            total = float((seats.estimate * seats.trials).sum())
+            assert total == pytest.approx(0.0 if "score" in m else float(seats.trials.iloc[0]), abs=1e-6)
+            assert row.std_error == 0 and row.ci_low == row.ci_high == row.estimate
+            assert row.estimate == pytest.approx(0.0 if "score" in m else 1 / P, abs=1e-12)

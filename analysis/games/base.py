@@ -252,6 +252,13 @@ class Game:
         """The kernel spec of ``cardlab simulate``; ``options`` are :attr:`simulate_options`' values."""
         raise NotImplementedError
 
+    def inert_variants(self, given: dict[str, str], players: int, options: dict[str, Any]) -> dict[str, str]:
+        """The variants among ``given`` (the ones set, not the defaults) that cannot change a ``simulate`` or
+        ``compare`` result under these ``players`` and command ``options``, each with the reason: such a run's
+        figures equal the defaults', which a reader would take for "this rule does not matter". None by
+        default."""
+        return {}
+
     def simulate_header(self, result: Result) -> None:
         """Adds to a simulation's meta what its header says beyond the standard lines (Bismarck: ``quota``, the
         round's quotas); nothing by default."""

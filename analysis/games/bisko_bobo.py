@@ -261,7 +261,10 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     rows: list[dict] = []
     groups = [(s, seat[s], n) for s in range(P)] + [(None, seat.sum(axis=0), n * P)]
     for s, r, n_obs in groups:
-        rows.append(mean_row("win", s, r[K.R_WIN], r[K.R_WIN_SQ], n_obs, scale=60.0))
+        win = mean_row("win", s, r[K.R_WIN], r[K.R_WIN_SQ], n_obs, scale=60.0)
+        if s is None:
+            win = _pooled_win(win, deal, n, P, spec)
+        rows.append(win)
         rows.append(proportion_row("sole_win", s, r[K.R_SOLE_WIN], n_obs))
         rows.append(proportion_row("opening_bisko", s, r[K.R_OPENING_BISKO], n_obs))
         rows.append(proportion_row("free_choice", s, r[K.R_FREE_CHOICE], n_obs))
@@ -310,6 +313,20 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     if "bisk" in df.columns:
         df["bisk"] = df["bisk"].astype(object).where(df["bisk"].notna(), None)
     return df
+
+
+def _pooled_win(row: dict, deal: np.ndarray, n: int, P: int, spec: KernelSpec) -> dict:
+    """The pooled win row: a deal's win shares add to 1 (BB-12 step 6: split wins share it, a redeal plays again),
+    or to 0 where exact_tie=no_winner leaves it without a winner; so the pooled share is (1 - q) / players, q the
+    chance of a deal without a winner, and its interval is q's, not that of independent seat-deals."""
+    from ..stats import wilson
+    from ..tables import fixed_by_rules
+
+    if spec.describe["variants"].get("exact_tie") != "no_winner":
+        return fixed_by_rules(row)
+    q, se, lo, hi = wilson(deal[K.D_NO_WINNER], n)
+    row.update(std_error=float(se) / P, ci_low=(1 - float(hi)) / P, ci_high=(1 - float(lo)) / P)
+    return row
 
 
 def _wilson_fractional(successes: float, trials: int) -> dict:
@@ -1371,6 +1388,17 @@ class BiskoBobo(Game):
 
     def default_strategy(self):
         return DEFAULT_STRATEGY
+
+    def inert_variants(self, given, players, options):
+        out = {}
+        if str(given.get("allow_same_suit_split", "false")) == "true":
+            out["allow_same_suit_split"] = (
+                "a set of at most 6 cards, as in play, has the same best type either way (rules.md 1(c)5); it "
+                "matters to eval of larger sets"
+            )
+        if str(given.get("jingo_placement_order", "simultaneous")) != "simultaneous":
+            out["jingo_placement_order"] = "the built-in strategies never look at the others' placements"
+        return out
 
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
         return simulation_spec(players, variants, strategy_items(strategies), **options)

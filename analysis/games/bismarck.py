@@ -845,6 +845,18 @@ class Bismarck(Game):
     def simulation_spec(self, players=None, variants=None, strategies=None, **options):
         return simulation_spec(players, variants, strategy_items(strategies), **options)
 
+    def inert_variants(self, given, players, options):
+        out = {}
+        # compare, and simulate --unit hand, play single hands of one round
+        hand = options.get("unit") == "hand" or options.get("command") == "compare"
+        if hand:
+            for name in ("game_length", "target_score"):
+                if name in given:
+                    out[name] = "it sets a game's length, and here a trial is one hand"
+        elif "target_score" in given and str(given.get("game_length", "12")) != "target":
+            out["target_score"] = "it applies with --variant game_length=target only"
+        return out
+
     def compare_spec(
         self, field, challenger, players=None, variants=None, round=None, pimc_from=None, pimc_samples=None
     ):

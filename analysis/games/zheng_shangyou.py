@@ -15,7 +15,7 @@ from kernels import zheng_shangyou as K
 from ..driver import SEARCH_CHUNK, KernelSpec, compile_note
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir, strategy_items
-from ..tables import Result, frame, mean_row, proportion_row
+from ..tables import Result, fixed_by_rules, frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
 GAME = "zheng-shangyou"
@@ -378,16 +378,20 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     games = int(c[P * K.S_FIELDS + K.SCORE_BINS + K.M_GAMES])
     rows = []
     for s, r, n in [(s, seat[s], games) for s in range(P)] + [(None, seat.sum(axis=0), games * P)]:
-        rows.append(proportion_row("winner", s, r[K.S_WIN], n))
-        rows.append(mean_row("score", s, r[K.S_SCORE], r[K.S_SCORE_SQ], n))
+        # pooled over the seats, three rows are fixed by the rules (each game has one Winner and one player in
+        # each place, ZS-7; the scores are paid from seat to seat, ZS-8): exact, not sampled
+        fixed = fixed_by_rules if s is None else (lambda row: row)
+        rows.append(fixed(proportion_row("winner", s, r[K.S_WIN], n)))
+        rows.append(fixed(mean_row("score", s, r[K.S_SCORE], r[K.S_SCORE_SQ], n)))
         for pl in range(P):
-            rows.append(proportion_row("place", s, r[K.S_PLACES + pl], n, place=pl + 1))
+            rows.append(fixed(proportion_row("place", s, r[K.S_PLACES + pl], n, place=pl + 1)))
     per = int(spec.describe.get("games_per_match", 1))
     if per > 1:  # matches: each seat's total over the match, and who ended alone on top (ties: nobody)
         matches = games // per
         for s, r, n in [(s, seat[s], matches) for s in range(P)] + [(None, seat.sum(axis=0), matches * P)]:
             rows.append(proportion_row("match_top", s, r[K.S_MATCH_TOP], n))
-            rows.append(mean_row("match_score", s, r[K.S_MATCH_SCORE], r[K.S_MATCH_SCORE_SQ], n))
+            score = mean_row("match_score", s, r[K.S_MATCH_SCORE], r[K.S_MATCH_SCORE_SQ], n)
+            rows.append(fixed_by_rules(score) if s is None else score)  # a match's scores add to 0, as a game's
     tot = seat.sum(axis=0)
     rows.append(mean_row("winner_gain", None, tot[K.S_WIN_SCORE], tot[K.S_WIN_SCORE_SQ], games))
     rows.append(proportion_row("winner_given_3D", None, tot[K.S_WIN_3D], tot[K.S_HOLDS_3D]))
@@ -794,6 +798,16 @@ class ZhengShangyou(Game):
 
     def exact(self, table, variants=None, **options):
         return exact(table, variants=variants, **options)
+
+    def inert_variants(self, given, players, options):
+        out = {}
+        if "three_player_multiplier" in given and str(given["three_player_multiplier"]) != "default" and players != 3:
+            out["three_player_multiplier"] = f"it applies with 3 players, not {players}"
+        if int(options.get("games_per_match") or 1) == 1:
+            for name, default in (("later_game_leader", "previous_winner"), ("loser_exchange", "none")):
+                if str(given.get(name, default)) != default:
+                    out[name] = "it applies between the games of a match: give --games-per-match 2 or more"
+        return out
 
     def compare_spec(self, field, challenger, players=None, variants=None, **options):
         return compare_spec(field, challenger, players, variants, **options)

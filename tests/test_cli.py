@@ -792,6 +792,14 @@ def test_the_summary_lines_up_each_measures_decimals_and_never_prints_minus_zero
     s = summary_table(t, ["win", "diff_score"])
     assert list(s["estimate"]) == ["0.500", "0.981", "0.000", "-0.040"]
     assert list(s["95% interval"]) == ["0.400 to 0.600", "0.970 to 0.990", "0.000 to 0.000", "-0.080 to 0.000"]
+    # a small rate without an interval is not printed as 0.00 (a designer read redeals_per_deal 0.00 as none)
+    rare = pd.DataFrame({"measure": ["redeals_per_deal", "swaps_per_deal", "none"], "estimate": [0.00038, 0.576, 0.0],
+                         "ci_low": [float("nan")] * 3, "ci_high": [float("nan")] * 3})  # fmt: skip
+    assert list(summary_table(rare, ["redeals_per_deal", "swaps_per_deal", "none"])["estimate"]) == [
+        "0.00038",
+        "0.58",
+        "0.00",
+    ]
 
 
 def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only():

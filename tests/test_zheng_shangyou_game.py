@@ -75,6 +75,8 @@ def _one_game(P, deck, n_deal, strat, key0, trial, dealer, zv):
         ([(0, 0, 0)] * 4, {"ruleset": "current_wiki"}),
         ([(2, 2, 3), (1, 0, 0), (1, 1, 0), (2, 2, 5)], {"ruleset": "current_wiki"}),
         ([(2, 2, 3)] * 4, {"ruleset": "current_wiki", "triple_is_bomb": "true"}),
+        # a bomb of three turns nothing over (variant 7 is "a four of a kind"); one of four or more does
+        ([(1, 0, 0), (2, 2, 3)] * 2, {"ruleset": "current_wiki", "triple_is_bomb": "true", "revolution": "true"}),
         ([(1, 2, 3), (2, 2, 3)] * 3, {"ruleset": "current_wiki", "deck": "5to8p_108", "revolution": "true"}),
         ([(1, 0, 0), (2, 2, 3), (0, 0, 0), (1, 1, 0)], {"suit_order": "false"}),
     ],

@@ -275,8 +275,8 @@ def _play(game: Game, zv: np.ndarray, full: dict) -> None:
                     f"bad record: event {i}: {ev['play']!r} does not beat {_text(current or Counter())!r} (ZS-6)"
                 )
             kind = classify_mask(ms, zv, rev)
-            if full["revolution"] == "true" and kind[0] == K.K_BOMB:
-                rev = not rev  # variant 7: a four of a kind turns the order over
+            if full["revolution"] == "true" and kind[0] == K.K_BOMB and kind[1] >= 4:
+                rev = not rev  # variant 7: a four of a kind turns the order over (a bomb of three does not)
                 kind = classify_mask(ms, zv, rev)
             if current is not None:
                 played.update(current)

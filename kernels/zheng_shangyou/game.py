@@ -353,9 +353,10 @@ def _make_play_loop(every):
                     kind, length, key = classify(play, pdup, zv, rev)
                 if _special(kind):
                     rec[turn, G_BOMBS_PLAYED] += 1
-                if zv[V_REVOLUTION] == 1 and kind == K_BOMB:
+                if zv[V_REVOLUTION] == 1 and kind == K_BOMB and length >= 4:
                     # variant 7: a four of a kind turns the rank order over until the next one or the game's end;
-                    # the bomb on the table is read again in the new order
+                    # the bomb on the table is read again in the new order. A bomb of three (triple_is_bomb) holds
+                    # no four of a kind and leaves the order as it is
                     rev = 1 - rev
                     kind, length, key = classify(play, pdup, zv, rev)
                 hands[turn, 0], hands[turn, 1] = take(hand, dup, play, pdup)

@@ -311,7 +311,7 @@ def play_game(
                 )
         if pick is not None:
             kind = classify(pick, v, rev[0])
-            if v["revolution"] == "true" and kind[0] == BOMB:
+            if v["revolution"] == "true" and kind[0] == BOMB and kind[1] >= 4:  # a four of a kind (not a triple bomb)
                 rev[0] = not rev[0]
                 kind = classify(pick, v, rev[0])
             hands[turn] -= Counter(pick)

@@ -1038,7 +1038,11 @@ def _cmd_review(game: Game, args) -> None:
 
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
             # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
-            shown = blank_missing(_three_decimals(result.table[with_cols])).to_string(index=False, na_rep="")
+            view = blank_missing(_three_decimals(result.table[with_cols]))
+            # a column of plays ("3D 4D 5D") beside another ran together with one space between them: two spaces
+            # before every column of words, so a play's end is seen
+            wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}
+            shown = view.to_string(index=False, na_rep="", formatters=wordy)
             text += (shown if len(result.table) else "(no decisions)") + "\n"
         emit(text, args.out)
     else:

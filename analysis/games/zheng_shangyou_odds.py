@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from kernels import zheng_shangyou as K
 
@@ -111,7 +112,8 @@ def odds_spec(
             raise CardlabError(f"give --cards-left {s}=N: how many cards seat {s} holds")
         n = left[s]
         if not 1 <= n <= most:
-            raise CardlabError(f"bad --cards-left {s}={n}: a seat in play holds 1 to {most} cards")
+            out = f" (a seat that is out: --finished {s})" if n == 0 else ""
+            raise CardlabError(f"bad --cards-left {s}={n}: a seat in play holds 1 to {most} cards{out}")
         counts[s] = n
     hands = np.zeros((P, 2), dtype=np.uint64)
     hands[seat] = mine
@@ -185,6 +187,15 @@ def odds_spec(
         if any(not 0 <= s < P for s in never_played):
             raise CardlabError(f"bad --never-played {never_played}: seats are 0..{P - 1}")
         never = np.array([1 if s in never_played else 0 for s in range(P)], dtype=np.int64)
+        fewest = int(n_deal) // P  # the smallest dealt hand: a seat that has not played holds all of its
+        for s in never_played:
+            if current and s == by:
+                raise CardlabError(f"--never-played {s}: seat {s} made the current play (--by {by})")
+            if counts[s] < fewest:
+                raise CardlabError(
+                    f"--never-played {s}: seat {s} holds {int(counts[s])} cards, but a seat that has not played "
+                    f"still holds the {fewest} or more it was dealt (ZS-1)"
+                )
     moves = K.new_moves()
     n = int(
         K.generate_moves(
@@ -344,6 +355,26 @@ def position_fields(given: dict, variants: dict | None, strategies) -> dict:
     return position_kwargs(doc, given, FIELDS, variants, strategies)
 
 
+def _score_disagrees(table: pd.DataFrame) -> str:
+    """Where the actions are ranked by the chance to go out first and another action scores clearly more than the
+    best (its paired score difference clear of 0), a sentence that says so: going out first less often but
+    while the others hold more cards can be worth more points (ZS-8). A player judging by the points (a match is
+    won on them) should read it; '' otherwise."""
+    d = table[(table["measure"] == "diff_score") & (table["ci_low"] > 0)]
+    if not len(d):
+        return ""
+    r = d.loc[d["estimate"].idxmax()]
+    score = table[table["measure"] == "score"].set_index("action")["estimate"]
+    win = table[table["measure"] == "win"].set_index("action")["estimate"]
+    best = table[(table["measure"] == "score") & (table["verdict"] == "best")]["action"].iloc[0]
+    a = r["action"]
+    return (
+        f". By the score, {a} is clearly better: {score[a]:+.2f} a game against {score[best]:+.2f} "
+        f"({r['estimate']:+.2f}, 95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f}), going out first "
+        f"{100 * win[a]:.1f}% of the time"
+    )
+
+
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
     """Run the advisor on one position; the table has a row per action and measure (module docstring)."""
     decision = position.pop("decision", None) or "play"
@@ -365,7 +396,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result = run_spec(spec, **run)
     winner = spec.describe.get("winner")
     if winner is None:
-        result.meta["answer"] = answer_line(result.table)
+        result.meta["answer"] = answer_line(result.table) + _score_disagrees(result.table)
         result.meta["ranked_by"] = "the chance to go out first, then the score"
         result.meta["ranked_measure"] = "win"
     elif not spec.describe.get("settled"):

@@ -543,7 +543,11 @@ def build_parser() -> _Parser:
             "record's; the models are named in the output." + (f" {game.review_notes}" if game.review_notes else "")
         )
         rv.add_argument("record", metavar="RECORD", help="a record file (JSON; cardlab record writes one)")
-        rv.add_argument("--seat", type=int, help="review this seat's decisions only (default: every seat)")
+        rv.add_argument(
+            "--seat",
+            type=int,
+            help="review this seat's decisions only (default: every seat whose hand the record gives)",
+        )
         rv.add_argument(
             "--precision",
             type=_probability_precision if game.review_precision_probability else _precision,

@@ -92,7 +92,7 @@ def test_illegal_events_are_refused_naming_the_event_and_rule(example):
 
 
 def test_bad_record_documents_are_refused(example):
-    assert "hands of" in _bad(example, lambda d: d["hands"].update({"0": "3D"}))
+    assert "seat 0 holds 1 cards; the deal gives the seats" in _bad(example, lambda d: d["hands"].update({"0": "3D"}))
     assert "more often than the deck" in _bad(
         example, lambda d: d["hands"].update({"1": d["hands"]["0"].split()[0] + " " + d["hands"]["1"].split(" ", 1)[1]})
     )
@@ -279,3 +279,63 @@ def test_the_example_record_in_seeds_replays():
     doc = json.loads((zs.seeds_dir() / "records" / "zheng-shangyou-example.json").read_text())
     assert zr.replay(doc).over
     np.testing.assert_equal(doc["events"], zr.record(seed=1)["events"])
+
+
+def _partial(example, seats, events=None):
+    doc = json.loads(json.dumps(example))
+    doc["hands"] = {str(s): doc["hands"][str(s)] for s in seats}
+    if events is not None:
+        doc["events"] = events
+    doc.pop("result", None)
+    return doc
+
+
+def test_a_record_of_your_own_hand_reviews_as_the_whole_record(example):
+    """A game a person played gives only their own dealt hand and the plays they saw: the other seats hold unknown
+    cards, and that seat's review equals its review on the whole record (it reads only what the seat knew)."""
+    seat = 2
+    part = _partial(example, [seat])
+    assert zr.replay(part).result() == zr.replay(example).result()
+    full = zr.review(example, seat=seat, precision=0.1)
+    alone = zr.review(part, seat=seat, precision=0.1)
+    assert full.table.equals(alone.table) and len(alone.table) > 0
+    every = zr.review(part, precision=0.1)  # no --seat: the seats whose hands are given
+    assert set(every.table["seat"]) == {seat}
+    with pytest.raises(CardlabError, match=r"bad --seat 1: the record does not give its hand \(it gives seat 2's\)"):
+        zr.review(part, seat=1)
+
+
+def test_a_partial_record_is_checked_as_far_as_the_known_cards_allow(example):
+    hands = {s: example["hands"][str(s)].split() for s in range(4)}
+    leader = next(s for s in range(4) if "3D" in hands[s])
+    other = next(s for s in range(4) if s != leader)
+    nxt = (leader + 1) % 4
+    # an unknown seat plays a card of the known hand
+    mine = hands[other][0]
+    bad = _partial(example, [other], [{"seat": leader, "play": mine}])
+    if leader != other:
+        with pytest.raises(CardlabError, match=f"{mine} is in a known hand or was played before"):
+            zr.replay(bad)
+    # a card played twice (one deck), and more cards than a seat holds
+    first = example["events"][0]
+    third = next(s for s in range(4) if s not in (leader, nxt))
+    twice = _partial(example, [third], [first, {"seat": nxt, "play": first["play"]}])
+    with pytest.raises(CardlabError, match="event 1: .* is in a known hand or was played before"):
+        zr.replay(twice)
+    # the known seat holds the lowest card: it leads (ZS-3)
+    wrong = _partial(example, [leader], [{"seat": nxt, "play": "AS"}])
+    with pytest.raises(CardlabError, match="ZS-3"):
+        zr.replay(wrong)
+    # no known seat holds it: the first lead must be a seat of unknown cards
+    known = next(s for s in range(4) if s != leader)
+    lead_known = _partial(example, [known], [{"seat": known, "play": hands[known][0]}])
+    with pytest.raises(CardlabError, match="its hand lacks the lowest card"):
+        zr.replay(lead_known)
+    with pytest.raises(CardlabError, match="give at least one seat's dealt cards"):
+        zr.replay(_partial(example, []))
+    # an unknown seat's play must still beat the table (ZS-6)
+    nine, four = next((a, b) for a, b in (("9S", "4H"), ("9H", "4S"), ("9C", "4D")) if a not in hands[third]
+                      and b not in hands[third])  # fmt: skip
+    low = _partial(example, [third], [{"seat": leader, "play": nine}, {"seat": nxt, "play": four}])
+    with pytest.raises(CardlabError, match="does not beat"):
+        zr.replay(low)

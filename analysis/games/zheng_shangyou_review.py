@@ -1,10 +1,17 @@
 """Zheng Shangyou records and reviews (``cardlab record`` / ``cardlab review``; ``../shared/design/positions.md``,
 the event vocabulary in ``seeds/zheng-shangyou.md``).
 
-A **record** is one game from the deal to its end (or to where it was left off): every seat's dealt ``hands``
-and the ``events`` in order, each ``{"seat": S, "play": "5S 5H"}`` or ``{"seat": S, "pass": true}``. Loading
-replays it under the rules (ZS-3 first leader, ZS-4 turn order and trick end, ZS-5/ZS-6 legal plays: the
-kernel's move generator decides) and refuses the first illegal event in one line naming its index and rule.
+A **record** is one game from the deal to its end (or to where it was left off): the dealt ``hands`` and the
+``events`` in order, each ``{"seat": S, "play": "5S 5H"}`` or ``{"seat": S, "pass": true}``. Loading replays it
+under the rules (ZS-3 first leader, ZS-4 turn order and trick end, ZS-5/ZS-6 legal plays: the kernel's move
+generator decides) and refuses the first illegal event in one line naming its index and rule.
+
+A record may give only some seats' hands (a game a person played, who saw their own cards): the other seats
+then hold unknown cards, as many as the deal gives them (ZS-1). Their plays are checked as far as the known
+cards allow: each a combination that beats the table (ZS-5, ZS-6), of no more cards than the seat holds, and of
+cards that no known hand was dealt and that were not played before (the deck's copies). The first leader must
+be the known seat holding the lowest card if one does (ZS-3), else a seat of unknown cards. Only a seat whose
+hand is given can be reviewed, and a review needs nothing more: it reads only what the seat knew.
 
 A **review** takes, at each decision of a seat, only what that seat knew (its own hand, the cards played, the
 play on the table and who made it, the cards each seat holds, the seats out, the revolution, who has not
@@ -81,6 +88,10 @@ SCHEMA: dict[str, Any] = {
 
 def _codes(ms: tuple[int, int]) -> Counter[int]:
     return Counter(codes_of(ms))
+
+
+#: the key under which a hand of unknown cards counts them (a record that gives only some seats' hands)
+UNKNOWN = -1
 
 
 def _masks(cs: Counter[int]) -> tuple[int, int]:
@@ -199,18 +210,22 @@ def replay(doc: dict) -> Game:
             raise CardlabError(f"bad record: strategies: {e}") from None
     hands: list[Counter] = []
     seen: Counter[int] = Counter()
+    dealt = hand_sizes(P, int(n_deal))
+    extra = sorted(set(doc["hands"]) - {str(s) for s in range(P)})
+    if extra:
+        raise CardlabError(f"bad record: hands: seat {extra[0]} in a {P}-player game (seats 0..{P - 1})")
+    if not doc["hands"]:
+        raise CardlabError("bad record: hands: give at least one seat's dealt cards (yours, to review your play)")
     for s in range(P):
         if str(s) not in doc["hands"]:
-            raise CardlabError(f"bad record: hands: give seat {s}'s dealt cards")
+            hands.append(Counter({UNKNOWN: dealt[s]}))  # cards the record does not name
+            continue
         try:
             h = _codes(_encode(doc["hands"][str(s)], variants))
         except CardlabError as e:
             raise CardlabError(f"bad record: hands: seat {s}: {e}") from None
         hands.append(h)
         seen.update(h)
-    extra = sorted(set(doc["hands"]) - {str(s) for s in range(P)})
-    if extra:
-        raise CardlabError(f"bad record: hands: seat {extra[0]} in a {P}-player game (seats 0..{P - 1})")
     pool = Counter(int(c) for c in deck)
     over = [c for c, k in seen.items() if k > pool[c]]
     if over:
@@ -219,10 +234,13 @@ def replay(doc: dict) -> Game:
             f"bad record: hands: {cards_of(1 << over[0])} is dealt more often than the deck holds it ({many})"
         )
     sizes = [sum(h.values()) for h in hands]
-    if sizes != hand_sizes(P, int(n_deal)):
-        raise CardlabError(f"bad record: hands of {sizes} cards; the deal gives {hand_sizes(P, int(n_deal))} (ZS-1)")
+    if sizes != dealt:
+        bad = next(s for s in range(P) if sizes[s] != dealt[s])
+        raise CardlabError(
+            f"bad record: hands: seat {bad} holds {sizes[bad]} cards; the deal gives the seats {dealt} (ZS-1)"
+        )
     game = Game(P, variants, names, [Counter(h) for h in hands], doc["events"], full)
-    _play(game, zv, full)
+    _play(game, zv, full, pool)
     stated = doc.get("result")
     if stated is not None and stated != game.result():
         raise CardlabError(
@@ -231,11 +249,16 @@ def replay(doc: dict) -> Game:
     return game
 
 
-def _play(game: Game, zv: np.ndarray, full: dict) -> None:
+def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter) -> None:
     P = game.players
     hands = [Counter(h) for h in game.hands]
-    masks = [_masks(h) for h in hands]
-    leader = int(K.first_leader(np.int64(P), np.array(masks, dtype=np.uint64).reshape(P, 2)))
+    unknown = [UNKNOWN in h for h in hands]
+    out = Counter(c for h in hands for c in h.elements() if c != UNKNOWN)  # cards seen: the known hands, plays
+    if not any(unknown):
+        masks = [_masks(h) for h in hands]
+        leader = int(K.first_leader(np.int64(P), np.array(masks, dtype=np.uint64).reshape(P, 2)))
+    else:
+        leader = _partial_leader(game, hands, unknown, pool)
     turn, current, cur_kind, by, passes, rev = leader, None, (0, 0, 0), leader, 0, False
     played: Counter[int] = Counter()
     never = set(range(P))
@@ -262,13 +285,21 @@ def _play(game: Game, zv: np.ndarray, full: dict) -> None:
             except CardlabError as e:
                 raise CardlabError(f"bad record: event {i}: {e}") from None
             cs = _codes(ms)
-            if cs - hands[seat]:
-                raise CardlabError(f"bad record: event {i}: seat {seat} does not hold {_text(cs - hands[seat])}")
-            hm = _masks(hands[seat])
-            n = int(
-                K.generate_moves(np.uint64(hm[0]), np.uint64(hm[1]), *map(np.int64, cur_kind), moves, zv, np.int64(rev))
-            )
-            if (int(ms[0]), int(ms[1])) not in {(int(a), int(b)) for a, b in moves[:n]}:
+            if unknown[seat]:
+                _check_unknown_play(i, seat, ev["play"], cs, hands[seat][UNKNOWN], out, pool)
+                out.update(cs)
+                legal = _beats(ms, cur_kind if current is not None else None, zv, rev)
+            else:
+                if cs - hands[seat]:
+                    raise CardlabError(f"bad record: event {i}: seat {seat} does not hold {_text(cs - hands[seat])}")
+                hm = _masks(hands[seat])
+                n = int(
+                    K.generate_moves(
+                        np.uint64(hm[0]), np.uint64(hm[1]), *map(np.int64, cur_kind), moves, zv, np.int64(rev)
+                    )
+                )
+                legal = (int(ms[0]), int(ms[1])) in {(int(a), int(b)) for a, b in moves[:n]}
+            if not legal:
                 if classify_mask(ms, zv, rev)[0] == 0:
                     raise CardlabError(f"bad record: event {i}: {ev['play']!r} is not a combination (ZS-5)")
                 raise CardlabError(
@@ -280,7 +311,7 @@ def _play(game: Game, zv: np.ndarray, full: dict) -> None:
                 kind = classify_mask(ms, zv, rev)
             if current is not None:
                 played.update(current)
-            hands[seat] -= cs
+            hands[seat] -= Counter({UNKNOWN: sum(cs.values())}) if unknown[seat] else cs
             never.discard(seat)
             current, cur_kind, by, passes = cs, kind, seat, 0
             if not hands[seat]:
@@ -301,6 +332,46 @@ def _play(game: Game, zv: np.ndarray, full: dict) -> None:
             turn = (turn + 1) % P
         while not hands[turn]:
             turn = (turn + 1) % P
+
+
+def _partial_leader(game: Game, hands: list[Counter], unknown: list[bool], pool: Counter) -> int:
+    """The first leader of a record that gives only some hands (ZS-3: the holder of the lowest card): the known
+    seat holding it, else the first event's seat, which must then be one of unknown cards."""
+    lowest = min(c for c in pool if pool[c] > 0)
+    holder = next((s for s, h in enumerate(hands) if h[lowest] > 0), None)
+    if holder is not None:
+        return holder
+    first = game.events[0]["seat"] if game.events else next(s for s in range(game.players) if unknown[s])
+    if 0 <= first < game.players and not unknown[first]:
+        raise CardlabError(
+            f"bad record: event 0: seat {first} leads, but its hand lacks the lowest card, {cards_of(1 << lowest)}, "
+            "which a seat of unknown cards holds (ZS-3)"
+        )
+    return first
+
+
+def _check_unknown_play(i: int, seat: int, text: str, cs: Counter, holds: int, out: Counter, pool: Counter) -> None:
+    """A play of a seat whose cards the record does not give: no more cards than it holds, and each card one the
+    deck still has unseen (not in a known hand, not played before)."""
+    if sum(cs.values()) > holds:
+        raise CardlabError(f"bad record: event {i}: seat {seat} plays {sum(cs.values())} cards but holds {holds}")
+    for c, k in cs.items():
+        if out[c] + k > pool[c]:
+            raise CardlabError(
+                f"bad record: event {i}: {text!r}: {cards_of(1 << c)} is in a known hand or was played before"
+            )
+
+
+def _beats(ms: tuple[int, int], cur_kind: tuple | None, zv: np.ndarray, rev: bool) -> bool:
+    """Whether the play ``ms`` may be made on the table (a combination on lead, else one that beats it:
+    ZS-5, ZS-6); for a seat whose hand is unknown, where the move generator has no hand to list."""
+    k, n, key = classify_mask(ms, zv, rev)
+    if k == 0:
+        return False
+    if cur_kind is None:
+        return True
+    ck, cn, ckey = cur_kind
+    return bool(K.beats(np.int64(ck), np.int64(cn), np.int64(ckey), np.int64(k), np.int64(n), np.int64(key), zv))
 
 
 def _last(hands: list[Counter]) -> int:
@@ -356,8 +427,15 @@ def review(
     P = game.players
     if seat is not None and not 0 <= seat < P:
         raise CardlabError(f"bad --seat {seat}: seats are 0..{P - 1}")
+    known = [UNKNOWN not in h for h in game.hands]
+    if seat is not None and not known[seat]:
+        given = ", ".join(str(s) for s in range(P) if known[s])
+        raise CardlabError(f"bad --seat {seat}: the record does not give its hand (it gives seat {given}'s)")
+    if seat is None and sum(known) == 1:  # a record of one seat's hand: the review is that seat's
+        seat = known.index(True)
     models = review_models(strategies, game.strategies, DEFAULT_STRATEGY)
-    it = [i for i, st in enumerate(game.states) if seat is None or st.turn == seat]
+    # every seat whose hand the record gives when no seat is named
+    it = [i for i, st in enumerate(game.states) if st.turn == seat or (seat is None and known[st.turn])]
 
     def decisions():
         for i in it:

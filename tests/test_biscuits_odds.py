@@ -283,7 +283,7 @@ IN_HAND = [
         current="2S 3S 4S 5C 6C",
         by=1,
         finished=[3],
-        hand_points={"NS": 0, "EW": 6},
+        hand_points={"NS": 0, "EW": 7},  # seat 2 still holds 7: it held at least that many when seat 3 went out
     ),
     dict(
         decision="play",
@@ -309,7 +309,7 @@ IN_HAND = [
         seat=0,
         hand="",
         finished=[0],
-        hand_points={"NS": 5, "EW": 0},
+        hand_points={"NS": 6, "EW": 0},
         cards_left={"1": 4, "2": 2, "3": 6},
     ),
     dict(decision="handover", seat=1, hand="8C 8D 4S", cards_left={"0": 4, "2": 3, "3": 6}),
@@ -404,14 +404,15 @@ def _played_but(*cards: str) -> str:
 
 KNOWN = {
     # BI-8/BI-9: the partner is out; the pair is the seat's whole hand, so it goes out second and ends the hand:
-    # N-S score 3 (so far) + the larger opponent hand (7) on every layout; splitting it can only do worse
+    # N-S score 7 (so far: the fuller opponent hand when the partner went out, at least the 7 it holds now) + the
+    # larger opponent hand (7) on every layout; splitting it can only do worse
     "pair_goes_out_second": (
-        dict(decision="play", hand="5S 5H", finished=[2], hand_points={"NS": 3, "EW": 0}, cards_left={"1": 7, "3": 5}),
+        dict(decision="play", hand="5S 5H", finished=[2], hand_points={"NS": 7, "EW": 0}, cards_left={"1": 7, "3": 5}),
         "5H 5S",
-        10.0,
+        14.0,
         1.0,
     ),
-    # BI-7 "same rank also beats": 7H on 7C goes out second (partner out): 2 + max(4, 6)
+    # BI-7 "same rank also beats": 7H on 7C goes out second (partner out): 6 + max(4, 6)
     "equal_rank_beats_and_ends_the_hand": (
         dict(
             decision="play",
@@ -419,14 +420,14 @@ KNOWN = {
             current="7C",
             by=1,
             finished=[2],
-            hand_points={"NS": 2, "EW": 0},
+            hand_points={"NS": 6, "EW": 0},
             cards_left={"1": 4, "3": 6},
         ),
         "7H",
-        8.0,
+        12.0,
         1.0,
     ),
-    # BI-7 (ii): a Triple beats a Pair (higher type in the group) whatever the count: out second, 1 + 9
+    # BI-7 (ii): a Triple beats a Pair (higher type in the group) whatever the count: out second, 9 + 9
     "triple_beats_a_pair": (
         dict(
             decision="play",
@@ -434,14 +435,14 @@ KNOWN = {
             current="KC KD",
             by=3,
             finished=[2],
-            hand_points={"NS": 1, "EW": 0},
+            hand_points={"NS": 9, "EW": 0},
             cards_left={"1": 9, "3": 4},
         ),
         "3C 3D 3H",
-        10.0,
+        18.0,
         1.0,
     ),
-    # BI-6/BI-7: a Straight Flush is the highest Fancy type: it beats the Straight and goes out: 4 + 8
+    # BI-6/BI-7: a Straight Flush is the highest Fancy type: it beats the Straight and goes out: 8 + 8
     "straight_flush_over_a_straight": (
         dict(
             decision="play",
@@ -449,14 +450,14 @@ KNOWN = {
             current="9D TH JS QD KC",
             by=1,
             finished=[2],
-            hand_points={"NS": 4, "EW": 0},
+            hand_points={"NS": 8, "EW": 0},
             cards_left={"1": 8, "3": 3},
         ),
         "2C 3C 4C 5C 6C",
-        12.0,
+        16.0,
         1.0,
     ),
-    # BI-6: a Quad (four and any fifth card) beats a Full House of any rank: out second, 2 + 5
+    # BI-6: a Quad (four and any fifth card) beats a Full House of any rank: out second, 5 + 5
     "quad_over_a_full_house": (
         dict(
             decision="play",
@@ -465,26 +466,26 @@ KNOWN = {
             current="AC AD AH KC KD",
             by=0,
             finished=[3],
-            hand_points={"NS": 0, "EW": 2},
+            hand_points={"NS": 0, "EW": 5},
             cards_left={"0": 5, "2": 3},
         ),
         "4C 4D 4H 4S 9C",
-        7.0,
+        10.0,
         1.0,
     ),
     # BI-10 Fancy: the winner went out with its Fancy play; its partner holds one card and, handed the lead,
-    # plays it and goes out second: 5 + max(4, 6); keeping the lead gives it to seat 1 (BI-11)
+    # plays it and goes out second: 6 + max(4, 6); keeping the lead gives it to seat 1 (BI-11)
     "handover_to_a_partner_with_one_card": (
         dict(
             decision="handover",
             seat=0,
             hand="",
             finished=[0],
-            hand_points={"NS": 5, "EW": 0},
+            hand_points={"NS": 6, "EW": 0},
             cards_left={"1": 4, "2": 1, "3": 6},
         ),
         "hand over the lead",
-        11.0,
+        12.0,
         1.0,
     ),
 }
@@ -540,13 +541,13 @@ def test_a_plain_play_cannot_beat_a_fancy_one():
 @pytest.mark.parametrize("compare, legal", [("top_card_only", True), ("lexicographic", False)])
 def test_an_equal_top_flush_beats_only_under_top_card_only(compare, legal):
     """2(c)2: K-high flushes; under top_card_only the seat's (K 9 7 4 3) beats (K Q J 9 2) with its top card
-    equal, and goes out second; under lexicographic it is lower, so the seat can only pass."""
+    equal, and goes out second (6 + 6); under lexicographic it is lower, so the seat can only pass."""
     pos = dict(decision="play", hand="3H 4H 7H 9H KH", current="2S 9S JS QS KS", by=3, finished=[2],
-               hand_points={"NS": 2, "EW": 0}, cards_left={"1": 6, "3": 4}, variants={"flush_compare": compare})  # fmt: skip
+               hand_points={"NS": 6, "EW": 0}, cards_left={"1": 6, "3": 4}, variants={"flush_compare": compare})  # fmt: skip
     r = bo.odds(dict(RUN), strategies=["greedy"], **pos)
     actions = r.table[r.table.measure == "score"].action.tolist()
     if legal:
-        _exact(r, "3H 4H 7H 9H KH", 8.0, 1.0)
+        _exact(r, "3H 4H 7H 9H KH", 12.0, 1.0)
         _best_and_clear(r, "3H 4H 7H 9H KH")
     else:
         assert actions == ["pass"]
@@ -631,7 +632,7 @@ def test_players_4_is_accepted_for_every_decision():
 def test_a_winner_out_of_cards_lets_the_next_seat_lead():
     """BI-11: a winner that went out and does not hand over leaves the lead to the next seat holding cards."""
     r = bo.odds({"trials": 8, "progress": False}, decision="handover", seat=0, hand="", finished=[0],
-                hand_points={"NS": 5}, cards_left={"1": 4, "2": 1, "3": 6}, strategies=["greedy"])  # fmt: skip
+                hand_points={"NS": 6}, cards_left={"1": 4, "2": 1, "3": 6}, strategies=["greedy"])  # fmt: skip
     assert set(r.table.action) == {"hand over the lead", "let the next seat lead"}
 
 
@@ -658,8 +659,20 @@ def test_position_fields_of_the_wrong_type_are_refused_in_one_line(tmp_path, fie
 
 def test_a_single_finished_seat_in_a_position_file_is_a_list(tmp_path):
     doc = {"game": "biscuits", "hand": "5S 5H", "cards_left": {"1": 4, "3": 6}, "finished": 2,
-           "hand_points": {"NS": 3, "EW": 0}, "models": "greedy"}  # fmt: skip
+           "hand_points": {"NS": 6, "EW": 0}, "models": "greedy"}  # fmt: skip
     f = tmp_path / "pos.json"
     f.write_text(json.dumps(doc))
     r = bo.odds({"trials": 16, "progress": False}, **bo.position_fields({"position": str(f)}, None, None))
-    assert r.meta["answer"].startswith("Play 5H 5S: net points +9.00")
+    assert r.meta["answer"].startswith("Play 5H 5S: net points +12.00")
+
+
+def test_the_points_of_the_first_out_must_fit_the_hands_left():
+    """BI-8: the first seat out scored 1 point per card of the fuller opponent hand then, and hands only shrink in
+    play: fewer points than an opponent still holds cannot be; a missing --hand-points names the team it needs."""
+    pos = dict(decision="play", seat=2, hand="3C 4D 5H 6S 7C 9D 9H", cards_left={"0": 5, "1": 4},
+               current="2S 3S 4S 5C 6C", by=1, finished=[3])  # fmt: skip
+    with pytest.raises(CardlabError, match="an opponent still holds 7 cards: at least 7 points, not 5"):
+        bo.odds({"trials": 8, "progress": False}, hand_points={"EW": 5}, **pos)
+    with pytest.raises(CardlabError, match=r"give --hand-points EW=N: the points seat 3's team \(EW\) scored"):
+        bo.odds({"trials": 8, "progress": False}, **pos)
+    assert bo.odds({"trials": 8, "progress": False}, hand_points={"EW": 7}, **pos).meta["answer"]

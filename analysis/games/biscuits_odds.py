@@ -198,9 +198,10 @@ def state_spec(
         counts[s] = n
     h0, h1 = _team_points(hand_points, "--hand-points")
     if finished and hand_points is None:
+        t = "NS" if finished[0] % 2 == 0 else "EW"
         raise CardlabError(
-            f"give --hand-points NS=N --hand-points EW=N: the points seat {finished[0]}'s team scored when it went "
-            "out (BI-8); they count in who is ahead this hand"
+            f"give --hand-points {t}=N: the points seat {finished[0]}'s team ({t}) scored when it went out, 1 per "
+            "card of the fuller opponent hand then (BI-8); they count in who is ahead this hand"
         )
     if not finished and (h0 or h1):
         raise CardlabError("--hand-points: nobody is out yet, so no points are scored this hand (BI-8)")
@@ -211,6 +212,19 @@ def state_spec(
             raise CardlabError(
                 f"--hand-points: only seat {finished[0]}'s team has scored this hand, 1 point per card of the fuller "
                 "opponent hand when it went out (BI-8): 1 to 13 points, and 0 for the other team"
+            )
+        # the opponents held at least the cards they hold now when it went out (hands only shrink in play; in
+        # the Plain exchange's return the deciding seat holds its partner's card, sent since)
+        now = counts.copy()
+        if decision == "exchange_return":
+            now[seat] -= 1
+            now[partner] += 1
+        fuller = max(int(now[s]) for s in range(4) if s % 2 != team)
+        if mine_pts < fuller:
+            raise CardlabError(
+                f"--hand-points: seat {finished[0]}'s team scored 1 point per card of the fuller opponent hand when "
+                f"it went out (BI-8), and an opponent still holds {fuller} cards: at least {fuller} points, not "
+                f"{mine_pts}"
             )
     s0, s1 = _team_points(score, "--score")
     # the trick state the decision implies

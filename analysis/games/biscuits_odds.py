@@ -198,9 +198,9 @@ def state_spec(
         counts[s] = n
     h0, h1 = _team_points(hand_points, "--hand-points")
     if finished and hand_points is None:
-        t = "NS" if finished[0] % 2 == 0 else "EW"
+        name = "NS" if finished[0] % 2 == 0 else "EW"
         raise CardlabError(
-            f"give --hand-points {t}=N: the points seat {finished[0]}'s team ({t}) scored when it went out, 1 per "
+            f"give --hand-points {name}=N: the points seat {finished[0]}'s team ({name}) scored when it went out, 1 per "
             "card of the fuller opponent hand then (BI-8); they count in who is ahead this hand"
         )
     if not finished and (h0 or h1):

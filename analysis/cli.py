@@ -49,9 +49,9 @@ class _Once(argparse._StoreAction):
 
 class _AppendKeyed(argparse._AppendAction):
     """A repeatable option whose items each set one thing (``--variant NAME=VALUE``: a variant; ``--strategy
-    SEAT=NAME``: a seat, a bare ``NAME``: every seat): the same thing set twice is refused, and so is a bare
-    ``NAME`` after ``SEAT=NAME`` items (it would replace them), where argparse keeps every item and the later
-    silently wins. ``--strategy NAME --strategy SEAT=NAME`` sets every seat, then one over it."""
+    SEAT=NAME``: a seat, a bare ``NAME``: the seats no SEAT=NAME sets, in either order,
+    :func:`analysis.rules.seat_assignments`): the same thing set twice is refused, where argparse keeps every item
+    and the later silently wins."""
 
     def __call__(self, parser, namespace, values, option_string=None):
         text = str(values)
@@ -59,11 +59,6 @@ class _AppendKeyed(argparse._AppendAction):
         if "=" not in text:
             if option_string == "--variant":  # malformed: refused with its own message where it is read
                 return super().__call__(parser, namespace, values, option_string)
-            if keys - {"*"}:
-                raise CardlabError(
-                    f"{option_string} {text} sets every seat after a SEAT=NAME item, which it would replace; give the "
-                    f"NAME first ({option_string} {text} {option_string} SEAT=NAME)"
-                )
             key = "*"
         else:
             key = text.partition("=")[0].strip()

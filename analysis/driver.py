@@ -692,7 +692,9 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                     per_batch = max(fewest, per_batch // 2)
     except KeyboardInterrupt as e:
         code = 143 if isinstance(e, Terminated) else 130
-        part = getattr(e, "cardlab_rows", None)  # the interrupted batch's leading chunks that had run
+        # the interrupted batch's leading chunks that had run, from run_chunks in this process (threads): a
+        # worker's rows (processes, dask) would carry no chunk numbers, and are not kept
+        part = getattr(e, "cardlab_rows", None) if executor is not None and executor.backend == "threads" else None
         if ckpt and part is not None and len(part) and ckpt.n_saved == len(rows):
             try:
                 ckpt.append(len(rows), part)

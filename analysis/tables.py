@@ -170,8 +170,10 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
             need[m] = max(need.get(m, 0), _decimals(b - a))
     # a value that would print as 0 at those decimals but is not 0 (a rare event's rate without an interval:
     # 0.00038 redeals a deal read as "0.00") gets two significant figures, up to 6 decimals
-    for m, v in zip(keep["measure"], keep["estimate"].to_numpy(dtype=float), strict=True):
+    for m, v, a, b in zip(keep["measure"], keep["estimate"].to_numpy(dtype=float), lo, hi, strict=True):
         d = need.get(m, 2)
+        if math.isfinite(b - a):
+            continue  # an interval sets the decimals: a value below them is within it
         if math.isfinite(v) and v != 0 and round(v, d) == 0:
             need[m] = max(d, min(6, 1 - math.floor(math.log10(abs(v)))))
     digits = [need.get(m, 2) for m in keep["measure"]]

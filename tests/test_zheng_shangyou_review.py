@@ -7,6 +7,7 @@ import copy
 import json
 import subprocess
 import sys
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -310,32 +311,73 @@ def test_a_partial_record_is_checked_as_far_as_the_known_cards_allow(example):
     leader = next(s for s in range(4) if "3D" in hands[s])
     other = next(s for s in range(4) if s != leader)
     nxt = (leader + 1) % 4
+    seen = "is in a known hand, was played before or is the first leader's"
     # an unknown seat plays a card of the known hand
     mine = hands[other][0]
-    bad = _partial(example, [other], [{"seat": leader, "play": mine}])
-    if leader != other:
-        with pytest.raises(CardlabError, match=f"{mine} is in a known hand or was played before"):
-            zr.replay(bad)
-    # a card played twice (one deck), and more cards than a seat holds
+    with pytest.raises(CardlabError, match=f"{mine} {seen}"):
+        zr.replay(_partial(example, [other], [{"seat": leader, "play": mine}]))
+    # a card played twice (one deck)
     first = example["events"][0]
     third = next(s for s in range(4) if s not in (leader, nxt))
     twice = _partial(example, [third], [first, {"seat": nxt, "play": first["play"]}])
-    with pytest.raises(CardlabError, match="event 1: .* is in a known hand or was played before"):
+    with pytest.raises(CardlabError, match=f"event 1: .* {seen}"):
         zr.replay(twice)
+    # more cards than a seat of unknown cards holds (the check on its own: no record reaches it before a seat's
+    # last cards, which end the game)
+    with pytest.raises(CardlabError, match="seat 1 plays 5 cards but holds 4"):
+        zr._check_unknown_play(3, 1, "9S TS JS QS KS", Counter(), 5, 4, Counter(), Counter())
     # the known seat holds the lowest card: it leads (ZS-3)
-    wrong = _partial(example, [leader], [{"seat": nxt, "play": "AS"}])
     with pytest.raises(CardlabError, match="ZS-3"):
-        zr.replay(wrong)
-    # no known seat holds it: the first lead must be a seat of unknown cards
+        zr.replay(_partial(example, [leader], [{"seat": nxt, "play": "AS"}]))
+    # no known seat holds it: a known seat may not lead (every card is dealt with 4 players)
     known = next(s for s in range(4) if s != leader)
-    lead_known = _partial(example, [known], [{"seat": known, "play": hands[known][0]}])
-    with pytest.raises(CardlabError, match="its hand lacks the lowest card"):
-        zr.replay(lead_known)
+    low = min(hands[known], key=lambda c: zs.DECK.mask(c))
+    with pytest.raises(CardlabError, match=f"seat {known} leads with .* its lowest card, but 1 lower cards are dealt"):
+        zr.replay(_partial(example, [known], [{"seat": known, "play": low}]))
     with pytest.raises(CardlabError, match="give at least one seat's dealt cards"):
         zr.replay(_partial(example, []))
     # an unknown seat's play must still beat the table (ZS-6)
     nine, four = next((a, b) for a, b in (("9S", "4H"), ("9H", "4S"), ("9C", "4D")) if a not in hands[third]
                       and b not in hands[third])  # fmt: skip
-    low = _partial(example, [third], [{"seat": leader, "play": nine}, {"seat": nxt, "play": four}])
+    low_play = _partial(example, [third], [{"seat": leader, "play": nine}, {"seat": nxt, "play": four}])
     with pytest.raises(CardlabError, match="does not beat"):
-        zr.replay(low)
+        zr.replay(low_play)
+    # the unknown first leader holds the 3 of diamonds (every card dealt): another seat may not play it (ZS-3)
+    four = "4C" if "4C" not in hands[third] else "4H"
+    events = [{"seat": leader, "play": nine}, *({"seat": (leader + k) % 4, "pass": True} for k in (1, 2, 3)),
+              {"seat": leader, "play": four}, {"seat": nxt, "play": "3D"}]  # fmt: skip
+    with pytest.raises(CardlabError, match=f"event 5: '3D': 3D {seen}"):
+        zr.replay(_partial(example, [third], events))
+
+
+def test_a_partial_record_takes_every_legal_first_lead():
+    """ZS-3 with hands the record does not give: two decks, where a lower seat of unknown cards may hold the other
+    3 of diamonds and leads; three players and 52 cards, where one card is not dealt and the 3 of diamonds may be
+    it (the known leader's lowest card is then the lowest dealt). Each whole record is cut to one hand and
+    replays to the same result; the leader's own reserved card is its to play."""
+    found = {"two_decks": False, "undealt": False}
+    for seed in range(60):
+        for key, players, variants in (("two_decks", 5, {"deck": "5to8p_108"}), ("undealt", 3, {"deck": "3p_52"})):
+            doc = zr.record(seed=seed, players=players, variants=variants)
+            lead = doc["events"][0]["seat"]
+            hands = {int(s): h.split() for s, h in doc["hands"].items()}
+            if key == "two_decks":
+                later = [s for s in range(players) if s > lead and "3D" in hands[s]]
+                if not later:
+                    continue
+                given = later[0]  # holds the other 3D; the lower seat leads
+            else:
+                if "3D" in hands[lead]:
+                    continue
+                given = lead  # 3D not dealt: the leader holds a higher lowest card
+            part = {**doc, "hands": {str(given): doc["hands"][str(given)]}}
+            assert zr.replay(part).result() == zr.replay(doc).result(), (key, seed)
+            found[key] = True
+        if all(found.values()):
+            break
+    assert all(found.values()), found
+    # and the leader is reviewed: its 3D, reserved for it, is its own to play
+    doc = zr.record(seed=1)
+    lead = doc["events"][0]["seat"]
+    part = {**doc, "hands": {str((lead + 1) % 4): doc["hands"][str((lead + 1) % 4)]}}
+    assert zr.replay(part).over

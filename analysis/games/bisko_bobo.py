@@ -1391,10 +1391,11 @@ class BiskoBobo(Game):
 
     def inert_variants(self, given, players, options):
         out = {}
-        if str(given.get("allow_same_suit_split", "false")) == "true":
+        if str(given.get("allow_same_suit_split", "false")) == "true" and given.get("flingo_reward_chain") != "true":
+            # without the reward chain no set in play passes 6 cards (with it, no claim is made)
             out["allow_same_suit_split"] = (
-                "a set of at most 6 cards, as in play, has the same best type either way (rules.md 1(c)5); it "
-                "matters to eval of larger sets"
+                "every set in play holds at most 6 cards, and such a set has the same best type either way "
+                "(rules.md 1(c)5)"
             )
         if str(given.get("jingo_placement_order", "simultaneous")) != "simultaneous":
             out["jingo_placement_order"] = "the built-in strategies never look at the others' placements"

@@ -757,7 +757,7 @@ class ZhengShangyou(Game):
             return simulation_spec(players, variants, strategy_items(strategies), **options)
         if options.get("games_per_match", 1) != 1:
             raise CardlabError("--value-of measures single games: leave out --games-per-match")
-        names = list(strategies or [DEFAULT_STRATEGY])
+        names = strategy_items(strategies) or [DEFAULT_STRATEGY]
         if len(names) != 1 or "=" in names[0]:
             raise CardlabError(
                 f"--value-of plays one strategy at every seat: give --strategy NAME, one name (got {' '.join(names)})"

@@ -240,7 +240,7 @@ def replay(doc: dict) -> Game:
             f"bad record: hands: seat {bad} holds {sizes[bad]} cards; the deal gives the seats {dealt} (ZS-1)"
         )
     game = Game(P, variants, names, [Counter(h) for h in hands], doc["events"], full)
-    _play(game, zv, full, pool)
+    _play(game, zv, full, pool, int(n_deal))
     stated = doc.get("result")
     if stated is not None and stated != game.result():
         raise CardlabError(
@@ -249,16 +249,18 @@ def replay(doc: dict) -> Game:
     return game
 
 
-def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter) -> None:
+def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter, n_deal: int) -> None:
     P = game.players
     hands = [Counter(h) for h in game.hands]
     unknown = [UNKNOWN in h for h in hands]
     out = Counter(c for h in hands for c in h.elements() if c != UNKNOWN)  # cards seen: the known hands, plays
+    reserved: Counter[int] = Counter()  # a card the unknown first leader must hold (ZS-3): no other seat plays it
     if not any(unknown):
         masks = [_masks(h) for h in hands]
         leader = int(K.first_leader(np.int64(P), np.array(masks, dtype=np.uint64).reshape(P, 2)))
     else:
-        leader = _partial_leader(game, hands, unknown, pool)
+        leader, reserved = _partial_leader(game, hands, unknown, pool, n_deal)
+        out.update(reserved)
     turn, current, cur_kind, by, passes, rev = leader, None, (0, 0, 0), leader, 0, False
     played: Counter[int] = Counter()
     never = set(range(P))
@@ -286,8 +288,10 @@ def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter) -> None:
                 raise CardlabError(f"bad record: event {i}: {e}") from None
             cs = _codes(ms)
             if unknown[seat]:
-                _check_unknown_play(i, seat, ev["play"], cs, hands[seat][UNKNOWN], out, pool)
-                out.update(cs)
+                mine = reserved & cs if seat == leader else Counter()  # the leader's own reserved card
+                reserved -= mine
+                _check_unknown_play(i, seat, ev["play"], cs - mine, sum(cs.values()), hands[seat][UNKNOWN], out, pool)
+                out.update(cs - mine)
                 legal = _beats(ms, cur_kind if current is not None else None, zv, rev)
             else:
                 if cs - hands[seat]:
@@ -334,31 +338,60 @@ def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter) -> None:
             turn = (turn + 1) % P
 
 
-def _partial_leader(game: Game, hands: list[Counter], unknown: list[bool], pool: Counter) -> int:
-    """The first leader of a record that gives only some hands (ZS-3: the holder of the lowest card): the known
-    seat holding it, else the first event's seat, which must then be one of unknown cards."""
+def _partial_leader(
+    game: Game, hands: list[Counter], unknown: list[bool], pool: Counter, n_deal: int
+) -> tuple[int, Counter]:
+    """The first leader of a record that gives only some hands, and the card it must hold. ZS-3: the holder of the
+    lowest card dealt leads (of two copies, the first holder from seat 0). The record's first event names it; it is
+    refused only where the known hands rule it out:
+    - a known leader whose lowest card is not the lowest dealt: a known hand holds a lower card (or the same, at a
+      lower seat), or more copies of lower cards exist than the deal leaves out (3 players: one card undealt);
+    - an unknown leader where a known hand holds every copy of the deck's lowest card, or one copy at a lower seat.
+    Where every card is dealt, an unknown leader holds the deck's lowest card: one copy is reserved for it (another
+    seat that plays it is refused)."""
+    P = game.players
+    undealt = sum(pool.values()) - n_deal
     lowest = min(c for c in pool if pool[c] > 0)
-    holder = next((s for s, h in enumerate(hands) if h[lowest] > 0), None)
-    if holder is not None:
-        return holder
-    first = game.events[0]["seat"] if game.events else next(s for s in range(game.players) if unknown[s])
-    if 0 <= first < game.players and not unknown[first]:
+    known_cards = Counter(c for s in range(P) if not unknown[s] for c in hands[s].elements())
+    if not game.events:
+        return next((s for s in range(P) if hands[s][lowest] > 0), unknown.index(True)), Counter()
+    first = game.events[0]["seat"]
+    if not 0 <= first < P:
+        return first, Counter()  # refused as a seat out of range by the replay
+    if not unknown[first]:
+        low = min(hands[first])
+        lower = sum(k for c, k in pool.items() if c < low)
+        below = [s for s in range(P) if not unknown[s] and s != first
+                 and (any(c < low for c in hands[s]) or (hands[s][low] > 0 and s < first))]  # fmt: skip
+        if below or lower > undealt:
+            who = f"seat {below[0]} holds a lower card" if below else f"{lower} lower cards are dealt to others"
+            raise CardlabError(
+                f"bad record: event 0: seat {first} leads with {cards_of(1 << low)} its lowest card, but {who} "
+                "(ZS-3: the lowest card dealt leads)"
+            )
+        return first, Counter()
+    free = pool[lowest] - known_cards[lowest]
+    holders = [s for s in range(P) if not unknown[s] and hands[s][lowest] > 0]
+    if free == 0 or (holders and holders[0] < first):
         raise CardlabError(
-            f"bad record: event 0: seat {first} leads, but its hand lacks the lowest card, {cards_of(1 << lowest)}, "
-            "which a seat of unknown cards holds (ZS-3)"
+            f"bad record: event 0: seat {first} leads, but seat {holders[0]} holds {cards_of(1 << lowest)}, the "
+            "lowest card (ZS-3)"
         )
-    return first
+    return first, (Counter({lowest: 1}) if undealt == 0 else Counter())
 
 
-def _check_unknown_play(i: int, seat: int, text: str, cs: Counter, holds: int, out: Counter, pool: Counter) -> None:
-    """A play of a seat whose cards the record does not give: no more cards than it holds, and each card one the
-    deck still has unseen (not in a known hand, not played before)."""
-    if sum(cs.values()) > holds:
-        raise CardlabError(f"bad record: event {i}: seat {seat} plays {sum(cs.values())} cards but holds {holds}")
+def _check_unknown_play(
+    i: int, seat: int, text: str, cs: Counter, n: int, holds: int, out: Counter, pool: Counter
+) -> None:
+    """A play of ``n`` cards by a seat whose cards the record does not give: no more cards than it holds, and each
+    card of ``cs`` one the deck still has unseen (not in a known hand, not played before, not reserved)."""
+    if n > holds:
+        raise CardlabError(f"bad record: event {i}: seat {seat} plays {n} cards but holds {holds}")
     for c, k in cs.items():
         if out[c] + k > pool[c]:
             raise CardlabError(
-                f"bad record: event {i}: {text!r}: {cards_of(1 << c)} is in a known hand or was played before"
+                f"bad record: event {i}: {text!r}: {cards_of(1 << c)} is in a known hand, was played before or is "
+                "the first leader's (ZS-3)"
             )
 
 

@@ -60,8 +60,14 @@ def check_shape(doc: Any, game: str, schema: dict, event_forms: str) -> None:
 
     if isinstance(doc, dict) and doc.get("game") not in (None, game):
         raise CardlabError(f"this is a {doc['game']} record, not a {game} one")
-    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(doc))
-    if err is not None:
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    if errors:
+
+        def place(e) -> tuple:  # the document's order: the first event wrong, not the one jsonschema likes best
+            return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in list(e.absolute_path)[:2])
+
+        first = min(place(e) for e in errors)
+        err = jsonschema.exceptions.best_match([e for e in errors if place(e) == first])
         path = list(err.absolute_path)
         if len(path) == 2 and path[0] == "events" and err.validator in ("oneOf", "additionalProperties", "required"):
             raise CardlabError(f"bad record: event {path[1]}: expected {event_forms}, got {json.dumps(err.instance)}")

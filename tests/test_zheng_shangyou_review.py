@@ -311,28 +311,29 @@ def test_a_partial_record_is_checked_as_far_as_the_known_cards_allow(example):
     leader = next(s for s in range(4) if "3D" in hands[s])
     other = next(s for s in range(4) if s != leader)
     nxt = (leader + 1) % 4
-    seen = "is in a known hand, was played before or is the first leader's"
     # an unknown seat plays a card of the known hand
     mine = hands[other][0]
-    with pytest.raises(CardlabError, match=f"{mine} {seen}"):
+    with pytest.raises(
+        CardlabError, match=f"plays {mine}, but {mine} is in seat {other}'s hand, as the record gives it"
+    ):
         zr.replay(_partial(example, [other], [{"seat": leader, "play": mine}]))
     # a card played twice (one deck)
     first = example["events"][0]
     third = next(s for s in range(4) if s not in (leader, nxt))
     twice = _partial(example, [third], [first, {"seat": nxt, "play": first["play"]}])
-    with pytest.raises(CardlabError, match=f"event 1: .* {seen}"):
+    with pytest.raises(CardlabError, match=r"event 1: seat \d plays .*, but .* is out: seat \d played it at event 0"):
         zr.replay(twice)
     # more cards than a seat of unknown cards holds (the check on its own: no record reaches it before a seat's
     # last cards, which end the game)
     with pytest.raises(CardlabError, match="seat 1 plays 5 cards but holds 4"):
-        zr._check_unknown_play(3, 1, "9S TS JS QS KS", Counter(), 5, 4, Counter(), Counter())
+        zr._check_unknown_play(3, 1, Counter(), 5, 4, {}, Counter())
     # the known seat holds the lowest card: it leads (ZS-3)
     with pytest.raises(CardlabError, match="ZS-3"):
         zr.replay(_partial(example, [leader], [{"seat": nxt, "play": "AS"}]))
     # no known seat holds it: a known seat may not lead (every card is dealt with 4 players)
     known = next(s for s in range(4) if s != leader)
     low = min(hands[known], key=lambda c: zs.DECK.mask(c))
-    with pytest.raises(CardlabError, match=f"seat {known} leads with .* its lowest card, but 1 lower cards are dealt"):
+    with pytest.raises(CardlabError, match=f"seat {known} leads with .* its lowest card, but 1 lower card is dealt"):
         zr.replay(_partial(example, [known], [{"seat": known, "play": low}]))
     with pytest.raises(CardlabError, match="give at least one seat's dealt cards"):
         zr.replay(_partial(example, []))
@@ -346,7 +347,9 @@ def test_a_partial_record_is_checked_as_far_as_the_known_cards_allow(example):
     four = "4C" if "4C" not in hands[third] else "4H"
     events = [{"seat": leader, "play": nine}, *({"seat": (leader + k) % 4, "pass": True} for k in (1, 2, 3)),
               {"seat": leader, "play": four}, {"seat": nxt, "play": "3D"}]  # fmt: skip
-    with pytest.raises(CardlabError, match=f"event 5: '3D': 3D {seen}"):
+    with pytest.raises(
+        CardlabError, match=f"event 5: seat {nxt} plays 3D, but 3D is seat {leader}'s, which leads first"
+    ):
         zr.replay(_partial(example, [third], events))
 
 
@@ -381,3 +384,22 @@ def test_a_partial_record_takes_every_legal_first_lead():
     lead = doc["events"][0]["seat"]
     part = {**doc, "hands": {str((lead + 1) % 4): doc["hands"][str((lead + 1) % 4)]}}
     assert zr.replay(part).over
+
+
+def test_a_hand_written_record_gets_the_first_mistake_and_a_hint(example):
+    """From a new user's hand-written records: the schema names the first wrong event (it had named the last), a
+    pass written as a play gets the pass's form, and a hand under the wrong seat is named by the play it cannot
+    make (not by the first-lead rule)."""
+    no_seats = {**example, "events": [{"play": ev.get("play", "x")} for ev in example["events"]]}
+    with pytest.raises(CardlabError, match=r"^bad record: event 0: expected"):
+        zr.replay(no_seats)
+    first = example["events"][0]["seat"]
+    as_play = {**example, "events": [example["events"][0], {"seat": (first + 1) % 4, "play": "pass"}]}
+    with pytest.raises(CardlabError, match=r'event 1: a pass is written \{"seat": \d, "pass": true\}'):
+        zr.replay(as_play)
+    # seat 2's hand noted under the leader's seat, which then cannot make the first play (it holds no 3D)
+    other = next(s for s in range(4) if s != first and example["hands"][str(s)].split()[0] != "3D")
+    wrong_key = _partial(example, [first])
+    wrong_key["hands"] = {str(first): example["hands"][str(other)]}
+    with pytest.raises(CardlabError, match=f"event 0: seat {first} does not hold "):
+        zr.replay(wrong_key)

@@ -253,14 +253,20 @@ def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter, n_deal: int) ->
     P = game.players
     hands = [Counter(h) for h in game.hands]
     unknown = [UNKNOWN in h for h in hands]
-    out = Counter(c for h in hands for c in h.elements() if c != UNKNOWN)  # cards seen: the known hands, plays
+    # where each copy of a card is known to be: a known hand, an unknown seat's play, the first leader's
+    origin: dict[int, list[str]] = {}
+    for s, h in enumerate(hands):
+        for c in h.elements():
+            if c != UNKNOWN:
+                origin.setdefault(c, []).append(f"in seat {s}'s hand, as the record gives it")
     reserved: Counter[int] = Counter()  # a card the unknown first leader must hold (ZS-3): no other seat plays it
     if not any(unknown):
         masks = [_masks(h) for h in hands]
         leader = int(K.first_leader(np.int64(P), np.array(masks, dtype=np.uint64).reshape(P, 2)))
     else:
         leader, reserved = _partial_leader(game, hands, unknown, pool, n_deal)
-        out.update(reserved)
+        for c in reserved:
+            origin.setdefault(c, []).append(f"seat {leader}'s, which leads first and so holds the lowest card (ZS-3)")
     turn, current, cur_kind, by, passes, rev = leader, None, (0, 0, 0), leader, 0, False
     played: Counter[int] = Counter()
     never = set(range(P))
@@ -282,6 +288,8 @@ def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter, n_deal: int) ->
                 raise CardlabError(f"bad record: event {i}: seat {seat} passes on lead; a leader must play (ZS-4)")
             passes += 1
         else:
+            if ev["play"].strip().lower() == "pass":
+                raise CardlabError(f'bad record: event {i}: a pass is written {{"seat": {seat}, "pass": true}}')
             try:
                 ms = _encode(ev["play"], game.variants)
             except CardlabError as e:
@@ -290,8 +298,9 @@ def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter, n_deal: int) ->
             if unknown[seat]:
                 mine = reserved & cs if seat == leader else Counter()  # the leader's own reserved card
                 reserved -= mine
-                _check_unknown_play(i, seat, ev["play"], cs - mine, sum(cs.values()), hands[seat][UNKNOWN], out, pool)
-                out.update(cs - mine)
+                _check_unknown_play(i, seat, cs - mine, sum(cs.values()), hands[seat][UNKNOWN], origin, pool)
+                for c in (cs - mine).elements():
+                    origin.setdefault(c, []).append(f"out: seat {seat} played it at event {i}")
                 legal = _beats(ms, cur_kind if current is not None else None, zv, rev)
             else:
                 if cs - hands[seat]:
@@ -359,12 +368,23 @@ def _partial_leader(
     if not 0 <= first < P:
         return first, Counter()  # refused as a seat out of range by the replay
     if not unknown[first]:
+        play = game.events[0].get("play")
+        try:
+            cs = _codes(_encode(play, game.variants)) if isinstance(play, str) else Counter()
+        except CardlabError:
+            cs = Counter()
+        if cs - hands[first]:
+            return first, Counter()  # a card it does not hold: the replay says so, a clearer clue than ZS-3
         low = min(hands[first])
         lower = sum(k for c, k in pool.items() if c < low)
         below = [s for s in range(P) if not unknown[s] and s != first
                  and (any(c < low for c in hands[s]) or (hands[s][low] > 0 and s < first))]  # fmt: skip
         if below or lower > undealt:
-            who = f"seat {below[0]} holds a lower card" if below else f"{lower} lower cards are dealt to others"
+            who = (
+                f"seat {below[0]} holds a lower card"
+                if below
+                else f"{lower} lower card{' is' if lower == 1 else 's are'} dealt to the others"
+            )
             raise CardlabError(
                 f"bad record: event 0: seat {first} leads with {cards_of(1 << low)} its lowest card, but {who} "
                 "(ZS-3: the lowest card dealt leads)"
@@ -381,17 +401,19 @@ def _partial_leader(
 
 
 def _check_unknown_play(
-    i: int, seat: int, text: str, cs: Counter, n: int, holds: int, out: Counter, pool: Counter
+    i: int, seat: int, cs: Counter, n: int, holds: int, origin: dict[int, list[str]], pool: Counter
 ) -> None:
     """A play of ``n`` cards by a seat whose cards the record does not give: no more cards than it holds, and each
-    card of ``cs`` one the deck still has unseen (not in a known hand, not played before, not reserved)."""
+    card of ``cs`` one the deck still has unseen (``origin``: where each copy is known to be)."""
     if n > holds:
         raise CardlabError(f"bad record: event {i}: seat {seat} plays {n} cards but holds {holds}")
     for c, k in cs.items():
-        if out[c] + k > pool[c]:
+        where = origin.get(c, [])
+        if len(where) + k > pool[c]:
+            copies = "" if pool[c] == 1 else f"the deck's {pool[c]} copies: "
             raise CardlabError(
-                f"bad record: event {i}: {text!r}: {cards_of(1 << c)} is in a known hand, was played before or is "
-                "the first leader's (ZS-3)"
+                f"bad record: event {i}: seat {seat} plays {cards_of(1 << c)}, but {copies}{cards_of(1 << c)} is "
+                f"{'; '.join(where)}"
             )
 
 

@@ -403,3 +403,27 @@ def test_a_hand_written_record_gets_the_first_mistake_and_a_hint(example):
     wrong_key["hands"] = {str(first): example["hands"][str(other)]}
     with pytest.raises(CardlabError, match=f"event 0: seat {first} does not hold "):
         zr.replay(wrong_key)
+
+
+def test_a_later_game_of_a_match_names_its_dealer_and_leader(example):
+    """A later game of a match (the Loser deals, the Winner or as the variant says leads, ZS-1, ZS-3): the record
+    gives "dealer" (the odd cards go to it and the seats after it) and "leader". The example turned by two seats
+    is the same game dealt by seat 2; with a leader named, that seat leads whatever it holds."""
+    P, k = 4, 2
+    turned = {**example, "dealer": k, "hands": {str((int(s) + k) % P): h for s, h in example["hands"].items()},
+              "events": [{**ev, "seat": (ev["seat"] + k) % P} for ev in example["events"]]}  # fmt: skip
+    turned.pop("result")
+    g, g0 = zr.replay(turned), zr.replay(example)
+    assert g.result()["winner"] == (g0.result()["winner"] + k) % P
+    with pytest.raises(CardlabError, match=r"seat 0 holds 14 cards; the deal gives the seats \[13, 13, 14, 14\]"):
+        zr.replay({**example, "dealer": k})  # dealt by seat 2, seats 2 and 3 hold the 14-card hands
+    hands = {s: example["hands"][str(s)].split() for s in range(P)}
+    lead = next(s for s in range(P) if "3D" not in hands[s])
+    low = min(hands[lead], key=lambda c: zs.DECK.mask(c))
+    later = {**example, "leader": lead, "events": [{"seat": lead, "play": low}, {"seat": (lead + 1) % P, "pass": True}]}
+    later.pop("result")
+    assert not zr.replay(later).over
+    with pytest.raises(CardlabError, match=f"event 0: seat {(lead + 1) % P} acts, but it is seat {lead}'s turn"):
+        zr.replay({**later, "events": [{"seat": (lead + 1) % P, "play": hands[(lead + 1) % P][0]}]})
+    with pytest.raises(CardlabError, match="bad record: leader 4: seats are 0..3"):
+        zr.replay({**later, "leader": 4})

@@ -636,7 +636,8 @@ class ZhengShangyou(Game):
         "the columns last_taken, last_best and loss_last (the taken action's chance minus the best's where it is "
         "clearly worse, else 0), and the summary counts them apart. A record of a game you played may give only "
         'your own dealt hand ("hands": {"2": "3D 4C ..."}) with every play you saw: the other seats then hold '
-        "unknown cards, and only your seat is reviewed (seeds/zheng-shangyou.md, Records and reviews)."
+        'unknown cards, and only your seat is reviewed; a later game of a match gives its "dealer" and '
+        '"leader" (seeds/zheng-shangyou.md, Records and reviews).'
     )
     simulate_epilog = (
         "Measures, per seat (seat 0 deals the first game, ZS-1) and pooled: winner (going out first), score "

@@ -66,6 +66,8 @@ SCHEMA: dict[str, Any] = {
         "seed": {"type": ["integer", "null"]},
         "strategies": {"type": "object", "additionalProperties": {"type": "string"}},
         "hands": {"type": "object", "additionalProperties": {"type": "string"}},
+        "dealer": {"type": "integer"},
+        "leader": {"type": "integer"},
         "events": {
             "type": "array",
             "items": {
@@ -177,6 +179,7 @@ class Game:
     hands: list[Counter]
     events: list[dict]
     full: dict = field(default_factory=dict)  # every variant's value
+    leader: int | None = None  # the record's first leader (a later game of a match), else ZS-3's
     states: list[State] = field(default_factory=list)  # the state before each event
     finished: list[int] = field(default_factory=list)
     over: bool = False
@@ -210,7 +213,13 @@ def replay(doc: dict) -> Game:
             raise CardlabError(f"bad record: strategies: {e}") from None
     hands: list[Counter] = []
     seen: Counter[int] = Counter()
-    dealt = hand_sizes(P, int(n_deal))
+    dealer, leader = doc.get("dealer", 0), doc.get("leader")
+    for name, v in (("dealer", dealer), ("leader", leader)):
+        if v is not None and not 0 <= v < P:
+            raise CardlabError(f"bad record: {name} {v}: seats are 0..{P - 1}")
+    # the deal goes one card at a time clockwise from the dealer (ZS-1): the dealer and the seats after it hold
+    # the odd cards
+    dealt = [hand_sizes(P, int(n_deal))[(s - dealer) % P] for s in range(P)]
     extra = sorted(set(doc["hands"]) - {str(s) for s in range(P)})
     if extra:
         raise CardlabError(f"bad record: hands: seat {extra[0]} in a {P}-player game (seats 0..{P - 1})")
@@ -239,7 +248,7 @@ def replay(doc: dict) -> Game:
         raise CardlabError(
             f"bad record: hands: seat {bad} holds {sizes[bad]} cards; the deal gives the seats {dealt} (ZS-1)"
         )
-    game = Game(P, variants, names, [Counter(h) for h in hands], doc["events"], full)
+    game = Game(P, variants, names, [Counter(h) for h in hands], doc["events"], full, leader)
     _play(game, zv, full, pool, int(n_deal))
     stated = doc.get("result")
     if stated is not None and stated != game.result():
@@ -260,7 +269,9 @@ def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter, n_deal: int) ->
             if c != UNKNOWN:
                 origin.setdefault(c, []).append(f"in seat {s}'s hand, as the record gives it")
     reserved: Counter[int] = Counter()  # a card the unknown first leader must hold (ZS-3): no other seat plays it
-    if not any(unknown):
+    if game.leader is not None:  # a later game of a match: the leader the variant gives, as the record says
+        leader = game.leader
+    elif not any(unknown):
         masks = [_masks(h) for h in hands]
         leader = int(K.first_leader(np.int64(P), np.array(masks, dtype=np.uint64).reshape(P, 2)))
     else:
@@ -277,7 +288,9 @@ def _play(game: Game, zv: np.ndarray, full: dict, pool: Counter, n_deal: int) ->
             raise CardlabError(f"bad record: event {i}: the game is over (only seat {_last(hands)} holds cards)")
         seat = ev["seat"]
         if seat != turn:
-            why = "leads the first game: it holds the lowest card, ZS-3" if i == 0 else "ZS-4"
+            why = "ZS-4"
+            if i == 0:
+                why = "the record's leader" if game.leader is not None else "it holds the lowest card and leads, ZS-3"
             raise CardlabError(f"bad record: event {i}: seat {seat} acts, but it is seat {turn}'s turn ({why})")
         game.states.append(
             State(turn, [Counter(h) for h in hands], None if current is None else Counter(current), by,

@@ -173,7 +173,7 @@ def test_jobs_report_progress_and_stop_when_cancelled(client):
     assert r.status_code == 202 and r.headers["location"] == f"/api/jobs/{r.json()['job']}"
     done = wait(client, r.json()["job"])
     assert done["state"] == "done" and done["result"]["meta"]["trials"] == 64
-    assert done["progress"]["stage"] == "running" and done["progress"]["trials"] == 64
+    assert done["progress"]["stage"] == "done" and done["progress"]["trials"] == 64
     # a long run (minutes) cancelled while it runs
     r = client.post("/api/jobs/odds/zheng-shangyou?trials=5000000", json=ZS)
     job = r.json()["job"]
@@ -186,7 +186,13 @@ def test_jobs_report_progress_and_stop_when_cancelled(client):
     view = wait(client, job)
     assert view["state"] == "cancelled" and view["error"] == "cancelled"
     assert time.monotonic() - t0 < 10
-    assert client.get(f"/api/jobs/{job}").status_code == 409
+    # the poll itself is fine: 200, the job's end in its state (a failed job's had been answered 400 or 409)
+    r = client.get(f"/api/jobs/{job}")
+    assert r.status_code == 200 and r.json()["state"] == "cancelled" and r.json()["progress"]["stage"] == "cancelled"
+    bad = wait(
+        client, client.post("/api/jobs/odds/zheng-shangyou?trials=8", json={**ZS, "hand": "3D ZZ"}).json()["job"]
+    )
+    assert bad["state"] == "failed" and "ZZ" in bad["error"]
     assert client.get("/api/jobs/nope").status_code == 404
 
 
@@ -292,3 +298,28 @@ def test_non_loopback_address_is_warned(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "warning: listening on 0.0.0.0, not on this machine only" in err
     assert started["host"] == "0.0.0.0"
+
+
+def test_what_a_web_client_sends_by_mistake(client):
+    """From a new user building on the API: a misspelt query parameter is refused (?trails=300 had run the default
+    analysis), a GET where a POST is expected is 405 with Allow (it had been 404, "no API endpoint"), invalid JSON
+    and an empty body say so, and the documented ZS "trick" object is taken (it had been an unknown field)."""
+    r = client.post("/api/odds/zheng-shangyou?trails=300", json=ZS)
+    assert (
+        r.status_code == 400
+        and r.json()["error"] == "unknown query parameter 'trails'; accepted: trials, precision, seed"
+    )
+    r = client.post("/api/review/zheng-shangyou?trials=300", json={})
+    assert r.status_code == 400 and "accepted: seat, precision, seed" in r.json()["error"]
+    r = client.get("/api/odds/zheng-shangyou")
+    assert r.status_code == 405 and r.headers["allow"] == "POST" and "use POST" in r.json()["error"]
+    r = client.post(
+        "/api/odds/zheng-shangyou?trials=8", content=b'{"hand": ', headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 400 and r.json()["error"].startswith("the request body is not valid JSON")
+    r = client.post("/api/odds/zheng-shangyou?trials=8")
+    assert r.status_code == 400 and r.json()["error"].startswith("the request body is empty")
+    trick = {k: v for k, v in ZS.items() if k not in ("current", "by")} | {"trick": {"current": "8S", "by": 3}}
+    a = client.post("/api/odds/zheng-shangyou?trials=64&seed=1", json=trick)
+    b = client.post("/api/odds/zheng-shangyou?trials=64&seed=1", json=ZS)
+    assert a.status_code == b.status_code == 200 and a.json()["rows"] == b.json()["rows"]

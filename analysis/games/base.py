@@ -210,6 +210,9 @@ class Game:
     slow_strategies: ClassVar[tuple[str, ...]] = ()
     #: what ``review --help`` adds for this game (its score, its own columns)
     review_notes: ClassVar[str] = ""
+    #: fields a position document may hold beside the odds options' (the HTTP API's schema takes them too), with
+    #: what each is
+    position_document_fields: ClassVar[dict[str, str]] = {}
     #: what one trial of its simulation is, in the plural (table headers: "20,000 deals")
     trial_noun: ClassVar[str] = "trials"
     compare_who: ClassVar[tuple[str, ...]] = ()

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import Body, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -180,8 +180,14 @@ def create_app(
         msg = err.get("msg", "invalid")
         if err.get("type") == "extra_forbidden":
             msg = "unknown field"
-        if err.get("type") in ("json_invalid", "model_attributes_type", "dict_type") and not field:
-            return _error(400, "the request body is not a JSON object")
+        if err.get("type") == "json_invalid":
+            why = (err.get("ctx") or {}).get("error", "")
+            return _error(400, f"the request body is not valid JSON{': ' + str(why) if why else ''}")
+        if err.get("type") == "missing" and list(err.get("loc", ())) == ["body"]:
+            return _error(400, "the request body is empty: send a JSON document (Content-Type: application/json)")
+        if err.get("type") in ("model_attributes_type", "dict_type") and not field:
+            kind = request.headers.get("content-type", "none")
+            return _error(400, f"the request body is not a JSON object (Content-Type {kind}; send application/json)")
         return _error(400, f"bad {field or 'request'}: {msg}")
 
     @app.exception_handler(StarletteHTTPException)
@@ -268,7 +274,8 @@ def create_app(
         job = jobs.get(job_id)
         if job is None:
             raise _Refused(404, f"no job {job_id!r} (finished jobs are kept for a while only)")
-        return JSONResponse(job.view(), status_code=job.status if job.done.is_set() and job.state != "done" else 200)
+        # 200 whatever the job's end: the poll itself is fine; a failed job says so in "state" and "error"
+        return JSONResponse(job.view())
 
     @app.delete("/api/jobs/{job_id}", summary="Cancel a job (a running analysis stops at its next batch)")
     def job_cancel(job_id: str) -> JSONResponse:
@@ -277,6 +284,19 @@ def create_app(
             raise _Refused(404, f"no job {job_id!r}")
         jobs.cancel(job)
         return JSONResponse(job.view())
+
+    def only(*names: str):
+        """A dependency refusing a query parameter the endpoint does not take (a misspelt ?trails=300 had been
+        ignored, and the default run made)."""
+
+        def check(request: Request) -> None:
+            bad = sorted(set(request.query_params) - set(names))
+            if bad:
+                raise _Refused(
+                    400, f"unknown query parameter {bad[0]!r}; accepted: {', '.join(names) if names else 'none'}"
+                )
+
+        return Depends(check)
 
     trials_q = Query(None, ge=1, description="run this many sampled layouts (trials or precision, not both)")
     precision_q = Query(
@@ -317,12 +337,13 @@ def create_app(
                 return odds, odds_start
 
             odds, odds_start = make_odds()
+            odds_q = [only("trials", "precision", "seed")]
             app.post(
                 f"/api/odds/{gid}", summary=f"{game.rules.name}: the advisor on a position (cardlab odds {gid})",
-                tags=[gid],
+                tags=[gid], dependencies=odds_q,
             )(odds)  # fmt: skip
             app.post(f"/api/jobs/odds/{gid}", summary=f"{game.rules.name}: start the advisor as a job", tags=[gid],
-                     status_code=202)(odds_start)  # fmt: skip
+                     status_code=202, dependencies=odds_q)(odds_start)  # fmt: skip
         if "review" in caps:
 
             def make_review(game=game):
@@ -359,10 +380,11 @@ def create_app(
                 return review, review_start
 
             review, review_start = make_review()
+            review_q = [only("seat", "precision", "seed")]
             app.post(f"/api/review/{gid}", summary=f"{game.rules.name}: review a record (cardlab review {gid})",
-                     tags=[gid])(review)  # fmt: skip
+                     tags=[gid], dependencies=review_q)(review)  # fmt: skip
             app.post(f"/api/jobs/review/{gid}", summary=f"{game.rules.name}: start a review as a job", tags=[gid],
-                     status_code=202)(review_start)  # fmt: skip
+                     status_code=202, dependencies=review_q)(review_start)  # fmt: skip
         if "record" in caps:
             rmodel = record_model(game)
 
@@ -377,7 +399,7 @@ def create_app(
                 return record
 
             app.post(f"/api/record/{gid}", summary=f"{game.rules.name}: simulate and record one game (cardlab record {gid})",
-                     tags=[gid])(make_record())  # fmt: skip
+                     tags=[gid], dependencies=[only()])(make_record())  # fmt: skip
 
     # --- the reports and the page -------------------------------------------------------------------------
 
@@ -387,8 +409,8 @@ def create_app(
         files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
         return {"folder": str(root), "files": [f for f in files if f.endswith((".html", ".md", ".png", ".csv"))]}
 
-    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "DELETE"], include_in_schema=False)
-    def unknown(rest: str):
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "DELETE", "PUT", "PATCH"], include_in_schema=False)
+    def unknown(rest: str, request: Request):
         parts = rest.split("/")
         if (
             len(parts) >= 2
@@ -398,6 +420,18 @@ def create_app(
             gid = parts[-1]
             cap = parts[-2] if parts[0] == "jobs" else parts[0]
             _game(gid, cap)  # refuses an unknown game, or one without the capability, with the accepted names
+        allowed = [
+            m
+            for r in app.routes
+            if getattr(r, "path", None) == f"/api/{rest}"
+            for m in getattr(r, "methods", None) or ()
+        ]
+        if allowed:  # the endpoint exists, for another method (a GET where a POST is expected)
+            return JSONResponse(
+                {"error": f"{request.method} is not accepted at /api/{rest}: use {' or '.join(sorted(allowed))}"},
+                status_code=405,
+                headers={"Allow": ", ".join(sorted(allowed))},
+            )
         raise _Refused(404, f"no API endpoint /api/{rest}; see /docs")
 
     if Path(reports).is_dir():

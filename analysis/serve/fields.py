@@ -111,6 +111,8 @@ def position_model(game: Game) -> type[BaseModel]:
     }
     for d in describe_fields(game):
         fields[d["name"]] = (_JSON_TYPES[d["kind"]] | None, Field(None, description=d["help"]))
+    for extra, what in game.position_document_fields.items():  # the document's own forms (ZS's "trick")
+        fields[extra] = (dict[str, Any] | None, Field(None, description=what))
     name = "".join(w.capitalize() for w in game.id.split("-")) + "Position"
     return create_model(name, __base__=_Document, **fields)
 

@@ -48,6 +48,8 @@ class Job:
         out: dict[str, Any] = {"job": self.id, "kind": self.kind, "game": self.game, "state": self.state}
         out["elapsed_s"] = round((self.finished or now) - self.started, 2) if self.started else 0.0
         out["progress"] = dict(self.progress)
+        if self.done.is_set():
+            out["progress"]["stage"] = self.state  # done, failed or cancelled: not the last stage it reported
         if self.state == "done":
             out["result"] = self.result
         if self.error is not None:

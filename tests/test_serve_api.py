@@ -323,3 +323,15 @@ def test_what_a_web_client_sends_by_mistake(client):
     a = client.post("/api/odds/zheng-shangyou?trials=64&seed=1", json=trick)
     b = client.post("/api/odds/zheng-shangyou?trials=64&seed=1", json=ZS)
     assert a.status_code == b.status_code == 200 and a.json()["rows"] == b.json()["rows"]
+
+
+def test_messages_and_schema_speak_the_apis_words(client):
+    """A position field is named as in the JSON document, not by its command-line flag ("give --hand" read as a
+    flag to a web developer), the server's own flags stay; the schema page lists 400 for bad input, as the
+    server answers, not FastAPI's 422."""
+    r = client.post("/api/odds/zheng-shangyou?trials=8", json={**ZS, "cards_left": {"1": -6, "2": 6, "3": 2}})
+    assert r.status_code == 400 and r.json()["error"].startswith("bad cards_left 1=-6")
+    r = client.post(f"/api/odds/zheng-shangyou?trials={10**9}", json=ZS)
+    assert "(cardlab serve --max-trials)" in r.json()["error"]
+    ops = client.get("/openapi.json").json()["paths"]["/api/odds/zheng-shangyou"]["post"]["responses"]
+    assert "422" not in ops and "400" in ops

@@ -13,6 +13,7 @@ static folder and the reports folder.
 # are made per game at run time (locals a string annotation could not name)
 import asyncio
 import contextlib
+import functools
 import json
 import re
 from pathlib import Path
@@ -43,7 +44,31 @@ REVIEW_PRECISION = (0.005, 0.2)  # the review's --precision range the server acc
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": _api_words(message)}, status_code=status)
+
+
+@functools.cache
+def _flag_words() -> tuple[re.Pattern, dict[str, str]]:
+    """The command-line flags of the advisor's position fields, and the document field each stands for here."""
+    words = {o.flag: o.name for g in registry.all_games() for o in g.odds_options if o.name != "position"}
+    words |= {"--strategy": "models", "--variant": "variants"}
+    return re.compile("|".join(re.escape(f) for f in sorted(words, key=len, reverse=True)) + r"(?![\w-])"), words
+
+
+def _view(job: Job) -> dict:
+    """A job as the API shows it: its error, if any, in the API's words."""
+    view = job.view()
+    if "error" in view:
+        view["error"] = _api_words(view["error"])
+    return view
+
+
+def _api_words(message: str) -> str:
+    """A message of the shared checking code in the API's words: a position field by its JSON name, not its
+    command-line flag ("give --hand" -> "give hand", "bad --cards-left 1=-6" -> "bad cards_left 1=-6"). The
+    server's own flags (cardlab serve --max-trials) are not position fields and stay as they are."""
+    pattern, words = _flag_words()
+    return pattern.sub(lambda m: words[m.group(0)], message)
 
 
 class _BodyLimit:
@@ -275,7 +300,7 @@ def create_app(
         if job is None:
             raise _Refused(404, f"no job {job_id!r} (finished jobs are kept for a while only)")
         # 200 whatever the job's end: the poll itself is fine; a failed job says so in "state" and "error"
-        return JSONResponse(job.view())
+        return JSONResponse(_view(job))
 
     @app.delete("/api/jobs/{job_id}", summary="Cancel a job (a running analysis stops at its next batch)")
     def job_cancel(job_id: str) -> JSONResponse:
@@ -283,7 +308,7 @@ def create_app(
         if job is None:
             raise _Refused(404, f"no job {job_id!r}")
         jobs.cancel(job)
-        return JSONResponse(job.view())
+        return JSONResponse(_view(job))
 
     def only(*names: str):
         """A dependency refusing a query parameter the endpoint does not take (a misspelt ?trails=300 had been
@@ -442,5 +467,18 @@ def create_app(
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    # the schema page as the server answers: bad input is 400 with {"error": "one line"}, not FastAPI's 422
+    base_openapi = app.openapi
+
+    def openapi() -> dict:
+        schema = base_openapi()
+        for ops in schema.get("paths", {}).values():
+            for op in ops.values():
+                responses = op.get("responses", {})
+                if responses.pop("422", None) is not None:
+                    responses.setdefault("400", {"description": 'bad input: {"error": "one line"}'})
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.add_middleware(_BodyLimit, limit=max_body)
     return app

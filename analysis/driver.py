@@ -583,7 +583,7 @@ def _measure_names(spec: KernelSpec, key0, key1, progress: bool, zero: bool = Tr
                 return names
         except (ArithmeticError, KeyError, AttributeError, ValueError, IndexError):
             pass
-    _compile_note(spec, say=progress)
+    spec_compile_note(spec, say=progress)
     rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 64, 64, key0, key1, spec.n_counts)
     return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 64, spec)["measure"]))
 
@@ -663,7 +663,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                 break
             if executor is None:
                 # the run's time then includes compiling its kernels, which the meta says
-                compiling = _compile_note(spec, say=progress)
+                compiling = spec_compile_note(spec, say=progress)
                 executor = make_executor()
                 fewest = max(1, executor.workers if executor.backend != "threads" else _numba_threads())
                 if not per_batch:
@@ -752,7 +752,7 @@ def silence_compile_note(game: str) -> None:
     _announced.add(game)
 
 
-def _compile_note(spec: KernelSpec, say: bool = True) -> bool:
+def spec_compile_note(spec: KernelSpec, say: bool = True) -> bool:
     """:func:`compile_note` for a spec's kernel, after waiting for a helper compiling it (:mod:`.compile_ahead`)."""
     from .compile_ahead import wait_for
 

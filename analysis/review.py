@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from .driver import KernelSpec, notify
+from .driver import KernelSpec, notify, spec_compile_note
 from .driver import run as run_spec
 from .errors import CardlabError
 from .tables import Result
@@ -106,6 +106,8 @@ def judge(
             continue
         if taken not in names:
             raise CardlabError(f"event {i}: the action taken ({taken}) is not among the advisor's ({names[:3]} ...)")
+        if progress:  # the runs below are quiet: a cold first review said nothing while it compiled (27 s)
+            spec_compile_note(spec)
         res = run_spec(
             spec, precision=precision, seed=seed, chunk_size=chunk_size, threads=threads, progress=False,
             look_every_chunk=True,

@@ -308,7 +308,7 @@ def test_the_compile_note_is_printed_once_a_game(monkeypatch, capsys):
     monkeypatch.setattr(kernels._jit, "is_cached", lambda f: False)
     monkeypatch.setattr(driver, "_announced", set())
     other = dataclasses.replace(SPEC, game="bismarck")
-    assert driver._compile_note(SPEC) and driver._compile_note(SPEC) and driver._compile_note(other)
+    assert driver.spec_compile_note(SPEC) and driver.spec_compile_note(SPEC) and driver.spec_compile_note(other)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2
     assert "compiling the bisko-bobo kernels" in lines[0] and "compiling the bismarck kernels" in lines[1]

@@ -427,3 +427,16 @@ def test_a_later_game_of_a_match_names_its_dealer_and_leader(example):
         zr.replay({**later, "events": [{"seat": (lead + 1) % P, "play": hands[(lead + 1) % P][0]}]})
     with pytest.raises(CardlabError, match="bad record: leader 4: seats are 0..3"):
         zr.replay({**later, "leader": 4})
+
+
+def test_a_review_says_when_it_compiles(example, monkeypatch):
+    """The review's advisor runs are quiet: a cold first review said nothing for its 27 s of compiling. With
+    progress on, it asks for the compile note (said once a game, and only where the kernel is not cached yet)."""
+    import analysis.review as rv
+
+    asked: list[str] = []
+    monkeypatch.setattr(rv, "spec_compile_note", lambda spec, say=True: asked.append(spec.game) or False)
+    zr.review(example, seat=2, precision=0.2, progress=False)
+    assert asked == []
+    zr.review(example, seat=2, precision=0.2, progress=True)
+    assert asked and set(asked) == {"zheng-shangyou"}

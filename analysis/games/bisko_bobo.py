@@ -1391,7 +1391,10 @@ class BiskoBobo(Game):
 
     def inert_variants(self, given, players, options):
         out = {}
-        if str(given.get("allow_same_suit_split", "false")) == "true" and given.get("flingo_reward_chain") != "true":
+        if (
+            str(given.get("allow_same_suit_split", "false")) == "true"
+            and str(given.get("flingo_reward_chain")).lower() != "true"
+        ):
             # without the reward chain no set in play passes 6 cards (with it, no claim is made)
             out["allow_same_suit_split"] = (
                 "every set in play holds at most 6 cards, and such a set has the same best type either way "

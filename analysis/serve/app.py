@@ -253,17 +253,12 @@ def create_app(
 
     def record_work(game: Game, req: dict):
         def work():
-            from ..rules import parse_variant_options
-
+            # the game reads variants as a dict and strategies as the API gives them (rules.strategy_items)
             strategies = req.pop("strategies", None)
             variants = req.pop("variants", None)
             options = {k: v for k, v in req.items() if v is not None and k not in ("seed", "players")}
             return game.record(
-                seed=req.get("seed", 0),
-                players=req.get("players"),
-                variants=parse_variant_options([f"{k}={v}" for k, v in (variants or {}).items()]),
-                strategies=[strategies] if isinstance(strategies, str) else strategies,
-                **options,
+                seed=req.get("seed", 0), players=req.get("players"), variants=variants, strategies=strategies, **options
             )
 
         return work

@@ -47,6 +47,10 @@ class _Once(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+#: the options whose items are NAME=VALUE variants (keyed by the name), not strategies (keyed by the seat)
+VARIANT_FLAGS = ("--variant", "--challenger-variant")
+
+
 class _AppendKeyed(argparse._AppendAction):
     """A repeatable option whose items each set one thing (``--variant NAME=VALUE``: a variant; ``--strategy
     SEAT=NAME``: a seat, a bare ``NAME``: the seats no SEAT=NAME sets, in either order,
@@ -57,12 +61,12 @@ class _AppendKeyed(argparse._AppendAction):
         text = str(values)
         keys = namespace.__dict__.setdefault("_keys", {}).setdefault(self.dest, set())
         if "=" not in text:
-            if option_string == "--variant":  # malformed: refused with its own message where it is read
+            if option_string in VARIANT_FLAGS:  # malformed: refused with its own message where it is read
                 return super().__call__(parser, namespace, values, option_string)
             key = "*"
         else:
             key = text.partition("=")[0].strip()
-            if option_string != "--variant":
+            if option_string not in VARIANT_FLAGS:
                 try:
                     key = str(int(key))  # "00" and "0" are the same seat
                 except ValueError:
@@ -306,6 +310,19 @@ def _game_parsers(sub, command: str, capability: str, help: str, description: st
             yield game, game.id, gp.add_parser(game.id, help=game.name, description=f"{game.name}: {help}")
 
 
+def _every_game(sub, command: str, help: str):
+    """A command every game has (its sub-parsers are added by the caller, one a game)."""
+    gp = sub.add_parser(command, help=help).add_subparsers(
+        dest="game",
+        metavar="GAME",
+        parser_class=_Parser,
+        action=_GameParsers,
+        help=f"one of: {', '.join(registry.game_ids())}",
+    )
+    cast(_GameParsers, gp).capability = "simulate"
+    return gp
+
+
 def build_parser() -> _Parser:
     p = _Parser(prog="cardlab", description="cardlab: a Monte Carlo strategy lab for four card games.")
     p.add_argument("--version", action="version", version=f"cardlab {__version__}")
@@ -314,15 +331,7 @@ def build_parser() -> _Parser:
     g = sub.add_parser("games", help="list the games, their capabilities, variants and strategies")
     add_output_options(g)
 
-    sub_simulate = sub.add_parser("simulate", help="simulate a game and tabulate what happened")
-    gp = sub_simulate.add_subparsers(
-        dest="game",
-        metavar="GAME",
-        parser_class=_Parser,
-        action=_GameParsers,
-        help=f"one of: {', '.join(registry.game_ids())}",
-    )
-    cast(_GameParsers, gp).capability = "simulate"
+    gp = _every_game(sub, "simulate", "simulate a game and tabulate what happened")
     for game in registry.all_games():
         s = gp.add_parser(game.id, help=game.name, description=f"simulate {game.name} and tabulate what happened")
         s.epilog = game.simulate_epilog
@@ -414,6 +423,39 @@ def build_parser() -> _Parser:
             opt.add_to(c)
         c.epilog = game.compare_epilog
         add_run_options(c, game, strategies=False)
+
+    gp = _every_game(
+        sub,
+        "compare-variants",
+        "paired comparison of two sets of rule variants on the same deals: does this rule change the figures?",
+    )
+    for game in registry.all_games():
+        v = gp.add_parser(
+            game.id,
+            help=game.name,
+            description=f"{game.name}: simulate twice on the same seed, with the field's variants (--variant, else "
+            "the defaults) and with the challenger's (the field's with each --challenger-variant changed), and "
+            "tabulate every measure of simulate under both with the difference challenger - field and its 95% "
+            "interval. The same deals both ways where the rule leaves the deal alone, so the deal-to-deal spread "
+            "cancels in the difference.",
+        )
+        v.add_argument(
+            "--challenger-variant",
+            action=_AppendKeyed,
+            required=True,
+            metavar="NAME=VALUE",
+            help=f"a variant the challenger's rules set otherwise (repeatable): {', '.join(game.rules.variants)} "
+            "(cardlab games lists their values)",
+        )
+        for o in game.simulate_options:
+            o.add_to(v)
+        v.epilog = (
+            "Rows: simulate's, each with field_value, challenger_value and estimate (challenger - field); the "
+            "interval is a jackknife over groups of chunks (both runs' chunk i hold the same trials), t on groups - 1 "
+            "degrees of freedom; a short run is cut into 32 chunks or more. --trials N counts each rule set's "
+            "trials. --checkpoint FILE keeps FILE.field and FILE.challenger."
+        )
+        add_run_options(v, game)
 
     for game, _, i in _game_parsers(
         sub, "improve", "improve", "compute the recommended strategy by iterated best responses"
@@ -712,7 +754,8 @@ def describe_games() -> list[dict]:
                 "rules": g.data["game"].get("rules"),
                 "players": g.players,
                 "capabilities": {c: c in caps for c in CAPABILITIES},
-                "commands": ["simulate"] + [CAPABILITIES[c].command for c in caps if CAPABILITIES[c].command],
+                "commands": ["simulate", "compare-variants"]
+                + [CAPABILITIES[c].command for c in caps if CAPABILITIES[c].command],
                 "exact_tables": list(game.exact_tables),
                 "solve_deals": list(game.solve_deals),
                 "variants": {
@@ -902,6 +945,21 @@ def _cmd_compare(game: Game, args) -> None:
         result.meta["variants_without_effect"] = inert
     emit_result(result, args, game)
     _precision_note(result, args)
+
+
+def _cmd_compare_variants(game: Game, args) -> None:
+    result = game.compare_variants(
+        parse_variant_options(args.challenger_variant, "--challenger-variant"),
+        players=getattr(args, "players", None),
+        variants=parse_variant_options(args.variant),
+        strategies=args.strategy,
+        run=run_options(args),
+        **_given(args, game.simulate_options),
+    )
+    for name, why in result.meta.get("variants_without_effect", {}).items():
+        value = result.meta["challenger_variants"][name]
+        print(f"cardlab: note: --challenger-variant {name}={value} has no effect here: {why}", file=sys.stderr)
+    emit_result(result, args, game)
 
 
 def _cmd_improve(game: Game, args) -> None:
@@ -1127,6 +1185,7 @@ GAME_COMMANDS = {
     "exact": _cmd_exact,
     "odds": _cmd_odds,
     "compare": _cmd_compare,
+    "compare-variants": _cmd_compare_variants,
     "improve": _cmd_improve,
     "solve": _cmd_solve,
     "record": _cmd_record,
@@ -1162,7 +1221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.game is None:
                 cap = (
                     "simulate"
-                    if args.command == "simulate"
+                    if args.command in ("simulate", "compare-variants")
                     else next(c.name for c in CAPABILITIES.values() if c.command == args.command)
                 )
                 ids = registry.game_ids() if cap == "simulate" else registry.games_with(cap)

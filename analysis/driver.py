@@ -738,7 +738,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
         meta["precision_achieved_by_measure"] = hw_by_measure
         meta["precision_reached"] = reached
         meta["looks"] = looks
-    return Result(table=table, meta=meta, headline=spec.precision_measures)
+    return Result(table=table, meta=meta, headline=spec.precision_measures, chunk_counts=rows)
 
 
 #: the games whose compile note this process has printed: a command that runs several kernels of a game (a

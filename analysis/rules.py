@@ -111,13 +111,13 @@ def load_game(game: str) -> GameRules:
     return _load(str(seeds_dir() / f"{game}.toml"))
 
 
-def parse_variant_options(items: list[str] | None) -> dict[str, str]:
-    """``["name=value", ...]`` to a dict; a malformed item is an error."""
+def parse_variant_options(items: list[str] | None, flag: str = "--variant") -> dict[str, str]:
+    """``["name=value", ...]`` (the values of ``flag``) to a dict; a malformed item is an error."""
     out: dict[str, str] = {}
     for item in items or []:
         name, eq, value = item.partition("=")
         if not eq or not name or not value:
-            raise CardlabError(f"bad --variant {item!r}: expected NAME=VALUE")
+            raise CardlabError(f"bad {flag} {item!r}: expected NAME=VALUE")
         out[name.strip()] = value.strip()
     return out
 

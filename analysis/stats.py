@@ -1,5 +1,6 @@
 """Interval estimates, vectorised over numpy arrays and pandas columns.
 
+* :func:`t_value` -- Student's t quantile (intervals from a few dozen batches: a jackknife over chunks);
 * :func:`wilson` -- Wilson score interval for a binomial proportion (the default for events);
 * :func:`mean_interval` -- mean, standard error and normal interval from a sum and a sum of squares
   (payoffs: split wins, points, tricks);
@@ -24,6 +25,36 @@ def z_value(confidence: float = 0.95) -> float:
     if not 0.0 < confidence < 1.0:
         raise ValueError("confidence must be in (0, 1)")
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def t_value(confidence: float, df: int) -> float:
+    """Two-sided quantile of Student's t with ``df`` degrees of freedom: ``t_value(0.95, 4)`` is about 2.776.
+    The density integrated by Simpson's rule on 4,000 panels and the bound found by bisection (accurate to
+    about 1e-6 for ``df`` >= 1; large ``df`` tends to :func:`z_value`).
+
+    >>> round(t_value(0.95, 4), 3), round(t_value(0.95, 31), 3), round(t_value(0.95, 1), 2)
+    (2.776, 2.04, 12.71)
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError("confidence must be in (0, 1)")
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    nu = float(df)
+    c = math.exp(math.lgamma((nu + 1) / 2) - math.lgamma(nu / 2)) / math.sqrt(nu * math.pi)
+
+    def mass(t: float) -> float:  # P(0 < T < t)
+        x = np.linspace(0.0, t, 4001)
+        f = c * (1.0 + x * x / nu) ** (-(nu + 1) / 2)
+        return float((t / 4000 / 3) * (f[0] + f[-1] + 4 * f[1:-1:2].sum() + 2 * f[2:-1:2].sum()))
+
+    want = confidence / 2.0
+    lo, hi = z_value(confidence), 2.0
+    while mass(hi) < want:
+        hi *= 2.0
+    for _ in range(60):
+        mid = (lo + hi) / 2.0
+        lo, hi = (mid, hi) if mass(mid) < want else (lo, mid)
+    return (lo + hi) / 2.0
 
 
 def wilson(successes, trials, confidence: float = 0.95):

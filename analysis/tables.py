@@ -267,6 +267,9 @@ class Result:
     #: header names only the variants changed; and what one trial is ("deals", "games")
     variant_defaults: dict | None = None
     unit: str = "trials"
+    #: a simulation's counts chunk by chunk (the driver's rows, int64[chunks, n_counts]), for estimates that
+    #: need more than the merged counts (a paired comparison of two runs' chunks); not written out
+    chunk_counts: Any = field(default=None, compare=False, repr=False)
 
     def rows(self) -> list[dict]:
         return [{k: _clean(v) for k, v in r.items()} for r in self.table.to_dict(orient="records")]
@@ -332,6 +335,12 @@ class Result:
             d = self.variant_defaults or {}
             changed = {k: v for k, v in variants.items() if str(d.get(k)) != str(v)}
             lines.append("variants: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "the defaults"))
+        if isinstance(m.get("challenger_variants"), dict):  # compare-variants: what the challenger's rules change
+            lines.append(
+                "challenger: "
+                + ", ".join(f"{k}={v}" for k, v in m["challenger_variants"].items())
+                + " (field_value under the variants above, challenger_value under these; estimate: challenger - field)"
+            )
         size = []
         if "trials" in m:
             size.append(f"{m['trials']:,} {self.unit}")

@@ -524,6 +524,69 @@ BAD = [
         "0 to 3",
     ),
     (["report", "bisko-bobo", "--scale", "nan"], "bad --scale nan"),
+    (["compare-variants"], "give a game after compare-variants; accepted: biscuits, bisko-bobo, bismarck, zheng"),
+    # compare-variants: the challenger's rules must differ, name known variants and run a fixed size
+    (["compare-variants", "bisko-bobo", "--trials", "9"], "--challenger-variant"),
+    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie", "--trials", "9"], "bad --challenger-"),
+    (["compare-variants", "bisko-bobo", "--challenger-variant", "nosuch=1", "--trials", "9"], "unknown variant 'nos"),
+    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=x", "--trials", "9"], "accepted: split,"),
+    (
+        [
+            "compare-variants",
+            "bisko-bobo",
+            "--variant",
+            "exact_tie=redeal",
+            "--challenger-variant",
+            "exact_tie=redeal",
+            "--trials",
+            "9",
+        ],
+        "are the field's: nothing to compare",
+    ),  # fmt: skip
+    (
+        [
+            "compare-variants",
+            "bisko-bobo",
+            "--challenger-variant",
+            "exact_tie=redeal",
+            "--challenger-variant",
+            "exact_tie=split",
+            "--trials",
+            "9",
+        ],
+        "--challenger-variant sets 'exact_tie' twice",
+    ),  # fmt: skip
+    (
+        ["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal", "--precision", "0.01"],
+        "give --trials N (--precision is for simulate and compare)",
+    ),
+    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal"], "give --trials N"),
+    (
+        [
+            "compare-variants",
+            "bisko-bobo",
+            "--challenger-variant",
+            "exact_tie=redeal",
+            "--trials",
+            "9",
+            "--measure",
+            "nosuch",
+        ],
+        "unknown measure 'nosuch'",
+    ),  # fmt: skip
+    (
+        [
+            "compare-variants",
+            "bisko-bobo",
+            "--challenger-variant",
+            "exact_tie=redeal",
+            "--players",
+            "9",
+            "--trials",
+            "9",
+        ],
+        "takes 2 to 6 players, not 9",
+    ),
     (["report", "bisko-bobo", "--scale", "inf"], "bad --scale inf"),
     (["strong-field"], "give a game; accepted: biscuits, bismarck, zheng-shangyou"),
     (["simulate", "bismarck", "--strategy", "pimc", "--pimc-from", "16", "--trials", "5"], "bad --pimc-from 16"),
@@ -1042,3 +1105,23 @@ def test_a_name_for_every_seat_may_come_after_a_seat_name():
     a = run(*argv, "--strategy", "0=random", "--strategy", "heuristic")
     b = run(*argv, "--strategy", "heuristic", "--strategy", "0=random")
     assert a[0] == b[0] == 0 and a[1] == b[1]
+
+
+def _commands_taking_a_game():
+    from analysis.cli import build_parser
+
+    out = []
+    for sp in (a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)):
+        for command, cp in sp.choices.items():
+            if any(isinstance(a, argparse._SubParsersAction) for a in cp._actions):
+                out.append(command)
+    return out
+
+
+@pytest.mark.parametrize("command", _commands_taking_a_game())
+def test_every_command_without_a_game_names_the_games(command, capsys):
+    """``cardlab COMMAND`` with no game: one line naming the games that have the command (compare-variants, new,
+    had escaped with a traceback)."""
+    code = main([command])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and f"give a game after {command}; accepted: " in err, err

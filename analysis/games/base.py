@@ -400,6 +400,27 @@ class Game:
                     )
         return result
 
+    def compare_variants(
+        self,
+        challenger: dict[str, Any],
+        *,
+        players: int | None = None,
+        variants: dict[str, Any] | None = None,
+        strategies: Any = None,
+        run: RunOptions | None = None,
+        **options: Any,
+    ) -> Result:
+        """Two rule sets on the same deals (``cardlab compare-variants``): the simulation under ``variants``
+        (the field's) and under the same with ``challenger``'s changes, every seat playing ``strategies`` both
+        times; each row of the simulation's table with ``field_value``, ``challenger_value`` and the paired
+        difference challenger - field (``estimate``, ``ci_low``, ``ci_high``). ``options``:
+        :attr:`simulate_options`' values. See :mod:`analysis.variant_compare`."""
+        from ..variant_compare import compare_variants
+
+        return compare_variants(
+            self, challenger, players=players, variants=variants, strategies=strategies, run=run, **options
+        )
+
     def _compare_key(self, who, spec: KernelSpec) -> tuple[str | None, Any]:
         if who is None:
             return None, None

@@ -251,7 +251,8 @@ def add_run_options(
         "--chunk-size",
         type=positive_int,
         help=f"trials per chunk, a thread's unit of work (default {DEFAULT_CHUNK_SIZE:,}; 16 or fewer with a search "
-        "or solver player)",
+        "or solver player; a short simulate run is cut into 32 chunks or more, for the jackknife intervals of its "
+        "pooled rows)",
     )
     add_variant_option(p, game)
     if strategies:

@@ -44,6 +44,7 @@ import pandas as pd
 from . import __version__
 from .checkpoint import Checkpoint, CheckpointWriteError
 from .errors import BackendFailed, CardlabError, Interrupted, SaveFailed, Terminated, accepted
+from .jackknife import chunk_size_for, with_pooled_intervals
 from .stats import half_width
 from .tables import Result
 
@@ -109,6 +110,11 @@ class KernelSpec:
     #: one chunk, the other threads idle. A --trials run's counts do not depend on it (each trial draws from its
     #: own streams); precision mode looks at whole chunks (its first look stays at 4,096 trials: :func:`run`)
     chunk_size: int | None = None
+    #: the table's rows pooled over seats (teams, roles), and means without a sum of squares, take their
+    #: intervals from the jackknife over the run's chunks (:func:`analysis.jackknife.with_pooled_intervals`): a
+    #: simulation's seats of one deal are not independent trials. Not in the fingerprint: the counts, and so a
+    #: checkpoint, are the same either way
+    pooled_by_chunks: bool = False
 
     def fingerprint(self) -> str:
         h = hashlib.sha256()
@@ -525,6 +531,8 @@ def run(
         )
     if chunk_size is None:
         chunk_size = spec.chunk_size or DEFAULT_CHUNK_SIZE
+        if spec.pooled_by_chunks and trials is not None:  # a short run in chunks enough for the jackknife
+            chunk_size = chunk_size_for(trials, chunk_size)
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     # precision mode's first look: after as many trials as one default chunk, whatever the chunk size (small chunks
@@ -620,6 +628,15 @@ def next_look(n_chunks: int, half_width: float, precision: float, max_chunks: in
     return min(max(n_chunks + 1, int(np.ceil(n_chunks * grow))), max_chunks)
 
 
+def _table(spec: KernelSpec, rows: np.ndarray, trials: int, chunk_size: int):
+    """The tidy table of ``rows`` (chunks of counts) for ``trials`` trials; pooled rows by the jackknife where the
+    spec asks (:attr:`KernelSpec.pooled_by_chunks`)."""
+    table = spec.tabulate(rows.sum(axis=0), trials, spec)
+    if spec.pooled_by_chunks and len(table):
+        table = with_pooled_intervals(table, spec, rows, trials, chunk_size)
+    return table
+
+
 def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, plan: _Plan, make_executor, progress):
     trials, precision, chunk_size = plan.trials, plan.precision, plan.chunk_size
     t0 = time.perf_counter()
@@ -644,7 +661,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
                 # a look, at a chunk count fixed by the work: the looks a resumed run's rows already cover are
                 # replayed on them, so it stops where the uninterrupted run stops
                 looks += 1
-                table = spec.tabulate(rows[:target].sum(axis=0), target * chunk_size, spec)
+                table = _table(spec, rows[:target], target * chunk_size, chunk_size)
                 hw_by_measure = _half_widths(table, spec.precision_measures)
                 hw = max(hw_by_measure.values(), default=float("inf"))
                 if bar is not None:
@@ -714,7 +731,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             executor.close()
     elapsed = time.perf_counter() - t0
     used = min(len(rows) * chunk_size, trials) if trials is not None else len(rows) * chunk_size
-    table = spec.tabulate(rows.sum(axis=0), used, spec)
+    table = _table(spec, rows, used, chunk_size)
     meta: dict[str, Any] = {
         "game": spec.game,
         **spec.describe,

@@ -27,69 +27,9 @@ import pandas as pd
 from .driver import DEFAULT_CHUNK_SIZE
 from .driver import run as run_spec
 from .errors import CardlabError
+from .jackknife import chunk_size_for, column_of, jackknife_se, key_columns, replicates, row_keys
 from .stats import t_value
 from .tables import Result, _decimals, _fixed
-
-#: the jackknife's groups of chunks, at most: enough degrees of freedom for t (t at 31 df is 2.04 against the
-#: normal's 1.96), few enough that the tables of the deleted groups take a moment
-GROUPS = 32
-#: the chunks a run is split into at least, where the trials allow: the spec's chunk size shrinks for a short run
-#: (a --trials run's rows do not depend on the chunk size)
-MIN_CHUNKS = GROUPS
-
-
-def _key_columns(table: pd.DataFrame) -> list[str]:
-    """The columns that name a row (measure, seat, round, ...): every game's tidy table has them before
-    ``trials``."""
-    cols = list(table.columns)
-    return cols[: cols.index("trials")] if "trials" in cols else ["measure"]
-
-
-def _keys(table: pd.DataFrame, cols: list[str]) -> list[tuple]:
-    return [tuple("" if pd.isna(v) else str(v) for v in row) for row in table[cols].itertuples(index=False)]
-
-
-def _column(table: pd.DataFrame, name: str, order: dict[tuple, int], cols: list[str]) -> np.ndarray:
-    """Column ``name`` of ``table`` in the row order of ``order`` (NaN where the table lacks the row)."""
-    out = np.full(len(order), np.nan)
-    for k, e in zip(_keys(table, cols), table[name].to_numpy(dtype=float), strict=True):
-        i = order.get(k)
-        if i is not None:
-            out[i] = e
-    return out
-
-
-def chunk_trials(n_chunks: int, chunk_size: int, trials: int) -> np.ndarray:
-    """The trials each chunk ran: whole chunks but the last, which stops at ``trials``."""
-    n = np.full(n_chunks, chunk_size, dtype=np.int64)
-    n[-1] = trials - chunk_size * (n_chunks - 1)
-    return n
-
-
-def groups_of(n_chunks: int) -> list[np.ndarray]:
-    """The jackknife's groups: consecutive chunks, at most :data:`GROUPS` groups of sizes within one."""
-    return np.array_split(np.arange(n_chunks), min(GROUPS, n_chunks))
-
-
-def replicates(spec, rows: np.ndarray, trials: int, chunk_size: int, order: dict[tuple, int], cols: list[str]):
-    """The estimates of ``order``'s rows with each group of chunks left out in turn: float[groups, rows]."""
-    per_chunk = chunk_trials(len(rows), chunk_size, trials)
-    total = rows.sum(axis=0)
-    groups = groups_of(len(rows))
-    out = np.empty((len(groups), len(order)))
-    for j, idx in enumerate(groups):
-        left = trials - int(per_chunk[idx].sum())
-        out[j] = _column(spec.tabulate(total - rows[idx].sum(axis=0), left, spec), "estimate", order, cols)
-    return out
-
-
-def jackknife_se(reps: np.ndarray) -> np.ndarray:
-    """The delete-one-group jackknife's standard error of each column of ``reps`` (NaN with one group)."""
-    g = len(reps)
-    if g < 2:
-        return np.full(reps.shape[1], np.nan)
-    with np.errstate(invalid="ignore"):
-        return np.sqrt((g - 1) / g * ((reps - reps.mean(axis=0)) ** 2).sum(axis=0))
 
 
 def paired_jackknife(spec_a, spec_b, rows_a, rows_b, trials: int, chunk_size: int, confidence: float = 0.95):
@@ -105,15 +45,15 @@ def paired_jackknife(spec_a, spec_b, rows_a, rows_b, trials: int, chunk_size: in
         raise ValueError("the two runs must hold the same chunks")
     table_a = spec_a.tabulate(rows_a.sum(axis=0), trials, spec_a)
     table_b = spec_b.tabulate(rows_b.sum(axis=0), trials, spec_b)
-    cols = _key_columns(table_a)
-    if _key_columns(table_b) != cols:
+    cols = key_columns(table_a)
+    if key_columns(table_b) != cols:
         raise CardlabError("the two rule sets' tables have different columns: they cannot be compared row by row")
-    keys_b = set(_keys(table_b, cols))
-    base = table_a.iloc[[i for i, k in enumerate(_keys(table_a, cols)) if k in keys_b]].reset_index(drop=True)
-    order = {k: i for i, k in enumerate(_keys(base, cols))}
-    a = _column(table_a, "estimate", order, cols)
-    b = _column(table_b, "estimate", order, cols)
-    fixed = (_column(table_a, "std_error", order, cols) == 0) & (_column(table_b, "std_error", order, cols) == 0)
+    keys_b = set(row_keys(table_b, cols))
+    base = table_a.iloc[[i for i, k in enumerate(row_keys(table_a, cols)) if k in keys_b]].reset_index(drop=True)
+    order = {k: i for i, k in enumerate(row_keys(base, cols))}
+    a = column_of(table_a, "estimate", order, cols)
+    b = column_of(table_b, "estimate", order, cols)
+    fixed = (column_of(table_a, "std_error", order, cols) == 0) & (column_of(table_b, "std_error", order, cols) == 0)
     diff = b - a
     reps = replicates(spec_b, rows_b, trials, chunk_size, order, cols)
     reps -= replicates(spec_a, rows_a, trials, chunk_size, order, cols)
@@ -168,8 +108,8 @@ def verdict(
     if not len(sampled):
         return f"{head}: {measure} is fixed by the rules in every row here"
     # the key columns that tell these rows apart (round 3 of a one-round run is in the header already)
-    keys = [c for c in _key_columns(table) if c != "measure" and sampled[c].astype(str).nunique() > 1]
-    pooled = [c for c in _key_columns(table) if c in ("seat", "team", "role")]
+    keys = [c for c in key_columns(table) if c != "measure" and sampled[c].astype(str).nunique() > 1]
+    pooled = [c for c in key_columns(table) if c in ("seat", "team", "role")]
     if (sampled["std_error"] == 0).all() and (sampled["estimate"] == 0).all():
         return (
             f"{head}: {measure} the same in every row on all {int(sampled['trials'].max()):,} trials (the rule "
@@ -243,9 +183,8 @@ def compare_variants(
         raise CardlabError("give --trials N: the number of trials each rule set runs, on the same deals")
     kw = run.kwargs()
     trials = kw["trials"]
-    if kw["chunk_size"] is None:  # at least MIN_CHUNKS chunks where the trials allow: the jackknife's groups
-        size = spec_a.chunk_size or DEFAULT_CHUNK_SIZE
-        kw["chunk_size"] = max(1, min(size, -(-trials // MIN_CHUNKS)))
+    if kw["chunk_size"] is None:  # at least GROUPS chunks where the trials allow: the jackknife's groups
+        kw["chunk_size"] = chunk_size_for(trials, spec_a.chunk_size or DEFAULT_CHUNK_SIZE)
     ck = kw.pop("checkpoint")  # measures stay: a name the table lacks is refused before any work
     res_a = run_spec(spec_a, **kw, checkpoint=f"{ck}.field" if ck else None)
     res_b = run_spec(spec_b, **kw, checkpoint=f"{ck}.challenger" if ck else None)

@@ -15,16 +15,8 @@ import pytest
 from analysis import driver, games
 from analysis.cli import main
 from analysis.games.base import RunOptions
+from analysis.jackknife import chunk_trials, column_of, groups_of, jackknife_se, key_columns, replicates, row_keys
 from analysis.stats import t_value
-from analysis.variant_compare import (
-    _column,
-    _key_columns,
-    _keys,
-    chunk_trials,
-    groups_of,
-    jackknife_se,
-    replicates,
-)
 
 # one variant each that changes play (the kernels of these specs are compiled by the files before this one)
 CHANGES = {
@@ -53,11 +45,11 @@ def test_values_are_the_two_simulations_on_the_same_seed(gid):
     a = driver.run(game.simulation_spec(**opts), trials=trials, seed=3, progress=False).table
     b = driver.run(game.simulation_spec(variants=change, **opts), trials=trials, seed=3, progress=False).table
     t = res.table
-    cols = _key_columns(a)
-    order = {k: i for i, k in enumerate(_keys(t, cols))}
-    assert len(order) == len(t) and set(order) == set(_keys(a, cols)) & set(_keys(b, cols))
-    np.testing.assert_array_equal(t["field_value"].to_numpy(), _column(a, "estimate", order, cols))
-    np.testing.assert_array_equal(t["challenger_value"].to_numpy(), _column(b, "estimate", order, cols))
+    cols = key_columns(a)
+    order = {k: i for i, k in enumerate(row_keys(t, cols))}
+    assert len(order) == len(t) and set(order) == set(row_keys(a, cols)) & set(row_keys(b, cols))
+    np.testing.assert_array_equal(t["field_value"].to_numpy(), column_of(a, "estimate", order, cols))
+    np.testing.assert_array_equal(t["challenger_value"].to_numpy(), column_of(b, "estimate", order, cols))
     d = t["challenger_value"].to_numpy() - t["field_value"].to_numpy()
     np.testing.assert_array_equal(t["estimate"].to_numpy(), d)
     ok = np.isfinite(t["std_error"].to_numpy(dtype=float))
@@ -109,8 +101,8 @@ def test_jackknife_standard_errors_match_the_analytic_ones():
     trials, size = 64 * 1024, 2048
     res = driver.run(spec, trials=trials, seed=5, chunk_size=size, progress=False)
     t = res.table
-    cols = _key_columns(t)
-    order = {k: i for i, k in enumerate(_keys(t, cols))}
+    cols = key_columns(t)
+    order = {k: i for i, k in enumerate(row_keys(t, cols))}
     se = jackknife_se(replicates(spec, res.chunk_counts, trials, size, order, cols))
     want = t["std_error"].to_numpy(dtype=float)
     use = np.isfinite(want) & (want > 0) & t["successes"].notna().to_numpy() & (t["trials"].to_numpy() >= 1000)

@@ -225,6 +225,7 @@ def simulation_spec(
         describe={"players": 4, "variants": full, "strategies": names, "unit": unit},
         precision_measures=("game_won",) if unit == "game" else ("out_first",),
         chunk_size=SEARCH_CHUNK if searches(strat) else None,
+        pooled_by_chunks=True,
     )
 
 
@@ -268,6 +269,9 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     for col in ("hcp", "plays"):
         if col in df.columns:
             df[col] = df[col].astype("Int64")
+    # rows over every seat's hand with no seat's own row: their intervals from the jackknife (driver)
+    df.attrs["pooled_measures"] = ("out_first_given_hcp", "plays_given_hcp", "out_first_given_plays",
+                                   "out_first_given_plays_hcp")  # fmt: skip
     return df
 
 

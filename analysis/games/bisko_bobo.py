@@ -245,6 +245,7 @@ def simulation_spec(
         tabulate=tabulate,
         describe={"players": P, "variants": full, "strategies": [s.name for s in strats]},
         precision_measures=("win",),
+        pooled_by_chunks=True,
     )
 
 
@@ -312,6 +313,10 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
     df = frame(rows)
     if "bisk" in df.columns:
         df["bisk"] = df["bisk"].astype(object).where(df["bisk"].notna(), None)
+    df.attrs["pooled_by_rules"] = ("win",)  # its pooled row's interval is q's (_pooled_win), not the jackknife's
+    # rows over every seat's deal with no seat's own row: their intervals from the jackknife (driver)
+    df.attrs["pooled_measures"] = tuple(f"win_{w}" for w in ("opening_bisko_jack", "opening_bisko_no_jack",
+                                        "tuck_jack", "tuck_no_jack", "when_free_flingo", "when_free_jingo"))  # fmt: skip
     return df
 
 

@@ -264,6 +264,7 @@ def simulation_spec(
         describe=describe,
         precision_measures=("made_quota",) if unit == "hand" else ("game_won",),
         chunk_size=SOLVER_CHUNK[unit] if uses_solvers(strat) else None,
+        pooled_by_chunks=True,
     )
 
 
@@ -323,6 +324,8 @@ def tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame:
             "contract",
             [names.get(int(r)) if pd.notna(r) else None for r in df["round"]],
         )
+    # rows over every role's hand (the three roles' tricks add to the hand's): intervals from the jackknife (driver)
+    df.attrs["pooled_measures"] = ("tricks_by_feature",)
     return df
 
 

@@ -574,3 +574,16 @@ def test_two_deck_move_generator_matches_brute_force_many(variants):
             cur = ref.classify(_random_multiset(rnd, rnd.choice([1, 2, 3, 4, 5, 6, 8])), variants)
             if cur is not None:
                 assert _kernel_moves(hand, cur, zv) == ref.legal_plays(hand, cur, variants), (hand, cur)
+
+
+def test_a_straight_through_the_two_reads_from_its_low_end():
+    """ZS-5's straights run A(low) 2 3 ...: one through the two prints from its low end (a new user read
+    "3D 4H 5S AC 2C" as no straight), in eval, moves and the advisor's action names; other plays keep the order
+    lowest first, twos high. The text parses back to the same cards."""
+    t = zs.evaluate(["3D 4H 5S AC 2C", "2C 3D 4H 5S 6D", "3D 3C 2D 2C 2H", "TC JD QH KS AC"])
+    assert list(t["cards"]) == ["AC 2C 3D 4H 5S", "2C 3D 4H 5S 6D", "3D 3C 2D 2C 2H", "TC JD QH KS AC"]
+    assert list(t["type"][:2]) == ["straight", "straight"]
+    moves = set(zs.moves("AC 2C 3D 4H 5S 6D 7C")["cards"])
+    assert "AC 2C 3D 4H 5S 6D 7C" in moves and "3D 4H 5S 6D 7C" in moves
+    ms = zs._encode("AC 2C 3D 4H 5S", None)
+    assert zs._encode(zs.play_text(ms), None) == ms

@@ -139,10 +139,24 @@ def classify_mask(
     return int(kind), int(length), int(key)
 
 
+def play_text(ms: tuple[int, int], zv: np.ndarray | None = None) -> str:
+    """A play's cards as a player reads them: lowest first in the game's order (twos high), but a straight (of
+    singles, pairs or triples; a straight flush) that runs through the two from its low end (ZS-5: A(low) 2 3 ...):
+    A-2-3-4-5 as "AC 2C 3D 4H 5S", not "3D 4H 5S AC 2C". The text parses back to the same cards either way."""
+    text = cards_of(*ms)
+    cards = text.split()
+    if not any(c.startswith("2") for c in cards):
+        return text
+    kind = classify_mask(ms, zv)[0]
+    if not kind or "straight" not in K.KIND_NAMES[kind]:
+        return text
+    return " ".join(sorted(cards, key=lambda c: {"A": 0, "2": 1}.get(c[0], 2)))  # stable: the rest keep their order
+
+
 def _describe(ms: tuple[int, int], zv: np.ndarray | None = None) -> dict:
     kind, length, key = classify_mask(ms, zv)
     return {
-        "cards": cards_of(*ms),
+        "cards": play_text(ms, zv),
         "type": K.KIND_NAMES[kind] if kind else "not a combination",
         "type_index": kind,
         "length": length,

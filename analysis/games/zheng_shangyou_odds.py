@@ -50,6 +50,7 @@ from .zheng_shangyou import (
     copies,
     max_hand,
     needs_full,
+    play_text,
     strategy_table,
 )
 
@@ -207,7 +208,7 @@ def odds_spec(
     if current:
         acts.append((0, 0))  # the pass (ZS-4); on lead a seat must play
     actions = np.array(acts, dtype=np.uint64).reshape(-1, 2)
-    names = ["pass" if a == (0, 0) else cards_of(*a) for a in acts]
+    names = ["pass" if a == (0, 0) else play_text(a, zv) for a in acts]
     strat, models = strategy_table(strategies, P)
     args = (np.int64(P), np.int64(seat), hands, counts, pool_arr, need, state, never, actions, strat, zv)
     # Once the Winner is out no action changes the chance to go out first (0 for every action). Under ZS-8's

@@ -49,7 +49,9 @@ from .zheng_shangyou import (
     copies,
     hand_sizes,
     needs_full,
+    play_text,
     strategy_table,
+    variant_array,
 )
 from .zheng_shangyou_odds import _codes as codes_of
 from .zheng_shangyou_odds import odds_spec
@@ -473,7 +475,8 @@ def position_at(game: Game, i: int) -> dict:
 
 
 def _action(ev: dict, variants: dict) -> str:
-    return "pass" if "pass" in ev else cards_of(*_encode(ev["play"], variants))
+    # as the advisor names its actions (a straight through the two from its low end)
+    return "pass" if "pass" in ev else play_text(_encode(ev["play"], variants), variant_array(variants))
 
 
 def review(

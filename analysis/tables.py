@@ -176,7 +176,9 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
             continue  # an interval sets the decimals: a value below them is within it
         if math.isfinite(v) and v != 0 and round(v, d) == 0:
             need[m] = max(d, min(6, 1 - math.floor(math.log10(abs(v)))))
-    digits = [need.get(m, 2) for m in keep["measure"]]
+    # a measure whose every interval has no width (a paired difference the rule never moved) shows its value columns
+    # (field_value, challenger_value) to 4 decimals: 2 would read 0.2468 as 0.25
+    digits = [need.get(m, 4 if values else 2) for m in keep["measure"]]
 
     def text(col: np.ndarray) -> list[str]:
         return ["" if math.isnan(v) else _fixed(v, d) for v, d in zip(col, digits, strict=True)]
@@ -339,7 +341,8 @@ class Result:
             lines.append(
                 "challenger: "
                 + ", ".join(f"{k}={v}" for k, v in m["challenger_variants"].items())
-                + " (field_value under the variants above, challenger_value under these; estimate: challenger - field)"
+                + " (field_value under the variants above, challenger_value under these; estimate: challenger -"
+                " field; the same seed and trials both ways, so the same deals where the rule leaves the deal alone)"
             )
         size = []
         if "trials" in m:

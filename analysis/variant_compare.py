@@ -29,7 +29,7 @@ from .driver import run as run_spec
 from .errors import CardlabError
 from .jackknife import chunk_size_for, column_of, jackknife_se, key_columns, replicates, row_keys
 from .stats import t_value
-from .tables import Result, _decimals, _fixed
+from .tables import Result, _decimals
 
 
 def paired_jackknife(spec_a, spec_b, rows_a, rows_b, trials: int, chunk_size: int, confidence: float = 0.95):
@@ -62,6 +62,8 @@ def paired_jackknife(spec_a, spec_b, rows_a, rows_b, trials: int, chunk_size: in
     half = t_value(confidence, g - 1) * se if g >= 2 else se
     out = base[cols].copy()
     out["trials"] = base["trials"].to_numpy()
+    # what each rule set's row counts can differ (Biscuits' hands: a game may need more or fewer of them)
+    out["challenger_trials"] = column_of(table_b, "trials", order, cols).astype(np.int64)
     out["field_value"] = a
     out["challenger_value"] = b
     out["estimate"] = diff
@@ -80,66 +82,121 @@ def _who(r, keys: list[str]) -> str:
     return ", ".join(named) if named else "pooled"
 
 
-def _span(r) -> str:
-    """The signed difference and its interval, to the decimals the interval's width warrants (as the table)."""
+def _digits(rows: pd.DataFrame) -> int:
+    """One number of decimals for the differences a verdict quotes: what the widest of their intervals warrants
+    (as the table), more where a bound would otherwise print as 0 without being 0 (its sign must show)."""
+    lo, hi = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
+    widths = (hi - lo)[np.isfinite(hi - lo) & (hi > lo)]
+    n = min(_decimals(float(w)) for w in widths) if len(widths) else 4
+    values = np.concatenate([lo, hi, rows["estimate"].to_numpy(dtype=float)])
+    values = values[np.isfinite(values) & (values != 0)]
+    while n < 8 and len(values) and (np.round(values, n) == 0).any():
+        n += 1
+    return n
+
+
+def _span(r, n: int) -> str:
+    """The signed difference and its interval to ``n`` decimals."""
     d, lo, hi = float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"])
-    if not (math.isfinite(lo) and hi > lo):
-        return f"{d:+.4g}"
-    n = _decimals(hi - lo)
 
     def signed(v: float) -> str:
-        text = _fixed(v, n)
-        return text if text.startswith("-") else "+" + text
+        text = f"{v:+.{n}f}"
+        return "0" if float(text) == 0 and v == 0 else text
 
+    if not (math.isfinite(lo) and hi > lo):
+        return signed(d)
     return f"{signed(d)}, 95% interval {signed(lo)} to {signed(hi)}"
 
 
+def _clear(rows: pd.DataFrame) -> pd.DataFrame:
+    return rows[(rows["ci_low"] > 0) | (rows["ci_high"] < 0)]
+
+
+def _sampled(table: pd.DataFrame, fixed: np.ndarray) -> np.ndarray:
+    """The rows with a difference the run measured: a finite estimate, not fixed by the rules in both tables."""
+    return np.isfinite(table["estimate"].to_numpy(dtype=float)) & ~fixed
+
+
 def verdict(
-    table: pd.DataFrame, fixed: np.ndarray, measure: str, changed: dict[str, str], field: dict[str, str]
+    table: pd.DataFrame,
+    fixed: np.ndarray,
+    measure: str,
+    changed: dict[str, str],
+    field: dict[str, str],
+    trials: str = "the trials",
 ) -> str | None:
-    """One line about ``measure``: which way the change moves its pooled row, or, where the rules fix that row
-    (``fixed``: the seats' win shares add to 1) or there is none, which rows it moves clearly (the largest first),
-    or that it moves none clearly; each difference challenger - field with its interval."""
-    pick = (table["measure"] == measure).to_numpy() & np.isfinite(table["estimate"].to_numpy(dtype=float))
+    """One line: about ``measure`` (the headline, or the first measure asked for), which way the change moves its
+    pooled row, or, where the rules fix that row (``fixed``: the seats' win shares add to 1) or there is none,
+    which rows it moves clearly (the largest first), or that it moves none clearly; each difference challenger -
+    field with its interval; then the other measures with rows clear of zero (a rule may leave the headline alone
+    and move the rest). "The rule changed nothing" only where every figure of the table is the same. ``trials``:
+    the run's size in words ("20,000 deals")."""
+    head = f"{_words(changed)} instead of {_words({k: field[k] for k in changed})}"
+    measured = _sampled(table, fixed)
+    if not measured.any() or (
+        (table["estimate"][measured] == 0).all() and (table["std_error"][measured].fillna(0) == 0).all()
+    ):
+        return f"{head}: every figure the same on {trials} (the rule changed nothing here)"
+    pick = (table["measure"] == measure).to_numpy()
     if not pick.any():
         return None
-    head = f"{_words(changed)} instead of {_words({k: field[k] for k in changed})}"
-    sampled = table[pick & ~fixed]
-    if not len(sampled):
-        return f"{head}: {measure} is fixed by the rules in every row here"
-    # the key columns that tell these rows apart (round 3 of a one-round run is in the header already)
-    keys = [c for c in key_columns(table) if c != "measure" and sampled[c].astype(str).nunique() > 1]
+    sampled = table[pick & measured]
+    keys = [c for c in key_columns(table) if c != "measure" and len(sampled) and sampled[c].astype(str).nunique() > 1]
     pooled = [c for c in key_columns(table) if c in ("seat", "team", "role")]
-    if (sampled["std_error"] == 0).all() and (sampled["estimate"] == 0).all():
-        return (
-            f"{head}: {measure} the same in every row on all {int(sampled['trials'].max()):,} trials (the rule "
-            "changed nothing there)"
+    n = _digits(sampled) if len(sampled) else 4
+    if not len(sampled):
+        line = f"{head}: {measure} is fixed by the rules in every row here"
+    elif (sampled["std_error"].fillna(0) == 0).all() and (sampled["estimate"] == 0).all():
+        line = f"{head}: {measure} the same in every row on {trials}"
+    else:
+        whole = sampled[sampled[pooled].isna().all(axis=1)] if pooled else sampled.iloc[:0]
+        one = whole if len(whole) else sampled if len(sampled) == 1 else None
+        if one is not None:
+            r = one.iloc[0]
+            tag = " (pooled)" if len(whole) and len(sampled) > 1 else ""
+            how = "raises" if r["ci_low"] > 0 else "lowers" if r["ci_high"] < 0 else None
+            line = (
+                f"{head} {how} {measure}{tag} ({_span(r, n)})"
+                if how
+                else f"{head}: no clear change in {measure}{tag} ({_span(r, n)})"
+            )
+        else:
+            clear = _clear(sampled)
+            if not len(clear):
+                big = sampled.iloc[int(np.argmax(np.abs(sampled["estimate"].to_numpy(dtype=float))))]
+                line = (
+                    f"{head}: no clear change in {measure} in any row (the largest: {_who(big, keys)}, {_span(big, n)})"
+                )
+            else:
+                clear = clear.iloc[np.argsort(-np.abs(clear["estimate"].to_numpy(dtype=float)), kind="stable")]
+                said = [
+                    f"{'raises' if r['ci_low'] > 0 else 'lowers'} it for {_who(r, keys)} ({_span(r, n)})"
+                    for _, r in clear.head(3).iterrows()
+                ]
+                rest = len(clear) - 3
+                more = f"; {rest} more {'row' if rest == 1 else 'rows'} clearly changed" if rest > 0 else ""
+                line = (
+                    f"{head} changes {measure}: " + "; ".join(said) + more + f" ({len(clear)} of {len(sampled)} rows "
+                    "clear of zero)"
+                )
+    # the other measures: how many of their rows clear zero (several rows each tested at 95%: a reader should know
+    # that one in twenty clears with no effect at all)
+    others = []
+    for m in dict.fromkeys(table["measure"]):
+        rows = table[(table["measure"] == m).to_numpy() & measured]
+        k = len(_clear(rows))
+        if m != measure and k:
+            others.append((k / len(rows), k, len(rows), m))
+    if others:
+        others.sort(key=lambda x: -x[0])
+        listed = ", ".join(f"{m} {k} of {n_rows}" for _, k, n_rows, m in others[:6])
+        line += (
+            f"; rows clear of zero in other measures: {listed}{' and more' if len(others) > 6 else ''} (--measure "
+            "NAME shows them)"
         )
-    whole = sampled[sampled[pooled].isna().all(axis=1)] if pooled else sampled.iloc[:0]
-    if len(whole):
-        r = whole.iloc[0]
-        lo, hi = float(r["ci_low"]), float(r["ci_high"])
-        how = "raises" if lo > 0 else "lowers" if hi < 0 else None
-        if how is None:
-            return f"{head}: no clear change in {measure} (pooled) ({_span(r)})"
-        return f"{head} {how} {measure} (pooled) ({_span(r)})"
-    if len(sampled) == 1:
-        r = sampled.iloc[0]
-        how = "raises" if r["ci_low"] > 0 else "lowers" if r["ci_high"] < 0 else None
-        return f"{head} {how} {measure} ({_span(r)})" if how else f"{head}: no clear change in {measure} ({_span(r)})"
-    clear = sampled[(sampled["ci_low"] > 0) | (sampled["ci_high"] < 0)]
-    if not len(clear):
-        big = sampled.iloc[int(np.argmax(np.abs(sampled["estimate"].to_numpy(dtype=float))))]
-        return f"{head}: no clear change in {measure} in any row (the largest: {_who(big, keys)}, {_span(big)})"
-    clear = clear.iloc[np.argsort(-np.abs(clear["estimate"].to_numpy(dtype=float)), kind="stable")]
-    said = [
-        f"{'raises' if r['ci_low'] > 0 else 'lowers'} it for {_who(r, keys)} ({_span(r)})"
-        for _, r in clear.head(3).iterrows()
-    ]
-    more = f"; {len(clear) - 3} more rows clearly changed" if len(clear) > 3 else ""
-    # several rows each tested at 95%: a reader should know that one in twenty clears zero with no effect at all
-    chance = f" ({len(clear)} of {len(sampled)} rows clear of zero; with no effect about one row in 20 would be)"
-    return f"{head} changes {measure}: " + "; ".join(said) + more + chance
+    if others or "rows clear of zero" in line:
+        line += "; with no effect about one row in 20 would be clear of zero"
+    return line
 
 
 def compare_variants(
@@ -202,11 +259,30 @@ def compare_variants(
         meta["resumed_chunks"] = meta.get("resumed_chunks", 0) + res_b.meta["resumed_chunks"]
     meta["interval"] = f"jackknife over {groups} groups of chunks, t with {groups - 1} degrees of freedom"
     players_run = spec_a.describe.get("players")
-    inert = game.inert_variants(changed, players_run, {**options, "command": "simulate"}) if players_run else {}
+    defaults = {k: str(v["default"]) for k, v in game.rules.variants.items()}
+    given = {k: v for k, v in chal_v.items() if v != defaults[k]}  # the challenger's rules, as simulate reads them
+    inert = game.inert_variants(given, players_run, {**options, "command": "simulate"}) if players_run else {}
+    inert = {k: why for k, why in inert.items() if k in changed}
     if inert:  # the challenger's change cannot move a figure here: every difference is 0 by construction
         meta["variants_without_effect"] = inert
+    # what simulate's header and verdict add to the meta (Bismarck's round and quotas, a card value's unit),
+    # each rule set's: the challenger's quotas may differ (round4_start)
+    for res in (res_a, res_b):
+        game.simulate_header(res)
+        game.simulate_verdict(res)
+    qa, qb = res_a.meta.get("quota"), res_b.meta.get("quota")
+    if qa:
+        meta["quota"] = qa if qa == qb else f"{qa}; challenger: {qb}"
+    if res_a.meta.get("unit"):
+        meta["unit"] = res_a.meta["unit"]
     headline = tuple(m for m in (spec_a.precision_measures or ()) if m in set(table["measure"]))
-    line = verdict(table, fixed, headline[0], changed, field_v) if headline else None
+    judged = (run.measures or headline or (None,))[0]  # the measure asked for first, else the headline
+    noun = f"{meta['unit']}s" if isinstance(meta.get("unit"), str) else game.trial_noun
+    per = meta.get("games_per_match")
+    if isinstance(per, int) and per > 1:
+        noun = f"matches of {per} games"
+    size = f"all {meta['trials']:,} {noun}"
+    line = verdict(table, fixed, judged, changed, field_v, size) if judged else None
     if line:
         meta["verdict"] = line
     return Result(table=table, meta=meta, headline=headline)

@@ -1069,6 +1069,13 @@ INERT = [
         "target_score=10",
         "one hand",
     ),  # fmt: skip
+    (["simulate", "bismarck", "--unit", "hand", "--trials", "300"], "round3_trump_timing=after_seeing_hand", "round 3"),
+    (["simulate", "bismarck", "--unit", "hand", "--round", "3", "--trials", "300"], "round4_start=classic", "round 4"),
+    (
+        ["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--round", "4", "--trials", "60"],
+        "round2_trump_method=cut_pack",
+        "applies to round 2",
+    ),  # fmt: skip
     (["simulate", "bisko-bobo", "--players", "6", "--trials", "4000"], "allow_same_suit_split=true", "at most 6"),
     (["simulate", "bisko-bobo", "--trials", "4000"], "jingo_placement_order=clockwise_sequential", "placements"),
 ]
@@ -1094,6 +1101,17 @@ def test_a_variant_that_applies_gets_no_note():
         ["simulate", "zheng-shangyou", "--variant", "deck=3p_54", "--variant", "three_player_multiplier=literal_17"],
         ["simulate", "zheng-shangyou", "--games-per-match", "2", "--variant", "loser_exchange=offer_two"],
         ["simulate", "bismarck", "--variant", "game_length=target", "--variant", "target_score=10"],
+        [
+            "simulate",
+            "bismarck",
+            "--unit",
+            "hand",
+            "--round",
+            "3",
+            "--variant",
+            "round3_trump_timing=after_seeing_hand",
+        ],
+        ["simulate", "bismarck", "--unit", "hand", "--round", "4", "--variant", "round4_start=classic"],
     ):
         code, _, err = run(*argv, "--trials", "20", "--quiet")
         assert code == 0 and "no effect" not in err, argv

@@ -73,7 +73,7 @@ def test_a_change_the_rules_cannot_feel_is_zero_in_every_row():
     ci = np.isfinite(t["ci_low"].to_numpy(dtype=float))
     assert ci.sum() > 0.8 * ok.sum() and (t["ci_low"][ci] == 0).all() and (t["ci_high"][ci] == 0).all()
     assert "three_player_multiplier" in res.meta["variants_without_effect"]
-    assert "winner the same in every row on all 2,000 trials" in res.meta["verdict"]
+    assert "every figure the same on all 2,000 games (the rule changed nothing here)" in res.meta["verdict"]
 
 
 def test_the_pairing_narrows_the_interval():
@@ -163,3 +163,30 @@ def test_command_line_and_checkpoint_resume(tmp_path, capsys):
     assert main(argv[:-3] + ["--quiet"]) == 0
     out = capsys.readouterr().out
     assert "challenger: exact_tie=no_winner" in out and "field_value" in out and "exact_tie=no_winner instead of" in out
+
+
+def test_the_verdict_names_what_moved_beyond_the_headline():
+    """A rule may leave the headline alone and move the rest (ZS score_timing=at_end moves no winner, but the
+    scores): the verdict says the headline is unchanged without "the rule changed nothing", and names the measures
+    with rows clear of zero; --measure picks the measure it judges. A run of another round than the variant's
+    (Bismarck round3_trump_timing in round 1) is all zeros, said so, with the note in the meta."""
+    zs = games.get("zheng-shangyou")
+    res = zs.compare_variants({"score_timing": "at_end"}, run=RunOptions(trials=3000, seed=1, progress=False))
+    line = res.meta["verdict"]
+    assert "winner the same in every row on all 3,000 games" in line and "changed nothing" not in line
+    assert "rows clear of zero in other measures: " in line and "winner_gain 1 of 1" in line
+    asked = zs.compare_variants(
+        {"score_timing": "at_end"}, run=RunOptions(trials=3000, seed=1, progress=False, measures=("winner_gain",))
+    )
+    assert asked.meta["verdict"].startswith(
+        "score_timing=at_end instead of score_timing=at_first_out lowers winner_gain"
+    )
+    bm = games.get("bismarck")
+    res = bm.compare_variants(
+        {"round3_trump_timing": "after_seeing_hand"}, run=RunOptions(trials=300, seed=1, progress=False), unit="hand"
+    )
+    assert "every figure the same on all 300 hands (the rule changed nothing here)" in res.meta["verdict"]
+    assert "round 3" in res.meta["variants_without_effect"]["round3_trump_timing"]
+    assert res.meta["quota"].startswith("round 1")
+    t = res.table
+    assert (t["challenger_trials"] == t["trials"]).all()

@@ -856,6 +856,13 @@ class Bismarck(Game):
             for name in ("game_length", "target_score"):
                 if name in given:
                     out[name] = "it sets a game's length, and here a trial is one hand"
+            # a variant of one round type (rules.md 3(c)2-4), where every hand is another (--round; the blog's
+            # rounds: under ruleset=swedish --round names a contract)
+            r = int(options.get("round") or 1)
+            if given.get("ruleset", "blog") == "blog":
+                for name, only in (("round2_trump_method", 2), ("round3_trump_timing", 3), ("round4_start", 4)):
+                    if name in given and r != only:
+                        out[name] = f"it applies to round {only}, and here every hand is round {r} (--round {only})"
         elif "target_score" in given and str(given.get("game_length", "12")) != "target":
             out["target_score"] = "it applies with --variant game_length=target only"
         return out

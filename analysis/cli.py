@@ -223,6 +223,7 @@ def add_run_options(
     strategies: bool = True,
     default: str | None = None,
     advisor: bool = False,
+    precision: bool = True,
 ) -> None:
     """The options every simulation command shares (and, with ``game``, its variants and strategies); ``advisor``:
     the odds command, whose --precision may hold the advisor's rule instead (positions.md)."""
@@ -232,12 +233,17 @@ def add_run_options(
     g.add_argument(
         "--trials",
         type=positive_int,
-        help="number of trials (deals or games; one of --trials and --precision is needed)",
+        help="number of trials (deals or games; one of --trials and --precision is needed)"
+        if precision
+        else "number of trials each rule set runs (deals or games; needed)",
     )
     g.add_argument(
         "--precision",
         type=_precision,
-        help=(
+        # a command without precision mode keeps the option, unlisted, to refuse it in its own words
+        help=argparse.SUPPRESS
+        if not precision
+        else (
             "instead of --trials: run until every row of the headline measures (or of --measure) is within +-P at "
             "95%%, or, where the header names that rule, each action's difference to the best is within +-P or "
             "clear of zero; in the measure's unit (0.01: one point of a probability; a score in its points)"
@@ -282,7 +288,9 @@ def add_run_options(
         "--measure",
         action="append",
         metavar="NAME",
-        help="table output: show this measure (repeatable); with --precision, hold these to +-P",
+        help="table output: show this measure (repeatable); with --precision, hold these to +-P"
+        if precision
+        else "table output: show this measure (repeatable); the verdict judges the first",
     )
 
 
@@ -453,10 +461,11 @@ def build_parser() -> _Parser:
         v.epilog = (
             "Rows: simulate's, each with field_value, challenger_value and estimate (challenger - field); the "
             "interval is a jackknife over groups of chunks (both runs' chunk i hold the same trials), t on groups - 1 "
-            "degrees of freedom; a short run is cut into 32 chunks or more. --trials N counts each rule set's "
-            "trials. --checkpoint FILE keeps FILE.field and FILE.challenger."
+            "degrees of freedom; a run is cut into 32 chunks or more. --trials N counts each rule set's "
+            "trials (32 or more). --checkpoint FILE keeps FILE.field and FILE.challenger. The verdict judges the "
+            "headline measure (or the first --measure) and names the other measures with rows clear of zero."
         )
-        add_run_options(v, game)
+        add_run_options(v, game, precision=False)
 
     for game, _, i in _game_parsers(
         sub, "improve", "improve", "compute the recommended strategy by iterated best responses"

@@ -52,7 +52,7 @@ def chunk_trials(n_chunks: int, chunk_size: int, trials: int) -> np.ndarray:
 def chunk_size_for(trials: int, size: int) -> int:
     """A chunk size of at most ``size`` that cuts ``trials`` into at least :data:`GROUPS` chunks where the trials
     allow (a --trials run's counts do not depend on the chunk size; the jackknife needs the chunks)."""
-    return max(1, min(int(size), -(-int(trials) // GROUPS)))
+    return max(1, min(int(size), int(trials) // GROUPS))
 
 
 def groups_of(n_chunks: int) -> list[np.ndarray]:
@@ -94,17 +94,21 @@ def pooled_rows(table: pd.DataFrame) -> np.ndarray:
     return (blank & table["measure"].isin(split)).to_numpy()
 
 
-def with_pooled_intervals(table: pd.DataFrame, spec, rows: np.ndarray, trials: int, chunk_size: int, confidence=0.95):
+def with_pooled_intervals(
+    table: pd.DataFrame, spec, rows: np.ndarray, trials: int, chunk_size: int, confidence=0.95, only=None
+):
     """``table`` (the merged counts' tidy table) with standard errors and intervals from the jackknife over
     ``rows``' chunks for the rows the counts cannot give one: rows pooled over the seats (but one the rules fix,
     of no width, or one the tabulate worked out from the rules, named in ``table.attrs["pooled_by_rules"]``), and
     means the kernel keeps no sum of squares for (swaps a deal, hands a game). A proportion's interval is kept
     within 0 and 1. Where the jackknife has nothing to say (a single chunk; a row missing from a replicate's
-    table) a row keeps the interval its counts give, if any."""
+    table) a row keeps the interval its counts give, if any. ``only``: the rows of these measures alone."""
     se0 = table["std_error"].to_numpy(dtype=float)
     pick = pooled_rows(table) & ~table["measure"].isin(table.attrs.get("pooled_by_rules", ())).to_numpy()
     pick &= se0 != 0
     pick |= np.isnan(se0) & np.isfinite(table["estimate"].to_numpy(dtype=float))
+    if only is not None:  # these measures' rows alone (the rest keep the counts' intervals)
+        pick &= table["measure"].isin(list(only)).to_numpy()
     if not pick.any():
         return table
     cols = key_columns(table)

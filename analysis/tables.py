@@ -81,18 +81,30 @@ def fixed_by_rules(row: dict, value: float | None = None) -> dict:
     1, the scores to 0) with a zero-width interval at ``value`` (default its estimate). Its interval as a mean
     of seat-games, which are not independent within a game, had looked like a measurement of fairness."""
     v = row["estimate"] if value is None else float(value)
-    row.update(estimate=v, std_error=0.0, ci_low=v, ci_high=v)
+    row.update(estimate=v, std_error=0.0, ci_low=v, ci_high=v, _fixed=True)
     return row
 
 
+def fixed_rows(table: pd.DataFrame) -> np.ndarray:
+    """Which rows of a tabulate's table :func:`fixed_by_rules` made (``table.attrs["fixed"]``, which :func:`frame`
+    sets; all false for a table that was filtered or built otherwise)."""
+    flags = table.attrs.get("fixed")
+    if flags is None or len(flags) != len(table):
+        return np.zeros(len(table), dtype=bool)
+    return np.asarray(flags, dtype=bool)
+
+
 def frame(rows: list[dict]) -> pd.DataFrame:
-    """Rows to a DataFrame with the standard columns first and game-specific ones after ``seat``."""
+    """Rows to a DataFrame with the standard columns first and game-specific ones after ``seat``; the rows
+    :func:`fixed_by_rules` made are listed in ``attrs["fixed"]``."""
+    fixed = [bool(r.pop("_fixed", False)) for r in rows]
     df = pd.DataFrame(rows)
     extra = [c for c in df.columns if c not in ROW_COLUMNS]
     cols = ["measure", "seat"] + extra + [c for c in ROW_COLUMNS[2:] if c in df.columns]
     df = df[[c for c in cols if c in df.columns]]
     if "seat" in df.columns:
         df["seat"] = df["seat"].astype("Int64")
+    df.attrs["fixed"] = fixed
     return df
 
 
@@ -142,7 +154,7 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
     keep = table[table["measure"].isin(measures)].copy()
     order = {m: i for i, m in enumerate(measures)}
     keep = keep.iloc[np.argsort([order[m] for m in keep["measure"]], kind="stable")]
-    std = set(ROW_COLUMNS) | {"estimate", "ci_low", "ci_high"}
+    std = set(ROW_COLUMNS) | {"estimate", "ci_low", "ci_high", "challenger_trials"}
 
     def stated(c: str) -> bool:
         vals = keep[c].dropna().unique()
@@ -354,8 +366,14 @@ class Result:
                 size.append(f"{k.replace('_s', '')} {m[k]}{' s' if k == 'elapsed_s' else ''}")
         if m.get("compiling_included") and "elapsed_s" in m:
             size[-1] += " (compiling the kernels included: a first run)"
-        if m.get("resumed_chunks"):
-            size.append(f"resumed from a checkpoint of {m['resumed_chunks']:,} chunks")
+        if m.get("resumed_chunks") or m.get("challenger_resumed_chunks"):
+            both = "challenger_resumed_chunks" in m or m.get("command") == "compare-variants"
+            size.append(
+                f"resumed from checkpoints of {m.get('resumed_chunks', 0):,} chunks (field) and "
+                f"{m.get('challenger_resumed_chunks', 0):,} (challenger)"
+                if both
+                else f"resumed from a checkpoint of {m['resumed_chunks']:,} chunks"
+            )
         if "precision_target" in m:
             rule = precision_rule(m)
             size.append(

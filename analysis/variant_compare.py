@@ -19,6 +19,7 @@ with few groups the interval is wider (t), never narrower.
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -27,43 +28,72 @@ import pandas as pd
 from .driver import DEFAULT_CHUNK_SIZE
 from .driver import run as run_spec
 from .errors import CardlabError
-from .jackknife import chunk_size_for, column_of, jackknife_se, key_columns, replicates, row_keys
+from .jackknife import GROUPS, chunk_size_for, column_of, jackknife_se, key_columns, replicates, row_keys
 from .stats import t_value
-from .tables import Result, _decimals
+from .tables import Result, _decimals, fixed_rows
+
+
+def common_keys(table_a: pd.DataFrame, table_b: pd.DataFrame) -> list[str]:
+    """The key columns both tables have (Swedish Bismarck adds ``contract``, which follows from ``round``); refused
+    where they do not tell each table's rows apart."""
+    kb = set(key_columns(table_b))
+    cols = [c for c in key_columns(table_a) if c in kb]
+    for t in (table_a, table_b):
+        if len(set(row_keys(t, cols))) != len(t):
+            raise CardlabError(
+                "the two rule sets' tables have different rows (columns "
+                f"{', '.join(key_columns(table_a))} against {', '.join(key_columns(table_b))}): they cannot be "
+                "compared row by row"
+            )
+    return cols
 
 
 def paired_jackknife(spec_a, spec_b, rows_a, rows_b, trials: int, chunk_size: int, confidence: float = 0.95):
     """Each row's estimate under A and under B, the difference B - A, and its jackknife standard error and
     interval (the same groups of chunks deleted in turn from both runs).
 
-    Returns (a DataFrame with the key columns, ``trials`` (A's), ``field_value``, ``challenger_value``,
-    ``estimate``, ``std_error``, ``ci_low``, ``ci_high``, in the field's table's order, the rows both tables
-    have; a boolean array, true where both tables fix the row by the rules (no interval: the seats' win
-    shares add to 1); the number of groups)."""
+    Returns (a DataFrame with the key columns, ``trials`` and ``challenger_trials``, ``field_value``,
+    ``challenger_value``, ``estimate``, ``std_error``, ``ci_low``, ``ci_high``: every row of either table, the
+    field's first; a row only one rule set's table has (a score only one of them reaches) has no value on the
+    other side and no difference; a boolean array, true where both tables fix the row by the rules
+    (:func:`analysis.tables.fixed_by_rules`: the seats' win shares add to 1); the number of groups)."""
     n_chunks = len(rows_a)
     if len(rows_b) != n_chunks or n_chunks == 0:
         raise ValueError("the two runs must hold the same chunks")
     table_a = spec_a.tabulate(rows_a.sum(axis=0), trials, spec_a)
     table_b = spec_b.tabulate(rows_b.sum(axis=0), trials, spec_b)
-    cols = key_columns(table_a)
-    if key_columns(table_b) != cols:
-        raise CardlabError("the two rule sets' tables have different columns: they cannot be compared row by row")
-    keys_b = set(row_keys(table_b, cols))
-    base = table_a.iloc[[i for i, k in enumerate(row_keys(table_a, cols)) if k in keys_b]].reset_index(drop=True)
+    cols = common_keys(table_a, table_b)
+    keys_a = row_keys(table_a, cols)
+    only_b = [i for i, k in enumerate(row_keys(table_b, cols)) if k not in set(keys_a)]
+    base = pd.concat([table_a[cols], table_b[cols].iloc[only_b]], ignore_index=True)
     order = {k: i for i, k in enumerate(row_keys(base, cols))}
     a = column_of(table_a, "estimate", order, cols)
     b = column_of(table_b, "estimate", order, cols)
-    fixed = (column_of(table_a, "std_error", order, cols) == 0) & (column_of(table_b, "std_error", order, cols) == 0)
+
+    def flagged(t: pd.DataFrame) -> np.ndarray:
+        out = np.zeros(len(order), dtype=bool)
+        for k, f in zip(row_keys(t, cols), fixed_rows(t), strict=True):
+            out[order[k]] = f
+        return out
+
+    fixed = flagged(table_a) & flagged(table_b)
     diff = b - a
     reps = replicates(spec_b, rows_b, trials, chunk_size, order, cols)
     reps -= replicates(spec_a, rows_a, trials, chunk_size, order, cols)
     se = jackknife_se(reps)
     g = len(reps)
     half = t_value(confidence, g - 1) * se if g >= 2 else se
-    out = base[cols].copy()
-    out["trials"] = base["trials"].to_numpy()
+    # a share of no event (or of every trial) in both runs: the two runs agree there without having seen a
+    # difference, so no interval rather than one of no width
+    succ_a, succ_b = column_of(table_a, "successes", order, cols), column_of(table_b, "successes", order, cols)
+    n_a, n_b = column_of(table_a, "trials", order, cols), column_of(table_b, "trials", order, cols)
+    unseen = ((succ_a == 0) & (succ_b == 0)) | ((succ_a == n_a) & (succ_b == n_b))
+    half = np.where(unseen & ~fixed, np.nan, half)
+    se = np.where(unseen & ~fixed, np.nan, se)
+    out = base.copy()
+    out["trials"] = pd.array(np.where(np.isnan(n_a), np.nan, n_a), dtype="Int64")
     # what each rule set's row counts can differ (Biscuits' hands: a game may need more or fewer of them)
-    out["challenger_trials"] = column_of(table_b, "trials", order, cols).astype(np.int64)
+    out["challenger_trials"] = pd.array(np.where(np.isnan(n_b), np.nan, n_b), dtype="Int64")
     out["field_value"] = a
     out["challenger_value"] = b
     out["estimate"] = diff
@@ -231,7 +261,14 @@ def compare_variants(
             "that differs from the field's (cardlab games lists each variant's values)"
         )
     spec_a = game.simulation_spec(players=players, variants=variants, strategies=strategies, **options)
-    spec_b = game.simulation_spec(players=players, variants=chal_v, strategies=strategies, **options)
+    # the challenger's rules as a user would give them (the field's given ones and the changes): a resolved dict
+    # would name every variant, which Swedish Bismarck refuses for the blog's own
+    chal_given = {**(variants or {}), **challenger}
+    spec_b = game.simulation_spec(players=players, variants=chal_given, strategies=strategies, **options)
+    # the tables' columns compared before any work (a table of no trials may have no rows: then after the runs)
+    empty = [spec.tabulate(np.zeros(spec.n_counts, dtype=np.int64), 1, spec) for spec in (spec_a, spec_b)]
+    if all("measure" in t.columns and len(t) for t in empty):
+        common_keys(*empty)
     if run.precision is not None:
         raise CardlabError(
             "compare-variants runs a fixed number of trials: give --trials N (--precision is for simulate and compare)"
@@ -240,9 +277,23 @@ def compare_variants(
         raise CardlabError("give --trials N: the number of trials each rule set runs, on the same deals")
     kw = run.kwargs()
     trials = kw["trials"]
-    if kw["chunk_size"] is None:  # at least GROUPS chunks where the trials allow: the jackknife's groups
+    if isinstance(trials, (int, np.integer)) and 0 < trials < GROUPS:
+        raise CardlabError(
+            f"compare-variants needs at least {GROUPS} trials (--trials {trials}): the interval of each difference "
+            f"comes from {GROUPS} groups of them"
+        )
+    if kw["chunk_size"] is None:  # at least GROUPS chunks: the jackknife's groups
         kw["chunk_size"] = chunk_size_for(trials, spec_a.chunk_size or DEFAULT_CHUNK_SIZE)
+    elif isinstance(trials, (int, np.integer)) and -(-trials // kw["chunk_size"]) < GROUPS:
+        raise CardlabError(
+            f"--chunk-size {kw['chunk_size']} leaves {-(-trials // kw['chunk_size'])} chunks of the {trials:,} trials; "
+            f"the intervals need {GROUPS} or more: give at most --chunk-size {trials // GROUPS}, or leave it out"
+        )
     ck = kw.pop("checkpoint")  # measures stay: a name the table lacks is refused before any work
+    if ck is not None and (str(ck).endswith(("/", os.sep)) or os.path.isdir(ck)):
+        raise CardlabError(
+            f"--checkpoint {str(ck)!r} is a directory; give a file name (the runs keep FILE.field and FILE.challenger)"
+        )
     res_a = run_spec(spec_a, **kw, checkpoint=f"{ck}.field" if ck else None)
     res_b = run_spec(spec_b, **kw, checkpoint=f"{ck}.challenger" if ck else None)
     table, fixed, groups = paired_jackknife(
@@ -255,8 +306,8 @@ def compare_variants(
     meta["elapsed_s"] = round(res_a.meta["elapsed_s"] + res_b.meta["elapsed_s"], 3)
     meta["compiling_included"] = bool(res_a.meta.get("compiling_included") or res_b.meta.get("compiling_included"))
     meta.pop("trials_per_s", None)
-    if res_b.meta.get("resumed_chunks"):
-        meta["resumed_chunks"] = meta.get("resumed_chunks", 0) + res_b.meta["resumed_chunks"]
+    if res_b.meta.get("resumed_chunks"):  # each run's, of its own chunks (meta["chunks"] is one run's)
+        meta["challenger_resumed_chunks"] = res_b.meta["resumed_chunks"]
     meta["interval"] = f"jackknife over {groups} groups of chunks, t with {groups - 1} degrees of freedom"
     players_run = spec_a.describe.get("players")
     defaults = {k: str(v["default"]) for k, v in game.rules.variants.items()}

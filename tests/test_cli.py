@@ -561,6 +561,7 @@ BAD = [
         "give --trials N (--precision is for simulate and compare)",
     ),
     (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal"], "give --trials N"),
+    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal", "--trials", "9"], "at least 32"),
     (
         [
             "compare-variants",
@@ -568,7 +569,33 @@ BAD = [
             "--challenger-variant",
             "exact_tie=redeal",
             "--trials",
-            "9",
+            "100",
+            "--chunk-size",
+            "50",
+        ],
+        "--chunk-size 50 leaves 2 chunks of the 100 trials; the intervals need 32 or more: give at most --chunk-size 3",
+    ),  # fmt: skip
+    (
+        [
+            "compare-variants",
+            "bisko-bobo",
+            "--challenger-variant",
+            "exact_tie=redeal",
+            "--trials",
+            "64",
+            "--checkpoint",
+            "/tmp",
+        ],
+        "--checkpoint '/tmp' is a directory",
+    ),  # fmt: skip
+    (
+        [
+            "compare-variants",
+            "bisko-bobo",
+            "--challenger-variant",
+            "exact_tie=redeal",
+            "--trials",
+            "64",
             "--measure",
             "nosuch",
         ],

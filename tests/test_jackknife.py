@@ -59,8 +59,9 @@ def test_a_row_the_deal_fixes_has_no_width():
 
 
 def test_a_short_run_is_cut_into_enough_chunks():
-    assert chunk_size_for(1000, 4096) == 32 and chunk_size_for(10**6, 4096) == 4096 and chunk_size_for(5, 16) == 1
+    assert chunk_size_for(1000, 4096) == 31 and chunk_size_for(10**6, 4096) == 4096 and chunk_size_for(5, 16) == 1
+    assert all(-(-n // chunk_size_for(n, 16)) >= 32 for n in range(32, 2000))
     res = driver.run(games.get("biscuits").simulation_spec(), trials=500, seed=2, progress=False)
-    assert res.meta["chunks"] == 32 and res.meta["chunk_size"] == 16
+    assert res.meta["chunks"] == 34 and res.meta["chunk_size"] == 15
     hands = res.table[res.table["measure"] == "hands_per_game"].iloc[0]
     assert hands.ci_low < hands.estimate < hands.ci_high

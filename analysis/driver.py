@@ -554,18 +554,7 @@ def run(
     if measures:
         _check_measures(spec, measures, key0, key1, progress)
         spec = dataclasses.replace(spec, precision_measures=tuple(measures))
-    identity = {
-        "fingerprint": spec.fingerprint(),
-        "seed": int(seed),
-        "chunk_size": int(chunk_size),
-        "trials": None if trials is None else int(trials),
-        "precision": precision,
-        "version": __version__,
-    }
-    if precision is not None:
-        identity["precision_measures"] = list(spec.precision_measures)
-        if first_look != 1:  # the looks fall elsewhere: a checkpoint of the other schedule is another run
-            identity["first_look"] = first_look
+    identity = _identity(spec, seed, chunk_size, trials, precision, first_look)
     if max_trials is None:
         max_trials = int(os.environ.get("CARDLAB_MAX_TRIALS", DEFAULT_MAX_TRIALS))
     max_chunks = -(-trials // chunk_size) if trials is not None else -(-max_trials // chunk_size)
@@ -583,6 +572,34 @@ def run(
     result.meta["seed"] = int(seed)
     result.meta["backend"] = backend
     return result
+
+
+def _identity(spec: KernelSpec, seed: int, chunk_size: int, trials, precision, first_look: int) -> dict:
+    """What a checkpoint must match to be resumed by this run."""
+    identity = {
+        "fingerprint": spec.fingerprint(),
+        "seed": int(seed),
+        "chunk_size": int(chunk_size),
+        "trials": None if trials is None else int(trials),
+        "precision": precision,
+        "version": __version__,
+    }
+    if precision is not None:
+        identity["precision_measures"] = list(spec.precision_measures)
+        if first_look != 1:  # the looks fall elsewhere: a checkpoint of the other schedule is another run
+            identity["first_look"] = first_look
+    return identity
+
+
+def check_checkpoint(spec: KernelSpec, checkpoint, *, trials: int, seed: int, chunk_size: int) -> None:
+    """The checkpoint a ``--trials`` run of ``spec`` would keep, checked now (a path that cannot be written, a file
+    of another run): for a run that comes after another (compare-variants' challenger), refused before the first
+    one's work, not after it. Leaves no new file behind."""
+    ckpt = Checkpoint(checkpoint, _identity(spec, seed, chunk_size, trials, None, 1), spec.n_counts)
+    try:
+        ckpt.load(-(-int(trials) // int(chunk_size)))
+    finally:
+        ckpt.close()
 
 
 def _measure_names(spec: KernelSpec, key0, key1, progress: bool, zero: bool = True) -> list[str]:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .driver import DEFAULT_CHUNK_SIZE
+from .driver import DEFAULT_CHUNK_SIZE, check_checkpoint
 from .driver import run as run_spec
 from .errors import CardlabError
 from .jackknife import GROUPS, chunk_size_for, column_of, jackknife_se, key_columns, replicates, row_keys
@@ -294,6 +294,8 @@ def compare_variants(
         raise CardlabError(
             f"--checkpoint {str(ck)!r} is a directory; give a file name (the runs keep FILE.field and FILE.challenger)"
         )
+    if ck:  # the challenger's checkpoint checked before the field's run, not after it
+        check_checkpoint(spec_b, f"{ck}.challenger", trials=trials, seed=kw["seed"], chunk_size=kw["chunk_size"])
     res_a = run_spec(spec_a, **kw, checkpoint=f"{ck}.field" if ck else None)
     res_b = run_spec(spec_b, **kw, checkpoint=f"{ck}.challenger" if ck else None)
     table, fixed, groups = paired_jackknife(

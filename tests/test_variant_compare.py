@@ -213,3 +213,17 @@ def test_swedish_bismarck_and_rows_only_one_rule_set_has():
     unseen = t[(t["measure"] == "final_type") & (t["field_value"] == 0) & (t["challenger_value"] == 0)]
     assert len(unseen) and unseen["ci_low"].isna().all()
     assert "fixed by the rules" not in res.meta["verdict"]
+
+
+def test_a_challenger_checkpoint_of_another_run_is_refused_before_any_work(tmp_path, capsys):
+    """FILE.challenger of another challenger: refused at once (it had been found only after the field's whole run),
+    and the field's run has not started (no FILE.field made)."""
+    ck = tmp_path / "ck"
+    base = ["compare-variants", "bisko-bobo", "--trials", "640", "--checkpoint", str(ck), "--quiet"]
+    assert main([*base, "--challenger-variant", "exact_tie=redeal"]) == 0
+    (tmp_path / "ck.field").unlink()
+    capsys.readouterr()
+    assert main([*base, "--challenger-variant", "exact_tie=no_winner"]) == 2
+    err = capsys.readouterr().err
+    assert "ck.challenger' belongs to a different run" in err and err.count("\n") == 1
+    assert not (tmp_path / "ck.field").exists()

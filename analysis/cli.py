@@ -21,7 +21,7 @@ from typing import cast
 
 from . import __version__, driver
 from . import games as registry
-from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, NEED_SIZE, run
+from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, NEED_SIZE, PRECISION_GROUPS, run
 from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReached, SaveFailed, Terminated, accepted
 from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
 from .outputs import check_file
@@ -847,6 +847,15 @@ def _cmd_simulate(game: Game, args) -> None:
     result = run(spec, **run_options(args).kwargs())
     if inert:
         result.meta["variants_without_effect"] = inert
+    chunks = result.meta.get("chunks", 0)
+    if spec.pooled_by_chunks and chunks < PRECISION_GROUPS and not args.quiet:
+        # a --chunk-size that leaves few chunks: the pooled rows' intervals come from them (docs/intervals.md)
+        print(
+            f"cardlab: note: {chunks} chunk{'' if chunks == 1 else 's'} of {result.meta['chunk_size']:,} trials: the "
+            f"pooled rows' intervals ({result.meta['pooled_intervals']}) want {PRECISION_GROUPS} or more chunks; "
+            "leave --chunk-size out for 32",
+            file=sys.stderr,
+        )
     game.simulate_header(result)
     line = game.simulate_verdict(result)
     if line:

@@ -44,7 +44,7 @@ import pandas as pd
 from . import __version__
 from .checkpoint import Checkpoint, CheckpointWriteError
 from .errors import BackendFailed, CardlabError, Interrupted, SaveFailed, Terminated, accepted
-from .jackknife import chunk_size_for, with_pooled_intervals
+from .jackknife import GROUPS, chunk_size_for, with_pooled_intervals
 from .stats import half_width
 from .tables import Result
 
@@ -776,6 +776,13 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     }
     if resumed:
         meta["resumed_chunks"] = int(min(resumed, len(rows)))
+    if spec.pooled_by_chunks:  # how the pooled rows got their intervals (docs/intervals.md)
+        g = min(GROUPS, len(rows))
+        meta["pooled_intervals"] = (
+            f"jackknife over {g} groups of chunks, t with {g - 1} degrees of freedom"
+            if g >= 2
+            else "the counts' own (one chunk: no jackknife)"
+        )
     if precision is not None:
         meta["precision_target"] = precision
         meta["precision_achieved"] = max(hw_by_measure.values(), default=float("inf"))

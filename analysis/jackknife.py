@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .stats import t_value
+from .stats import t_value, wilson, z_value
 
 #: the jackknife's groups of chunks, at most: enough degrees of freedom for t (t at 31 df is 2.04 against the
 #: normal's 1.96), few enough that the tables of the deleted groups take a moment
@@ -100,11 +100,13 @@ def with_pooled_intervals(
     """``table`` (the merged counts' tidy table) with standard errors and intervals from the jackknife over
     ``rows``' chunks for the rows the counts cannot give one: rows pooled over the seats (but one the rules fix,
     of no width, or one the tabulate worked out from the rules, named in ``table.attrs["pooled_by_rules"]``), and
-    means the kernel keeps no sum of squares for (swaps a deal, hands a game). A proportion's interval is kept
-    within 0 and 1. Where the jackknife has nothing to say (a single chunk; a row missing from a replicate's
+    means the kernel keeps no sum of squares for (swaps a deal, hands a game), and every row of a table whose trials
+    are not independent (``table.attrs["dependent_trials"]``: the games of a match). A share's interval is Wilson's
+    on the trials worth the jackknife's error. Where the jackknife has nothing to say (a single chunk; a row missing from a replicate's
     table) a row keeps the interval its counts give, if any. ``only``: the rows of these measures alone."""
     se0 = table["std_error"].to_numpy(dtype=float)
-    pick = pooled_rows(table) & ~table["measure"].isin(table.attrs.get("pooled_by_rules", ())).to_numpy()
+    pick = pooled_rows(table) | bool(table.attrs.get("dependent_trials", False))
+    pick &= ~table["measure"].isin(table.attrs.get("pooled_by_rules", ())).to_numpy()
     pick &= se0 != 0
     pick |= np.isnan(se0) & np.isfinite(table["estimate"].to_numpy(dtype=float))
     if only is not None:  # these measures' rows alone (the rest keep the counts' intervals)
@@ -116,13 +118,21 @@ def with_pooled_intervals(
     order = {k: i for i, k in enumerate(row_keys(sub, cols))}
     reps = replicates(spec, rows, trials, chunk_size, order, cols) if len(rows) >= 2 else np.zeros((1, len(order)))
     se = jackknife_se(reps)
-    half = t_value(confidence, len(reps) - 1) * se if len(reps) >= 2 else se
+    q = t_value(confidence, len(reps) - 1) if len(reps) >= 2 else np.nan
+    half = q * se
     est = sub["estimate"].to_numpy(dtype=float)
     lo, hi = est - half, est + half
     if "successes" in sub:
-        share = sub["successes"].notna().to_numpy()
-        lo = np.where(share, np.clip(lo, 0.0, 1.0), lo)
-        hi = np.where(share, np.clip(hi, 0.0, 1.0), hi)
+        # a share: Wilson's interval on the trials worth the jackknife's error (p(1 - p) / se**2, the error widened
+        # by t over z), asymmetric near 0 and 1 as a rare event's must be (a symmetric one clipped at 0 had held
+        # 1 in 63 at 0 to 0.048)
+        share = sub["successes"].notna().to_numpy() & (se > 0) & (est > 0) & (est < 1)
+        z = z_value(confidence)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            n_eff = est * (1 - est) / (se * q / z) ** 2
+            _, _, wl, wh = wilson(np.where(share, est * n_eff, 0.0), np.where(share, n_eff, 1.0), confidence)
+        lo = np.where(share, wl, lo)
+        hi = np.where(share, wh, hi)
     # a row some group's deletion leaves out of the table (a score seen once) has no jackknife: it keeps the
     # interval its counts give, if any (a rare event's Wilson interval)
     own = ~np.isfinite(se) & np.isfinite(sub["std_error"].to_numpy(dtype=float))

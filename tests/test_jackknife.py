@@ -65,3 +65,42 @@ def test_a_short_run_is_cut_into_enough_chunks():
     assert res.meta["chunks"] == 34 and res.meta["chunk_size"] == 15
     hands = res.table[res.table["measure"] == "hands_per_game"].iloc[0]
     assert hands.ci_low < hands.estimate < hands.ci_high
+
+
+def test_the_games_of_a_match_are_not_taken_for_independent_trials():
+    """With --games-per-match the games of a match are linked (the last Winner leads the next): every row's
+    interval is the jackknife's over chunks of whole matches, a seat's score wider than the games' binomial one."""
+    zs = games.get("zheng-shangyou")
+    t = driver.run(zs.simulation_spec(games_per_match=8), trials=4000, seed=3, progress=False).table
+    one = driver.run(zs.simulation_spec(), trials=32_000, seed=3, progress=False).table
+    assert t.attrs["dependent_trials"] and not one.attrs["dependent_trials"]
+    seat = t[(t["measure"] == "score") & t["seat"].notna()]
+    # the counts' own error of the same rows (a mean of 32,000 games a seat, as if independent)
+    own = np.sqrt(((seat["total_sq"] - seat["total"] ** 2 / seat["trials"]) / (seat["trials"] - 1)) / seat["trials"])
+    assert (seat["std_error"].to_numpy() > own.to_numpy()).sum() >= 3
+
+
+def test_a_rare_pooled_share_gets_an_interval_that_respects_zero():
+    """A pooled share of a few events (Biscuits: out first after 11 plays) takes Wilson's interval on the trials
+    worth the jackknife's error: above 0, not a symmetric one clipped at 0."""
+    t = driver.run(games.get("biscuits").simulation_spec(), trials=20_000, seed=1, progress=False).table
+    rows = t[(t["measure"] == "out_first_given_plays") & (t["estimate"] > 0) & (t["estimate"] < 0.05)]
+    assert (
+        len(rows)
+        and (rows["ci_low"] > 0).all()
+        and (rows["ci_high"] - rows["estimate"] > rows["estimate"] - rows["ci_low"]).all()
+    )
+
+
+def test_few_chunks_are_said():
+    """A --chunk-size that leaves fewer than 8 chunks: a note on stderr, and the meta says how the pooled rows got
+    their intervals (one chunk: the counts' own)."""
+    from tests.inprocess import cli
+
+    code, out, err = cli("simulate", "bisko-bobo", "--trials", "4000", "--chunk-size", "4000", "--format", "json")
+    assert code == 0 and "cardlab: note: 1 chunk of 4,000 trials: the pooled rows' intervals" in err
+    import json
+
+    assert json.loads(out)["meta"]["pooled_intervals"] == "the counts' own (one chunk: no jackknife)"
+    code, out, err = cli("simulate", "bisko-bobo", "--trials", "4000", "--format", "json", "--quiet")
+    assert "note" not in err and "jackknife over 32 groups" in json.loads(out)["meta"]["pooled_intervals"]

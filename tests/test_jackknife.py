@@ -104,3 +104,18 @@ def test_few_chunks_are_said():
     assert json.loads(out)["meta"]["pooled_intervals"] == "the counts' own (one chunk: no jackknife)"
     code, out, err = cli("simulate", "bisko-bobo", "--trials", "4000", "--format", "json", "--quiet")
     assert "note" not in err and "jackknife over 32 groups" in json.loads(out)["meta"]["pooled_intervals"]
+
+
+def test_a_comparisons_pooled_row_reports_the_spread_of_independent_runs():
+    """compare: every seat switches in turn on the same deal, so the pooled row's seat-deals are not independent
+    (ZS greedy against random: its interval over seat-games had been 2.6 times too wide); against the sd over 16
+    seeds."""
+    zs = games.get("zheng-shangyou")
+    est, se = [], []
+    for seed in range(16):
+        t = driver.run(zs.compare_spec("greedy", "random"), trials=2048, seed=900 + seed, progress=False).table
+        r = t[(t["measure"] == "challenger_minus_field_win") & t["seat"].isna()].iloc[0]
+        est.append(r.estimate)
+        se.append(r.std_error)
+    ratio = float(np.mean(se) / np.std(est, ddof=1))
+    assert 0.6 < ratio < 1.6, ratio

@@ -568,6 +568,7 @@ def compare_spec(
             "analysis": "paired comparison",
         },
         precision_measures=("challenger_minus_field",),
+        pooled_by_chunks=True,  # the pooled row: each seat switching in turn on the same deal
     )
 
 

@@ -511,6 +511,7 @@ def compare_spec(field: str, challenger: str, players: int | None = None, varian
         },
         precision_measures=("challenger_minus_field_win",),
         chunk_size=chunk_for(a, b),
+        pooled_by_chunks=True,  # the pooled row: each seat switching in turn on the same deal
     )
 
 

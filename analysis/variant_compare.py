@@ -27,7 +27,7 @@ import pandas as pd
 
 from .driver import DEFAULT_CHUNK_SIZE, check_checkpoint
 from .driver import run as run_spec
-from .errors import CardlabError
+from .errors import CardlabError, Interrupted
 from .jackknife import GROUPS, chunk_size_for, column_of, jackknife_se, key_columns, replicates, row_keys
 from .stats import t_value
 from .tables import Result, _decimals, fixed_rows
@@ -229,6 +229,17 @@ def verdict(
     return line
 
 
+def _one_run(side: str, spec, kw: dict, ck, done) -> Result:
+    """One rule set's run; an interruption says whose run it stopped and what the other has (a bare "interrupted
+    after 52 chunks" left a user guessing which half)."""
+    try:
+        return run_spec(spec, **kw, checkpoint=f"{ck}.{side}" if ck else None)
+    except Interrupted as e:
+        before = "the field's run had finished" if done is not None else "the challenger's had not started"
+        keep = "" if ck else "; without --checkpoint nothing is kept"
+        raise Interrupted(f"the {side}'s run ({before}): {e}{keep}", e.exit_code) from None
+
+
 def compare_variants(
     game,
     challenger: dict[str, Any],
@@ -296,8 +307,8 @@ def compare_variants(
         )
     if ck:  # the challenger's checkpoint checked before the field's run, not after it
         check_checkpoint(spec_b, f"{ck}.challenger", trials=trials, seed=kw["seed"], chunk_size=kw["chunk_size"])
-    res_a = run_spec(spec_a, **kw, checkpoint=f"{ck}.field" if ck else None)
-    res_b = run_spec(spec_b, **kw, checkpoint=f"{ck}.challenger" if ck else None)
+    res_a = _one_run("field", spec_a, kw, ck, done=None)
+    res_b = _one_run("challenger", spec_b, kw, ck, done=res_a)
     table, fixed, groups = paired_jackknife(
         spec_a, spec_b, res_a.chunk_counts, res_b.chunk_counts, res_a.meta["trials"], kw["chunk_size"]
     )

@@ -227,3 +227,27 @@ def test_a_challenger_checkpoint_of_another_run_is_refused_before_any_work(tmp_p
     err = capsys.readouterr().err
     assert "ck.challenger' belongs to a different run" in err and err.count("\n") == 1
     assert not (tmp_path / "ck.field").exists()
+
+
+def test_an_interruption_says_whose_run_it_stopped(monkeypatch):
+    """Ctrl-C in the challenger's run: the message names that run and that the field's had finished (a bare
+    'interrupted after 52 chunks' left a user guessing which half, and whether anything was kept)."""
+    import analysis.variant_compare as vc
+    from analysis.errors import Interrupted
+
+    real, calls = vc.run_spec, []
+
+    def run_then_stop(spec, **kw):
+        calls.append(kw.get("checkpoint"))
+        if len(calls) == 2:
+            raise Interrupted("interrupted after 3 chunks", 130)
+        return real(spec, **kw)
+
+    monkeypatch.setattr(vc, "run_spec", run_then_stop)
+    with pytest.raises(Interrupted) as e:
+        games.get("bisko-bobo").compare_variants({"exact_tie": "redeal"}, run=RunOptions(trials=640, progress=False))
+    assert str(e.value) == (
+        "the challenger's run (the field's run had finished): interrupted after 3 chunks; without --checkpoint "
+        "nothing is kept"
+    )
+    assert e.value.exit_code == 130

@@ -536,15 +536,7 @@ def run(
             "probability, 0.5 of a score)"
         )
     if chunk_size is None:
-        chunk_size = spec.chunk_size or DEFAULT_CHUNK_SIZE
-        if spec.pooled_by_chunks:  # chunks enough for the jackknife of the pooled rows: a short --trials run is
-            # cut into 32 or more; precision mode's first look (after DEFAULT_CHUNK_SIZE trials) has 8 (smaller
-            # chunks slow the fastest kernels down: Bisko-Bobo's by 2x at 128 trials a chunk, 15% at 512)
-            chunk_size = (
-                chunk_size_for(trials, chunk_size)
-                if trials is not None
-                else max(1, min(chunk_size, DEFAULT_CHUNK_SIZE // PRECISION_GROUPS))
-            )
+        chunk_size = default_chunk_size(spec, trials)
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise CardlabError(f"bad chunk size {chunk_size!r}: expected a positive integer")
     # precision mode's first look: after as many trials as one default chunk, whatever the chunk size (small chunks
@@ -574,6 +566,19 @@ def run(
     result.meta["seed"] = int(seed)
     result.meta["backend"] = backend
     return result
+
+
+def default_chunk_size(spec: KernelSpec, trials: int | None) -> int:
+    """The chunk size of a run that gives none: the spec's (small for search and solver players), else
+    DEFAULT_CHUNK_SIZE; where the pooled rows take the jackknife's intervals, smaller: a short --trials run is cut
+    into 32 chunks or more, and precision mode's first look (after DEFAULT_CHUNK_SIZE trials) has 8 (smaller chunks
+    slow the fastest kernels down: Bisko-Bobo's by 2x at 128 trials a chunk, 15% at 512)."""
+    size = spec.chunk_size or DEFAULT_CHUNK_SIZE
+    if not spec.pooled_by_chunks:
+        return size
+    if trials is not None:
+        return chunk_size_for(trials, size)
+    return max(1, min(size, DEFAULT_CHUNK_SIZE // PRECISION_GROUPS))
 
 
 def _identity(spec: KernelSpec, seed: int, chunk_size: int, trials, precision, first_look: int) -> dict:

@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .driver import DEFAULT_CHUNK_SIZE, check_checkpoint
+from .driver import check_checkpoint, default_chunk_size
 from .driver import run as run_spec
 from .errors import CardlabError, Interrupted
-from .jackknife import GROUPS, chunk_size_for, column_of, jackknife_se, key_columns, replicates, row_keys
+from .jackknife import GROUPS, column_of, jackknife_se, key_columns, replicates, row_keys
 from .stats import t_value
 from .tables import Result, _decimals, fixed_rows
 
@@ -294,7 +294,7 @@ def compare_variants(
             f"comes from {GROUPS} groups of them"
         )
     if kw["chunk_size"] is None:  # at least GROUPS chunks: the jackknife's groups
-        kw["chunk_size"] = chunk_size_for(trials, spec_a.chunk_size or DEFAULT_CHUNK_SIZE)
+        kw["chunk_size"] = default_chunk_size(spec_a, trials)
     elif isinstance(trials, (int, np.integer)) and -(-trials // kw["chunk_size"]) < GROUPS:
         raise CardlabError(
             f"--chunk-size {kw['chunk_size']} leaves {-(-trials // kw['chunk_size'])} chunks of the {trials:,} trials; "

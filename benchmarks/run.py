@@ -6,6 +6,7 @@ The machines are shared and noisy: read the ratios, and re-measure before compar
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import statistics
 import sys
@@ -97,6 +98,12 @@ def median_interval(xs, confidence=0.95):
     return (xs[k - 1], xs[n - k]) if k else (xs[0], xs[-1])
 
 
+def kernel_rate(spec):
+    """``spec`` without the pooled rows' jackknife (32 more tables at the end of a run: a fixed cost a run, not a
+    deal's, timed apart in the Bisko-Bobo section), so that a rate is the kernel's."""
+    return dataclasses.replace(spec, pooled_by_chunks=False)
+
+
 def row(name, value, unit, target=None, note="", digits=0):
     tgt = "" if target is None else f"{target:>12,.{digits}f}"
     ratio = "" if target is None else f"{value / target:6.2f}x"
@@ -113,15 +120,21 @@ def main() -> None:
     row("Philox 32-bit words, one core", n / t, "words/s")
     # --- full deals, one thread and all threads
     P = 4
-    spec = bb.simulation_spec(P)
+    # the deals' rate: the pooled rows' jackknife (32 more tables, a fixed cost a run: analysis/jackknife.py) is
+    # timed apart, below, as it does not grow with the deals
+    spec = kernel_rate(bb.simulation_spec(P))
     trials = 2_000_000
     numba.set_num_threads(1)
     t1 = median_time(lambda: driver.run(spec, trials=trials, seed=1, progress=False, threads=1))
     deals_core = trials / t1
     row(f"full five-phase deals, heuristic, {P} players, 1 core", deals_core, "deals/s", 5_000_000)
+    tj = median_time(
+        lambda: driver.run(bb.simulation_spec(P), trials=trials, seed=1, progress=False, threads=1)
+    )  # fmt: skip
+    row("  the same run with its table's jackknife intervals", 1000 * (tj - t1), "ms more", None, "a fixed cost a run")
     # the other player counts (the same compiled kernel; a deal's cost grows with the seats)
     for p_other in (2, 3, 5, 6):
-        spec_p = bb.simulation_spec(p_other)
+        spec_p = kernel_rate(bb.simulation_spec(p_other))
         tp = median_time(lambda: driver.run(spec_p, trials=trials // 2, seed=1, progress=False, threads=1))
         row(f"full deals, heuristic, {p_other} players, 1 core", trials // 2 / tp, "deals/s", 5_000_000)
     # the same deals by the scalar loop alone (the lanes' baseline: identical counts), and a strategy the lanes do
@@ -136,7 +149,7 @@ def main() -> None:
         None,
         f"lanes {deals_core / (trials // 2 / ts):.2f}x faster",
     )
-    spec_r = bb.simulation_spec(P, strategies=["random"])
+    spec_r = kernel_rate(bb.simulation_spec(P, strategies=["random"]))
     tr = median_time(lambda: driver.run(spec_r, trials=trials // 2, seed=1, progress=False, threads=1))
     row(f"full deals, random strategy, {P} players, 1 core", trials // 2 / tr, "deals/s", None, "(scalar loop)")
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -192,14 +205,14 @@ def zheng_shangyou() -> None:
     numba.set_num_threads(1)
     rates = {}
     for name, target in (("random", 200_000), ("greedy", None), ("planning", 50_000)):
-        spec = zs.simulation_spec(strategies=[name])
+        spec = kernel_rate(zs.simulation_spec(strategies=[name]))
         games = 20_000 if name == "random" else 40_000
         t = median_time(lambda: driver.run(spec, trials=games, seed=1, progress=False, threads=1, chunk_size=500))
         rates[name] = games / t
         row(f"Zheng Shangyou complete games, {name} players, 1 core", games / t, "games/s", target)
     peers(rates["random"])
     for P in (5, 8):
-        spec = zs.simulation_spec(players=P, variants={"deck": "5to8p_108"}, strategies=["random"])
+        spec = kernel_rate(zs.simulation_spec(players=P, variants={"deck": "5to8p_108"}, strategies=["random"]))
         t = median_time(lambda: driver.run(spec, trials=4_000, seed=1, progress=False, threads=1, chunk_size=500))
         row(f"Zheng Shangyou, two decks, {P} players, random, 1 core", 4_000 / t, "games/s", None)
     import numpy as _np
@@ -229,7 +242,7 @@ def zheng_shangyou() -> None:
 def biscuits() -> None:
     numba.set_num_threads(1)
     for name in ("planning", "greedy", "random"):
-        spec = bi.simulation_spec(unit="hand", strategies=[name])
+        spec = kernel_rate(bi.simulation_spec(unit="hand", strategies=[name]))
         hands = 20_000
         t = median_time(lambda: driver.run(spec, trials=hands, seed=1, progress=False, threads=1, chunk_size=500))
         row(
@@ -318,7 +331,7 @@ def bismarck() -> None:
     numba.set_num_threads(1)
     rates = {}
     for name, target, hands in (("random", 1_000_000, 200_000), ("heuristic", 300_000, 100_000)):
-        spec = bm.simulation_spec(unit="hand", round=1, strategies=[name])
+        spec = kernel_rate(bm.simulation_spec(unit="hand", round=1, strategies=[name]))
         t = median_time(lambda: driver.run(spec, trials=hands, seed=1, progress=False, threads=1, chunk_size=4096))
         rates[name] = hands / t
         row(f"Bismarck complete hands (16 tricks), {name}, 1 core", hands / t, "hands/s", target)

@@ -122,6 +122,9 @@ def test_exact_zheng_shangyou_takes_a_hand_size():
 BM_HAND = "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S"
 
 
+#: a compare-variants command line that is fine so far (the bad inputs below add to it)
+VARY = ["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal"]
+
 BAD = [
     (["simulate", "nogame", "--trials", "10"], "unknown game 'nogame'"),
     (["simulate", "bisko-bobo", "--variant", "exact_tie=maybe", "--trials", "10"], "bad value 'maybe'"),
@@ -527,93 +530,24 @@ BAD = [
     (["compare-variants"], "give a game after compare-variants; accepted: biscuits, bisko-bobo, bismarck, zheng"),
     # compare-variants: the challenger's rules must differ, name known variants and run a fixed size
     (["compare-variants", "bisko-bobo", "--trials", "9"], "--challenger-variant"),
-    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie", "--trials", "9"], "bad --challenger-"),
-    (["compare-variants", "bisko-bobo", "--challenger-variant", "nosuch=1", "--trials", "9"], "unknown variant 'nos"),
-    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=x", "--trials", "9"], "accepted: split,"),
+    ([*VARY[:3], "exact_tie", "--trials", "9"], "bad --challenger-"),
+    ([*VARY[:3], "nosuch=1", "--trials", "9"], "unknown variant 'nos"),
+    ([*VARY[:3], "exact_tie=x", "--trials", "9"], "accepted: split,"),
+    ([*VARY, "--variant", "exact_tie=redeal", "--trials", "9"], "are the field's: nothing to compare"),
     (
-        [
-            "compare-variants",
-            "bisko-bobo",
-            "--variant",
-            "exact_tie=redeal",
-            "--challenger-variant",
-            "exact_tie=redeal",
-            "--trials",
-            "9",
-        ],
-        "are the field's: nothing to compare",
-    ),  # fmt: skip
-    (
-        [
-            "compare-variants",
-            "bisko-bobo",
-            "--challenger-variant",
-            "exact_tie=redeal",
-            "--challenger-variant",
-            "exact_tie=split",
-            "--trials",
-            "9",
-        ],
+        [*VARY, "--challenger-variant", "exact_tie=split", "--trials", "9"],
         "--challenger-variant sets 'exact_tie' twice",
-    ),  # fmt: skip
-    (
-        ["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal", "--precision", "0.01"],
-        "give --trials N (--precision is for simulate and compare)",
     ),
-    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal"], "give --trials N"),
-    (["compare-variants", "bisko-bobo", "--challenger-variant", "exact_tie=redeal", "--trials", "9"], "at least 32"),
+    ([*VARY, "--precision", "0.01"], "give --trials N (--precision is for simulate and compare)"),
+    (VARY, "give --trials N"),
+    ([*VARY, "--trials", "9"], "at least 32"),
     (
-        [
-            "compare-variants",
-            "bisko-bobo",
-            "--challenger-variant",
-            "exact_tie=redeal",
-            "--trials",
-            "100",
-            "--chunk-size",
-            "50",
-        ],
+        [*VARY, "--trials", "100", "--chunk-size", "50"],
         "--chunk-size 50 leaves 2 chunks of the 100 trials; the intervals need 32 or more: give at most --chunk-size 3",
-    ),  # fmt: skip
-    (
-        [
-            "compare-variants",
-            "bisko-bobo",
-            "--challenger-variant",
-            "exact_tie=redeal",
-            "--trials",
-            "64",
-            "--checkpoint",
-            "/tmp",
-        ],
-        "--checkpoint '/tmp' is a directory",
-    ),  # fmt: skip
-    (
-        [
-            "compare-variants",
-            "bisko-bobo",
-            "--challenger-variant",
-            "exact_tie=redeal",
-            "--trials",
-            "64",
-            "--measure",
-            "nosuch",
-        ],
-        "unknown measure 'nosuch'",
-    ),  # fmt: skip
-    (
-        [
-            "compare-variants",
-            "bisko-bobo",
-            "--challenger-variant",
-            "exact_tie=redeal",
-            "--players",
-            "9",
-            "--trials",
-            "9",
-        ],
-        "takes 2 to 6 players, not 9",
     ),
+    ([*VARY, "--trials", "64", "--checkpoint", "/tmp"], "--checkpoint '/tmp' is a directory"),
+    ([*VARY, "--trials", "64", "--measure", "nosuch"], "unknown measure 'nosuch'"),
+    ([*VARY, "--players", "9", "--trials", "9"], "takes 2 to 6 players, not 9"),
     (["report", "bisko-bobo", "--scale", "inf"], "bad --scale inf"),
     (["strong-field"], "give a game; accepted: biscuits, bismarck, zheng-shangyou"),
     (["simulate", "bismarck", "--strategy", "pimc", "--pimc-from", "16", "--trials", "5"], "bad --pimc-from 16"),

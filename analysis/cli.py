@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import cast
 
-from . import __version__, driver
+from . import __version__, compile_ahead, driver
 from . import games as registry
 from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, NEED_SIZE, PRECISION_GROUPS, run
 from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReached, SaveFailed, Terminated, accepted
@@ -1231,12 +1231,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "games":
             _cmd_games(args)
         elif args.command == "report":
+            compile_ahead.install_extern_helper()
             _cmd_report(args)
         elif args.command == "serve":
             _cmd_serve(args)
         elif args.command == "strong-field":
             _cmd_strong_field(args)
         else:
+            compile_ahead.install_extern_helper()  # a first run compiles the solver players on the other core
             if args.game is None:
                 cap = (
                     "simulate"

@@ -142,6 +142,38 @@ def wait_for(kernel: str) -> None:
         helper.wait(kernel)
 
 
+class _ExternHelper:
+    """The helper compiling the callees a command's kernels reach through :func:`kernels._extern.extern` (``python
+    -m kernels._extern``, fed one request a line), started at the first request."""
+
+    def __init__(self):
+        self.proc: subprocess.Popen | None = None
+
+    def send(self, line: bytes) -> None:
+        if self.proc is None:
+            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "kernels._extern"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env={**os.environ, "PYTHONPATH": path},
+            )
+            _helpers.append(Helper(self.proc, []))  # stopped at exit with the others
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line)
+        self.proc.stdin.flush()
+
+
+def install_extern_helper() -> None:
+    """Where :func:`enabled`, let the kernels hand the callees a run will reach to a helper process as soon as a
+    call site is typed (kernels/_extern.py); the helper starts only if one is not cached."""
+    from kernels import _extern
+
+    _extern.set_prefetcher(_ExternHelper().send if enabled() else None)
+
+
 @atexit.register
 def _stop_all() -> None:  # a command that ends early (an error, Ctrl-C) leaves no helper behind
     for helper in _helpers:

@@ -1,5 +1,6 @@
-"""Two repairs to numba, installed by :mod:`kernels._jit`: ``inline="always"`` without deep copies of an IR that
-nobody else holds (:func:`install`), and cache saves safe between processes (:func:`lock_cache_writes`).
+"""Three repairs to numba, installed by :mod:`kernels._jit`: ``inline="always"`` without deep copies of an IR that
+nobody else holds (:func:`install`), cache saves safe between processes (:func:`lock_cache_writes`), and no
+function compiled by two processes at once (:func:`lock_compiles`).
 
 numba inlines a :data:`kernels._jit.jit_inline` function at each of its call sites by building the callee's IR
 afresh (``InlineWorker.inline_function`` runs the untyped pipeline on it) and handing it to
@@ -18,9 +19,11 @@ is patched and numba runs as shipped (:data:`INSTALLED` says which); so it does 
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import textwrap
+import time
 
 from numba.core import inline_closurecall
 
@@ -95,12 +98,7 @@ def lock_cache_writes() -> bool:
     file before the index, so an index entry always names complete data of its own. Where the lock cannot be
     had (no ``fcntl``, a file system without ``flock``, a lock file not ours to open, or another process holding
     it over :data:`LOCK_WAIT_S`) the save goes on without it, in the same order."""
-    try:
-        import fcntl
-    except ImportError:
-        fcntl = None  # type: ignore[assignment]
     import itertools
-    import time
 
     from numba.core import caching
 
@@ -112,24 +110,7 @@ def lock_cache_writes() -> bool:
         return False  # a numba whose cache file differs: saved as shipped
 
     def locked_save(self, key, data):
-        fd = -1
-        if fcntl is not None:
-            try:
-                fd = os.open(os.path.join(self._cache_path, ".cardlab-save.lock"), os.O_RDONLY | os.O_CREAT, 0o666)
-                deadline = time.monotonic() + LOCK_WAIT_S
-                while True:
-                    try:
-                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                        break
-                    except BlockingIOError:
-                        if time.monotonic() > deadline:
-                            raise
-                        time.sleep(0.01)
-            except OSError:
-                if fd >= 0:
-                    os.close(fd)
-                fd = -1
-        try:
+        with file_lock(self._cache_path, ".cardlab-save", LOCK_WAIT_S):
             overloads = self._load_index()
             name = overloads.get(key)
             if name is None:
@@ -139,11 +120,117 @@ def lock_cache_writes() -> bool:
             if overloads.get(key) != name:
                 overloads[key] = name
                 self._save_index(overloads)
-        finally:
-            if fd >= 0:
-                os.close(fd)  # releases the lock
 
     locked_save._cardlab_locked = True  # type: ignore[attr-defined]
     locked_save.__doc__ = save.__doc__
     cls.save = locked_save
+    return True
+
+
+#: the most a process waits for another compiling the same function before compiling it itself
+COMPILE_WAIT_S = 300.0
+
+
+@contextlib.contextmanager
+def file_lock(folder: str, name: str, wait_s: float):
+    """An exclusive ``flock`` on ``folder/name.lock`` for the block, or none where it cannot be had (no ``fcntl``,
+    a folder not ours, another process holding it over ``wait_s``): the block runs either way."""
+    fd = -1
+    try:
+        import fcntl
+
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(os.path.join(folder, name + ".lock"), os.O_RDONLY | os.O_CREAT, 0o666)
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(fd)
+                    fd = -1
+                    break
+                time.sleep(0.02)
+    except (ImportError, OSError):
+        if fd >= 0:
+            os.close(fd)
+        fd = -1
+    try:
+        yield
+    finally:
+        if fd >= 0:
+            os.close(fd)  # releases the lock
+
+
+#: the folder of the compile locks, in the numba cache
+COMPILING = "compiling"
+
+
+def compile_lock_name(dispatcher, sig) -> str | None:
+    """The name of the lock :func:`lock_compiles` holds while ``dispatcher`` compiles for ``sig``: a digest of its
+    cache key (folder, function, source, closure, argument types); None where there is none to hold (no cache, the
+    types compiled already in this process, a numba whose cache differs)."""
+    import hashlib
+
+    from numba.core import caching, sigutils
+
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None or isinstance(cache, caching.NullCache):
+        return None
+    try:
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in dispatcher.overloads:
+            return None
+        key = (cache._cache_path, cache._cache_file._index_name, cache._index_key(sig, dispatcher.targetctx.codegen()))
+    except Exception:  # noqa: BLE001
+        return None
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+
+
+def lock_compiles() -> bool:
+    """One process at a time compiles a given function for given types (once; True when in place).
+
+    Two processes compiling at once on one numba cache (a command and its helper, :mod:`kernels._extern` and
+    :mod:`analysis.compile_ahead`; xdist's workers) often need the same callees: the move generator below both the
+    play loop and the search's rollouts. Here ``Dispatcher.compile`` of a cached function holds an exclusive
+    ``flock`` named by the function's cache key (its source, closure and argument types) while it loads or
+    compiles; the other process waits, and numba's own first step, a cache lookup, then finds the code saved.
+    Nested compiles take nested locks; a process holds only those of the functions it is compiling, callers
+    above callees, so with no call cycles (compiled code has none: numba would not type one) no two processes
+    wait for each other. A function already held in this process (a recursive one) is not locked again."""
+    import threading
+
+    from numba.core import dispatcher
+    from numba.core.compiler_lock import global_compiler_lock
+
+    cls = dispatcher.Dispatcher
+    compile_ = cls.compile
+    if getattr(compile_, "_cardlab_locked", False):
+        return True
+    held: set[str] = set()
+    guard = threading.Lock()
+
+    def locked_compile(self, sig):
+        with global_compiler_lock:  # numba's lock first, as compile_ takes it: one order in every thread
+            name = compile_lock_name(self, sig)
+            if name is None:
+                return compile_(self, sig)
+            with guard:
+                mine = name not in held
+                held.add(name)
+            if not mine:
+                return compile_(self, sig)
+            try:
+                import numba
+
+                with file_lock(os.path.join(numba.config.CACHE_DIR, COMPILING), name, COMPILE_WAIT_S):
+                    return compile_(self, sig)
+            finally:
+                with guard:
+                    held.discard(name)
+
+    locked_compile._cardlab_locked = True  # type: ignore[attr-defined]
+    locked_compile.__doc__ = compile_.__doc__
+    cls.compile = locked_compile
     return True

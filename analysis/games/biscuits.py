@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import biscuits as K
+from kernels._extern import expect
 
 from ..driver import SEARCH_CHUNK, KernelSpec
 from ..errors import CardlabError, accepted
@@ -185,8 +186,13 @@ def strategy_rows(names: list[str]) -> np.ndarray:
 
 
 def searches(strat: np.ndarray) -> bool:
-    """Whether a seat of these rows is the search player (its kernels have the search compiled in)."""
-    return bool((strat[:, 0] == K.PLAY_SEARCH).any())
+    """Whether a seat of these rows is the search player (its kernels have the search compiled in). Also tells the
+    kernels that the run will reach the search, so that a first run compiles it ahead in a helper process
+    (kernels/_extern.py)."""
+    if (strat[:, 0] == K.PLAY_SEARCH).any():
+        expect(K.search.search_play)
+        return True
+    return False
 
 
 def refuse_search(strat: np.ndarray, where: str) -> None:

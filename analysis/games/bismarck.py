@@ -10,9 +10,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numba import types
 
 from kernels import bismarck as K
 from kernels import dd as DD
+from kernels._extern import expect, prefetch
 
 from ..driver import KernelSpec, compile_note
 from ..errors import CardlabError, accepted
@@ -133,10 +135,26 @@ def seat_strategies(strategies, default: str) -> tuple[list[str], np.ndarray]:
     return names, np.array([strategy_code(n) for n in names], dtype=np.int64)
 
 
+def expect_dd(hands: int) -> None:
+    """Hand the double-dummy search for ``hands`` hands (3: Bismarck, 4: bridge) to the compile helper now, where the
+    command has one (kernels/_extern.py): it is below every solver player, the pimc model and ``solve``, and takes
+    about 10 s to compile on its own, beside the command's other kernels."""
+    prefetch(DD.search._search, DD.search.search_argtypes(hands), types.boolean)
+
+
 def uses_solvers(strat: np.ndarray) -> bool:
     """Whether a seat plays with the search or the double-dummy solver (search, pimc, pimc-infer, dd): then the kernels
     compiled with those players run; else the plain ones, which compile in about half the time (tests hold
-    each plain kernel to its full one)."""
+    each plain kernel to its full one). Also tells the kernels which solver players the run will reach, so that a
+    first run can compile them ahead in a helper process (kernels/_extern.py)."""
+    codes = set(np.asarray(strat).ravel().tolist())
+    if codes & {K.S_PIMC, K.S_DD, K.S_PIMC_INFER, K.S_SEARCH}:  # search plays as pimc in short hands (BM rounds 1-3)
+        expect(K.choose_card)
+        expect_dd(3)
+    if K.S_SEARCH in codes:
+        expect(K.search_card)
+    if K.S_PIMC_INFER in codes:
+        expect(K.infer_layouts)
     return bool((np.asarray(strat) >= K.S_PIMC).any())
 
 
@@ -505,6 +523,7 @@ def solve_position(
     row = np.zeros(4, dtype=np.int64)
     row[: len(played)] = played
     solve = DD.solve_3 if n == 3 else DD.solve_4  # the hand count a constant: one search compiled
+    expect_dd(n)
     return int(solve(h, tr, int(must_trump), leader, row, len(played), maxteam, count, ttk, ttg, bufs))
 
 
@@ -556,6 +575,7 @@ def solve_table(
         kernel = DD.card_values_3 if n == 3 else DD.card_values_4
     else:
         kernel = DD.solve_3 if n == 3 else DD.solve_4
+    expect_dd(n)
     compile_note(deal, kernel)  # a cold first solve compiles for about 20 s: not in silence
     ttk, ttg = DD.new_tt(20)
     bufs = DD.new_buffers()

@@ -65,6 +65,7 @@ from .bismarck import (
     TRUMPS,
     check_misere_search,
     equal_classes,
+    expect_dd,
     labels,
     player_array,
     rules,
@@ -477,6 +478,7 @@ def _kernel(name: str, model: int, strat: np.ndarray) -> str:
     is played on), else compiled with the search and solver players where a seat needs them, else the plain one
     (about half the compiling on a first run)."""
     if model == K.M_DD_EACH_LAYOUT:
+        expect_dd(3)
         return f"kernels.bismarck:advise_{name}_dd_chunks"
     if uses_solvers(strat):
         return f"kernels.bismarck:advise_{name}_chunks"

@@ -46,6 +46,7 @@ from .bismarck import (
     ROUND_NAMES,
     SUITS,
     check_misere_search,
+    expect_dd,
     labels,
     player_array,
     rules,
@@ -385,6 +386,7 @@ def review(
     hand = replay(doc)
     if seat is not None and not 0 <= seat <= 2:
         raise CardlabError(f"bad --seat {seat}: seats are 0..2")
+    expect_dd(3)  # the double-dummy values of every card
     models = review_models(strategies, hand.strategies, DEFAULT_MODEL)
     _models(models)  # a model the advisor refuses is refused before the first decision
     it = [i for i, (s, _c) in enumerate(hand.events) if seat is None or s == seat]

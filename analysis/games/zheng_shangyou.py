@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import zheng_shangyou as K
+from kernels._extern import expect
 
 from ..driver import SEARCH_CHUNK, KernelSpec, compile_note
 from ..errors import CardlabError, accepted
@@ -351,7 +352,15 @@ def _strategy_row(name: str) -> list[int]:
 def needs_full(strat: np.ndarray) -> bool:
     """Whether a seat of these strategy rows plays other than the greedy players (random, planning, search): its
     kernels are then the ``*_full`` ones, with every player compiled in. The others compile the greedy players
-    only, less compiling on a first run (kernels.zheng_shangyou.game, above ``_search_hook``)."""
+    only, less compiling on a first run (kernels.zheng_shangyou.game, above ``_search_hook``). A search, planning
+    or random seat also tells the kernels that the run will reach that player, so that a first run compiles it
+    ahead in a helper process (kernels/_extern.py)."""
+    if (strat[:, 0] == K.POLICY_SEARCH).any():
+        expect(K.search.search_play)
+    if (strat[:, 0] == K.POLICY_PLANNING).any():
+        expect(K.players._planning_play, K.players.plan_hand)
+    if (strat[:, 0] == K.POLICY_RANDOM).any():
+        expect(K.leads.random_lead)
     return bool((strat[:, 0] != K.POLICY_GREEDY).any())
 
 

@@ -165,10 +165,10 @@ def _bi_search_hook(search, hands, counts, points, out_count, turn, last, cur_ki
 @overload(_bi_search_hook, prefer_literal=True)
 def _bi_search_hook_overload(search, hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target):  # fmt: skip
     if isinstance(search, types.IntegerLiteral) and search.literal_value == 1:
-        from .search import search_play_inline
+        from .search import search_play_x
 
         def searching(search, hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target):  # fmt: skip
-            return search_play_inline(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target)  # fmt: skip
+            return search_play_x(hands, counts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, strat, st, rec, moves, bv, score0, score1, target)  # fmt: skip
 
         return searching
 

@@ -18,9 +18,11 @@ Strategy row: ``strat[seat] = (PLAY_SEARCH, pass, exchange, handover, budget, ex
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from .. import rng
-from .._jit import jit, jit_inline
+from .._extern import extern
+from .._jit import jit
 from ..bits import low_index, popcount, sort_prefix
 from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
 from .combinations import K_NONE, classify, generate_moves
@@ -130,9 +132,10 @@ def _search_play(
     return cand[best]
 
 
-#: The search player for calls from Python (the tests, an advisor's direct question).
+#: The search player, for calls from Python (the tests, an advisor's direct question) and, through
+#: :data:`search_play_x`, from the play loop's search hook.
 search_play = jit(_search_play)
-#: The same body inlined into the play loop's search hook: the hook's implementation is then the search itself,
-#: not a wrapper calling a function of its own, which LLVM optimized and emitted once more with the whole search
-#: and its rollout loop in it (docs/performance.md, compile time).
-search_play_inline = jit_inline(_search_play)
+#: The play loop's search hook calls the search through a cell bound when a search seat first plays
+#: (kernels/_extern.py): the loop's code holds neither the search nor its rollout loop, and a first run compiles
+#: the search in a helper process while it compiles the loop.
+search_play_x = extern(search_play, types.uint64)

@@ -5,8 +5,10 @@ tricks (BM-4) and the hand's record, and the solver state and buffers a thread k
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from .. import dd, rng
+from .._extern import extern
 from .._jit import jit, jit_inline
 from ..bits import low_index, nth_bit, popcount
 from ..dd import LANE, ONE, lane, legal_cards
@@ -52,6 +54,11 @@ from .pimc import choose_card
 from .players import SEEN_HAND, SEEN_NOTHING, SEEN_WIDOW, choose_round, discard, heuristic_card, name_trump
 from .rules import _follow, hand_score, hcp, made_quota, trick_winner, trick_winner_of
 from .search import search_card
+
+# The solver players are reached through cells bound on a run's first call (kernels/_extern.py): a run compiles the
+# players it uses, and the hand loops above them do not carry their code (the double-dummy search) again.
+search_card_x = extern(search_card, types.int64)
+choose_card_x = extern(choose_card, types.int64)
 
 
 @jit_inline
@@ -278,7 +285,7 @@ def _make_tricks_from(solvers):
                     if plain:  # a heuristic seat (the caller's check: no search or solver seat here)
                         c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
                     elif sp == S_SEARCH and (misere or popcount(hands[p]) > pv[P_PIMC_FROM]):
-                        c = search_card(
+                        c = search_card_x(
                             p, hands, leader, row, k, trump, misere, must_trump, full & ~seen, voids, known_out,
                             widow_out, exchanger, played, rec[p, H_TRICKS], rtype, (p - dealer) % 3, bv, pv[P_BUDGET],
                             pv[P_EXPLORE], st_plays[p], ways, scratch,
@@ -286,7 +293,7 @@ def _make_tricks_from(solvers):
                     elif sp == S_HEURISTIC or (sp != S_SEARCH and popcount(hands[p]) > pv[P_PIMC_FROM]):
                         c = heuristic_card(hands[p], legal, row, k, trump, misere, full & ~seen)
                     else:
-                        c = choose_card(
+                        c = choose_card_x(
                             sp,
                             p,
                             hands,

@@ -5,8 +5,10 @@ card of the PIMC and double-dummy seats from the solver's card values.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from .. import dd, rng
+from .._extern import extern
 from .._jit import jit, jit_inline
 from ..bits import low_index, nth_bit, popcount
 from ..dd import LANE, ONE, lane, legal_cards
@@ -336,6 +338,10 @@ def best_card(layouts, n, p, leader, row, k, trump, must_trump, misere, legal, t
                 exact[lead, j] = True
 
 
+# pimc-infer's sampler, compiled when a pimc-infer seat first plays (kernels/_extern.py)
+infer_layouts_x = extern(infer_layouts, types.int64)
+
+
 @jit
 def choose_card(
     strat,
@@ -388,7 +394,7 @@ def choose_card(
     layouts = np.zeros((samples, 4), dtype=np.uint64)
     n = 0
     if strat == S_PIMC_INFER and n_hist > 0:
-        n = infer_layouts(p, h, unknown, voids[a], voids[b], n_a, n_b, trace, n_hist, leader0, trump, misere,
+        n = infer_layouts_x(p, h, unknown, voids[a], voids[b], n_a, n_b, trace, n_hist, leader0, trump, misere,
                           must_trump, known_out, exch, samples, st_play, ways, scratch, layouts)  # fmt: skip
         if n == 0:
             return heuristic_card(h, legal, row, k, trump, misere, unseen_of_p)

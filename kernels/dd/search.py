@@ -401,3 +401,13 @@ def _search(
             if (c & 15) < low:
                 st[d, ST_FLOOR + cs] = low
         going_down = True
+
+
+def search_argtypes(nh: int) -> tuple:
+    """The numba types :func:`_search` is called with by :func:`kernels.dd.solve.at_least` for ``nh`` hands (a
+    constant there), so that a first run can compile it ahead in a helper (``kernels._extern.prefetch``); a test
+    holds them to the types a solver run binds."""
+    u1, u2 = numba.types.Array(numba.types.uint64, 1, "C"), numba.types.Array(numba.types.uint64, 2, "C")
+    i1, i2 = numba.types.Array(numba.types.int64, 1, "C"), numba.types.Array(numba.types.int64, 2, "C")
+    i, u = numba.types.int64, numba.types.uint64
+    return (u1, numba.types.literal(nh), i, i, i, i, i, i, i, u, u2, u, i2, i2, u2, i1, i1, i2, u1, u1)

@@ -8,11 +8,16 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from .._extern import extern
 from .._jit import jit, jit_inline
 from ..bits import low_index, popcount
 from .cards import ONE, _seat, legal_cards, trick_winner_pos
 from .search import STAT_SEARCHES, _search
 from .table import GEN_SHIFT
+
+# The search is called through a cell bound on first use (kernels/_extern.py): its code is compiled once, in its own
+# library, not again inside every solver function and kernel above it; the hand count stays a constant (literal).
+_search_x = extern(_search, types.boolean, literal=True)
 
 
 @jit_inline
@@ -58,16 +63,16 @@ def _search_for_overload(
             return None
 
         def one(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped):  # fmt: skip
-            return _search(hands, n, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
+            return _search_x(hands, n, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
 
         return one
 
     def either(hands, nh, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped):  # fmt: skip
         if nh == 3:
-            return _search(hands, 3, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
+            return _search_x(hands, 3, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
         if nh != 4:
             raise ValueError("the double-dummy solver takes 3 or 4 hands")
-        return _search(hands, 4, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
+        return _search_x(hands, 4, trump, must_trump, leader, k, target, maxteam, countteam, meta, ttk, tmask, moves, scores, keybuf, tricks, stats, stack, relevant, skipped)  # fmt: skip
 
     return either
 

@@ -9,6 +9,7 @@ from numba import types
 from numba.extending import overload
 
 from .. import rng
+from .._extern import extern
 from .._jit import JIT_OPTIONS, borrowed, chunk_jit, jit, jit_inline
 from ..bits import copy_rows, nth_bit
 from ..bits import high_index as _high_index
@@ -65,6 +66,12 @@ from .players import (
     deal_hands,
     plan_hand,
 )
+
+# The planning player and the random leader are reached through cells bound when such a seat first plays
+# (kernels/_extern.py): a run of greedy and search seats (the search's rollouts included) compiles neither.
+_planning_play_x = extern(_planning_play, types.UniTuple(types.uint64, 2))
+plan_hand_x = extern(plan_hand, types.int64)
+random_lead_x = extern(random_lead, types.uint64)
 
 
 @jit
@@ -144,8 +151,9 @@ def play_on(
 #   1: every built-in player but search (random, planning): the Python entry points play_game and play_on, and
 #      the search's rollouts (greedy players; the greedy-only loop ran them slower, docs/performance.md);
 #   2: every player, search included (the *_full_chunks kernels).
-# The planning player and the random leader are a large part of the loop's compiling (docs/performance.md); a
-# seat whose player is not compiled in stops the run with a ValueError (the analysis layer picks the kernel).
+# The planning player, the random leader and the search are called through cells (kernels/_extern.py), compiled
+# when such a seat first plays; flavours 1 and 2 hold the calls (and the planning player's buffers), flavour 0 not.
+# A seat whose player the loop does not hold stops the run with a ValueError (the analysis layer picks the kernel).
 
 
 def _search_hook(
@@ -165,10 +173,10 @@ def _search_hook_overload(
     """``flavour`` a constant 2: the search (whose rollouts run :func:`_loop_for` with the constant 1, so numba
     never compiles a call cycle); otherwise a stub."""
     if isinstance(flavour, types.IntegerLiteral) and flavour.literal_value == 2:
-        from .search import search_play_inline
+        from .search import search_play_x
 
         def searching(flavour, P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n):  # fmt: skip
-            return search_play_inline(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n)  # fmt: skip
+            return search_play_x(P, hands, counts, turn, cur_kind, cur_len, cur_key, last, passes, place, winner, rev, strat, st, rec, moves, scratch, zv, n)  # fmt: skip
 
         return searching
 
@@ -274,12 +282,12 @@ def _make_play_loop(every):
                     # each seat's plan is kept until its hand changes
                     mine = pbuf[turn]
                     if mine[MAX_PLAN, 0] != hand or mine[MAX_PLAN, 1] != dup or mine[MAX_PLAN + 1, 0] == 0:
-                        mine[MAX_PLAN + 1, 0] = plan_hand(
+                        mine[MAX_PLAN + 1, 0] = plan_hand_x(
                             hand, dup, mine[:MAX_PLAN], pbuf[P, :MAX_PLAN], zv[V_MIN_STRAIGHT]
                         )
                         mine[MAX_PLAN, 0] = hand
                         mine[MAX_PLAN, 1] = dup
-                    play, pdup = _planning_play(
+                    play, pdup = _planning_play_x(
                         strat[turn, 2], hand, dup, counts[turn], cur_kind, cur_len, cur_key, moves, scratch, min_opp, zv,
                         mine[:MAX_PLAN], np.int64(mine[MAX_PLAN + 1, 0]), rev,
                     )  # fmt: skip
@@ -313,7 +321,7 @@ def _make_play_loop(every):
             elif cur_kind == K_NONE and strat[turn, 0] == POLICY_RANDOM and dup == 0 and zv[V_CURRENT] == 0:
                 # the random leader with a one-deck hand: count the plays, draw one, decode it (no list)
                 if every:
-                    play = random_lead(st, hand, zv)
+                    play = random_lead_x(st, hand, zv)
                     if play & (play - np.uint64(1)) == 0 and rev == 0:
                         single = _low_index(play)  # a single in the normal order: its key is its code
             else:

@@ -1,0 +1,289 @@
+"""Calls from one kernel to another through a pointer bound when first called (``extern``).
+
+numba links a called kernel's whole compiled module into its caller's, optimises it again and emits its machine
+code again, at every level of the call tree; and it compiles the callee while typing the caller, whether or not
+the run will ever reach the call. A player that a run does not use (the Bismarck search player in a PIMC run)
+is therefore compiled anyway, and the double-dummy search is optimised and emitted once per layer above it.
+
+``f = extern(callee, restype)`` gives a function for compiled code that calls ``callee`` (a module-level
+:func:`kernels._jit.jit` function) with the argument types of the call site, through a pointer cell:
+
+* the caller's typing needs only ``restype`` (declared here, checked against the callee when bound);
+* the caller's code loads the cell (one symbol, registered with LLVM under a name made of the callee's name and
+  the argument types, so that cached code links to it in any process); while it is empty the caller calls back
+  into Python (:func:`_bind_from_compiled`), which compiles the callee for those types, or loads it from the
+  numba cache, and stores its address. A run compiles the callees it reaches, and only those;
+* the callee's code is its own library, compiled (and cached) once whoever calls it.
+
+A caller loaded from the cache registers its cells again before its code is loaded (numba's ``reload_init``:
+a picklable call run on every cache load of the caller, and of every kernel whose module links the caller's).
+The call passes numba's own calling convention (the callee's exceptions propagate as from a linked call); the
+cost is an indirect call and a load, for callees that do a decision's work.
+
+Compiling ahead in a second process: typing a call site gives the callee's argument types long before the run first
+calls it (the rest of the caller still has to compile). Where the analysis layer has said which callees a run will
+reach (:func:`expect`) and given a :func:`set_prefetcher`, a cold callee is handed to a helper process then
+(``python -m kernels._extern``, fed by the prefetcher), which compiles it into the numba cache on the other core;
+:func:`bind` holds a file lock per cell around its compile-or-load, as the helper does, so the run waits for the
+helper's save and loads it rather than compiling it a second time. Without a helper (the test suite), each process
+compiles what it binds; a helper that fails or is slow costs nothing but the wait.
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import functools
+import hashlib
+import importlib
+import os
+import pickle
+import sys
+import threading
+from collections.abc import Callable
+
+import llvmlite.binding as llvm
+import numba
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.core.compiler_lock import global_compiler_lock
+from numba.extending import intrinsic
+
+from . import _compile as _compile_mod
+
+_I8P = ir.IntType(8).as_pointer()
+
+#: symbol -> [cell, module name, function name, argument types, return type]; a cell is a ctypes pointer whose
+#: address LLVM knows by the symbol, kept here for the process's life.
+_CELLS: dict[str, list] = {}
+_BY_ADDRESS: dict[int, str] = {}
+_LOCK = threading.RLock()
+
+
+def _symbol(module: str, name: str, argtypes: tuple) -> str:
+    key = f"{module}.{name}({', '.join(str(t) for t in argtypes)})"
+    return "cardlab_extern_" + hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+def register(module: str, name: str, argtypes: tuple, restype) -> str:
+    """Give LLVM the cell of ``module.name`` for ``argtypes`` (empty until bound); its symbol. Idempotent. Run while
+    typing a call site, and on every cache load of code that holds one (picklable with ``functools.partial``)."""
+    sym = _symbol(module, name, argtypes)
+    with _LOCK:
+        if sym not in _CELLS:
+            cell = ctypes.c_void_p(0)
+            llvm.add_symbol(sym, ctypes.addressof(cell))
+            _CELLS[sym] = [cell, module, name, argtypes, restype]
+            _BY_ADDRESS[ctypes.addressof(cell)] = sym
+    return sym
+
+
+#: the most :func:`bind` waits for another process compiling the same callee before compiling it itself
+LOCK_WAIT_S = 300.0
+
+
+def _file_lock(sym: str):
+    """An exclusive ``flock`` on ``<numba cache>/extern/<sym>.lock``, shared by every process on this cache (the
+    prefetch helper, xdist's workers)."""
+    return _compile_mod.file_lock(os.path.join(numba.config.CACHE_DIR, "extern"), sym, LOCK_WAIT_S)
+
+
+def _compile(module: str, name: str, argtypes: tuple, sym: str):
+    """The callee's compile result for ``argtypes``: compiled, or loaded from the numba cache (a helper's save)."""
+    dispatcher = getattr(importlib.import_module(module), name)
+    with _file_lock(sym):
+        dispatcher.compile(argtypes)
+    return dispatcher.overloads[tuple(argtypes)]
+
+
+def bind(sym: str) -> int:
+    """Compile (or load from the cache) the callee of cell ``sym`` for its argument types and store its entry's
+    address in the cell; the address."""
+    # numba's compiler lock first, then ours, in every thread: typing a call site takes them in that order
+    with global_compiler_lock, _LOCK:
+        cell, module, name, argtypes, restype = _CELLS[sym]
+        if cell.value:
+            return cell.value
+        cres = _compile(module, name, argtypes, sym)
+        if cres.signature.return_type != restype:
+            raise TypeError(
+                f"extern {module}.{name} declared to return {restype}, compiled to return {cres.signature.return_type}"
+            )
+        address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+        if not address:
+            raise RuntimeError(f"extern {module}.{name}: no entry point {cres.fndesc.llvm_func_name}")
+        cell.value = address
+        return address
+
+
+def bound(module: str, name: str) -> list[tuple]:
+    """The argument types ``module.name`` is bound for in this process (for tests)."""
+    with _LOCK:
+        return [c[3] for c in _CELLS.values() if c[1] == module and c[2] == name and c[0].value]
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def _bind_from_compiled(address):
+    # Called by compiled code (which may run without the GIL: ctypes takes it) with a cell's address. An error
+    # leaves the cell empty; the compiled caller then raises.
+    try:
+        bind(_BY_ADDRESS[address])
+    except Exception as exc:  # noqa: BLE001 - reported through the caller's exception below
+        print(f"cardlab: could not compile a kernel's callee: {exc}", file=sys.stderr)
+
+
+llvm.add_symbol("cardlab_extern_bind", ctypes.cast(_bind_from_compiled, ctypes.c_void_p).value)
+
+
+#: "module.name" of the callees the process's runs will reach (:func:`expect`), and what compiles them ahead
+_EXPECTED: set[str] = set()
+_PREFETCHER: Callable[[bytes], None] | None = None
+_REQUESTED: set[str] = set()
+
+
+def _where(callee) -> tuple[str, str]:
+    """The module and the global name of a module-level kernel (its Python function's name may differ)."""
+    module = callee.py_func.__module__
+    names = [k for k, v in vars(sys.modules[module]).items() if v is callee]
+    if not names:
+        raise ValueError(f"extern: {callee} is not a global of {module}")
+    return module, names[0]
+
+
+def expect(*callees) -> None:
+    """Say that this process's runs will call ``callees`` (kernels given to :func:`extern`): a call site of one,
+    when typed, hands it to the prefetcher, if there is one."""
+    _EXPECTED.update(".".join(_where(c)) for c in callees)
+
+
+def prefetch(callee, argtypes: tuple, restype) -> None:
+    """Hand ``callee`` for ``argtypes`` to the prefetcher now (where there is one and it is not cached): for a
+    callee whose argument types are known before any call site is typed (the double-dummy search below every
+    solver player), so that the helper starts on it while the command compiles its own kernel."""
+    module, name = _where(callee)
+    _EXPECTED.add(f"{module}.{name}")
+    _typed(module, name, tuple(argtypes), restype)
+
+
+def set_prefetcher(send: Callable[[bytes], None] | None) -> None:
+    """``send(line)`` passes one request line to a helper running :func:`serve` (None: no helper)."""
+    global _PREFETCHER
+    _PREFETCHER = send
+
+
+def _cached(module: str, name: str, argtypes: tuple) -> bool:
+    try:
+        dispatcher = getattr(importlib.import_module(module), name)
+        if tuple(argtypes) in dispatcher.overloads:
+            return True
+        cache = dispatcher._cache
+        key = cache._index_key(tuple(argtypes), dispatcher.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001 - a numba whose cache differs: taken as not cached
+        return False
+
+
+def _typed(module: str, name: str, argtypes: tuple, restype) -> None:
+    sym = register(module, name, argtypes, restype)
+    if _PREFETCHER is None or f"{module}.{name}" not in _EXPECTED or sym in _REQUESTED:
+        return
+    _REQUESTED.add(sym)
+    if not _cached(module, name, argtypes):
+        try:
+            _PREFETCHER(base64.b64encode(pickle.dumps((module, name, argtypes, sym, sorted(_EXPECTED)))) + b"\n")
+        except (OSError, ValueError):  # the helper has gone: the run compiles it itself
+            pass
+
+
+def serve(stream) -> None:
+    """The helper: compile each requested callee (one base64 pickle a line) into the numba cache, under its lock;
+    then the expected callees that its own compiles typed call sites of (the double-dummy search below the PIMC
+    player), which the command would otherwise compile when its run first reaches them."""
+    done: set[str] = set()
+    for line in stream:
+        try:
+            module, name, argtypes, sym, expected = pickle.loads(base64.b64decode(line))
+            _EXPECTED.update(expected)
+            todo = [(sym, module, name, argtypes)]
+            while todo:
+                sym, module, name, argtypes = todo.pop(0)
+                if sym in done:
+                    continue
+                done.add(sym)
+                _compile(module, name, argtypes, sym)
+                with _LOCK:
+                    todo += [
+                        (k, c[1], c[2], c[3])
+                        for k, c in _CELLS.items()
+                        if k not in done and f"{c[1]}.{c[2]}" in _EXPECTED
+                    ]
+        except Exception as exc:  # noqa: BLE001 - the command compiles what the helper could not
+            print(f"kernels._extern helper: {exc}", file=sys.stderr)
+
+
+class _Callee:
+    """What ``builder.call`` needs of a function: its type and a reference (here a pointer loaded at run time)."""
+
+    def __init__(self, value, function_type):
+        self._value = value
+        self.function_type = function_type
+        self.type = value.type
+
+    def get_reference(self):
+        return self._value.get_reference()
+
+
+def extern(callee, restype, literal: bool = False):
+    """A function for compiled code calling ``callee`` (a module-level kernel) through a cell bound on first use;
+    see the module's docstring. ``restype``: the numba type ``callee`` returns. ``literal``: a constant argument
+    keeps its literal type, so that ``callee`` is compiled for that constant (numba's way for a direct call; the
+    double-dummy search unrolls its loops over a constant hand count); else constants are passed as values."""
+    module, name = _where(callee)
+
+    @intrinsic(prefer_literal=literal)
+    def call(typingctx, *args):
+        argtypes = tuple(args) if literal else tuple(types.unliteral(a) for a in args)
+        sig = restype(types.StarArgTuple.from_types(args))  # numba passes a star-args intrinsic one tuple
+        _typed(module, name, argtypes, restype)
+
+        def codegen(context, builder, signature, llargs):
+            sym = register(module, name, argtypes, restype)
+            # a cache load of this code (or of code that links it) registers the cell before loading it
+            context.active_code_library._reload_init.add(functools.partial(register, module, name, argtypes, restype))
+            mod = builder.module
+            gv = mod.globals.get(sym)
+            if gv is None:
+                gv = ir.GlobalVariable(mod, _I8P, sym)  # a declaration: LLVM resolves it by the symbol
+            fp = builder.load(gv)
+            with builder.if_then(builder.icmp_unsigned("==", fp, _I8P(None)), likely=False):
+                fnty = ir.FunctionType(ir.VoidType(), [_I8P])
+                cb = cgutils.get_or_insert_function(mod, fnty, "cardlab_extern_bind")
+                builder.call(cb, [builder.bitcast(gv, _I8P)])
+            fp = builder.load(gv)
+            with builder.if_then(builder.icmp_unsigned("==", fp, _I8P(None)), likely=False):
+                context.call_conv.return_user_exc(
+                    builder, RuntimeError, (f"cardlab: could not compile {module}.{name} (see the line above)",)
+                )
+            fnty = context.call_conv.get_function_type(restype, argtypes)
+            fn = _Callee(builder.bitcast(fp, fnty.as_pointer()), fnty)
+            given = signature.args[0]
+            cast = [
+                context.cast(builder, builder.extract_value(llargs[0], i), t, u)
+                for i, (t, u) in enumerate(zip(given.types, argtypes))
+            ]
+            status, res = context.call_conv.call_function(builder, fn, restype, argtypes, cast)
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return res
+
+        return sig, codegen
+
+    call.__name__ = f"extern_{name}"
+    return call
+
+
+if __name__ == "__main__":  # run as ``python -m kernels._extern``: serve with the module the kernels import
+    from kernels import _extern
+
+    _extern.serve(sys.stdin.buffer)

@@ -8,11 +8,15 @@ command comes to such a kernel, :func:`wait_for` (called by the driver before ev
 has saved it, and the command's own run then loads the kernel from the cache. The results are the command's own
 runs, the same with or without the helper; only the first run's wall time changes.
 
+A second kind of helper, :func:`install_extern_helper`'s, compiles the players a command's kernels reach through
+cells (kernels/_extern.py: the solver and search players) as soon as the command has typed a call site.
+
 No helper starts where the kernels are cached already, on a machine with one core, or with
 ``CARDLAB_COMPILE_AHEAD=0`` (or false, no, off; the test suite sets it: its workers fill every core). Should the helper fail, the
-command compiles the kernel itself, as without it. Both processes may compile a shared helper function at the
-same time; :func:`kernels._compile.lock_cache_writes` makes their cache writes safe, and an index entry there
-always names complete data, so a kernel the helper has saved is whole when the command loads it.
+command compiles the kernel itself, as without it. A function both processes need is compiled by one while the
+other waits (:func:`kernels._compile.lock_compiles`); :func:`kernels._compile.lock_cache_writes` makes their cache
+writes safe, and an index entry there always names complete data, so a kernel the helper has saved is whole when
+the command loads it.
 """
 
 from __future__ import annotations

@@ -85,6 +85,9 @@ class _Parser(argparse.ArgumentParser):
     _argv: list[str] = []  # the command line being parsed (for the refusal of an unknown option's value)
 
     def __init__(self, *args, **kwargs):
+        # no abbreviated options: --challenger revolution=true in compare-variants had been taken as
+        # --challenger-variant (a typo accepted as another option)
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self.register("action", None, _Once)
         self.register("action", "store", _Once)
@@ -1272,6 +1275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         restore()
+        compile_ahead.stop_extern_helper()  # called in process (notebooks, tests): no helper left idle behind it
     return 0
 
 

@@ -170,12 +170,31 @@ class _ExternHelper:
         self.proc.stdin.flush()
 
 
+#: the helper :func:`install_extern_helper` set up, if any
+_extern_helper: _ExternHelper | None = None
+
+
 def install_extern_helper() -> None:
     """Where :func:`enabled`, let the kernels hand the callees a run will reach to a helper process as soon as a
     call site is typed (kernels/_extern.py); the helper starts only if one is not cached."""
+    global _extern_helper
     from kernels import _extern
 
-    _extern.set_prefetcher(_ExternHelper().send if enabled() else None)
+    _extern_helper = _ExternHelper() if enabled() else None
+    _extern.set_prefetcher(_extern_helper.send if _extern_helper is not None else None)
+
+
+def stop_extern_helper() -> None:
+    """The command is done: no more requests, and the helper (if one started) stopped."""
+    global _extern_helper
+    if _extern_helper is None:
+        return
+    from kernels import _extern
+
+    _extern.set_prefetcher(None)
+    proc, _extern_helper = _extern_helper.proc, None
+    if proc is not None:
+        Helper(proc, []).stop()
 
 
 @atexit.register

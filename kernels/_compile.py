@@ -1,6 +1,7 @@
-"""Three repairs to numba, installed by :mod:`kernels._jit`: ``inline="always"`` without deep copies of an IR that
-nobody else holds (:func:`install`), cache saves safe between processes (:func:`lock_cache_writes`), and no
-function compiled by two processes at once (:func:`lock_compiles`).
+"""Four repairs to numba, installed by :mod:`kernels._jit`: ``inline="always"`` without deep copies of an IR that
+nobody else holds (:func:`install`), cache saves safe between processes (:func:`lock_cache_writes`), no
+function compiled by two processes at once (:func:`lock_compiles`), and a cached function's load calls kept for
+the callers that link it later (:func:`keep_reload_init`).
 
 numba inlines a :data:`kernels._jit.jit_inline` function at each of its call sites by building the callee's IR
 afresh (``InlineWorker.inline_function`` runs the untyped pipeline on it) and handing it to
@@ -128,7 +129,7 @@ def lock_cache_writes() -> bool:
 
 
 #: the most a process waits for another compiling the same function before compiling it itself
-COMPILE_WAIT_S = 300.0
+COMPILE_WAIT_S = 120.0
 
 
 @contextlib.contextmanager
@@ -182,7 +183,8 @@ def compile_lock_name(dispatcher, sig) -> str | None:
         args, _ = sigutils.normalize_signature(sig)
         if tuple(args) in dispatcher.overloads:
             return None
-        key = (cache._cache_path, cache._cache_file._index_name, cache._index_key(sig, dispatcher.targetctx.codegen()))
+        codegen = dispatcher.targetctx.codegen()
+        key = (cache._cache_path, cache._cache_file._index_name, cache._index_key(tuple(args), codegen))
     except Exception:  # noqa: BLE001
         return None
     return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
@@ -197,8 +199,9 @@ def lock_compiles() -> bool:
     ``flock`` named by the function's cache key (its source, closure and argument types) while it loads or
     compiles; the other process waits, and numba's own first step, a cache lookup, then finds the code saved.
     Nested compiles take nested locks; a process holds only those of the functions it is compiling, callers
-    above callees, so with no call cycles (compiled code has none: numba would not type one) no two processes
-    wait for each other. A function already held in this process (a recursive one) is not locked again."""
+    above callees, so where no two functions call each other (none of the kernels do) no two processes wait for
+    each other; were they to, each gives up the wait after :data:`COMPILE_WAIT_S` and compiles itself. A function
+    already held in this process (a recursive one) is not locked again."""
     import threading
 
     from numba.core import dispatcher
@@ -233,4 +236,36 @@ def lock_compiles() -> bool:
     locked_compile._cardlab_locked = True  # type: ignore[attr-defined]
     locked_compile.__doc__ = compile_.__doc__
     cls.compile = locked_compile
+    return True
+
+
+def keep_reload_init() -> bool:
+    """A function loaded from the cache keeps its load calls (``reload_init``) on its library (once; True when in
+    place).
+
+    numba stores with a compiled function the calls to run before its code is loaded again (``reload_init``; the
+    cells of :mod:`kernels._extern` register their symbols so), and a caller that links a function's library takes
+    them over from the library. But a function loaded from the cache gets a new library without them: a caller
+    compiled after that load and cached would leave them out, and a later process loading that caller would find a
+    cell's symbol unknown (LLVM then stops the process). Here the load puts them back on the library."""
+    from numba.core import compiler
+
+    cls = compiler.CompileResult
+    rebuild = cls.__dict__.get("_rebuild")
+    if rebuild is None or not isinstance(rebuild, classmethod):
+        return False  # a numba that rebuilds otherwise: as shipped
+    if getattr(rebuild.__func__, "_cardlab_kept", False):
+        return True
+    inner = rebuild.__func__
+
+    def kept(klass, target_context, libdata, fndesc, env, signature, objectmode, lifted, typeann, reload_init, *rest):
+        cr = inner(
+            klass, target_context, libdata, fndesc, env, signature, objectmode, lifted, typeann, reload_init, *rest
+        )
+        if reload_init:
+            cr.library._reload_init.update(reload_init)
+        return cr
+
+    kept._cardlab_kept = True  # type: ignore[attr-defined]
+    cls._rebuild = classmethod(kept)
     return True

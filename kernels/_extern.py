@@ -16,9 +16,14 @@ is therefore compiled anyway, and the double-dummy search is optimised and emitt
 * the callee's code is its own library, compiled (and cached) once whoever calls it.
 
 A caller loaded from the cache registers its cells again before its code is loaded (numba's ``reload_init``:
-a picklable call run on every cache load of the caller, and of every kernel whose module links the caller's).
+a picklable call run on every cache load of the caller, and of every kernel whose module links the caller's; a
+caller linked after being loaded from the cache passes its calls on too, :func:`kernels._compile.keep_reload_init`).
 The call passes numba's own calling convention (the callee's exceptions propagate as from a linked call); the
-cost is an indirect call and a load, for callees that do a decision's work.
+cost is an indirect call and a load, worth it for callees that do a decision's work or are called rarely: a call
+through a cell passes every field of its array arguments, where LLVM trims or inlines a linked call (24 ns a
+call of fifteen arrays).
+
+With ``NUMBA_DISABLE_JIT`` the kernels are plain Python and ``extern`` returns the callee itself.
 
 Compiling ahead in a second process: typing a call site gives the callee's argument types long before the run first
 calls it (the rest of the caller still has to compile). Where the analysis layer has said which callees a run will
@@ -33,9 +38,9 @@ from __future__ import annotations
 
 import base64
 import ctypes
-import functools
 import hashlib
 import importlib
+import inspect
 import os
 import pickle
 import sys
@@ -61,15 +66,15 @@ _BY_ADDRESS: dict[int, str] = {}
 _LOCK = threading.RLock()
 
 
-def _symbol(module: str, name: str, argtypes: tuple) -> str:
-    key = f"{module}.{name}({', '.join(str(t) for t in argtypes)})"
+def _symbol(module: str, name: str, argtypes: tuple, restype) -> str:
+    key = f"{module}.{name}({', '.join(str(t) for t in argtypes)}) -> {restype}"
     return "cardlab_extern_" + hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
 def register(module: str, name: str, argtypes: tuple, restype) -> str:
     """Give LLVM the cell of ``module.name`` for ``argtypes`` (empty until bound); its symbol. Idempotent. Run while
-    typing a call site, and on every cache load of code that holds one (picklable with ``functools.partial``)."""
-    sym = _symbol(module, name, argtypes)
+    typing a call site, and on every cache load of code that holds one (as a :class:`_Register`)."""
+    sym = _symbol(module, name, argtypes, restype)
     with _LOCK:
         if sym not in _CELLS:
             cell = ctypes.c_void_p(0)
@@ -80,7 +85,7 @@ def register(module: str, name: str, argtypes: tuple, restype) -> str:
 
 
 #: the most :func:`bind` waits for another process compiling the same callee before compiling it itself
-LOCK_WAIT_S = 300.0
+LOCK_WAIT_S = 120.0
 
 
 def _file_lock(sym: str):
@@ -154,15 +159,20 @@ def _where(callee) -> tuple[str, str]:
 def expect(*callees) -> None:
     """Say that this process's runs will call ``callees`` (kernels given to :func:`extern`): a call site of one,
     when typed, hands it to the prefetcher, if there is one."""
-    _EXPECTED.update(".".join(_where(c)) for c in callees)
+    names = [".".join(_where(c)) for c in callees if hasattr(c, "py_func")]
+    with _LOCK:
+        _EXPECTED.update(names)
 
 
 def prefetch(callee, argtypes: tuple, restype) -> None:
     """Hand ``callee`` for ``argtypes`` to the prefetcher now (where there is one and it is not cached): for a
     callee whose argument types are known before any call site is typed (the double-dummy search below every
     solver player), so that the helper starts on it while the command compiles its own kernel."""
+    if not hasattr(callee, "py_func"):  # NUMBA_DISABLE_JIT
+        return
     module, name = _where(callee)
-    _EXPECTED.add(f"{module}.{name}")
+    with _LOCK:
+        _EXPECTED.add(f"{module}.{name}")
     _typed(module, name, tuple(argtypes), restype)
 
 
@@ -186,13 +196,15 @@ def _cached(module: str, name: str, argtypes: tuple) -> bool:
 
 def _typed(module: str, name: str, argtypes: tuple, restype) -> None:
     sym = register(module, name, argtypes, restype)
-    if _PREFETCHER is None or f"{module}.{name}" not in _EXPECTED or sym in _REQUESTED:
-        return
-    _REQUESTED.add(sym)
+    with _LOCK:
+        if _PREFETCHER is None or f"{module}.{name}" not in _EXPECTED or sym in _REQUESTED:
+            return
+        _REQUESTED.add(sym)
+        expected = sorted(_EXPECTED)
     if not _cached(module, name, argtypes):
         try:
-            _PREFETCHER(base64.b64encode(pickle.dumps((module, name, argtypes, sym, sorted(_EXPECTED)))) + b"\n")
-        except (OSError, ValueError):  # the helper has gone: the run compiles it itself
+            _PREFETCHER(base64.b64encode(pickle.dumps((module, name, argtypes, restype, expected))) + b"\n")
+        except Exception:  # noqa: BLE001 - compiling ahead is optional: the run compiles it itself
             pass
 
 
@@ -203,23 +215,43 @@ def serve(stream) -> None:
     done: set[str] = set()
     for line in stream:
         try:
-            module, name, argtypes, sym, expected = pickle.loads(base64.b64decode(line))
+            module, name, argtypes, restype, expected = pickle.loads(base64.b64decode(line))
+        except Exception as exc:  # noqa: BLE001
+            print(f"kernels._extern helper: a bad request: {exc}", file=sys.stderr)
+            continue
+        with _LOCK:
             _EXPECTED.update(expected)
-            todo = [(sym, module, name, argtypes)]
-            while todo:
-                sym, module, name, argtypes = todo.pop(0)
-                if sym in done:
-                    continue
-                done.add(sym)
+        todo = [(module, name, argtypes, restype)]
+        while todo:
+            module, name, argtypes, restype = todo.pop(0)
+            sym = _symbol(module, name, argtypes, restype)
+            if sym in done:
+                continue
+            done.add(sym)
+            try:
                 _compile(module, name, argtypes, sym)
-                with _LOCK:
-                    todo += [
-                        (k, c[1], c[2], c[3])
-                        for k, c in _CELLS.items()
-                        if k not in done and f"{c[1]}.{c[2]}" in _EXPECTED
-                    ]
-        except Exception as exc:  # noqa: BLE001 - the command compiles what the helper could not
-            print(f"kernels._extern helper: {exc}", file=sys.stderr)
+            except Exception as exc:  # noqa: BLE001 - the command compiles what the helper could not
+                print(f"kernels._extern helper: {module}.{name}: {exc}", file=sys.stderr)
+                continue
+            with _LOCK:
+                todo += [tuple(c[1:5]) for k, c in _CELLS.items() if k not in done and f"{c[1]}.{c[2]}" in _EXPECTED]
+
+
+class _Register:
+    """:func:`register` of one cell, as a picklable call for numba's ``reload_init`` (equal for equal cells, so
+    that a caller with many call sites of one callee, and every layer linking it, keeps one)."""
+
+    def __init__(self, module: str, name: str, argtypes: tuple, restype):
+        self.args = (module, name, argtypes, restype)
+
+    def __call__(self) -> str:
+        return register(*self.args)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Register) and self.args == other.args
+
+    def __hash__(self) -> int:
+        return hash(self.args)
 
 
 class _Callee:
@@ -239,18 +271,24 @@ def extern(callee, restype, literal: bool = False):
     see the module's docstring. ``restype``: the numba type ``callee`` returns. ``literal``: a constant argument
     keeps its literal type, so that ``callee`` is compiled for that constant (numba's way for a direct call; the
     double-dummy search unrolls its loops over a constant hand count); else constants are passed as values."""
+    if not hasattr(callee, "py_func"):  # NUMBA_DISABLE_JIT: the kernels are plain Python, and so is the call
+        return callee
     module, name = _where(callee)
+    params = list(inspect.signature(callee.py_func).parameters.values())
 
-    @intrinsic(prefer_literal=literal)
-    def call(typingctx, *args):
-        argtypes = tuple(args) if literal else tuple(types.unliteral(a) for a in args)
-        sig = restype(types.StarArgTuple.from_types(args))  # numba passes a star-args intrinsic one tuple
+    def typer(args):
+        given = tuple(args) if literal else tuple(types.unliteral(a) for a in args)
+        # parameters left out take their defaults, as numba's direct call does (an Omitted type: no value passed)
+        argtypes = given + tuple(types.Omitted(p.default) for p in params[len(args) :])
+        # numba folds a left-out parameter's Python default (None) into the call as a constant of the signature's
+        # type there: none; the callee gets its own default (Omitted) instead
+        sig = restype(*args, *[types.none] * (len(params) - len(args)))
         _typed(module, name, argtypes, restype)
 
         def codegen(context, builder, signature, llargs):
             sym = register(module, name, argtypes, restype)
             # a cache load of this code (or of code that links it) registers the cell before loading it
-            context.active_code_library._reload_init.add(functools.partial(register, module, name, argtypes, restype))
+            context.active_code_library._reload_init.add(_Register(module, name, argtypes, restype))
             mod = builder.module
             gv = mod.globals.get(sym)
             if gv is None:
@@ -267,11 +305,8 @@ def extern(callee, restype, literal: bool = False):
                 )
             fnty = context.call_conv.get_function_type(restype, argtypes)
             fn = _Callee(builder.bitcast(fp, fnty.as_pointer()), fnty)
-            given = signature.args[0]
-            cast = [
-                context.cast(builder, builder.extract_value(llargs[0], i), t, u)
-                for i, (t, u) in enumerate(zip(given.types, argtypes))
-            ]
+            cast = [context.cast(builder, v, t, u) for v, t, u in zip(llargs[: len(given)], signature.args, given)]
+            cast += [cgutils.get_null_value(context.get_value_type(t)) for t in argtypes[len(given) :]]
             status, res = context.call_conv.call_function(builder, fn, restype, argtypes, cast)
             with cgutils.if_unlikely(builder, status.is_error):
                 context.call_conv.return_status_propagate(builder, status)
@@ -279,6 +314,18 @@ def extern(callee, restype, literal: bool = False):
 
         return sig, codegen
 
+    # The typer takes the callee's parameters one by one (those with a default may be left out), not as *args:
+    # numba packs star arguments into a tuple, which counts a reference to every array in it, two atomic
+    # operations an array a call (24 ns a call of 15 arrays).
+    names = [f"a{i}" for i in range(len(params))]
+    heads = [n if p.default is p.empty else f"{n}=None" for n, p in zip(names, params)]
+    namespace = {"typer": typer}
+    exec(  # noqa: S102 - a typer of the callee's arity, from fixed text
+        f"def call(typingctx, {', '.join(heads)}):\n"
+        f"    return typer(tuple(a for a in ({', '.join(names)},) if a is not None))  # None: left out\n",
+        namespace,
+    )
+    call = intrinsic(prefer_literal=literal)(namespace["call"])
     call.__name__ = f"extern_{name}"
     return call
 

@@ -40,6 +40,7 @@ from kernels import _compile
 _compile.install()  # numba's inline="always" without its redundant IR copies (see kernels/_compile.py)
 _compile.lock_cache_writes()  # one process's cache save at a time: xdist's workers, analysis.compile_ahead's helper
 _compile.lock_compiles()  # one process compiles a function at a time: a command and its helper share callees
+_compile.keep_reload_init()  # a cached function's cell registrations reach the callers that link it later
 
 #: Every kernel's options but the cache; an ``@overload`` whose implementation is a kernel takes these alone (its
 #: callers' caches hold it).

@@ -530,6 +530,9 @@ BAD = [
     (["compare-variants"], "give a game after compare-variants; accepted: biscuits, bisko-bobo, bismarck, zheng"),
     # compare-variants: the challenger's rules must differ, name known variants and run a fixed size
     (["compare-variants", "bisko-bobo", "--trials", "9"], "--challenger-variant"),
+    # no abbreviated options: a typo of one option is not taken as another
+    (["compare-variants", "bisko-bobo", "--challenger", "exact_tie=redeal", "--trials", "64"], "required: --challe"),
+    (["simulate", "bisko-bobo", "--tri", "9"], "unrecognized arguments: --tri 9"),
     ([*VARY[:3], "exact_tie", "--trials", "9"], "bad --challenger-"),
     ([*VARY[:3], "nosuch=1", "--trials", "9"], "unknown variant 'nos"),
     ([*VARY[:3], "exact_tie=x", "--trials", "9"], "accepted: split,"),

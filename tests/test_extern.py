@@ -41,6 +41,10 @@ def top(a):
     return mid(a, 3) + 1.0
 
 @jit
+def top2(a, n):
+    return mid(a, n) + 2.0
+
+@jit
 def nh_of(a, nh):
     return a[0] * 10 + nh
 
@@ -60,6 +64,16 @@ int_leaf_x = extern(int_leaf, types.int64)
 @jit
 def int_mid(x):
     return int_leaf_x(x + 1)
+
+@jit
+def scaled(x, k=3):
+    return x * k
+
+scaled_x = extern(scaled, types.int64)
+
+@jit
+def scaled_twice(x):
+    return scaled_x(x) + scaled_x(x, 5)
 """
 
 _RUN = """
@@ -75,6 +89,7 @@ except ValueError as e:
 print(toy.by_three(np.array([4], dtype=np.int64)))
 print("|".join(sorted(str(t[1]) for t in _extern.bound("toy", "nh_of"))))
 print(len(_extern.bound("toy", "leaf")), sum(toy.top.stats.cache_hits.values()))
+print(toy.scaled_twice(4))
 """
 
 
@@ -98,9 +113,22 @@ def test_an_extern_call_gives_the_callees_result_and_exceptions_compiled_and_fro
     assert first[2] == str((40 + 3) * 2)
     assert first[3] == "Literal[int](3)|int64"  # literal=True keeps the constant's type, the other passes a value
     assert first[4] == "1 0"  # bound once, compiled (no cache hit)
+    assert first[5] == str(4 * 3 + 4 * 5)  # a parameter left out takes its default
     again = _python(tmp_path, _RUN)  # a new process: the callers load from the cache and bind the callees again
-    assert again[:4] == first[:4]
+    assert again[:4] == first[:4] and again[5] == first[5]
     assert again[4] == "1 1"
+
+
+def test_a_caller_compiled_over_a_cached_callee_registers_its_cells_when_loaded(tmp_path):
+    """kernels._compile.keep_reload_init: ``mid`` (whose call of ``leaf`` goes through a cell) is loaded from the
+    cache while ``top2``, which links it, compiles; a third process loading ``top2`` must register the cell before
+    LLVM links its code (numba had left the registration off ``mid``'s reloaded library: that process crashed)."""
+    (tmp_path / "toy.py").write_text(_TOY)
+    run_mid = "import numpy as np, toy\nprint(toy.mid(np.arange(5.0), 3))"
+    run_top = "import numpy as np, toy\nprint(toy.top2(np.arange(5.0), 3), sum(toy.top2.stats.cache_hits.values()))"
+    assert _python(tmp_path, run_mid) == ["64.5"]
+    assert _python(tmp_path, run_top) == ["66.5 0"]  # top2 compiled, mid (same types) loaded from the cache
+    assert _python(tmp_path, run_top) == ["66.5 1"]  # top2 loaded from the cache
 
 
 def test_the_helper_compiles_a_request_and_the_expected_callees_it_reaches(tmp_path):
@@ -112,7 +140,9 @@ def test_the_helper_compiles_a_request_and_the_expected_callees_it_reaches(tmp_p
     from numba import types
 
     (tmp_path / "toy.py").write_text(_TOY)
-    request = base64.b64encode(pickle.dumps(("toy", "int_mid", (types.int64,), "s1", ["toy.int_mid", "toy.int_leaf"])))
+    request = base64.b64encode(
+        pickle.dumps(("toy", "int_mid", (types.int64,), types.int64, ["toy.int_mid", "toy.int_leaf"]))
+    )
     _python(
         tmp_path,
         "import runpy; runpy.run_module('kernels._extern', run_name='__main__')",
@@ -143,11 +173,11 @@ print(f"{time.monotonic() - t:.2f}", sum(toy.int_leaf.stats.cache_hits.values())
 def test_a_function_another_process_is_compiling_is_waited_for_then_loaded(tmp_path):
     """kernels._compile.lock_compiles: while this test holds the lock a compile of ``int_leaf`` would take, the
     other process waits; once released it compiles. A second process with the lock free loads the saved code."""
-    import fcntl
     import time
 
     from kernels import _compile
 
+    fcntl = pytest.importorskip("fcntl")
     (tmp_path / "toy.py").write_text(_TOY)
     env = dict(
         os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=os.pathsep.join([str(tmp_path), os.getcwd()])

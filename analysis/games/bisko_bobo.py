@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import bisko_bobo as K
+from kernels._extern import expect
 
 from ..compile_ahead import wait_for
 from ..driver import KernelSpec
@@ -23,6 +24,10 @@ from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seeds_dir, strategy_items
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
+
+# Every Bisko-Bobo kernel reaches the called deal (kernels.bisko_bobo.deal.play_deal_x): a first run's helper compiles
+# it beside the command (kernels/_extern.py)
+expect(K.deal.play_deal)
 
 GAME = "bisko-bobo"
 TYPE_NAMES = [

@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from .. import rng
+from .._extern import extern
 from .._jit import borrowed, jit, jit_inline
 from ..bits import high_index, low_index, popcount
 from .evaluator import _table_entry, _word_key, key_type
@@ -367,6 +369,11 @@ def _play_deal(
 #: passes fifteen arrays, and numba's reference counting of them costs more than a quarter of a deal.
 play_deal = jit(_play_deal)
 _play_deal_inline = jit_inline(_play_deal)
+#: The called deal through a cell bound on first use (kernels/_extern.py), for the lanes' kernel, whose scalar deals
+#: are few (a chunk's last trials, replays): it then does not carry the deal's code, and a first run compiles the
+#: deal beside it where a helper can. Kernels that play every deal by a call call it directly: a call through the
+#: cell passes every field of its fifteen arrays where LLVM trims a direct call's (the decision values 5-7% slower).
+play_deal_x = extern(play_deal, types.int64)
 
 
 @jit_inline
@@ -408,44 +415,43 @@ def deal_decks(st, hi_deck, lo_deck, hi, lo, n_low):
     rng.partial_shuffle(st, lo, n_low)
 
 
-@jit_inline
-def simulate_deal(
-    P,
-    hi_deck,
-    lo_deck,
-    variants,
-    p_jingo,
-    p_swap,
-    swap_target,
-    p_tuck,
-    forced,
-    key0,
-    key1,
-    trial,
-    rec,
-    keys,
-    trace,
-    hi,
-    lo,
-    st_deal,
-    st_strat,
-    ws,
-    pack,
-):
-    """One complete deal of global trial ``trial`` (redealt on exact ties under ``exact_tie=redeal``).
+def _make_simulate_deal(through_cell):
+    """:func:`simulate_deal` calling the deal directly, or through its cell (``through_cell``, a constant of the
+    closure: numba prunes the other call before typing)."""
 
-    Stream ids: deal cards ``2a``, strategy coins ``2a + 1`` for attempt ``a`` (a > 0 only on redeals).
-    Returns (number of winners, redeals).
-    """
-    attempt = 0
-    while True:
-        start_attempt(P, hi_deck, lo_deck, key0, key1, trial, attempt, hi, lo, st_deal, st_strat)
-        n_win = play_deal(
-            P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat, rec, keys, trace, ws, pack
-        )
-        if n_win >= 0 or attempt >= MAX_REDEALS:
-            return n_win, attempt
-        attempt += 1
+    def simulate_deal(
+        P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, forced, key0, key1, trial, rec, keys,
+        trace, hi, lo, st_deal, st_strat, ws, pack,
+    ):  # fmt: skip
+        """One complete deal of global trial ``trial`` (redealt on exact ties under ``exact_tie=redeal``).
+
+        Stream ids: deal cards ``2a``, strategy coins ``2a + 1`` for attempt ``a`` (a > 0 only on redeals).
+        Returns (number of winners, redeals).
+        """
+        attempt = 0
+        while True:
+            start_attempt(P, hi_deck, lo_deck, key0, key1, trial, attempt, hi, lo, st_deal, st_strat)
+            if through_cell:
+                n_win = play_deal_x(
+                    P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat, rec, keys, trace, ws,
+                    pack,
+                )  # fmt: skip
+            else:
+                n_win = play_deal(
+                    P, hi, lo, variants, p_jingo, p_swap, swap_target, p_tuck, forced, st_strat, rec, keys, trace, ws,
+                    pack,
+                )  # fmt: skip
+            if n_win >= 0 or attempt >= MAX_REDEALS:
+                return n_win, attempt
+            attempt += 1
+
+    return jit_inline(simulate_deal)
+
+
+#: One deal, the deal called directly (the decision values and paired runs: every deal).
+simulate_deal = _make_simulate_deal(False)
+#: One deal, the deal called through its cell (the lanes' kernel: a chunk's last trials and replays, few).
+simulate_deal_x = _make_simulate_deal(True)
 
 
 @jit_inline

@@ -33,7 +33,7 @@ from ..simd import (
     vstore,
     vsum,
 )
-from .deal import H_DEAL, H_SEAT, H_WIN, HA, HB, HC, accumulate, deal_decks, make_workspace, play_deal, simulate_deal
+from .deal import H_DEAL, H_SEAT, H_WIN, HA, HB, HC, accumulate, deal_decks, make_workspace, play_deal, simulate_deal_x
 from .evaluator import ASSIGN_BASE, _card_bit, _word_key, bisk_key4
 from .layout import (
     JACK,
@@ -605,7 +605,7 @@ def _lanes_batch(
         return
     for l in range(LANES):
         if vlane(bad, l) != 0:
-            nw1, redeals = simulate_deal(
+            nw1, redeals = simulate_deal_x(
                 P,
                 hi_deck,
                 lo_deck,
@@ -702,7 +702,7 @@ def trace_deal(P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tu
     trace = np.zeros(3 * P + 2, dtype=np.int64)
     hi = np.empty_like(hi_deck)
     lo = np.empty_like(lo_deck)
-    n_win, redeals = simulate_deal(
+    n_win, redeals = simulate_deal_x(
         P,
         hi_deck,
         lo_deck,

@@ -13,7 +13,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import borrowed, chunk_jit, jit, jit_inline
-from .deal import H_DEAL, H_SEAT, _play_deal_inline, accumulate, deal_buffers, decode_hist, simulate_deal, start_attempt
+from .deal import (
+    H_DEAL,
+    H_SEAT,
+    _play_deal_inline,
+    accumulate,
+    deal_buffers,
+    decode_hist,
+    simulate_deal_x,
+    start_attempt,
+)
 from .lanes import _lanes_loop, lane_buffers, lanes_apply
 from .layout import MAX_REDEALS
 
@@ -61,8 +70,8 @@ def _simulate_range(
 ):
     """Trials ``start .. stop-1`` into one count row: eight at a time in SIMD lanes where they apply
     (:func:`lanes_apply`), the rest (and every trial where they do not) by the compiled scalar deal
-    (:func:`.deal.simulate_deal`, which calls ``play_deal``: the lanes' replays compile it anyway). The two give
-    the same counts."""
+    (:func:`.deal.simulate_deal_x`, which calls ``play_deal`` through its cell, compiled on a run's first scalar
+    deal). The two give the same counts."""
     hist = np.zeros(P * H_SEAT + H_DEAL + 1, dtype=np.int64)  # + the lanes' dump bin (never decoded)
     bufs = deal_buffers(P, hi_deck.shape[0], lo_deck.shape[0])
     t = start
@@ -88,7 +97,7 @@ def _simulate_range(
         )
     rec, keys, trace, hi, lo, forced, st_deal, st_strat, ws = bufs
     for trial in range(t, stop):
-        n_win, redeals = simulate_deal(
+        n_win, redeals = simulate_deal_x(
             P, hi_deck, lo_deck, variants, p_jingo, p_swap, swap_target, p_tuck, forced, key0, key1, trial, rec, keys,
             trace, hi, lo, st_deal, st_strat, ws, pack,
         )  # fmt: skip

@@ -168,26 +168,36 @@ def file_lock(folder: str, name: str, wait_s: float):
 COMPILING = "compiling"
 
 
-def compile_lock_name(dispatcher, sig) -> str | None:
-    """The name of the lock :func:`lock_compiles` holds while ``dispatcher`` compiles for ``sig``: a digest of its
-    cache key (folder, function, source, closure, argument types); None where there is none to hold (no cache, the
-    types compiled already in this process, a numba whose cache differs)."""
-    import hashlib
-
-    from numba.core import caching, sigutils
+def index_key(dispatcher, args: tuple) -> tuple | None:
+    """``(cache folder, index file, numba's index key)`` of ``dispatcher`` compiled for the argument types ``args``:
+    what names its code in the numba cache; None without a cache (or with a numba whose cache differs)."""
+    from numba.core import caching
 
     cache = getattr(dispatcher, "_cache", None)
     if cache is None or isinstance(cache, caching.NullCache):
         return None
     try:
-        args, _ = sigutils.normalize_signature(sig)
-        if tuple(args) in dispatcher.overloads:
-            return None
         codegen = dispatcher.targetctx.codegen()
-        key = (cache._cache_path, cache._cache_file._index_name, cache._index_key(tuple(args), codegen))
+        return (cache._cache_path, cache._cache_file._index_name, cache._index_key(tuple(args), codegen))
     except Exception:  # noqa: BLE001
         return None
-    return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+
+
+def compile_lock_name(dispatcher, sig) -> str | None:
+    """The name of the lock :func:`lock_compiles` holds while ``dispatcher`` compiles for ``sig``: a digest of its
+    :func:`index_key`; None where there is none to hold (no cache, the types compiled already in this process)."""
+    import hashlib
+
+    from numba.core import sigutils
+
+    try:
+        args, _ = sigutils.normalize_signature(sig)
+    except Exception:  # noqa: BLE001
+        return None
+    if tuple(args) in dispatcher.overloads:
+        return None
+    key = index_key(dispatcher, tuple(args))
+    return None if key is None else hashlib.sha256(repr(key).encode()).hexdigest()[:32]
 
 
 def lock_compiles() -> bool:

@@ -29,8 +29,8 @@ Compiling ahead in a second process: typing a call site gives the callee's argum
 calls it (the rest of the caller still has to compile). Where the analysis layer has said which callees a run will
 reach (:func:`expect`) and given a :func:`set_prefetcher`, a cold callee is handed to a helper process then
 (``python -m kernels._extern``, fed by the prefetcher), which compiles it into the numba cache on the other core;
-:func:`bind` holds a file lock per cell around its compile-or-load, as the helper does, so the run waits for the
-helper's save and loads it rather than compiling it a second time. Without a helper (the test suite), each process
+:func:`kernels._compile.lock_compiles` has a process wait while another compiles the same function for the same
+types, so the run waits for the helper's save and loads it rather than compiling it a second time. Without a helper (the test suite), each process
 compiles what it binds; a helper that fails or is slow costs nothing but the wait.
 """
 
@@ -41,14 +41,12 @@ import ctypes
 import hashlib
 import importlib
 import inspect
-import os
 import pickle
 import sys
 import threading
 from collections.abc import Callable
 
 import llvmlite.binding as llvm
-import numba
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -84,21 +82,11 @@ def register(module: str, name: str, argtypes: tuple, restype) -> str:
     return sym
 
 
-#: the most :func:`bind` waits for another process compiling the same callee before compiling it itself
-LOCK_WAIT_S = 120.0
-
-
-def _file_lock(sym: str):
-    """An exclusive ``flock`` on ``<numba cache>/extern/<sym>.lock``, shared by every process on this cache (the
-    prefetch helper, xdist's workers)."""
-    return _compile_mod.file_lock(os.path.join(numba.config.CACHE_DIR, "extern"), sym, LOCK_WAIT_S)
-
-
-def _compile(module: str, name: str, argtypes: tuple, sym: str):
-    """The callee's compile result for ``argtypes``: compiled, or loaded from the numba cache (a helper's save)."""
+def _compile(module: str, name: str, argtypes: tuple):
+    """The callee's compile result for ``argtypes``: compiled, or loaded from the numba cache (where another process,
+    the helper, is compiling it, ``Dispatcher.compile`` waits for its save: kernels._compile.lock_compiles)."""
     dispatcher = getattr(importlib.import_module(module), name)
-    with _file_lock(sym):
-        dispatcher.compile(argtypes)
+    dispatcher.compile(argtypes)
     return dispatcher.overloads[tuple(argtypes)]
 
 
@@ -110,7 +98,7 @@ def bind(sym: str) -> int:
         cell, module, name, argtypes, restype = _CELLS[sym]
         if cell.value:
             return cell.value
-        cres = _compile(module, name, argtypes, sym)
+        cres = _compile(module, name, argtypes)
         if cres.signature.return_type != restype:
             raise TypeError(
                 f"extern {module}.{name} declared to return {restype}, compiled to return {cres.signature.return_type}"
@@ -183,13 +171,12 @@ def set_prefetcher(send: Callable[[bytes], None] | None) -> None:
 
 
 def _cached(module: str, name: str, argtypes: tuple) -> bool:
+    dispatcher = getattr(importlib.import_module(module), name)
+    if tuple(argtypes) in dispatcher.overloads:
+        return True
+    key = _compile_mod.index_key(dispatcher, tuple(argtypes))
     try:
-        dispatcher = getattr(importlib.import_module(module), name)
-        if tuple(argtypes) in dispatcher.overloads:
-            return True
-        cache = dispatcher._cache
-        key = cache._index_key(tuple(argtypes), dispatcher.targetctx.codegen())
-        return key in cache._cache_file._load_index()
+        return key is not None and key[2] in dispatcher._cache._cache_file._load_index()
     except Exception:  # noqa: BLE001 - a numba whose cache differs: taken as not cached
         return False
 
@@ -229,7 +216,7 @@ def serve(stream) -> None:
                 continue
             done.add(sym)
             try:
-                _compile(module, name, argtypes, sym)
+                _compile(module, name, argtypes)
             except Exception as exc:  # noqa: BLE001 - the command compiles what the helper could not
                 print(f"kernels._extern helper: {module}.{name}: {exc}", file=sys.stderr)
                 continue

@@ -1251,7 +1251,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ids = registry.game_ids() if cap == "simulate" else registry.games_with(cap)
                 raise CardlabError(f"give a game after {args.command}; accepted: {accepted(ids)}")
             game = registry.solver_for(args.game) if args.command == "solve" else registry.get(args.game)
-            GAME_COMMANDS[args.command](game, args)
+            # a player compiled on first use in the middle of the command (a cell's callee) gets the compile note
+            # too; a run through the driver also marks its meta (driver.CalleeCompiles)
+            notes = driver.CalleeCompiles(args.game, not getattr(args, "quiet", False))
+            try:
+                GAME_COMMANDS[args.command](game, args)
+            finally:
+                notes.close()
     except CardlabError as e:
         print(f"cardlab: error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -683,6 +683,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     target = plan.max_chunks if trials is not None else plan.first_look
     executor = None
     compiling = False
+    callees = CalleeCompiles(spec.game, progress)
     per_batch: int = plan.batch_chunks or 0  # set when the backend starts, unless given
     fewest = 1  # the workers: a batch of fewer chunks would leave some of them idle
     # precision mode's one-time estimate of what is left (_say_how_long): the chunks timed so far, compiling not
@@ -762,10 +763,12 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
         assert ckpt is not None
         raise SaveFailed(f"{e}; {_kept('stopped', ckpt.n_saved, ckpt)}") from None
     finally:
+        callees.close()
         if bar is not None:
             bar.close()
         if executor is not None:
             executor.close()
+    compiling = compiling or callees.seen
     elapsed = time.perf_counter() - t0
     used = min(len(rows) * chunk_size, trials) if trials is not None else len(rows) * chunk_size
     table = _table(spec, rows, used, chunk_size)
@@ -828,18 +831,45 @@ def compile_note(game: str, kernel, say: bool = True) -> bool:
     from kernels._jit import is_cached
 
     if is_cached(kernel) is False:
-        notify(stage="compiling", game=game)
-        if not say or game in _announced:
-            return True
-        _announced.add(game)
-        print(
-            f"cardlab: compiling the {game} kernels this command needs (once: they are cached afterwards; up to "
-            "about a minute on 2 cores)",
-            file=sys.stderr,
-            flush=True,
-        )
+        announce_compile(game, say)
         return True
     return False
+
+
+def announce_compile(game: str, say: bool = True) -> None:
+    """The compile note's line (``say``, once a game in a command) and the observer's stage."""
+    notify(stage="compiling", game=game)
+    if not say or game in _announced:
+        return
+    _announced.add(game)
+    print(
+        f"cardlab: compiling the {game} kernels this command needs (once: they are cached afterwards; up to "
+        "about a minute on 2 cores)",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+class CalleeCompiles:
+    """While a run goes (from construction to :meth:`close`): a player that the run's cached kernel reaches
+    through a cell (kernels._extern) and that is compiled on first use, not loaded, gets the compile note, and
+    :attr:`seen` turns True (the run's meta then says its time includes compiling)."""
+
+    def __init__(self, game: str, say: bool = True):
+        from kernels._extern import set_compile_hook
+
+        self.seen = False
+        self.game, self.say = game, say
+        self._before = set_compile_hook(self._hook)
+
+    def _hook(self, _name: str) -> None:
+        self.seen = True
+        announce_compile(self.game, self.say)
+
+    def close(self) -> None:
+        from kernels._extern import set_compile_hook
+
+        set_compile_hook(self._before)
 
 
 def _say_how_long(spec: KernelSpec, n_chunks: int, hw: float, precision: float, plan: _Plan, per_chunk: float) -> bool:

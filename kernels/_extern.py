@@ -90,6 +90,19 @@ def _compile(module: str, name: str, argtypes: tuple):
     return dispatcher.overloads[tuple(argtypes)]
 
 
+#: called with "module.name" when a cell's callee is about to be compiled in the middle of a run (not loaded from the
+#: cache): the analysis layer says so on stderr and in the run's meta (:func:`set_compile_hook`)
+_ON_COMPILE: Callable[[str], None] | None = None
+
+
+def set_compile_hook(hook: Callable[[str], None] | None) -> Callable[[str], None] | None:
+    """Call ``hook("module.name")`` when a cell's callee is compiled on first use, not loaded from the cache (a
+    run's kernel was cached, the player it reaches was not); the hook before. Errors in the hook are ignored."""
+    global _ON_COMPILE
+    before, _ON_COMPILE = _ON_COMPILE, hook
+    return before
+
+
 def bind(sym: str) -> int:
     """Compile (or load from the cache) the callee of cell ``sym`` for its argument types and store its entry's
     address in the cell; the address."""
@@ -98,6 +111,12 @@ def bind(sym: str) -> int:
         cell, module, name, argtypes, restype = _CELLS[sym]
         if cell.value:
             return cell.value
+        hook = _ON_COMPILE
+        if hook is not None and not _cached(module, name, argtypes):
+            try:
+                hook(f"{module}.{name}")
+            except Exception:  # noqa: BLE001 - a note, not the work
+                pass
         cres = _compile(module, name, argtypes)
         if cres.signature.return_type != restype:
             raise TypeError(

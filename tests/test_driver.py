@@ -326,6 +326,35 @@ def test_the_compile_note_is_printed_once_a_game(monkeypatch, capsys):
     assert "compiling the bisko-bobo kernels" in lines[0] and "compiling the bismarck kernels" in lines[1]
 
 
+def test_a_player_compiled_in_the_middle_of_a_run_is_told_and_marks_the_meta(monkeypatch, capsys):
+    """A run's kernel loaded from the cache may reach a player through a cell that compiles on first use (the first
+    pimc-infer run after pimc runs: several seconds): the compile note says so and the meta says the time includes
+    compiling. Here the kernel counts as cached and its first call binds a cold callee, calling the cell's hook as
+    kernels._extern.bind does."""
+    import kernels._extern as X
+
+    monkeypatch.setattr(driver, "_announced", set())
+    before = X.set_compile_hook(None)
+    bind = []
+
+    def cached_kernel_cold_callee(spec, say=True):
+        if bind and X._ON_COMPILE is not None:
+            X._ON_COMPILE("kernels.bismarck.pimc.infer_layouts")
+        return False
+
+    monkeypatch.setattr(driver, "spec_compile_note", cached_kernel_cold_callee)
+    try:
+        assert driver.run(SPEC, trials=64, seed=1, progress=True).meta["compiling_included"] is False
+        assert capsys.readouterr().err == ""
+        bind.append(1)
+        r = driver.run(SPEC, trials=64, seed=1, progress=True)
+        assert r.meta["compiling_included"] is True
+        assert "compiling the bisko-bobo kernels" in capsys.readouterr().err
+        assert X._ON_COMPILE is None  # the run's hook is gone with the run
+    finally:
+        X.set_compile_hook(before)
+
+
 def test_precision_mode_says_once_how_long_a_long_run_will_take(capsys):
     # a new user's --precision 0.01 on a score ran minutes in silence: after a look that falls short, where the
     # rest would take over 20 s at the speed so far, one line gives the trials the spread asks for and the time

@@ -80,6 +80,8 @@ _RUN = """
 import numpy as np
 import toy
 from kernels import _extern
+compiled = []
+_extern.set_compile_hook(compiled.append)
 a = np.arange(5.0)
 print(toy.top(a), toy.mid(a, 3))
 try:
@@ -90,6 +92,7 @@ print(toy.by_three(np.array([4], dtype=np.int64)))
 print("|".join(sorted(str(t[1]) for t in _extern.bound("toy", "nh_of"))))
 print(len(_extern.bound("toy", "leaf")), sum(toy.top.stats.cache_hits.values()))
 print(toy.scaled_twice(4))
+print(" ".join(sorted(set(compiled))))
 """
 
 
@@ -114,9 +117,12 @@ def test_an_extern_call_gives_the_callees_result_and_exceptions_compiled_and_fro
     assert first[3] == "Literal[int](3)|int64"  # literal=True keeps the constant's type, the other passes a value
     assert first[4] == "1 0"  # bound once, compiled (no cache hit)
     assert first[5] == str(4 * 3 + 4 * 5)  # a parameter left out takes its default
+    # the compile hook heard of each callee compiled on first use (what the compile note and the meta tell)
+    assert first[6] == "toy.leaf toy.nh_of toy.scaled"
     again = _python(tmp_path, _RUN)  # a new process: the callers load from the cache and bind the callees again
     assert again[:4] == first[:4] and again[5] == first[5]
     assert again[4] == "1 1"
+    assert again[6:] in ([], [""])  # loaded from the cache: no compile to tell of
 
 
 def test_a_caller_compiled_over_a_cached_callee_registers_its_cells_when_loaded(tmp_path):

@@ -281,11 +281,38 @@ def test_the_runner_up_note_says_what_the_quota_shows(verdict, interval, ending)
 
 
 def test_the_runner_up_note_stays_off_where_the_line_says_more():
-    """A 'worse' or 'equal' runner-up has its own words in the line; the note adds nothing there."""
+    """An 'equal' runner-up has its own words in the line; the note adds nothing there. A 'worse' one whose round
+    score is not clearly lower says what separates it (the next test)."""
     worse = LINE.replace("not separated)", "clearly worse)")
-    assert bo._runner_up_note(_note_table("worse", (-0.2, -0.06)), worse) == worse
+    assert bo._runner_up_note(_note_table("worse", (-0.2, -0.06)), worse).endswith(
+        "clearly worse: less likely to make the quota, the round score not separated)"
+    )
     equal = LINE.replace("not separated)", "the same on every layout)")
     assert bo._runner_up_note(_note_table("equal", (0.0, 0.0)), equal) == equal
+
+
+@pytest.mark.parametrize(
+    "score_hi, win_hi, misere, ending",
+    [
+        (-0.01, -0.1, False, "clearly worse)"),  # worse by the round score: the line as it was
+        (0.0, -0.1, False, "clearly worse: less likely to make the quota, the round score not separated)"),
+        (0.0, 0.0, False, "fewer tricks (4.50 against 5.50), the round score and the quota not separated)"),
+        (0.0, 0.0, True, "more tricks (4.50 against 5.50), the round score and the quota not separated)"),
+    ],
+)
+def test_a_clearly_worse_runner_up_says_what_separates_it(score_hi, win_hi, misere, ending):
+    """The verdict goes by the round score, then the quota, then the tricks (_tabulate). A new user read "name C:
+    +0.00, 0.0%, clearly worse" (every suit under the quota scores 0) as a contradiction: where the score does not
+    separate the runner-up, the line says what did."""
+    rows = [("KC", "best", m, 0.0, 0.0, 0.0) for m in ("diff_score", "diff_win", "diff_tricks")]
+    rows += [("KC", "best", "tricks", 5.5, 5.0, 6.0), ("4C", "worse", "tricks", 4.5, 4.0, 5.0)]
+    rows += [("4C", "worse", "diff_score", 0.0, -0.2, score_hi), ("4C", "worse", "diff_win", 0.0, -0.2, win_hi)]
+    rows += [("4C", "worse", "diff_tricks", -1.0, -1.8, -0.2)]
+    table = pd.DataFrame(
+        [{"action": a, "verdict": v, "measure": m, "estimate": e, "ci_low": lo, "ci_high": hi} for a, v, m, e, lo, hi in rows]
+    )  # fmt: skip
+    worse = LINE.replace("not separated)", "clearly worse)")
+    assert bo._runner_up_note(table, worse, misere).endswith(ending)
 
 
 def test_the_runner_up_note_on_a_real_position_and_not_for_a_cycle():

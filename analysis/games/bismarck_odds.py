@@ -433,11 +433,14 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     return df.reset_index(drop=True)
 
 
-def _runner_up_note(table: pd.DataFrame, line: str) -> str:
+def _runner_up_note(table: pd.DataFrame, line: str, misere: bool = False) -> str:
     """The answer line's "not separated" runner-up, when its quota chance is clearly lower or higher all the
     same: the verdict goes by the round score, which in the misere is 0 on most layouts (BM-6), so a card can
-    differ clearly on the quota and not on the score; "not separated" alone reads as "it does not matter". For
-    decisions of one hand (a card, trumps, discards), where every action has the same quota."""
+    differ clearly on the quota and not on the score; "not separated" alone reads as "it does not matter". A
+    "clearly worse" runner-up whose round score is not clearly lower says what separates it (:func:`_worse_by`).
+    For decisions of one hand (a card, trumps, discards), where every action has the same quota."""
+    if ", clearly worse)" in line:
+        return _worse_by(table, line, misere)
     if ", not separated)" not in line:
         return line
     rows = table[(table["measure"] == "diff_win") & (table["verdict"] == "uncertain")]
@@ -452,6 +455,28 @@ def _runner_up_note(table: pd.DataFrame, line: str) -> str:
     return line.replace(
         ", not separated)", f", not separated on the round score but clearly {how} likely to make the quota)", 1
     )
+
+
+def _worse_by(table: pd.DataFrame, line: str, misere: bool) -> str:
+    """A "clearly worse" runner-up is worse by the round score, else (the score not separated) by the quota, else
+    by the tricks (the verdict's order, :func:`_tabulate`); where the score does not separate it, the line says
+    which did: under the quota every action may score 0, and "+0.00, 0.0%, clearly worse" read as a contradiction."""
+    runner = table[table["verdict"] != "best"]["action"].iloc[0]
+    rows = table[table["action"] == runner].set_index("measure")
+    if "diff_score" not in rows.index or rows.loc["diff_score", "ci_high"] < 0:
+        return line
+    if "diff_win" in rows.index and rows.loc["diff_win", "ci_high"] < 0:
+        how = "less likely to make the quota, the round score not separated"
+    elif "tricks" in rows.index:
+        best = table[(table["verdict"] == "best") & (table["measure"] == "tricks")]["estimate"].iloc[0]
+        more = "more" if misere else "fewer"
+        how = (
+            f"{more} tricks ({rows.loc['tricks', 'estimate']:.2f} against {best:.2f}), the round score and the quota "
+            "not separated"
+        )
+    else:
+        return line
+    return line.replace(", clearly worse)", f", clearly worse: {how})", 1)
 
 
 #: the pimc model refused a misere hand above MISERE_DD_CARDS cards (play and discard decisions)
@@ -1084,7 +1109,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     win_words = "makes the quota this hand" if cycle else "makes the quota"
     line = answer_line(result.table, win_words=win_words, score_words=words, by_score=True, only_words=only)
     if not cycle:  # (a cycle's actions are contracts with quotas of their own: the cycle score weighs them)
-        line = _runner_up_note(result.table, line)
+        line = _runner_up_note(result.table, line, bool(spec.describe.get("misere")))
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""
@@ -1110,7 +1135,8 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         result.table["verdict"] = ""
         result.headline = ("score", "win", "tricks")
     _cut_to_bounds(result.table, {"score": spec.describe.get("score_bounds"), "tricks": (0, 16)})
-    result.meta["ranked_by"] = words
+    # the verdicts' order too (_tabulate): under the quota every action may score 0, and the tricks decide
+    result.meta["ranked_by"] = f"{words}, then the quota, then {'fewest ' if spec.describe.get('misere') else ''}tricks"
     result.meta["ranked_measure"] = "score"
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])

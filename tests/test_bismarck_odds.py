@@ -784,3 +784,16 @@ def test_the_plain_advisor_kernels_are_the_full_ones(name):
         for k in (spec.kernel.replace("_plain_chunks", "_chunks"), spec.kernel)
     ]
     assert rows[0][0, 0] == 6 and (rows[0] == rows[1]).all()
+
+
+def test_pimc_options_where_no_seat_uses_them_are_named():
+    """--pimc-from and --pimc-samples set the solver seats that play a hand on; with the pimc model (each layout
+    valued double dummy) or heuristic seats alone they change nothing, and a new user saw the same answer for
+    every --pimc-from with no word: the CLI prints a note from these."""
+    idle = bo._idle_player_options
+    assert set(idle(["pimc"], {"pimc_from": 4, "pimc_samples": None})) == {"pimc_from"}
+    assert "double dummy" in idle(["pimc"], {"pimc_from": 4})["pimc_from"]
+    assert set(idle(None, {"pimc_samples": 8})) == {"pimc_samples"}  # the heuristic, the default model
+    assert idle(["0=pimc", "1=heuristic", "2=heuristic"], {"pimc_from": 4}) == {}
+    assert idle(["search:50"], {"pimc_from": 4}) == {}
+    assert idle(["pimc"], {}) == {}

@@ -61,6 +61,7 @@ from .bismarck import (
     ROLES,
     ROUND_NAMES,
     SOLVER_CHUNK,
+    SOLVER_NAMES,
     SUITS,
     TRUMPS,
     check_misere_search,
@@ -379,6 +380,26 @@ def _models(strategies: list[str] | None) -> tuple[int, np.ndarray, list[str]]:
     if all(n == "pimc" for n in names):
         return K.M_DD_EACH_LAYOUT, codes, names
     return 0, codes, labels(names)
+
+
+def _idle_player_options(strategies: list[str] | None, position: dict) -> dict[str, str]:
+    """``pimc_from`` and ``pimc_samples`` given where no seat plays them (the CLI says so on stderr): they set
+    when solver seats playing the hand on take over, and how many layouts they sample; the pimc model values each
+    layout double dummy from the position, and the heuristic plays no solver."""
+    given = [k for k in ("pimc_from", "pimc_samples") if position.get(k) is not None]
+    if not given:
+        return {}
+    names, _ = seat_strategies(strategies, DEFAULT_MODEL)
+    if all(n == "pimc" for n in names):
+        why = (
+            "the pimc model solves each sampled layout double dummy from the position; it sets the pimc seats "
+            "that play the hand on among other players (--strategy 0=pimc --strategy 1=heuristic ...)"
+        )
+    elif not any(n.partition(":")[0] in (*SOLVER_NAMES, "search") for n in names):
+        why = "no seat plays pimc, pimc-infer, dd or search"
+    else:
+        return {}
+    return {k: why for k in given}
 
 
 def model_words(names: list[str]) -> str:
@@ -1083,6 +1104,7 @@ def _trick_text(t: Any, path: str | dict, i: int) -> str:
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
     """Run the advisor on one position; the table has a row per action and measure (module docstring)."""
     decision = position.pop("decision", None) or "play"
+    idle = _idle_player_options(strategies, position)
     if decision == "play":
         spec = play_spec(variants=variants, strategies=strategies, **position)
     elif decision == "name_trumps":
@@ -1100,6 +1122,8 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     else:
         raise CardlabError(f"unknown decision {decision!r}; accepted: {', '.join(DECISIONS)}")
     result = run_spec(spec, **run)
+    if idle:
+        result.meta["options_without_effect"] = idle
     result.headline = ("score", "win", "tricks", "diff_score")
     words = "cycle score" if decision in ("choose_round", "contract") else "round score"
     # one row may stand for several legal cards that are equal ("KS (or AS)")

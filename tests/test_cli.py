@@ -171,6 +171,42 @@ BAD = [
     (["nocommand"], "unknown command 'nocommand'"),
     (["exact", "bismarck", "hands"], "Bismarck has no exact tables; games with them: biscuits, bisko-bobo"),
     (["odds", "bismarck", "--trials", "10"], "give --hand"),
+    (
+        [
+            "odds",
+            "bismarck",
+            "--hand",
+            BM_HAND,
+            "--round",
+            "1",
+            "--dealer",
+            "2",
+            "--tricks",
+            f"{BM_HAND[:2]} 3S 4S",
+            "--trials",
+            "10",
+        ],
+        f"{BM_HAND[:2]} in --hand and in --tricks: a card played has left the hand",
+    ),  # fmt: skip
+    (
+        [
+            "odds",
+            "bismarck",
+            "--hand",
+            BM_HAND,
+            "--round",
+            "2",
+            "--trumps",
+            "H",
+            "--shown",
+            "AS",
+            "--dealer",
+            "2",
+            "--trials",
+            "10",
+        ],
+        "--shown AS is not a trump: the card drawn for trumps in round 2 is of the trump suit, H here",
+    ),  # fmt: skip
     (["odds", "bismarck", "--hand", "AS", "--round", "0", "--dealer", "2", "--trials", "10"], "bad --round 0"),
     (["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "3", "--trials", "10"], "bad --dealer 3"),
     (

@@ -268,6 +268,13 @@ def _position(
     else:
         why = f"the dealer's left, seat {cur_leader}, leads the first trick"
     sizes = [16 - n_tricks - (1 if (s - cur_leader) % 3 < len(cur) else 0) for s in range(3)]
+    for gone, where in ((done, "--played" if played else "--tricks"), (cur, "--current")):
+        both = [c for c in mine if c in set(gone)]
+        if both:  # named before the count check below, which would give only the counts
+            raise CardlabError(
+                f"{_text(both)} in --hand and in {where}: a card played has left the hand; --hand gives the cards "
+                "the seat holds now"
+            )
     if not mine and sizes[seat]:  # (empty only after the seat played its last card, to the last trick)
         raise CardlabError('--hand is empty: give the cards the seat holds now, e.g. "AS KS 2H"')
     if len(mine) != sizes[seat]:
@@ -293,8 +300,15 @@ def _position(
     shown_cards = _cards(shown, "--shown")
     if shown_cards and (rtype != 1 or bv[K.V_RULESET]):
         raise CardlabError("--shown is the round-2 trump card (BM-5): give it only in round 2")
-    if len(shown_cards) > 1 or (shown_cards and shown_cards[0] >> 4 != trump):
-        raise CardlabError("--shown: the one card drawn for trumps in round 2, of the trump suit (BM-5)")
+    if len(shown_cards) > 1:
+        raise CardlabError(
+            f"--shown holds {len(shown_cards)} cards: give the one card drawn for trumps in round 2 (BM-5)"
+        )
+    if shown_cards and shown_cards[0] >> 4 != trump:
+        raise CardlabError(
+            f"--shown {_text(shown_cards)} is not a trump: the card drawn for trumps in round 2 is of the trump suit, "
+            f"{SUITS[trump]} here (BM-5)"
+        )
     disc = _cards(discards, "--discards")
     exchanger = -1 if not bv[K.V_WIDOW] else (dealer if bv[K.V_WIDOW] == 1 else first)
     # the exchange takes the leftover cards: 4, or 3 in round 2 when the trump card was drawn from them (BM-5)

@@ -596,7 +596,8 @@ def build_parser() -> _Parser:
         rv.add_argument(
             "--seat",
             type=int,
-            help="review this seat's decisions only (default: every seat whose hand the record gives)",
+            help="review this seat's decisions only (default: "
+            + ("every seat whose hand the record gives)" if game.partial_records else "every seat)"),
         )
         rv.add_argument(
             "--precision",

@@ -210,6 +210,8 @@ class Game:
     slow_strategies: ClassVar[tuple[str, ...]] = ()
     #: what ``review --help`` adds for this game (its score, its own columns)
     review_notes: ClassVar[str] = ""
+    #: a record may give some seats' hands only (yours, to review your play): the review's --seat help says so
+    partial_records: ClassVar[bool] = False
     #: fields a position document may hold beside the odds options' (the HTTP API's schema takes them too), with
     #: what each is
     position_document_fields: ClassVar[dict[str, str]] = {}

@@ -663,6 +663,7 @@ class ZhengShangyou(Game):
     position_document_fields = {
         "trick": 'the play on the table as {"current": "CARDS", "by": SEAT} (the same as current and by)'
     }
+    partial_records = True
     review_notes = (
         "Zheng Shangyou's verdict and best go by the chance to go out first (the score breaks ties), so a worse "
         "action may score more (a negative loss_score). Once the Winner is out the scores are settled (ZS-8) and what "

@@ -234,10 +234,16 @@ def check_misere_search(names, pimc_from: int | None, misere: bool) -> None:
         )
 
 
+def bad_round(round_no, names: dict | None = None) -> CardlabError:
+    """The error for a --round outside 1..4, each accepted value named (the blog's rounds, or Swedish contracts)."""
+    names = ROUND_NAMES if names is None else names
+    return CardlabError(f"bad --round {round_no}; accepted: " + ", ".join(f"{k} ({v})" for k, v in names.items()))
+
+
 def _round_index(round_no) -> int:
     r = 1 if round_no is None else int(round_no)
     if r not in ROUND_NAMES:
-        raise CardlabError(f"bad --round {round_no}: accepted 1, 2, 3, 4")
+        raise bad_round(round_no)
     return r - 1
 
 

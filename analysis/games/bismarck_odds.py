@@ -64,6 +64,7 @@ from .bismarck import (
     SOLVER_NAMES,
     SUITS,
     TRUMPS,
+    bad_round,
     check_misere_search,
     equal_classes,
     expect_dd,
@@ -121,7 +122,7 @@ def _contract(round_no: int | None, trumps: str | None, bv: np.ndarray) -> tuple
             "give --round: " + ", ".join(f"{k} {v}" for k, v in names.items()) + (" (the contract)" if swedish else "")
         )
     if round_no not in names:
-        raise CardlabError(f"bad --round {round_no}; accepted: " + ", ".join(f"{k} ({v})" for k, v in names.items()))
+        raise bad_round(round_no, names)
     rtype = round_no - 1
     t = None if trumps is None else str(trumps).strip().upper()
     fixed = {0: -1, 3: -1} if not swedish else {K.SPEL: -1, K.SPADER: K.SPADES, K.PASS: -1}

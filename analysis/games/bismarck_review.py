@@ -45,6 +45,7 @@ from .bismarck import (
     PIMC_SAMPLES,
     ROUND_NAMES,
     SUITS,
+    bad_round,
     check_misere_search,
     expect_dd,
     labels,
@@ -138,7 +139,7 @@ def record(
     names = labels(names)
     r = 1 if round is None else int(round)
     if r not in ROUND_NAMES:
-        raise CardlabError(f"bad --round {round}: accepted 1, 2, 3, 4")
+        raise bad_round(round)
     pimc_from = PIMC_FROM if pimc_from is None else pimc_from
     pimc_samples = PIMC_SAMPLES if pimc_samples is None else pimc_samples
     check_misere_search(names, pimc_from, r == 4)

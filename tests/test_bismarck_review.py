@@ -137,6 +137,11 @@ def test_record_and_review_commands(tmp_path, capsys):
     assert text.startswith("seat 1: ") and "dd_taken" in text and "model: the hand played on" in text
     assert cli.main(["record", "bismarck", "--round", "5"]) == 2
     assert "bad --round 5" in capsys.readouterr().err
+    # a record's unknown player is named as the record's (a new user's read as if from a flag)
+    doc["strategies"]["0"] = "alphazero"
+    out.write_text(json.dumps(doc))
+    assert cli.main(["review", "bismarck", str(out)]) == 2
+    assert "bad record: strategies: unknown strategy 'alphazero'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -253,6 +253,11 @@ def replay(doc: dict) -> Hand:
         raise CardlabError("bad record: shown is round 2's drawn trump card, out of play (BM-5)")
     discards = {int(s): DECK.mask(v) for s, v in (doc.get("discards") or {}).items()}
     strategies = doc.get("strategies")
+    if strategies:
+        try:  # names (with a search player's parameters) checked here: an error names the record, not a flag
+            seat_strategies([f"{s}={n}" for s, n in strategies.items()], DEFAULT_STRATEGY)
+        except CardlabError as e:
+            raise CardlabError(f"bad record: strategies: {e}") from None
     hand = Hand(
         variants=variants, dealer=doc["dealer"], rtype=rtype, trump=trump, hands=hands, shown=shown,
         discards=discards, events=[],

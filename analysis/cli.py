@@ -315,7 +315,27 @@ def _game_parsers(sub, command: str, capability: str, help: str, description: st
     cast(_GameParsers, gp).capability = capability
     if capability == "solve":
         for deal in ids:
-            yield registry.solver_for(deal), deal, gp.add_parser(deal, help=f"a {deal} deal")
+            cards = "three hands, one seat against the other two" if deal == "bismarck" else "four hands, two sides"
+            yield (
+                registry.solver_for(deal),
+                deal,
+                gp.add_parser(
+                    deal,
+                    help=f"a {deal} deal",
+                    description=(
+                        f"The double-dummy value of a {deal} position ({cards}, every card seen): by default one row "
+                        "per legal card of the seat to play with the tricks the player's side takes from here if "
+                        "everybody plays perfectly from then on (equal cards share a row), the current trick "
+                        "included (--trick); --value-only gives the position's value alone. An exact search: it "
+                        "answers for a known layout"
+                        + (
+                            "; for hidden cards use cardlab odds bismarck (sampled layouts)."
+                            if deal == "bismarck"
+                            else "."
+                        )
+                    ),
+                ),
+            )
         return
     for game in registry.all_games():
         if game.has(capability):

@@ -835,3 +835,9 @@ def test_the_solve_answer_says_whose_best_it_is():
         assert solve_table("bismarck", hands, "NT", 0, player, goal, None).attrs["answer"] == (
             f"Seat 0 to play: {words}"
         ), (player, goal)
+    # --value-only: the value in a line too (a new user found the table alone)
+    value = solve_table("bismarck", hands, "NT", 0, 1, "min", None, every_card=False)
+    assert value.attrs["answer"] == "Seat 1 takes 2 tricks from here (seat 0 to play, pushing tricks on seat 1)"
+    assert int(value["tricks"].iloc[0]) == 2
+    mid = solve_table("bismarck", "2S|KS 3H|QH 4D", "NT", 0, 0, "max", "AS", every_card=False)
+    assert mid.attrs["answer"].startswith("Seat 0 takes 2 tricks from here, the current trick included (seat 1 to play")

@@ -587,15 +587,29 @@ def solve_table(
     bufs = DD.new_buffers()
     row = np.zeros(4, dtype=np.int64)
     row[: len(played)] = played
+    maximise = (maxteam >> to_play) & 1
+    who = f"seat {player}" if n == 3 else f"side {side}"
+    # "best" is the seat to play's: what it aims at, where that is not plainly the most tricks for itself
+    if n == 3 and goal == "min":
+        aim = "taking as few as it can" if to_play == player else f"pushing tricks on seat {player}"
+    elif not maximise:
+        aim = f"holding {who} to as few as it can"
+    else:
+        aim = ""
+    current = ", the current trick included" if played else ""
     if not every_card:
-        v = kernel(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs)
-        return pd.DataFrame([{**base, "tricks": int(v)}])
+        v = int(kernel(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs))
+        df = pd.DataFrame([{**base, "tricks": v}])
+        df.attrs["answer"] = (
+            f"{who[0].upper()}{who[1:]} takes {v} trick{'s' if v != 1 else ''} from here{current} "
+            f"(seat {to_play} to play{', ' + aim if aim else ''})"
+        )
+        return df
     out_cards = np.zeros(16, dtype=np.int64)
     out_values = np.zeros(16, dtype=np.int64)
     k = kernel(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs, out_cards, out_values)
     value = {int(c): int(v) for c, v in zip(out_cards[:k], out_values[:k])}
     others = sum(int(h[s]) for s in range(n) if s != to_play) | sum(1 << c for c in played)
-    maximise = (maxteam >> to_play) & 1
     rows = []
     for cls in equal_classes(list(value), others):
         vals = {value[c] for c in cls}
@@ -614,18 +628,10 @@ def solve_table(
         r["best"] = r["tricks"] == best
     rows.sort(key=lambda r: -r["tricks"] if maximise else r["tricks"])
     df = pd.DataFrame(rows)
-    who = f"seat {player}" if n == 3 else f"side {side}"
     cards = ", ".join(r["card"] for r in rows if r["best"])
-    # "best" is the seat to play's: what it aims at, where that is not plainly the most tricks for itself
-    if n == 3 and goal == "min":
-        aim = "taking as few as it can" if to_play == player else f"pushing tricks on seat {player}"
-    elif not maximise:
-        aim = f"holding {who} to as few as it can"
-    else:
-        aim = ""
     df.attrs["answer"] = (
         f"Seat {to_play} to play: best {cards} ({best} trick{'s' if best != 1 else ''} for {who} from here"
-        f"{', the current trick included' if played else ''}{'; seat ' + str(to_play) + ' ' + aim if aim else ''})"
+        f"{current}{'; seat ' + str(to_play) + ' ' + aim if aim else ''})"
     )
     return df
 

@@ -428,6 +428,33 @@ def test_card_values_near_any_guess_gives_the_same_values(tables):
             assert m == n and (cards[:n] == want_c[:n]).all() and (values[:n] == want_v[:n]).all(), (i, guess)
 
 
+def test_solve_from_its_estimate_gives_the_value_from_every_trick():
+    """With 3 hands and one seat for itself against the other two, solve starts at an estimate of the seat's
+    tricks from its high cards and trumps (12 cards a hand or more; dd.first_guess) instead of every trick left:
+    the same values as the search down from the top, on 12-card deals (no trumps and trumps, either seat counted),
+    and the estimate follows the hand (all the top cards and trumps against none of them)."""
+    ttk, ttg = dd.new_tt(18)
+    bufs = dd.new_buffers()
+    r = np.random.default_rng(46)
+    played = np.zeros(4, dtype=np.int64)
+    estimated = set()
+    for i in range(12):
+        h = _array(_random_ending(r, 3, 12))
+        trump, leader, seat = int(r.integers(-1, 4)), i % 3, (i // 3) % 3
+        me = 1 << seat
+        guess = int(dd.first_guess(h, 3, trump, leader, 0, me, me))
+        assert 0 <= guess <= 12
+        estimated.add(guess)
+        dd.clear_tt(ttk, ttg)
+        v = dd.solve(h.copy(), 3, trump, 0, leader, played, 0, me, me, ttk, ttg, bufs)
+        dd.clear_tt(ttk, ttg)
+        assert v == dd.solve_near(h.copy(), 3, trump, 0, leader, played, 0, me, me, ttk, ttg, bufs, 12), i
+    assert len(estimated) > 2 and max(estimated) < 12  # an estimate, not every trick left
+    top = _array([{s * 16 + r for s in range(4) for r in ranks} for ranks in ((12, 11, 10), (0, 1, 2), (3, 4, 5))])
+    assert dd.first_guess(top, 3, 3, 0, 0, 1, 1) >= 9 and dd.first_guess(top, 3, -1, 0, 0, 2, 2) == 0
+    assert dd.first_guess(top, 3, -1, 0, 0, 1, 6) == 12  # the misère: every trick left, as before
+
+
 # --- against DDS -------------------------------------------------------------------------------------
 
 SUITS_PBN = (3, 2, 1, 0)  # PBN order S H D C; our suit indices C D H S = 0..3

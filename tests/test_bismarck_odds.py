@@ -431,7 +431,7 @@ BAD = [
     (dict(hand=HAND0, round=1, dealer=2, leader=1), "(--leader is needed only with --played)"),
     (dict(hand=HAND0, round=1, dealer=2, tricks=["3D 4D"]), "a completed trick has 3 cards"),
     (dict(hand="AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH", round=1, dealer=2, tricks=["2S 3S 4D", "5S 6S 7D", "4S 5D 8S"]), "showed out of S"),
-    (dict(hand=HAND0, round=1, dealer=1, current="AS"), "named twice"),
+    (dict(hand=HAND0, round=1, dealer=1, current="AS"), "AS in --hand and in --current: a card played has left the hand"),
     # 3(c)6: seat 2 neither followed nor trumped in trick 1, so it holds no trump; a trump from it later is refused
     (dict(hand="AS KS QS JS TS 9S 8S 7S 6S 5D 6D 7D 8D 9D", round=2, trumps="H", dealer=2,
           tricks=["2S 3S 4D", "5C 2H 6C"], variants={"must_trump_when_void": "true"}), "showed out of H earlier"),

@@ -115,7 +115,7 @@ def _make_advisor(solvers, dd_only=False):
             cards = np.zeros(16, dtype=np.int64)
             values = np.zeros(16, dtype=np.int64)
             value_of = np.zeros(64, dtype=np.int64)
-            guess = popcount(hand)  # the first layout's value searched from every trick left down, as dd.solve does
+            guess = -1  # the first layout's value searched from where dd.solve starts (dd.first_guess)
             whole = 0  # the position's value on this layout when another seat is to play (action -1)
             # the cards so far, in order: a play on writes only the cards after them (and trace[48:])
             for i in range(history.shape[0]):
@@ -140,6 +140,8 @@ def _make_advisor(solvers, dd_only=False):
                         dd.clear_tt(ttk, ttg)
                         # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for);
                         # the position's value searched from the last layout's (the values do not depend on it)
+                        if guess < 0:
+                            guess = dd.first_guess(hands, 3, trump, leader, k, maxteam, me)
                         if (leader + k) % 3 != seat:  # another seat is to play: the position's value alone
                             guess = dd.solve_near(
                                 hands, 3, trump, bv[V_MUST_TRUMP], leader, work, k, maxteam, me, ttk, ttg, bufs, guess

@@ -298,9 +298,9 @@ def best_card(layouts, n, p, leader, row, k, trump, must_trump, misere, legal, t
     exact = np.zeros((m, n), dtype=np.bool_)
     tot = np.zeros(m, dtype=np.int64)
     # each layout's value, searched from the last layout's (layouts of one decision differ little; the first from
-    # all the tricks left, as dd.solve does with three hands)
+    # where dd.solve starts, dd.first_guess)
     most = popcount(layouts[0, p])  # p's tricks from here (the current trick included) are at most this
-    v = most
+    v = dd.first_guess(layouts[0], 3, trump, leader, k, maxteam, me)
     for j in range(n):
         # a literal 3: the solver's chain is compiled for three hands only (dd.solve._search_for)
         v = dd.solve_near(layouts[j], 3, trump, must_trump, leader, played, k, maxteam, me, ttk, ttg, bufs, v)

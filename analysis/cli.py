@@ -969,7 +969,9 @@ def _cmd_odds(game: Game, args) -> None:
         run_options(args), variants=parse_variant_options(args.variant), strategies=args.strategy, **position
     )
     for name, why in result.meta.get("options_without_effect", {}).items():
-        print(f"cardlab: note: --{name.replace('_', '-')} {position[name]} has no effect here: {why}", file=sys.stderr)
+        # a flag's, or a --position document's field
+        given = f"--{name.replace('_', '-')} {position[name]}" if name in position else f"{name} in --position"
+        print(f"cardlab: note: {given} has no effect here: {why}", file=sys.stderr)
     emit_result(result, args, game)
     _precision_note(result, args)
 

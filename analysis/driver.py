@@ -683,12 +683,12 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
     target = plan.max_chunks if trials is not None else plan.first_look
     executor = None
     compiling = False
-    callees = CalleeCompiles(spec.game, progress)
     per_batch: int = plan.batch_chunks or 0  # set when the backend starts, unless given
     fewest = 1  # the workers: a batch of fewer chunks would leave some of them idle
     # precision mode's one-time estimate of what is left (_say_how_long): the chunks timed so far, compiling not
     timed_chunks, timed_s, told = 0, 0.0, False
     bar = _progress_bar(progress, trials)
+    callees = CalleeCompiles(spec.game, progress)
     try:
         if bar is not None:
             bar.update(min(len(rows) * chunk_size, trials or 0))
@@ -727,6 +727,7 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             start = len(rows)
             stop = min(target, start + per_batch)
             batch_t0 = time.perf_counter()
+            compiled_before = callees.count
             ids = np.arange(start, stop, dtype=np.int64)
             new = executor.run(spec, ids, chunk_size, n_trials, plan.key0, plan.key1)
             if ckpt:
@@ -737,10 +738,12 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             notify(stage="running", trials=min(stop * chunk_size, n_trials), total=trials, half_width=None,
                     target=precision)  # fmt: skip
             dt = time.perf_counter() - batch_t0
-            if not (compiling and start == 0):  # the first batch of a cold run is mostly compiling
+            # the first batch of a cold run is mostly compiling, and so is a batch that compiled a player
+            compiled = (compiling and start == 0) or callees.count != compiled_before
+            if not compiled:
                 timed_chunks, timed_s = timed_chunks + (stop - start), timed_s + dt
             # Aim for batches of about half a second, so progress, checkpoints and Ctrl-C stay responsive.
-            if plan.batch_chunks is None:
+            if plan.batch_chunks is None and callees.count == compiled_before:
                 if dt < 0.25:
                     per_batch = min(per_batch * 2, 1 << 16)
                 elif dt > 1.0 and per_batch > fewest:
@@ -853,18 +856,29 @@ def announce_compile(game: str, say: bool = True) -> None:
 class CalleeCompiles:
     """While a run goes (from construction to :meth:`close`): a player that the run's cached kernel reaches
     through a cell (kernels._extern) and that is compiled on first use, not loaded, gets the compile note, and
-    :attr:`seen` turns True (the run's meta then says its time includes compiling)."""
+    :attr:`seen` turns True (the run's meta then says its time includes compiling); :attr:`count` counts them.
+
+    The hook is called from the thread that reaches the cell, a chunk worker's too: the note goes to the
+    observer of the thread that made this object (its context, copied here), and the hook in place before this
+    one hears of it as well (a command's, around runs that keep quiet themselves: a review's). With the processes
+    and dask backends the workers compile in their own processes, unannounced."""
 
     def __init__(self, game: str, say: bool = True):
         from kernels._extern import set_compile_hook
 
         self.seen = False
+        self.count = 0
         self.game, self.say = game, say
+        self._context = contextvars.copy_context()
         self._before = set_compile_hook(self._hook)
 
-    def _hook(self, _name: str) -> None:
+    def _hook(self, name: str) -> None:
+        # bind() calls hooks one at a time (under its lock), so the copied context is entered by one thread at once
         self.seen = True
-        announce_compile(self.game, self.say)
+        self.count += 1
+        self._context.run(announce_compile, self.game, self.say)
+        if self._before is not None:
+            self._before(name)
 
     def close(self) -> None:
         from kernels._extern import set_compile_hook

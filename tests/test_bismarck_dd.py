@@ -452,7 +452,8 @@ def test_solve_from_its_estimate_gives_the_value_from_every_trick():
     assert len(estimated) > 2 and max(estimated) < 12  # an estimate, not every trick left
     top = _array([{s * 16 + r for s in range(4) for r in ranks} for ranks in ((12, 11, 10), (0, 1, 2), (3, 4, 5))])
     assert dd.first_guess(top, 3, 3, 0, 0, 1, 1) >= 9 and dd.first_guess(top, 3, -1, 0, 0, 2, 2) == 0
-    assert dd.first_guess(top, 3, -1, 0, 0, 1, 6) == 12  # the misère: every trick left, as before
+    # the misère (the others push tricks on the seat: maxteam 7 ^ me, countteam me): every trick left, as before
+    assert dd.first_guess(top, 3, -1, 0, 0, 6, 1) == 12
 
 
 # --- against DDS -------------------------------------------------------------------------------------

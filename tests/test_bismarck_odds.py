@@ -797,3 +797,20 @@ def test_pimc_options_where_no_seat_uses_them_are_named():
     assert idle(["0=pimc", "1=heuristic", "2=heuristic"], {"pimc_from": 4}) == {}
     assert idle(["search:50"], {"pimc_from": 4}) == {}
     assert idle(["pimc"], {}) == {}
+    # dd seats take over at --pimc-from cards but sample no layouts
+    assert idle(["0=dd", "1=heuristic", "2=heuristic"], {"pimc_from": 4, "pimc_samples": 8}) == {
+        "pimc_samples": "no seat plays pimc, pimc-infer or search"
+    }
+
+
+def test_the_note_on_an_idle_pimc_option_names_a_flag_or_the_position_field(capsys):
+    """The note names the flag and its value, or the --position document's field (a reviewer's KeyError: the
+    note had read the value from the flags only)."""
+    doc = {"hand": "AS KS 2H 3H 4C 5C 6C 7C 8D 9D TD JD QH KH AH 2S", "round": 1, "dealer": 2, "pimc_from": 4}
+    assert cli.main(["odds", "bismarck", "--position", json.dumps(doc), "--trials", "16", "--quiet"]) == 0
+    assert "note: pimc_from in --position has no effect here: no seat plays" in capsys.readouterr().err
+    argv = ["odds", "bismarck", "--hand", doc["hand"], "--round", "1", "--dealer", "2", "--pimc-samples", "8"]
+    assert cli.main([*argv, "--trials", "16", "--quiet"]) == 0
+    assert (
+        "note: --pimc-samples 8 has no effect here: no seat plays pimc, pimc-infer or search" in capsys.readouterr().err
+    )

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -351,6 +352,24 @@ def test_a_player_compiled_in_the_middle_of_a_run_is_told_and_marks_the_meta(mon
         assert r.meta["compiling_included"] is True
         assert "compiling the bisko-bobo kernels" in capsys.readouterr().err
         assert X._ON_COMPILE is None  # the run's hook is gone with the run
+        # a run that keeps quiet inside a command that speaks (a review's decisions): the command's hook hears of
+        # it too, and says it; from a chunk worker's thread, the observer of the thread that started the run hears
+        monkeypatch.setattr(driver, "_announced", set())
+        heard = []
+        token = driver._observer.set(heard.append)
+        outer = driver.CalleeCompiles("bismarck", True)
+        try:
+            inner = driver.CalleeCompiles("bismarck", False)
+            worker = threading.Thread(target=X._ON_COMPILE, args=("kernels.bismarck.pimc.infer_layouts",))
+            worker.start()
+            worker.join()
+            inner.close()
+        finally:
+            outer.close()
+            driver._observer.reset(token)
+        assert inner.seen and outer.seen and inner.count == 1
+        assert capsys.readouterr().err.count("compiling the bismarck kernels") == 1
+        assert {"stage": "compiling", "game": "bismarck"} in heard
     finally:
         X.set_compile_hook(before)
 

@@ -410,11 +410,15 @@ def _idle_player_options(strategies: list[str] | None, position: dict) -> dict[s
             "the pimc model solves each sampled layout double dummy from the position; it sets the pimc seats "
             "that play the hand on among other players (--strategy 0=pimc --strategy 1=heuristic ...)"
         )
-    elif not any(n.partition(":")[0] in (*SOLVER_NAMES, "search") for n in names):
-        why = "no seat plays pimc, pimc-infer, dd or search"
-    else:
-        return {}
-    return {k: why for k in given}
+        return {k: why for k in given}
+    plays = {n.partition(":")[0] for n in names}
+    # the seats that take over at --pimc-from cards (dd among them), and those that sample layouts (not dd)
+    users = {"pimc_from": (*SOLVER_NAMES, "search"), "pimc_samples": ("pimc", "pimc-infer", "search")}
+    return {
+        k: f"no seat plays {' or '.join(', '.join(users[k]).rsplit(', ', 1))}"
+        for k in given
+        if not plays & set(users[k])
+    }
 
 
 def model_words(names: list[str]) -> str:

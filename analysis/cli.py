@@ -216,6 +216,8 @@ def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
         if pl["min"] != pl["max"]
         else f"number of players: always {pl['min']}"
     )
+    if "deck" in game.rules.variants:  # Zheng Shangyou: each deck is for some player counts (ZS-1)
+        text += "; other than 4 with the deck for that count, e.g. --players 3 --variant deck=3p_54"
     p.add_argument("--players", type=positive_int, help=text)
 
 
@@ -654,9 +656,9 @@ def build_parser() -> _Parser:
     r.add_argument("game", nargs="?", help=f"one of: {', '.join(registry.games_with('report'))}")
     r.add_argument("--all", action="store_true", help="every game that has a report")
     r.add_argument("--scale", type=float, default=1.0, help="multiply the default sizes (e.g. 0.05 for a quick look)")
-    r.add_argument("--seed", type=_seed, default=2026)
+    r.add_argument("--seed", type=_seed, default=2026, help="random seed of every section's runs (default 2026)")
     r.add_argument("--out", metavar="DIR", default="reports", help="output folder (default reports/)")
-    r.add_argument("--quiet", action="store_true")
+    r.add_argument("--quiet", action="store_true", help="no progress lines")
 
     sf = sub.add_parser(
         "strong-field",
@@ -682,6 +684,9 @@ def build_parser() -> _Parser:
                     help="where each measurement's checkpoint is kept until the tables are stored (default "
                     ".cardlab-strong-field/)")  # fmt: skip
     sf.add_argument("--write", metavar="FILE", help="where to store the tables (default seeds/GAME-strong-field.json)")
+    sf.add_argument("--show", nargs="?", const="", metavar="FILE",
+                    help="print the stored tables (of FILE, default the report's seeds/GAME-strong-field.json) and "
+                    "their provenance; computes nothing")  # fmt: skip
     sf.add_argument("--long", action="store_true",
                     help="also the long measurements, twelve (three challengers x four rounds): in Bismarck one seat "
                     "plays pimc, dd or pimc-infer from the first trick (from 12 cards in the misere) beside two "
@@ -1211,17 +1216,26 @@ def _cmd_strong_field(args) -> None:
     if args.game not in games:
         what = "give a game" if not args.game else f"no strong-field measurements for {args.game!r}"
         raise CardlabError(f"{what}; accepted: {accepted(games)}")
+    from .strong_field import show, stored_path
+
+    if args.show is not None:
+        print(show(args.game, args.show or None))
+        return
     path = compute(
         args.game, field=args.field, scale=args.scale, seed=args.seed, checkpoint_dir=args.checkpoint_dir,
         write=args.write, progress=not args.quiet, long=args.long, fresh=args.fresh,
     )  # fmt: skip
-    from .strong_field import stored_path
-
     shown = stored_path(args.game)
     if path.resolve() == shown.resolve():
         print(f"wrote {path}; 'cardlab report {args.game}' (and make report) shows it")
+    elif shown.exists():
+        # a quick look written beside the stored computation: replacing that one would lose hours of runs
+        print(
+            f"wrote {path}; 'cardlab strong-field {args.game} --show {path}' prints its tables. The report shows "
+            f"{shown}, another computation (--show prints it): copy this file over it only to report this one"
+        )
     else:
-        print(f"wrote {path}; the report shows {shown}, so move it there to see it in 'cardlab report {args.game}'")
+        print(f"wrote {path}; the report shows {shown}: move it there to see it in 'cardlab report {args.game}'")
 
 
 GAME_COMMANDS = {

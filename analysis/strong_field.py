@@ -179,8 +179,10 @@ def compute(
         except Interrupted as e:
             before = f"the {i} before it are in {str(out)!r}; " if i else ""
             kept_ckpt = f"its finished chunks are in {str(folder)!r}; " if ckpt.exists() else ""
+            said = str(e).removesuffix(", run the same command to resume")  # said once, at the end
             raise Interrupted(
-                f"{e} (measurement {i + 1} of {len(plan)}, {r.key}); {before}{kept_ckpt}run the same command to resume",
+                f"{said} (measurement {i + 1} of {len(plan)}, {r.key}); {before}{kept_ckpt}run the same command to "
+                "resume",
                 e.exit_code,
             ) from None
         finally:
@@ -306,6 +308,39 @@ CHANGES_LEGEND = (
     "changes: 'sign' where both are separated from 0 with opposite signs, 'separated' where the intervals do not "
     "overlap"
 )
+
+
+def show(game_id: str, path: str | os.PathLike | None = None) -> str:
+    """``cardlab strong-field GAME --show [FILE]``: a stored computation's tables as text, each run with its size,
+    seed and time, after the file's provenance (default file: the one the report shows)."""
+    from .outputs import read_json
+
+    where = Path(path) if path is not None else stored_path(game_id)
+    if not where.exists():
+        raise CardlabError(
+            f"no stored strong field at {str(where)!r}"
+            + (f": `cardlab strong-field {game_id}` computes it" if path is None else "")
+        )
+    doc = read_json(str(where), f"the strong-field file {str(where)!r}")
+    if not isinstance(doc, dict) or doc.get("game") != game_id or not isinstance(doc.get("runs"), dict):
+        raise CardlabError(f"{str(where)!r} is not a stored {game_id} strong field (cardlab strong-field writes one)")
+    lines = [
+        f"{where}: {game_id}, field {doc.get('field')}, seed {doc.get('seed')}, scale {doc.get('scale')}",
+        provenance(doc),
+    ]
+    sums = ["trials", "successes", "total", "total_sq", "std_error"]  # the counts behind each estimate
+    for key, run in doc["runs"].items():
+        table = pd.DataFrame(run.get("table") or [])
+        table = table.drop(columns=[c for c in sums if c in table.columns]).dropna(axis=1, how="all")
+        for c in table.columns:  # keys (a seat, a point count) as whole numbers, a key a row lacks left blank
+            x = table[c]
+            if x.dtype.kind == "f" and ((x.dropna() % 1) == 0).all() and c not in ("estimate", "ci_low", "ci_high"):
+                table[c] = x.map(lambda v: "" if pd.isna(v) else str(int(v)))
+            elif not pd.api.types.is_numeric_dtype(x):
+                table[c] = x.astype(object).where(x.notna(), "")
+        lines += ["", f"{key}: {run['trials']:,} trials, seed {run['seed']}, {run['seconds']:.0f} s"]
+        lines.append(table.to_string(index=False, float_format=lambda x: f"{x:.3f}") if len(table) else "(no rows)")
+    return "\n".join(lines)
 
 
 def not_computed(game_id: str, title: str):

@@ -233,15 +233,20 @@ def test_every_stored_run_is_still_the_current_plans_spec(game):
         assert kept.get("fingerprint", spec.fingerprint()) == spec.fingerprint(), key
 
 
-def test_show_prints_a_stored_computation_and_the_cli_does_not_advise_replacing_the_reports(tmp_path, capsys):
+def test_show_prints_a_stored_computation_and_the_cli_does_not_advise_replacing_the_reports(
+    tmp_path, capsys, monkeypatch
+):
     """`strong-field GAME --show [FILE]` prints the tables and provenance, computing nothing (a new user found no
     way to see them but the report); a run written elsewhere is not advised over the report's stored computation
-    (the old line said to move a 64-deal quick look over the scale-1 file)."""
+    (the old line said to move a 64-deal quick look over the scale-1 file). On a copy of the stored Biscuits file;
+    the CLI's computation is stood in for (its runs: the tests above)."""
     from analysis import cli
 
-    path, doc = _compute("biscuits", tmp_path)
+    path = tmp_path / "sf.json"
+    doc = json.loads(SF.stored_path("biscuits").read_text())
+    path.write_text(json.dumps(doc))
     text = SF.show("biscuits", path)
-    assert text.startswith(f"{path}: biscuits, field planning, seed 7") and "Stored by" in text
+    assert text.startswith(f"{path}: biscuits, field {doc['field']}, seed {doc['seed']}") and "Stored by" in text
     for key, run in doc["runs"].items():
         assert f"{key}: {run['trials']:,} trials, seed {run['seed']}" in text
     assert "total_sq" not in text and "NaN" not in text
@@ -250,9 +255,11 @@ def test_show_prints_a_stored_computation_and_the_cli_does_not_advise_replacing_
         SF.show("zheng-shangyou", path)
     with pytest.raises(CardlabError, match="no stored strong field at"):
         SF.show("biscuits", tmp_path / "none.json")
+    monkeypatch.setattr(SF, "compute", lambda *a, **kw: path)
     capsys.readouterr()
-    argv = ["strong-field", "biscuits", "--field", "planning", "--scale", "1e-6", "--seed", "7", "--quiet"]
-    assert cli.main([*argv, "--checkpoint-dir", str(tmp_path / "ck"), "--write", str(path)]) == 0
+    assert cli.main(["strong-field", "biscuits", "--scale", "0.05", "--write", str(path), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert f"--show {path}' prints its tables" in out and "copy this file over it only to report this one" in out
     assert "move it there" not in out
+    assert cli.main(["strong-field", "biscuits", "--show", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == text

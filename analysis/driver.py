@@ -738,12 +738,13 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
             notify(stage="running", trials=min(stop * chunk_size, n_trials), total=trials, half_width=None,
                     target=precision)  # fmt: skip
             dt = time.perf_counter() - batch_t0
-            # the first batch of a cold run is mostly compiling, and so is a batch that compiled a player
-            compiled = (compiling and start == 0) or callees.count != compiled_before
-            if not compiled:
+            # a batch that compiled a player is mostly compiling: neither timed nor a guide to the batch size, nor is
+            # the first batch of a cold run
+            player_compiled = callees.count != compiled_before
+            if not (player_compiled or (compiling and start == 0)):
                 timed_chunks, timed_s = timed_chunks + (stop - start), timed_s + dt
             # Aim for batches of about half a second, so progress, checkpoints and Ctrl-C stay responsive.
-            if plan.batch_chunks is None and callees.count == compiled_before:
+            if plan.batch_chunks is None and not player_compiled:
                 if dt < 0.25:
                     per_batch = min(per_batch * 2, 1 << 16)
                 elif dt > 1.0 and per_batch > fewest:

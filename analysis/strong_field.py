@@ -31,6 +31,7 @@ from . import __version__
 from .errors import CardlabError, Interrupted, SaveFailed
 from .outputs import check_file, write_text
 from .rules import seeds_dir
+from .tables import summary_table
 
 FORMAT = 1
 DEFAULT_CHECKPOINT_DIR = ".cardlab-strong-field"
@@ -328,18 +329,18 @@ def show(game_id: str, path: str | os.PathLike | None = None) -> str:
         f"{where}: {game_id}, field {doc.get('field')}, seed {doc.get('seed')}, scale {doc.get('scale')}",
         provenance(doc),
     ]
-    sums = ["trials", "successes", "total", "total_sq", "std_error"]  # the counts behind each estimate
     for key, run in doc["runs"].items():
         table = pd.DataFrame(run.get("table") or [])
-        table = table.drop(columns=[c for c in sums if c in table.columns]).dropna(axis=1, how="all")
-        for c in table.columns:  # keys (a seat, a point count) as whole numbers, a key a row lacks left blank
-            x = table[c]
-            if x.dtype.kind == "f" and ((x.dropna() % 1) == 0).all() and c not in ("estimate", "ci_low", "ci_high"):
-                table[c] = x.map(lambda v: "" if pd.isna(v) else str(int(v)))
-            elif not pd.api.types.is_numeric_dtype(x):
-                table[c] = x.astype(object).where(x.notna(), "")
         lines += ["", f"{key}: {run['trials']:,} trials, seed {run['seed']}, {run['seconds']:.0f} s"]
-        lines.append(table.to_string(index=False, float_format=lambda x: f"{x:.3f}") if len(table) else "(no rows)")
+        if not len(table):
+            lines.append("(no rows)")
+            continue
+        # JSON gives keys (a seat, a point count) back as floats: whole numbers again for the text view
+        for c in table.columns:
+            x = table[c]
+            if c not in ("estimate", "ci_low", "ci_high") and x.dtype.kind == "f" and ((x.dropna() % 1) == 0).all():
+                table[c] = x.astype("Int64")
+        lines.append(summary_table(table, list(dict.fromkeys(table["measure"]))).to_string(index=False))
     return "\n".join(lines)
 
 

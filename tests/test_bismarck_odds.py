@@ -254,10 +254,12 @@ def test_score_intervals_stay_within_what_a_hand_can_score():
     assert (tr.ci_low >= 0).all() and (tr.ci_high <= 16).all()
 
 
-def _note_table(runner_verdict: str, win_interval: tuple[float, float]) -> pd.DataFrame:
-    """A two-action table as _tabulate leaves it: KC best, 4C the runner-up with its diff_win interval."""
+def _note_table(runner_verdict: str, win_interval: tuple[float, float], score_hi: float = 0.01) -> pd.DataFrame:
+    """A two-action table as _tabulate leaves it: KC best, 4C the runner-up with its diff_win interval (the tricks
+    not separated)."""
     rows = [("KC", "best", "diff_win", 0.0, 0.0), ("4C", runner_verdict, "diff_win", *win_interval)]
-    rows += [("KC", "best", "diff_score", 0.0, 0.0), ("4C", runner_verdict, "diff_score", -0.09, 0.01)]
+    rows += [("KC", "best", "diff_score", 0.0, 0.0), ("4C", runner_verdict, "diff_score", -0.09, score_hi)]
+    rows += [("KC", "best", "diff_tricks", 0.0, 0.0), ("4C", runner_verdict, "diff_tricks", -0.3, 0.1)]
     return pd.DataFrame(
         [{"action": a, "verdict": v, "measure": m, "ci_low": lo, "ci_high": hi} for a, v, m, lo, hi in rows]
     )
@@ -284,7 +286,7 @@ def test_the_runner_up_note_stays_off_where_the_line_says_more():
     """An 'equal' runner-up has its own words in the line; the note adds nothing there. A 'worse' one whose round
     score is not clearly lower says what separates it (the next test)."""
     worse = LINE.replace("not separated)", "clearly worse)")
-    assert bo._runner_up_note(_note_table("worse", (-0.2, -0.06)), worse).endswith(
+    assert bo._runner_up_note(_note_table("worse", (-0.2, -0.06), score_hi=0.0), worse).endswith(
         "clearly worse: less likely to make the quota, the round score not separated)"
     )
     equal = LINE.replace("not separated)", "the same on every layout)")
@@ -297,17 +299,18 @@ def test_the_runner_up_note_stays_off_where_the_line_says_more():
         (-0.01, -0.1, False, "clearly worse)"),  # worse by the round score: the line as it was
         (0.0, -0.1, False, "clearly worse: less likely to make the quota, the round score not separated)"),
         (0.0, 0.0, False, "fewer tricks (4.50 against 5.50), the round score and the quota not separated)"),
-        (0.0, 0.0, True, "more tricks (4.50 against 5.50), the round score and the quota not separated)"),
+        (0.0, 0.0, True, "more tricks (6.50 against 5.50), the round score and the quota not separated)"),
     ],
 )
 def test_a_clearly_worse_runner_up_says_what_separates_it(score_hi, win_hi, misere, ending):
     """The verdict goes by the round score, then the quota, then the tricks (_tabulate). A new user read "name C:
     +0.00, 0.0%, clearly worse" (every suit under the quota scores 0) as a contradiction: where the score does not
-    separate the runner-up, the line says what did."""
+    separate the runner-up, the line says what did (in the misere, the runner-up takes more tricks)."""
+    d = 1 if misere else -1
     rows = [("KC", "best", m, 0.0, 0.0, 0.0) for m in ("diff_score", "diff_win", "diff_tricks")]
-    rows += [("KC", "best", "tricks", 5.5, 5.0, 6.0), ("4C", "worse", "tricks", 4.5, 4.0, 5.0)]
+    rows += [("KC", "best", "tricks", 5.5, 5.0, 6.0), ("4C", "worse", "tricks", 5.5 + d, 5.0 + d, 6.0 + d)]
     rows += [("4C", "worse", "diff_score", 0.0, -0.2, score_hi), ("4C", "worse", "diff_win", 0.0, -0.2, win_hi)]
-    rows += [("4C", "worse", "diff_tricks", -1.0, -1.8, -0.2)]
+    rows += [("4C", "worse", "diff_tricks", float(d), min(0.2 * d, 1.8 * d), max(0.2 * d, 1.8 * d))]
     table = pd.DataFrame(
         [{"action": a, "verdict": v, "measure": m, "estimate": e, "ci_low": lo, "ci_high": hi} for a, v, m, e, lo, hi in rows]
     )  # fmt: skip
@@ -437,6 +440,7 @@ BAD = [
           tricks=["2S 3S 4D", "5C 2H 6C"], variants={"must_trump_when_void": "true"}), "showed out of H earlier"),
     (dict(hand=HAND0, round=1, dealer=2, won=["0=1"]), "--won goes with --played"),
     (dict(hand=HAND0, round=1, dealer=2, shown="2D"), "round-2 trump card"),
+    (dict(hand=HAND0, round=2, trumps="D", dealer=2, shown="2D 3D"), "--shown holds 2 cards: give the one card"),
     (dict(hand=HAND0, round=1, dealer=2, strategies=["dd"]), "models dd"),
     (dict(hand=HAND0, round=1, dealer=2, decision="bid"), "unknown decision"),
     (dict(hand=HAND0, decision="name_trumps", seat=2, dealer=2), "round3_trump_timing=after_seeing_hand"),

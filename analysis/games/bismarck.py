@@ -240,7 +240,8 @@ def bad_round(round_no, names: dict | None = None) -> CardlabError:
     return CardlabError(f"bad --round {round_no}; accepted: " + ", ".join(f"{k} ({v})" for k, v in names.items()))
 
 
-def _round_index(round_no) -> int:
+def round_index(round_no) -> int:
+    """The round type 0..3 of a --round 1..4 (default 1); a bad one refused (:func:`bad_round`)."""
     r = 1 if round_no is None else int(round_no)
     if r not in ROUND_NAMES:
         raise bad_round(round_no)
@@ -269,7 +270,7 @@ def simulation_spec(
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
     if unit == "game" and round is not None:
         raise CardlabError("--round goes with --unit hand")
-    r = _round_index(round)
+    r = round_index(round)
     names, strat = seat_strategies(strategies, DEFAULT_STRATEGY)
     pv = player_array(pimc_from, pimc_samples, names)
     check_misere_search(names, pimc_from, unit == "game" or r == 3)
@@ -364,7 +365,7 @@ def compare_spec(
     """One seat switched from ``field`` to ``challenger`` on the same deals (the others stay on ``field``):
     the switching seat's tricks and score, challenger minus field, by role."""
     codes = [strategy_code(name) for name in (field, challenger)]
-    r = _round_index(round)
+    r = round_index(round)
     check_misere_search((field, challenger), pimc_from, r == 3)
     pv = player_array(pimc_from, samples, (field, challenger))
     field, challenger = labels((field, challenger))

@@ -465,12 +465,23 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
         if v == "equal" and t["estimate"] == 0 and t["ci_low"] == t["ci_high"]:
             verdicts[action] = v  # the best's quota, score and tricks on every layout
             continue
-        t_worse = t["ci_low"] > 0 if sign < 0 else t["ci_high"] < 0
-        worse = s_hi < 0 or (s_hi <= 0 and (w_hi < 0 or (w_hi <= 0 and t_worse)))
-        verdicts[action] = "worse" if worse else "uncertain"
+        verdicts[action] = "worse" if _worse_on(s_hi, w_hi, t, sign < 0) else "uncertain"
     df["verdict"] = df["action"].map(verdicts)
     df = df.sort_values(by=["action", "measure"], key=lambda col: col.map(rank if col.name == "action" else order))
     return df.reset_index(drop=True)
+
+
+def _worse_on(score_hi: float, win_hi: float, tricks: pd.Series, misere: bool) -> str | None:
+    """The measure on which an action is clearly worse than the best, in the verdict's order: the round score, then
+    (the score no higher) the quota, then (neither higher) the tricks, fewer being better in the misere; None where
+    it is not (uncertain). From the upper bounds of the paired differences and the row of ``diff_tricks``."""
+    if score_hi < 0:
+        return "score"
+    if score_hi <= 0 and win_hi < 0:
+        return "quota"
+    if score_hi <= 0 and win_hi <= 0 and (tricks["ci_low"] > 0 if misere else tricks["ci_high"] < 0):
+        return "tricks"
+    return None
 
 
 def _runner_up_note(table: pd.DataFrame, line: str, misere: bool = False) -> str:
@@ -498,21 +509,18 @@ def _runner_up_note(table: pd.DataFrame, line: str, misere: bool = False) -> str
 
 
 def _worse_by(table: pd.DataFrame, line: str, misere: bool) -> str:
-    """A "clearly worse" runner-up is worse by the round score, else (the score not separated) by the quota, else
-    by the tricks (the verdict's order, :func:`_tabulate`); where the score does not separate it, the line says
-    which did: under the quota every action may score 0, and "+0.00, 0.0%, clearly worse" read as a contradiction."""
+    """A "clearly worse" runner-up whose round score is not what separates it (:func:`_worse_on`) says what does:
+    under the quota every action may score 0, and "+0.00, 0.0%, clearly worse" read as a contradiction."""
     runner = table[table["verdict"] != "best"]["action"].iloc[0]
     rows = table[table["action"] == runner].set_index("measure")
-    if "diff_score" not in rows.index or rows.loc["diff_score", "ci_high"] < 0:
-        return line
-    if "diff_win" in rows.index and rows.loc["diff_win", "ci_high"] < 0:
+    on = _worse_on(rows.loc["diff_score", "ci_high"], rows.loc["diff_win", "ci_high"], rows.loc["diff_tricks"], misere)
+    if on == "quota":
         how = "less likely to make the quota, the round score not separated"
-    elif "tricks" in rows.index:
+    elif on == "tricks":
         best = table[(table["verdict"] == "best") & (table["measure"] == "tricks")]["estimate"].iloc[0]
-        more = "more" if misere else "fewer"
         how = (
-            f"{more} tricks ({rows.loc['tricks', 'estimate']:.2f} against {best:.2f}), the round score and the quota "
-            "not separated"
+            f"{'more' if misere else 'fewer'} tricks ({rows.loc['tricks', 'estimate']:.2f} against {best:.2f}), the "
+            "round score and the quota not separated"
         )
     else:
         return line

@@ -43,13 +43,12 @@ from .bismarck import (
     GAME,
     PIMC_FROM,
     PIMC_SAMPLES,
-    ROUND_NAMES,
     SUITS,
-    bad_round,
     check_misere_search,
     expect_dd,
     labels,
     player_array,
+    round_index,
     rules,
     seat_strategies,
     uses_solvers,
@@ -137,9 +136,7 @@ def record(
     bv = variant_array(variants)
     names, strat = seat_strategies(strategies, DEFAULT_STRATEGY)
     names = labels(names)
-    r = 1 if round is None else int(round)
-    if r not in ROUND_NAMES:
-        raise bad_round(round)
+    r = round_index(round) + 1
     pimc_from = PIMC_FROM if pimc_from is None else pimc_from
     pimc_samples = PIMC_SAMPLES if pimc_samples is None else pimc_samples
     check_misere_search(names, pimc_from, r == 4)

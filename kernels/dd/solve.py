@@ -11,7 +11,7 @@ from numba.extending import overload
 from .._extern import extern
 from .._jit import jit, jit_inline
 from ..bits import low_index, popcount
-from .cards import ONE, _seat, legal_cards, trick_winner_pos
+from .cards import ONE, _seat, lane, legal_cards, trick_winner_pos
 from .search import STAT_SEARCHES, _search
 from .table import GEN_SHIFT
 
@@ -122,7 +122,7 @@ def _first_guess(hands, nh, trump, leader, k, maxteam, countteam):
     est = EST_BASE + EST_ACE * popcount(h & RANK_A) + EST_KING * popcount(h & RANK_K)
     est += EST_QUEEN * popcount(h & RANK_Q) + EST_CARD * m
     if trump >= 0:
-        est += EST_TRUMP_SUIT + EST_TRUMP * popcount((h >> np.uint64(16 * trump)) & np.uint64(0xFFFF))
+        est += EST_TRUMP_SUIT + EST_TRUMP * popcount(lane(h, trump))
     return min(remaining, max(0, (est + 500) // 1000))
 
 

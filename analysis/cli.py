@@ -1219,6 +1219,24 @@ def _cmd_strong_field(args) -> None:
     from .strong_field import show, stored_path
 
     if args.show is not None:
+        given = [
+            flag
+            for flag, value, default in (
+                ("--field", args.field, None),
+                ("--scale", args.scale, 1.0),
+                ("--seed", args.seed, 2026),
+                ("--checkpoint-dir", args.checkpoint_dir, ".cardlab-strong-field"),
+                ("--write", args.write, None),
+                ("--long", args.long, False),
+                ("--fresh", args.fresh, False),
+            )  # fmt: skip
+            if value != default
+        ]
+        if given:
+            raise CardlabError(
+                f"--show prints a stored computation and computes nothing: {', '.join(given)} would have no effect "
+                "(drop --show to compute; --show FILE prints another file)"
+            )
         print(show(args.game, args.show or None))
         return
     path = compute(

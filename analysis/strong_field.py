@@ -123,7 +123,10 @@ def compute(
         raise CardlabError(f"bad --scale {scale}: expected a positive number such as 0.05 or 1")
     mod = _sections(game_id)
     field = field or default_field(game_id)
-    every = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
+    try:
+        every = mod.strong_field_runs(field)  # the specs check the strategy name before anything runs
+    except CardlabError as e:
+        raise CardlabError(f"bad --field: {e}") from None
     if long and not any(r.long for r in every):
         with_long = [g for g in games() if any(r.long for r in _sections(g).strong_field_runs(default_field(g)))]
         raise CardlabError(f"no long measurements for {game_id!r}; --long is for: {', '.join(with_long)}")

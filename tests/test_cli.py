@@ -592,7 +592,7 @@ BAD = [
     ),
     (["strong-field", "bisko-bobo"], "no strong-field measurements for 'bisko-bobo'"),
     (["strong-field", "zheng-shangyou", "--scale", "nan"], "bad --scale nan"),
-    (["strong-field", "biscuits", "--field", "nosuch"], "unknown strategy 'nosuch'"),
+    (["strong-field", "biscuits", "--field", "nosuch"], "bad --field: unknown strategy 'nosuch'"),
     # a bad option is named before the missing size (not "give --trials" first, then the option once it is given)
     (["simulate", "zheng-shangyou", "--players", "11"], "takes 3 to 8 players, not 11"),
     (["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--round", "5"], "bad --round 5"),

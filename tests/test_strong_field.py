@@ -263,3 +263,15 @@ def test_show_prints_a_stored_computation_and_the_cli_does_not_advise_replacing_
     assert "move it there" not in out
     assert cli.main(["strong-field", "biscuits", "--show", str(path)]) == 0
     assert capsys.readouterr().out.strip() == text
+
+
+def test_show_with_a_computing_option_is_refused_by_name(capsys):
+    """`--show` computes nothing, so an option that only shapes a computation would be ignored without a word (a
+    new user's `--show --scale 0.05` printed the scale-1 file): one line naming those given, exit 2."""
+    from analysis import cli
+
+    assert cli.main(["strong-field", "biscuits", "--show", "--scale", "0.05", "--fresh", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("--show prints a stored computation and computes nothing: --scale, --fresh would have no "
+                        "effect (drop --show to compute; --show FILE prints another file)"), err  # fmt: skip
+    assert "\n" not in err and "Traceback" not in err

@@ -209,13 +209,13 @@ def add_variant_option(p: argparse.ArgumentParser, game: Game | None = None) -> 
 
 
 def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
-    """``--players`` (for a game with a fixed count, only that count is accepted)."""
+    """``--players`` (for a game with a fixed count, only that count is accepted, and the help leaves out an
+    option that has nothing to choose)."""
     pl = game.rules.players
-    text = (
-        f"number of players, {pl['min']} to {pl['max']} (default {pl['default']})"
-        if pl["min"] != pl["max"]
-        else f"number of players: always {pl['min']}"
-    )
+    if pl["min"] == pl["max"]:
+        p.add_argument("--players", type=positive_int, help=argparse.SUPPRESS)
+        return
+    text = f"number of players, {pl['min']} to {pl['max']} (default {pl['default']})"
     if "deck" in game.rules.variants:  # Zheng Shangyou: each deck is for some player counts (ZS-1)
         text += "; other than 4 with the deck for that count, e.g. --players 3 --variant deck=3p_54"
     p.add_argument("--players", type=positive_int, help=text)
@@ -394,7 +394,7 @@ def build_parser() -> _Parser:
         sub, "moves", "moves", "every legal play from a hand, on lead or over the current play"
     ):
         mv.epilog = KEY_NOTE
-        mv.add_argument("--hand", required=True)
+        mv.add_argument("--hand", required=True, help='the cards to play from, e.g. "3D 3S 4D 5D 6D"')
         mv.add_argument("--current", help="the play on the table (omit on lead)")
         add_variant_option(mv, game)
         add_output_options(mv)
@@ -614,7 +614,16 @@ def build_parser() -> _Parser:
             "where the two are not separated; loss_score the same for the score. The rules and players are the "
             "record's; the models are named in the output." + (f" {game.review_notes}" if game.review_notes else "")
         )
-        rv.add_argument("record", metavar="RECORD", help="a record file (JSON; cardlab record writes one)")
+        rv.add_argument(
+            "record",
+            metavar="RECORD",
+            help="a record file (JSON; cardlab record writes one)"
+            + (
+                "; it may give only the hands you saw"
+                if game.partial_records
+                else "; it gives every seat's dealt cards"
+            ),
+        )
         rv.add_argument(
             "--seat",
             type=int,
@@ -1151,7 +1160,13 @@ def _cmd_review(game: Game, args) -> None:
             # a column of plays ("3D 4D 5D") beside another ran together with one space between them: two spaces
             # before every column of words, so a play's end is seen
             wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}
-            shown = view.to_string(index=False, na_rep="", formatters=wordy)
+            # every figure to 3 decimals: pandas writes a column of round values as "0.0" beside "0.000"
+            fixed = {
+                c: (lambda v: "" if pd.isna(v) else f"{v:.3f}")
+                for c in view.columns
+                if pd.api.types.is_float_dtype(view[c]) and c not in wordy
+            }
+            shown = view.to_string(index=False, na_rep="", formatters={**fixed, **wordy})
             text += (shown if len(result.table) else "(no decisions)") + "\n"
         emit(text, args.out)
     else:

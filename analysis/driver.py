@@ -115,6 +115,10 @@ class KernelSpec:
     #: simulation's seats of one deal are not independent trials. Not in the fingerprint: the counts, and so a
     #: checkpoint, are the same either way
     pooled_by_chunks: bool = False
+    #: the measures a table shows only where something was counted (a table of zero counts lacks them), or None
+    #: where the spec does not say: a requested measure missing from the zero-count table is then looked for in
+    #: a small run's table (compiling the kernel first), which a spec that names them spares a mistyped name
+    counted_measures: tuple[str, ...] | None = None
 
     def fingerprint(self) -> str:
         h = hashlib.sha256()
@@ -634,7 +638,9 @@ def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1, progr
     """Refuse a measure the table does not have, before any work (a name missing from the zero-count table is
     looked for in a small run's before it is refused)."""
     names = _measure_names(spec, key0, key1, progress)
-    if any(m not in names for m in measures):
+    if spec.counted_measures is not None:
+        names = list(dict.fromkeys(names + list(spec.counted_measures)))
+    elif any(m not in names for m in measures):
         names = list(dict.fromkeys(names + _measure_names(spec, key0, key1, progress, zero=False)))
     bad = [m for m in measures if m not in names]
     if bad:

@@ -152,6 +152,20 @@ def test_precision_holds_the_point_differences():
         ({"hand": HAND, "decision": "pass", "cards_left": {"1": 3}}, "describes a position inside the hand"),
         ({"hand": HAND, "starter": 1, "cards_left": {"1": 3}}, "--starter is for the pass"),
         ({"hand": HAND, "strategies": ["nobody"]}, "unknown strategy 'nobody'"),
+        # the card named twice is named (a new user had to find it)
+        (
+            {
+                "hand": HAND,
+                "decision": "play",
+                "cards_left": {"1": 13, "2": 13, "3": 13},
+                "known": {"1": "5C " + HAND[:2]},
+            },
+            f"--known 1: {HAND[:2]} named twice",
+        ),
+        (
+            {"hand": HAND, "decision": "play", "cards_left": {"1": 13, "2": 13, "3": 12}, "played": HAND[:2]},
+            f"--played names {HAND[:2]}, already in --hand",
+        ),
     ],
 )
 def test_bad_positions_are_refused_in_one_line(position, msg):

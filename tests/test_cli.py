@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analysis.cli import main
@@ -756,14 +757,49 @@ def test_out_with_a_csv_or_json_suffix_takes_that_format(tmp_path):
     assert (tmp_path / "b.csv").read_text().startswith("bisko-bobo, 3 players")
 
 
-def test_a_measure_shown_only_where_counted_can_be_asked_for(capsys):
+def test_a_measure_shown_only_where_counted_can_be_asked_for(capsys, monkeypatch):
     """--measure takes a name that a table of zero counts lacks (Biscuits' game_won, Zheng Shangyou's
-    score_distribution): the names come from a small run's table before a name is refused."""
+    score_distribution): the simulation specs name those rows (KernelSpec.counted_measures), so a mistyped name
+    is refused before any kernel runs or compiles (a new user's `--measure wins` had waited for a compile first);
+    a spec that does not name them looks in a small run's table."""
+    from analysis import driver
+
     assert main(["simulate", "biscuits", "--trials", "64", "--measure", "game_won", "--quiet"]) == 0
     assert "game_won" in capsys.readouterr().out
+
+    def no_run(*a, **kw):
+        raise AssertionError("a kernel ran before the measure was refused")
+
+    monkeypatch.setattr(driver, "run_chunks", no_run)
     assert main(["simulate", "biscuits", "--trials", "64", "--measure", "nosuch", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "unknown measure 'nosuch'" in err and "game_won" in err
+    assert main(["simulate", "zheng-shangyou", "--trials", "64", "--measure", "wins", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown measure 'wins'" in err and "score_distribution" in err and "compiling" not in err
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("bisko-bobo", {"players": 3}),
+        ("biscuits", {}),
+        ("biscuits", {"unit": "hand"}),
+        ("bismarck", {"unit": "hand"}),
+        ("zheng-shangyou", {"games_per_match": 2}),
+    ],
+)
+def test_the_measures_a_spec_names_are_those_a_run_shows(game, options):
+    """KernelSpec.counted_measures with the zero-count table's rows are exactly the rows of a small run's table:
+    the list that refuses a mistyped --measure before anything runs leaves no real one out."""
+    from analysis import driver
+    from analysis.games import get
+
+    spec = get(game).simulation_spec(**options)
+    k0, k1 = np.uint64(1), np.uint64(2)
+    declared = driver._measure_names(spec, k0, k1, False) + list(spec.counted_measures)
+    shown = driver._measure_names(spec, k0, k1, False, zero=False)
+    assert sorted(set(declared)) == sorted(set(shown))
 
 
 def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():

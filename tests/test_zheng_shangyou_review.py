@@ -55,6 +55,17 @@ def test_a_record_agrees_with_the_reference_game():
         assert (w, loser) == (doc["result"]["winner"], doc["result"]["loser"])
 
 
+def test_a_record_writes_each_play_as_a_player_reads_it():
+    """A straight through the two is written from its low end (ZS-5: A(low) 2 3 ...), as the advisor and the
+    review print it (zs.play_text): seed 3's greedy game plays A-2-3-...-9, which the record had written
+    "3D 4D 5D 6D 7S 8C 9D AC 2C"."""
+    doc = zr.record(seed=3, strategies=["greedy"])
+    plays = [e["play"] for e in doc["events"] if "play" in e]
+    assert "AC 2C 3D 4D 5D 6D 7S 8C 9D" in plays
+    for p in plays:
+        assert p == zs.play_text(zs._encode(p, {}))
+
+
 @pytest.fixture(scope="module")
 def example() -> dict:
     return zr.record(seed=1, strategies=["greedy"])

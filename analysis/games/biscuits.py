@@ -232,6 +232,14 @@ def simulation_spec(
         precision_measures=("game_won",) if unit == "game" else ("out_first",),
         chunk_size=SEARCH_CHUNK if searches(strat) else None,
         pooled_by_chunks=True,
+        # rows per hand strength and per game: only those where a hand or a game was counted (tabulate)
+        counted_measures=(
+            "out_first_given_hcp",
+            "plays_given_hcp",
+            "out_first_given_plays",
+            "out_first_given_plays_hcp",
+        )
+        + (("game_won", "hands_per_game") if unit == "game" else ()),
     )
 
 

@@ -304,7 +304,7 @@ def state_spec(
     for text, what in ((played, "--played"),):
         m = DECK.mask(text) if text else 0
         if m & fixed:
-            raise CardlabError(f"{what} names a card already in --hand or --current")
+            raise CardlabError(f"{what} names {DECK.text(m & fixed)}, already in --hand or --current")
         fixed |= m
     known_at = np.zeros(4, dtype=np.uint64)
     for s, text in seat_map(known, "--known", 4).items():
@@ -312,7 +312,9 @@ def state_spec(
             raise CardlabError(f"--known {s}=...: name cards of another seat holding cards")
         m = DECK.mask(text)
         if m & fixed:
-            raise CardlabError(f"--known {s}: a card named twice (in --hand, --current, --played or --known)")
+            raise CardlabError(
+                f"--known {s}: {DECK.text(m & fixed)} named twice (in --hand, --current, --played or --known)"
+            )
         known_at[s] = m
         fixed |= m
     if passed:

@@ -221,7 +221,10 @@ def replay(doc: dict) -> Hand:
     hands = []
     for s in range(4):
         if str(s) not in doc["hands"]:
-            raise CardlabError(f"bad record: hands: give seat {s}'s dealt cards")
+            raise CardlabError(
+                f"bad record: hands: give seat {s}'s dealt cards (a Biscuits record holds every seat's: the replay "
+                "checks each play against its hand; a record of your own hand alone is for zheng-shangyou)"
+            )
         try:
             h = to_mask(doc["hands"][str(s)])
         except CardlabError as e:

@@ -251,6 +251,7 @@ def simulation_spec(
         describe={"players": P, "variants": full, "strategies": [s.name for s in strats]},
         precision_measures=("win",),
         pooled_by_chunks=True,
+        counted_measures=(),  # a table of zero counts has every row
     )
 
 
@@ -1311,6 +1312,14 @@ class BiskoBobo(Game):
         "(a tie splits it) with the challenger minus with the field, on the same deal; field_value and "
         "challenger_value its mean share each way (a fair seat's is 1/players). The verdict gives the pooled "
         "difference in percentage points of win probability."
+    )
+    odds_epilog = (
+        "Measures, per action, every action on the same sampled deals (those that fit what the seat has seen): win, "
+        "the seat's share of the deal's win (BB-11; an exact tie splits it, exact_tie) with the rest of the deal played by the models "
+        "(--strategy); for the Flingo and the tuck, difference: the second action's win minus the first's, paired, "
+        "with its 95% interval; for the swap, each target's win, sole_win (the chance to win outright), and "
+        "diff_win and diff_sole_win (the target minus the best, paired); acceptance: the share of the deals drawn "
+        "that fit the position (the others are drawn again; a small share is a rare position, and a slower run)."
     )
     simulate_epilog = (
         "Measures, per seat (seat 0 is the dealer's left, the last seat the dealer) and pooled over the seats: "

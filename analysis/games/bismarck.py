@@ -290,6 +290,7 @@ def simulation_spec(
         precision_measures=("made_quota",) if unit == "hand" else ("game_won",),
         chunk_size=SOLVER_CHUNK[unit] if uses_solvers(strat) else None,
         pooled_by_chunks=True,
+        counted_measures=(),  # a table of zero counts has every row
     )
 
 

@@ -391,6 +391,7 @@ def simulation_spec(
         precision_measures=("winner", "match_top") if games_per_match > 1 else ("winner",),
         chunk_size=chunk_for(strat),
         pooled_by_chunks=True,
+        counted_measures=("score_distribution",),  # a row per score that some game ended with (tabulate)
     )
 
 
@@ -727,8 +728,10 @@ class ZhengShangyou(Game):
             "(the black joker), a two (2S, 2H, 2C, 2D), bomb or straight_flush (a hand that can make one). Each "
             "trial is one deal played twice with the same draws: as dealt, and with the holder's card swapped "
             "for a random card of another seat (a bomb or straight flush: a card of it); value_of_holding_win and "
-            "value_of_holding_score are the holder's win chance and score with the card minus without, paired. "
-            "--strategy NAME plays every seat (one name)",
+            "value_of_holding_score are the holder's win chance and score with the card minus without, paired, "
+            "over the deals where someone holds it (accepted_share: their share of the deals; 1 for a card always "
+            "dealt, less for a bomb or a card of a deck that leaves some out). --strategy NAME plays every seat "
+            "(one name)",
             choices=tuple(FEATURES),
             metavar="FEATURE",
         ),

@@ -129,7 +129,7 @@ def record(
         if play == 0:
             events.append({"seat": int(seat), "pass": True})
         else:
-            events.append({"seat": int(seat), "play": cards_of(int(play), int(dup))})
+            events.append({"seat": int(seat), "play": play_text((int(play), int(dup)), zv)})  # A-2-3 as read
     doc = {
         "game": GAME,
         "players": P,

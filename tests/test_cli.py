@@ -792,10 +792,31 @@ def test_a_measure_shown_only_where_counted_can_be_asked_for(capsys, monkeypatch
 def test_the_measures_a_spec_names_are_those_a_run_shows(game, options):
     """KernelSpec.counted_measures with the zero-count table's rows are exactly the rows of a small run's table:
     the list that refuses a mistyped --measure before anything runs leaves no real one out."""
-    from analysis import driver
     from analysis.games import get
 
     spec = get(game).simulation_spec(**options)
+    _same_measures(spec)
+
+
+@pytest.mark.parametrize("which", ["biscuits", "bisko-bobo", "bismarck", "zheng-shangyou", "zheng-shangyou-value"])
+def test_the_compare_specs_name_their_measures_too(which):
+    """The paired comparisons (compare, simulate --value-of) say their zero-count table has every row."""
+    from analysis.games import biscuits, bisko_bobo, bismarck, zheng_shangyou
+
+    spec = {
+        "biscuits": lambda: biscuits.compare_spec("greedy", "planning"),
+        "bisko-bobo": lambda: bisko_bobo.compare_spec(4, "heuristic", "always-jingo"),
+        "bismarck": lambda: bismarck.compare_spec("heuristic", "random"),
+        "zheng-shangyou": lambda: zheng_shangyou.compare_spec("greedy", "planning"),
+        "zheng-shangyou-value": lambda: zheng_shangyou.card_value_spec("3D"),
+    }[which]()
+    assert spec.counted_measures == ()
+    _same_measures(spec)
+
+
+def _same_measures(spec):
+    from analysis import driver
+
     k0, k1 = np.uint64(1), np.uint64(2)
     declared = driver._measure_names(spec, k0, k1, False) + list(spec.counted_measures)
     shown = driver._measure_names(spec, k0, k1, False, zero=False)

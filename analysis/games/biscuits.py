@@ -391,6 +391,7 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
         precision_measures=("team_points_challenger_minus_field",),
         chunk_size=SEARCH_CHUNK if searches(a) or searches(b) else None,
         pooled_by_chunks=True,  # the pooled row: each seat switching in turn on the same deal
+        counted_measures=(),  # a table of zero counts has every row
     )
 
 

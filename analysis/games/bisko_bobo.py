@@ -575,6 +575,7 @@ def compare_spec(
         },
         precision_measures=("challenger_minus_field",),
         pooled_by_chunks=True,  # the pooled row: each seat switching in turn on the same deal
+        counted_measures=(),  # a table of zero counts has every row
     )
 
 

@@ -421,6 +421,7 @@ def compare_spec(
         precision_measures=("tricks_challenger_minus_field",),
         chunk_size=SOLVER_CHUNK["paired"] if solvers else None,
         pooled_by_chunks=True,  # the pooled row: each seat switching in turn on the same deal
+        counted_measures=(),  # a table of zero counts has every row
     )
 
 

@@ -522,6 +522,7 @@ def compare_spec(field: str, challenger: str, players: int | None = None, varian
         precision_measures=("challenger_minus_field_win",),
         chunk_size=chunk_for(a, b),
         pooled_by_chunks=True,  # the pooled row: each seat switching in turn on the same deal
+        counted_measures=(),  # a table of zero counts has every row
     )
 
 
@@ -565,6 +566,7 @@ def card_value_spec(
         describe={"players": P, "variants": full, "feature": feature, "strategy": strategy, "analysis": "card value"},
         precision_measures=("value_of_holding_win",),
         chunk_size=chunk_for(strat),
+        counted_measures=(),  # a table of zero counts has every row
     )
 
 

@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 import json
 import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import cast
@@ -93,6 +94,12 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _Once)
 
     def error(self, message: str):
+        # argparse's words for a number that does not parse ("argument --round: invalid int value: 'x'") in the
+        # words of the other refusals
+        m = re.fullmatch(r"argument (\S+): invalid (int|float) value: '(.*)'", message)
+        if m:
+            kind = "a whole number" if m[2] == "int" else "a number"
+            raise CardlabError(f"bad {m[1]} {m[3]}: expected {kind}")
         raise CardlabError(message)
 
     def parse_args(self, args=None, namespace=None):
@@ -607,6 +614,10 @@ def build_parser() -> _Parser:
         "review",
         "judge every decision of a recorded game by the advisor, on what the deciding seat knew then",
     ):
+        rv.description = (
+            f"{game.name}: judge every decision of a recorded {game.record_unit} by the advisor, on what the "
+            "deciding seat knew then"
+        )
         rv.epilog = (
             "One row per decision (a turn with more than one legal action): the action taken, the best action, "
             "verdict (best, uncertain: not separated from the best at 95%, worse), win_taken (the chance to win "
@@ -711,7 +722,7 @@ def build_parser() -> _Parser:
         help="the advisor and the review in a browser (a local page and its HTTP API)",
         description="Serve a page where a person enters a position by clicking cards and reads the advisor's "
         "answer, or steps through a reviewed game; the page's HTTP API is documented at /docs. Needs the serve "
-        "extra: pip install 'cardlab[serve]' (make serve installs it). Ctrl-C stops it.",
+        "extra: make serve installs it (or pip install -e '.[serve]' in the clone). Ctrl-C stops it.",
     )
     sv.add_argument("--port", type=_port, default=8765, help="the port (default 8765)")
     sv.add_argument(
@@ -1190,7 +1201,8 @@ def _cmd_serve(args) -> None:
         from .serve import serve
     except ImportError as e:
         raise CardlabError(
-            f"cardlab serve needs the serve extra ({e.name} is missing): pip install 'cardlab[serve]', or make serve"
+            f"cardlab serve needs the serve extra ({e.name} is missing): make serve, or pip install -e '.[serve]' in "
+            "the clone"
         ) from None
     serve(
         host=args.host, port=args.port, reports=args.reports, max_pending=args.queue, max_seconds=args.time_limit,

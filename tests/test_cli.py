@@ -594,6 +594,8 @@ BAD = [
     (["strong-field", "bisko-bobo"], "no strong-field measurements for 'bisko-bobo'"),
     (["strong-field", "zheng-shangyou", "--scale", "nan"], "bad --scale nan"),
     (["strong-field", "biscuits", "--field", "nosuch"], "bad --field: unknown strategy 'nosuch'"),
+    # a number that does not parse, in the words of the other refusals (argparse said "invalid int value")
+    (["odds", "bismarck", "--round", "x"], "bad --round x: expected a whole number"),
     # a bad option is named before the missing size (not "give --trials" first, then the option once it is given)
     (["simulate", "zheng-shangyou", "--players", "11"], "takes 3 to 8 players, not 11"),
     (["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--round", "5"], "bad --round 5"),

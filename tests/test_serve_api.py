@@ -91,6 +91,22 @@ def test_odds_without_a_size_runs_to_the_default_precision(client):
     assert meta["precision_target"] == 0.02 and meta["precision_reached"]
 
 
+def test_precision_is_taken_in_the_games_own_unit(client):
+    """A review's precision is a probability in Zheng Shangyou and Bisko-Bobo (at most 0.2) and points in
+    Biscuits and Bismarck, where the documented default (0.25) and the command line's 0.5 had been refused as
+    above 0.2 (a new user's finding); the schema says the unit and the range."""
+    record = json.loads((RECORDS / "bismarck-example.json").read_text(encoding="utf-8"))
+    for p in ("0.25", "0.5"):
+        r = client.post(f"/api/review/bismarck?seat=1&precision={p}", json=record)
+        assert r.status_code == 200, r.text
+        assert r.json()["meta"]["precision_target"] == float(p)
+    spec = client.get("/openapi.json").json()["paths"]
+    (bm,) = [q for q in spec["/api/review/bismarck"]["post"]["parameters"] if q["name"] == "precision"]
+    (zs,) = [q for q in spec["/api/review/zheng-shangyou"]["post"]["parameters"] if q["name"] == "precision"]
+    assert "maximum" not in bm["schema"] and "points of round score" in bm["description"]
+    assert zs["schema"]["maximum"] == 0.2 and "of the win chance" in zs["description"]
+
+
 def test_review_and_record_answer_what_the_command_line_prints(client, tmp_path):
     record = json.loads((RECORDS / "zheng-shangyou-example.json").read_text(encoding="utf-8"))
     r = client.post("/api/review/zheng-shangyou?seat=2&precision=0.1&seed=4", json=record)
@@ -114,8 +130,8 @@ def test_review_and_record_answer_what_the_command_line_prints(client, tmp_path)
         ("/api/odds/zheng-shangyou?trials=5", {"hand": 3}, 400, "bad hand: "),
         ("/api/odds/zheng-shangyou?trials=5", {"hnd": "3D"}, 400, "bad hnd: unknown field"),
         ("/api/odds/zheng-shangyou?trials=5", [1, 2], 400, "the request body is not a JSON object"),
-        ("/api/odds/zheng-shangyou?trials=0", {"hand": "3D"}, 400, "bad trials: "),
-        ("/api/odds/zheng-shangyou?trials=x", {"hand": "3D"}, 400, "bad trials: "),
+        ("/api/odds/zheng-shangyou?trials=0", {"hand": "3D"}, 400, "bad trials 0: expected a number at least 1"),
+        ("/api/odds/zheng-shangyou?trials=x", {"hand": "3D"}, 400, "bad trials x: expected a whole number"),
         ("/api/odds/zheng-shangyou?trials=5&precision=0.1", {"hand": "3D"}, 400, "give trials or precision (query "),
         ("/api/odds/zheng-shangyou?trials=99999999", {"hand": "3D"}, 400, "bad trials 99999999: the server runs at"),
         ("/api/odds/zheng-shangyou?trials=5", {"hand": "3D", "game": "bismarck"}, 400, "the position is a bismarck"),
@@ -127,8 +143,17 @@ def test_review_and_record_answer_what_the_command_line_prints(client, tmp_path)
             "unknown strategy 'grredy'",
         ),
         ("/api/review/zheng-shangyou", {"game": "zheng-shangyou"}, 400, "bad record"),
-        ("/api/review/zheng-shangyou?precision=0.0001", {}, 400, "bad precision: "),
-        ("/api/record/zheng-shangyou", {"seed": -1}, 400, "bad seed: "),
+        ("/api/review/zheng-shangyou?precision=0.0001", {}, 400, "bad precision 0.0001: expected a number at least"),
+        ("/api/review/zheng-shangyou?precision=0.5", {}, 400, "bad precision 0.5: expected a number at most 0.2"),
+        ("/api/odds/zheng-shangyou?trials=-5", {"hand": "3D"}, 400, "bad trials -5: expected a number at least 1"),
+        ("/api/odds/bismarck?trials=5", {"hand": "AS", "round": "x"}, 400, 'bad round "x": expected a whole number'),
+        (
+            "/api/odds/bismarck?trials=5",
+            {"hand": "AS", "strategy": "heuristic"},
+            400,
+            "bad strategy: unknown field; accepted: game, players, variants, models, ",
+        ),
+        ("/api/record/zheng-shangyou", {"seed": -1}, 400, "bad seed -1: expected a number at least 0"),
         ("/api/record/zheng-shangyou", {"strategies": "nobody"}, 400, "unknown strategy 'nobody'"),
         ("/api/record/zheng-shangyou", {"variants": {"deck": "huge"}}, 400, "bad value 'huge' for variant deck"),
         ("/api/solve/bridge", {}, 404, "no API endpoint /api/solve/bridge; see /docs"),
@@ -286,7 +311,7 @@ def test_serve_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "analysis.serve", None)
     assert main(["serve"]) == 2
     err = capsys.readouterr().err
-    assert "pip install 'cardlab[serve]'" in err and len(err.strip().splitlines()) == 1
+    assert "pip install -e '.[serve]'" in err and "make serve" in err and len(err.strip().splitlines()) == 1
 
 
 def test_non_loopback_address_is_warned(monkeypatch, capsys):
@@ -335,3 +360,12 @@ def test_messages_and_schema_speak_the_apis_words(client):
     assert "(cardlab serve --max-trials)" in r.json()["error"]
     ops = client.get("/openapi.json").json()["paths"]["/api/odds/zheng-shangyou"]["post"]["responses"]
     assert "422" not in ops and "400" in ops
+
+
+def test_the_documents_fields_are_described_in_the_documents_words(client):
+    """The schema describes a position's fields by field names, not the command line's flags (a new user read
+    "with --played" and "--strategy" in the HTTP docs, where the fields are played and models)."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    text = json.dumps({k: v for k, v in schemas.items() if k.endswith("Position")})
+    assert "BismarckPosition" in schemas and "--" not in text
+    assert "with models naming pimc seats" in schemas["BismarckPosition"]["properties"]["pimc_from"]["description"]

@@ -15,8 +15,9 @@ and the cards out of play, never giving a seat a suit it showed out of (:func:`k
 exact). The models: ``heuristic`` (the default) plays the hand on with heuristic players from the card, each
 playing for itself; any other strategy name, or one per seat, plays it on with those; ``pimc`` for every seat
 values each card double dummy on each sampled layout, as a PIMC player does (every card seen, the other two seats
-together against the deciding one: usually pessimistic for its tricks and quota, though not a bound, since each
-layout is also seen whole; the ranking of the cards less affected).
+together against the deciding one: they defend perfectly and as one, which real players do not, while the seat
+plays each layout seen whole, so its tricks and quota are neither a lower nor an upper bound and may read above
+or below a model that plays the hand on; the ranking of the cards less affected).
 
 When another seat is to play, the one "action" is the hand played on from the position (the seat's chances
 before its turn: will it make its quota?).
@@ -426,8 +427,9 @@ def model_words(names: list[str]) -> str:
     if all(n == "pimc" for n in names):
         return (
             "pimc, each sampled layout solved double dummy: every card seen, the other two seats together against "
-            "the seat (usually pessimistic for its tricks and quota, not a bound: each layout is also seen whole; "
-            "--strategy heuristic plays the hand on instead)"
+            "the seat: they defend perfectly and as one, the seat sees each layout whole, so its tricks and quota are "
+            "no bound either way and may read above or below the heuristic model's; --strategy heuristic plays the "
+            "hand on instead)"
         )
     return "the hand played on by the players named (each for itself)"
 

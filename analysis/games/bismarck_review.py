@@ -518,8 +518,16 @@ def summary(result: Result, misere: bool = False) -> str:
         where = (
             "" if len(known) == len(cards) else f" (at its {len(known)} cards with at most {MISERE_DD_CARDS} in hand)"
         )
+        # where, by event (the AnalysePlay view): a card that lost tricks against the layout may be the advisor's
+        # best on what the seat knew, so these events need not be those judged worse above
+        at = known[known["dd_best"] != known["dd_taken"]]
+        events = ", ".join(
+            f"{int(e)} ({c})" if abs(b - k) == 1 else f"{int(e)} ({c}, {int(abs(b - k))} tricks)"
+            for e, c, b, k in zip(at["event"], at["taken"], at["dd_best"], at["dd_taken"], strict=True)
+        )
         line += (
             f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}{where}"
+            + (f", at event{'s' if len(at) > 1 else ''} {events}" if len(at) else "")
         )
     return line
 

@@ -39,8 +39,25 @@ _TYPE_TAG = re.compile(r"(str|int|bool|float|list|dict)(\[.*\])?")
 #: defaults of the server's bounds (each a ``cardlab serve`` option but the body size)
 MAX_BODY = 256 * 1024  # bytes: a record of a whole game is a few kB
 MAX_TRIALS = 5_000_000
-DEFAULT_PRECISION = 0.02  # the advisor's run when a request names neither trials nor precision
-REVIEW_PRECISION = (0.005, 0.2)  # the review's --precision range the server accepts
+REVIEW_PRECISION = (0.005, 0.2)  # the precision range the server accepts where the measure is a probability
+
+
+_BOUNDS = {"greater_than_equal": ("ge", "at least"), "greater_than": ("gt", "above"),
+           "less_than_equal": ("le", "at most"), "less_than": ("lt", "below")}  # fmt: skip
+
+
+def _bound_words(err: dict) -> str:
+    """A number out of its range or not a number, in the words of the command line's errors ("expected a whole
+    number", "expected a number at least 1"); "" for other errors."""
+    kind = err.get("type", "")
+    if kind in ("int_parsing", "int_from_float", "int_type"):
+        return "expected a whole number"
+    if kind in ("float_parsing", "float_type", "finite_number"):
+        return "expected a number"
+    if kind not in _BOUNDS:
+        return ""
+    key, words = _BOUNDS[kind]
+    return f"expected a number {words} {(err.get('ctx') or {}).get(key)}"
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -205,6 +222,17 @@ def create_app(
         msg = err.get("msg", "invalid")
         if err.get("type") == "extra_forbidden":
             msg = "unknown field"
+            route = request.scope.get("route")
+            body = getattr(getattr(route, "body_field", None), "field_info", None)
+            fields = getattr(getattr(body, "annotation", None), "model_fields", None)
+            if fields and len(where) == 1:  # a field of the document itself: name them all, as the CLI does
+                msg += f"; accepted: {', '.join(fields)}"
+                if where[0] in ("strategy", "strategies") and "models" in fields:
+                    msg += " (the players the position is played on with are its models)"
+        bound = _bound_words(err)
+        if bound:  # a query parameter as typed, a field of the document as JSON
+            given = err.get("input") if where and where[0] == "query" else json.dumps(err.get("input"))
+            return _error(400, f"bad {field or 'request'} {given}: {bound}")
         if err.get("type") == "json_invalid":
             why = (err.get("ctx") or {}).get("error", "")
             return _error(400, f"the request body is not valid JSON{': ' + str(why) if why else ''}")
@@ -220,11 +248,11 @@ def create_app(
         detail = e.detail if isinstance(e.detail, str) else "error"
         return _error(e.status_code, detail if e.status_code != 404 else f"not found: {request.url.path}")
 
-    def run_options(trials: int | None, precision: float | None, seed: int) -> RunOptions:
+    def run_options(game: Game, trials: int | None, precision: float | None, seed: int) -> RunOptions:
         if trials is not None and precision is not None:
             raise CardlabError("give trials or precision (query parameters), not both")
         if trials is None and precision is None:
-            precision = DEFAULT_PRECISION
+            precision = game.review_precision  # the review's, in the advisor's measure: a probability or points
         if trials is not None and trials > max_trials:
             raise CardlabError(
                 f"bad trials {trials}: the server runs at most {max_trials:,} (cardlab serve --max-trials)"
@@ -319,10 +347,17 @@ def create_app(
         return Depends(check)
 
     trials_q = Query(None, ge=1, description="run this many sampled layouts (trials or precision, not both)")
-    precision_q = Query(
-        None, gt=0, lt=1,
-        description=f"run until every paired difference to the best is within ±P (default {DEFAULT_PRECISION})",
-    )  # fmt: skip
+
+    def precision_query(game: Game, default: float | None, what: str):
+        """``precision`` in the game's advisor measure: a probability (ZS, Bisko-Bobo) is refused at 1 or more and
+        below the finest the server runs, points (Biscuits, Bismarck) below the finest alone."""
+        prob = game.review_precision_probability
+        return Query(
+            default, ge=REVIEW_PRECISION[0], le=REVIEW_PRECISION[1] if prob else None,
+            description=f"{what} within ±P, {game.review_precision_unit} (default {game.review_precision}; from "
+            f"{REVIEW_PRECISION[0]}" + (f" to {REVIEW_PRECISION[1]})" if prob else ")"),
+        )  # fmt: skip
+
     seed_q = Query(0, ge=0, description="the seed (the same seed gives the same answer as the command line)")
 
     for game in registry.all_games():
@@ -330,13 +365,14 @@ def create_app(
         caps = game.capabilities()
         if "odds" in caps:
             model = position_model(game)
+            precision_q = precision_query(game, None, "run until every paired difference to the best is")
 
             def odds_job(game: Game, body, trials, precision, seed) -> Job:
                 doc = body.model_dump(exclude_none=True)
-                run = run_options(trials, precision, seed)
+                run = run_options(game, trials, precision, seed)
                 return jobs.submit("odds", game.id, odds_work(game, doc, run))
 
-            def make_odds(game=game, model=model, odds_job=odds_job):
+            def make_odds(game=game, model=model, odds_job=odds_job, precision_q=precision_q):
                 async def odds(
                     request: Request,
                     position: model = Body(...),
@@ -373,10 +409,7 @@ def create_app(
 
                 review_args: dict[str, Any] = {
                     "seat": Query(None, ge=0, description="review this seat's decisions (default: every seat's)"),
-                    "precision": Query(
-                        game.review_precision, ge=REVIEW_PRECISION[0], le=REVIEW_PRECISION[1],
-                        description="each decision's paired differences to ±P",
-                    ),
+                    "precision": precision_query(game, game.review_precision, "each decision's paired differences"),
                     "seed": seed_q,
                 }  # fmt: skip
 

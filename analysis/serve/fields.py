@@ -10,6 +10,7 @@ command line uses.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -98,6 +99,16 @@ class _Document(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+_FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
+
+
+def _as_fields(text: str) -> str:
+    """A flag's help in the document's words: ``--cards-left`` is the field ``cards_left`` (``--strategy``, the
+    field ``models``, ``--variant`` the field ``variants``)."""
+    named = {"strategy": "models", "variant": "variants"}
+    return _FLAG.sub(lambda m: named.get(m[1], m[1].replace("-", "_")), text)
+
+
 def position_model(game: Game) -> type[BaseModel]:
     """The request body of ``POST /api/odds/<game>``: a position document of the game (positions.md)."""
     fields: dict[str, Any] = {
@@ -110,7 +121,7 @@ def position_model(game: Game) -> type[BaseModel]:
         ),
     }
     for d in describe_fields(game):
-        fields[d["name"]] = (_JSON_TYPES[d["kind"]] | None, Field(None, description=d["help"]))
+        fields[d["name"]] = (_JSON_TYPES[d["kind"]] | None, Field(None, description=_as_fields(d["help"])))
     for extra, what in game.position_document_fields.items():  # the document's own forms (ZS's "trick")
         fields[extra] = (dict[str, Any] | None, Field(None, description=what))
     name = "".join(w.capitalize() for w in game.id.split("-")) + "Position"

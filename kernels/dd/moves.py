@@ -43,6 +43,17 @@ MIS_SHORT = 64  # misere, the ducking seat on lead: per card it holds in the sui
 RHO_HONOUR = 40
 
 
+# With 3 hands (one seat against two), on lead, each side by its own weights: the seat playing alone (the counting
+# seat; ``SOLO_*``) and either of the two playing together (``PAIR_*``), tuned on the double-dummy search's own
+# node counts (docs/performance.md, "Lead weights for three hands"): a suit's top card (plus rank), a low card to a
+# partner's top, another low card (minus rank); an opponent who can ruff the suit (a penalty), a partner who can;
+# a trump lead; the top card with the second beside it; for the pair, a suit whose top card the solo seat holds and
+# plays last to. LEAD_LEN_W as with 4 hands.
+SOLO_TOP, SOLO_LOW, SOLO_RUFF, SOLO_TRUMP, SOLO_TOP2 = 130, 20, 30, 20, 30
+PAIR_TOP, PAIR_ALLY_TOP, PAIR_LOW, PAIR_RUFF, PAIR_ALLY_RUFF = 70, 120, 35, 50, -10
+PAIR_TRUMP, PAIR_TOP_LAST = -20, 40
+
+
 SEQ_LEAD = 60
 
 
@@ -114,11 +125,25 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         allp = x | lane(po, s)
         others = lane(po, s)
         lead_bonus = 0
+        three = nh == 3 and k == 0 and not misere  # a lead with 3 hands: the solo or pair weights
         if k == 0 and trump >= 0 and s != trump and not misere:
             # leading into a void: an opponent who can ruff discourages the suit, a partner who can encourages it
             for q in range(nh):
                 if q != p and lane(hands[q], s) == 0 and lane(hands[q], trump) != 0:
-                    lead_bonus += 30 if ((maxteam >> q) & 1) == mine else -30
+                    if ((maxteam >> q) & 1) == mine:
+                        lead_bonus += PAIR_ALLY_RUFF if three else 30
+                    else:
+                        lead_bonus -= (SOLO_RUFF if mine else PAIR_RUFF) if three else 30
+        top2 = False  # three hands: the leader holds the suit's top two cards
+        if three and others:
+            if s == trump:
+                lead_bonus += SOLO_TRUMP if mine else PAIR_TRUMP
+            tb = ONE << np.uint64(high_index(allp) + 16 * s)
+            last = _seat(p + 2, nh)  # the seat that plays last to this trick
+            if not mine and (hands[last] & tb) and ((maxteam >> last) & 1) != mine:
+                lead_bonus += PAIR_TOP_LAST
+            rest = allp ^ (tb >> np.uint64(16 * s))
+            top2 = bool(h & tb) and rest != 0 and bool((lane(h, s) >> np.uint64(high_index(rest))) & ONE)
         ally_top = False  # on lead: a partner holds the suit's top card (lead low to it)
         if k == 0 and not misere and others:
             tb = ONE << np.uint64(high_index(others) + 16 * s)
@@ -174,6 +199,13 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                     score = -100 + r
                 else:
                     score = r
+            elif three and mine:
+                score = (
+                    SOLO_TOP + r + (SOLO_TOP2 if top2 else 0) if top else (ALLY_TOP - r if ally_top else SOLO_LOW - r)
+                )
+                score += lead_bonus
+            elif three:
+                score = (PAIR_TOP + r if top else (PAIR_ALLY_TOP - r if ally_top else PAIR_LOW - r)) + lead_bonus
             elif k == 0:
                 score = (100 + r if top else (ALLY_TOP - r if ally_top else 20 - r)) + lead_bonus
             elif ally_tops:

@@ -24,8 +24,9 @@ Method (what good bridge solvers do, kept small):
 - move ordering: on lead, suits in which the other side holds few cards first (fewer replies: a smaller
   tree), masters, then low cards to a partner's master, and with 4 hands the killer lead first (the last
   lead that cut the search at that depth), and in bridge no trumps three terms from DDS (``PARTNER_VOID``,
-  ``RHO_HONOUR``, ``SEQ_LEAD``); with 3 hands the lone seat and the pair lead by weights of their own, tuned on
-  the search's node counts (``SOLO_*``, ``PAIR_*``); following, a sure winner (cheapest first), then a winner that can
+  ``RHO_HONOUR``, ``SEQ_LEAD``, ``LHO_TOP_PARTNER_SECOND``); with 3 hands the lone seat and the pair lead by
+  weights of their own, and bridge in no trumps by its own base weights, each tuned on the search's node counts
+  (``SOLO_*``, ``PAIR_*``, ``NT_*``); following, a sure winner (cheapest first), then a winner that can
   still be beaten (as a low card if a hand still to play must top it), low when a partner still to play tops
   the trick, over a partner's card that an opponent still to play could beat the cheapest card no such
   opponent can beat, discards from long suits; duck in misère;

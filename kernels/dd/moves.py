@@ -28,7 +28,7 @@ OVERTAKEN = 50  # following: a card that wins now but an opponent still to play 
 # Bridge in no trumps, on lead (from DDS's WeightAllocNT0): a suit in which the partner is void; a suit in which
 # the right-hand opponent (who plays last) holds the top or second card and more than one card; the
 # second-highest card of the suit from a sequence below an opponent's top card (K from K Q against the A).
-PARTNER_VOID = 40
+PARTNER_VOID = 60
 
 
 MIS_PUSH = 8  # misere, a pusher on lead: per rank the ducking seat's lowest card of the suit lies above the lead
@@ -55,6 +55,12 @@ PAIR_TRUMP, PAIR_TOP_LAST = -20, 40
 
 
 SEQ_LEAD = 60
+
+
+# Bridge in no trumps, on lead, tuned on the search's node counts as the 3-hand weights (docs/performance.md): a
+# suit's top card (plus rank) and another low card (minus rank), per card the other side holds in the suit, and
+# DDS's "LHO holds the top card and partner the second" (partner not a singleton)
+NT_TOP, NT_LOW, NT_LEN_W, LHO_TOP_PARTNER_SECOND = 40, 35, 14, 20
 
 
 @jit_inline
@@ -126,6 +132,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         others = lane(po, s)
         lead_bonus = 0
         three = nh == 3 and k == 0 and not misere  # a lead with 3 hands: the solo or pair weights
+        bridge_nt = nh == 4 and k == 0 and trump < 0 and not misere  # a bridge lead in no trumps: the NT_* weights
         if k == 0 and trump >= 0 and s != trump and not misere:
             # leading into a void: an opponent who can ruff discourages the suit, a partner who can encourages it
             for q in range(nh):
@@ -156,7 +163,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
             for q in range(nh):
                 if ((maxteam >> q) & 1) != mine:
                     ln = popcount(lane(hands[q], s))
-                    lead_bonus -= LEAD_LEN_W * (ln if ln else popcount(h) + 1)
+                    lead_bonus -= (NT_LEN_W if bridge_nt else LEAD_LEN_W) * (ln if ln else popcount(h) + 1)
         seq_lead = np.uint64(0)
         if nh == 4 and k == 0 and trump < 0 and not misere:
             lp = lane(hands[_seat(p + 2, nh)], s)
@@ -168,6 +175,8 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                 lead_bonus -= PARTNER_VOID
             if (lr & (a1 | a2)) and popcount(lr) != 1:
                 lead_bonus -= RHO_HONOUR
+            if (lane(hands[_seat(p + 1, nh)], s) & a1) and (lp & a2) and popcount(lp) != 1:
+                lead_bonus += LHO_TOP_PARTNER_SECOND
             rest ^= a2
             if not ((x | lp) & a1) and (x & a2) and rest and (x >> np.uint64(high_index(rest))) & ONE:
                 seq_lead = a2  # and the third card is ours too
@@ -206,6 +215,8 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                 score += lead_bonus
             elif three:
                 score = (PAIR_TOP + r if top else (PAIR_ALLY_TOP - r if ally_top else PAIR_LOW - r)) + lead_bonus
+            elif bridge_nt:
+                score = (NT_TOP + r if top else (ALLY_TOP - r if ally_top else NT_LOW - r)) + lead_bonus
             elif k == 0:
                 score = (100 + r if top else (ALLY_TOP - r if ally_top else 20 - r)) + lead_bonus
             elif ally_tops:

@@ -27,6 +27,7 @@ from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReache
 from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
 from .outputs import check_file
 from .rules import parse_variant_options
+from .strong_field import DEFAULT_CHECKPOINT_DIR
 from .tables import FORMATS, Result, blank_missing, precision_rule, write_text_atomic
 
 EXIT_USAGE = 2
@@ -364,6 +365,12 @@ def _every_game(sub, command: str, help: str):
     return gp
 
 
+#: strong-field's options that only shape a computation, with their defaults (the parser's; --show refuses any other
+#: value, which it would ignore)
+_SF_COMPUTING = {"field": None, "scale": 1.0, "seed": 2026, "checkpoint_dir": DEFAULT_CHECKPOINT_DIR, "write": None,
+                 "long": False, "fresh": False}  # fmt: skip
+
+
 def build_parser() -> _Parser:
     p = _Parser(prog="cardlab", description="cardlab: a Monte Carlo strategy lab for four card games.")
     p.add_argument("--version", action="version", version=f"cardlab {__version__}")
@@ -695,14 +702,14 @@ def build_parser() -> _Parser:
     sf.add_argument("game", nargs="?", help="one of: " + ", ".join(_strong_field_games()))
     sf.add_argument("--field", metavar="STRATEGY",
                     help="the strong players' strategy (default: " + _strong_field_defaults() + ")")  # fmt: skip
-    sf.add_argument("--scale", type=float, default=1.0,
+    sf.add_argument("--scale", type=float, default=_SF_COMPUTING["scale"],
                     help="multiply the default sizes, at least 64 deals a measurement (8 for the long ones; e.g. 0.05 with "
                     "--write FILE for a quick look)")  # fmt: skip
-    sf.add_argument("--seed", type=_seed, default=2026,
+    sf.add_argument("--seed", type=_seed, default=_SF_COMPUTING["seed"],
                     help="random seed (default 2026); the measurements use it and the seeds after it")  # fmt: skip
-    sf.add_argument("--checkpoint-dir", metavar="DIR", default=".cardlab-strong-field",
+    sf.add_argument("--checkpoint-dir", metavar="DIR", default=_SF_COMPUTING["checkpoint_dir"],
                     help="where each measurement's checkpoint is kept until the tables are stored (default "
-                    ".cardlab-strong-field/)")  # fmt: skip
+                    f"{DEFAULT_CHECKPOINT_DIR}/)")  # fmt: skip
     sf.add_argument("--write", metavar="FILE", help="where to store the tables (default seeds/GAME-strong-field.json)")
     sf.add_argument("--show", nargs="?", const="", metavar="FILE",
                     help="print the stored tables (of FILE, default the report's seeds/GAME-strong-field.json) and "
@@ -1246,19 +1253,7 @@ def _cmd_strong_field(args) -> None:
     from .strong_field import show, stored_path
 
     if args.show is not None:
-        given = [
-            flag
-            for flag, value, default in (
-                ("--field", args.field, None),
-                ("--scale", args.scale, 1.0),
-                ("--seed", args.seed, 2026),
-                ("--checkpoint-dir", args.checkpoint_dir, ".cardlab-strong-field"),
-                ("--write", args.write, None),
-                ("--long", args.long, False),
-                ("--fresh", args.fresh, False),
-            )  # fmt: skip
-            if value != default
-        ]
+        given = ["--" + k.replace("_", "-") for k, default in _SF_COMPUTING.items() if getattr(args, k) != default]
         if given:
             raise CardlabError(
                 f"--show prints a stored computation and computes nothing: {', '.join(given)} would have no effect "

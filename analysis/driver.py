@@ -811,14 +811,6 @@ def _run_loaded(spec: KernelSpec, rows: np.ndarray, ckpt: Checkpoint | None, pla
         meta["precision_measures"] = list(hw_by_measure)
         meta["precision_achieved_by_measure"] = hw_by_measure
         meta["precision_reached"] = reached
-        if spec.precision_done is not None:
-            # reached may also mean the question was answered with a wider interval (precision_achieved above the
-            # target): what the spec's rule accepts, said where the JSON is read without the CLI's note
-            meta["precision_rule"] = (
-                "reached: every row within ±precision_target, or the run's own stopping rule met first (the "
-                "advisor's: each paired difference to the best within ±precision_target or clear of zero), so "
-                "precision_achieved may be above the target"
-            )
         meta["looks"] = looks
     return Result(table=table, meta=meta, headline=spec.precision_measures, chunk_counts=rows)
 

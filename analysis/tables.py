@@ -289,7 +289,11 @@ class Result:
         return [{k: _clean(v) for k, v in r.items()} for r in self.table.to_dict(orient="records")]
 
     def to_json(self) -> str:
-        return json.dumps({"meta": _clean(self.meta), "rows": self.rows()}, ensure_ascii=False, indent=None)
+        meta = dict(self.meta)
+        rule = precision_rule(meta) if "precision_target" in meta else ""
+        if rule:  # the header's rule, for a reader of the JSON: precision_achieved may then be above the target
+            meta["precision_rule"] = f"±precision_target {rule}"
+        return json.dumps({"meta": _clean(meta), "rows": self.rows()}, ensure_ascii=False, indent=None)
 
     def to_csv(self) -> str:
         buf = io.StringIO()

@@ -39,7 +39,7 @@ _TYPE_TAG = re.compile(r"(str|int|bool|float|list|dict)(\[.*\])?")
 #: defaults of the server's bounds (each a ``cardlab serve`` option but the body size)
 MAX_BODY = 256 * 1024  # bytes: a record of a whole game is a few kB
 MAX_TRIALS = 5_000_000
-REVIEW_PRECISION = (0.005, 0.2)  # the precision range the server accepts where the measure is a probability
+PRECISION_RANGE = (0.005, 0.2)  # the precision the server accepts (the upper bound where it is a probability)
 
 
 _BOUNDS = {"greater_than_equal": ("ge", "at least"), "greater_than": ("gt", "above"),
@@ -353,9 +353,9 @@ def create_app(
         below the finest the server runs, points (Biscuits, Bismarck) below the finest alone."""
         prob = game.review_precision_probability
         return Query(
-            default, ge=REVIEW_PRECISION[0], le=REVIEW_PRECISION[1] if prob else None,
+            default, ge=PRECISION_RANGE[0], le=PRECISION_RANGE[1] if prob else None,
             description=f"{what} within ±P, {game.review_precision_unit} (default {game.review_precision}; from "
-            f"{REVIEW_PRECISION[0]}" + (f" to {REVIEW_PRECISION[1]})" if prob else ")"),
+            f"{PRECISION_RANGE[0]}" + (f" to {PRECISION_RANGE[1]})" if prob else ")"),
         )  # fmt: skip
 
     seed_q = Query(0, ge=0, description="the seed (the same seed gives the same answer as the command line)")

@@ -86,6 +86,8 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
             best_pos = i
     misere = maxteam != countteam
     mine = (maxteam >> p) & 1
+    three = nh == 3 and k == 0 and not misere  # a lead with 3 hands: the solo or pair weights
+    bridge_nt = nh == 4 and k == 0 and trump < 0 and not misere  # a bridge lead in no trumps: the NT_* weights
     ally_winning = False
     if k > 0:
         leader = _seat(p - k + nh, nh)
@@ -131,8 +133,12 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         allp = x | lane(po, s)
         others = lane(po, s)
         lead_bonus = 0
-        three = nh == 3 and k == 0 and not misere  # a lead with 3 hands: the solo or pair weights
-        bridge_nt = nh == 4 and k == 0 and trump < 0 and not misere  # a bridge lead in no trumps: the NT_* weights
+        # on lead, the suit's top card and its second (lane bits; 0 where none)
+        a1 = a2 = np.uint64(0)
+        if k == 0:
+            a1 = ONE << np.uint64(high_index(allp))
+            if allp ^ a1:
+                a2 = ONE << np.uint64(high_index(allp ^ a1))
         if k == 0 and trump >= 0 and s != trump and not misere:
             # leading into a void: an opponent who can ruff discourages the suit, a partner who can encourages it
             for q in range(nh):
@@ -145,12 +151,10 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         if three and others:
             if s == trump:
                 lead_bonus += SOLO_TRUMP if mine else PAIR_TRUMP
-            tb = ONE << np.uint64(high_index(allp) + 16 * s)
             last = _seat(p + 2, nh)  # the seat that plays last to this trick
-            if not mine and (hands[last] & tb) and ((maxteam >> last) & 1) != mine:
+            if not mine and (lane(hands[last], s) & a1) and ((maxteam >> last) & 1) != mine:
                 lead_bonus += PAIR_TOP_LAST
-            rest = allp ^ (tb >> np.uint64(16 * s))
-            top2 = bool(h & tb) and rest != 0 and bool((lane(h, s) >> np.uint64(high_index(rest))) & ONE)
+            top2 = bool(lane(h, s) & a1) and bool(lane(h, s) & a2)
         ally_top = False  # on lead: a partner holds the suit's top card (lead low to it)
         if k == 0 and not misere and others:
             tb = ONE << np.uint64(high_index(others) + 16 * s)
@@ -168,9 +172,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         if nh == 4 and k == 0 and trump < 0 and not misere:
             lp = lane(hands[_seat(p + 2, nh)], s)
             lr = lane(hands[_seat(p + 3, nh)], s)
-            a1 = ONE << np.uint64(high_index(allp))  # the suit's top card, and its second
             rest = allp ^ a1
-            a2 = (ONE << np.uint64(high_index(rest))) if rest else np.uint64(0)
             if lp == 0:
                 lead_bonus -= PARTNER_VOID
             if (lr & (a1 | a2)) and popcount(lr) != 1:

@@ -80,6 +80,11 @@ class _AppendKeyed(argparse._AppendAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+def _shown(text: str) -> str:
+    """A refused value as the user typed it, quoted where it would not read as one word."""
+    return text if re.fullmatch(r"\S+", text) else repr(text)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump) and exit code 2; a game that a command does not take
     is refused in the user's words (see :class:`_GameParsers`); a single-valued option given twice too."""
@@ -95,12 +100,15 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _Once)
 
     def error(self, message: str):
-        # argparse's words for a number that does not parse ("argument --round: invalid int value: 'x'") in the
-        # words of the other refusals
-        m = re.fullmatch(r"argument (\S+): invalid (int|float) value: '(.*)'", message)
+        # a value refused by its type ("argument --round: invalid int value: 'x'", "argument --trials: expected a
+        # positive integer, got '-5'") in the words of the other refusals: "bad --trials -5: expected ..."
+        m = re.fullmatch(r"argument (\S+): invalid (int|float) value: '(.*)'", message, re.S)
         if m:
-            kind = "a whole number" if m[2] == "int" else "a number"
-            raise CardlabError(f"bad {m[1]} {m[3]}: expected {kind}")
+            what = "a whole number" if m[2] == "int" else "a number"
+            raise CardlabError(f"bad {m[1]} {_shown(m[3])}: expected {what}")
+        m = re.fullmatch(r"argument (\S+): (expected .*), got '(.*)'", message, re.S)
+        if m:
+            raise CardlabError(f"bad {m[1]} {_shown(m[3])}: {m[2]}")
         raise CardlabError(message)
 
     def parse_args(self, args=None, namespace=None):
@@ -755,7 +763,7 @@ def _port(text: str) -> int:
     except ValueError:
         v = -1
     if not 1 <= v <= 65535:
-        raise argparse.ArgumentTypeError(f"bad port {text!r}: expected a number from 1 to 65535")
+        raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, got {text!r}")
     return v
 
 

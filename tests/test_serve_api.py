@@ -296,9 +296,9 @@ def test_cardlab_serve_starts_answers_and_stops_on_ctrl_c(tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, start",
     [
-        (["--port", "0"], "cardlab: error: argument --port: bad port '0'"),
-        (["--port", "http"], "cardlab: error: argument --port: bad port 'http'"),
-        (["--queue", "-1"], "cardlab: error: argument --queue: "),
+        (["--port", "0"], "cardlab: error: bad --port 0: expected a port number from 1 to 65535"),
+        (["--port", "http"], "cardlab: error: bad --port http: expected a port"),
+        (["--queue", "-1"], "cardlab: error: bad --queue -1: expected "),
     ],
 )
 def test_serve_bad_options(capsys, args, start):

@@ -271,7 +271,7 @@ def test_cli_record_and_review_round_trip(tmp_path):
         (["review", "zheng-shangyou", "RECORD", "--seat", "9"], "bad --seat 9"),
         (
             ["review", "zheng-shangyou", "RECORD", "--precision", "2"],
-            "argument --precision: expected a half-width of a probability, below 1",
+            "bad --precision 2: expected a half-width of a probability, below 1",
         ),
         (["review", "zheng-shangyou", "RECORD", "--strategy", "nobody"], "nobody"),
         (["record", "zheng-shangyou", "--strategy", "nobody"], "nobody"),

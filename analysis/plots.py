@@ -70,5 +70,6 @@ def bar_with_intervals(
         ax.set_ylabel(ylabel)
         ax.set_xlabel(xlabel)
         if hue is not None:
-            ax.legend(title=hue, fontsize=7, ncol=min(len(groups), 5))
+            # beside the axes, where no bar is (saved with a tight box, so it stays in the image)
+            ax.legend(title=hue, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig

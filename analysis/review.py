@@ -237,7 +237,7 @@ def win_figure(result: Result, ylabel: str = "chance to go out first (%)"):
     t = result.table
     fig, ax = new_figure(7.0, 3.4)
     for s, part in t.groupby("seat"):
-        label = f"seat {s}" if t["seat"].nunique() > 1 else "best action"
+        label = f"seat {s}, best action" if t["seat"].nunique() > 1 else "best action"
         # markers only: the chances are measured at the seat's decisions, not between them
         ax.plot(part["event"], 100 * part["win_best"], marker="o", ms=4, ls="none", label=label)
         if t["seat"].nunique() == 1:
@@ -250,7 +250,9 @@ def win_figure(result: Result, ylabel: str = "chance to go out first (%)"):
                        edgecolors="darkorange", zorder=3, label="more likely to end last")  # fmt: skip
         worse = worse[~late]
     if len(worse):
-        ax.scatter(worse["event"], 100 * worse["win_taken"], color="crimson", zorder=3, label="clearly worse")
+        # a shape of its own (not a colour that a seat's could be): the taken action where clearly worse
+        ax.scatter(worse["event"], 100 * worse["win_taken"], marker="X", s=45, color="black", zorder=3,
+                   label="action taken, clearly worse")  # fmt: skip
     ax.set_xlabel("event in the record")
     ax.set_ylabel(ylabel)
     ax.set_ylim(-2, 102)

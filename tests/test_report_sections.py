@@ -86,6 +86,10 @@ def test_the_computed_sentences_hold_to_their_intervals():
     # 0.011 apart on 20,000 games: more than 1.96 sigma (0.0109) but within the extreme pair's 2.394 (0.0133)
     assert "within the ±0.0133" in BM._seat_spread(games([0.301, 0.312, 0.308], 20_000))
     assert "more than" in BM._seat_spread(games([0.28, 0.34, 0.31], 20_000))
+    assert "only just more than" not in BM._seat_spread(games([0.28, 0.34, 0.31], 20_000))
+    # 0.0134 against ±0.0133: past the line by less than a quarter of it, said so
+    close = BM._seat_spread(games([0.301, 0.3144, 0.308], 20_000))
+    assert "only just more than the ±0.0133" in close and "may order the seats otherwise" in close
     assert BM._seat_spread(games([np.nan] * 3, 0)) == ""
 
     def edges(est, lo, hi):
@@ -175,3 +179,37 @@ def test_the_departures_section_counts_every_bucket_and_the_appendix_lists_them(
         assert sum(int(x.split()[-1]) for x in row.recommended.split(", ")) == len(g) == row.departures
     assert S.SECTIONS[-1] is S.every_departure and S.every_departure(runs).table.equals(d)
     assert S.recommended_departures({"edge": {}}) is None and S.every_departure({"edge": {}}) is None
+
+
+def test_the_sentences_that_answer_a_reader_come_from_their_tables():
+    """Biscuits: which two cards to pass (BI-4) named only where a pass policy's interval clears 0; Zheng Shangyou:
+    the 3 of diamonds over matches (ZS-1) said only where the match row lies wholly below a fair share; Bismarck:
+    the reviewed events where the card played has more tricks than the best by round score (BM-6) named from
+    the review's table."""
+    from analysis.sections import biscuits as BI
+    from analysis.sections import bismarck as BM
+    from analysis.sections import zheng_shangyou as ZS
+
+    ct = pd.DataFrame(
+        [("greedy", "greedy-pass-singles", 1.64, 1.61, 1.67), ("greedy", "greedy-pass-pair", 0.58, 0.55, 0.61),
+         ("greedy", "greedy-exchange", 2.0, 1.9, 2.1),  # not a pass policy: never the answer
+         ("planning", "planning-pass-pair", -1.13, -1.16, -1.09)],
+        columns=["field", "challenger", "estimate", "ci_low", "ci_high"],
+    )  # fmt: skip
+    said = BI._pass_answer(ct)
+    assert "for a greedy team, passing singles beats its own pass (its two lowest cards) by 1.64" in said
+    assert "for a planning team, no other pass policy clearly beats its own" in said
+
+    def row(variant, est, lo, hi):
+        return {"variant": variant, "measure": "winner_given_3D", "estimate": est, "ci_low": lo, "ci_high": hi}
+
+    below = ZS._over_matches([row("defaults", 0.3141, 0.31, 0.32), row("defaults (matches of 4 games)", 0.2332,
+                                                                       0.2312, 0.2352)])  # fmt: skip
+    # (4 x 0.2332 - 0.3141) / 3: the later games' share
+    assert "wins 0.2332 of the games" in below and "about 0.206 of those games" in below
+    assert ZS._over_matches([row("defaults", 0.31, 0.30, 0.32), row("defaults (matches of 4 games)", 0.26, 0.24,
+                                                                     0.27)]) == ""  # fmt: skip
+
+    t = pd.DataFrame({"event": [0, 30, 33], "tricks_taken": [2.8, 4.31, 4.27], "tricks_best": [3.6, 4.13, 3.91]})
+    assert BM._more_tricks_not_best(t) == " (events 30, 33: the card played has more tricks on average than the best)"
+    assert BM._more_tricks_not_best(t.iloc[:1]) == ""

@@ -134,7 +134,8 @@ def points_by_seat(runs: dict) -> Section:
     return Section(
         "Points per hand and going out first, by seat",
         (
-            "Games to 30 points or 4 hands (BI-12), every seat on one strategy. team_points_per_hand is the "
+            "Games to 30 points or 4 hands, more on a tie (BI-12), every seat on one strategy. "
+            "team_points_per_hand is the "
             "seat's team score per hand (BI-8/BI-9)."
         ),
         per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
@@ -198,12 +199,34 @@ def strategy_values(runs: dict) -> Section:
             "challenger - field, pooled over both teams (trials count team-hands). planning keeps its combinations "
             "(it passes the cards its plan leaves as singles and hands the lead over after a Fancy trick when the "
             "partner holds fewer cards); greedy passes its two lowest cards and takes no special action. Each "
-            "planning-* and greedy-* challenger changes one policy of its field, but greedy-actions, which changes "
-            "three: it passes the singles as greedy-pass-singles does, and takes the special actions (the "
-            f"exchange with its lowest cards, and the handover when the partner holds fewer cards){both}."
+            "planning-* and greedy-* challenger changes one policy of its field. The exception is greedy-actions, "
+            "which changes three: it passes the singles as greedy-pass-singles does, and it takes both special "
+            "actions (the exchange with its lowest cards, and the handover when the partner holds fewer cards)"
+            f"{both}. {_pass_answer(ct)}"
         ),
         ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]],
     )
+
+
+def _pass_answer(ct) -> str:
+    """Which two cards to pass, in a sentence: the best pass policy against each field and by how much."""
+    out = []
+    for field, own in (("planning", "the singles its plan leaves"), ("greedy", "its two lowest cards")):
+        rows = ct[(ct.field == field) & ct.challenger.str.startswith(f"{field}-pass-")]
+        if rows.empty:
+            continue
+        best = rows.loc[rows.estimate.idxmax()]
+        name = best.challenger.removeprefix(f"{field}-pass-")
+        if best.ci_low > 0:
+            out.append(
+                f"for a {field} team, passing {name} beats its own pass ({own}) by {best.estimate:.2f} points a "
+                f"hand (95% {best.ci_low:.2f} to {best.ci_high:.2f})"
+            )
+        else:
+            out.append(f"for a {field} team, no other pass policy clearly beats its own ({own})")
+    if not out:
+        return ""
+    return "Which two cards to pass to the partner (BI-4): " + "; ".join(out) + "."
 
 
 def exact_odds(runs: dict) -> Section:
@@ -351,7 +374,8 @@ def hand_strength(runs: dict) -> Section:
         (
             "Every seat planning. Two things a player can count after the pass: the high-card points (A 4, K 3, "
             "Q 2, J 1) and the plays of the fewest-plays split of the hand (the planning player's split, BI-6: "
-            "fours, straights or flushes, full houses, pairs, singles). The table gives P(first out of the hand) "
+            "fours with a kicker, straights or flushes, full houses, triples, pairs, singles). The table gives P(first "
+            "out of the hand) "
             f"for each (plays, band of points) with its 95% Wilson interval (cells of at least {MIN_CELL} "
             "seat-hands); the first chart draws it, the second shows high-card points alone beside the mean "
             "number of plays.\n\n" + " ".join(words)
@@ -433,7 +457,8 @@ def reviewed_hand(runs: dict) -> Section:
             f"`cardlab record biscuits --seed {REVIEWED_SEED} --strategy planning`): each decision (the partner "
             "pass, plays, exchanges, handovers) judged on what the seat knew then, to ±0.25 points on the paired "
             "differences. loss_score is the best action's net points minus the taken action's (0 where they are "
-            f"not separated at 95%).\n\n{res.meta['summary']}."
+            "not separated at 95%); win_taken the chance that the seat's team is ahead this hand with the action "
+            f"taken.\n\n{res.meta['summary']}."
         ),
         res.table[cols],
         [lambda: BR.win_figure(res)],
@@ -567,5 +592,13 @@ def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple
     intro = (
         f"Biscuits (seeds/biscuits.md, default rules), simulated with cardlab. Seed {seed}. Players: random, "
         f"greedy and planning (seeds/biscuits.toml describes each)."
+        "\n\nThe words (seeds/biscuits.md; the rules' numbers in brackets): two partnerships, partners opposite. "
+        "Before each hand every player passes 2 cards to the partner (BI-4). A trick is a run of plays, each "
+        "beating the last (BI-5, BI-7): Plain plays are singles, pairs and triples; Fancy plays are five-card "
+        "hands (straight, flush, full house, quad with a kicker, straight flush; BI-6). After a Plain trick the "
+        "opponent on the winner's left may exchange one card with its partner (the exchange); after a Fancy trick "
+        "the winner may give the lead to its partner (the handover; BI-10). A player who goes out scores for its "
+        "team a point per card of the opponent holding more (BI-8); the hand ends when a second player goes out "
+        "(BI-9). A game ends at 30 points or after 4 hands, played on while the teams are level (BI-12)."
     )
-    return "Biscuits: first report", intro, [section(r) for section in SECTIONS]
+    return "Biscuits: strategy report", intro, [section(r) for section in SECTIONS]

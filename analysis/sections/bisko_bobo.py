@@ -154,7 +154,9 @@ def flingo_or_jingo(runs: dict) -> Section:
             "For every free Flingo/Jingo choice in a deal, the deal is replayed with both actions from the same "
             "cards (common random numbers); the column estimate is win(Jingo) - win(Flingo) with its paired 95% "
             "interval. Situations: Jingos taken so far, whether free players choose later, and how many HIGH cards "
-            "of the upright suit are still unseen. Everyone else plays the heuristic. Over every free choice "
+            "of the upright suit are still unseen. Only a Tuck player chooses (an opening Bisko must take the "
+            "Jingo, BB-5), so this is the Tuck player's question. Everyone else plays the heuristic. The table "
+            "leaves out situations met fewer than 200 times; over every free choice "
             f"({int(every.trials):,}, each situation as often as it comes): the Flingo wins {every.win_action0:.4f}, "
             f"the Jingo {every.win_action1:.4f}, win(Jingo) - win(Flingo) {every.estimate:+.4f} (95% "
             f"{every.ci_low:+.4f} to {every.ci_high:+.4f}): "
@@ -225,7 +227,7 @@ def bisk_types(runs: dict) -> Section:
         ax.set_xticks(x)
         ax.set_xticklabels(TYPE_NAMES, rotation=35, ha="right")
         ax.set_ylabel("probability (log scale)")
-        ax.set_title("Bisk types, 4 players: exact enumeration and simulated play")
+        ax.set_title("Bisk types, 4 players: exact and in play", fontsize=9)
         ax.legend(fontsize=7)
         return fig
 
@@ -284,8 +286,19 @@ def jack_reversal(runs: dict) -> Section:
     def draw():
         from ..plots import bar_with_intervals
 
+        words = {
+            "win_opening_bisko_jack": "opening Bisko,\nWet Bisk a Jack",
+            "win_opening_bisko_no_jack": "opening Bisko,\nno Jack",
+            "win_tuck_jack": "Tuck,\nWet Bisk a Jack",
+            "win_tuck_no_jack": "Tuck,\nno Jack",
+        }
         return bar_with_intervals(
-            jt, "measure", "players", title="The Jack reversal (BB-10)", ylabel="win share", xlabel=""
+            jt.assign(measure=jt.measure.map(words)),
+            "measure",
+            "players",
+            title="The Jack reversal (BB-10), heuristic players",
+            ylabel="win share",
+            xlabel="",
         )
 
     return Section(
@@ -512,11 +525,46 @@ def cheat_sheet(runs: dict) -> Section | None:
             "the other seats play the recommended tables, not the heuristic, so the rows do not add up. The sheet "
             "pools suits and seats and keeps a few thresholds, so in some situations it chooses otherwise than the "
             "tables' measured cells (the last section lists them; the full tables keep those): that is the price of a rule a "
-            "person can remember, and the edge rows say what it costs.\n"
+            "person can remember, and the edge rows say what it costs."
+            + _sheet_against_heuristic(runs)
+            + "\n"
             + "\n".join(f"    {t}" if t else "" for t in text)
         ),
         pd.DataFrame(rows),
         digits=5,
+    )
+
+
+def _sheet_against_heuristic(runs: dict) -> str:
+    """Where the 4-player sheet swaps (or keeps) a Jingo card against the sign that "When to swap" measured (with
+    every other seat on the heuristic): a sentence saying why the two differ, else nothing."""
+    from ..games.bisko_bobo import FIT_NAMES, pooled_pairs, recommended_tables
+    from ..games.bisko_bobo_sheet import SWAP_WORDS
+
+    sheet = recommended_tables().get("cheat_sheets", {}).get("4")
+    if not sheet:
+        return ""
+    dec = runs["decisions"]
+    swaps = pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
+    found = []
+    for r in swaps.itertuples():
+        f, o = FIT_NAMES.index(r.fit), int(bool(r.opening_bisko))
+        swap = sheet["p_swap"][f][o] >= 0.5
+        if (swap and r.ci_high < 0) or (not swap and r.ci_low > 0):
+            found.append(
+                f"the sheet {'swaps' if swap else 'keeps'} a Jingo card that {SWAP_WORDS[f]}"
+                f"{' after an opening Bisko' if o else ''}, where swapping {'lost' if swap else 'gained'} "
+                f"{abs(r.estimate) * 100:.2f} percentage points of win share (95% {r.ci_low * 100:+.2f} to "
+                f"{r.ci_high * 100:+.2f})"
+            )
+    if not found:
+        return ""
+    return (
+        ' The sheet\'s choices were fitted with every seat on the recommended tables, while "When to swap" '
+        "measures each swap with every other seat on the heuristic, and the two can disagree: at 4 players "
+        + "; ".join(found)
+        + ". Among heuristic players that table's answer holds; the sheet's choice pays among players of the "
+        "recommended tables, and the sheet's edge rows count it either way."
     )
 
 
@@ -534,7 +582,11 @@ def reviewed_deal(runs: dict) -> Section:
             "--seed 7`: 4 heuristic players): every free decision judged on what its seat saw then, every action on "
             "the same sampled deals, the record's heuristic players as models. win_taken and win_best are the "
             "seat's win share of the deal with the action taken and with the best; loss_win their difference "
-            "with its 95% interval (0 where the two are not separated).\n\n"
+            "with its 95% interval (0 where the two are not separated). The best action is judged on everything "
+            "the seat saw (each card face up, the Jingo card it holds), much finer than the situations of the "
+            "recommended tables, so one deal can show losses of several percentage points of win share where the "
+            "tables gain at most tenths of one on average over the heuristic: the review measures what a player "
+            "who reads the whole table could gain, the tables what a few situation buckets can.\n\n"
             f"{res.meta['summary']}."
         ),
         res.table[cols],
@@ -571,6 +623,20 @@ def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple
         f"measurement with a 95% interval; the exact tables are enumerations. Unless a section says otherwise, "
         f"every seat plays the heuristic, the baseline of every comparison. The heuristic, "
         f"{heuristic[0].lower()}{heuristic[1:].rstrip('.')} (seeds/bisko-bobo.toml lists every built-in strategy)."
+        "\n\nThe words (seeds/bisko-bobo.md; the rules' numbers in brackets): each player is dealt two HIGH cards "
+        "face up (the HIGH deck is each suit's top ranks, more of them with more players; BB-1). Two of one suit "
+        "are an opening Bisko and stay upright; otherwise the player has a Tuck: the first card stays upright and "
+        "the second is tucked, sideways (BB-4). A face-down card in the middle is the Wet Bisk. In the Risky-Bisk "
+        "(BB-5) a Tuck player chooses: a Flingo, a card dealt face up into the upright row (and one more when it "
+        "matches the upright card's suit), or a Jingo, a card dealt face down (an opening Bisko must take the "
+        "Jingo). In the Bingo-Bango (BB-6) the Jingo players, ranked by a LOW card each, may swap their face-down "
+        "card blind with a lower-ranked one. The Jingo card then goes upright or, when it matches the tucked "
+        "card's suit (a Bobo: two tucked cards of one suit), may be tucked (BB-7). Bedtime cards go upright "
+        "(BB-9). Then the Wet Bisk is turned (BB-10): each hand is its upright cards and the Wet Bisk, but if the "
+        "Wet Bisk is a Jack (Jack mode), its tucked cards and the Wet Bisk instead. Hands are ranked by their "
+        "Bisk, groups of one suit (BB-12): a Bisko is a pair, a Two Bisk two pairs, a Tri Bisk three of a suit, a "
+        "Full Bisk three and two, a Quad Bisk four, a Three Bisk three pairs, and so on up to the Hex Bisk. A "
+        "card fits a suit (an upright suit: of a card in your upright row) when it is of that suit."
     )
     sections = [section(r) for section in SECTIONS]
     return "Bisko-Bobo: strategy report", intro, [s for s in sections if s is not None]

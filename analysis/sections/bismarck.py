@@ -190,6 +190,7 @@ def rounds_by_role(runs: dict) -> Section:
                 ax.set_xlabel("tricks taken")
             axes[0].set_ylabel("probability")
             axes[0].legend(fontsize=7)
+            fig.suptitle("Tricks taken, by round and role (heuristic players)", fontsize=9)
         return fig
 
     table = pd.DataFrame(rows)
@@ -224,6 +225,7 @@ def hand_features(runs: dict) -> Section:
 
     def draw():
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
 
         from ..plots import STYLE, yerr
 
@@ -250,8 +252,10 @@ def hand_features(runs: dict) -> Section:
             axes[1].set_xlabel("trump length")
             axes[2].set_xlabel("void suits")
             axes[0].set_ylabel("mean tricks taken")
+            axes[2].xaxis.set_major_locator(MaxNLocator(integer=True))  # a count of suits: whole ticks
             for ax in axes:
                 ax.legend(fontsize=7)
+            fig.suptitle("Mean tricks by hand feature (heuristic players)", fontsize=9)
         return fig
 
     coarse = feats[(feats.feature != "hcp") | (feats.value % 4 == 0)]
@@ -277,11 +281,17 @@ def _seat_spread(gsum: pd.DataFrame) -> str:
     p, q, n = won.estimate[hi], won.estimate[lo], float(won.trials[hi])
     # the extreme pair of three, chosen after looking: Bonferroni over the 3 pairs (z about 2.39)
     half = share_difference_half_width(p, q, n, confidence=1 - 0.05 / 3)
-    verdict = "more than" if p - q > half else "within"
+    verdict = ("only just more than" if p - q < 1.25 * half else "more than") if p - q > half else "within"
+    caution = (
+        "; so close to chance that another set of games may order the seats otherwise (the next section's "
+        "default row is one)"
+        if verdict == "only just more than"
+        else ""
+    )
     return (
         f"Each seat deals one cycle, and only the cycles' order differs: seat {int(hi)} wins {p:.3f} of the games "
         f"and seat {int(lo)} {q:.3f}, a difference of {p - q:.4f}, {verdict} the ±{half:.4f} that chance gives "
-        "the largest of the three seats' differences at 95%. "
+        f"the largest of the three seats' differences at 95%{caution}. "
     )
 
 
@@ -475,7 +485,9 @@ def players(runs: dict) -> Section:
         "(misère) fewer tricks is better, so a gain in tricks is negative (a score row keeps its sign: more is better); PIMC there minimises expected tricks, which is not "
         "the floored score, and shares PIMC's known weakness of assuming it will see the cards later (strategy "
         "fusion).\n\n"
-        f"The rows from the last {PIMC_FROM} tricks (source report) are computed with this report. "
+        f"The rows from the last {PIMC_FROM} tricks (source report) are computed with this report; there pimc "
+        "plays rounds 1 and 4 only (with trumps, in rounds 2 and 3, it costs the report most; the stored rows "
+        "from the first trick have it in every round). "
     )
     if not stored:
         text += (
@@ -568,12 +580,23 @@ def worked_lead(runs: dict) -> Section:
             "seat 0 (what a PIMC player computes; no bound either way: the two defend perfectly and as one, and "
             "seat 0 sees each layout whole), "
             "and heuristic, the hand played on by heuristic players. quota is the chance to make it, "
-            "diff_score the paired round-score difference to the best card.\n\n"
+            "diff_score the paired round-score difference to the best card. The pimc rows are how the pimc player "
+            'of "Heuristic, PIMC and double dummy" chooses its card; against players like the heuristic, the '
+            "heuristic rows are the value of each card.\n\n"
             f"pimc: {res['pimc'].meta['answer']}\n\nheuristic: {res['heuristic'].meta['answer']}"
         ),
         _advice_table(res),
         digits=3,
     )
+
+
+def _more_tricks_not_best(t: pd.DataFrame) -> str:
+    """The reviewed events where the card played has more expected tricks than the best card by round score."""
+    ev = t[t.tricks_taken > t.tricks_best]
+    if ev.empty:
+        return ""
+    which = ", ".join(str(int(e)) for e in ev.event)
+    return f" (event{'s' if len(ev) > 1 else ''} {which}: the card played has more tricks on average than the best)"
 
 
 def trump_choice(runs: dict) -> Section:
@@ -615,7 +638,14 @@ def reviewed_hand(runs: dict) -> Section:
             "points of round score on the paired differences), beside the seat's tricks in the hand on the actual "
             "layout, double dummy, with the card played (dd_taken) and the best card there (dd_best), the other "
             "two seats together against it (no bound either way: the record's players did not play "
-            "together, and the seat sees every card there too).\n\n"
+            "together, and the seat sees every card there too). tricks_taken and tricks_best are the seat's "
+            "expected tricks with the card played and with the best; win_taken the chance to make the quota with "
+            "the card played; loss_score the best card's round score minus the taken card's (0 where the two are "
+            "not separated at 95%). The best card is the one with the highest round score, and the round score "
+            "counts only the tricks above the quota (BM-6: making it exactly scores 0, and so does missing it), so "
+            "the best card need not have the most tricks or the best chance of the quota"
+            + _more_tricks_not_best(res.table)
+            + ".\n\n"
             f"{res.meta['summary']}."
         ),
         res.table[cols],
@@ -744,13 +774,16 @@ def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple
         f"Bismarck (seeds/bismarck.md, default rules unless a section says otherwise), simulated with "
         f"cardlab. Seed {seed}. Roles: dealer, left (leads the first trick; forehand in Swedish Bismarck) and "
         "right. The players: heuristic (hand-written rules, seeds/bismarck.md); dd, double dummy: plays each "
-        "card as an exact search with every hand seen would, the two others together against it (a bound, not a "
-        "player one could meet); pimc: samples layouts of the hidden cards consistent with what it has seen and "
+        "card as an exact search with every hand seen would, the two others together against it (not a player one "
+        "could meet); pimc: samples layouts of the hidden cards consistent with what it has seen and "
         "plays the card best on average over them, each solved double dummy (perfect-information Monte Carlo); "
-        "pimc-infer: pimc whose samples also follow what the others' play says about their hands; search:N: a "
-        "rollout search from the first trick, N rollouts a card, that plays as pimc in rounds 1-3 once its hand holds "
-        "--pimc-from cards or fewer (the strong field: 12). Strategy "
-        "fusion: pimc's error of assuming it will know the hidden cards later in the hand, which costs it most "
-        "in the misère."
+        "pimc-infer: pimc whose samples also follow what the others' play says about their hands; search:N:C: a "
+        "rollout search from the first trick, N rollouts a card and C its exploration constant, that plays as pimc "
+        "in rounds 1-3 once its hand holds --pimc-from cards or fewer (the strong field: search:400:0.7, 12 cards). "
+        "Strategy fusion: pimc's error of assuming it will know the hidden cards later in the hand, which costs it "
+        "most in the misère. Scores (BM-6): with t tricks in rounds 1-3 the dealer scores max(0, t - 8) and each "
+        "other player max(0, t - 4), so the quota (8 tricks for the dealer, 4 for the others) scores nothing by "
+        "itself: only the tricks above it count; in the misère (round 4) the dealer scores max(0, 6 - t), the "
+        "others max(0, 4 - t)."
     )
     return "Bismarck: what each seat and round is worth", intro, [section(r) for section in SECTIONS]

@@ -186,7 +186,8 @@ def three_of_diamonds(runs: dict) -> Section:
         (
             "The 3 of diamonds' holder leads the first trick. Observed over all games, 4 players, every seat "
             "greedy, the default rules: P(Winner) and the expected score of its holder (compare 0.25 and 0). The "
-            "answer depends on the rules: the variants' section below gives it under each."
+            "answer depends on the rules, and on whether the game opens a match (in a match's later games the "
+            "previous Winner leads): the variants' section below gives it under each."
         ),
         t[t.measure.isin(["winner_given_3D", "score_given_3D"])][
             ["measure", "trials", "estimate", "ci_low", "ci_high"]
@@ -205,7 +206,7 @@ def card_values(runs: dict) -> Section:
             win_vals,
             "feature",
             None,
-            title="Value of holding a card, paired on the same deals",
+            title="Value of holding a card, paired on the same deals (greedy players)",
             ylabel="P(Winner) with - without",
             xlabel="card or combination held",
             reference=0.0,
@@ -214,7 +215,8 @@ def card_values(runs: dict) -> Section:
     return Section(
         "What holding a card is worth (paired)",
         (
-            "Each deal is played twice: as dealt, and with the holder's card swapped for a random card of a random "
+            "Four players, every seat greedy, the default rules (single games). Each deal is played twice: as "
+            "dealt, and with the holder's card swapped for a random card of a random "
             "other player (for a bomb, one card of the four; for a straight flush, its middle card). The rest of "
             "the deal and the players' random draws are the same, so the difference isolates the card. estimate = "
             "with - without, for the holder; 'accepted_share' is the share of deals where someone held it."
@@ -462,6 +464,27 @@ def _below_fair(rows: list[dict], single_4p: set[str]) -> str:
     )
 
 
+def _over_matches(rows: list[dict]) -> str:
+    """A sentence on the 3 of diamonds over matches with the defaults (the previous Winner leads the later games),
+    where its holder wins less than a fair share: it is then worth its lead alone."""
+    row = next(
+        (r for r in rows if r["measure"] == "winner_given_3D" and r["variant"] == "defaults (matches of 4 games)"),
+        None,
+    )
+    single = next((r for r in rows if r["measure"] == "winner_given_3D" and r["variant"] == "defaults"), None)
+    if row is None or single is None or row["ci_high"] >= 0.25:
+        return ""
+    # the match's first game is a single game (its holder leads); the other three make up the rest of the mean
+    later = (4 * row["estimate"] - single["estimate"]) / 3
+    return (
+        f"Over matches of 4 games with the defaults, the holder of the 3 of diamonds wins {row['estimate']:.4f} "
+        f"of the games (95% {row['ci_low']:.4f} to {row['ci_high']:.4f}), less than a fair share: from the "
+        "second game on the previous Winner leads, and the 3 of diamonds is only the lowest card, with which its "
+        f"holder wins about {later:.3f} of those games (the match's mean less its first game's share, "
+        f"{single['estimate']:.4f}, of the single games). The 3 of diamonds is worth its first lead, not itself. "
+    )
+
+
 def variants(runs: dict) -> Section:
     from ..games.zheng_shangyou import TWO_DECKS
 
@@ -480,7 +503,7 @@ def variants(runs: dict) -> Section:
             "holding the 3 of diamonds, and the Winner's mean gain. Every row is played on the same deals as the "
             "defaults row (the same seed and size; a deck of another size deals otherwise), so a variant that "
             "changes no deal and no play shows the defaults' figures; the rows are not paired differences. "
-            f"{_below_fair(rows, single_4p)}With two decks there are two 3 "
+            f"{_below_fair(rows, single_4p)}{_over_matches(rows)}With two decks there are two 3 "
             "of diamonds, and winner_given_3D counts each holder (more holders than games); with 3p_52 one card is "
             "left undealt (17 each), and a game where it is the 3 of diamonds has no holder. With "
             "score_timing=at_end the scores are taken when the game ends, when only the Loser still holds cards and "
@@ -644,8 +667,10 @@ def reviewed_game(runs: dict) -> Section:
             f"`cardlab review zheng-shangyou seeds/records/zheng-shangyou-example.json --seat {REVIEWED_SEAT} "
             f"--seed {runs['seed'] + 7}` "
             f"(the record is `cardlab record zheng-shangyou --seed {REVIEWED_SEED}`, four greedy players): each "
-            "decision judged on what the seat knew then, to ±0.02 on the paired differences. loss_win is the best "
-            "action's chance to go out first minus the taken action's (0 where they are not separated at 95%). "
+            "decision judged on what the seat knew then, to ±0.02 on the paired differences. win_taken is the "
+            "chance to go out first with the action taken; loss_win the best action's chance minus the taken "
+            "action's (0 where they are not separated at 95%); loss_score the same for the points of the game "
+            "(ZS-8). "
             "After the Winner went out the scores are settled (ZS-8), and a decision is judged by the chance to end "
             "last (the Loser): last_taken, and loss_last, the taken action's chance minus the best's where clearly "
             "higher."

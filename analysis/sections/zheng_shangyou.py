@@ -673,7 +673,9 @@ def reviewed_game(runs: dict) -> Section:
             "(ZS-8). "
             "After the Winner went out the scores are settled (ZS-8), and a decision is judged by the chance to end "
             "last (the Loser): last_taken, and loss_last, the taken action's chance minus the best's where clearly "
-            "higher."
+            "higher. Ending last still costs: the Loser deals the next game (ZS-7), gives its highest card to the "
+            "Winner under loser_exchange, and alone pays under score_timing=at_end; the chart's chance to go out "
+            "first is 0 at those decisions, marked where the action taken made ending last more likely."
             f"\n\n{res.meta['summary']}."
         ),
         res.table[cols],

@@ -618,9 +618,11 @@ def bismarck_pimc() -> None:
     trumps, the dearest), so the deals are few (CARDLAB_BENCH_BM_DEALS, default 60 a round: each is three PIMC
     hands). Beside each round, pimc-infer (pimc drawing layouts from those that explain the heuristic seats'
     cards so far; about pimc's cost, so the section takes about twice as long as pimc alone) and the dd player on
-    the same deals: the gain of seeing every hand, which pimc approaches from below. `cardlab strong-field
-    bismarck --long` measures pimc and dd on 2,000 deals a round, pimc-infer on 500."""
+    the same deals: the gain of seeing every hand, which pimc approaches from below; and the search player from
+    the first trick by rollouts of the heuristic (no solver), which dd's gain does not bound. `cardlab strong-field
+    bismarck --long` measures pimc, dd and that search on 2,000 deals a round, pimc-infer on 500."""
     from analysis.games import bismarck as bm
+    from analysis.sections.bismarck import FIRST_SEARCH
 
     deals = int(os.environ.get("CARDLAB_BENCH_BM_DEALS", "60"))
     numba.set_num_threads(max(1, os.cpu_count() or 1))
@@ -637,6 +639,12 @@ def bismarck_pimc() -> None:
         spec = bm.compare_spec("heuristic", "dd", round=rnd, pimc_from=16, samples=16)
         _bm_paired_row(f"Bismarck round {rnd}: dd from trick 1 - heuristic, tricks", spec, deals, 3700 + rnd, 8, None,
                        "the ceiling: every hand seen; ")  # fmt: skip
+        # the search player from trick 1 by rollouts alone (pimc_from 0), the report's from-the-first-trick search
+        # (analysis/sections/bismarck.py FIRST_SEARCH): its rollouts play the others as the heuristic, so it is
+        # not bounded by dd's gain; held to pimc's goal, which pimc cannot reach where dd's gain is about 0.6
+        spec = bm.compare_spec("heuristic", FIRST_SEARCH, round=rnd, pimc_from=0)
+        _bm_paired_row(f"Bismarck round {rnd}: {FIRST_SEARCH} from trick 1 - heuristic, tricks", spec, deals,
+                       3700 + rnd, 8, 0.6, "rollouts of the heuristic, no solver; ")  # fmt: skip
 
 
 def _bm_paired_row(name, spec, deals, seed, chunks, target, goal="") -> None:

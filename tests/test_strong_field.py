@@ -142,9 +142,10 @@ def test_stored_runs_are_kept_and_fresh_computes_them_again(tmp_path, monkeypatc
 
 def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
     """``--long``: the heuristic, pimc, pimc-infer and dd comparison with the solver players from the first trick (issue 35),
-    here from 4 cards a hand so that it takes seconds; stored beside the field's runs, which are kept, and shown by
+    here from 4 cards a hand so that it takes seconds, and the rollout search from the first trick (no solver:
+    pimc_from 0); stored beside the field's runs, which are kept, and shown by
     the report's players section beside the rows the report computes (from PIMC_FROM cards)."""
-    from analysis.games.bismarck import PIMC_FROM
+    from analysis.games.bismarck import PIMC_FROM, labels
     from analysis.sections import bismarck as S
 
     monkeypatch.setattr(S, "SOLVER_FROM", {1: 4, 2: 4, 3: 4, 4: 4})
@@ -158,16 +159,20 @@ def test_bismarck_long_runs_feed_the_players_section(tmp_path, monkeypatch):
         assert not doc["runs"][k]["command"].endswith("--long")  # each run says the command that computed it
     for k in keys:
         run = doc["runs"][k]
-        assert run["seed"] == 7 + 30 and run["describe"]["pimc_from"] == 4  # the report's comparison deals
         model = k.removeprefix("from-first-").partition("-round-")[0]
-        assert (run["describe"]["field"], run["describe"]["challenger"]) == ("heuristic", model)
+        solver_from = 0 if model == S.FIRST_SEARCH else 4
+        assert run["seed"] == 7 + 30 and run["describe"]["pimc_from"] == solver_from  # the report's comparison deals
+        assert (run["describe"]["field"], run["describe"]["challenger"]) == ("heuristic", *labels([model]))
         assert run["command"].endswith("--long") and run["machine"] and run["fingerprint"]
     monkeypatch.setattr(SF, "stored_path", lambda g: path)
     live = pd.DataFrame(doc["runs"]["from-first-dd-round-1"]["table"]).assign(trials=5)
     runs = {"compare": live[live.role.isna()], "strong": SF.stored("bismarck")}
     section = S.players(runs)
     t = section.table
-    assert set(t[t.source == "report"].solver_from) == {PIMC_FROM} and set(t[t.source == "stored"].solver_from) == {4}
+    assert set(t[t.source == "report"].solver_from) == {PIMC_FROM} and set(t[t.source == "stored"].solver_from) == {
+        0,
+        4,
+    }
     assert len(t[t.source == "stored"]) == 2 * len(S.SOLVER_MODELS) * 4  # two measures, each model, four rounds
     assert "round 4, pimc" in section.text  # the sentence names every stored row, the misère's too
     assert "cardlab strong-field bismarck" in section.text and "Not computed yet" not in section.text

@@ -53,7 +53,19 @@ SOLVER_DEALS = 2000
 #: pimc-infer's long runs: fewer deals (the issue's 2,000 a round are asked of pimc and dd)
 INFER_DEALS = 500
 SOLVER_FROM = {1: 16, 2: 16, 3: 16, 4: 12}
-SOLVER_MODELS = ("dd", "pimc", "pimc-infer")  # dd first: a tenth of pimc's time
+#: the search player from the first trick by rollouts alone (pimc_from 0: it never hands over to pimc; in the
+#: misere it searches to the end anyway), beside the solver players: its rollouts play every seat as the heuristic
+#: does, so among heuristic players it knows how they play (as pimc-infer), and dd's gain, which assumes a perfect
+#: defence, does not bound it. 6,400 rollouts a card: about 85 ms a hand on one core
+FIRST_SEARCH = "search:6400"
+SOLVER_MODELS = ("dd", "pimc", "pimc-infer", FIRST_SEARCH)  # dd first: a tenth of pimc's time
+
+
+def _solver_from(model: str, rnd: int) -> int:
+    """The cards in hand from which a from-the-first-trick model solves: none for the rollout search."""
+    return 0 if model == FIRST_SEARCH else SOLVER_FROM[rnd]
+
+
 #: deals a chunk: 8 deals x 3 roles with a pimc seat from the first trick take 1-3 minutes on one core
 SOLVER_CHUNK = 8
 
@@ -459,7 +471,7 @@ def swedish(runs: dict) -> Section:
 
 
 def players(runs: dict) -> Section:
-    from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES
+    from ..games.bismarck import PIMC_FROM, PIMC_SAMPLES, labels
     from ..strong_field import provenance
 
     cols = ["measure", "round", "challenger", "solver_from", "source", "trials", "field_value", "challenger_value",
@@ -481,7 +493,11 @@ def players(runs: dict) -> Section:
         "perfectly: dd - pimc is what seeing the hidden cards is worth to a solver, and dd's gain over the "
         "heuristic is a practical ceiling for PIMC, which solves its sampled layouts the same way. pimc-infer is "
         "PIMC whose layouts are those in which the other seats' cards so far are the heuristic's: it knows how "
-        "its opponents play, which a player at a real table does not. In round 4 "
+        f"its opponents play, which a player at a real table does not. {labels([FIRST_SEARCH])[0]} is the search "
+        "player from "
+        "the first trick by rollouts alone (solver_from 0), its rollouts played by heuristic players: it too knows "
+        "how its opponents play, and dd's gain, which assumes the two others defend perfectly and together, does "
+        "not bound it. In round 4 "
         "(misère) fewer tricks is better, so a gain in tricks is negative (a score row keeps its sign: more is better); PIMC there minimises expected tricks, which is not "
         "the floored score, and shares PIMC's known weakness of assuming it will see the cards later (strategy "
         "fusion).\n\n"
@@ -502,7 +518,7 @@ def players(runs: dict) -> Section:
     deals = " or ".join(sorted({f"{v['trials']:,}" for v in stored.values()}))
     same = runs.get("seed") is None or doc.get("seed") == runs["seed"]
     text += (
-        "The rows from the first trick (in the misère from 12 cards, trick 5: its double-dummy search allows no more; "
+        "The rows from the first trick (the solver players' in the misère from 12 cards, trick 5: its double-dummy search allows no more; "
         f"source stored) come from `cardlab strong-field bismarck --long`, on {deals} deals a round"
         + (" (the report's rows play the first of them). " if same else f", seed {doc.get('seed')}: other deals "
            f"than the report's (seed {runs['seed']}). ")
@@ -678,7 +694,7 @@ def strong_field_runs(field: str) -> list:
     plan += [
         StrongRun(
             f"from-first-{model}-round-{rnd}",
-            B.compare_spec("heuristic", model, round=rnd, pimc_from=SOLVER_FROM[rnd]),
+            B.compare_spec("heuristic", model, round=rnd, pimc_from=_solver_from(model, rnd)),
             INFER_DEALS if model == "pimc-infer" else SOLVER_DEALS,
             30,
             long=True,

@@ -99,13 +99,21 @@ def win_by_seat(runs: dict) -> Section:
     def draw():
         from ..plots import bar_with_intervals
 
+        # each player count's fair share (1 / players) taken out, so that the seats' differences show
+        fair = 1.0 / wins.players
         return bar_with_intervals(
-            wins.assign(seat=wins.seat.astype(int)),
+            wins.assign(
+                seat=wins.seat.astype(int),
+                estimate=wins.estimate - fair,
+                ci_low=wins.ci_low - fair,
+                ci_high=wins.ci_high - fair,
+            ),
             "seat",
             "players",
-            title="Win share by seat (heuristic field; seat 0 = dealer's left)",
-            ylabel="win share per deal",
+            title="Win share by seat, minus the fair share (heuristic field; seat 0 = dealer's left)",
+            ylabel="win share - 1 / players",
             xlabel="seat (playing order; the last seat deals)",
+            reference=0.0,
         )
 
     return Section(
@@ -113,7 +121,8 @@ def win_by_seat(runs: dict) -> Section:
         (
             "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
             "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
-            "Intervals are 95% (mean and standard error of the win share)."
+            "Intervals are 95% (mean and standard error of the win share). The chart shows each seat's win share "
+            "minus the fair share (1 / players), the table the win share itself."
         ),
         t,
         [draw],
@@ -497,7 +506,10 @@ def every_departure(runs: dict) -> Section | None:
         "Appendix: every departure from the heuristic",
         (
             "Each row is a situation bucket where the stored table chooses differently from the heuristic "
-            "(seeds/bisko-bobo-recommended.json), by player count and seat (seat 0 is the dealer's left)."
+            "(seeds/bisko-bobo-recommended.json), by player count and seat (seat 0 is the dealer's left). The "
+            "upright suit is part of a situation because suits rank (clubs < hearts < diamonds < spades, BB-2) and "
+            "break ties between Bisks of one type (BB-12): a Bisk in spades beats the same Bisk in clubs, so one "
+            "situation can call for a Flingo with a club upright and a Jingo with a spade."
         ),
         recommended_differences(),
     )

@@ -293,10 +293,11 @@ def _seat_spread(gsum: pd.DataFrame) -> str:
     p, q, n = won.estimate[hi], won.estimate[lo], float(won.trials[hi])
     # the extreme pair of three, chosen after looking: Bonferroni over the 3 pairs (z about 2.39)
     half = share_difference_half_width(p, q, n, confidence=1 - 0.05 / 3)
-    verdict = ("only just more than" if p - q < 1.25 * half else "more than") if p - q > half else "within"
+    # clear at 95% but not at 99% (the same Bonferroni): said to be close to chance
+    half99 = share_difference_half_width(p, q, n, confidence=1 - 0.01 / 3)
+    verdict = ("only just more than" if p - q <= half99 else "more than") if p - q > half else "within"
     caution = (
-        "; so close to chance that another set of games may order the seats otherwise (the next section's "
-        "default row is one)"
+        f", though within the ±{half99:.4f} of 99%: another set of games may order the seats otherwise"
         if verdict == "only just more than"
         else ""
     )

@@ -10,7 +10,8 @@ from .._jit import jit_inline
 from ..bits import high_index, low_index, popcount
 from .cards import ONE, _seat, beats, lane, legal_cards
 
-# move-ordering weights (_gen_moves). A move's score: a master led ~100 + rank, a low lead ~20 - rank, plus:
+# move-ordering weights (_gen_moves). A move's score (4 hands in a suit contract; 3 hands and bridge in no trumps
+# lead by their own base weights, below): a master led ~100 + rank, a low lead ~20 - rank, plus:
 LEAD_LEN_W = 20  # on lead: per card the other side holds in the suit (a void: the hand size + 1); fewer replies
 
 
@@ -68,8 +69,9 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
     """Candidate cards for seat ``p`` (one per group of equivalent cards), best-first, into ``out``;
     ``skipped[d]`` gets the cards left out as equivalent to a higher card of the same seat. The trick so far is
     ``row[at:at + k]``; the moves go to ``out[d]``, their scores to ``sc[d]``. With 4 hands, a lead of
-    ``killer`` (the last lead at this depth that cut the search) comes first; with 3 hands it does not pay. Bridge leads in no trumps also weigh ``PARTNER_VOID``, ``RHO_HONOUR`` and
-    ``SEQ_LEAD``."""
+    ``killer`` (the last lead at this depth that cut the search) comes first; with 3 hands it does not pay. Leads
+    with 3 hands score by ``SOLO_*`` and ``PAIR_*``; bridge leads in no trumps by ``NT_*`` and also weigh
+    ``PARTNER_VOID``, ``RHO_HONOUR``, ``LHO_TOP_PARTNER_SECOND`` and ``SEQ_LEAD``."""
     h = hands[p]
     led = -1 if k == 0 else row[at] >> 4
     legal = legal_cards(h, led, trump, must_trump)
@@ -169,7 +171,7 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
                     ln = popcount(lane(hands[q], s))
                     lead_bonus -= (NT_LEN_W if bridge_nt else LEAD_LEN_W) * (ln if ln else popcount(h) + 1)
         seq_lead = np.uint64(0)
-        if nh == 4 and k == 0 and trump < 0 and not misere:
+        if bridge_nt:
             lp = lane(hands[_seat(p + 2, nh)], s)
             lr = lane(hands[_seat(p + 3, nh)], s)
             rest = allp ^ a1

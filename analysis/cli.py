@@ -109,6 +109,16 @@ class _Parser(argparse.ArgumentParser):
         m = re.fullmatch(r"argument (\S+): (expected .*), got '(.*)'", message, re.S)
         if m:
             raise CardlabError(f"bad {m[1]} {_shown(m[3])}: {m[2]}")
+        m = re.fullmatch(r"the following arguments are required: (.*)", message, re.S)
+        if m:
+            # "give --field; accepted: random, greedy, ..." where the option has a list of values, else where the
+            # help says its form
+            flags = m[1].split(", ")
+            action = self._option_string_actions.get(flags[0].partition("/")[0])
+            if len(flags) == 1 and action is not None and action.choices is not None:
+                raise CardlabError(f"give {flags[0]}; accepted: {accepted(list(action.choices))}")
+            each = "each takes" if len(flags) > 1 else "it takes"
+            raise CardlabError(f"give {' and '.join(flags)} ({self.prog} --help says what {each})")
         raise CardlabError(message)
 
     def parse_args(self, args=None, namespace=None):

@@ -549,7 +549,10 @@ BAD = [
     # compare-variants: the challenger's rules must differ, name known variants and run a fixed size
     (["compare-variants", "bisko-bobo", "--trials", "9"], "--challenger-variant"),
     # no abbreviated options: a typo of one option is not taken as another
-    (["compare-variants", "bisko-bobo", "--challenger", "exact_tie=redeal", "--trials", "64"], "required: --challe"),
+    (
+        ["compare-variants", "bisko-bobo", "--challenger", "exact_tie=redeal", "--trials", "64"],
+        "give --challenger-variant",
+    ),
     (["simulate", "bisko-bobo", "--tri", "9"], "unrecognized arguments: --tri 9"),
     ([*VARY[:3], "exact_tie", "--trials", "9"], "bad --challenger-"),
     ([*VARY[:3], "nosuch=1", "--trials", "9"], "unknown variant 'nos"),
@@ -601,6 +604,10 @@ BAD = [
     (["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--round", "5"], "bad --round 5"),
     (["compare", "biscuits", "--field", "planning", "--challenger", "greedy", "--team", "3"], "bad --team '3'"),
     (["simulate", "bismarck"], "give --trials N or --precision P"),
+    # a required option left out: its values where it has a list of them, else where its form is said
+    (["compare", "biscuits", "--challenger", "planning"], "give --field; accepted: random, greedy,"),
+    (["solve", "bridge"], "give --hands (cardlab solve bridge --help says what it takes)"),
+    (["compare", "biscuits"], "give --field and --challenger (cardlab compare biscuits --help says what each"),
     (["compare", "zheng-shangyou", "--field", "greedy", "--challenger", "planning"], "give --trials N or --precision"),
     (
         ["strong-field", "zheng-shangyou", "--long"],

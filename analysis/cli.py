@@ -737,7 +737,7 @@ def build_parser() -> _Parser:
                     "seat plays pimc, dd or pimc-infer from the first trick (from 12 cards in the misere), or the "
                     "search player by rollouts alone (search:6400), beside two heuristic seats, whatever --field "
                     "says, paired with the all-heuristic hand; 2,000 deals a round, 500 for pimc-infer (about 15 "
-                    "hours on 2 cores, the search's half an hour of it; stop and resume at will)")  # fmt: skip
+                    "hours on 2 cores, the search's 11 minutes of it; stop and resume at will)")  # fmt: skip
     sf.add_argument("--fresh", action="store_true",
                     help="compute this call's measurements again from the start, even those the stored file holds "
                     "(the others, such as the long ones without --long, stay in it)")  # fmt: skip

@@ -69,7 +69,8 @@ def test_candidates_are_one_card_of_each_run_of_equivalent_cards():
 
 
 @pytest.mark.parametrize("round_no, want", [(1, 56), (4, 54)])
-def test_a_card_on_the_table_separates_two_of_ours(round_no, want):
+@pytest.mark.parametrize("explore", [-1, 700])  # sequential halving; UCB1
+def test_a_card_on_the_table_separates_two_of_ours(round_no, want, explore):
     """Last to a trick of 5S then 9S, holding 8S and TS (the 9S lies between them, on the table): the search
     weighs both and takes the trick with the ten in no trumps, ducks with the eight in the misere (BM-4, BM-5)."""
     hands = np.array([_mask([54, 56]), _mask([0]), _mask([1]), 0], dtype=np.uint64)
@@ -84,13 +85,14 @@ def test_a_card_on_the_table_separates_two_of_ours(round_no, want):
     assert K.candidate_cards(_mask([54, 56]), _mask([54, 56]), unseen | _mask([51, 55]), cand) == 2
     got = K.search_card(
         0, hands, 1, row, 2, -1, round_no == 4, False, unseen, np.zeros(4, dtype=np.int64), np.uint64(0),
-        np.uint64(0), 0, played, 0, round_no - 1, 0, bm.variant_array({}), 20, 700, st, np.zeros((5, 17, 17)),
+        np.uint64(0), 0, played, 0, round_no - 1, 0, bm.variant_array({}), 20, explore, st, np.zeros((5, 17, 17)),
         np.zeros(2, dtype=np.uint64),
     )  # fmt: skip
     assert got == want
 
 
-def test_the_card_does_not_depend_on_the_hidden_hands():
+@pytest.mark.parametrize("explore", [-1, 700])  # sequential halving; UCB1
+def test_the_card_does_not_depend_on_the_hidden_hands(explore):
     """No leak: the same position with the hidden cards dealt otherwise among the other two seats and the cards
     out of play (the same sizes) gives the same card from the same stream."""
     rnd = random.Random(5)
@@ -115,7 +117,7 @@ def test_the_card_does_not_depend_on_the_hidden_hands():
                 cards.append(K.search_card(
                     p, np.array([_mask(x) for x in h] + [0], dtype=np.uint64), leader, r, len(row), trump,
                     round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64), _mask(known_out),
-                    np.uint64(0), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv, 30, 700, st,
+                    np.uint64(0), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv, 30, explore, st,
                     np.zeros((5, 17, 17)), np.zeros(2, dtype=np.uint64),
                 ))  # fmt: skip
             assert cards[0] == cards[1]
@@ -144,9 +146,11 @@ def test_rollouts_match_the_reference_hand(round_no):
 
 
 @pytest.mark.parametrize("round_no", [1, 3, 4])
-def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no):
-    """Same position, same stream: the kernel's search and the reference's (UCB1, the rollouts by the reference
-    hand, the layouts by the kernel's exact sampler on the rollout stream) choose the same card."""
+@pytest.mark.parametrize("c", [None, 0.7])
+def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no, c):
+    """Same position, same stream: the kernel's search and the reference's (sequential halving, or UCB1 with
+    constant ``c``; the rollouts by the reference hand, the layouts by the kernel's exact sampler on the rollout
+    stream) choose the same card."""
     rnd = random.Random(10 + round_no)
     bv = bm.variant_array({})
     ways = np.zeros((5, 17, 17))
@@ -170,7 +174,7 @@ def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no):
             return (unseen_set(out[i]) for i in (0, 1))
 
         want = ref.search_card(
-            hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, 40, 0.7,
+            hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, 40, c,
             exchanger=dealer, widow_seen=lambda _layout: frozenset(),
         )  # fmt: skip
         h = np.array([_mask(x) for x in hands] + [0], dtype=np.uint64)
@@ -179,7 +183,7 @@ def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no):
         got = K.search_card(
             p, h, leader, r, len(row), trump, round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64),
             _mask(known_out), np.uint64(0), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv, 40,
-            700, st, ways, scratch,
+            -1 if c is None else round(c * 1000), st, ways, scratch,
         )  # fmt: skip
         assert got == want, (trial, hands, row)
         chosen += (
@@ -202,7 +206,7 @@ def test_hands_with_search_seats_are_complete_and_reproducible(round_no):
     """Round 4 searches to the end; round 1 searches while a hand holds more than --pimc-from cards (here 4),
     then plays as pimc (kernels/bismarck/hand.py)."""
     spec = bm.simulation_spec(strategies=["1=search:50"], unit="hand", round=round_no, pimc_from=4)
-    assert spec.describe["strategies"] == ["heuristic", "search:50:0.7", "heuristic"]
+    assert spec.describe["strategies"] == ["heuristic", "search:50", "heuristic"]
     assert spec.describe["pimc_from"] == 4
     a = driver.run(spec, trials=60, seed=3, chunk_size=60, progress=False, threads=1)
     # two threads, each on chunks of the spec's size (small with a search or solver seat): the same counts
@@ -263,7 +267,11 @@ def test_search_seats_of_one_run_share_their_settings():
         bm.simulation_spec(strategies=["0=search:10", "1=search:20"])
     with pytest.raises(CardlabError, match="share one budget"):
         bm.compare_spec("search:10", "search:20")
-    bm.simulation_spec(strategies=["0=search:10", "1=search:10:0.7"])  # the same settings spelled twice
+    bm.simulation_spec(strategies=["0=search", "1=search:400"])  # the same settings spelled twice
+    with pytest.raises(CardlabError, match="share one budget"):  # sequential halving, and UCB1
+        bm.simulation_spec(strategies=["0=search:10", "1=search:10:0.7"])
+    spec = bm.simulation_spec(strategies=["search:10"])
+    assert spec.describe["strategies"][0] == "search:10" and spec.args[1][K.P_EXPLORE] == -1
     # the exploration constant as the kernels read it (thousandths), in the label and in the players' settings
     spec = bm.simulation_spec(strategies=["search:10:0.0004"])
     assert spec.describe["strategies"][0] == "search:10:0" and spec.args[1][K.P_EXPLORE] == 0
@@ -276,17 +284,17 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     from analysis.games import bismarck_review as br
 
     doc = br.record(seed=4, round=4, strategies=["2=search:30"])
-    assert doc["strategies"]["2"] == "search:30:0.7"
+    assert doc["strategies"]["2"] == "search:30"
     spec = bm.simulation_spec(strategies=["2=search:30"], unit="hand", round=4)
     row = driver.run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 1, 1, *split_seed(4), spec.n_counts)
     for s in range(3):
         b = (3 * 3 + (s - doc["dealer"]) % 3) * K.ROLE_FIELDS
         assert row[0][b + K.R_N] == 1 and row[0][b + K.R_TRICKS] == doc["result"]["tricks"][str(s)]
     res = br.review(doc, seat=2, precision=0.3, max_trials=16, chunk_size=8)
-    assert res.meta["strategies"][2] == "search:30:0.7" and len(res.table) > 0
+    assert res.meta["strategies"][2] == "search:30" and len(res.table) > 0
     spec = bo.play_spec(seat=1, hand="AS 3S 4S 5S 2H 3H 4C 5C 8D 9D TD JD QH KH 2C 3C", round=4, dealer=0,
                         strategies=["search:20"])  # fmt: skip
-    assert spec.describe["strategies"] == ["search:20:0.7"] * 3
+    assert spec.describe["strategies"] == ["search:20"] * 3
     t = driver.run(spec, trials=16, chunk_size=8, seed=1, progress=False).table
     assert (t[t.measure == "made_quota"].trials == 16).all()
 

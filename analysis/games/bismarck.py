@@ -18,7 +18,7 @@ from kernels._extern import expect, prefetch
 
 from ..driver import KernelSpec, compile_note
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir, strategy_items
+from ..rules import GameRules, load_game, search_params, seat_assignments, seeds_dir, strategy_items
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, SolveRequest
 
@@ -39,9 +39,25 @@ STRATEGIES = {
 }
 #: the players that solve layouts double dummy (from --pimc-from cards a hand)
 SOLVER_NAMES = ("pimc", "pimc-infer", "dd")
-#: the search player's defaults (kernels/bismarck/search.py): rollouts a decision, UCB1's exploration constant;
-#: ``search:BUDGET[:C]`` sets them
-SEARCH_BUDGET, SEARCH_C = 400, 0.7
+#: the search player's rollouts a card by default (kernels/bismarck/search.py): ``search:BUDGET`` spends them by
+#: sequential halving on common layouts, ``search:BUDGET:C`` by UCB1 with exploration constant C
+SEARCH_BUDGET = 400
+
+
+def search_setting(name: str) -> tuple[int, float | None]:
+    """A search player's name to (rollouts a card, UCB1's exploration constant, or None: sequential halving);
+    refused in one line when malformed."""
+    budget, c = search_params(name, SEARCH_BUDGET, 0.0, without_c="sequential halving on common layouts")
+    return budget, (c if name.count(":") == 2 else None)
+
+
+def _search_label(name: str) -> str:
+    """``search`` -> ``search:400``; ``search:400:0.7`` as given (UCB1's constant in thousandths, as the kernel
+    reads it)."""
+    budget, c = search_setting(name)
+    return f"search:{budget}" if c is None else f"search:{budget}:{round(c * 1000) / 1000:g}"
+
+
 #: variant -> (slot, value codes); game_length/target_score are filled separately
 ENGINE_VARIANTS = {
     "scoring": (K.V_SCORING, {"original": 0, "simplified": 1}),
@@ -103,19 +119,21 @@ def player_array(pimc_from: int | None = PIMC_FROM, samples: int | None = PIMC_S
         raise CardlabError(f"bad --pimc-from {pimc_from}: accepted 0 to 16 (cards in hand)")
     if not 1 <= samples <= 1000:
         raise CardlabError(f"bad --pimc-samples {samples}: accepted 1 to 1000")
-    settings = {search_params(n, SEARCH_BUDGET, SEARCH_C) for n in names if n.partition(":")[0] == "search"}
+    settings = {search_setting(n) for n in names if n.partition(":")[0] == "search"}
     if len(settings) > 1:
-        given = sorted({search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names if n.partition(":")[0] == "search"})
+        given = sorted({_search_label(n) for n in names if n.partition(":")[0] == "search"})
         raise CardlabError(
             "bad --strategy: the Bismarck search seats of one run share one budget and exploration constant; "
             f"got {', '.join(given)}"
         )
-    budget, c = settings.pop() if settings else (SEARCH_BUDGET, SEARCH_C)
+    # without a search seat the settings are read by nobody: they keep the values (400, UCB1's 0.7) that the
+    # stored runs' fingerprints were taken with (analysis/strong_field.py), so those runs stay valid
+    budget, c = settings.pop() if settings else (SEARCH_BUDGET, 0.7)
     pv = np.zeros(K.N_PLAYER, dtype=np.int64)
     pv[K.P_PIMC_FROM] = pimc_from
     pv[K.P_SAMPLES] = samples
     pv[K.P_BUDGET] = budget
-    pv[K.P_EXPLORE] = round(c * 1000)
+    pv[K.P_EXPLORE] = -1 if c is None else round(c * 1000)
     return pv
 
 
@@ -123,7 +141,7 @@ def strategy_code(name: str) -> int:
     """A strategy name (``search:BUDGET[:C]`` included) to its kernel code; unknown or malformed names refused."""
     base = name.partition(":")[0]
     if base == "search":
-        search_params(name, SEARCH_BUDGET, SEARCH_C)
+        search_setting(name)
     elif name not in STRATEGIES:
         raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     return STRATEGIES[base]
@@ -166,7 +184,7 @@ SOLVER_CHUNK = {"hand": 16, "game": 2, "paired": 4, "layout": 8}
 
 def labels(names) -> list[str]:
     """The names as outputs print them: a search player's budget and exploration constant spelled out."""
-    return [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
+    return [_search_label(n) if n.partition(":")[0] == "search" else n for n in names]
 
 
 def variant_array(variants: dict | None) -> np.ndarray:
@@ -756,8 +774,9 @@ class Bismarck(Game):
     id = GAME
     parameterized_strategies = ("search",)
     strategy_notes = (
-        f"search:BUDGET[:C] sets the search player's rollouts a card (default {SEARCH_BUDGET}) and its exploration "
-        f"constant (default {SEARCH_C}), one setting for every search seat of a run; it searches from the first "
+        f"search:BUDGET sets the search player's rollouts a card (default {SEARCH_BUDGET}), spent by sequential "
+        "halving on common layouts (search:BUDGET:C: by UCB1 with exploration constant C, a layout a rollout), one "
+        "setting for every search seat of a run; it searches from the first "
         "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards. pimc-infer is "
         "pimc whose sampled layouts are those in which the other two seats' cards so far are the ones the "
         "heuristic would have played (inference from play: strong against heuristic players, an assumption "

@@ -39,7 +39,7 @@ TRUMP_LAYOUTS_PIMC = 32
 REVIEWED_RECORD = "bismarck-example.json"
 REVIEWED_SEAT = 0
 #: the strong field (cardlab strong-field): the search player (kernels/bismarck/search.py) in every seat, which
-#: beats pimc in the misere and does not lose to it in rounds 1-3 (docs/performance.md). STRONG_PIMC_FROM[round]:
+#: beats pimc in every round, the misere most (docs/performance.md). STRONG_PIMC_FROM[round]:
 #: the cards in hand from which pimc (and search, in rounds 1-3) solve: 12 in the trump and no-trump rounds; 8 in
 #: the misere (a pimc field's; the search player searches it to the end), whose double-dummy search is refused
 #: above 12 cards and costs about 14 s a hand at 12 with three PIMC seats
@@ -56,7 +56,7 @@ SOLVER_FROM = {1: 16, 2: 16, 3: 16, 4: 12}
 #: the search player from the first trick by rollouts alone (pimc_from 0: it never hands over to pimc; in the
 #: misere it searches to the end anyway), beside the solver players: its rollouts play every seat as the heuristic
 #: does, so among heuristic players it knows how they play (as pimc-infer), and dd's gain, which assumes a perfect
-#: defence, does not bound it. 6,400 rollouts a card: about 85 ms a hand on one core
+#: defence, does not bound it. 6,400 rollouts a card: about 55 ms a hand on one core
 FIRST_SEARCH = "search:6400"
 SOLVER_MODELS = ("dd", "pimc", "pimc-infer", FIRST_SEARCH)  # dd first: a tenth of pimc's time
 
@@ -794,9 +794,10 @@ def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple
         "card as an exact search with every hand seen would, the two others together against it (not a player one "
         "could meet); pimc: samples layouts of the hidden cards consistent with what it has seen and "
         "plays the card best on average over them, each solved double dummy (perfect-information Monte Carlo); "
-        "pimc-infer: pimc whose samples also follow what the others' play says about their hands; search:N:C: a "
-        "rollout search from the first trick, N rollouts a card and C its exploration constant, that plays as pimc "
-        "in rounds 1-3 once its hand holds --pimc-from cards or fewer (the strong field: search:400:0.7, 12 cards). "
+        "pimc-infer: pimc whose samples also follow what the others' play says about their hands; search:N: a "
+        "rollout search from the first trick, N rollouts a card (spent by sequential halving: the candidates on "
+        "common layouts, the worse half out after each round), that plays as pimc "
+        "in rounds 1-3 once its hand holds --pimc-from cards or fewer (the strong field: search:400, 12 cards). "
         "Strategy fusion: pimc's error of assuming it will know the hidden cards later in the hand, which costs it "
         "most in the misère. Scores (BM-6): with t tricks in rounds 1-3 the dealer scores max(0, t - 8) and each "
         "other player max(0, t - 4), so the quota (8 tricks for the dealer, 4 for the others) scores nothing by "

@@ -33,7 +33,7 @@ N_VARIANTS = 12
 P_PIMC_FROM = 0  # PIMC / DD play from this many cards in hand (the heuristic before); search too, rounds 1-3
 P_SAMPLES = 1  # PIMC samples per decision
 P_BUDGET = 2  # search player: rollouts per decision
-P_EXPLORE = 3  # search player: UCB1's exploration constant x 1000
+P_EXPLORE = 3  # search player: UCB1's exploration constant x 1000, or -1: sequential halving on common layouts
 N_PLAYER = 4
 
 # Swedish Bismarck (3(c)10): forehand's contracts, as round types 0..3 so that the counts keep their layout

@@ -3,10 +3,18 @@ players who do not see the hidden cards.
 
 At its turn the player lists its candidate cards (the legal cards, one of each run of equivalent cards: cards of a
 suit with nothing between them but its own cards and cards of completed tricks), then spends its budget of
-rollouts on them by UCB1. Each rollout deals the hidden cards anew, exactly as the PIMC player's samples are drawn
+rollouts on them. A rollout deals the hidden cards, exactly as the PIMC player's samples are drawn
 (:func:`.pimc.hidden_ways` / :func:`.pimc.draw_hidden`: hand sizes, the suits each seat showed out of, the cards
 out of play), plays the candidate and then the rest of the hand with the heuristic player (BM-9) at every seat,
-each seeing only what it would see at the table. It plays the candidate tried most often (ties: the higher mean).
+each seeing only what it would see at the table.
+
+How the budget is spent (``search:BUDGET``, the default): sequential halving on common layouts. In rounds of
+equal budget every candidate still in is played on the same layouts, and after each round the worse half drops
+out; it plays the best mean. The heuristic rollouts are deterministic, so on a common layout two candidates differ
+only by the card played (a paired comparison, where a layout of its own for each rollout adds the spread between
+layouts to every comparison), and one draw serves every candidate. ``search:BUDGET:C`` spends it by UCB1 with
+exploration constant C instead, each rollout on a layout of its own, and plays the candidate tried most often
+(ties: the higher mean); at equal budget it gained fewer tricks and took longer (docs/performance.md).
 
 Why rollouts and not the solver: PIMC values each card as if every later card were chosen knowing the layout
 (strategy fusion). In the misere round (BM-5, round 4) that flatters a seat badly: double dummy it can always
@@ -24,7 +32,8 @@ The reward of a rollout, in [0, 1]: half for meeting the quota (BM-6; in the mis
 allowance), half for the share of the remaining tricks taken (in the misere: avoided). Its draws come from the
 seat's strategy stream, so a hand with a searching seat is reproducible from its seed.
 
-Player settings (``pv``): ``P_BUDGET`` rollouts a decision, ``P_EXPLORE`` UCB1's exploration constant x 1000.
+Player settings (``pv``): ``P_BUDGET`` rollouts a decision, ``P_EXPLORE`` UCB1's exploration constant x 1000, or
+-1 for sequential halving.
 """
 
 from __future__ import annotations
@@ -109,6 +118,22 @@ def _rollout(h, p, leader, row, k, c, trump, misere, must_trump, seen_all, widow
             return got
 
 
+@jit_inline
+def _reward(p, h, scratch, a, b, leader, row, r, k, c, trump, misere, must_trump, seen_all, widow_seen, exchanger,
+            full, work, remaining, t0, rtype, role, bv):  # fmt: skip
+    """One rollout of card ``c`` on the layout ``scratch`` (the hands of ``a`` and ``b``), in [0, 1]: half for
+    meeting the quota (BM-6; in the misere staying within it), half for the share of the remaining tricks taken
+    (in the misere avoided)."""
+    work[p] = h
+    work[a] = scratch[0]
+    work[b] = scratch[1]
+    for j in range(k):
+        r[j] = row[j]
+    got = _rollout(work, p, leader, r, k, c, trump, misere, must_trump, seen_all, widow_seen, exchanger, full)
+    share = got / remaining
+    return 0.5 * made_quota(rtype, role, t0 + got, bv) + 0.5 * (1.0 - share if misere else share)
+
+
 @jit
 def search_card(
     p, hands, leader, row, k, trump, misere, must_trump, unseen_of_p, voids, known_out, widow_out, exchanger,
@@ -116,7 +141,8 @@ def search_card(
 ):  # fmt: skip
     """The search player's card at seat ``p`` (the position as :func:`.hand._tricks_from` holds it; ``t0``: the
     tricks p won so far, ``role`` its role for the quota). Everything it reads besides its own hand is what it
-    has seen: ``unseen_of_p``, the seats' ``voids``, the hand sizes."""
+    has seen: ``unseen_of_p``, the seats' ``voids``, the hand sizes. ``explore`` below 0: sequential halving on
+    common layouts; else UCB1 with the constant ``explore / 1000``, a layout of its own for each rollout."""
     h = hands[p]
     full = np.uint64(0)
     for s in range(4):
@@ -148,23 +174,50 @@ def search_card(
     r = np.zeros(4, dtype=np.int64)
     remaining = popcount(h)
     seen_all = played | known_out
+    widow_seen = widow_out
+    if explore < 0:
+        # sequential halving (Karnin, Koren and Somekh 2013) on common layouts: R = ceil(log2 A) rounds, each
+        # with an equal share of the budget; in a round every candidate still in plays on the same layouts, and
+        # after it the worse half (by the mean over all its rollouts) drops out. A rollout's players are
+        # deterministic, so two candidates on one layout differ only by the card: the comparison is paired,
+        # and a draw serves every candidate
+        alive = np.ones(A, dtype=np.bool_)
+        S = A
+        R = 1
+        while (1 << R) < A:
+            R += 1
+        for rnd in range(R):
+            for _ in range(max(1, budget // (R * S))):
+                draw_hidden(unknown, voids[a], voids[b], n_a, n_b, st_roll, ways, scratch)
+                if p != exchanger:
+                    widow_seen = unknown & ~scratch[0] & ~scratch[1] if widow else np.uint64(0)
+                for i in range(A):
+                    if alive[i]:
+                        visits[i] += 1
+                        value[i] += _reward(p, h, scratch, a, b, leader, row, r, k, cand[i], trump, misere,
+                                            must_trump, seen_all, widow_seen, exchanger, full, work, remaining, t0,
+                                            rtype, role, bv)  # fmt: skip
+            if rnd < R - 1:
+                keep = (S + 1) // 2
+                while S > keep:  # out goes the lowest mean (of equal means the later candidate)
+                    worst = -1
+                    for i in range(A):
+                        if alive[i] and (worst < 0 or value[i] / visits[i] <= value[worst] / visits[worst]):
+                            worst = i
+                    alive[worst] = False
+                    S -= 1
+        best = -1
+        for i in range(A):  # the highest mean (of equal means the first candidate)
+            if alive[i] and (best < 0 or value[i] / visits[i] > value[best] / visits[best]):
+                best = i
+        return cand[best]
     c = explore / 1000.0
     for it in range(max(budget, A)):
         i = ucb_pick(it, A, visits, value, c)
         draw_hidden(unknown, voids[a], voids[b], n_a, n_b, st_roll, ways, scratch)
-        work[p] = h
-        work[a] = scratch[0]
-        work[b] = scratch[1]
-        for j in range(k):
-            r[j] = row[j]
-        if p == exchanger:
-            widow_seen = widow_out
-        elif widow:
-            widow_seen = unknown & ~scratch[0] & ~scratch[1]
-        else:
-            widow_seen = np.uint64(0)
-        got = _rollout(work, p, leader, r, k, cand[i], trump, misere, must_trump, seen_all, widow_seen, exchanger, full)
-        share = got / remaining
+        if p != exchanger:
+            widow_seen = unknown & ~scratch[0] & ~scratch[1] if widow else np.uint64(0)
         visits[i] += 1
-        value[i] += 0.5 * made_quota(rtype, role, t0 + got, bv) + 0.5 * (1.0 - share if misere else share)
+        value[i] += _reward(p, h, scratch, a, b, leader, row, r, k, cand[i], trump, misere, must_trump, seen_all,
+                            widow_seen, exchanger, full, work, remaining, t0, rtype, role, bv)  # fmt: skip
     return cand[most_visited(A, visits, value)]

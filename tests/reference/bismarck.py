@@ -339,10 +339,13 @@ def search_card(
     hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, budget, c, variants=None,
     exchanger=None, widow_seen=frozenset(),
 ):  # fmt: skip
-    """The search player's card at seat ``p``: UCB1 over the candidates, each rollout a layout from ``draw()``
-    (the other two hands, (p + 1) % 3's then (p + 2) % 3's) on which the card is played and the hand finished by
-    heuristic players; the reward half quota met (BM-6), half the share of the remaining tricks taken (avoided
-    in the misere). ``widow_seen(layout)``: what the exchanger knows to be out of play on that layout."""
+    """The search player's card at seat ``p``: rollouts on layouts from ``draw()`` (the other two hands, (p + 1)
+    % 3's then (p + 2) % 3's), on which the card is played and the hand finished by heuristic players; the reward
+    half quota met (BM-6), half the share of the remaining tricks taken (avoided in the misere).
+    ``widow_seen(layout)``: what the exchanger knows to be out of play on that layout. ``c`` None: sequential
+    halving (ceil(log2 A) rounds of budget // (rounds x candidates in) layouts, each layout played by every
+    candidate in, the worse half by mean out after each round, the best mean played; ties: the earlier candidate
+    stays and is played); else UCB1 with constant ``c``, a layout a rollout, the most tried played."""
     v = {**DEFAULTS, **(variants or {})}
     misere = round_no == 4
     full = {s * 16 + r for s in range(4) for r in range(13)}
@@ -357,24 +360,43 @@ def search_card(
     q = quota(round_no, role, v)
     visits = [0] * len(cand)
     value = [0.0] * len(cand)
+
+    def layout_of(a, b):
+        layout = [None, None, None]
+        layout[p], layout[(p + 1) % 3], layout[(p + 2) % 3] = set(hands[p]), set(a), set(b)
+        return layout
+
+    def reward(layout, card):
+        t, _s, _o = play_from(
+            layout, dealer, round_no, trump, ["heuristic"] * 3, None, leader, row, played, tricks, known_out,
+            variants, (exchanger, widow_seen(layout)), forced=card,
+        )  # fmt: skip
+        got = t[p] - tricks[p]
+        made = t[p] <= q if misere else t[p] >= q
+        share = got / len(hands[p])
+        return 0.5 * made + 0.5 * (1.0 - share if misere else share)
+
+    if c is None:
+        alive = list(range(len(cand)))
+        rounds = math.ceil(math.log2(len(cand)))
+        for rnd in range(rounds):
+            for _ in range(max(1, budget // (rounds * len(alive)))):
+                layout = layout_of(*draw())
+                for i in alive:
+                    visits[i] += 1
+                    value[i] += reward(layout, cand[i])
+            if rnd < rounds - 1:
+                alive = sorted(alive, key=lambda j: (-value[j] / visits[j], j))[: (len(alive) + 1) // 2]
+                alive.sort()
+        return cand[min(alive, key=lambda j: (-value[j] / visits[j], j))]
     for it in range(max(budget, len(cand))):
         if it < len(cand):
             i = it
         else:
             ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(len(cand))]
             i = max(range(len(cand)), key=lambda j: (ucb[j], -j))
-        a, b = draw()
-        layout = [None, None, None]
-        layout[p], layout[(p + 1) % 3], layout[(p + 2) % 3] = set(hands[p]), set(a), set(b)
-        t, _s, _o = play_from(
-            layout, dealer, round_no, trump, ["heuristic"] * 3, None, leader, row, played, tricks, known_out,
-            variants, (exchanger, widow_seen(layout)), forced=cand[i],
-        )  # fmt: skip
-        got = t[p] - tricks[p]
-        made = t[p] <= q if misere else t[p] >= q
-        share = got / len(hands[p])
         visits[i] += 1
-        value[i] += 0.5 * made + 0.5 * (1.0 - share if misere else share)
+        value[i] += reward(layout_of(*draw()), cand[i])
     return cand[max(range(len(cand)), key=lambda j: (visits[j], value[j] / visits[j], -j))]
 
 

@@ -122,10 +122,11 @@ def parse_variant_options(items: list[str] | None, flag: str = "--variant") -> d
     return out
 
 
-def search_params(name: str, budget: int, c: float, without_c: str = "") -> tuple[int, float]:
+def search_params(name: str, budget: int, c: float, without_c: str = "", unit: str = "decision") -> tuple[int, float]:
     """A search player's name (``search``, ``search:BUDGET`` or ``search:BUDGET:C``) to (rollouts a decision,
     UCB1's exploration constant), the defaults where not given; refused in one line when malformed.
-    ``without_c``: for a game whose search without C is not UCB1, what it is (the refusal says so)."""
+    ``without_c``: for a game whose search without C is not UCB1, what it is (the refusal says so); ``unit``:
+    what the budget is per (a decision; a card in Bismarck)."""
     parts = name.partition(":")[2].split(":") if ":" in name else []
     try:
         b = int(parts[0]) if parts else budget
@@ -134,7 +135,7 @@ def search_params(name: str, budget: int, c: float, without_c: str = "") -> tupl
         b, x = -1, -1.0
     if len(parts) > 2 or not 1 <= b <= 1_000_000 or not 0 <= x <= 100:
         raise CardlabError(
-            f"bad strategy {name!r}: expected search, search:BUDGET or search:BUDGET:C (rollouts a decision, 1 to "
+            f"bad strategy {name!r}: expected search, search:BUDGET or search:BUDGET:C (rollouts a {unit}, 1 to "
             f"1000000, default {budget}; UCB1's exploration constant C, 0 to 100, "
             + (f"without it {without_c})" if without_c else f"default {c})")
         )

@@ -263,12 +263,12 @@ def test_bad_search_names_are_refused(name):
 
 
 def test_search_seats_of_one_run_share_their_settings():
-    with pytest.raises(CardlabError, match="share one budget"):
+    with pytest.raises(CardlabError, match="share one setting"):
         bm.simulation_spec(strategies=["0=search:10", "1=search:20"])
-    with pytest.raises(CardlabError, match="share one budget"):
+    with pytest.raises(CardlabError, match="share one setting"):
         bm.compare_spec("search:10", "search:20")
     bm.simulation_spec(strategies=["0=search", "1=search:400"])  # the same settings spelled twice
-    with pytest.raises(CardlabError, match="share one budget"):  # sequential halving, and UCB1
+    with pytest.raises(CardlabError, match="share one setting"):  # sequential halving, and UCB1
         bm.simulation_spec(strategies=["0=search:10", "1=search:10:0.7"])
     spec = bm.simulation_spec(strategies=["search:10"])
     assert spec.describe["strategies"][0] == "search:10" and spec.args[1][K.P_EXPLORE] == -1

@@ -576,7 +576,10 @@ BAD = [
     (["strong-field"], "give a game; accepted: biscuits, bismarck, zheng-shangyou"),
     (["simulate", "bismarck", "--strategy", "pimc", "--pimc-from", "16", "--trials", "5"], "bad --pimc-from 16"),
     (["simulate", "bismarck", "--strategy", "search:0", "--trials", "5"], "bad strategy 'search:0'"),
-    (["compare", "bismarck", "--field", "search:10", "--challenger", "search:20", "--trials", "5"], "share one budget"),
+    (
+        ["compare", "bismarck", "--field", "search:10", "--challenger", "search:20", "--trials", "5"],
+        "share one setting",
+    ),
     (
         [
             "compare",

@@ -47,7 +47,7 @@ SEARCH_BUDGET = 400
 def search_setting(name: str) -> tuple[int, float | None]:
     """A search player's name to (rollouts a card, UCB1's exploration constant, or None: sequential halving);
     refused in one line when malformed."""
-    budget, c = search_params(name, SEARCH_BUDGET, 0.0, without_c="sequential halving on common layouts")
+    budget, c = search_params(name, SEARCH_BUDGET, 0.0, without_c="sequential halving on common layouts", unit="card")
     return budget, (c if name.count(":") == 2 else None)
 
 
@@ -123,8 +123,9 @@ def player_array(pimc_from: int | None = PIMC_FROM, samples: int | None = PIMC_S
     if len(settings) > 1:
         given = sorted({_search_label(n) for n in names if n.partition(":")[0] == "search"})
         raise CardlabError(
-            "bad --strategy: the Bismarck search seats of one run share one budget and exploration constant; "
-            f"got {', '.join(given)}"
+            "bad strategies: the Bismarck search seats of one run (--strategy, --field, --challenger) share one "
+            f"setting, its budget and way of spending it; got {', '.join(given)} (to weigh two settings, compare "
+            "each against the same field)"
         )
     # without a search seat the settings are read by nobody: they keep the values (400, UCB1's 0.7) that the
     # stored runs' fingerprints were taken with (analysis/strong_field.py), so those runs stay valid
@@ -775,7 +776,8 @@ class Bismarck(Game):
     parameterized_strategies = ("search",)
     strategy_notes = (
         f"search:BUDGET sets the search player's rollouts a card (default {SEARCH_BUDGET}), spent by sequential "
-        "halving on common layouts (search:BUDGET:C: by UCB1 with exploration constant C, a layout a rollout), one "
+        "halving on common layouts, at least one layout a halving round (search:BUDGET:C: by UCB1 with "
+        "exploration constant C, a layout a rollout), one "
         "setting for every search seat of a run; it searches from the first "
         "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards. pimc-infer is "
         "pimc whose sampled layouts are those in which the other two seats' cards so far are the ones the "

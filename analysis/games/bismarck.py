@@ -925,6 +925,18 @@ class Bismarck(Game):
             out["target_score"] = "it applies with --variant game_length=target only"
         return out
 
+    def compare(self, field, challenger, **kwargs):
+        """The paired comparison; in the misere (round 4) the verdict, which goes by the tricks, says that fewer
+        tricks is the better side and that the round score says which player did better (BM-6: the score is
+        floored at 0, so tricks beyond the allowance cost nothing more)."""
+        result = super().compare(field, challenger, **kwargs)
+        if kwargs.get("round") == 4:
+            result.meta["verdict"] += (
+                "; in the misere fewer tricks is better, and the round score says which played better (it is "
+                "floored at 0: tricks beyond the allowance cost nothing more, BM-6)"
+            )
+        return result
+
     def compare_spec(
         self, field, challenger, players=None, variants=None, round=None, pimc_from=None, pimc_samples=None
     ):

@@ -835,6 +835,24 @@ def _same_measures(spec):
     assert sorted(set(declared)) == sorted(set(shown))
 
 
+def test_an_interval_of_no_width_is_not_called_clear(capsys):
+    """Two trials that agree give an interval of width 0 around a difference: the verdict says that is too few to
+    tell, and the second measure is not called "clearly" lower (a new user read a 2-trial run as a clear result)."""
+    import pandas as pd
+
+    from analysis.games.base import paired_verdict
+
+    t = pd.DataFrame([{"measure": "tricks_challenger_minus_field", "role": None, "trials": 6, "estimate": -3.333,
+                       "ci_low": -3.333, "ci_high": -3.333, "std_error": 0.0}])  # fmt: skip
+    v = paired_verdict(t, "tricks_challenger_minus_field", "heuristic", "random", None, None, "2 hands")
+    assert "3.333 fewer tricks on all 2 hands, too few for an interval (its width is 0" in v
+    from analysis.cli import main
+
+    assert main(["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--trials", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "clearly" not in out and "too few for an interval" in out
+
+
 def test_a_misere_verdict_says_fewer_tricks_is_better_and_the_score_decides():
     """Bismarck's verdict goes by the tricks; in the misère (round 4) fewer is better and the round score (floored
     at 0, BM-6) says who played better: a new user read "0.69 fewer tricks" beside an unchanged score as a gain."""

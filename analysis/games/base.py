@@ -375,7 +375,15 @@ class Game:
                 r = rows.iloc[-1]
                 name = measure.replace("challenger_minus_field", "").strip("_")
                 # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it
-                clear = " clearly higher:" if r["ci_low"] > 0 else " clearly lower:" if r["ci_high"] < 0 else ""
+                # (not where the interval has no width: a few trials, each the same, say nothing clearly)
+                wide = r["ci_high"] > r["ci_low"]
+                clear = (
+                    " clearly higher:"
+                    if wide and r["ci_low"] > 0
+                    else " clearly lower:"
+                    if wide and r["ci_high"] < 0
+                    else ""
+                )
                 result.meta["verdict"] += (
                     f"; {name}{clear} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
                     f"{r['ci_high']:+.2f})"
@@ -549,9 +557,15 @@ def paired_verdict(
     est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
     interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
+    n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
-        n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
         return f"{challenger} against {field} ({who}): the same outcome on {n}, the two play alike there ({interval})"
+    if lo == hi:  # a difference without spread (a few trials that agree): no interval to be clear of 0
+        word = "more" if est > 0 else "fewer"
+        return (
+            f"{challenger} against {field} ({who}): {abs(est):.{d}f} {word} {unit} on {n}, too few for an "
+            f"interval (its width is 0: run more trials) ({interval})"
+        )
     if lo <= 0.0 <= hi:
         return f"{challenger} against {field} ({who}): no clear difference in {unit} ({interval})"
     if mult == 100.0:

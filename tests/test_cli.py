@@ -846,6 +846,9 @@ def test_an_interval_of_no_width_is_not_called_clear(capsys):
                        "ci_low": -3.333, "ci_high": -3.333, "std_error": 0.0}])  # fmt: skip
     v = paired_verdict(t, "tricks_challenger_minus_field", "heuristic", "random", None, None, "2 hands")
     assert "3.333 fewer tricks on all 2 hands, too few for an interval (its width is 0" in v
+    # on many trials an interval of width 0 is a difference that never varies: said as it is
+    v = paired_verdict(t.assign(trials=600), "tricks_challenger_minus_field", "heuristic", "random", None, None)
+    assert "3.333 fewer tricks (challenger - field" in v and "too few" not in v
     from analysis.cli import main
 
     assert main(["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--trials", "2"]) == 0

@@ -375,8 +375,8 @@ class Game:
                 r = rows.iloc[-1]
                 name = measure.replace("challenger_minus_field", "").strip("_")
                 # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it
-                # (not where the interval has no width: a few trials, each the same, say nothing clearly)
-                wide = r["ci_high"] > r["ci_low"]
+                # (not where the interval has no width from a few trials that agree: they say nothing clearly)
+                wide = r["ci_high"] > r["ci_low"] or not few_trials(r)
                 clear = (
                     " clearly higher:"
                     if wide and r["ci_low"] > 0
@@ -524,6 +524,16 @@ def _paired_unit(measure: str) -> tuple[str, float]:
     return measure.split("_challenger_minus_field")[0].replace("challenger_minus_field_", "").replace("_", " "), 1.0
 
 
+#: below this many trials a row's interval of width 0 is too few trials agreeing, not a difference that never
+#: varies (a count every trial changes alike)
+FEW_TRIALS = 30
+
+
+def few_trials(row) -> bool:
+    """Whether a table row rests on fewer than :data:`FEW_TRIALS` trials (a row without a count: no)."""
+    return "trials" in row and int(row["trials"]) < FEW_TRIALS
+
+
 def paired_verdict(
     table: pd.DataFrame,
     measure: str,
@@ -560,7 +570,7 @@ def paired_verdict(
     n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
         return f"{challenger} against {field} ({who}): the same outcome on {n}, the two play alike there ({interval})"
-    if lo == hi:  # a difference without spread (a few trials that agree): no interval to be clear of 0
+    if lo == hi and few_trials(r):  # a few trials that agree: no interval to be clear of 0
         word = "more" if est > 0 else "fewer"
         return (
             f"{challenger} against {field} ({who}): {abs(est):.{d}f} {word} {unit} on {n}, too few for an "

@@ -158,7 +158,10 @@ class _Parser(argparse.ArgumentParser):
         else:
             noun = "command" if isinstance(action, argparse._SubParsersAction) else action.dest.replace("_", " ")
             what = f"unknown {_NOUNS.get(noun, noun)}"
-        raise CardlabError(f"{what} {value!r}; accepted: {accepted(list(action.choices))}")
+        shown = list(action.choices)
+        if isinstance(action.choices, _StrategyNames):  # the names that take parameters, with their form
+            shown += [f"{p}:BUDGET[:C]" for p in action.choices.parameterized]
+        raise CardlabError(f"{what} {value!r}; accepted: {accepted(shown)}")
 
 
 class _StrategyNames(list):

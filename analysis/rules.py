@@ -202,5 +202,6 @@ def seat_assignments(
     names = [seats.get(s, every or default) for s in range(players)]
     for n in names + ([every] if every else []):  # a NAME every seat overrides is checked all the same
         if n not in accepted_names and n.partition(":")[0] not in parameterized:
-            raise CardlabError(f"unknown strategy {n!r}; accepted: {accepted(accepted_names)}")
+            shown = [*accepted_names, *(f"{p}:BUDGET[:C]" for p in parameterized)]
+            raise CardlabError(f"unknown strategy {n!r}; accepted: {accepted(shown)}")
     return names

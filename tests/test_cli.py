@@ -607,6 +607,9 @@ BAD = [
     (["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--round", "5"], "bad --round 5"),
     (["compare", "biscuits", "--field", "planning", "--challenger", "greedy", "--team", "3"], "bad --team '3'"),
     (["simulate", "bismarck"], "give --trials N or --precision P"),
+    # a strategy that takes parameters is listed with their form (a new user tried SEARCH:100)
+    (["compare", "bismarck", "--field", "heuristic", "--challenger", "SEARCH:100"], "dd, search, search:BUDGET[:C]"),
+    (["simulate", "bismarck", "--strategy", "SEARCH:100", "--trials", "5"], "dd, search, search:BUDGET[:C]"),
     # a required option left out: its values where it has a list of them, else where its form is said
     (["compare", "biscuits", "--challenger", "planning"], "give --field; accepted: random, greedy,"),
     (["solve", "bridge"], "give --hands (cardlab solve bridge --help says what it takes)"),

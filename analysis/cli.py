@@ -116,7 +116,7 @@ class _Parser(argparse.ArgumentParser):
             flags = m[1].split(", ")
             action = self._option_string_actions.get(flags[0].partition("/")[0])
             if len(flags) == 1 and action is not None and action.choices is not None:
-                raise CardlabError(f"give {flags[0]}; accepted: {accepted(list(action.choices))}")
+                raise CardlabError(f"give {flags[0]}; accepted: {accepted(_shown_choices(action.choices))}")
             each = "each takes" if len(flags) > 1 else "it takes"
             raise CardlabError(f"give {' and '.join(flags)} ({self.prog} --help says what {each})")
         raise CardlabError(message)
@@ -158,10 +158,15 @@ class _Parser(argparse.ArgumentParser):
         else:
             noun = "command" if isinstance(action, argparse._SubParsersAction) else action.dest.replace("_", " ")
             what = f"unknown {_NOUNS.get(noun, noun)}"
-        shown = list(action.choices)
-        if isinstance(action.choices, _StrategyNames):  # the names that take parameters, with their form
-            shown += [f"{p}:BUDGET[:C]" for p in action.choices.parameterized]
-        raise CardlabError(f"{what} {value!r}; accepted: {accepted(shown)}")
+        raise CardlabError(f"{what} {value!r}; accepted: {accepted(_shown_choices(action.choices))}")
+
+
+def _shown_choices(choices) -> list:
+    """An option's values as a refusal lists them: a strategy that takes parameters with their form too."""
+    shown = list(choices)
+    if isinstance(choices, _StrategyNames):
+        shown += [f"{p}:BUDGET[:C]" for p in choices.parameterized]
+    return shown
 
 
 class _StrategyNames(list):

@@ -861,17 +861,21 @@ def test_an_interval_of_no_width_is_not_called_clear(capsys):
 
 def test_a_misere_verdict_says_fewer_tricks_is_better_and_the_score_decides():
     """Bismarck's verdict goes by the tricks; in the misère (round 4) fewer is better and the round score (floored
-    at 0, BM-6) says who played better: a new user read "0.69 fewer tricks" beside an unchanged score as a gain."""
+    at 0 by default, BM-6) says who played better: a new user read "0.69 fewer tricks" beside an unchanged score
+    as a gain."""
     from analysis.games import get
     from analysis.games.base import RunOptions
 
     bm = get("bismarck")
     opts = RunOptions(trials=64, seed=1, progress=False)
     v = bm.compare("heuristic", "random", round=4, run=opts).meta["verdict"]
-    assert "more tricks a hand" in v and v.endswith("in the misere fewer tricks is better, and the round score says "
-                                                    "which played better (it is floored at 0: tricks beyond the "
-                                                    "allowance cost nothing more, BM-6)")  # fmt: skip
+    assert "more tricks a hand" in v and v.endswith(
+        "in the misere fewer tricks is better, and the round score (BM-6) says which played better"
+    )
     assert "misere" not in bm.compare("heuristic", "random", round=1, run=opts).meta["verdict"]
+    # Swedish Bismarck's fourth round is another contract
+    swedish = bm.compare("heuristic", "random", round=4, variants={"ruleset": "swedish"}, run=opts)
+    assert "misere" not in swedish.meta["verdict"]
 
 
 def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():

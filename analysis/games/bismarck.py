@@ -111,8 +111,8 @@ cards_of = DECK.text
 
 def player_array(pimc_from: int | None = PIMC_FROM, samples: int | None = PIMC_SAMPLES, names=()) -> np.ndarray:
     """The settings of the PIMC, double-dummy and search seats, as the kernel reads them (``K.P_*``; None: the
-    default); the search players' budget and exploration constant from their names (``search:BUDGET:C``), one
-    setting a run."""
+    default); the search players' budget and way of spending it from their names (``search:BUDGET``: sequential
+    halving, explore -1; ``search:BUDGET:C``: UCB1, C x 1000), one setting a run."""
     pimc_from = PIMC_FROM if pimc_from is None else pimc_from
     samples = PIMC_SAMPLES if samples is None else samples
     if not 0 <= pimc_from <= 16:
@@ -184,7 +184,8 @@ SOLVER_CHUNK = {"hand": 16, "game": 2, "paired": 4, "layout": 8}
 
 
 def labels(names) -> list[str]:
-    """The names as outputs print them: a search player's budget and exploration constant spelled out."""
+    """The names as outputs print them: a search player's budget spelled out (``search`` -> ``search:400``), and
+    UCB1's constant where given."""
     return [_search_label(n) if n.partition(":")[0] == "search" else n for n in names]
 
 
@@ -927,13 +928,13 @@ class Bismarck(Game):
 
     def compare(self, field, challenger, **kwargs):
         """The paired comparison; in the misere (round 4) the verdict, which goes by the tricks, says that fewer
-        tricks is the better side and that the round score says which player did better (BM-6: the score is
-        floored at 0, so tricks beyond the allowance cost nothing more)."""
+        tricks is the better side and that the round score says which player did better (BM-6: with the default
+        scoring it is floored at 0, so tricks beyond the allowance cost nothing more)."""
         result = super().compare(field, challenger, **kwargs)
-        if kwargs.get("round") == 4:
+        # (Swedish Bismarck's fourth round is another contract, not the misere)
+        if kwargs.get("round") == 4 and rules().resolve_variants(kwargs.get("variants"))["ruleset"] != "swedish":
             result.meta["verdict"] += (
-                "; in the misere fewer tricks is better, and the round score says which played better (it is "
-                "floored at 0: tricks beyond the allowance cost nothing more, BM-6)"
+                "; in the misere fewer tricks is better, and the round score (BM-6) says which played better"
             )
         return result
 

@@ -359,8 +359,11 @@ class Game:
             result = Result(t, result.meta, result.headline)
         noun = f"{self.compare_unit}s" if self.compare_unit else self.trial_noun
         words = f"{result.meta['trials']:,} {noun}"  # as the header counts them
+        # "too few for an interval" goes by the run's trials (deals), not a row's count: a pooled row counts each
+        # deal once per seat, team or role that switched, and the pooled and a role's verdict must agree
+        few = result.meta["trials"] < FEW_TRIALS
         result.meta["verdict"] = paired_verdict(
-            t, spec.precision_measures[0], field, challenger, key, value, words, self.compare_unit
+            t, spec.precision_measures[0], field, challenger, key, value, words, self.compare_unit, few
         )
         if self.compare_unit:
             result.meta["unit"] = self.compare_unit
@@ -376,7 +379,7 @@ class Game:
                 name = measure.replace("challenger_minus_field", "").strip("_")
                 # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it
                 # (not where the interval has no width from a few trials that agree: they say nothing clearly)
-                wide = r["ci_high"] > r["ci_low"] or not few_trials(r)
+                wide = r["ci_high"] > r["ci_low"] or not few
                 clear = (
                     " clearly higher:"
                     if wide and r["ci_low"] > 0
@@ -524,14 +527,9 @@ def _paired_unit(measure: str) -> tuple[str, float]:
     return measure.split("_challenger_minus_field")[0].replace("challenger_minus_field_", "").replace("_", " "), 1.0
 
 
-#: below this many trials a row's interval of width 0 is too few trials agreeing, not a difference that never
-#: varies (a count every trial changes alike)
+#: below this many trials (a run's, as its header counts them) an interval of width 0 is too few trials agreeing,
+#: not a difference that never varies (a count every trial changes alike)
 FEW_TRIALS = 30
-
-
-def few_trials(row) -> bool:
-    """Whether a table row rests on fewer than :data:`FEW_TRIALS` trials (a row without a count: no)."""
-    return "trials" in row and int(row["trials"]) < FEW_TRIALS
 
 
 def paired_verdict(
@@ -543,11 +541,14 @@ def paired_verdict(
     value,
     trials_words: str | None = None,
     per: str | None = None,
+    few: bool | None = None,
 ) -> str:
     """One line on the headline paired difference: which way, by how much, with its 95% interval; "no clear
     difference" when the interval holds 0. ``trials_words``: the run's trials as its header counts them ("100
     hands"), where a pooled row's count adds up the seats, teams or roles that switched; ``per``: what a mean
-    measure is per ("0.43 more team points a hand"), where the game's trial is not a game."""
+    measure is per ("0.43 more team points a hand"), where the game's trial is not a game; ``few``: whether the
+    run had fewer than :data:`FEW_TRIALS` trials (None: the row's count says), where an interval of width 0 is
+    too few trials agreeing."""
     rows = table[table["measure"] == measure]
     keys = [c for c in ("seat", "team", "role") if c in rows.columns]
     if key is None:  # the row pooled over every seat, team and role: all of those empty
@@ -570,7 +571,9 @@ def paired_verdict(
     n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
         return f"{challenger} against {field} ({who}): the same outcome on {n}, the two play alike there ({interval})"
-    if lo == hi and few_trials(r):  # a few trials that agree: no interval to be clear of 0
+    if few is None:
+        few = "trials" in r and int(r["trials"]) < FEW_TRIALS
+    if lo == hi and few:  # a few trials that agree: no interval to be clear of 0
         word = "more" if est > 0 else "fewer"
         return (
             f"{challenger} against {field} ({who}): {abs(est):.{d}f} {word} {unit} on {n}, too few for an "

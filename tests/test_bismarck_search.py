@@ -197,6 +197,60 @@ def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no, c):
     assert chosen >= 10  # most positions were real choices, not a forced card
 
 
+@pytest.mark.parametrize("round_no", [1, 4])
+def test_with_a_widow_the_kernel_chooses_the_reference_card(round_no):
+    """BM 3(c)5, the dealer exchanging with the widow: the cards out of play are the dealer's discards. The
+    dealer searching knows them (they are not hidden from it); another seat's layouts leave the cards no hand
+    holds out of play, and its rollouts' dealer sees those as its discards. Kernel and reference (sequential
+    halving) choose the same card on the same layouts."""
+    variants = {"widow_exchange": "dealer_takes_4_discards_4"}
+    rnd = random.Random(20 + round_no)
+    bv = bm.variant_array(variants)
+    ways = np.zeros((5, 17, 17))
+    scratch = np.zeros(2, dtype=np.uint64)
+    dealers = 0
+    for trial in range(24):
+        hands, dealer, trump, leader, row, played, tricks, voids, known_out = _position(rnd, round_no)
+        p = (leader + len(row)) % 3
+        a, b = (p + 1) % 3, (p + 2) % 3
+        leftover = unseen_set(FULL) - played - hands[0] - hands[1] - hands[2] - set(row) - known_out
+        st = rng.new_state()
+        rng.seed_state(st, np.uint64(trial), np.uint64(round_no), np.uint64(1), np.uint64(0))
+        unseen = FULL & ~(_mask(played | hands[p] | known_out | set(row) | (leftover if p == dealer else set())))
+        unknown = unseen & ~_mask(known_out)
+        st_roll = rng.new_state()
+        ucb.rollout_stream(st.copy(), st_roll)
+        out = np.zeros(2, dtype=np.uint64)
+        sizes = (len(hands[a]), len(hands[b]))
+
+        def draw(_a=a, _b=b, _st=st_roll, _u=unknown, _v=voids, _n=sizes):
+            assert K.sample_hidden(_u, _v[_a], _v[_b], _n[0], _n[1], _st, ways, out)
+            return (unseen_set(out[i]) for i in (0, 1))
+
+        left, hidden = frozenset(leftover), unseen_set(unknown)
+
+        def widow_seen(layout, _p=p, _a=a, _b=b, _d=dealer, _left=left, _u=hidden):
+            if _p == _d:
+                return _left
+            return frozenset(_u - layout[_a] - layout[_b])
+
+        want = ref.search_card(
+            hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, 40, None, variants,
+            exchanger=dealer, widow_seen=widow_seen,
+        )  # fmt: skip
+        h = np.array([_mask(x) for x in hands] + [0], dtype=np.uint64)
+        r = np.zeros(4, dtype=np.int64)
+        r[: len(row)] = row
+        got = K.search_card(
+            p, h, leader, r, len(row), trump, round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64),
+            _mask(known_out), _mask(leftover), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv,
+            40, -1, st, ways, scratch,
+        )  # fmt: skip
+        assert got == want, (trial, p == dealer, hands, row)
+        dealers += p == dealer
+    assert 0 < dealers < 24  # the dealer searching and the others
+
+
 def unseen_set(mask) -> set[int]:
     return {c for c in range(64) if int(mask) >> c & 1}
 

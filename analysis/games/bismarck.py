@@ -783,8 +783,8 @@ class Bismarck(Game):
         "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards. pimc-infer is "
         "pimc whose sampled layouts are those in which the other two seats' cards so far are the ones the "
         "heuristic would have played (inference from play: strong against heuristic players, an assumption "
-        "against others); it reads the hand from its first card: odds takes it on the first trick or with "
-        "--tricks (the order of play), not with --played after the first trick"
+        "against others); it reads the hand from its first card, so as a model of odds it is taken on the first "
+        "trick or with --tricks (the order of play), not with --played after the first trick"
     )
     simulate_options = (
         Option("--unit", "what one trial is: a complete 12-hand game (default), or one hand", choices=("game", "hand")),

@@ -26,7 +26,7 @@ from .driver import BACKENDS, DEFAULT_CHUNK_SIZE, NEED_SIZE, PRECISION_GROUPS, r
 from .errors import BackendFailed, CardlabError, Interrupted, PrecisionNotReached, SaveFailed, Terminated, accepted
 from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_int
 from .outputs import check_file
-from .rules import parse_variant_options
+from .rules import parse_variant_options, with_forms
 from .strong_field import DEFAULT_CHECKPOINT_DIR
 from .tables import FORMATS, Result, blank_missing, precision_rule, write_text_atomic
 
@@ -163,10 +163,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _shown_choices(choices) -> list:
     """An option's values as a refusal lists them: a strategy that takes parameters with their form too."""
-    shown = list(choices)
-    if isinstance(choices, _StrategyNames):
-        shown += [f"{p}:BUDGET[:C]" for p in choices.parameterized]
-    return shown
+    return with_forms(choices, choices.parameterized) if isinstance(choices, _StrategyNames) else list(choices)
 
 
 class _StrategyNames(list):

@@ -122,6 +122,12 @@ def parse_variant_options(items: list[str] | None, flag: str = "--variant") -> d
     return out
 
 
+def with_forms(names, parameterized) -> list[str]:
+    """Strategy names as a refusal lists them: those that take parameters with their form too (``search``,
+    ``search:BUDGET[:C]``)."""
+    return [*names, *(f"{p}:BUDGET[:C]" for p in parameterized)]
+
+
 def search_params(name: str, budget: int, c: float, without_c: str = "", unit: str = "decision") -> tuple[int, float]:
     """A search player's name (``search``, ``search:BUDGET`` or ``search:BUDGET:C``) to (rollouts a decision,
     UCB1's exploration constant), the defaults where not given; refused in one line when malformed.
@@ -202,6 +208,7 @@ def seat_assignments(
     names = [seats.get(s, every or default) for s in range(players)]
     for n in names + ([every] if every else []):  # a NAME every seat overrides is checked all the same
         if n not in accepted_names and n.partition(":")[0] not in parameterized:
-            shown = [*accepted_names, *(f"{p}:BUDGET[:C]" for p in parameterized)]
-            raise CardlabError(f"unknown strategy {n!r}; accepted: {accepted(shown)}")
+            raise CardlabError(
+                f"unknown strategy {n!r}; accepted: {accepted(with_forms(accepted_names, parameterized))}"
+            )
     return names

@@ -145,24 +145,32 @@ def test_rollouts_match_the_reference_hand(round_no):
         assert got == want[p] - tricks[p]
 
 
-@pytest.mark.parametrize("round_no", [1, 3, 4])
-@pytest.mark.parametrize("c", [None, 0.7])
-def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no, c):
+@pytest.mark.parametrize(
+    "round_no, c, widow",
+    [(1, None, False), (3, None, False), (4, None, False), (1, 0.7, False), (3, 0.7, False), (4, 0.7, False),
+     (1, None, True), (4, None, True)],
+)  # fmt: skip
+def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no, c, widow):
     """Same position, same stream: the kernel's search and the reference's (sequential halving, or UCB1 with
     constant ``c``; the rollouts by the reference hand, the layouts by the kernel's exact sampler on the rollout
-    stream) choose the same card."""
-    rnd = random.Random(10 + round_no)
-    bv = bm.variant_array({})
+    stream) choose the same card. ``widow``: the dealer's widow exchange (BM 3(c)5), where the cards out of play
+    are the dealer's discards: the dealer searching knows them (not hidden from it); another seat's layouts leave
+    the cards no hand holds out of play, and its rollouts' dealer sees those as its discards."""
+    variants = {"widow_exchange": "dealer_takes_4_discards_4"} if widow else {}
+    rnd = random.Random(10 + round_no + 10 * widow)
+    bv = bm.variant_array(variants)
     ways = np.zeros((5, 17, 17))
     scratch = np.zeros(2, dtype=np.uint64)
-    chosen = 0
+    chosen = dealers = 0
     for trial in range(25):
         hands, dealer, trump, leader, row, played, tricks, voids, known_out = _position(rnd, round_no)
         p = (leader + len(row)) % 3
         a, b = (p + 1) % 3, (p + 2) % 3
+        left = frozenset(unseen_set(FULL) - played - hands[0] - hands[1] - hands[2] - set(row) - known_out)
+        discards = left if widow else frozenset()  # what the dealer knows to be out of play
         st = rng.new_state()
-        rng.seed_state(st, np.uint64(trial), np.uint64(round_no), np.uint64(0), np.uint64(0))
-        unseen = FULL & ~(_mask(played | hands[p] | known_out | set(row)))
+        rng.seed_state(st, np.uint64(trial), np.uint64(round_no), np.uint64(widow), np.uint64(0))
+        unseen = FULL & ~(_mask(played | hands[p] | known_out | set(row) | (discards if p == dealer else set())))
         unknown = unseen & ~_mask(known_out)
         st_roll = rng.new_state()
         ucb.rollout_stream(st.copy(), st_roll)
@@ -173,19 +181,27 @@ def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no, c):
             assert K.sample_hidden(_u, _v[_a], _v[_b], _n[0], _n[1], _st, ways, out)
             return (unseen_set(out[i]) for i in (0, 1))
 
+        hidden = unseen_set(unknown)
+
+        def widow_seen(layout, _p=p, _a=a, _b=b, _d=dealer, _left=discards, _u=hidden):
+            if not widow or _p == _d:
+                return _left
+            return frozenset(_u - layout[_a] - layout[_b])
+
         want = ref.search_card(
-            hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, 40, c,
-            exchanger=dealer, widow_seen=lambda _layout: frozenset(),
+            hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, 40, c, variants,
+            exchanger=dealer, widow_seen=widow_seen,
         )  # fmt: skip
         h = np.array([_mask(x) for x in hands] + [0], dtype=np.uint64)
         r = np.zeros(4, dtype=np.int64)
         r[: len(row)] = row
         got = K.search_card(
             p, h, leader, r, len(row), trump, round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64),
-            _mask(known_out), np.uint64(0), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv, 40,
-            -1 if c is None else round(c * 1000), st, ways, scratch,
+            _mask(known_out), _mask(discards), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv,
+            40, -1 if c is None else round(c * 1000), st, ways, scratch,
         )  # fmt: skip
-        assert got == want, (trial, hands, row)
+        assert got == want, (trial, p == dealer, hands, row)
+        dealers += p == dealer
         chosen += (
             len(
                 ref.search_candidates(
@@ -195,60 +211,7 @@ def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no, c):
             > 1
         )  # noqa: E501
     assert chosen >= 10  # most positions were real choices, not a forced card
-
-
-@pytest.mark.parametrize("round_no", [1, 4])
-def test_with_a_widow_the_kernel_chooses_the_reference_card(round_no):
-    """BM 3(c)5, the dealer exchanging with the widow: the cards out of play are the dealer's discards. The
-    dealer searching knows them (they are not hidden from it); another seat's layouts leave the cards no hand
-    holds out of play, and its rollouts' dealer sees those as its discards. Kernel and reference (sequential
-    halving) choose the same card on the same layouts."""
-    variants = {"widow_exchange": "dealer_takes_4_discards_4"}
-    rnd = random.Random(20 + round_no)
-    bv = bm.variant_array(variants)
-    ways = np.zeros((5, 17, 17))
-    scratch = np.zeros(2, dtype=np.uint64)
-    dealers = 0
-    for trial in range(24):
-        hands, dealer, trump, leader, row, played, tricks, voids, known_out = _position(rnd, round_no)
-        p = (leader + len(row)) % 3
-        a, b = (p + 1) % 3, (p + 2) % 3
-        leftover = unseen_set(FULL) - played - hands[0] - hands[1] - hands[2] - set(row) - known_out
-        st = rng.new_state()
-        rng.seed_state(st, np.uint64(trial), np.uint64(round_no), np.uint64(1), np.uint64(0))
-        unseen = FULL & ~(_mask(played | hands[p] | known_out | set(row) | (leftover if p == dealer else set())))
-        unknown = unseen & ~_mask(known_out)
-        st_roll = rng.new_state()
-        ucb.rollout_stream(st.copy(), st_roll)
-        out = np.zeros(2, dtype=np.uint64)
-        sizes = (len(hands[a]), len(hands[b]))
-
-        def draw(_a=a, _b=b, _st=st_roll, _u=unknown, _v=voids, _n=sizes):
-            assert K.sample_hidden(_u, _v[_a], _v[_b], _n[0], _n[1], _st, ways, out)
-            return (unseen_set(out[i]) for i in (0, 1))
-
-        left, hidden = frozenset(leftover), unseen_set(unknown)
-
-        def widow_seen(layout, _p=p, _a=a, _b=b, _d=dealer, _left=left, _u=hidden):
-            if _p == _d:
-                return _left
-            return frozenset(_u - layout[_a] - layout[_b])
-
-        want = ref.search_card(
-            hands, p, dealer, round_no, trump, leader, row, played, tricks, known_out, draw, 40, None, variants,
-            exchanger=dealer, widow_seen=widow_seen,
-        )  # fmt: skip
-        h = np.array([_mask(x) for x in hands] + [0], dtype=np.uint64)
-        r = np.zeros(4, dtype=np.int64)
-        r[: len(row)] = row
-        got = K.search_card(
-            p, h, leader, r, len(row), trump, round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64),
-            _mask(known_out), _mask(leftover), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv,
-            40, -1, st, ways, scratch,
-        )  # fmt: skip
-        assert got == want, (trial, p == dealer, hands, row)
-        dealers += p == dealer
-    assert 0 < dealers < 24  # the dealer searching and the others
+    assert 0 < dealers < 25  # the dealer searching and the others
 
 
 def unseen_set(mask) -> set[int]:

@@ -541,14 +541,14 @@ def paired_verdict(
     value,
     trials_words: str | None = None,
     per: str | None = None,
-    few: bool | None = None,
+    few: bool = False,
 ) -> str:
     """One line on the headline paired difference: which way, by how much, with its 95% interval; "no clear
     difference" when the interval holds 0. ``trials_words``: the run's trials as its header counts them ("100
     hands"), where a pooled row's count adds up the seats, teams or roles that switched; ``per``: what a mean
     measure is per ("0.43 more team points a hand"), where the game's trial is not a game; ``few``: whether the
-    run had fewer than :data:`FEW_TRIALS` trials (None: the row's count says), where an interval of width 0 is
-    too few trials agreeing."""
+    run had fewer than :data:`FEW_TRIALS` trials (the run's, not a row's: a pooled row counts each deal once per
+    seat, team or role), where an interval of width 0 is too few trials agreeing."""
     rows = table[table["measure"] == measure]
     keys = [c for c in ("seat", "team", "role") if c in rows.columns]
     if key is None:  # the row pooled over every seat, team and role: all of those empty
@@ -571,8 +571,6 @@ def paired_verdict(
     n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
         return f"{challenger} against {field} ({who}): the same outcome on {n}, the two play alike there ({interval})"
-    if few is None:
-        few = "trials" in r and int(r["trials"]) < FEW_TRIALS
     if lo == hi and few:  # a few trials that agree: no interval to be clear of 0
         word = "more" if est > 0 else "fewer"
         return (

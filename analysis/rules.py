@@ -128,33 +128,47 @@ def with_forms(names, parameterized) -> list[str]:
     return [*names, *(f"{p}:BUDGET[:C]" for p in parameterized)]
 
 
-def search_params(name: str, budget: int, c: float, without_c: str = "", unit: str = "decision") -> tuple[int, float]:
-    """A search player's name (``search``, ``search:BUDGET`` or ``search:BUDGET:C``) to (rollouts a decision,
-    UCB1's exploration constant), the defaults where not given; refused in one line when malformed.
-    ``without_c``: for a game whose search without C is not UCB1, what it is (the refusal says so); ``unit``:
-    what the budget is per (a decision; a card in Bismarck)."""
+#: what a search player without C does (kernels/ucb.py), as refusals and help say it
+HALVING = "sequential halving on common layouts"
+#: the help's words for it: a halving round plays every candidate still in at least once, so a small budget is
+#: spent as about two rollouts a candidate (1 + 1/2 + 1/4 ...)
+HALVING_HELP = (
+    f"spent by {HALVING} (at least one layout a halving round: at the least about two rollouts a candidate, "
+    "whatever the budget); search:BUDGET:C spends it by UCB1 with exploration constant C, a layout a rollout"
+)
+
+
+def search_setting(name: str, budget: int, unit: str = "decision") -> tuple[int, float | None]:
+    """A search player's name (``search``, ``search:BUDGET`` or ``search:BUDGET:C``) to (rollouts a ``unit``, UCB1's
+    exploration constant, or None: sequential halving, the default, kernels/ucb.py), the game's default
+    ``budget`` where not given; refused in one line when malformed."""
     parts = name.partition(":")[2].split(":") if ":" in name else []
     try:
         b = int(parts[0]) if parts else budget
-        x = float(parts[1]) if len(parts) > 1 else c
+        x = float(parts[1]) if len(parts) > 1 else 0.0
     except ValueError:
         b, x = -1, -1.0
     if len(parts) > 2 or not 1 <= b <= 1_000_000 or not 0 <= x <= 100:
         raise CardlabError(
             f"bad strategy {name!r}: expected search, search:BUDGET or search:BUDGET:C (rollouts a {unit}, 1 to "
-            f"1000000, default {budget}; UCB1's exploration constant C, 0 to 100, "
-            + (f"without it {without_c})" if without_c else f"default {c})")
+            f"1000000, default {budget}; UCB1's exploration constant C, 0 to 100, without it {HALVING})"
         )
-    return b, x
+    return b, (x if len(parts) > 1 else None)
 
 
-def search_label(name: str, budget: int, c: float) -> str:
-    """A strategy's name as outputs print it: a search player's with its budget and exploration constant spelled
-    out (``search`` -> ``search:1000:0.7``), so every figure says against whom it was measured."""
+def search_explore(c: float | None) -> int:
+    """The kernels' exploration setting: UCB1's constant in thousandths, -1 for sequential halving."""
+    return -1 if c is None else round(c * 1000)
+
+
+def search_label(name: str, budget: int) -> str:
+    """A strategy's name as outputs print it: a search player's with its budget spelled out (``search`` ->
+    ``search:1000``) and UCB1's constant as the kernels read it (thousandths), so every figure says against whom
+    it was measured."""
     if name.partition(":")[0] != "search":
         return name
-    b, x = search_params(name, budget, c)
-    return f"search:{b}:{round(x * 1000) / 1000:g}"  # the kernels read C in thousandths
+    b, c = search_setting(name, budget)
+    return f"search:{b}" if c is None else f"search:{b}:{round(c * 1000) / 1000:g}"
 
 
 def strategy_items(strategies: Sequence[str] | str | dict | None) -> list[str] | None:

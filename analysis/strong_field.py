@@ -158,9 +158,11 @@ def compute(
         describe = _plain(r.spec.describe)
         fingerprint = r.spec.fingerprint()
         kept = None if fresh else _stored_runs(out, me).get(r.key)
+        # kept only with the plan's fingerprint: a describe alone can stay the same while what it names changes
+        # (``search:250`` became another player when the search's default changed, 2026-12-07)
         if kept is not None and (
             (kept["trials"], kept["seed"], kept["describe"]) == (trials, run_seed, describe)
-            and kept.get("fingerprint", fingerprint) == fingerprint  # files before fingerprints: describe only
+            and kept.get("fingerprint") == fingerprint
         ):
             if progress:
                 print(f"[{i + 1}/{len(plan)}] {r.key}: kept from {out} (--fresh computes it again)", flush=True)

@@ -721,6 +721,14 @@ def _search_positions(seeds):
     return out
 
 
+#: the search rows: UCB1 (C 0.7, the player's way before sequential halving) and halving at one budget, side by
+#: side, and the default player
+ZS_SEARCH_ROWS = ("search:250:0.7", "search:250", "search")
+BI_SEARCH_ROWS = ("search:100:0.7", "search:100", "search")
+#: the strength curve's two ways of spending a budget (kernels/ucb.py): a name's suffix, and the legend's label
+CURVE_WAYS = (("", "sequential halving"), (":0.7", "UCB1, C 0.7"))
+
+
 def search() -> None:
     """issue 37's goals for Zheng Shangyou: the search player's time per decision (every decision with two or
     more legal actions of 10 recorded greedy games, one core) and its strength DouZero-style: 2,000 fixed deals,
@@ -730,7 +738,7 @@ def search() -> None:
     from kernels import zheng_shangyou as ZK
 
     positions = _search_positions(range(1, 11))
-    for name in ("search:250", "search"):
+    for name in ZS_SEARCH_ROWS:
         strat, _ = zs.strategy_table([name], 4)
         st = rng.new_state()
         times = []
@@ -738,6 +746,7 @@ def search() -> None:
             rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(len(times)), np.uint64(0))
             h, c = hands.copy(), counts.copy()
             kind, length, key, last, passes, place, winner, rev, rec, moves, scratch, zv, n = rest
+            moves = moves.copy()  # the rollouts write it: the position's legal plays stay as found
             t0 = time.perf_counter()
             ZK.search_play(P, h, c, turn, kind, length, key, last, passes, place, winner, rev, strat, st, rec, moves,
                            scratch, zv, n)  # fmt: skip
@@ -746,7 +755,7 @@ def search() -> None:
         row(f"Zheng Shangyou {name} decision, median of {len(times)}", 1e3 * statistics.median(times), "ms", None,
             f"90th percentile {1e3 * times[int(0.9 * len(times))]:.1f} ms; goal <= 20 ms", digits=2)  # fmt: skip
     numba.set_num_threads(max(1, os.cpu_count() or 1))
-    for name in ("search:250", "search"):
+    for name in ZS_SEARCH_ROWS:
         spec = zs.compare_spec("greedy", name, players=4)
         t0 = time.perf_counter()
         res = driver.run(spec, trials=2_000, seed=2037, progress=False, chunk_size=50)
@@ -777,7 +786,7 @@ def biscuits_search() -> None:
     numba.set_num_threads(1)
     base = median_time(lambda: driver.run(bi.compare_spec("planning", "planning"), trials=200, seed=5, progress=False,
                                           threads=1, chunk_size=50), repeats=3)  # fmt: skip
-    for name in ("search:100", "search"):
+    for name in BI_SEARCH_ROWS:
         spec = bi.compare_spec("planning", name)
         t1 = median_time(lambda: driver.run(spec, trials=200, seed=5, progress=False, threads=1, chunk_size=50),
                          repeats=3)  # fmt: skip
@@ -785,7 +794,7 @@ def biscuits_search() -> None:
         row(f"Biscuits {name} play, estimated", ms, "ms", None,
             f"({per_hand:.1f} plays a team a hand; goal <= 20 ms)", digits=2)  # fmt: skip
     numba.set_num_threads(max(1, os.cpu_count() or 1))
-    for name in ("search:100", "search"):
+    for name in BI_SEARCH_ROWS:
         t0 = time.perf_counter()
         res = driver.run(bi.compare_spec("planning", name), trials=2_000, seed=2041, progress=False, chunk_size=50)
         el = time.perf_counter() - t0
@@ -803,7 +812,8 @@ def search_curve() -> None:
     planning on 500 deals, each team in turn, its points a hand against the time of a searched play (estimated
     as in biscuits_search). Bismarck: a PIMC seat (from 8 cards a hand, round 1) against the heuristic on 300
     deals, each role in turn, its tricks gained against the time of a PIMC card (the extra time over the
-    all-heuristic comparison divided by the PIMC seat's 8 cards)."""
+    all-heuristic comparison divided by the PIMC seat's 8 cards). The search players' panels have a line for each
+    way of spending the budget: sequential halving (the default) and UCB1 with C 0.7."""
     panels = [_zs_curve(), _biscuits_curve(), _bismarck_curve()]
     xlabels = ("time a decision, ms (one core)\nlabels: rollouts a decision",
                "time a searched play, ms (estimated)\nlabels: rollouts a decision",
@@ -815,13 +825,14 @@ def search_curve() -> None:
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
         fig.subplots_adjust(wspace=0.3)
-        for ax, xlabel, (title, ylabel, ref, ref_label, points) in zip(axes, xlabels, panels):
-            x = [p[1] for p in points]
-            y = [p[2] for p in points]
-            ax.errorbar(x, y, yerr=[[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]], marker="o",
-                        capsize=3)  # fmt: skip
-            for p in points:
-                ax.annotate(str(p[0]), (p[1], p[2]), textcoords="offset points", xytext=(4, -10), fontsize=7)
+        for ax, xlabel, (title, ylabel, ref, ref_label, series) in zip(axes, xlabels, panels):
+            for label, points in series:
+                x = [p[1] for p in points]
+                y = [p[2] for p in points]
+                ax.errorbar(x, y, yerr=[[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]], marker="o",
+                            capsize=3, label=label)  # fmt: skip
+                for p in points:
+                    ax.annotate(str(p[0]), (p[1], p[2]), textcoords="offset points", xytext=(4, -10), fontsize=7)
             ax.axhline(ref, color="grey", ls="--", lw=1, label=ref_label)
             ax.set_xscale("log")
             ax.set_xlabel(xlabel)
@@ -834,36 +845,44 @@ def search_curve() -> None:
 
 
 def _zs_curve():
+    positions = _search_positions(range(1, 11))
+    series = []
+    for suffix, label in CURVE_WAYS:
+        points: list[tuple] = []
+        series.append((label, points))
+        for budget in (25, 50, 100, 250, 500, 1000, 2000):
+            _zs_point(f"search:{budget}{suffix}", budget, positions, points)
+    return ("Zheng Shangyou: one search seat among three greedy seats", "win share (500 deals x 4 seats)", 0.25,
+            "a fair seat (greedy in its place)", series)  # fmt: skip
+
+
+def _zs_point(name, budget, positions, points):
+    """One point of the Zheng Shangyou curve: the median time of a decision (one core) and the win share."""
     from kernels import zheng_shangyou as ZK
 
-    positions = _search_positions(range(1, 11))
-    points = []
-    for budget in (25, 50, 100, 250, 500, 1000, 2000):
-        name = f"search:{budget}"
-        strat, _ = zs.strategy_table([name], 4)
-        st = rng.new_state()
-        numba.set_num_threads(1)
-        times = []
-        for P, hands, counts, turn, *rest in positions[:1] + positions:
-            rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(len(times)), np.uint64(0))
-            kind, length, key, last, passes, place, winner, rev, rec, moves, scratch, zv, n = rest
-            t0 = time.perf_counter()
-            ZK.search_play(P, hands.copy(), counts.copy(), turn, kind, length, key, last, passes, place, winner, rev,
-                           strat, st, rec, moves, scratch, zv, n)  # fmt: skip
-            times.append(time.perf_counter() - t0)
-        ms = 1e3 * statistics.median(times[1:])
-        numba.set_num_threads(max(1, os.cpu_count() or 1))
-        t = driver.run(zs.compare_spec("greedy", name, players=4), trials=500, seed=2039, progress=False,
-                       chunk_size=25).table  # fmt: skip
-        pooled = t[t.seat.isna()]
-        w = pooled[pooled.measure.str.endswith("_win")].iloc[0]
-        sc = pooled[pooled.measure.str.endswith("_score")].iloc[0]
-        lo, hi = w.ci_low + w.field_value, w.ci_high + w.field_value  # the paired interval, moved to the value
-        points.append((budget, ms, w.challenger_value, lo, hi))
-        row(f"Zheng Shangyou {name}: win share, 500 deals x 4 seats", w.challenger_value, "", None,
-            f"{ms:.2f} ms a decision; points {sc.challenger_value:+.2f} a game", digits=3)  # fmt: skip
-    return ("Zheng Shangyou: one search seat among three greedy seats", "win share (500 deals x 4 seats)", 0.25,
-            "a fair seat (greedy in its place)", points)  # fmt: skip
+    strat, _ = zs.strategy_table([name], 4)
+    st = rng.new_state()
+    numba.set_num_threads(1)
+    times = []
+    for P, hands, counts, turn, *rest in positions[:1] + positions:
+        rng.seed_state(st, np.uint64(1), np.uint64(2), np.uint64(len(times)), np.uint64(0))
+        kind, length, key, last, passes, place, winner, rev, rec, moves, scratch, zv, n = rest
+        h, c, moves = hands.copy(), counts.copy(), moves.copy()  # the search writes them (moves: its rollouts)
+        t0 = time.perf_counter()
+        ZK.search_play(P, h, c, turn, kind, length, key, last, passes, place, winner, rev,
+                       strat, st, rec, moves, scratch, zv, n)  # fmt: skip
+        times.append(time.perf_counter() - t0)
+    ms = 1e3 * statistics.median(times[1:])
+    numba.set_num_threads(max(1, os.cpu_count() or 1))
+    t = driver.run(zs.compare_spec("greedy", name, players=4), trials=500, seed=2039, progress=False,
+                   chunk_size=25).table  # fmt: skip
+    pooled = t[t.seat.isna()]
+    w = pooled[pooled.measure.str.endswith("_win")].iloc[0]
+    sc = pooled[pooled.measure.str.endswith("_score")].iloc[0]
+    lo, hi = w.ci_low + w.field_value, w.ci_high + w.field_value  # the paired interval, moved to the value
+    points.append((budget, ms, w.challenger_value, lo, hi))
+    row(f"Zheng Shangyou {name}: win share, 500 deals x 4 seats", w.challenger_value, "", None,
+        f"{ms:.2f} ms a decision; points {sc.challenger_value:+.2f} a game", digits=3)  # fmt: skip
 
 
 def _biscuits_curve():
@@ -877,22 +896,29 @@ def _biscuits_curve():
     numba.set_num_threads(1)
     base = median_time(lambda: driver.run(bi.compare_spec("planning", "planning"), trials=100, seed=5, progress=False,
                                           threads=1, chunk_size=50), repeats=3)  # fmt: skip
-    points = []
-    for budget in (25, 50, 100, 200, 400, 800):
-        name = f"search:{budget}"
-        numba.set_num_threads(1)
-        spec = bi.compare_spec("planning", name)
-        t1 = median_time(lambda: driver.run(spec, trials=100, seed=5, progress=False, threads=1, chunk_size=50),
-                         repeats=3)  # fmt: skip
-        ms = 1e3 * (t1 - base) / (100 * 2 * per_hand)
-        numba.set_num_threads(max(1, os.cpu_count() or 1))
-        t = driver.run(spec, trials=500, seed=2043, progress=False, chunk_size=25).table
-        p = t[t.team.isna()].iloc[0]
-        points.append((budget, ms, p.estimate, p.ci_low, p.ci_high))
-        row(f"Biscuits {name} team - planning: points a hand", p.estimate, "points", None,
-            f"95% {p.ci_low:+.2f} to {p.ci_high:+.2f}; {ms:.2f} ms a play, estimated", digits=2)  # fmt: skip
+    series = []
+    for suffix, label in CURVE_WAYS:
+        points: list[tuple] = []
+        series.append((label, points))
+        for budget in (25, 50, 100, 200, 400, 800):
+            _biscuits_point(f"search:{budget}{suffix}", budget, base, per_hand, points)
     return ("Biscuits: a searching team against planning", "points a hand, search - planning (500 deals)", 0.0,
-            "no gain", points)  # fmt: skip
+            "no gain", series)  # fmt: skip
+
+
+def _biscuits_point(name, budget, base, per_hand, points):
+    """One point of the Biscuits curve: the estimated time of a searched play and the team's points a hand."""
+    numba.set_num_threads(1)
+    spec = bi.compare_spec("planning", name)
+    t1 = median_time(lambda: driver.run(spec, trials=100, seed=5, progress=False, threads=1, chunk_size=50),
+                     repeats=3)  # fmt: skip
+    ms = 1e3 * (t1 - base) / (100 * 2 * per_hand)
+    numba.set_num_threads(max(1, os.cpu_count() or 1))
+    t = driver.run(spec, trials=500, seed=2043, progress=False, chunk_size=25).table
+    p = t[t.team.isna()].iloc[0]
+    points.append((budget, ms, p.estimate, p.ci_low, p.ci_high))
+    row(f"Biscuits {name} team - planning: points a hand", p.estimate, "points", None,
+        f"95% {p.ci_low:+.2f} to {p.ci_high:+.2f}; {ms:.2f} ms a play, estimated", digits=2)  # fmt: skip
 
 
 def _bismarck_curve():
@@ -919,7 +945,7 @@ def _bismarck_curve():
         row(f"Bismarck pimc ({samples} layouts a card, last 8) - heuristic", tr.estimate, "tricks", None,
             f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f}; {ms:.1f} ms a PIMC card, estimated", digits=2)  # fmt: skip
     return ("Bismarck round 1: a PIMC seat (last 8 tricks) against the heuristic",
-            "tricks a hand, pimc - heuristic (300 deals)", 0.0, "no gain", points)  # fmt: skip
+            "tricks a hand, pimc - heuristic (300 deals)", 0.0, "no gain", [("pimc", points)])  # fmt: skip
 
 
 SECTIONS = {

@@ -1,6 +1,16 @@
-"""The root of the search players (Zheng Shangyou's and Biscuits'): the candidate list of a crowded position, UCB1
-over a root's candidate actions, the rollouts' own random stream, and the final choice. Each game's search module supplies its candidates, its
-determinizations and its rollouts.
+"""The root of the search players (every game's): the candidate list of a crowded position, the two ways of
+spending a budget of rollouts on a root's candidate actions, the rollouts' own random stream, and the final
+choice. Each game's search module supplies its candidates, its determinizations and its rollouts.
+
+The two ways (``search:BUDGET`` and ``search:BUDGET:C``):
+
+* sequential halving on common determinizations (Karnin, Koren and Somekh 2013), the default: the budget split
+  into :func:`halving_rounds` rounds of equal budget; in a round every candidate still in is played out on the
+  same determinizations (and from the same rollout draws), and after it :func:`drop_worse_half`; the player takes
+  :func:`best_mean`. Two candidates on one determinization differ only by the action, so each comparison is
+  paired: the spread between determinizations, most of a rollout's variance, cancels, and one draw serves every
+  candidate;
+* UCB1 (:func:`ucb_pick`), each rollout on a determinization of its own, and :func:`most_visited` at the end.
 """
 
 from __future__ import annotations
@@ -53,6 +63,48 @@ def ucb_pick(it, A, visits, value, c):
             top = u
             a = j
     return a
+
+
+@jit_inline
+def halving_rounds(A):
+    """Sequential halving's rounds for ``A`` >= 2 candidates: ceil(log2 A), a halving after each but the last
+    (which leaves at most two candidates, of which :func:`best_mean` takes one)."""
+    R = 1
+    while (1 << R) < A:
+        R += 1
+    return R
+
+
+@jit_inline
+def halving_layouts(budget, R, S):
+    """Determinizations in a round of ``R`` with ``S`` candidates in: an equal share of the budget a round, at
+    least one."""
+    return max(1, budget // (R * S))
+
+
+@jit_inline
+def drop_worse_half(alive, A, S, visits, value):
+    """After a halving round with ``S`` of the ``A`` candidates ``alive``: out go the lowest means (of equal means
+    the later candidate) until half (rounded up) are left; returns how many are."""
+    keep = (S + 1) // 2
+    while S > keep:
+        worst = -1
+        for i in range(A):
+            if alive[i] and (worst < 0 or value[i] / visits[i] <= value[worst] / visits[worst]):
+                worst = i
+        alive[worst] = False
+        S -= 1
+    return S
+
+
+@jit_inline
+def best_mean(alive, A, visits, value):
+    """The candidate still in with the highest mean reward (of equal means the first)."""
+    best = -1
+    for i in range(A):
+        if alive[i] and (best < 0 or value[i] / visits[i] > value[best] / visits[best]):
+            best = i
+    return best
 
 
 @jit_inline

@@ -75,28 +75,30 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
     from analysis.games import biscuits_review as br
 
     assert list(bi.strategy_rows(["search:500:1.5"])[0][4:]) == [500, 1500]
+    assert list(bi.strategy_rows(["search"])[0][4:]) == [bi.SEARCH_BUDGET, -1]  # sequential halving
     spec = bo.pass_spec(hand="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", strategies=["search:10"])
     assert spec.kernel.endswith("advise_pass_search_chunks")
     t = driver.run(spec, trials=4, chunk_size=4, seed=1, progress=False).table
     assert (t[t.measure == "win"].trials == 4).all()
     doc = br.record(seed=3, strategies=["planning", "1=search:30"])
-    assert doc["strategies"]["1"] == "search:30:0.7"  # the budget and constant spelled out
+    assert doc["strategies"]["1"] == "search:30"  # the budget spelled out (sequential halving)
     sim = driver.run(bi.simulation_spec(strategies=["planning", "1=search:30"], unit="hand"), trials=1, seed=3,
                      progress=False).table  # fmt: skip
     pts = sim[(sim.measure == "team_points_per_hand") & sim.seat.notna()].set_index("seat").estimate
     assert [doc["result"]["points"][k] for k in ("NS", "EW")] == [pts[0], pts[1]]
     res = br.review(doc, seat=1, precision=0.9, max_trials=8, chunk_size=8)
-    assert "search:30:0.7" in res.meta["strategies"] and len(res.table) > 0
+    assert "search:30" in res.meta["strategies"] and len(res.table) > 0
     with pytest.raises(CardlabError, match="not available in the win table"):
         bi.win_table_spec("search")
 
 
+@pytest.mark.parametrize("explore", [-1, 700], ids=["halving", "ucb1"])
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
-def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(k):
+def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(k, explore):
     """The advisor's play positions (tests/test_biscuits_odds.py IN_HAND), each layout of a few samples taken as
     the true hands: on the same layouts (the kernel's deal of the unseen cards on the rollout stream) and the same
-    rollout draws, the reference's search (tests/reference/biscuits.py search_play: UCB1, planning rollouts by the
-    reference hand) chooses the kernel's play."""
+    rollout draws, the reference's search (tests/reference/biscuits.py search_play: sequential halving or UCB1,
+    planning rollouts by the reference hand) chooses the kernel's play."""
     from kernels.ucb import rollout_stream
     from tests.reference import biscuits as ref
     from tests.test_biscuits_game import legal_for
@@ -110,13 +112,21 @@ def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(k):
     v = {"pass_locks_out": "true" if bv[K.V_PASS_LOCKS_OUT] else "false",
          "game_end_check": "immediate" if bv[K.V_END_IMMEDIATE] else "end_of_hand"}  # fmt: skip
     budget = 30
+    # the special actions by coin and random cards (BI-9): the rollouts draw, so kernel and reference must draw
+    # from the same stream (with halving, a copy of it after each layout's draw, the same for every candidate)
+    strat = strat.copy()
+    strat[:, 2:4] = K.ACT_RANDOM
     search = strat.copy()
     search[turn] = bi.strategy_rows(["search"])[0]
     search[turn, 1:4] = strat[turn, 1:4]
-    search[turn, 4:6] = (budget, 700)
+    search[turn, 4:6] = (budget, explore)
     roll = [tuple(int(x) for x in r) for r in strat]  # the rollouts' players: planning play, the rows' policies
     assert all(r[0] == K.PLAY_PLANNING for r in roll)
     choices = 0
+
+    def _draws(st):
+        return lambda n: int(rng.below(st, n))
+
     for t, hands in _layouts(spec, 5, 3):
         kh = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
         counts = np.array([len(h) for h in hands], dtype=np.int64)
@@ -147,7 +157,8 @@ def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(k):
             return out
 
         want = ref.search_play(
-            hands, int(turn), legal, roll, draw, budget, 0.7, lambda n: int(rng.below(st_roll, n)), v,
+            hands, int(turn), legal, roll, draw, budget, None if explore < 0 else explore / 1000,
+            lambda n: int(rng.below(st_roll, n)), v, fork=lambda: _draws(st_roll.copy()),
             current=None if cur_kind == 0 else (int(cur_kind), int(cur_key)), points=tuple(int(x) for x in points0),
             outs=[-1] * int(out_count), last=int(last), passes=int(passes), out_of_trick=_codes(locked),
             phase="turn", scores=(int(score0), int(score1)), target=int(target),

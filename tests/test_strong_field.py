@@ -229,13 +229,14 @@ def test_provenance_names_each_runs_own_command_and_machine():
 def test_every_stored_run_is_still_the_current_plans_spec(game):
     """A stored run is kept only while its spec's describe and fingerprint match the current plan's
     (compute): a key added to a describe for display alone (a review found 'unit' added to the compare specs)
-    would have the long runs, hours each, computed again and their checkpoints refused."""
+    would have the long runs, hours each, computed again and their checkpoints refused. Every stored run has a
+    fingerprint: one kept on its describe alone had outlived the player its describe named (``search:250``)."""
     doc = json.loads(SF.stored_path(game).read_text())
     plan = {r.key: r for r in SF._sections(game).strong_field_runs(doc["field"])}
     for key, kept in doc["runs"].items():
         spec = plan[key].spec
         assert kept["describe"] == SF._plain(spec.describe), key
-        assert kept.get("fingerprint", spec.fingerprint()) == spec.fingerprint(), key
+        assert kept["fingerprint"] == spec.fingerprint(), key
 
 
 def test_show_prints_a_stored_computation_and_the_cli_does_not_advise_replacing_the_reports(

@@ -130,24 +130,27 @@ def test_the_search_player_as_a_model_in_records_and_reviews():
 
     strat, names = zs.strategy_table(["2=search:500:1.5"], 4)
     assert names[2] == "search:500:1.5" and list(strat[2]) == [K.POLICY_SEARCH, 0, 500, 1500]
+    strat, names = zs.strategy_table(["search"], 4)  # without C: sequential halving, explore -1
+    assert names[0] == f"search:{zs.SEARCH_BUDGET}" and list(strat[0]) == [K.POLICY_SEARCH, 0, zs.SEARCH_BUDGET, -1]
     spec = zo.odds_spec(hand="3D 4D 5D 9H", cards_left=["1=5", "2=5", "3=5"], strategies=["search:20"])
     assert spec.kernel.endswith("advise_full_chunks")
     t = driver.run(spec, trials=16, chunk_size=8, seed=1, progress=False).table
     assert (t[t.measure == "win"].trials == 16).all()
     doc = zr.record(seed=5, strategies=["0=search:40"])
-    assert doc["strategies"]["0"] == "search:40:0.7"  # the budget and constant spelled out
+    assert doc["strategies"]["0"] == "search:40"  # the budget spelled out (sequential halving)
     sim = driver.run(zs.simulation_spec(strategies=["0=search:40"]), trials=1, seed=5, progress=False).table
     winner = sim[(sim.measure == "winner") & sim.seat.notna() & (sim.successes == 1)].seat.iloc[0]
     assert doc["result"]["winner"] == winner
     res = zr.review(doc, seat=0, precision=0.2, max_trials=32, chunk_size=16)
-    assert res.meta["strategies"][0] == "search:40:0.7" and len(res.table) > 0
+    assert res.meta["strategies"][0] == "search:40" and len(res.table) > 0
 
 
-def test_the_kernel_chooses_the_reference_play_on_the_same_layouts():
+@pytest.mark.parametrize("explore", [-1, 700], ids=["halving", "ucb1"])
+def test_the_kernel_chooses_the_reference_play_on_the_same_layouts(explore):
     """Random positions (some seats out, a play on the table or a lead): the kernel's candidates are the
     reference's (tests/reference/zheng_shangyou.py search_candidates), and on the same layouts (the kernel's
-    sampler on the rollout stream, fed what the player knows) the reference's search (UCB1, greedy rollouts by the
-    reference game) chooses the kernel's play."""
+    sampler on the rollout stream, fed what the player knows) the reference's search (sequential halving or
+    UCB1, greedy rollouts by the reference game) chooses the kernel's play."""
     from kernels.ucb import rollout_stream
     from kernels.zheng_shangyou.search import MAX_CAND, _candidates
     from tests.reference import zheng_shangyou as ref
@@ -183,7 +186,7 @@ def test_the_kernel_chooses_the_reference_play_on_the_same_layouts():
             groups = {ref.classify(p, full)[:2] for p in want_set if p}
             assert len({ref.classify(p, full)[:2] for p in order if p}) == len([p for p in order if p]) == len(groups)
         strat = np.zeros((P, 4), dtype=np.int64)
-        strat[turn] = (K.POLICY_SEARCH, 0, budget, 700)
+        strat[turn] = (K.POLICY_SEARCH, 0, budget, explore)
         rec = np.zeros((P, K.G_FIELDS), dtype=np.int64)
         rec[:, K.G_NEVER_PLAYED] = [0 if p else 1 for p in played]
         st = rng.new_state()
@@ -212,7 +215,7 @@ def test_the_kernel_chooses_the_reference_play_on_the_same_layouts():
             return [sorted(ref.from_masks(int(a), int(b))) for a, b in _h]
 
         want = ref.search_play(
-            hands, turn, order, legal, full, draw, budget, 0.7, current=current, last=last, passes=passes,
+            hands, turn, order, legal, full, draw, budget, None if explore < 0 else explore / 1000, current=current, last=last, passes=passes,
             played=played, winner=winner,
         )  # fmt: skip
         assert got == want, trial

@@ -13,7 +13,17 @@ from kernels._extern import expect
 
 from ..driver import SEARCH_CHUNK, KernelSpec
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir, strategy_items
+from ..rules import (
+    HALVING_HELP,
+    GameRules,
+    load_game,
+    search_explore,
+    search_label,
+    search_setting,
+    seat_assignments,
+    seeds_dir,
+    strategy_items,
+)
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -168,20 +178,21 @@ STRATEGIES = {
     # the card play searched (kernels/biscuits/search.py); the pass and special actions as planning's
     "search": (K.PLAY_SEARCH, K.PASS_KEEP_COMBOS, K.ACT_NEVER, K.ACT_LOWEST),
 }
-#: the search player's defaults: rollouts a decision, UCB1's exploration constant; ``search:BUDGET[:C]`` sets them
-SEARCH_BUDGET, SEARCH_C = 400, 0.7
+#: the search player's rollouts a decision by default (``search:BUDGET``: spent by sequential halving on common
+#: layouts; ``search:BUDGET:C``: by UCB1 with exploration constant C; kernels/ucb.py)
+SEARCH_BUDGET = 400
 
 
 def strategy_rows(names: list[str]) -> np.ndarray:
     """The kernels' strategy rows ``[4, 6]``: play, pass, exchange and handover policies, and the search player's
-    budget and exploration * 1000 (0 for the others)."""
+    budget and exploration (UCB1's C x 1000, -1 for sequential halving; 0 and 0 for the others)."""
     rows = []
     for name in names:
         if name.partition(":")[0] != "search":
             rows.append([*STRATEGIES[name], 0, 0])
             continue
-        budget, c = search_params(name, SEARCH_BUDGET, SEARCH_C)
-        rows.append([*STRATEGIES["search"], budget, round(c * 1000)])
+        budget, c = search_setting(name, SEARCH_BUDGET)
+        rows.append([*STRATEGIES["search"], budget, search_explore(c)])
     return np.array(rows, dtype=np.int64)
 
 
@@ -220,7 +231,7 @@ def simulation_spec(
         raise CardlabError(f"bad --unit {unit!r} for {GAME}; accepted: game, hand")
     names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(names)
-    names = [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
+    names = [search_label(n, SEARCH_BUDGET) for n in names]
     args = (strat, np.int64(1 if unit == "game" else 0), np.int64(30), np.int64(4), variant_array(variants))
     return KernelSpec(
         game=GAME,
@@ -351,7 +362,7 @@ def compare_spec(field: str, challenger: str, variants: dict | None = None) -> K
             raise CardlabError(f"unknown strategy {name!r} for {GAME}; accepted: {accepted(STRATEGIES)}")
     a = strategy_rows([field] * 4)
     b = strategy_rows([challenger] * 4)
-    field, challenger = (search_label(x, SEARCH_BUDGET, SEARCH_C) for x in (field, challenger))
+    field, challenger = (search_label(x, SEARCH_BUDGET) for x in (field, challenger))
 
     def tab(counts, trials, spec):
         from ..stats import paired_difference
@@ -463,8 +474,8 @@ class Biscuits(Game):
     )
     parameterized_strategies = ("search",)
     strategy_notes = (
-        f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
-        f"exploration constant (default {SEARCH_C}); it plays in every command (not in the report's win table); as "
+        f"search:BUDGET sets the search player's rollouts a decision (default {SEARCH_BUDGET}), {HALVING_HELP}; it "
+        " plays in every command (not in the report's win table); as "
         "the models of odds or review every sampled hand searches at every turn, so give a small budget there "
         "(search:50) (seeds/biscuits.md)"
     )

@@ -41,7 +41,6 @@ from .biscuits import (
     DECK,
     GAME,
     SEARCH_BUDGET,
-    SEARCH_C,
     SEARCH_CHUNK,
     STRATEGIES,
     cards_of,
@@ -91,7 +90,7 @@ def pass_spec(
     names = [f"pass {cards_of((1 << a) | (1 << b))}" for a, b in pairs]
     models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(models)
-    models = [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in models]
+    models = [search_label(n, SEARCH_BUDGET) for n in models]
     args = (np.int64(seat), np.uint64(mask), pool, gives, np.int64(starter), strat, variant_array(variants))
     return advisor_spec(
         GAME, "kernels.biscuits:" + ("advise_pass_search_chunks" if searches(strat) else "advise_pass_chunks"), args,
@@ -377,7 +376,7 @@ def state_spec(
             vals, names, fkind = cards, [f"return {cards_of(c)}" for c in cards], K.F_RETURN
     models = seat_assignments(strategies, 4, DEFAULT_MODEL, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(models)
-    models = [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in models]
+    models = [search_label(n, SEARCH_BUDGET) for n in models]
     args = (
         np.int64(seat), known_at, pool, counts, np.array([h0, h1], dtype=np.int64), np.int64(len(finished)),
         np.int64(turn), np.int64(last), np.int64(cur_kind), np.int64(cur_key), np.int64(passes), np.int64(locked),

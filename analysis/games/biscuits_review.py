@@ -40,7 +40,6 @@ from .biscuits import (
     DEFAULT_STRATEGY,
     GAME,
     SEARCH_BUDGET,
-    SEARCH_C,
     STRATEGIES,
     cards_of,
     classify_mask,
@@ -115,7 +114,7 @@ def _record(seed: int, trial: int, players, variants, strategies) -> dict:
     full = rules().resolve_variants(variants)
     names = seat_assignments(strategies, 4, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
     strat = strategy_rows(names)
-    names = [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
+    names = [search_label(n, SEARCH_BUDGET) for n in names]
     key0, key1 = split_seed(seed)
     hands0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros((3 * K.MAX_TURNS, 3), dtype=np.int64)

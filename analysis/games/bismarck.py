@@ -18,7 +18,17 @@ from kernels._extern import expect, prefetch
 
 from ..driver import KernelSpec, compile_note
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_params, seat_assignments, seeds_dir, strategy_items
+from ..rules import (
+    HALVING_HELP,
+    GameRules,
+    load_game,
+    search_explore,
+    search_label,
+    seat_assignments,
+    seeds_dir,
+    strategy_items,
+)
+from ..rules import search_setting as rules_search_setting
 from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, SolveRequest
 
@@ -47,15 +57,13 @@ SEARCH_BUDGET = 400
 def search_setting(name: str) -> tuple[int, float | None]:
     """A search player's name to (rollouts a card, UCB1's exploration constant, or None: sequential halving);
     refused in one line when malformed."""
-    budget, c = search_params(name, SEARCH_BUDGET, 0.0, without_c="sequential halving on common layouts", unit="card")
-    return budget, (c if name.count(":") == 2 else None)
+    return rules_search_setting(name, SEARCH_BUDGET, unit="card")
 
 
 def _search_label(name: str) -> str:
     """``search`` -> ``search:400``; ``search:400:0.7`` as given (UCB1's constant in thousandths, as the kernel
     reads it)."""
-    budget, c = search_setting(name)
-    return f"search:{budget}" if c is None else f"search:{budget}:{round(c * 1000) / 1000:g}"
+    return search_label(name, SEARCH_BUDGET)
 
 
 #: variant -> (slot, value codes); game_length/target_score are filled separately
@@ -134,7 +142,7 @@ def player_array(pimc_from: int | None = PIMC_FROM, samples: int | None = PIMC_S
     pv[K.P_PIMC_FROM] = pimc_from
     pv[K.P_SAMPLES] = samples
     pv[K.P_BUDGET] = budget
-    pv[K.P_EXPLORE] = -1 if c is None else round(c * 1000)
+    pv[K.P_EXPLORE] = search_explore(c)
     return pv
 
 
@@ -776,9 +784,7 @@ class Bismarck(Game):
     id = GAME
     parameterized_strategies = ("search",)
     strategy_notes = (
-        f"search:BUDGET sets the search player's rollouts a card (default {SEARCH_BUDGET}), spent by sequential "
-        "halving on common layouts, at least one layout a halving round (search:BUDGET:C: by UCB1 with "
-        "exploration constant C, a layout a rollout), one "
+        f"search:BUDGET sets the search player's rollouts a card (default {SEARCH_BUDGET}), {HALVING_HELP}; one "
         "setting for every search seat of a run; it searches from the first "
         "trick, to the end in the misere, and in rounds 1-3 plays as pimc from --pimc-from cards. pimc-infer is "
         "pimc whose sampled layouts are those in which the other two seats' cards so far are the ones the "

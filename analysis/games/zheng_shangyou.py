@@ -15,7 +15,17 @@ from kernels._extern import expect
 
 from ..driver import SEARCH_CHUNK, KernelSpec, compile_note
 from ..errors import CardlabError, accepted
-from ..rules import GameRules, load_game, search_label, search_params, seat_assignments, seeds_dir, strategy_items
+from ..rules import (
+    HALVING_HELP,
+    GameRules,
+    load_game,
+    search_explore,
+    search_label,
+    search_setting,
+    seat_assignments,
+    seeds_dir,
+    strategy_items,
+)
 from ..tables import Result, fixed_by_rules, frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
@@ -293,10 +303,11 @@ STRATEGIES = {
     "greedy-hold": (K.POLICY_GREEDY, K.BOMB_HOLD, 0),
     "greedy-stop": (K.POLICY_GREEDY, K.BOMB_STOP, 3),
     "planning": (K.POLICY_PLANNING, K.BOMB_STOP, 3),
-    "search": (K.POLICY_SEARCH, 0, 1000),  # budget (rollouts a decision); exploration below (kernels/.../search.py)
+    "search": (K.POLICY_SEARCH, 0, 1000),  # budget (rollouts a decision); how it is spent below (kernels/ucb.py)
 }
-#: the search player's defaults: rollouts a decision, UCB1's exploration constant; ``search:BUDGET[:C]`` sets them
-SEARCH_BUDGET, SEARCH_C = 1000, 0.7
+#: the search player's rollouts a decision by default (``search:BUDGET``: spent by sequential halving on common
+#: layouts; ``search:BUDGET:C``: by UCB1 with exploration constant C; kernels/ucb.py)
+SEARCH_BUDGET = 1000
 FEATURES = {
     "3D": (0, 0),
     "RJ": (0, 53),
@@ -336,17 +347,17 @@ def _table(players: int | None, variants: dict | None):
 
 def strategy_table(spec: list[str] | None, P: int) -> tuple[np.ndarray, list[str]]:
     """Per-seat strategy rows (policy, bomb policy, threshold, 0; the search player: policy, 0, budget,
-    exploration * 1000) from ``--strategy`` values."""
+    exploration: UCB1's C x 1000, -1 for sequential halving) from ``--strategy`` values."""
     names = seat_assignments(spec, P, DEFAULT_STRATEGY, STRATEGIES, parameterized=("search",))
     rows = np.array([_strategy_row(n) for n in names], dtype=np.int64)
-    return rows, [search_label(n, SEARCH_BUDGET, SEARCH_C) for n in names]
+    return rows, [search_label(n, SEARCH_BUDGET) for n in names]
 
 
 def _strategy_row(name: str) -> list[int]:
     if name.partition(":")[0] != "search":
         return [*STRATEGIES[name], 0]
-    budget, c = search_params(name, SEARCH_BUDGET, SEARCH_C)
-    return [K.POLICY_SEARCH, 0, budget, round(c * 1000)]
+    budget, c = search_setting(name, SEARCH_BUDGET)
+    return [K.POLICY_SEARCH, 0, budget, search_explore(c)]
 
 
 def needs_full(strat: np.ndarray) -> bool:
@@ -544,7 +555,7 @@ def card_value_spec(
             f"{feature} is not in this deck (deck={full['deck']}); features there: "
             + ", ".join(f for f, (k, t) in FEATURES.items() if k != 0 or t in set(np.asarray(deck).tolist()))
         )
-    strat, _ = strategy_table([strategy], P)
+    strat, names = strategy_table([strategy], P)
 
     def tab(counts, trials, spec):
         c = np.asarray(counts)
@@ -563,7 +574,7 @@ def card_value_spec(
         args=(np.int64(P), deck, n_deal, strat, np.int64(kind), np.int64(target), zv),
         n_counts=2 + K.PAIR_STATS,
         tabulate=tab,
-        describe={"players": P, "variants": full, "feature": feature, "strategy": strategy, "analysis": "card value"},
+        describe={"players": P, "variants": full, "feature": feature, "strategy": names[0], "analysis": "card value"},
         precision_measures=("value_of_holding_win",),
         chunk_size=chunk_for(strat),
         counted_measures=(),  # a table of zero counts has every row
@@ -713,8 +724,8 @@ class ZhengShangyou(Game):
         "name is prefixed: challenger_minus_field_win, challenger_minus_field_score, and so on."
     )
     strategy_notes = (
-        f"search:BUDGET[:C] sets the search player's rollouts a decision (default {SEARCH_BUDGET}) and its "
-        f"exploration constant (default {SEARCH_C}); it plays in every command; as the models of odds or review every sampled "
+        f"search:BUDGET sets the search player's rollouts a decision (default {SEARCH_BUDGET}), {HALVING_HELP}; it "
+        " plays in every command; as the models of odds or review every sampled "
         "game searches at every turn, so give a small budget there (search:50) (seeds/zheng-shangyou.md)"
     )
     simulate_options = (

@@ -2,17 +2,23 @@
 card play (BI-8, BI-9); its partner pass and special actions are its row's policies.
 
 At its turn the player lists its candidate plays (every legal play, and the pass when following; on a lead with
-many plays, the cheapest of each kind), then spends its budget of rollouts on them by UCB1: each rollout deals the
-unseen cards anew (the three other hands drawn uniformly from the cards it has not seen, each seat's count kept),
-plays the candidate and then the hand to its end with planning players at every seat (:func:`.hand._bi_loop_for`
-with the constant 0: compiled without search), and scores its team's points in the hand against the other
-team's. It plays the candidate tried most often (ties: the higher mean); a play that empties its hand is played at once. Its draws come
-from the strategy stream it is given.
+many plays, the cheapest of each kind), then spends its budget of rollouts on them. A rollout deals the unseen
+cards anew (the three other hands drawn uniformly from the cards it has not seen, each seat's count kept), plays
+the candidate and then the hand to its end with planning players at every seat (:func:`.hand._bi_loop_for` with
+the constant 0: compiled without search), and scores its team's points in the hand against the other team's. A
+play that empties its hand is played at once.
+
+How the budget is spent (kernels/ucb.py): ``search:BUDGET``, the default, by sequential halving on common
+determinizations (every candidate still in played out on the same layouts and from the same draws, the worse
+half out after each round, the best mean played); ``search:BUDGET:C`` by UCB1 with exploration constant C, each
+rollout on a layout of its own, the play tried most often played (ties: the higher mean). Its draws come from the
+strategy stream it is given.
 
 What the player knows: its hand, every seat's card count, the cards played, the trick. It does not use the two
 cards it passed to its partner (they may still be there): an information loss, not a leak.
 
-Strategy row: ``strat[seat] = (PLAY_SEARCH, pass, exchange, handover, budget, exploration * 1000)``.
+Strategy row: ``strat[seat] = (PLAY_SEARCH, pass, exchange, handover, budget, exploration * 1000)``, exploration
+-1 for sequential halving.
 """
 
 from __future__ import annotations
@@ -22,9 +28,18 @@ from numba import types
 
 from .. import rng
 from .._extern import extern
-from .._jit import jit
-from ..bits import low_index, popcount, sort_prefix
-from ..ucb import lowest_per_group, most_visited, rollout_stream, ucb_pick
+from .._jit import jit, jit_inline
+from ..bits import copy_rows, low_index, popcount, sort_prefix
+from ..ucb import (
+    best_mean,
+    drop_worse_half,
+    halving_layouts,
+    halving_rounds,
+    lowest_per_group,
+    most_visited,
+    rollout_stream,
+    ucb_pick,
+)
 from .combinations import K_NONE, classify, generate_moves
 from .hand import F_PLAY, PH_TURN, _bi_loop_for
 from .players import H_FIELDS, PLAY_PLANNING
@@ -33,6 +48,48 @@ from .players import H_FIELDS, PLAY_PLANNING
 MAX_CAND = 48
 #: the team points (the hand's difference) that count as a full reward or a full loss in a rollout
 POINTS_SPAN = 13.0
+
+
+@jit_inline
+def _deal(st_roll, hand, counts, turn, pool, m, deck, h):
+    """A determinization into ``h``: the other hands dealt anew from ``pool[:m]`` in seat order, each seat's
+    count kept (``deck`` a work copy)."""
+    for i in range(m):
+        deck[i] = pool[i]
+    i = 0
+    for s in range(4):
+        if s == turn:
+            h[s] = hand
+            continue
+        h[s] = np.uint64(0)
+        for _ in range(counts[s]):
+            j = i + rng.below(st_roll, m - i)
+            card = deck[j]
+            deck[j] = deck[i]
+            deck[i] = card
+            h[s] |= np.uint64(1) << np.uint64(card)
+            i += 1
+
+
+@jit_inline
+def _reward(h, cnt, counts, pts, points, out_count, turn, last, cur_kind, cur_key, passes, locked, play, roll,
+            st_roll, rrec, moves, bv, score0, score1, target):  # fmt: skip
+    """One rollout on the layout ``h`` (played out in place): ``play`` at ``turn``, then the hand to its end by
+    the players ``roll``; the reward in [0, 1], 1/2 + 1/2 of the team's point lead in the hand over POINTS_SPAN,
+    clipped."""
+    for s in range(4):
+        cnt[s] = counts[s]
+    pts[0] = points[0]
+    pts[1] = points[1]
+    for s in range(4):
+        for f in range(H_FIELDS):
+            rrec[s, f] = 0
+    p0, p1 = _bi_loop_for(
+        h, cnt, pts, out_count, turn, last, cur_kind, cur_key, passes, locked, np.int64(PH_TURN), np.int64(F_PLAY),
+        play, roll, st_roll, rrec, moves, bv, score0, score1, target, rrec[:0], 0,
+    )  # fmt: skip
+    d = (p0 - p1) if turn % 2 == 0 else (p1 - p0)
+    return 0.5 + 0.5 * min(max(d / POINTS_SPAN, -1.0), 1.0)
 
 
 def _search_play(
@@ -71,9 +128,8 @@ def _search_play(
             A += 1
     if A == 1:
         return cand[0]
-    budget = max(strat[turn, 4], A)
-    c = strat[turn, 5] / 1000.0
-    team = turn % 2
+    budget = strat[turn, 4]
+    c = strat[turn, 5] / 1000.0  # below 0: sequential halving
     # the unseen cards: the other hands
     pool = np.zeros(52, dtype=np.int64)
     m = 0
@@ -96,38 +152,36 @@ def _search_play(
     rollout_stream(st, st_roll)
     visits = np.zeros(A, dtype=np.int64)
     value = np.zeros(A, dtype=np.float64)
-    for it in range(budget):
+    if c < 0:
+        # sequential halving on common determinizations (kernels/ucb.py): each candidate still in is played out
+        # on the same layout and from the same draws (a copy of the rollout stream after the layout's), so two
+        # candidates differ only by the play
+        h0 = np.zeros(4, dtype=np.uint64)
+        st_cand = rng.new_state()
+        alive = np.ones(A, dtype=np.bool_)
+        S = A
+        R = halving_rounds(A)
+        for rnd in range(R):
+            for _ in range(halving_layouts(budget, R, S)):
+                _deal(st_roll, hand, counts, turn, pool, m, deck, h0)
+                for a in range(A):
+                    if alive[a]:
+                        copy_rows(h, h0)
+                        copy_rows(st_cand, st_roll)
+                        visits[a] += 1
+                        value[a] += _reward(h, cnt, counts, pts, points, out_count, turn, last, cur_kind, cur_key,
+                                            passes, locked, cand[a], roll, st_cand, rrec, moves, bv, score0, score1,
+                                            target)  # fmt: skip
+            if rnd < R - 1:
+                S = drop_worse_half(alive, A, S, visits, value)
+        return cand[best_mean(alive, A, visits, value)]
+    for it in range(max(budget, A)):
         a = ucb_pick(it, A, visits, value, c)
         # a determinization: the other hands dealt anew from the pool, each seat's count kept
-        for i in range(m):
-            deck[i] = pool[i]
-        i = 0
-        for s in range(4):
-            cnt[s] = counts[s]
-            if s == turn:
-                h[s] = hand
-                continue
-            h[s] = np.uint64(0)
-            for _ in range(counts[s]):
-                j = i + rng.below(st_roll, m - i)
-                card = deck[j]
-                deck[j] = deck[i]
-                deck[i] = card
-                h[s] |= np.uint64(1) << np.uint64(card)
-                i += 1
-        pts[0] = points[0]
-        pts[1] = points[1]
-        for s in range(4):
-            for f in range(H_FIELDS):
-                rrec[s, f] = 0
-        p0, p1 = _bi_loop_for(
-            h, cnt, pts, out_count, turn, last, cur_kind, cur_key, passes, locked, np.int64(PH_TURN),
-            np.int64(F_PLAY), cand[a], roll,
-            st_roll, rrec, moves, bv, score0, score1, target, rrec[:0], 0,
-        )  # fmt: skip
-        d = (p0 - p1) if team == 0 else (p1 - p0)
+        _deal(st_roll, hand, counts, turn, pool, m, deck, h)
         visits[a] += 1
-        value[a] += 0.5 + 0.5 * min(max(d / POINTS_SPAN, -1.0), 1.0)
+        value[a] += _reward(h, cnt, counts, pts, points, out_count, turn, last, cur_kind, cur_key, passes, locked,
+                            cand[a], roll, st_roll, rrec, moves, bv, score0, score1, target)  # fmt: skip
     best = most_visited(A, visits, value)
     return cand[best]
 

@@ -44,7 +44,7 @@ from .. import rng
 from .._jit import jit, jit_inline
 from ..bits import low_index, popcount
 from ..dd import LANE, ONE, lane, legal_cards
-from ..ucb import most_visited, rollout_stream, ucb_pick
+from ..ucb import best_mean, drop_worse_half, halving_layouts, halving_rounds, most_visited, rollout_stream, ucb_pick
 from .layout import V_WIDOW
 from .pimc import draw_hidden, hidden_ways
 from .players import heuristic_card
@@ -176,18 +176,14 @@ def search_card(
     seen_all = played | known_out
     widow_seen = widow_out
     if explore < 0:
-        # sequential halving (Karnin, Koren and Somekh 2013) on common layouts: R = ceil(log2 A) rounds, each
-        # with an equal share of the budget; in a round every candidate still in plays on the same layouts, and
-        # after it the worse half (by the mean over all its rollouts) drops out. A rollout's players are
-        # deterministic, so two candidates on one layout differ only by the card: the comparison is paired,
-        # and a draw serves every candidate
+        # sequential halving on common layouts (kernels/ucb.py). A rollout's players are deterministic, so two
+        # candidates on one layout differ only by the card: the comparison is paired, and a draw serves every
+        # candidate
         alive = np.ones(A, dtype=np.bool_)
         S = A
-        R = 1
-        while (1 << R) < A:
-            R += 1
+        R = halving_rounds(A)
         for rnd in range(R):
-            for _ in range(max(1, budget // (R * S))):
+            for _ in range(halving_layouts(budget, R, S)):
                 draw_hidden(unknown, voids[a], voids[b], n_a, n_b, st_roll, ways, scratch)
                 if p != exchanger:
                     widow_seen = unknown & ~scratch[0] & ~scratch[1] if widow else np.uint64(0)
@@ -198,19 +194,8 @@ def search_card(
                                             must_trump, seen_all, widow_seen, exchanger, full, work, remaining, t0,
                                             rtype, role, bv)  # fmt: skip
             if rnd < R - 1:
-                keep = (S + 1) // 2
-                while S > keep:  # out goes the lowest mean (of equal means the later candidate)
-                    worst = -1
-                    for i in range(A):
-                        if alive[i] and (worst < 0 or value[i] / visits[i] <= value[worst] / visits[worst]):
-                            worst = i
-                    alive[worst] = False
-                    S -= 1
-        best = -1
-        for i in range(A):  # the highest mean (of equal means the first candidate)
-            if alive[i] and (best < 0 or value[i] / visits[i] > value[best] / visits[best]):
-                best = i
-        return cand[best]
+                S = drop_worse_half(alive, A, S, visits, value)
+        return cand[best_mean(alive, A, visits, value)]
     c = explore / 1000.0
     for it in range(max(budget, A)):
         i = ucb_pick(it, A, visits, value, c)

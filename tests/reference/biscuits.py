@@ -9,6 +9,8 @@ import math
 from collections import Counter
 from itertools import combinations
 
+from .search import halving
+
 PLAIN = {1: "Single", 2: "Pair", 3: "Triple"}
 
 
@@ -370,14 +372,16 @@ def _keep_combos(hand, v):
 SEARCH_POINTS_SPAN = 13.0  # the team points a hand counted as a full reward or loss
 
 
-def search_play(hands, turn, legal, roll, draw, budget, c, below, v=None, *, current=None, **state):
-    """The search player's play in plain Python (``None`` a pass): a play that empties its hand at once; else UCB1
-    over the candidates (the pass first when following, then the legal plays in the order of their card masks;
-    each once in turn, then the highest mean + c sqrt(ln it / visits), ties to the first), each rollout a layout
-    from ``draw()`` on which the candidate is played and the hand finished by the players ``roll`` (the
-    kernel's rows, planning play); the reward 1/2 + 1/2 of the team's point lead in the hand over
-    SEARCH_POINTS_SPAN, clipped. ``below``: the rollouts' draws; ``state``: :func:`play_from`'s position keywords.
-    Returns the candidate tried most (ties: the higher mean, then the first)."""
+def search_play(hands, turn, legal, roll, draw, budget, c, below, v=None, *, fork=None, current=None, **state):
+    """The search player's play in plain Python (``None`` a pass): a play that empties its hand at once; else the
+    candidates (the pass first when following, then the legal plays in the order of their card masks), each
+    rollout a layout from ``draw()`` on which the candidate is played and the hand finished by the players
+    ``roll`` (the kernel's rows, planning play); the reward 1/2 + 1/2 of the team's point lead in the hand over
+    SEARCH_POINTS_SPAN, clipped. ``state``: :func:`play_from`'s position keywords. ``c`` None: sequential halving
+    (:func:`tests.reference.search.halving`), each candidate's rollout drawing from ``fork()`` (the rollouts'
+    draws as they stand after the layout's, the same for every candidate); else UCB1 (each candidate once in turn,
+    then the highest mean + c sqrt(ln it / visits), ties to the first), a layout a rollout, the rollouts drawing
+    from ``below``, and the candidate tried most (ties: the higher mean, then the first)."""
     options = sorted(legal(hands[turn], current), key=lambda p: sum(1 << x for x in p))
     for p in options:
         if len(p) == len(hands[turn]):
@@ -387,6 +391,15 @@ def search_play(hands, turn, legal, roll, draw, budget, c, below, v=None, *, cur
     if len(order) == 1:
         return order[0]
     team = turn % 2
+
+    def reward(i, layout, draws):
+        points, _f, _s = play_from(layout, turn, roll, legal, draws, v, current=current, force=("play", order[i]),
+                                   **state)  # fmt: skip
+        d = points[team] - points[1 - team]
+        return 0.5 + 0.5 * min(max(d / SEARCH_POINTS_SPAN, -1.0), 1.0)
+
+    if c is None:
+        return order[halving(len(order), budget, draw, lambda i, layout: reward(i, layout, fork()))]
     visits = [0] * len(order)
     value = [0.0] * len(order)
     for it in range(max(budget, len(order))):
@@ -395,10 +408,6 @@ def search_play(hands, turn, legal, roll, draw, budget, c, below, v=None, *, cur
         else:
             ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(len(order))]
             i = max(range(len(order)), key=lambda j: (ucb[j], -j))
-        points, _f, _s = play_from(
-            draw(), turn, roll, legal, below, v, current=current, force=("play", order[i]), **state
-        )
-        d = points[team] - points[1 - team]
         visits[i] += 1
-        value[i] += 0.5 + 0.5 * min(max(d / SEARCH_POINTS_SPAN, -1.0), 1.0)
+        value[i] += reward(i, draw(), below)
     return order[max(range(len(order)), key=lambda j: (visits[j], value[j] / visits[j], -j))]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import math
 
+from .search import halving
+
 ROLES = ("dealer", "left", "right")
 HCP = {9: 1, 10: 2, 11: 3, 12: 4}
 
@@ -343,9 +345,7 @@ def search_card(
     % 3's then (p + 2) % 3's), on which the card is played and the hand finished by heuristic players; the reward
     half quota met (BM-6), half the share of the remaining tricks taken (avoided in the misere).
     ``widow_seen(layout)``: what the exchanger knows to be out of play on that layout. ``c`` None: sequential
-    halving (ceil(log2 A) rounds of budget // (rounds x candidates in) layouts, each layout played by every
-    candidate in, the worse half by mean out after each round, the best mean played; ties: the earlier candidate
-    stays and is played); else UCB1 with constant ``c``, a layout a rollout, the most tried played."""
+    halving (:func:`tests.reference.search.halving`); else UCB1 with constant ``c``, a layout a rollout, the most tried played."""
     v = {**DEFAULTS, **(variants or {})}
     misere = round_no == 4
     full = {s * 16 + r for s in range(4) for r in range(13)}
@@ -377,18 +377,7 @@ def search_card(
         return 0.5 * made + 0.5 * (1.0 - share if misere else share)
 
     if c is None:
-        alive = list(range(len(cand)))
-        rounds = math.ceil(math.log2(len(cand)))
-        for rnd in range(rounds):
-            for _ in range(max(1, budget // (rounds * len(alive)))):
-                layout = layout_of(*draw())
-                for i in alive:
-                    visits[i] += 1
-                    value[i] += reward(layout, cand[i])
-            if rnd < rounds - 1:
-                alive = sorted(alive, key=lambda j: (-value[j] / visits[j], j))[: (len(alive) + 1) // 2]
-                alive.sort()
-        return cand[min(alive, key=lambda j: (-value[j] / visits[j], j))]
+        return cand[halving(len(cand), budget, lambda: layout_of(*draw()), lambda i, layout: reward(layout, cand[i]))]
     for it in range(max(budget, len(cand))):
         if it < len(cand):
             i = it

@@ -13,6 +13,8 @@ import math
 from collections import Counter
 from itertools import combinations
 
+from .search import halving
+
 
 def to_masks(play) -> tuple[int, int]:
     """A multiset of codes as the kernel's (cards held at least once, cards held twice)."""
@@ -537,11 +539,24 @@ def search_candidates(hand, current, legal, v=None):
 
 
 def search_play(hands, turn, order, legal, v, draw, budget, c, *, current, last, passes, played, winner):
-    """The search player's action in plain Python: UCB1 (each candidate of ``order`` once in turn, then the highest
-    mean + c sqrt(ln it / visits), ties to the first) over ``budget`` rollouts; each rollout a layout from
-    ``draw()`` (every hand, the player's own unchanged) on which the candidate is played and the game finished by
-    greedy players (bombs early); the reward half for going out first, half for the score clipped to
-    +-SEARCH_SPAN and mapped to [0, 1]. Returns the candidate tried most (ties: the higher mean, then the first)."""
+    """The search player's action in plain Python. Each rollout a layout from ``draw()`` (every hand, the player's
+    own unchanged) on which the candidate is played and the game finished by greedy players (bombs early); the
+    reward half for going out first, half for the score clipped to +-SEARCH_SPAN and mapped to [0, 1].
+    ``c`` None: sequential halving (:func:`tests.reference.search.halving`: every candidate still in on each layout
+    drawn); else UCB1 (each candidate of ``order`` once in turn, then the highest mean + c sqrt(ln it / visits),
+    ties to the first) over ``budget`` rollouts, a layout each, and the candidate tried most (ties: the higher
+    mean, then the first)."""
+
+    def reward(i, layout):
+        w, _l, scores, _p, _t = play_game(
+            layout, turn, [(1, 0, 0)] * len(hands), legal, None, v, current=current, last=last, passes=passes,
+            played=played, winner=winner, first=order[i],
+        )  # fmt: skip
+        sc = min(max(scores[turn], -SEARCH_SPAN), SEARCH_SPAN)
+        return 0.5 * (w == turn) + 0.25 * (1.0 + sc / SEARCH_SPAN)
+
+    if c is None:
+        return order[halving(len(order), budget, draw, reward)]
     A = len(order)
     visits = [0] * A
     value = [0.0] * A
@@ -551,12 +566,6 @@ def search_play(hands, turn, order, legal, v, draw, budget, c, *, current, last,
         else:
             ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(A)]
             i = max(range(A), key=lambda j: (ucb[j], -j))
-        layout = draw()
-        w, _l, scores, _p, _t = play_game(
-            layout, turn, [(1, 0, 0)] * len(hands), legal, None, v, current=current, last=last, passes=passes,
-            played=played, winner=winner, first=order[i],
-        )  # fmt: skip
-        sc = min(max(scores[turn], -SEARCH_SPAN), SEARCH_SPAN)
         visits[i] += 1
-        value[i] += 0.5 * (w == turn) + 0.25 * (1.0 + sc / SEARCH_SPAN)
+        value[i] += reward(i, draw())
     return order[max(range(A), key=lambda j: (visits[j], value[j] / visits[j], -j))]

@@ -134,7 +134,8 @@ HALVING = "sequential halving on common layouts"
 #: spent as about two rollouts a candidate (1 + 1/2 + 1/4 ...)
 HALVING_HELP = (
     f"spent by {HALVING} (at least one layout a halving round: at the least about two rollouts a candidate, "
-    "whatever the budget); search:BUDGET:C spends it by UCB1 with exploration constant C, a layout a rollout"
+    "whatever the budget); search:BUDGET:C spends it by UCB1 with exploration constant C instead (rewards in "
+    "[0, 1]; 0.7 was the default before halving), a layout a rollout, at least one rollout a candidate"
 )
 
 

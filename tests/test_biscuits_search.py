@@ -62,6 +62,18 @@ def test_a_searching_team_beats_a_planning_team_on_the_same_deals():
     assert pooled.ci_low > 0, pooled
 
 
+def test_the_verdict_names_the_players_as_the_header_does():
+    """compare's one-line verdict names a search player with its budget, as the header and the rows do (it had
+    said 'search against planning' where the header said search:400)."""
+    from analysis.games import get
+    from analysis.games.base import RunOptions
+
+    r = get("biscuits").compare("planning", "search:20", run=RunOptions(trials=16, seed=1, progress=False))
+    assert r.meta["verdict"].startswith("search:20 against planning (pooled over the teams)"), r.meta["verdict"]
+    r = get("biscuits").compare("search", "planning", run=RunOptions(trials=4, seed=1, progress=False))
+    assert r.meta["verdict"].startswith(f"planning against search:{bi.SEARCH_BUDGET} "), r.meta["verdict"]
+
+
 @pytest.mark.parametrize("name", ["search:0", "search:x", "search:10:-1", "search:1:2:3"])
 def test_bad_search_names_are_refused(name):
     with pytest.raises(CardlabError, match="bad strategy"):

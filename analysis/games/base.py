@@ -362,6 +362,9 @@ class Game:
         # "too few for an interval" goes by the run's trials (deals), not a row's count: a pooled row counts each
         # deal once per seat, team or role that switched, and the pooled and a role's verdict must agree
         few = result.meta["trials"] < FEW_TRIALS
+        # the players as the spec labels them (a search player's budget spelled out), as the header names them
+        said = spec.describe if isinstance(spec.describe, dict) else {}
+        field, challenger = str(said.get("field", field)), str(said.get("challenger", challenger))
         result.meta["verdict"] = paired_verdict(
             t, spec.precision_measures[0], field, challenger, key, value, words, self.compare_unit, few
         )

@@ -814,14 +814,14 @@ def search_curve() -> None:
     deals, each role in turn, its tricks gained against the time of a PIMC card (the extra time over the
     all-heuristic comparison divided by the PIMC seat's 8 cards); and the search player from the first trick
     (rollouts alone, round 3, named trumps, where issue 37's +0.6 goal is hardest) against the heuristic on 300
-    deals, each role in turn, its tricks gained against the time of a searched card (estimated as for PIMC, over
-    its 15 chosen cards). The search players' panels have a line for each way of spending the budget: sequential
+    deals, each role in turn, its tricks gained against the time of a card of the searching seat (estimated as for
+    PIMC: the extra time over its first 15 cards, forced ones included, which it plays without a rollout). The search players' panels have a line for each way of spending the budget: sequential
     halving (the default) and UCB1 with C 0.7."""
     panels = [_zs_curve(), _biscuits_curve(), _bismarck_curve(), _bismarck_search_curve()]
     xlabels = ("time a decision, ms (one core)\nlabels: rollouts a decision",
                "time a searched play, ms (estimated)\nlabels: rollouts a decision",
                "time a PIMC card, ms (estimated, all cores)\nlabels: layouts a card",
-               "time a searched card, ms (estimated, all cores)\nlabels: rollouts a card")  # fmt: skip
+               "time a card of the search seat, ms (estimated, all cores)\nlabels: rollouts a card")  # fmt: skip
     import matplotlib.pyplot as plt
 
     from analysis.plots import STYLE
@@ -835,10 +835,11 @@ def search_curve() -> None:
             for label, points in series:
                 x = [p[1] for p in points]
                 y = [p[2] for p in points]
-                ax.errorbar(x, y, yerr=[[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]], marker="o",
-                            capsize=3, label=label)  # fmt: skip
-                for p in points:
-                    ax.annotate(str(p[0]), (p[1], p[2]), textcoords="offset points", xytext=(4, -10), fontsize=7)
+                drawn = ax.errorbar(x, y, yerr=[[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]],
+                                    marker="o", capsize=3, label=label)  # fmt: skip
+                for p in points:  # each budget's label in its line's colour
+                    ax.annotate(str(p[0]), (p[1], p[2]), textcoords="offset points", xytext=(4, -10), fontsize=7,
+                                color=drawn.lines[0].get_color())  # fmt: skip
             ax.axhline(ref, color="grey", ls="--", lw=1, label=ref_label)
             ax.set_xscale("log")
             ax.set_xlabel(xlabel)
@@ -974,13 +975,14 @@ def _bismarck_search_curve(deals=300):
             t0 = time.perf_counter()
             t = driver.run(spec, trials=deals, seed=3810, progress=False, chunk_size=10).table
             el = time.perf_counter() - t0
-            # the extra time over the all-heuristic run, per searched card: 3 roles a deal, 15 chosen cards each
+            # the extra time over the all-heuristic run, per card of the search seat: 3 roles a deal, its first 15
+            # cards each (the last is forced; a forced card or one run of equal cards costs no rollout)
             ms = max(1e-3, 1e3 * (el - base) * (os.cpu_count() or 1) / (deals * 3 * 15))
             tr = t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
             points.append((budget, ms, tr.estimate, tr.ci_low, tr.ci_high))
             row(f"Bismarck round {rnd} search:{budget}{suffix} from the first trick - heuristic", tr.estimate,
-                "tricks", None, f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f}; {ms:.2f} ms a searched card, "
-                "estimated", digits=2)  # fmt: skip
+                "tricks", None, f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f}; {ms:.2f} ms a card of the search "
+                "seat, estimated", digits=2)  # fmt: skip
     return (f"Bismarck round {rnd}: a search seat from the first trick against the heuristic",
             f"tricks a hand, search - heuristic ({deals} deals)", 0.0, "no gain", series)  # fmt: skip
 

@@ -475,7 +475,7 @@ class Biscuits(Game):
     parameterized_strategies = ("search",)
     strategy_notes = (
         f"search:BUDGET sets the search player's rollouts a decision (default {SEARCH_BUDGET}), {HALVING_HELP}; it "
-        " plays in every command (not in the report's win table); as "
+        "plays in every command (not in the report's win table); as "
         "the models of odds or review every sampled hand searches at every turn, so give a small budget there "
         "(search:50) (seeds/biscuits.md)"
     )

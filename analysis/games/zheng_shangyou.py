@@ -725,7 +725,7 @@ class ZhengShangyou(Game):
     )
     strategy_notes = (
         f"search:BUDGET sets the search player's rollouts a decision (default {SEARCH_BUDGET}), {HALVING_HELP}; it "
-        " plays in every command; as the models of odds or review every sampled "
+        "plays in every command; as the models of odds or review every sampled "
         "game searches at every turn, so give a small budget there (search:50) (seeds/zheng-shangyou.md)"
     )
     simulate_options = (

@@ -162,13 +162,13 @@ def search_explore(c: float | None) -> int:
     return -1 if c is None else round(c * 1000)
 
 
-def search_label(name: str, budget: int) -> str:
+def search_label(name: str, budget: int, unit: str = "decision") -> str:
     """A strategy's name as outputs print it: a search player's with its budget spelled out (``search`` ->
     ``search:1000``) and UCB1's constant as the kernels read it (thousandths), so every figure says against whom
     it was measured."""
     if name.partition(":")[0] != "search":
         return name
-    b, c = search_setting(name, budget)
+    b, c = search_setting(name, budget, unit)
     return f"search:{b}" if c is None else f"search:{b}:{round(c * 1000) / 1000:g}"
 
 

@@ -928,26 +928,38 @@ def _biscuits_point(name, budget, base, per_hand, points):
         f"95% {p.ci_low:+.2f} to {p.ci_high:+.2f}; {ms:.2f} ms a play, estimated", digits=2)  # fmt: skip
 
 
+def _bm_heuristic_time(bm, rnd, deals, seed):
+    """The all-heuristic comparison's time on these deals (compiled or loaded first): what a Bismarck curve point's
+    extra time is taken over."""
+    numba.set_num_threads(max(1, os.cpu_count() or 1))
+    heuristic = bm.compare_spec("heuristic", "heuristic", round=rnd)
+    driver.run(heuristic, trials=8, seed=1, progress=False)
+    t0 = time.perf_counter()
+    driver.run(heuristic, trials=deals, seed=seed, progress=False, chunk_size=10)
+    return time.perf_counter() - t0
+
+
+def _bm_point(spec, deals, seed, base, cards):
+    """One Bismarck curve point: the challenger's tricks a hand over the heuristic (pooled over the roles) and the
+    time a card of its seat, estimated as the extra time over the all-heuristic run ``base`` on all cores, over 3
+    roles a deal x ``cards`` cards (forced ones included: they cost no search)."""
+    driver.run(spec, trials=8, seed=1, progress=False)  # compiled before the timing
+    t0 = time.perf_counter()
+    t = driver.run(spec, trials=deals, seed=seed, progress=False, chunk_size=10).table
+    el = time.perf_counter() - t0
+    ms = max(1e-3, 1e3 * (el - base) * (os.cpu_count() or 1) / (deals * 3 * cards))
+    return ms, t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
+
+
 def _bismarck_curve():
     from analysis.games import bismarck as bm
 
     deals = 300
-    numba.set_num_threads(max(1, os.cpu_count() or 1))
-    heuristic = bm.compare_spec("heuristic", "heuristic", round=1)
-    driver.run(heuristic, trials=8, seed=1, progress=False)  # compiled (or loaded) before the timing
-    t0 = time.perf_counter()
-    driver.run(heuristic, trials=deals, seed=3800, progress=False, chunk_size=10)
-    base = time.perf_counter() - t0
+    base = _bm_heuristic_time(bm, 1, deals, 3800)
     points = []
     for samples in (2, 4, 8, 16, 32, 64):
         spec = bm.compare_spec("heuristic", "pimc", round=1, pimc_from=8, samples=samples)
-        driver.run(spec, trials=8, seed=1, progress=False)  # compiled before the timing
-        t0 = time.perf_counter()
-        t = driver.run(spec, trials=deals, seed=3800, progress=False, chunk_size=10).table
-        el = time.perf_counter() - t0
-        # the extra time over the all-heuristic run, per PIMC card: 3 roles a deal, 8 cards each, on all cores
-        ms = max(1e-3, 1e3 * (el - base) * (os.cpu_count() or 1) / (deals * 3 * 8))
-        tr = t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
+        ms, tr = _bm_point(spec, deals, 3800, base, 8)  # the PIMC seat's last 8 cards
         points.append((samples, ms, tr.estimate, tr.ci_low, tr.ci_high))
         row(f"Bismarck pimc ({samples} layouts a card, last 8) - heuristic", tr.estimate, "tricks", None,
             f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f}; {ms:.1f} ms a PIMC card, estimated", digits=2)  # fmt: skip
@@ -959,26 +971,14 @@ def _bismarck_search_curve(deals=300):
     from analysis.games import bismarck as bm
 
     rnd = 3
-    numba.set_num_threads(max(1, os.cpu_count() or 1))
-    heuristic = bm.compare_spec("heuristic", "heuristic", round=rnd)
-    driver.run(heuristic, trials=8, seed=1, progress=False)  # compiled (or loaded) before the timing
-    t0 = time.perf_counter()
-    driver.run(heuristic, trials=deals, seed=3810, progress=False, chunk_size=10)
-    base = time.perf_counter() - t0
+    base = _bm_heuristic_time(bm, rnd, deals, 3810)
     series = []
     for suffix, label in CURVE_WAYS:
         points: list[tuple] = []
         series.append((label, points))
         for budget in (25, 100, 400, 1600, 6400):
             spec = bm.compare_spec("heuristic", f"search:{budget}{suffix}", round=rnd, pimc_from=0)
-            driver.run(spec, trials=8, seed=1, progress=False)  # compiled before the timing
-            t0 = time.perf_counter()
-            t = driver.run(spec, trials=deals, seed=3810, progress=False, chunk_size=10).table
-            el = time.perf_counter() - t0
-            # the extra time over the all-heuristic run, per card of the search seat: 3 roles a deal, its first 15
-            # cards each (the last is forced; a forced card or one run of equal cards costs no rollout)
-            ms = max(1e-3, 1e3 * (el - base) * (os.cpu_count() or 1) / (deals * 3 * 15))
-            tr = t[t.role.isna() & (t.measure == "tricks_challenger_minus_field")].iloc[0]
+            ms, tr = _bm_point(spec, deals, 3810, base, 15)  # its first 15 cards (the last is forced)
             points.append((budget, ms, tr.estimate, tr.ci_low, tr.ci_high))
             row(f"Bismarck round {rnd} search:{budget}{suffix} from the first trick - heuristic", tr.estimate,
                 "tricks", None, f"95% {tr.ci_low:+.2f} to {tr.ci_high:+.2f}; {ms:.2f} ms a card of the search "

@@ -60,12 +60,6 @@ def search_setting(name: str) -> tuple[int, float | None]:
     return rules_search_setting(name, SEARCH_BUDGET, unit="card")
 
 
-def _search_label(name: str) -> str:
-    """``search`` -> ``search:400``; ``search:400:0.7`` as given (UCB1's constant in thousandths, as the kernel
-    reads it)."""
-    return search_label(name, SEARCH_BUDGET)
-
-
 #: variant -> (slot, value codes); game_length/target_score are filled separately
 ENGINE_VARIANTS = {
     "scoring": (K.V_SCORING, {"original": 0, "simplified": 1}),
@@ -129,7 +123,7 @@ def player_array(pimc_from: int | None = PIMC_FROM, samples: int | None = PIMC_S
         raise CardlabError(f"bad --pimc-samples {samples}: accepted 1 to 1000")
     settings = {search_setting(n) for n in names if n.partition(":")[0] == "search"}
     if len(settings) > 1:
-        given = sorted({_search_label(n) for n in names if n.partition(":")[0] == "search"})
+        given = sorted({search_label(n, SEARCH_BUDGET, "card") for n in names if n.partition(":")[0] == "search"})
         raise CardlabError(
             "bad strategies: the Bismarck search seats of one run (--strategy, --field, --challenger) share one "
             f"setting, its budget and way of spending it; got {', '.join(given)} (to weigh two settings, compare "
@@ -194,7 +188,7 @@ SOLVER_CHUNK = {"hand": 16, "game": 2, "paired": 4, "layout": 8}
 def labels(names) -> list[str]:
     """The names as outputs print them: a search player's budget spelled out (``search`` -> ``search:400``), and
     UCB1's constant where given."""
-    return [_search_label(n) if n.partition(":")[0] == "search" else n for n in names]
+    return [search_label(n, SEARCH_BUDGET, "card") for n in names]
 
 
 def variant_array(variants: dict | None) -> np.ndarray:

@@ -5,11 +5,10 @@ Cards are codes ``rank * 4 + suit`` (rank 0 = '2' .. 12 = 'A'; suits unranked). 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from itertools import combinations
 
-from .search import halving
+from .search import halving, ucb1
 
 PLAIN = {1: "Single", 2: "Pair", 3: "Triple"}
 
@@ -379,9 +378,8 @@ def search_play(hands, turn, legal, roll, draw, budget, c, below, v=None, *, for
     ``roll`` (the kernel's rows, planning play); the reward 1/2 + 1/2 of the team's point lead in the hand over
     SEARCH_POINTS_SPAN, clipped. ``state``: :func:`play_from`'s position keywords. ``c`` None: sequential halving
     (:func:`tests.reference.search.halving`), each candidate's rollout drawing from ``fork()`` (the rollouts'
-    draws as they stand after the layout's, the same for every candidate); else UCB1 (each candidate once in turn,
-    then the highest mean + c sqrt(ln it / visits), ties to the first), a layout a rollout, the rollouts drawing
-    from ``below``, and the candidate tried most (ties: the higher mean, then the first)."""
+    draws as they stand after the layout's, the same for every candidate); else UCB1 with constant ``c``
+    (:func:`tests.reference.search.ucb1`), a layout a rollout, the rollouts drawing from ``below``."""
     options = sorted(legal(hands[turn], current), key=lambda p: sum(1 << x for x in p))
     for p in options:
         if len(p) == len(hands[turn]):
@@ -400,14 +398,4 @@ def search_play(hands, turn, legal, roll, draw, budget, c, below, v=None, *, for
 
     if c is None:
         return order[halving(len(order), budget, draw, lambda i, layout: reward(i, layout, fork()))]
-    visits = [0] * len(order)
-    value = [0.0] * len(order)
-    for it in range(max(budget, len(order))):
-        if it < len(order):
-            i = it
-        else:
-            ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(len(order))]
-            i = max(range(len(order)), key=lambda j: (ucb[j], -j))
-        visits[i] += 1
-        value[i] += reward(i, draw(), below)
-    return order[max(range(len(order)), key=lambda j: (visits[j], value[j] / visits[j], -j))]
+    return order[ucb1(len(order), budget, c, draw, lambda i, layout: reward(i, layout, below))]

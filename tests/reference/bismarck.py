@@ -7,9 +7,8 @@ Cards are codes ``suit * 16 + rank`` (rank 0 = '2' .. 12 = 'A'; suits 0..3 = C D
 from __future__ import annotations
 
 import functools
-import math
 
-from .search import halving
+from .search import halving, ucb1
 
 ROLES = ("dealer", "left", "right")
 HCP = {9: 1, 10: 2, 11: 3, 12: 4}
@@ -345,7 +344,7 @@ def search_card(
     % 3's then (p + 2) % 3's), on which the card is played and the hand finished by heuristic players; the reward
     half quota met (BM-6), half the share of the remaining tricks taken (avoided in the misere).
     ``widow_seen(layout)``: what the exchanger knows to be out of play on that layout. ``c`` None: sequential
-    halving (:func:`tests.reference.search.halving`); else UCB1 with constant ``c``, a layout a rollout, the most tried played."""
+    halving (:func:`tests.reference.search.halving`); else UCB1 with constant ``c`` (:func:`.search.ucb1`)."""
     v = {**DEFAULTS, **(variants or {})}
     misere = round_no == 4
     full = {s * 16 + r for s in range(4) for r in range(13)}
@@ -358,8 +357,6 @@ def search_card(
         return cand[0]
     role = ROLES[(p - dealer) % 3]
     q = quota(round_no, role, v)
-    visits = [0] * len(cand)
-    value = [0.0] * len(cand)
 
     def layout_of(a, b):
         layout = [None, None, None]
@@ -378,15 +375,7 @@ def search_card(
 
     if c is None:
         return cand[halving(len(cand), budget, lambda: layout_of(*draw()), lambda i, layout: reward(layout, cand[i]))]
-    for it in range(max(budget, len(cand))):
-        if it < len(cand):
-            i = it
-        else:
-            ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(len(cand))]
-            i = max(range(len(cand)), key=lambda j: (ucb[j], -j))
-        visits[i] += 1
-        value[i] += reward(layout_of(*draw()), cand[i])
-    return cand[max(range(len(cand)), key=lambda j: (visits[j], value[j] / visits[j], -j))]
+    return cand[ucb1(len(cand), budget, c, lambda: layout_of(*draw()), lambda i, layout: reward(layout, cand[i]))]
 
 
 # ---------------------------------------------------------------------------------------------------

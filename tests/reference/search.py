@@ -1,4 +1,5 @@
-"""The search players' sequential halving in plain Python (kernels/ucb.py), shared by the games' references."""
+"""The search players' two ways of spending a budget in plain Python (kernels/ucb.py), shared by the games'
+references: sequential halving on common layouts and UCB1."""
 
 from __future__ import annotations
 
@@ -23,3 +24,20 @@ def halving(A, budget, draw, reward):
         if rnd < rounds - 1:
             alive = sorted(sorted(alive, key=lambda j: (-value[j] / visits[j], j))[: (len(alive) + 1) // 2])
     return min(alive, key=lambda j: (-value[j] / visits[j], j))
+
+
+def ucb1(A, budget, c, draw, reward):
+    """UCB1 over candidates ``0 .. A-1``: ``max(budget, A)`` rollouts, each candidate once in turn, then the highest
+    mean + c sqrt(ln it / visits) (ties: the first), each rollout on a layout of its own from ``draw()``
+    (``reward(i, layout)``); returns the candidate tried most (ties: the higher mean, then the first)."""
+    visits = [0] * A
+    value = [0.0] * A
+    for it in range(max(budget, A)):
+        if it < A:
+            i = it
+        else:
+            ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(A)]
+            i = max(range(A), key=lambda j: (ucb[j], -j))
+        visits[i] += 1
+        value[i] += reward(i, draw())
+    return max(range(A), key=lambda j: (visits[j], value[j] / visits[j], -j))

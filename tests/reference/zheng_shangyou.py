@@ -9,11 +9,10 @@ twice, and a play may hold it twice.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from itertools import combinations
 
-from .search import halving
+from .search import halving, ucb1
 
 
 def to_masks(play) -> tuple[int, int]:
@@ -543,9 +542,7 @@ def search_play(hands, turn, order, legal, v, draw, budget, c, *, current, last,
     own unchanged) on which the candidate is played and the game finished by greedy players (bombs early); the
     reward half for going out first, half for the score clipped to +-SEARCH_SPAN and mapped to [0, 1].
     ``c`` None: sequential halving (:func:`tests.reference.search.halving`: every candidate still in on each layout
-    drawn); else UCB1 (each candidate of ``order`` once in turn, then the highest mean + c sqrt(ln it / visits),
-    ties to the first) over ``budget`` rollouts, a layout each, and the candidate tried most (ties: the higher
-    mean, then the first)."""
+    drawn); else UCB1 with constant ``c`` (:func:`tests.reference.search.ucb1`), a layout a rollout."""
 
     def reward(i, layout):
         w, _l, scores, _p, _t = play_game(
@@ -557,15 +554,4 @@ def search_play(hands, turn, order, legal, v, draw, budget, c, *, current, last,
 
     if c is None:
         return order[halving(len(order), budget, draw, reward)]
-    A = len(order)
-    visits = [0] * A
-    value = [0.0] * A
-    for it in range(max(budget, A)):
-        if it < A:
-            i = it
-        else:
-            ucb = [value[j] / visits[j] + c * math.sqrt(math.log(it) / visits[j]) for j in range(A)]
-            i = max(range(A), key=lambda j: (ucb[j], -j))
-        visits[i] += 1
-        value[i] += reward(i, draw())
-    return order[max(range(A), key=lambda j: (visits[j], value[j] / visits[j], -j))]
+    return order[ucb1(len(order), budget, c, draw, reward)]

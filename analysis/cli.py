@@ -1190,7 +1190,11 @@ def _cmd_review(game: Game, args) -> None:
         _note_search_models(game, record, args.strategy)
     result = review_result(game, game.review(record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
-        text = result.meta["summary"] + "\n" + "\n".join(result.header_lines()) + "\n"
+        import textwrap
+
+        # the summary is one sentence (json keeps it on one line); the table wraps it as a paragraph
+        summary = textwrap.fill(result.meta["summary"], width=110, break_long_words=False, break_on_hyphens=False)
+        text = summary + "\n" + "\n".join(result.header_lines()) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
         if args.all:
             with_cols = list(result.table.columns)

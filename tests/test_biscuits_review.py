@@ -201,7 +201,9 @@ def test_cli_record_and_review_round_trip(tmp_path):
         capture_output=True, text=True,
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
-    assert p.stdout.startswith("seat 1: ") and "against greedy models" in p.stdout.splitlines()[0]
+    summary, header = p.stdout.split("\nbiscuits,", 1)  # the wrapped paragraph before the header
+    assert p.stdout.startswith("seat 1: ") and "against greedy models" in summary.replace("\n", " ")
+
     assert "decision" in p.stdout and "the deal" in p.stdout
     assert {f.name for f in out.iterdir()} == {"README.md", "review.html", "fig01.png"}
     assert "loss_score" in (out / "README.md").read_text()

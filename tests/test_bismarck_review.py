@@ -69,6 +69,32 @@ def test_illegal_events_are_refused_with_the_rule():
         br.replay(d)
 
 
+def test_a_whole_hand_recorded_without_its_hands_is_the_same_hand():
+    """BM-2: every dealt card is played by the end, so a record of the 48 cards in the order played gives each
+    seat's hand (what a player writes down after a hand at a table); the replay and the review's table are the
+    record's with the hands. Without the hands, a hand in progress, a card played twice or a seat playing out of
+    turn are refused in one line."""
+    doc = json.loads(EXAMPLE.read_text())
+    bare = {k: v for k, v in doc.items() if k != "hands"}
+    full, derived = br.replay(copy.deepcopy(doc)), br.replay(copy.deepcopy(bare))
+    assert derived.hands == full.hands and derived.events == full.events and derived.result() == full.result()
+    a = br.review(doc, seat=0, precision=0.5, max_trials=64).table
+    b = br.review(bare, seat=0, precision=0.5, max_trials=64).table
+    pd.testing.assert_frame_equal(a, b)
+    short = dict(bare, events=bare["events"][:20])
+    twice = copy.deepcopy(bare)
+    twice["events"][5]["play"] = twice["events"][2]["play"]
+    moved = copy.deepcopy(bare)
+    moved["events"][5]["seat"] = (moved["events"][5]["seat"] + 1) % 3
+    for d, fragment in [
+        (short, "no hands and 20 events: give every seat's dealt cards as hands, or all 48 cards"),
+        (twice, "event 5: .* was played already at event 2 \\(BM-2\\)"),
+        (moved, "no hands, and seat . plays 1[57] of the 48 events; each plays 16 \\(BM-2\\)"),
+    ]:
+        with pytest.raises(CardlabError, match=fragment):
+            br.replay(d)
+
+
 def test_the_review_reads_only_what_the_seat_knew():
     """At a decision of seat 0 the other two hands' unseen cards are swapped between them (keeping the suits each
     showed out of): the advisor's side of the review is identical; the actual layout's double-dummy value may
@@ -288,8 +314,19 @@ def test_the_summary_names_cards_apart_on_the_quota_chance_that_the_verdicts_do_
     })  # fmt: skip
     text = _quota_clause(t)
     assert text == (
-        "; on the quota chance (the verdicts go by the score): the card played made the quota clearly "
-        "less often at event 0 (-14.1 percentage points), clearly more often at event 30 (+31.2 percentage points) "
-        "than the best by score"
+        "; on the quota chance (the verdicts go by the score), against the best by score, the card played made the "
+        "quota clearly less often at event 0 (-14.1 percentage points); and clearly more often at event 30 (+31.2 "
+        "percentage points)"
     )
     assert _quota_clause(t.iloc[[1, 3]]) == ""
+    # several decisions a side: the unit once; a decision before the first card (the widow's discard) by name
+    t2 = pd.DataFrame({
+        "event": [-1, 7, 11],
+        "loss_win": [0.1, 0.203, 0.109],
+        "loss_win_low": [0.01, 0.086, 0.032],
+        "loss_win_high": [0.2, 0.32, 0.186],
+    })  # fmt: skip
+    assert _quota_clause(t2).endswith(
+        "the card played made the quota clearly less often before play (-10.0 percentage points) and at events 7 "
+        "(-20.3) and 11 (-10.9)"
+    )

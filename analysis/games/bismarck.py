@@ -758,10 +758,14 @@ class Bismarck(Game):
     review_notes = (
         "Bismarck's verdict and best go by the round score (the precision's measure): a card may be uncertain by "
         "score while its loss_win is separated, or the reverse. tricks_taken and tricks_best are the seat's "
-        "tricks in the hand, sampled as the verdict is (win is making the quota, score the round score, BM-6); "
-        "dd_taken is the seat's double-dummy tricks on the actual layout (the others together against it, which "
-        "the seat could not see) after the card taken, dd_best after the card best on that layout, which may "
-        "differ from the best column's card (judged on what the seat knew). The models play "
+        "tricks in the whole hand (those won so far included), sampled as the verdict is (win is making the "
+        "quota, score the round score, BM-6); dd_taken is the seat's tricks in the whole hand double dummy on the "
+        "actual layout (every seat playing perfectly from there, the others together against it, with cards the "
+        "seat could not see) after the card taken, dd_best after the card best on that layout, which may differ "
+        "from the best column's card (judged on what the seat knew): dd_taken below dd_best is a trick lost on "
+        "the actual layout (the summary counts them), and dd_taken rises through the hand where the others' "
+        "cards give tricks away. A record of a hand you played may leave out the hands: the 48 cards in the "
+        "order played give them (seeds/bismarck.md has the record's fields). The models play "
         "with the record's --pimc-from and --pimc-samples (the defaults where the record has none)."
     )
     record_options = (
@@ -850,7 +854,7 @@ class Bismarck(Game):
         "out of play are set aside): one row, the lowest played. "
         "Seats are 0..2 clockwise; --dealer says who dealt (its left leads the first trick, "
         "BM-4). The answer: win = P(making the quota, BM-6), score = the round score (BM-6: by default the tricks "
-        "above the quota, 0 below it; in round 4 the tricks under the allowance; choose_round, contract: the cycle's), tricks; ranked by score, then the quota, then tricks (fewest in round 4). discard first "
+        "above the quota, 0 below it; in round 4 the tricks under the allowance; choose_round, contract: the cycle's), tricks (the seat's in the whole hand, those won so far included); ranked by score, then the quota, then tricks (fewest in round 4). discard first "
         "screens every distinct discard with heuristic players on layouts of its own, then shows the best 8, the "
         "heuristic's and any --try-discard, valued on the run's layouts. The header's quota line says what the "
         "deciding seat needs, its turn line whose turn it is (BM-4); where the runner-up is not separated on "

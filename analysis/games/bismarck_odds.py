@@ -428,7 +428,7 @@ def model_words(names: list[str]) -> str:
         return (
             "pimc, each sampled layout solved double dummy: every card seen, the other two seats together against "
             "the seat: they defend perfectly and as one, the seat sees each layout whole, so its tricks and quota are "
-            "no bound either way and may read above or below the heuristic model's; --strategy heuristic plays the "
+            "no bound either way and may read above or below the heuristic model's (--strategy heuristic plays the "
             "hand on instead)"
         )
     return "the hand played on by the players named (each for itself)"

@@ -3,7 +3,8 @@ event vocabulary in ``seeds/bismarck.md``).
 
 A **record** is one hand (BM-2 .. BM-6): the ``dealer``, the ``round``, the ``trumps``, every seat's ``hands`` as
 play begins (after any widow exchange), the card ``shown`` in round 2, the exchanging seat's ``discards`` and
-the ``events``: the 48 cards in the order played (``{"seat": S, "play": "AS"}``). Loading replays it under BM-4
+the ``events``: the 48 cards in the order played (``{"seat": S, "play": "AS"}``). A whole hand's record may
+leave ``hands`` out: each seat's cards are then the ones it played. Loading replays it under BM-4
 (the seat to play, a card it holds, following suit, must-trump) and refuses the first illegal event in one line
 naming its index and rule.
 
@@ -70,7 +71,7 @@ from .bismarck_odds import (
 EVENT_FORMS = '{"seat": S, "play": "CARD"}'
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "required": ["game", "dealer", "round", "hands", "events"],
+    "required": ["game", "dealer", "round", "events"],
     "additionalProperties": False,
     "properties": {
         "game": {"const": GAME},
@@ -220,6 +221,35 @@ class Hand:
         return out
 
 
+def _hands_played(events: list[dict]) -> dict[str, str]:
+    """A record without ``hands``: each seat's dealt cards are the cards it played, so the events must be the whole
+    hand (BM-2: 16 cards a seat, every card played by the end). What a player can write down after a hand."""
+    if len(events) != 48:
+        raise CardlabError(
+            f"bad record: no hands and {len(events)} events: give every seat's dealt cards as hands, or all 48 "
+            "cards of the hand in the order played as events (each seat's cards are then those it played)"
+        )
+    played: dict[str, list[str]] = {"0": [], "1": [], "2": []}
+    first: dict[int, int] = {}
+    for i, ev in enumerate(events):
+        try:
+            cs = DECK.indices(ev["play"])
+        except CardlabError as e:
+            raise CardlabError(f"event {i}: {e}") from None
+        for c in cs:
+            if c in first:
+                raise CardlabError(f"event {i}: {_text([c])} was played already at event {first[c]} (BM-2)")
+            first[c] = i
+        played[str(ev["seat"])].append(ev["play"])
+    for s, cards in played.items():
+        if len(cards) != 16:
+            raise CardlabError(
+                f"bad record: no hands, and seat {s} plays {len(cards)} of the 48 events; each plays 16 (BM-2), "
+                "in turn (BM-4)"
+            )
+    return {s: " ".join(cards) for s, cards in played.items()}
+
+
 def replay(doc: dict) -> Hand:
     """Check a record (its shape, then BM-2 and BM-4 event by event) and return the replayed hand."""
     check_shape(doc, GAME, SCHEMA, EVENT_FORMS)
@@ -230,13 +260,14 @@ def replay(doc: dict) -> Hand:
         rtype, trump = _contract(doc["round"], doc.get("trumps") if doc.get("trumps") != "NT" else None, bv)
     except CardlabError as e:
         raise CardlabError(f"bad record: {e}".replace("--round", "round").replace("--trumps", "trumps")) from None
-    if sorted(doc["hands"]) != ["0", "1", "2"]:
+    dealt = doc["hands"] if "hands" in doc else _hands_played(doc["events"])
+    if sorted(dealt) != ["0", "1", "2"]:
         raise CardlabError('bad record: hands: give the three seats\' cards, {"0": "...", "1": "...", "2": "..."}')
     hands = []
     seen = 0
     for s in range(3):
         try:
-            m = DECK.mask(doc["hands"][str(s)])
+            m = DECK.mask(dealt[str(s)])
         except CardlabError as e:
             raise CardlabError(f"bad record: hands {s}: {e}") from None
         if bin(m).count("1") != 16:
@@ -543,13 +574,22 @@ def _quota_clause(t: pd.DataFrame) -> str:
     if not len(rows):
         return ""
     parts = []
-    for e, lw in zip(rows["event"].astype(int), rows["loss_win"], strict=True):
-        at = "before play" if e < 0 else f"at event {e}"
-        parts.append(f"{'less' if lw > 0 else 'more'} often {at} ({-100 * lw:+.1f} percentage points)")
+    for worse in (True, False):
+        side = rows[(rows["loss_win"] > 0) == worse]
+        if not len(side):
+            continue
+        # each decision's difference in percentage points, the unit named once (on the first)
+        figs = [f"{-100 * lw:+.1f}{'' if i else ' percentage points'}" for i, lw in enumerate(side["loss_win"])]
+        events = side["event"].astype(int).tolist()
+        said = [f"before play ({f})" for e, f in zip(events, figs, strict=True) if e < 0]
+        at = [f"{e} ({f})" for e, f in zip(events, figs, strict=True) if e >= 0]
+        if at:
+            listed = at[0] if len(at) == 1 else ", ".join(at[:-1]) + " and " + at[-1]
+            said.append(f"at event{'s' if len(at) > 1 else ''} {listed}")
+        parts.append(f"clearly {'less' if worse else 'more'} often " + " and ".join(said))
     return (
-        "; on the quota chance (the verdicts go by the score): the card played made the quota clearly "
-        + ", clearly ".join(parts)
-        + " than the best by score"
+        "; on the quota chance (the verdicts go by the score), against the best by score, the card played made the "
+        "quota " + "; and ".join(parts)
     )
 
 

@@ -453,7 +453,7 @@ def build_parser() -> _Parser:
     ):
         for opt in game.odds_options:
             opt.add_to(o)
-        o.epilog = (game.odds_epilog + " " if game.odds_epilog else "") + ODDS_VERDICTS
+        o.epilog = " ".join(t for t in (game.card_notes, game.odds_epilog, ODDS_VERDICTS) if t)
         add_run_options(o, game, default=game.advisor_model, advisor=True)
 
     for game, _, c in _game_parsers(

@@ -853,8 +853,8 @@ def announce_compile(game: str, say: bool = True) -> None:
         return
     _announced.add(game)
     print(
-        f"cardlab: compiling the {game} kernels this command needs (once: they are cached afterwards; up to "
-        "about a minute on 2 cores)",
+        f"cardlab: compiling the {game} kernels this command needs (each once: cached afterwards, though another "
+        "model or command may need kernels of its own; up to about a minute on 2 cores)",
         file=sys.stderr,
         flush=True,
     )

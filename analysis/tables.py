@@ -145,6 +145,10 @@ def _decimals(width: float) -> int:
     return int(min(6, max(2, 1 - math.floor(math.log10(width)))))
 
 
+#: the actions an advisor's table shows by default, best first (``--all`` shows every one)
+ADVISOR_ROWS = 12
+
+
 def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd.DataFrame:
     """The rows of ``measures`` (in their order) with their key columns, the estimate (and any other value
     columns) and its 95% interval as plain decimal text, to the decimals the interval's width warrants. Left
@@ -318,7 +322,8 @@ class Result:
                 body = self.table.to_string(index=False, float_format=_plain) if len(self.table) else "(no rows)"
                 return head + "\n" + body + "\n"
             shown = list(measures or self.headline)
-            body = summary_table(self.table, shown, self.meta).to_string(index=False)
+            table, hidden = self._best_actions()
+            body = summary_table(table, shown, self.meta).to_string(index=False)
             others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]
             tail = (
                 f"\n(more in the full table: --all, or --measure NAME for {', '.join(others)}; "
@@ -326,7 +331,29 @@ class Result:
                 if others
                 else ""
             )
+            if hidden:
+                tail = (
+                    f"\n({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "
+                    "or json shows every one)" + tail
+                )
             return "\n".join(self.header_lines()) + "\n" + body + tail + "\n"
+
+    def _best_actions(self) -> tuple[pd.DataFrame, int]:
+        """An advisor's table (ranked, best action first) with the first :data:`ADVISOR_ROWS` actions only, and
+        how many were left out: a Biscuits pass has 78 pairs, a Zheng Shangyou lead dozens of plays, and the answer
+        scrolled off the screen."""
+        t = self.table
+        ranked = self.meta.get("ranked_measure")
+        if not ranked or "action" not in t.columns:
+            return t, 0
+        rows = t[(t["measure"] == ranked) & t["action"].notna()].drop_duplicates("action")
+        if len(rows) <= ADVISOR_ROWS:
+            return t, 0
+        # every action not clearly worse than the best stays, and the best of the worse ones up to ADVISOR_ROWS
+        close = rows["verdict"] != "worse" if "verdict" in rows else np.zeros(len(rows), dtype=bool)
+        keep = np.asarray(close) | (np.arange(len(rows)) < ADVISOR_ROWS)
+        kept = set(rows["action"][keep])
+        return t[t["action"].isin(kept) | t["action"].isna()], len(rows) - len(kept)
 
     def header_lines(self) -> list[str]:
         """What was measured and against whom, in words: the game, players, strategies, variants, size."""

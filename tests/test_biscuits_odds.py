@@ -108,6 +108,22 @@ def test_the_answer_ranks_every_pass_by_points():
     )
 
 
+def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others():
+    """78 passes scrolled the answer off the screen: the table shows every pass not clearly worse than the best,
+    then the best of the others up to ADVISOR_ROWS, and says how many it left out; --all and json keep all 78."""
+    from analysis.tables import ADVISOR_ROWS
+
+    r = bo.odds({"trials": 256, "chunk_size": 128, "seed": 1, "progress": False}, hand=HAND)
+    s = r.table[r.table.measure == "score"].reset_index(drop=True)
+    close = s.loc[s["verdict"] != "worse", "action"].tolist()
+    shown = list(dict.fromkeys(close + s["action"].tolist()[:ADVISOR_ROWS]))
+    text = r.to_text()
+    listed = [a for a in s["action"] if f" {a} " in text]
+    assert sorted(listed) == sorted(shown) and len(shown) < 78
+    assert f"({78 - len(shown)} more actions, each clearly worse than the best, are left out" in text
+    assert all(f" {a} " in r.to_text(full=True) for a in s["action"])
+
+
 def test_the_answer_counts_the_actions_not_separated_from_the_best():
     """The second sentence appears only where some action is 'uncertain' ('worse' and 'equal' are verdicts)."""
     from analysis.advisor import answer_line

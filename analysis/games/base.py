@@ -174,6 +174,8 @@ class Game:
     odds_options: ClassVar[tuple[Option, ...]] = ()
     #: what ``simulate GAME --help`` says after the options: its measures, where they need words
     simulate_epilog: ClassVar[str | None] = None
+    #: the game's card order in a sentence (ranks, suits, jokers): ``odds --help`` opens its text with it
+    card_notes: ClassVar[str] = ""
     #: what ``odds --help`` says after the options (the models, where a game has more than one kind)
     odds_epilog: ClassVar[str | None] = None
     #: what `cardlab compare GAME --help` says after the options: the measures of its table, where they need words

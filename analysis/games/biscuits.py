@@ -487,6 +487,10 @@ class Biscuits(Game):
         "minus with the field, paired on the same hand; field_value and challenger_value the team's mean points a "
         "hand each way. Games to 30 points are simulate's (--unit game)."
     )
+    card_notes = (
+        "Cards: ranks 2 (low) to A (high); suits are not ranked (BI-2): they count only in flushes and straight flushes, and a play of "
+        "the same type and an equal rank beats the one on the table (BI-7)."
+    )
     odds_epilog = (
         "Measures, per action, every action on the same sampled layouts: score (the net points: the seat's team's "
         "points this hand minus the other team's, BI-8), win (the chance that the seat's team scores more than the "
@@ -495,7 +499,9 @@ class Biscuits(Game):
         "the differences in points to +-P or clear of zero. The table shows score and diff_score (--all: win and "
         "diff_win too). The models (--strategy) play every other decision of the hand, the seat's own later ones "
         "included; the default is planning, the strongest built-in player after search (simulate's default, "
-        "greedy, is the field of its figures)."
+        "greedy, is the field of its figures). A stronger model (search:50, slower) may rank the actions "
+        "otherwise: where planning and search rank them alike either answer stands; where they disagree, play "
+        "search's choice against strong players."
     )
     review_notes = (
         "Biscuits' verdict and best go by the net points (the precision's measure), the team's points this hand "
@@ -543,7 +549,8 @@ class Biscuits(Game):
                "Fancy trick, five-card plays, that the seat won)", choices=("pass", "play", "exchange_send", "exchange_return", "handover")),
         Option("--seat", "the deciding seat (default 0; 0 = N, 1 = E, 2 = S, 3 = W)", type=int),
         Option("--hand", "the seat's cards (for the pass: the 13 dealt cards)"),
-        Option("--starter", "pass: the hand's Starter (BI-3; default 0)", type=int, metavar="SEAT"),
+        Option("--starter", "pass: the hand's Starter, who dealt and leads the first trick after the pass (BI-3; default "
+               "0): it changes what a pass is worth", type=int, metavar="SEAT"),
         Option("--cards-left", "inside the hand: how many cards another seat holds (one per seat holding cards)",
                action="append", metavar="SEAT=N"),
         Option("--current", "play: the play on the table (omit on lead)"),

@@ -1314,6 +1314,11 @@ class BiskoBobo(Game):
         "challenger_value its mean share each way (a fair seat's is 1/players). The verdict gives the pooled "
         "difference in percentage points of win probability."
     )
+    card_notes = (
+        "Cards: ranks A (high) to 2, suits C < H < D < S (clubs, hearts, diamonds, spades: not the bridge order; "
+        "BB-2); the hands come from the HIGH deck, the top ranks by player count (2-3 players A to T, 4 A to 9, 5 A "
+        "to 8, 6 A to 7), the Bingo-Bango cards from the LOW deck of the other ranks (BB-1)."
+    )
     odds_epilog = (
         "Measures, per action, every action on the same sampled deals (those that fit what the seat has seen): win, "
         "the seat's share of the deal's win (BB-11; an exact tie splits it, exact_tie) with the rest of the deal played by the models "
@@ -1375,7 +1380,10 @@ class BiskoBobo(Game):
                '-, seat-keyed ones as objects, e.g. {"seat": 1, "upright": "9H", "tucked": "KS", "opening": {"0": '
                '"AH KD"}, "flingo": {"0": "QD"}} (seeds/bisko-bobo.md lists them); flags given override it (a SEAT=VALUE option seat by seat)'),
         Option("--seat", "the deciding seat (0 = dealer's left; required, here or in --position)", type=int),
-        Option("--decision", "the decision (default flingo)", choices=DECISIONS),
+        Option("--decision", "the decision: flingo (Risky-Bisk, BB-5: take a Flingo or a Jingo; the default), swap "
+               "(Bingo-Bango, BB-6: whether and with whom to swap Jingo cards), tuck (BB-7: the Jingo card upright or "
+               "tucked)",
+               choices=DECISIONS),
         Option("--upright", "the player's opening upright card", metavar="CARD"),
         Option("--tucked", "the player's tucked card", metavar="CARD"),
         Option("--jingo-card", "the player's Jingo card as dealt (swap and tuck decisions; for tuck, the card dealt "

@@ -836,6 +836,10 @@ class Bismarck(Game):
         "higher being better in every round; field_value and challenger_value the seat's means each way. The "
         "verdict goes by the tricks and quotes the score."
     )
+    card_notes = (
+        "Cards: ranks 2 (low) to A (high), no suit ranked (BM-1); a trick goes to the highest trump, else the "
+        "highest card of the suit led (BM-4)."
+    )
     odds_epilog = (
         "Models (--strategy): heuristic, the default, plays the hand on from each action with heuristic players, "
         "each for itself, as Bismarck's players play; pimc (for every seat) values each card double dummy on "

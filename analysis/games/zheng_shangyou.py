@@ -700,10 +700,18 @@ class ZhengShangyou(Game):
         "1/players, and the pooled score 0, by construction (one Winner a game; the points add up to 0): a seat's "
         "advantage is its row against them."
     )
+    card_notes = (
+        "Cards: ranks 3 (low) to A, then 2 (twos high), then the jokers BJ (black) and RJ (red) as single cards; "
+        "suits D < C < H < S break ties between equal ranks (ZS-2)."
+    )
     odds_epilog = (
         "Each action is played on by the models (--strategy, default greedy) at every seat, the deciding seat's "
         "own later turns included: its chances are those of the action followed by that player's play, so a "
-        "stronger model (search:50) may rank the actions otherwise. "
+        "stronger model (search:50) may rank the actions otherwise. Which to read: greedy's chances are those "
+        "against players like cardlab's greedy ones (quick; the field of the report's figures); search's are a "
+        "stronger player's (one search seat among three greedy ones goes out first in about half the games, "
+        "README), slower. Where the two rank the actions alike, either answer stands; where they disagree, play "
+        "search's choice against strong players. "
         "Measures, per action, every action on the same sampled layouts: win (the chance to go out first, the "
         "Winner), score (ZS-8's points of this game for the seat, from this position on), last (the chance to end "
         "last: the Loser, who deals the next game), diff_win and diff_score (the action minus the best, paired, "

@@ -318,7 +318,10 @@ def add_run_options(
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_output_options(p)
     p.add_argument(
-        "--all", action="store_true", help="table output: every row and column (default: the headline measures)"
+        "--all",
+        action="store_true",
+        help="table output: every row and column (default: the headline measures; odds: the actions not clearly "
+        "worse than the best, and the best of the others up to 12)",
     )
     p.add_argument(
         "--measure",
@@ -494,6 +497,13 @@ def build_parser() -> _Parser:
             opt.add_to(c)
         c.epilog = game.compare_epilog
         add_run_options(c, game, strategies=False)
+        for a in c._actions:
+            if a.dest == "measure":  # compare's own words: the verdict, and the paired measures' bare names
+                a.help = (
+                    "table output: show this measure (repeatable), by its name or by that name without "
+                    "challenger_minus_field (score for challenger_minus_field_score or score_challenger_minus_field); "
+                    "the verdict judges the first; with --precision, hold these to +-P"
+                )
 
     gp = _every_game(
         sub,
@@ -792,9 +802,13 @@ def emit(text: str, out: str | None) -> None:
 
 
 def emit_result(result: Result, args, game: Game | None = None) -> None:
-    text = render_result(
-        result, args.format, game, full=getattr(args, "all", False), measures=getattr(args, "measure", None)
-    )
+    measures = getattr(args, "measure", None)
+    if measures and "measure" in result.table:
+        from .driver import measure_alias
+
+        names = set(result.table["measure"])
+        measures = list(dict.fromkeys(measure_alias(m, names) for m in measures))  # compare's bare names too
+    text = render_result(result, args.format, game, full=getattr(args, "all", False), measures=measures)
     emit(text, getattr(args, "out", None))
 
 

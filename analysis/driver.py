@@ -550,7 +550,7 @@ def run(
     first_look = 1 if look_every_chunk else max(1, -(-DEFAULT_CHUNK_SIZE // int(chunk_size)))
     key0, key1 = split_seed(seed)
     if measures:
-        _check_measures(spec, measures, key0, key1, progress)
+        measures = _check_measures(spec, measures, key0, key1, progress)
         spec = dataclasses.replace(spec, precision_measures=tuple(measures))
     identity = _identity(spec, seed, chunk_size, trials, precision, first_look)
     if max_trials is None:
@@ -634,17 +634,32 @@ def _measure_names(spec: KernelSpec, key0, key1, progress: bool, zero: bool = Tr
     return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 64, spec)["measure"]))
 
 
-def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1, progress: bool) -> None:
-    """Refuse a measure the table does not have, before any work (a name missing from the zero-count table is
-    looked for in a small run's before it is refused)."""
+def measure_alias(measure: str, names) -> str:
+    """A measure as given, to the table's name: itself, or a paired comparison's bare name (``win`` for
+    ``challenger_minus_field_win``, ``tricks`` for ``tricks_challenger_minus_field``), as odds and simulate name
+    theirs; unchanged where no one name fits."""
+    if measure in names:
+        return measure
+    hits = [n for n in names if n in (f"challenger_minus_field_{measure}", f"{measure}_challenger_minus_field")]
+    return hits[0] if len(hits) == 1 else measure
+
+
+def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1, progress: bool) -> list[str]:
+    """The measures as the table names them (:func:`measure_alias`); a measure the table does not have is refused
+    before any work (a name missing from the zero-count table is looked for in a small run's before it is
+    refused)."""
     names = _measure_names(spec, key0, key1, progress)
     if spec.counted_measures is not None:
         names = list(dict.fromkeys(names + list(spec.counted_measures)))
-    elif any(m not in names for m in measures):
+    elif any(measure_alias(m, names) not in names for m in measures):
         names = list(dict.fromkeys(names + _measure_names(spec, key0, key1, progress, zero=False)))
-    bad = [m for m in measures if m not in names]
+    named = [measure_alias(m, names) for m in measures]
+    bad = [m for m in named if m not in names]
     if bad:
-        raise CardlabError(f"unknown measure {bad[0]!r}; accepted: {accepted(names)}")
+        bare = [n.replace("challenger_minus_field", "").strip("_") for n in names if "challenger_minus_field" in n]
+        also = f" (or by the bare name: {', '.join(b for b in bare if b)})" if any(bare) else ""
+        raise CardlabError(f"unknown measure {bad[0]!r}; accepted: {accepted(names)}{also}")
+    return list(dict.fromkeys(named))
 
 
 @dataclass(frozen=True)

@@ -322,7 +322,7 @@ class Result:
                 body = self.table.to_string(index=False, float_format=_plain) if len(self.table) else "(no rows)"
                 return head + "\n" + body + "\n"
             shown = list(measures or self.headline)
-            table, hidden = self._best_actions()
+            table, hidden = self._best_actions() if not measures else (self.table, 0)
             body = summary_table(table, shown, self.meta).to_string(index=False)
             others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]
             tail = (
@@ -344,14 +344,13 @@ class Result:
         scrolled off the screen."""
         t = self.table
         ranked = self.meta.get("ranked_measure")
-        if not ranked or "action" not in t.columns:
+        if not ranked or "action" not in t.columns or "verdict" not in t.columns:
             return t, 0
         rows = t[(t["measure"] == ranked) & t["action"].notna()].drop_duplicates("action")
         if len(rows) <= ADVISOR_ROWS:
             return t, 0
         # every action not clearly worse than the best stays, and the best of the worse ones up to ADVISOR_ROWS
-        close = rows["verdict"] != "worse" if "verdict" in rows else np.zeros(len(rows), dtype=bool)
-        keep = np.asarray(close) | (np.arange(len(rows)) < ADVISOR_ROWS)
+        keep = (rows["verdict"] != "worse").to_numpy() | (np.arange(len(rows)) < ADVISOR_ROWS)
         kept = set(rows["action"][keep])
         return t[t["action"].isin(kept) | t["action"].isna()], len(rows) - len(kept)
 

@@ -86,10 +86,13 @@ def test_a_whole_hand_recorded_without_its_hands_is_the_same_hand():
     twice["events"][5]["play"] = twice["events"][2]["play"]
     moved = copy.deepcopy(bare)
     moved["events"][5]["seat"] = (moved["events"][5]["seat"] + 1) % 3
+    two = copy.deepcopy(bare)
+    two["events"][7]["play"] += " " + two["events"][8]["play"]
     for d, fragment in [
         (short, "no hands and 20 events: give every seat's dealt cards as hands, or all 48 cards"),
         (twice, "event 5: .* was played already at event 2 \\(BM-2\\)"),
-        (moved, "no hands, and seat . plays 1[57] of the 48 events; each plays 16 \\(BM-2\\)"),
+        (moved, "event 5: seat . plays, but it is seat .'s turn \\(BM-4\\)"),
+        (two, "event 7: one card a turn \\(BM-4\\)"),
     ]:
         with pytest.raises(CardlabError, match=fragment):
             br.replay(d)
@@ -186,6 +189,12 @@ def test_records_and_reviews_under_the_variants(variants, round_no):
     if "discards" in doc:
         i = next(i for i, e in enumerate(doc["events"]) if e["seat"] == seat)
         assert br.position_at(br.replay(doc), i)["discards"] == doc["discards"][str(seat)]
+        # a discard is out of play: one of the cards played instead is refused, naming it (BM-2)
+        bad = copy.deepcopy(doc)
+        played = doc["events"][0]["play"]
+        bad["discards"][str(seat)] = " ".join([played, *doc["discards"][str(seat)].split()[1:]])
+        with pytest.raises(CardlabError, match=f"bad record: discards {seat}: {played} in play \\(BM-2\\)"):
+            br.replay(bad)
         # the discard itself is judged first (event -1), the record's cards among the advisor's actions
         first = res.table.iloc[0]
         thrown = sorted(doc["discards"][str(seat)].split())

@@ -899,6 +899,34 @@ def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():
     )
 
 
+@pytest.mark.parametrize(
+    "game, given, named, words",
+    [
+        ("zheng-shangyou", "score", "challenger_minus_field_score", "points a game"),
+        ("zheng-shangyou", "cards_left", "challenger_minus_field_cards_left", "cards left"),
+        ("bismarck", "score", "score_challenger_minus_field", "points of round score a hand"),
+    ],
+)
+def test_compare_takes_a_measure_by_its_bare_name_and_its_verdict_judges_the_first(game, given, named, words):
+    """compare --measure NAME: a paired measure by its table name or without challenger_minus_field (odds and
+    simulate name theirs so), shown and held to --precision; the verdict judges the first --measure given (its
+    help says so), in the game's words for it; an unknown name is refused naming both forms."""
+    field, challenger = ("greedy", "planning") if game == "zheng-shangyou" else ("heuristic", "random")
+    base = ["compare", game, "--field", field, "--challenger", challenger, "--quiet"]
+    code, out, err = run(*base, "--trials", "64", "--measure", given, "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and {r["measure"] for r in doc["rows"]} >= {named}
+    verdict = doc["meta"]["verdict"]
+    assert f" {words} (challenger - field " in verdict or f"no clear difference in {words}" in verdict, verdict
+    code, out, err = run(*base, "--trials", "64", "--measure", given)
+    body = out.split("95% interval", 1)[1].split("\n(more")[0]
+    assert code == 0 and named in body and {ln.split()[0] for ln in body.strip().splitlines()} == {named}
+    code, out, err = run(*base, "--precision", "5", "--measure", given, "--format", "json")
+    assert code == 0 and json.loads(out)["meta"]["precision_measures"] == [named]
+    code, out, err = run(*base, "--trials", "64", "--measure", "nosuch")
+    assert code == 2 and "accepted: " in err and "(or by the bare name: " in err and given in err
+
+
 def test_the_full_table_prints_plain_decimals(capsys):
     """--all: pandas switches a whole column to 2.4e-01 notation when one cell is small (issue 32); the full table
     prints plain decimals, and a bound's rounding noise (2.8e-17) as 0."""

@@ -193,6 +193,23 @@ def test_record_reviewed_and_stepped(page):
     assert page.inner_text("#loss")  # the loss (or "the best action") of the current decision is said
 
 
+def test_a_record_file_without_players_or_hands_gets_the_games_seats(page, tmp_path):
+    """A Bismarck record of a hand played at a table (the 48 cards in order, no hands, no players): the page counts
+    the game's 3 seats, not 4 (nor one per hand given, which a Zheng Shangyou record of your own hand would make 1)."""
+    from analysis.rules import seeds_dir
+
+    doc = json.loads((seeds_dir() / "records" / "bismarck-example.json").read_text())
+    bare = {k: v for k, v in doc.items() if k not in ("hands", "players")}
+    f = tmp_path / "mine.json"
+    f.write_text(json.dumps(bare))
+    page.select_option("#game", "bismarck")
+    page.click("#tab-review")
+    page.set_input_files("#record-file", str(f))
+    page.wait_for_selector("#review-run:not([disabled])")
+    assert "3 players, 48 events" in page.inner_text("#record-summary")
+    assert page.locator("#review-seat option").count() == 4  # every seat, and seats 0..2
+
+
 def test_reports_reachable(page, server):
     page.click("#tab-reports")
     page.wait_for_selector("#report-list a")

@@ -486,7 +486,7 @@ def test_the_answer_says_where_the_score_ranks_another_action_clearly_higher():
     assert len(d)
     top = d.loc[d.estimate.idxmax()]
     assert f". By the score, {top.action} is clearly better: " in r.meta["answer"]
-    assert r.meta["answer"].endswith("of the time: the better choice where the points count (a match is won on them)")
+    assert r.meta["answer"].endswith("of the time: the better choice where the points are kept (a match adds them up)")
     assert r.meta["answer"].startswith("Give 2S: goes out first")
     # no such sentence where no action scores clearly more than the best
     quiet = zo.odds({"trials": 200, "seed": 0, "progress": False}, hand="3D 4C 5H", current="9S", by=1,

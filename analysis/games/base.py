@@ -367,14 +367,18 @@ class Game:
         # the players as the spec labels them (a search player's budget spelled out), as the header names them
         said = spec.describe if isinstance(spec.describe, dict) else {}
         field, challenger = str(said.get("field", field)), str(said.get("challenger", challenger))
+        # the verdict judges the first --measure where one was given (the run's headline), else the game's own
+        judged = result.headline[0] if result.headline else spec.precision_measures[0]
+        also = self.compare_also
         result.meta["verdict"] = paired_verdict(
-            t, spec.precision_measures[0], field, challenger, key, value, words, self.compare_unit, few
-        )
+            t, judged, field, challenger, key, value, words, self.compare_unit, few,
+            unit_words=also[1] if also is not None and also[0] == judged else None,
+        )  # fmt: skip
         if self.compare_unit:
             result.meta["unit"] = self.compare_unit
         # the header's variants line, where the spec's describe (its fingerprint) does not carry them (Biscuits)
         result.meta.setdefault("variants", self.rules.resolve_variants(variants))
-        if self.compare_also is not None:
+        if self.compare_also is not None and self.compare_also[0] != judged:
             measure, unit = self.compare_also
             rows = t[t["measure"] == measure]
             keys = [c for c in ("seat", "team", "role") if c in rows.columns]
@@ -396,9 +400,10 @@ class Game:
                     f"; {name}{clear} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
                     f"{r['ci_high']:+.2f})"
                 )
-                head = t[t["measure"] == spec.precision_measures[0]]
+                head = t[t["measure"] == judged]
                 head = head[head[keys].isna().all(axis=1)] if key is None and keys else head
-                h = head.iloc[-1] if len(head) else None
+                # the game's own headline only (a --measure of another kind is no "wins more often")
+                h = head.iloc[-1] if len(head) and judged == spec.precision_measures[0] else None
                 # the headline and the second measure each clear of zero, in opposite directions: say so, since
                 # "better" above goes by the headline alone
                 if (
@@ -547,13 +552,15 @@ def paired_verdict(
     trials_words: str | None = None,
     per: str | None = None,
     few: bool = False,
+    unit_words: str | None = None,
 ) -> str:
     """One line on the headline paired difference: which way, by how much, with its 95% interval; "no clear
     difference" when the interval holds 0. ``trials_words``: the run's trials as its header counts them ("100
     hands"), where a pooled row's count adds up the seats, teams or roles that switched; ``per``: what a mean
     measure is per ("0.43 more team points a hand"), where the game's trial is not a game; ``few``: whether the
     run had fewer than :data:`FEW_TRIALS` trials (the run's, not a row's: a pooled row counts each deal once per
-    seat, team or role), where an interval of width 0 is too few trials agreeing."""
+    seat, team or role), where an interval of width 0 is too few trials agreeing; ``unit_words``: the measure's
+    unit in words where the game names it (``points a game``), instead of the measure's name."""
     rows = table[table["measure"] == measure]
     keys = [c for c in ("seat", "team", "role") if c in rows.columns]
     if key is None:  # the row pooled over every seat, team and role: all of those empty
@@ -568,7 +575,9 @@ def paired_verdict(
         return f"no rows for {measure}"
     r = rows.iloc[-1]
     unit, mult = _paired_unit(measure)
-    if per and mult != 100.0:
+    if unit_words:
+        unit = unit_words
+    elif per and mult != 100.0:
         unit += f" a {per}"
     est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))

@@ -762,9 +762,9 @@ class Bismarck(Game):
         "quota, score the round score, BM-6); dd_taken is the seat's tricks in the whole hand double dummy on the "
         "actual layout (every seat playing perfectly from there, the others together against it, with cards the "
         "seat could not see) after the card taken, dd_best after the card best on that layout, which may differ "
-        "from the best column's card (judged on what the seat knew): dd_taken below dd_best is a trick lost on "
-        "the actual layout (the summary counts them), and dd_taken rises through the hand where the others' "
-        "cards give tricks away. A record of a hand you played may leave out the hands: the 48 cards in the "
+        "from the best column's card (judged on what the seat knew): dd_taken below dd_best (above it in the "
+        "misere, round 4) is tricks lost on the actual layout (the summary counts them), and dd_taken moves "
+        "through the hand where the others' cards give tricks away. A record of a hand you played may leave out the hands: the 48 cards in the "
         "order played give them (seeds/bismarck.md has the record's fields). The models play "
         "with the record's --pimc-from and --pimc-samples (the defaults where the record has none)."
     )

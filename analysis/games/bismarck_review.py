@@ -221,9 +221,11 @@ class Hand:
         return out
 
 
-def _hands_played(events: list[dict]) -> dict[str, str]:
+def _hands_played(events: list[dict], dealer: int, trump: int) -> dict[str, str]:
     """A record without ``hands``: each seat's dealt cards are the cards it played, so the events must be the whole
-    hand (BM-2: 16 cards a seat, every card played by the end). What a player can write down after a hand."""
+    hand (BM-2: 16 cards a seat, every card played by the end). What a player can write down after a hand. The
+    turns are checked here (BM-4: the dealer's left leads, each trick's winner leads the next), so that a seat
+    typed wrong is named by its event, not by a hand of the wrong size."""
     if len(events) != 48:
         raise CardlabError(
             f"bad record: no hands and {len(events)} events: give every seat's dealt cards as hands, or all 48 "
@@ -231,22 +233,25 @@ def _hands_played(events: list[dict]) -> dict[str, str]:
         )
     played: dict[str, list[str]] = {"0": [], "1": [], "2": []}
     first: dict[int, int] = {}
+    leader, row = (dealer + 1) % 3, list[int]()
     for i, ev in enumerate(events):
+        s = (leader + len(row)) % 3
+        if ev["seat"] != s:
+            raise CardlabError(f"event {i}: seat {ev['seat']} plays, but it is seat {s}'s turn (BM-4)")
         try:
             cs = DECK.indices(ev["play"])
         except CardlabError as e:
             raise CardlabError(f"event {i}: {e}") from None
-        for c in cs:
-            if c in first:
-                raise CardlabError(f"event {i}: {_text([c])} was played already at event {first[c]} (BM-2)")
-            first[c] = i
-        played[str(ev["seat"])].append(ev["play"])
-    for s, cards in played.items():
-        if len(cards) != 16:
-            raise CardlabError(
-                f"bad record: no hands, and seat {s} plays {len(cards)} of the 48 events; each plays 16 (BM-2), "
-                "in turn (BM-4)"
-            )
+        if len(cs) != 1:
+            raise CardlabError(f"event {i}: one card a turn (BM-4), got {ev['play']!r}")
+        c = cs[0]
+        if c in first:
+            raise CardlabError(f"event {i}: {_text([c])} was played already at event {first[c]} (BM-2)")
+        first[c] = i
+        played[str(s)].append(_text([c]))
+        row.append(c)
+        if len(row) == 3:
+            leader, row = (leader + winner_pos(row, trump)) % 3, []
     return {s: " ".join(cards) for s, cards in played.items()}
 
 
@@ -260,7 +265,7 @@ def replay(doc: dict) -> Hand:
         rtype, trump = _contract(doc["round"], doc.get("trumps") if doc.get("trumps") != "NT" else None, bv)
     except CardlabError as e:
         raise CardlabError(f"bad record: {e}".replace("--round", "round").replace("--trumps", "trumps")) from None
-    dealt = doc["hands"] if "hands" in doc else _hands_played(doc["events"])
+    dealt = doc["hands"] if "hands" in doc else _hands_played(doc["events"], doc["dealer"], trump)
     if sorted(dealt) != ["0", "1", "2"]:
         raise CardlabError('bad record: hands: give the three seats\' cards, {"0": "...", "1": "...", "2": "..."}')
     hands = []
@@ -280,6 +285,10 @@ def replay(doc: dict) -> Hand:
     if shown and (shown & seen or rtype != 1 or bv[K.V_ROUND2] != 0 or swedish):
         raise CardlabError("bad record: shown is round 2's drawn trump card, out of play (BM-5)")
     discards = {int(s): DECK.mask(v) for s, v in (doc.get("discards") or {}).items()}
+    for s, m in discards.items():
+        if m & (seen | shown):
+            where = "the shown trump card" if m & shown and not m & seen else "in play"
+            raise CardlabError(f"bad record: discards {s}: {_text(_cards_of_mask(m & (seen | shown)))} {where} (BM-2)")
     strategies = doc.get("strategies")
     if strategies:
         try:  # names (with a search player's parameters) checked here: an error names the record, not a flag

@@ -702,15 +702,16 @@ class ZhengShangyou(Game):
     )
     card_notes = (
         "Cards: ranks 3 (low) to A, then 2 (twos high), then the jokers BJ (black) and RJ (red) as single cards; "
-        "suits D < C < H < S break ties between equal ranks (ZS-2)."
+        "suits D < C < H < S break ties between single cards and pairs of equal rank; straights run A (low) 2 3 "
+        "... K A (high), no wrap-around, and other combinations go by rank (ZS-2, ZS-4)."
     )
     odds_epilog = (
         "Each action is played on by the models (--strategy, default greedy) at every seat, the deciding seat's "
         "own later turns included: its chances are those of the action followed by that player's play, so a "
         "stronger model (search:50) may rank the actions otherwise. Which to read: greedy's chances are those "
         "against players like cardlab's greedy ones (quick; the field of the report's figures); search's are a "
-        "stronger player's (one search seat among three greedy ones goes out first in about half the games, "
-        "README), slower. Where the two rank the actions alike, either answer stands; where they disagree, play "
+        "stronger player's (one search seat at the default budget among three greedy ones goes out first in about "
+        "half the games, README; search:50 about 0.42 of them), slower. Where the two rank the actions alike, either answer stands; where they disagree, play "
         "search's choice against strong players. "
         "Measures, per action, every action on the same sampled layouts: win (the chance to go out first, the "
         "Winner), score (ZS-8's points of this game for the seat, from this position on), last (the chance to end "

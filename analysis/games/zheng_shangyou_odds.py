@@ -372,7 +372,7 @@ def _score_disagrees(table: pd.DataFrame) -> str:
     return (
         f". By the score, {a} is clearly better: {score[a]:+.2f} a game against {score[best]:+.2f} "
         f"({r['estimate']:+.2f}, 95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f}), going out first "
-        f"{100 * win[a]:.1f}% of the time: the better choice where the points count (a match is won on them)"
+        f"{100 * win[a]:.1f}% of the time: the better choice where the points are kept (a match adds them up)"
     )
 
 

@@ -429,7 +429,10 @@ function setRecord(doc) {
   S.record = doc;
   S.review = null;
   $("review-result").hidden = true;
-  const P = doc.players || (doc.hands ? Object.keys(doc.hands).length : 4);
+  // a record may leave out its players (the game's default count) and its hands (a Bismarck hand is its events, a
+  // Zheng Shangyou record may give only your own)
+  const g = S.games[doc.game || S.game] || game();
+  const P = doc.players || g.players.default;
   const r = doc.result || {};
   const first = r.winner ?? r.first_out;
   const res = first !== undefined ? ` Seat ${first} went out first.` : r.winners ? ` Won by seat ${r.winners.join(" and ")}.` : "";

@@ -28,7 +28,7 @@ from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_i
 from .outputs import check_file
 from .rules import parse_variant_options, with_forms
 from .strong_field import DEFAULT_CHECKPOINT_DIR
-from .tables import FORMATS, Result, blank_missing, precision_rule, write_text_atomic
+from .tables import FORMATS, VERDICT_WORDS, Result, blank_missing, precision_rule, write_text_atomic
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -334,11 +334,7 @@ def add_run_options(
 
 
 #: what the advisor's verdict column says, in every game's odds help
-ODDS_VERDICTS = (
-    "The verdict beside each action: best; worse (clearly worse than the best at 95%); uncertain (not separated "
-    "from the best at this size); equal (the best's outcome on every sampled layout, where every measure is "
-    "paired)."
-)
+ODDS_VERDICTS = f"The verdict beside each action: {VERDICT_WORDS}."
 
 
 def _game_parsers(sub, command: str, capability: str, help: str, description: str | None = None):

@@ -57,6 +57,10 @@ def _html_table(df: pd.DataFrame, digits: int) -> str:
 
 
 def write_report(game: str, title: str, intro: str, sections: list[Section], out_dir: str | Path) -> Path:
+    if any(s.table is not None and "verdict" in s.table.columns for s in sections):
+        from .tables import VERDICT_WORDS
+
+        intro += f" A verdict column (the worked positions and the reviewed hands) says: {VERDICT_WORDS}."
     """Write one game's report folder (``out_dir/game``); returns its path."""
     return write_folder(Path(out_dir) / game, title, intro, sections, f"cardlab report {game}", "report.html")
 

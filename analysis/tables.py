@@ -145,6 +145,13 @@ def _decimals(width: float) -> int:
     return int(min(6, max(2, 1 - math.floor(math.log10(width)))))
 
 
+#: an advisor's or a review's verdict column, in words (odds --help, and the reports that show one)
+VERDICT_WORDS = (
+    "best; worse (clearly worse than the best at 95%); uncertain (not separated from the best at this size); "
+    "equal (the best's outcome on every sampled layout, where every measure is paired)"
+)
+
+
 #: the actions an advisor's table shows by default, best first (``--all`` shows every one)
 ADVISOR_ROWS = 12
 

@@ -22,6 +22,7 @@ measured on other deals, beside the full tables' edge: how much of the table's e
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import numpy as np
@@ -194,12 +195,20 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
             }
         )
     full, kept = found["recommended tables vs heuristic"], found["cheat sheet vs heuristic"]
+    se = {r["comparison"]: r["std_error"] for r in rows}
     if full <= 0:
         share = "n/a: the tables gain nothing measurable here"
     elif kept <= 0:
         share = "none: the sheet does not gain here"
     else:
-        share = f"{100 * kept / full:.0f}%"
+        # the ratio's 95% interval by the delta method, the two edges' errors taken as independent: they share
+        # their deals, so this is wider than a paired interval would be
+        ratio = kept / full
+        rel = math.hypot(se["cheat sheet vs heuristic"] / kept, se["recommended tables vs heuristic"] / full)
+        share = (
+            f"{100 * ratio:.0f}% (95% interval about {100 * ratio * (1 - 1.96 * rel):.0f}% to "
+            f"{100 * ratio * (1 + 1.96 * rel):.0f}%, the two edges' errors taken as independent)"
+        )
     line = (
         f"  edge over the heuristic (win share, each seat in turn switching, paired, {trials:,} deals a comparison, "
         "so the rows' trials count seat-deals): tables "

@@ -187,7 +187,9 @@ def strategy_values(runs: dict) -> Section:
     ct = runs["compare"]
     est = ct[ct.field == "greedy"].set_index("challenger")["estimate"]
     both = (
-        f" (greedy-actions {est['greedy-actions']:+.2f}, greedy-pass-singles {est['greedy-pass-singles']:+.2f})"
+        f": of greedy-actions' {est['greedy-actions']:+.2f} points a hand over greedy, its pass alone "
+        f"(greedy-pass-singles) gives {est['greedy-pass-singles']:+.2f} and the two special actions the rest, "
+        f"{est['greedy-actions'] - est['greedy-pass-singles']:+.2f} (a difference of two estimates, not paired)"
         if {"greedy-actions", "greedy-pass-singles"} <= set(est.index)
         else ""
     )
@@ -264,7 +266,7 @@ def _strength_table(t: pd.DataFrame) -> pd.DataFrame:
             row[label] = k / n if n >= MIN_CELL else np.nan
             if n >= MIN_CELL:
                 _, _, lo_ci, hi_ci = wilson(k, n)
-                row[f"{label} (95%)"] = f"{lo_ci:.2f}-{hi_ci:.2f}"
+                row[f"{label} (95%)"] = f"{lo_ci:.3f}-{hi_ci:.3f}"
             else:
                 row[f"{label} (95%)"] = ""
         rows.append(row)
@@ -301,7 +303,8 @@ def hand_strength(runs: dict) -> Section:
     if len(d_out) > 2:
         words.append(
             f"From one point count to the next, P(first out) and the mean number of plays move in opposite "
-            f"directions in {against} of the {len(d_out)} steps (the correlation of the steps is {r:+.2f})."
+            f"directions in {against} of the {len(d_out)} steps (the correlation of the steps is {r:+.2f}; the "
+            "figure draws the plays on an inverted axis, so there the two lines move together)."
         )
         if r < 0 and against > len(d_out) / 2:
             words[-1] += (
@@ -323,7 +326,8 @@ def hand_strength(runs: dict) -> Section:
                     f"{bp.loc[p - 1]:.3f})"
                     for p in dips
                 )  # fmt: skip
-                + "; the table by plays and points is the strength to read."
+                + ": the plays alone are no full measure either (a hand of few plays may lack the high cards to "
+                "win its leads); the table by plays and points, which holds both, is the strength to read."
             )
 
     def draw_table():
@@ -455,10 +459,13 @@ def reviewed_hand(runs: dict) -> Section:
             f"`cardlab review biscuits seeds/records/biscuits-example.json --seat {REVIEWED_SEAT} "
             f"--seed {runs['seed'] + 7}` (the record is "
             f"`cardlab record biscuits --seed {REVIEWED_SEED} --strategy planning`): each decision (the partner "
-            "pass, plays, exchanges, handovers) judged on what the seat knew then, to ±0.25 points on the paired "
-            "differences. loss_score is the best action's net points minus the taken action's (0 where they are "
-            "not separated at 95%); win_taken the chance that the seat's team is ahead this hand with the action "
-            f"taken.\n\n{res.meta['summary']}."
+            "pass, plays, exchanges, handovers) judged on what the seat knew then, each paired difference run to "
+            "±0.25 points or until it is clear of zero (so a clear one may be wider). loss_score is the best "
+            "action's net points minus the taken action's (0 where they are not separated at 95%); win_taken the "
+            "chance that the seat's team is ahead this hand with the action taken (0 where it never is on the "
+            "sampled layouts: the verdicts and losses go by the points, which still differ there). The chart shows "
+            "that chance, so a card worse by points may sit level with the best on it."
+            f"\n\n{res.meta['summary']}."
         ),
         res.table[cols],
         [lambda: BR.win_figure(res)],
@@ -591,7 +598,9 @@ def report(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> tuple
     r = runs(scale, seed, progress)
     intro = (
         f"Biscuits (seeds/biscuits.md, default rules), simulated with cardlab. Seed {seed}. Players: random, "
-        f"greedy and planning (seeds/biscuits.toml describes each)."
+        f"greedy and planning (seeds/biscuits.toml describes each), the policy variants of greedy and planning "
+        "that the paired section names (greedy-actions, planning-pass-*, ...), and the search player of the "
+        "strong field's section."
         "\n\nThe words (seeds/biscuits.md; the rules' numbers in brackets): two partnerships, partners opposite. "
         "Before each hand every player passes 2 cards to the partner (BI-4). A trick is a run of plays, each "
         "beating the last (BI-5, BI-7): Plain plays are singles, pairs and triples; Fancy plays are five-card "

@@ -175,7 +175,13 @@ def flingo_or_jingo(runs: dict) -> Section:
                 if every.ci_low > 0 or every.ci_high < 0
                 else "on average neither is clearly better against heuristic players; the situations decide"
             )
-            + ". Against another field the answer may change (`cardlab compare bisko-bobo`)."
+            + ". Against another field the answer may change (`cardlab compare bisko-bobo`). The figure pools the "
+            "situations by the unseen HIGH cards of the upright card's suit alone (each as often as it comes)"
+            + (
+                ": the fewer of them are still out, the more the Jingo is worth against the Flingo."
+                if len(by_unseen) > 2 and by_unseen.sort_values("unseen_of_suit")["estimate"].is_monotonic_decreasing
+                else "."
+            )
         ),
         pooled[
             [
@@ -358,7 +364,8 @@ def when_to_swap(runs: dict) -> Section:
     return Section(
         "When to swap (4 players)",
         (
-            "Every optional swap in a deal replayed both ways on the same cards: estimate = win(swap) - "
+            "Every optional swap in a deal replayed both ways on the same cards, every seat playing the heuristic: "
+            "estimate = win(swap) - "
             "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
             "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help)."
         ),
@@ -375,6 +382,7 @@ def tuck_placement(runs: dict) -> Section:
     tuck_vals = pooled_pairs(dec[dec.decision == "tuck"], ["placement"])
     return Section(
         "Where to place a Jingo card that makes a Bobo (4 players)",
+        "Every such placement in a deal replayed both ways on the same cards, every seat playing the heuristic: "
         "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired.",
         tuck_vals.rename(columns={"win_action0": "win_upright", "win_action1": "win_tucked"})[
             ["placement", "trials", "win_upright", "win_tucked", "estimate", "ci_low", "ci_high"]
@@ -446,8 +454,10 @@ def recommended_edge(runs: dict) -> Section | None:
         (
             "Computed by cardlab improve bisko-bobo (iterated best responses on common random numbers; a "
             "situation switches action when the paired difference is at least 3 standard errors from zero). "
-            "The chart: one seat at a time plays the recommended table while the others keep the field strategy; "
-            "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals). The tables were "
+            "The chart: one seat at a time plays the recommended table while the others keep the field strategy "
+            "(heuristic, the built-in player; or always-jingo, every Tuck player taking the Jingo: a field the "
+            "tables were not fitted against); estimate = that seat's win share gain, pooled over seats (trials "
+            "counts seat-deals: the deals times the players). The tables were "
             f"fitted on other deals (the improve run's seed {_fit_seed()}) than these (seed {runs['seed'] + 3}), so "
             "a situation switched by chance there shows here as no gain. " + _edge_size(et)
         ),
@@ -534,9 +544,11 @@ def cheat_sheet(runs: dict) -> Section | None:
             "stores them; strategy name `cheat-sheet`). Below, per player count, the sheet and its edge: one seat "
             "at a time switches from the heuristic to the sheet (or to the full tables) on the same deals; "
             "estimate = that seat's win share gain, pooled over seats (trials counts seat-deals). In the third row "
-            "the other seats play the recommended tables, not the heuristic, so the rows do not add up. The sheet "
-            "pools suits and seats and keeps a few thresholds, so in some situations it chooses otherwise than the "
-            "tables' measured cells (the last section lists them; the full tables keep those): that is the price of a rule a "
+            "the other seats play the recommended tables, not the heuristic, so the rows do not add up. The first "
+            "row measures the tables' edge again, on this section's deals: it differs from the section above by "
+            "the noise of two runs. The sheet pools suits and seats and keeps a few thresholds, so in some "
+            "situations it chooses otherwise than the tables' measured cells (the appendix lists where the tables "
+            "depart from the heuristic, not where the sheet departs from the tables): that is the price of a rule a "
             "person can remember, and the edge rows say what it costs."
             + _sheet_against_heuristic(runs)
             + "\n"

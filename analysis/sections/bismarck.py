@@ -214,7 +214,7 @@ def rounds_by_role(runs: dict) -> Section:
         (
             "Single hands of each round type (BM-5), every seat on the heuristic player, the default rules. "
             "P(quota): the role takes at least its quota in rounds 1-3 (dealer 8, others 4), at most its "
-            "allowance in the misère round 4 (blog: dealer 6, others 4). Score: BM-6, original scheme: a role scores "
+            "allowance in the misère round 4 (the blog post seeds/bismarck.md cites: dealer 6, others 4). Score: BM-6, original scheme: a role scores "
             "the tricks beyond its quota in rounds 1-3 (reaching it exactly scores 0) and the tricks short of its "
             "allowance in the misère. 95% intervals (Wilson for probabilities, normal for means).\n\n"
             f"Does the dealer beat the quota? Among heuristic players it reaches 8 tricks in {lo:.3f} to {hi:.3f} "
@@ -490,8 +490,10 @@ def players(runs: dict) -> Section:
         "One seat at a time switches from the heuristic player to a challenger on the same deal (the others "
         "stay heuristic); pooled over the three seats, so trials counts each deal three times. The PIMC and "
         "double-dummy players take over once a hand holds as many cards as solver_from says, the heuristic before. "
-        f"PIMC samples {PIMC_SAMPLES} layouts of the hidden cards per decision. dd sees every hand and plays it "
-        "perfectly: dd - pimc is what seeing the hidden cards is worth to a solver, and dd's gain over the "
+        f"PIMC samples {PIMC_SAMPLES} layouts of the hidden cards per decision. dd sees every hand and plays the "
+        "card that is best if the two others defend perfectly and together (against heuristic players it is no "
+        "best play: in the misère it scores no better than the heuristic): dd - pimc is what seeing the hidden "
+        "cards is worth to a solver, and dd's gain over the "
         "heuristic is a practical ceiling for PIMC, which solves its sampled layouts the same way. pimc-infer is "
         "PIMC whose layouts are those in which the other seats' cards so far are the heuristic's: it knows how "
         f"its opponents play, which a player at a real table does not. {labels([FIRST_SEARCH])[0]} is the search "
@@ -623,7 +625,10 @@ def trump_choice(runs: dict) -> Section:
         "A trump choice: five spades or five hearts?",
         (
             f'`cardlab odds bismarck --decision name_trumps --seat 1 --dealer 1 --hand "{pos["hand"]}" '
-            "--variant round3_trump_timing=after_seeing_hand` (round 3 with trumps named after seeing the hand, "
+            "--variant round3_trump_timing=after_seeing_hand "
+            f"--trials {res['heuristic'].meta['trials']} --seed {res['heuristic'].meta['seed']}` (and with "
+            f"`--strategy pimc --trials {res['pimc'].meta['trials']} --seed {res['pimc'].meta['seed']}`; round 3 "
+            "with trumps named after seeing the hand, "
             "3(c)3): the dealer's quota is 8 tricks and it scores from the 9th (BM-6), so the rows, ranked by round "
             "score, may put first a suit with the lower chance of reaching 8. Each suit named on the same layouts "
             f"of the other two hands (pimc: {res['pimc'].meta['trials']} layouts, each whole hand solved double "
@@ -645,19 +650,20 @@ def reviewed_hand(runs: dict) -> Section:
 
     res = runs["review"]
     cols = ["event", "on_table", "actions", "taken", "best", "verdict", "tricks_taken", "tricks_best", "dd_taken",
-            "dd_best", "loss_score", "win_taken"]  # fmt: skip
+            "dd_best", "loss_score", "win_taken", "win_best", "loss_win"]  # fmt: skip
     return Section(
         f"A reviewed hand: seat {REVIEWED_SEAT} of the example record",
         (
             f"`cardlab review bismarck seeds/records/{REVIEWED_RECORD} --seat {REVIEWED_SEAT} --seed "
             f"{runs['seed'] + 52}` (the record is `cardlab record bismarck --seed 1`: heuristic players, round 1): "
-            "each card judged on what the seat knew then (the record's heuristic players as models, to ±0.25 "
-            "points of round score on the paired differences), beside the seat's tricks in the hand on the actual "
+            "each card judged on what the seat knew then (the record's heuristic players as models, each paired "
+            "difference run to ±0.25 points of round score or until it is clear of zero), beside the seat's tricks in the hand on the actual "
             "layout, double dummy, with the card played (dd_taken) and the best card there (dd_best), the other "
             "two seats together against it (no bound either way: the record's players did not play "
             "together, and the seat sees every card there too). tricks_taken and tricks_best are the seat's "
-            "expected tricks with the card played and with the best; win_taken the chance to make the quota with "
-            "the card played; loss_score the best card's round score minus the taken card's (0 where the two are "
+            "expected tricks with the card played and with the best; win_taken and win_best the chance to make the "
+            "quota with the card played and with the best, loss_win their difference (0 where not separated at "
+            "95%; the summary below quotes it); loss_score the best card's round score minus the taken card's (0 where the two are "
             "not separated at 95%). The best card is the one with the highest round score, and the round score "
             "counts only the tricks above the quota (BM-6: making it exactly scores 0, and so does missing it), so "
             "the best card need not have the most tricks or the best chance of the quota"
@@ -729,12 +735,18 @@ def strong_field(runs: dict) -> Section:
         )  # fmt: skip
         parts.append(t.assign(round=rnd, round_type=ROUND_NAMES[rnd]))
     table = pd.concat(parts, ignore_index=True)
+    # every row that changes at 95%, a sentence a round and role (the quota, the score, the tricks)
     sentences = []
-    for r in table[(table.changes != "") & (table.measure == "made_quota")].itertuples(index=False):
-        sentences.append(
-            f"Round {r.round} ({r.round_type}), the {r.role}: P(quota) {r.estimate_heuristic:.3f} with heuristic "
-            f"players, {r.estimate_strong:.3f} with {doc['field']} players."
-        )
+    words = {"made_quota": "P(quota)", "score": "the round score", "tricks": "tricks"}
+    changed = table[table.changes != ""]
+    for (rnd, role), g in changed.groupby(["round", "role"], sort=False):
+        said = [
+            f"{words[r.measure]} {r.estimate_heuristic:.3f} -> {r.estimate_strong:.3f}"
+            for r in g.sort_values("measure", key=lambda c: c.map(list(words).index)).itertuples(index=False)
+        ]
+        sentences.append(f"Round {rnd} ({g.round_type.iloc[0]}), the {role}: {', '.join(said)}.")
+    if sentences:
+        sentences.insert(0, f"What changes at 95%, heuristic players -> {doc['field']} players:")
     field = R[next(iter(R))]["describe"]["strategies"][0]  # as stored, a search player's budget spelled out
     search = field.partition(":")[0] == "search"
     by_from: dict[int, list[str]] = {}
@@ -759,8 +771,7 @@ def strong_field(runs: dict) -> Section:
         )
     text = (
         f"{who}, on the same deals as the heuristic players' figures of the first section (their first trials). "
-        f"{provenance(doc, R)} {CHANGES_LEGEND}.\n\n"
-        + " ".join(sentences or ["No role's chance of its quota changes at 95%."])
+        f"{provenance(doc, R)} {CHANGES_LEGEND}.\n\n" + " ".join(sentences or ["No role's figure changes at 95%."])
     )
     cols = ["round", "round_type", "role", "measure", "estimate_heuristic", "ci_low_heuristic", "ci_high_heuristic",
             "trials_strong", "estimate_strong", "ci_low_strong", "ci_high_strong", "changes"]  # fmt: skip

@@ -252,11 +252,15 @@ def _both_ways(ct: pd.DataFrame) -> str:
     for (f, c), r in win.iterrows():
         if f < c and (c, f) in win.index:
             back = win.loc[(c, f)]
+            one, two = pick(r, c, f), pick(back, f, c)
+            a1, a2 = against(f, c, r), against(c, f, back)
+            # the same answer among either field, with no score to add: said once
+            same = one == two and "not told apart" not in one and "(though" not in a1 + a2
+            advice = f"{one}, whichever of the two the others play" if same else f"{a1}; {a2}"
             out.append(
-                f"One {c} seat among {f} players wins {r.estimate:+.3f} (95% {r.ci_low:+.3f} to {r.ci_high:+.3f}) "
-                f"and one {f} seat among {c} players {back.estimate:+.3f} ({back.ci_low:+.3f} to "
-                f"{back.ci_high:+.3f}) in win probability: to go out first more often, {against(f, c, r)}; "
-                f"{against(c, f, back)}."
+                f"One {c} seat among {f} players changes its win probability by {r.estimate:+.3f} (95% "
+                f"{r.ci_low:+.3f} to {r.ci_high:+.3f}), and one {f} seat among {c} players by {back.estimate:+.3f} "
+                f"({back.ci_low:+.3f} to {back.ci_high:+.3f}): to go out first more often, {advice}."
             )
     return (" " + " ".join(out)) if out else ""
 
@@ -418,7 +422,8 @@ def simulated_features(runs: dict) -> Section:
         "Hand features: simulated deals",
         (
             "The same features in the simulated deals, per seat-hand (bombs: between the 14- and 13-card exact "
-            "values; the straight flush has no exact value here)."
+            "values; the straight flush has no exact value here). One seat in four holds the red joker in every "
+            "4-player deal, so its share is 1/4 exactly, with no spread."
         ),
         t[t.measure == "dealt"][["feature", "trials", "estimate", "ci_low", "ci_high"]],
         digits=5,
@@ -501,8 +506,9 @@ def variants(runs: dict) -> Section:
         (
             "Greedy players under each implemented variant of rules.md 4(c), one at a time: P(Winner) of the player "
             "holding the 3 of diamonds, and the Winner's mean gain. Every row is played on the same deals as the "
-            "defaults row (the same seed and size; a deck of another size deals otherwise), so a variant that "
-            "changes no deal and no play shows the defaults' figures; the rows are not paired differences. "
+            "defaults row (the same seed and size), so a variant that changes no deal and no play shows the "
+            "defaults' figures; the rows are not paired differences. The two-deck rows are the next section's runs, "
+            "of their own size, and another deck deals otherwise. "
             f"{_below_fair(rows, single_4p)}{_over_matches(rows)}With two decks there are two 3 "
             "of diamonds, and winner_given_3D counts each holder (more holders than games); with 3p_52 one card is "
             "left undealt (17 each), and a game where it is the 3 of diamonds has no holder. With "
@@ -548,7 +554,8 @@ def two_decks(runs: dict) -> Section:
             "seats hold one card more (column 'cards'); greedy players. Identical cards can meet: a pair or a four "
             "of a kind may hold two of the same card, equal plays do not beat, and five cards of one rank are a "
             "bomb (cardlab's reading, seeds/zheng-shangyou.md). The first game is led by the first seat from the "
-            "dealer holding a 3 of diamonds; scoring as ZS-8 for 4 players. Compare each seat with 'fair_share'."
+            "dealer holding a 3 of diamonds; scoring as ZS-8 for 4 players. estimate: the seat's chance to go out "
+            "first (the Winner); compare it with 'fair_share'."
         ),
         tt[["players", "seat", "cards", "trials", "estimate", "ci_low", "ci_high", "fair_share"]],
         [draw],
@@ -613,6 +620,7 @@ def worked_position(runs: dict) -> Section:
     t = res.table
     win = t[t.measure == "win"].set_index("action")
     diff = t[t.measure == "diff_win"].set_index("action")
+    score = t[t.measure == "score"].set_index("action")  # the answer's second figure
     table = pd.DataFrame(
         {
             "action": win.index,
@@ -623,6 +631,7 @@ def worked_position(runs: dict) -> Section:
             "diff_win": diff.loc[win.index, "estimate"].to_numpy(),
             "diff_low": diff.loc[win.index, "ci_low"].to_numpy(),
             "diff_high": diff.loc[win.index, "ci_high"].to_numpy(),
+            "score": score.loc[win.index, "estimate"].to_numpy(),
         }
     )
     pos = WORKED_POSITION
@@ -711,9 +720,11 @@ def _changed_sentences(t: pd.DataFrame, name, unit: dict, labels: tuple[str, str
         r = r._asdict()
         d = unit[r["measure"]]
         how = "changes sign" if r["changes"] == "sign" else "changes (the intervals do not overlap)"
+        # a signed figure for a difference or a value, a plain one for a share or a score (Seat 0's win share)
+        sign = "+" if r["measure"] not in ("winner", "winner_given_3D") else ""
         out.append(
-            f"{name(r)} {how}: {r[f'estimate_{a}']:+.{d}f} with the built-in players, "
-            f"{r[f'estimate_{b}']:+.{d}f} with the strong field."
+            f"{name(r)} {how}: {r[f'estimate_{a}']:{sign}.{d}f} with the built-in players, "
+            f"{r[f'estimate_{b}']:{sign}.{d}f} with the strong field."
         )
     return out
 

@@ -175,6 +175,7 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
     heur = [builtin_strategy("heuristic", P, s) for s in range(P)]
     rows = []
     found = {}
+    se = {}
     for label, field, challenger in (
         ("recommended tables vs heuristic", heur, rec),
         ("cheat sheet vs heuristic", heur, mine),
@@ -183,6 +184,7 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
         res = run(compare_spec(P, field, challenger), trials=trials, seed=seed, progress=progress)
         pooled = res.table[res.table.seat.isna()].iloc[0]
         found[label] = float(pooled.estimate)
+        se[label] = float(pooled.std_error)
         rows.append(
             {
                 "players": P,
@@ -195,7 +197,6 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
             }
         )
     full, kept = found["recommended tables vs heuristic"], found["cheat sheet vs heuristic"]
-    se = {r["comparison"]: r["std_error"] for r in rows}
     if full <= 0:
         share = "n/a: the tables gain nothing measurable here"
     elif kept <= 0:

@@ -57,11 +57,13 @@ def _html_table(df: pd.DataFrame, digits: int) -> str:
 
 
 def write_report(game: str, title: str, intro: str, sections: list[Section], out_dir: str | Path) -> Path:
-    if any(s.table is not None and "verdict" in s.table.columns for s in sections):
+    """Write one game's report folder (``out_dir/game``); returns its path. Where a section's table has a verdict
+    column (an advisor's or a review's), the introduction says what the verdicts mean."""
+    with_verdicts = [s.title for s in sections if s.table is not None and "verdict" in s.table.columns]
+    if with_verdicts:
         from .tables import VERDICT_WORDS
 
-        intro += f" A verdict column (the worked positions and the reviewed hands) says: {VERDICT_WORDS}."
-    """Write one game's report folder (``out_dir/game``); returns its path."""
+        intro += f" The verdict column ({'; '.join(with_verdicts)}) says: {VERDICT_WORDS}."
     return write_folder(Path(out_dir) / game, title, intro, sections, f"cardlab report {game}", "report.html")
 
 

@@ -897,6 +897,16 @@ def test_the_compare_verdict_says_when_the_win_and_the_score_disagree():
         "they disagree: planning wins more often, greedy gains more points a game, so which is better depends on "
         "whether one plays for wins or for points"
     )
+    # judged by the score (--measure score): the win is the second clause, and the disagreement is said the same
+    by_score = (
+        get("zheng-shangyou")
+        .compare("greedy", "planning", run=RunOptions(trials=20000, seed=1, progress=False, measures=("score",)))
+        .meta["verdict"]
+    )
+    assert (
+        by_score.startswith("planning against greedy (pooled over the seats): ") and " fewer points a game " in by_score
+    )
+    assert "; win clearly higher: +" in by_score and by_score.endswith(v[v.index("; they disagree") :])
 
 
 @pytest.mark.parametrize(
@@ -925,6 +935,13 @@ def test_compare_takes_a_measure_by_its_bare_name_and_its_verdict_judges_the_fir
     assert code == 0 and json.loads(out)["meta"]["precision_measures"] == [named]
     code, out, err = run(*base, "--trials", "64", "--measure", "nosuch")
     assert code == 2 and "accepted: " in err and "(or by the bare name: " in err and given in err
+    # several: the first is judged; one measure in both forms is one
+    code, out, err = run(*base, "--trials", "64", "--measure", given, "--measure", named, "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and {r["measure"] for r in doc["rows"]} >= {named} and doc["meta"]["verdict"] == verdict
+    headline = "challenger_minus_field_win" if game == "zheng-shangyou" else "tricks_challenger_minus_field"
+    code, out, err = run(*base, "--trials", "64", "--measure", headline, "--measure", given, "--format", "json")
+    assert code == 0 and json.loads(out)["meta"]["verdict"] != verdict
 
 
 def test_the_full_table_prints_plain_decimals(capsys):

@@ -270,6 +270,56 @@ class Game:
         """Adds to a simulation's meta what its header says beyond the standard lines (Bismarck: ``quota``, the
         round's quotas); nothing by default."""
 
+    def _compare_also_clause(self, result: Result, t, headline: str, judged: str, key, few: bool, field: str,
+                             challenger: str) -> None:  # fmt: skip
+        """The verdict's second clause: the other of the game's two measures (:attr:`compare_also` after the
+        headline; the headline where --measure judged the second), and, where the two are each clear of zero in
+        opposite directions, a sentence that they disagree (which is better depends on what one plays for)."""
+        assert self.compare_also is not None
+        second, unit = self.compare_also
+        keys = [c for c in ("seat", "team", "role") if c in t.columns]
+
+        def row(measure: str):
+            rows = t[t["measure"] == measure]
+            rows = rows[rows[keys].isna().all(axis=1)] if key is None and keys else rows
+            return rows.iloc[-1] if len(rows) else None
+
+        other = headline if judged == second else second
+        r = row(other)
+        if r is None:
+            return
+        words, mult = (unit, 1.0) if other == second else _paired_unit(other)
+        name = other.replace("challenger_minus_field", "").strip("_") or "win"
+        # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it (not where
+        # the interval has no width from a few trials that agree: they say nothing clearly)
+        wide = r["ci_high"] > r["ci_low"] or not few
+        clear = (
+            " clearly higher:" if wide and r["ci_low"] > 0 else " clearly lower:" if wide and r["ci_high"] < 0 else ""
+        )
+        result.meta["verdict"] += (
+            f"; {name}{clear} {r['estimate'] * mult:+.2f} {words} (95% interval {r['ci_low'] * mult:+.2f} to "
+            f"{r['ci_high'] * mult:+.2f})"
+        )
+        # the two measures each clear of zero, in opposite directions (said where the verdict names both)
+        h, s = row(headline), row(second)
+        if (
+            judged in (headline, second)
+            and h is not None
+            and s is not None
+            and self.compare_disagree
+            and (h["ci_low"] > 0 > s["ci_high"] or h["ci_high"] < 0 < s["ci_low"])
+        ):
+            ahead = challenger if h["ci_low"] > 0 else field
+            behind = field if ahead == challenger else challenger
+            # not "better" then: which is better depends on what one plays for
+            v = result.meta["verdict"]
+            for word, says in (("better", "wins more often"), ("worse", "wins less often")):
+                v = v.replace(f"{challenger} is {word} than {field}", f"{challenger} {says} than {field}", 1)
+            result.meta["verdict"] = v + (
+                f"; they disagree: {ahead} wins more often, {behind} gains more {unit}, so which is better depends "
+                "on whether one plays for wins or for points"
+            )
+
     def simulate_verdict(self, result: Result) -> str | None:
         """A line in words after ``simulate``'s table, where its answer is one figure (none by default)."""
         return None
@@ -378,49 +428,8 @@ class Game:
             result.meta["unit"] = self.compare_unit
         # the header's variants line, where the spec's describe (its fingerprint) does not carry them (Biscuits)
         result.meta.setdefault("variants", self.rules.resolve_variants(variants))
-        if self.compare_also is not None and self.compare_also[0] != judged:
-            measure, unit = self.compare_also
-            rows = t[t["measure"] == measure]
-            keys = [c for c in ("seat", "team", "role") if c in rows.columns]
-            rows = rows[rows[keys].isna().all(axis=1)] if key is None and keys else rows
-            if len(rows):
-                r = rows.iloc[-1]
-                name = measure.replace("challenger_minus_field", "").strip("_")
-                # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it
-                # (not where the interval has no width from a few trials that agree: they say nothing clearly)
-                wide = r["ci_high"] > r["ci_low"] or not few
-                clear = (
-                    " clearly higher:"
-                    if wide and r["ci_low"] > 0
-                    else " clearly lower:"
-                    if wide and r["ci_high"] < 0
-                    else ""
-                )
-                result.meta["verdict"] += (
-                    f"; {name}{clear} {r['estimate']:+.2f} {unit} (95% interval {r['ci_low']:+.2f} to "
-                    f"{r['ci_high']:+.2f})"
-                )
-                head = t[t["measure"] == judged]
-                head = head[head[keys].isna().all(axis=1)] if key is None and keys else head
-                # the game's own headline only (a --measure of another kind is no "wins more often")
-                h = head.iloc[-1] if len(head) and judged == spec.precision_measures[0] else None
-                # the headline and the second measure each clear of zero, in opposite directions: say so, since
-                # "better" above goes by the headline alone
-                if (
-                    h is not None
-                    and self.compare_disagree
-                    and (h["ci_low"] > 0 > r["ci_high"] or h["ci_high"] < 0 < r["ci_low"])
-                ):
-                    ahead = challenger if h["ci_low"] > 0 else field
-                    behind = field if ahead == challenger else challenger
-                    # not "better" then: which is better depends on what one plays for
-                    v = result.meta["verdict"]
-                    for word, says in (("better", "wins more often"), ("worse", "wins less often")):
-                        v = v.replace(f"{challenger} is {word} than {field}", f"{challenger} {says} than {field}", 1)
-                    result.meta["verdict"] = v + (
-                        f"; they disagree: {ahead} wins more often, {behind} gains more {unit}, so which is better "
-                        "depends on whether one plays for wins or for points"
-                    )
+        if self.compare_also is not None:
+            self._compare_also_clause(result, t, spec.precision_measures[0], judged, key, few, field, challenger)
         return result
 
     def compare_variants(

@@ -703,7 +703,7 @@ class ZhengShangyou(Game):
     card_notes = (
         "Cards: ranks 3 (low) to A, then 2 (twos high), then the jokers BJ (black) and RJ (red) as single cards; "
         "suits D < C < H < S break ties between single cards and pairs of equal rank; straights run A (low) 2 3 "
-        "... K A (high), no wrap-around, and other combinations go by rank (ZS-2, ZS-4)."
+        "... K A (high), no wrap-around, and other combinations go by rank (ZS-2, ZS-5)."
     )
     odds_epilog = (
         "Each action is played on by the models (--strategy, default greedy) at every seat, the deciding seat's "

@@ -303,8 +303,13 @@ def hand_strength(runs: dict) -> Section:
     if len(d_out) > 2:
         words.append(
             f"From one point count to the next, P(first out) and the mean number of plays move in opposite "
-            f"directions in {against} of the {len(d_out)} steps (the correlation of the steps is {r:+.2f}; the "
-            "figure draws the plays on an inverted axis, so there the two lines move together)."
+            f"directions in {against} of the {len(d_out)} steps (the correlation of the steps is {r:+.2f}"
+            + (
+                "; the figure draws the plays on an inverted axis, so there the two lines move together"
+                if r < 0
+                else ""
+            )
+            + ")."
         )
         if r < 0 and against > len(d_out) / 2:
             words[-1] += (

@@ -505,10 +505,10 @@ def variants(runs: dict) -> Section:
         "The effect of each variant",
         (
             "Greedy players under each implemented variant of rules.md 4(c), one at a time: P(Winner) of the player "
-            "holding the 3 of diamonds, and the Winner's mean gain. Every row is played on the same deals as the "
-            "defaults row (the same seed and size), so a variant that changes no deal and no play shows the "
-            "defaults' figures; the rows are not paired differences. The two-deck rows are the next section's runs, "
-            "of their own size, and another deck deals otherwise. "
+            "holding the 3 of diamonds, and the Winner's mean gain. Every row is played with the same seed and size "
+            "as the defaults row, so a variant that changes no deal and no play shows the defaults' figures (a deck "
+            "or a player count of another size deals otherwise); the rows are not paired differences. The two-deck "
+            "rows are the next section's runs, of their own size. "
             f"{_below_fair(rows, single_4p)}{_over_matches(rows)}With two decks there are two 3 "
             "of diamonds, and winner_given_3D counts each holder (more holders than games); with 3p_52 one card is "
             "left undealt (17 each), and a game where it is the 3 of diamonds has no holder. With "
@@ -720,7 +720,7 @@ def _changed_sentences(t: pd.DataFrame, name, unit: dict, labels: tuple[str, str
         r = r._asdict()
         d = unit[r["measure"]]
         how = "changes sign" if r["changes"] == "sign" else "changes (the intervals do not overlap)"
-        # a signed figure for a difference or a value, a plain one for a share or a score (Seat 0's win share)
+        # a signed figure for a difference, a value or a score; a plain one for a share (Seat 0's win share)
         sign = "+" if r["measure"] not in ("winner", "winner_given_3D") else ""
         out.append(
             f"{name(r)} {how}: {r[f'estimate_{a}']:{sign}.{d}f} with the built-in players, "

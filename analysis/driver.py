@@ -634,13 +634,27 @@ def _measure_names(spec: KernelSpec, key0, key1, progress: bool, zero: bool = Tr
     return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 64, spec)["measure"]))
 
 
+#: the words a paired measure's name adds to the bare one (compare's difference, the value of holding a card)
+PAIRED_AFFIXES = ("challenger_minus_field_", "_challenger_minus_field", "value_of_holding_")
+
+
+def bare_measure(name: str) -> str:
+    """A paired measure's name without its affix (``win`` for ``challenger_minus_field_win``), else itself."""
+    for a in PAIRED_AFFIXES:
+        if a.endswith("_") and name.startswith(a) and name != a:
+            return name[len(a) :]
+        if a.startswith("_") and name.endswith(a) and name != a:
+            return name[: -len(a)]
+    return name
+
+
 def measure_alias(measure: str, names) -> str:
-    """A measure as given, to the table's name: itself, or a paired comparison's bare name (``win`` for
-    ``challenger_minus_field_win``, ``tricks`` for ``tricks_challenger_minus_field``), as odds and simulate name
-    theirs; unchanged where no one name fits."""
+    """A measure as given, to the table's name: itself, or a paired measure's bare name (``win`` for
+    ``challenger_minus_field_win``, ``tricks`` for ``tricks_challenger_minus_field``, ``score`` for
+    ``value_of_holding_score``), as odds and simulate name theirs; unchanged where no one name fits."""
     if measure in names:
         return measure
-    hits = [n for n in names if n in (f"challenger_minus_field_{measure}", f"{measure}_challenger_minus_field")]
+    hits = [n for n in names if n != measure and bare_measure(n) == measure]
     return hits[0] if len(hits) == 1 else measure
 
 
@@ -656,8 +670,8 @@ def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1, progr
     named = [measure_alias(m, names) for m in measures]
     bad = [m for m in named if m not in names]
     if bad:
-        bare = [n.replace("challenger_minus_field", "").strip("_") for n in names if "challenger_minus_field" in n]
-        also = f" (or by the bare name: {', '.join(b for b in bare if b)})" if any(bare) else ""
+        bare = [bare_measure(n) for n in names if bare_measure(n) != n]
+        also = f" (or by the bare name: {', '.join(bare)})" if bare else ""
         raise CardlabError(f"unknown measure {bad[0]!r}; accepted: {accepted(names)}{also}")
     return list(dict.fromkeys(named))
 

@@ -507,3 +507,20 @@ def test_a_quick_precision_run_is_not_told_it_will_take_long(capsys):
     assert res.meta["precision_reached"]
     if took < 20:  # a machine this slow would rightly be told
         assert "needs about" not in err, err
+
+
+def test_a_paired_measure_is_found_by_its_bare_name_and_only_where_one_fits():
+    """compare's and the card value's measures carry an affix (challenger_minus_field, value_of_holding): the bare
+    name finds the one table name it stands for; a name of the table itself, or a bare name two names share, or
+    none, is left as given (and refused later as unknown)."""
+    from analysis.driver import bare_measure, measure_alias
+
+    names = ["challenger_minus_field_win", "challenger_minus_field_score", "challenger_minus_field_score_won"]
+    assert measure_alias("score", names) == "challenger_minus_field_score"  # not score_won
+    assert measure_alias("score_won", names) == "challenger_minus_field_score_won"
+    assert measure_alias("challenger_minus_field_win", names) == "challenger_minus_field_win"
+    assert measure_alias("tricks", ["tricks_challenger_minus_field"]) == "tricks_challenger_minus_field"
+    assert measure_alias("win", ["value_of_holding_win", "value_of_holding_score"]) == "value_of_holding_win"
+    assert measure_alias("win", ["value_of_holding_win", "challenger_minus_field_win"]) == "win"  # two fit: none
+    assert measure_alias("nosuch", names) == "nosuch"
+    assert bare_measure("challenger_minus_field") == "challenger_minus_field"  # Bisko-Bobo's: no bare name

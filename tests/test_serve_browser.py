@@ -133,6 +133,12 @@ def test_biscuits_pass_by_clicking(page, tmp_path):
     verdict = ask(page, 256)
     cli = cli_answer(tmp_path, "biscuits", {"decision": "pass", "hand": hand}, 256)
     assert verdict == cli["meta"]["answer"] and verdict.startswith("Pass")
+    # the table lists the 78 passes; the chart those not clearly worse and the best of the others, up to 12
+    assert page.locator("#result-table tbody tr").count() == 78
+    score = [r for r in cli["rows"] if r["measure"] == "score"]
+    charted = [r for i, r in enumerate(score) if i < 12 or r["verdict"] != "worse"]
+    assert page.locator("#chart svg rect.bar").count() == len(charted) < 78
+    assert f"({78 - len(charted)} more, each clearly worse: in the table)" in page.inner_text("#chart")
 
 
 def test_bismarck_lead_by_clicking(page, tmp_path):

@@ -392,7 +392,11 @@ function showAnswer(res) {
   }
   t.append(body);
   const ranked = measures.includes(rankBy) ? rankBy : measures[0];
-  $("chart").replaceChildren(barChart(actions.map((a) => by[`${ranked}|${a}`]).filter((r) => r), ranked, isProb(ranked, rows)));
+  // the chart as the command line's table: every action not clearly worse than the best, and the best of the
+  // others up to CHART_ROWS (a Biscuits pass has 78); the table above lists every one
+  const charted = actions.filter((a, i) => i < CHART_ROWS || (by[`${ranked}|${a}`] || {}).verdict !== "worse");
+  $("chart").replaceChildren(barChart(charted.map((a) => by[`${ranked}|${a}`]).filter((r) => r), ranked,
+    isProb(ranked, rows), actions.length - charted.length));
   $("answer").hidden = false;
 }
 
@@ -404,14 +408,17 @@ function svg(tag, attrs, text) {
   return e;
 }
 
-function barChart(rows, measure, prob) {
+const CHART_ROWS = 12;
+
+function barChart(rows, measure, prob, left_out = 0) {
   const W = 640, left = 110, right = 70, bar = 22, gap = 8;
   const H = rows.length * (bar + gap) + 40;
   const lo = Math.min(0, ...rows.map((r) => r.ci_low));
   const hi = Math.max(...rows.map((r) => r.ci_high), prob ? 0.05 : 0.1);
   const x = (v) => left + ((v - lo) / (hi - lo || 1)) * (W - left - right);
   const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${measure} of each action` });
-  s.append(svg("text", { x: left, y: 14, class: "axis" }, `${measure} by action, with 95% intervals`));
+  const more = left_out ? ` (${left_out} more, each clearly worse: in the table)` : "";
+  s.append(svg("text", { x: left, y: 14, class: "axis" }, `${measure} by action, with 95% intervals${more}`));
   rows.forEach((r, i) => {
     const y = 24 + i * (bar + gap);
     s.append(svg("text", { x: left - 6, y: y + bar * 0.7, "text-anchor": "end", class: "label" }, r.action));

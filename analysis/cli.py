@@ -668,7 +668,7 @@ def build_parser() -> _Parser:
             + (
                 "; it may give only the hands you saw"
                 if game.partial_records
-                else "; it gives every seat's dealt cards"
+                else "; " + (game.record_hands_words or "it gives every seat's dealt cards")
             ),
         )
         rv.add_argument(

@@ -98,6 +98,25 @@ def test_a_whole_hand_recorded_without_its_hands_is_the_same_hand():
             br.replay(d)
 
 
+def test_round_2_records_give_the_drawn_trump_card():
+    """BM-5: in round 2 the dealer draws one of the 4 leftover cards for trumps, and every seat sees it: a record
+    without it (a hand written down from its tricks may forget it) would have the review take it for a card someone
+    may hold, so it is refused; so is a shown card of another suit than the trumps, or one in play."""
+    doc = br.record(5, round=2)
+    assert doc.get("shown") and br.replay(copy.deepcopy(doc))
+    played = {e["play"] for e in doc["events"]}
+    leftover = [c for c in (r + s for s in "CDHS" for r in "23456789TJQKA") if c not in played and c != doc["shown"]]
+    other = next(c for c in leftover if c[1] != doc["trumps"])  # seed 5: trumps S, 3C among the leftover
+    for change, fragment in [
+        ({"shown": None}, 'round 2 needs "shown", the leftover card drawn for trumps'),
+        ({"shown": doc["events"][0]["play"]}, "shown is round 2's drawn trump card, out of play"),
+        ({"shown": other}, f"shown {other} is not of the trump suit {doc['trumps']}"),
+    ]:
+        bad = {k: v for k, v in {**doc, **change}.items() if v is not None}
+        with pytest.raises(CardlabError, match=fragment):
+            br.replay(bad)
+
+
 def test_the_review_reads_only_what_the_seat_knew():
     """At a decision of seat 0 the other two hands' unseen cards are swapped between them (keeping the suits each
     showed out of): the advisor's side of the review is identical; the actual layout's double-dummy value may

@@ -214,6 +214,8 @@ class Game:
     review_notes: ClassVar[str] = ""
     #: a record may give some seats' hands only (yours, to review your play): the review's --seat help says so
     partial_records: ClassVar[bool] = False
+    #: what review's RECORD help says of the hands, where the game says it otherwise than "every seat's dealt cards"
+    record_hands_words: ClassVar[str | None] = None
     #: fields a position document may hold beside the odds options' (the HTTP API's schema takes them too), with
     #: what each is
     position_document_fields: ClassVar[dict[str, str]] = {}

@@ -768,6 +768,10 @@ class Bismarck(Game):
         "order played give them (seeds/bismarck.md has the record's fields). The models play "
         "with the record's --pimc-from and --pimc-samples (the defaults where the record has none)."
     )
+    record_hands_words = (
+        "it gives every seat's dealt cards, or, for a whole hand, only the 48 cards in the order played (the hands "
+        "follow from them; round 2 also needs the shown trump card: seeds/bismarck.md)"
+    )
     record_options = (
         Option("--round", "the round type of the hand recorded, 1-4 (default 1; ruleset=swedish: the contract)",
                type=int),
@@ -834,7 +838,7 @@ class Bismarck(Game):
         "negative difference is the challenger doing better); score_challenger_minus_field, the same for the "
         "round score (BM-6, by default: the tricks above the quota, 0 below it; in round 4 the tricks under the allowance), "
         "higher being better in every round; field_value and challenger_value the seat's means each way. The "
-        "verdict goes by the tricks and quotes the score."
+        "verdict goes by the tricks and quotes the score (with --measure score, the reverse)."
     )
     card_notes = (
         "Cards: ranks 2 (low) to A (high), no suit ranked (BM-1); a trick goes to the highest trump, else the "

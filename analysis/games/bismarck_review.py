@@ -282,8 +282,19 @@ def replay(doc: dict) -> Hand:
         seen |= m
         hands.append(m)
     shown = DECK.mask(doc["shown"]) if doc.get("shown") else 0
-    if shown and (shown & seen or rtype != 1 or bv[K.V_ROUND2] != 0 or swedish):
+    drawn = rtype == 1 and bv[K.V_ROUND2] == 0 and not swedish  # round 2 draws its trumps from the leftover
+    if shown and (shown & seen or not drawn):
         raise CardlabError("bad record: shown is round 2's drawn trump card, out of play (BM-5)")
+    if drawn and not shown:
+        # every seat saw it: without it a review would take it for a card someone may hold
+        raise CardlabError(
+            'bad record: round 2 needs "shown", the leftover card drawn for trumps (BM-5: every seat saw it, and it '
+            "is out of play)"
+        )
+    if shown and bin(shown).count("1") != 1:
+        raise CardlabError("bad record: shown is one card, round 2's drawn trump card (BM-5)")
+    if shown and (shown.bit_length() - 1) >> 4 != trump:
+        raise CardlabError(f"bad record: shown {doc['shown']} is not of the trump suit {SUITS[trump]} (BM-5)")
     discards = {int(s): DECK.mask(v) for s, v in (doc.get("discards") or {}).items()}
     for s, m in discards.items():
         if m & (seen | shown):

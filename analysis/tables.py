@@ -338,6 +338,13 @@ class Result:
                 if others
                 else ""
             )
+            ranked = self.meta.get("ranked_measure")
+            if ranked and "verdict" in self.table.columns and f"diff_{ranked}" in shown and ranked in shown:
+                # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it
+                tail = (
+                    f"\n(a verdict goes by the paired difference, the diff_{ranked} rows: every action is played on "
+                    f"the same layouts, so one can be clearly worse while the {ranked} rows' intervals overlap)" + tail
+                )
             if hidden:
                 tail = (
                     f"\n({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "

@@ -129,6 +129,9 @@ def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others
     # measures asked for by name (not the ranking's verdicts): every action
     asked = r.to_text(measures=["win"])
     assert all(f" {a} " in asked for a in s["action"]) and "more actions" not in asked
+    # the verdicts go by the paired difference, which a reader of overlapping intervals above it may miss: said
+    assert "(a verdict goes by the paired difference, the diff_score rows" in text
+    assert "a verdict goes by" not in asked  # no diff rows shown there
 
 
 def test_the_answer_counts_the_actions_not_separated_from_the_best():

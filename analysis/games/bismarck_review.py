@@ -221,18 +221,11 @@ class Hand:
         return out
 
 
-def _hands_played(events: list[dict], dealer: int, trump: int) -> dict[str, str]:
-    """A record without ``hands``: each seat's dealt cards are the cards it played, so the events must be the whole
-    hand (BM-2: 16 cards a seat, every card played by the end). What a player can write down after a hand. The
-    turns are checked here (BM-4: the dealer's left leads, each trick's winner leads the next), so that a seat
-    typed wrong is named by its event, not by a hand of the wrong size."""
-    if len(events) != 48:
-        raise CardlabError(
-            f"bad record: no hands and {len(events)} events: give every seat's dealt cards as hands, or all 48 "
-            "cards of the hand in the order played as events (each seat's cards are then those it played)"
-        )
-    played: dict[str, list[str]] = {"0": [], "1": [], "2": []}
-    first: dict[int, int] = {}
+def _turns(events: list[dict], dealer: int, trump: int):
+    """The events in playing order (BM-4: the dealer's left leads the first trick, each trick's winner the next):
+    per event its index, seat, card, the suit led (-1 on lead) and, where it completes a trick, the winner (else
+    -1). A seat out of turn, a bad card or more than one card an event is refused, naming the event; whether the
+    seat holds the card and may play it is the caller's to check."""
     leader, row = (dealer + 1) % 3, list[int]()
     for i, ev in enumerate(events):
         s = (leader + len(row)) % 3
@@ -244,14 +237,32 @@ def _hands_played(events: list[dict], dealer: int, trump: int) -> dict[str, str]
             raise CardlabError(f"event {i}: {e}") from None
         if len(cs) != 1:
             raise CardlabError(f"event {i}: one card a turn (BM-4), got {ev['play']!r}")
-        c = cs[0]
+        led = row[0] >> 4 if row else -1
+        row.append(cs[0])
+        w = -1
+        if len(row) == 3:
+            w = (leader + winner_pos(row, trump)) % 3
+            leader, row = w, []
+        yield i, s, cs[0], led, w
+
+
+def _hands_played(events: list[dict], dealer: int, trump: int) -> dict[str, str]:
+    """A record without ``hands``: each seat's dealt cards are the cards it played, so the events must be the whole
+    hand (BM-2: 16 cards a seat, every card played by the end). What a player can write down after a hand. The
+    turns are walked first (:func:`_turns`), so that a seat typed wrong is named by its event, not by a hand of the
+    wrong size."""
+    if len(events) != 48:
+        raise CardlabError(
+            f"bad record: no hands and {len(events)} events: give every seat's dealt cards as hands, or all 48 "
+            "cards of the hand in the order played as events (each seat's cards are then those it played)"
+        )
+    played: dict[str, list[str]] = {"0": [], "1": [], "2": []}
+    first: dict[int, int] = {}
+    for i, s, c, _, _ in _turns(events, dealer, trump):
         if c in first:
             raise CardlabError(f"event {i}: {_text([c])} was played already at event {first[c]} (BM-2)")
         first[c] = i
         played[str(s)].append(_text([c]))
-        row.append(c)
-        if len(row) == 3:
-            leader, row = (leader + winner_pos(row, trump)) % 3, []
     return {s: " ".join(cards) for s, cards in played.items()}
 
 
@@ -314,38 +325,21 @@ def replay(doc: dict) -> Hand:
     )  # fmt: skip
     must = bool(bv[K.V_MUST_TRUMP])
     now = list(hands)
-    leader = (hand.dealer + 1) % 3
-    row: list[int] = []
     if len(doc["events"]) > 48:
         raise CardlabError(f"bad record: {len(doc['events'])} events; a hand has 48 cards (16 tricks, BM-4)")
-    for i, ev in enumerate(doc["events"]):
-        if not row:
-            hand.leaders.append(leader)
-        s = (leader + len(row)) % 3
-        if ev["seat"] != s:
-            raise CardlabError(f"event {i}: seat {ev['seat']} plays, but it is seat {s}'s turn (BM-4)")
-        try:
-            cs = DECK.indices(ev["play"])
-        except CardlabError as e:
-            raise CardlabError(f"event {i}: {e}") from None
-        if len(cs) != 1:
-            raise CardlabError(f"event {i}: one card a turn (BM-4), got {ev['play']!r}")
-        c = cs[0]
+    for i, s, c, led, w in _turns(doc["events"], hand.dealer, trump):
+        if led < 0:
+            hand.leaders.append(s)
         if not (now[s] >> c) & 1:
             raise CardlabError(f"event {i}: seat {s} does not hold {_text([c])}")
-        led = row[0] >> 4 if row else -1
         legal = int(DD.legal_cards(np.uint64(now[s]), led, trump, int(must)))
         if not (legal >> c) & 1:
             rule = "must trump when void, 3(c)6" if must and c >> 4 != led and c >> 4 != trump else "follow suit"
             raise CardlabError(f"event {i}: seat {s} plays {_text([c])} on a {SUITS[led]} lead (BM-4: {rule})")
         now[s] &= ~(1 << c)
-        row.append(c)
         hand.events.append((s, c))
-        if len(row) == 3:
-            w = (leader + winner_pos(row, trump)) % 3
+        if w >= 0:
             hand.won[w] += 1
-            leader = w
-            row = []
     return hand
 
 

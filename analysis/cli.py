@@ -28,7 +28,15 @@ from .games.base import CAPABILITIES, Game, RunOptions, SolveRequest, positive_i
 from .outputs import check_file
 from .rules import parse_variant_options, with_forms
 from .strong_field import DEFAULT_CHECKPOINT_DIR
-from .tables import FORMATS, VERDICT_WORDS, Result, blank_missing, precision_rule, write_text_atomic
+from .tables import (
+    FORMATS,
+    VERDICT_WORDS,
+    Result,
+    blank_missing,
+    measure_alias,
+    precision_rule,
+    write_text_atomic,
+)
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -260,6 +268,7 @@ def add_run_options(
     default: str | None = None,
     advisor: bool = False,
     precision: bool = True,
+    measure_help: str | None = None,
 ) -> None:
     """The options every simulation command shares (and, with ``game``, its variants and strategies); ``advisor``:
     the odds command, whose --precision may hold the advisor's rule instead (positions.md)."""
@@ -327,11 +336,21 @@ def add_run_options(
         "--measure",
         action="append",
         metavar="NAME",
-        help="table output: show this measure (repeatable); with --precision, hold these to +-P"
-        if precision
-        else "table output: show this measure (repeatable); the verdict judges the first",
+        help=measure_help
+        or (
+            "table output: show this measure (repeatable); with --precision, hold these to +-P"
+            if precision
+            else "table output: show this measure (repeatable); the verdict judges the first"
+        ),
     )
 
+
+#: compare's --measure: the verdict, and the paired measures' bare names (tables.measure_alias)
+COMPARE_MEASURE_HELP = (
+    "table output: show this measure (repeatable), by its name or by that name without challenger_minus_field "
+    "(score for challenger_minus_field_score or score_challenger_minus_field); the verdict judges the first; with "
+    "--precision, hold these to +-P"
+)
 
 #: what the advisor's verdict column says, in every game's odds help
 ODDS_VERDICTS = f"The verdict beside each action: {VERDICT_WORDS}."
@@ -492,14 +511,7 @@ def build_parser() -> _Parser:
         for opt in game.compare_options:
             opt.add_to(c)
         c.epilog = game.compare_epilog
-        add_run_options(c, game, strategies=False)
-        for a in c._actions:
-            if a.dest == "measure":  # compare's own words: the verdict, and the paired measures' bare names
-                a.help = (
-                    "table output: show this measure (repeatable), by its name or by that name without "
-                    "challenger_minus_field (score for challenger_minus_field_score or score_challenger_minus_field); "
-                    "the verdict judges the first; with --precision, hold these to +-P"
-                )
+        add_run_options(c, game, strategies=False, measure_help=COMPARE_MEASURE_HELP)
 
     gp = _every_game(
         sub,
@@ -800,10 +812,9 @@ def emit(text: str, out: str | None) -> None:
 def emit_result(result: Result, args, game: Game | None = None) -> None:
     measures = getattr(args, "measure", None)
     if measures and "measure" in result.table:
-        from .driver import measure_alias
-
+        # as the run resolved them (driver._check_measures): a paired measure's bare name to the table's
         names = set(result.table["measure"])
-        measures = list(dict.fromkeys(measure_alias(m, names) for m in measures))  # compare's bare names too
+        measures = list(dict.fromkeys(measure_alias(m, names) for m in measures))
     text = render_result(result, args.format, game, full=getattr(args, "all", False), measures=measures)
     emit(text, getattr(args, "out", None))
 

@@ -46,7 +46,7 @@ from .checkpoint import Checkpoint, CheckpointWriteError
 from .errors import BackendFailed, CardlabError, Interrupted, SaveFailed, Terminated, accepted
 from .jackknife import GROUPS, chunk_size_for, with_pooled_intervals
 from .stats import half_width
-from .tables import Result
+from .tables import Result, bare_measure, measure_alias
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK_SIZE = 4096
@@ -632,30 +632,6 @@ def _measure_names(spec: KernelSpec, key0, key1, progress: bool, zero: bool = Tr
     spec_compile_note(spec, say=progress)
     rows = run_chunks(spec.kernel, spec.args, np.zeros(1, dtype=np.int64), 64, 64, key0, key1, spec.n_counts)
     return list(dict.fromkeys(spec.tabulate(rows.sum(axis=0), 64, spec)["measure"]))
-
-
-#: the words a paired measure's name adds to the bare one (compare's difference, the value of holding a card)
-PAIRED_AFFIXES = ("challenger_minus_field_", "_challenger_minus_field", "value_of_holding_")
-
-
-def bare_measure(name: str) -> str:
-    """A paired measure's name without its affix (``win`` for ``challenger_minus_field_win``), else itself."""
-    for a in PAIRED_AFFIXES:
-        if a.endswith("_") and name.startswith(a) and name != a:
-            return name[len(a) :]
-        if a.startswith("_") and name.endswith(a) and name != a:
-            return name[: -len(a)]
-    return name
-
-
-def measure_alias(measure: str, names) -> str:
-    """A measure as given, to the table's name: itself, or a paired measure's bare name (``win`` for
-    ``challenger_minus_field_win``, ``tricks`` for ``tricks_challenger_minus_field``, ``score`` for
-    ``value_of_holding_score``), as odds and simulate name theirs; unchanged where no one name fits."""
-    if measure in names:
-        return measure
-    hits = [n for n in names if n != measure and bare_measure(n) == measure]
-    return hits[0] if len(hits) == 1 else measure
 
 
 def _check_measures(spec: KernelSpec, measures: Sequence[str], key0, key1, progress: bool) -> list[str]:

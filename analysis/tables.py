@@ -156,6 +156,30 @@ VERDICT_WORDS = (
 ADVISOR_ROWS = 12
 
 
+#: the words a paired measure's name adds to the bare one (compare's difference, the value of holding a card)
+PAIRED_AFFIXES = ("challenger_minus_field_", "_challenger_minus_field", "value_of_holding_")
+
+
+def bare_measure(name: str) -> str:
+    """A paired measure's name without its affix (``win`` for ``challenger_minus_field_win``), else itself."""
+    for a in PAIRED_AFFIXES:
+        if a.endswith("_") and name.startswith(a) and name != a:
+            return name[len(a) :]
+        if a.startswith("_") and name.endswith(a) and name != a:
+            return name[: -len(a)]
+    return name
+
+
+def measure_alias(measure: str, names) -> str:
+    """A measure as given, to the table's name: itself, or a paired measure's bare name (``win`` for
+    ``challenger_minus_field_win``, ``tricks`` for ``tricks_challenger_minus_field``, ``score`` for
+    ``value_of_holding_score``), as odds and simulate name theirs; unchanged where no one name fits."""
+    if measure in names:
+        return measure
+    hits = [n for n in names if n != measure and bare_measure(n) == measure]
+    return hits[0] if len(hits) == 1 else measure
+
+
 def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd.DataFrame:
     """The rows of ``measures`` (in their order) with their key columns, the estimate (and any other value
     columns) and its 95% interval as plain decimal text, to the decimals the interval's width warrants. Left
@@ -353,9 +377,9 @@ class Result:
             return "\n".join(self.header_lines()) + "\n" + body + tail + "\n"
 
     def _best_actions(self) -> tuple[pd.DataFrame, int]:
-        """An advisor's table (ranked, best action first) with the first :data:`ADVISOR_ROWS` actions only, and
-        how many were left out: a Biscuits pass has 78 pairs, a Zheng Shangyou lead dozens of plays, and the answer
-        scrolled off the screen."""
+        """An advisor's table (ranked, best action first) with every action not clearly worse than the best and the
+        best of the others up to :data:`ADVISOR_ROWS` actions, and how many were left out: a Biscuits pass has 78
+        pairs, a Zheng Shangyou lead dozens of plays, and the answer scrolled off the screen."""
         t = self.table
         ranked = self.meta.get("ranked_measure")
         if not ranked or "action" not in t.columns or "verdict" not in t.columns:

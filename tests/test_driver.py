@@ -513,7 +513,7 @@ def test_a_paired_measure_is_found_by_its_bare_name_and_only_where_one_fits():
     """compare's and the card value's measures carry an affix (challenger_minus_field, value_of_holding): the bare
     name finds the one table name it stands for; a name of the table itself, or a bare name two names share, or
     none, is left as given (and refused later as unknown)."""
-    from analysis.driver import bare_measure, measure_alias
+    from analysis.tables import bare_measure, measure_alias
 
     names = ["challenger_minus_field_win", "challenger_minus_field_score", "challenger_minus_field_score_won"]
     assert measure_alias("score", names) == "challenger_minus_field_score"  # not score_won

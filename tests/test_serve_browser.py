@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from analysis.cli import main
+from analysis.tables import ADVISOR_ROWS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).parent / "screenshots"
@@ -133,10 +134,11 @@ def test_biscuits_pass_by_clicking(page, tmp_path):
     verdict = ask(page, 256)
     cli = cli_answer(tmp_path, "biscuits", {"decision": "pass", "hand": hand}, 256)
     assert verdict == cli["meta"]["answer"] and verdict.startswith("Pass")
-    # the table lists the 78 passes; the chart those not clearly worse and the best of the others, up to 12
+    # the table lists the 78 passes; the chart those not clearly worse and the best of the others (the server says
+    # how many: /api/games advisor_rows, the command line's table too)
     assert page.locator("#result-table tbody tr").count() == 78
     score = [r for r in cli["rows"] if r["measure"] == "score"]
-    charted = [r for i, r in enumerate(score) if i < 12 or r["verdict"] != "worse"]
+    charted = [r for i, r in enumerate(score) if i < ADVISOR_ROWS or r["verdict"] != "worse"]
     assert page.locator("#chart svg rect.bar").count() == len(charted) < 78
     assert f"({78 - len(charted)} more, each clearly worse: in the table)" in page.inner_text("#chart")
 

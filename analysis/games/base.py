@@ -29,7 +29,7 @@ from ..cards import Deck
 from ..driver import KernelSpec
 from ..errors import CardlabError
 from ..rules import GameRules, load_game, strategy_items
-from ..tables import Result
+from ..tables import Result, bare_measure
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..report import Section
@@ -291,7 +291,7 @@ class Game:
         if r is None:
             return
         words, mult = (unit, 1.0) if other == second else _paired_unit(other)
-        name = other.replace("challenger_minus_field", "").strip("_") or "win"
+        name = bare_measure(other)
         # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it (not where
         # the interval has no width from a few trials that agree: they say nothing clearly)
         wide = r["ci_high"] > r["ci_low"] or not few
@@ -545,7 +545,7 @@ def _paired_unit(measure: str) -> tuple[str, float]:
     """How a paired difference is said: a win probability in percentage points, anything else in its unit."""
     if measure == "challenger_minus_field" or measure.endswith("_win"):
         return "percentage points of win probability", 100.0
-    return measure.split("_challenger_minus_field")[0].replace("challenger_minus_field_", "").replace("_", " "), 1.0
+    return bare_measure(measure).replace("_", " "), 1.0
 
 
 #: below this many trials (a run's, as its header counts them) an interval of width 0 is too few trials agreeing,

@@ -311,9 +311,12 @@ def create_app(
     @app.get("/api/games", summary="The games: players, variants, strategies, position fields, deck")
     def games() -> dict:
         from ..cli import describe_games
+        from ..tables import ADVISOR_ROWS
 
         return {
             "version": __version__,
+            # how many actions an advisor's chart shows beside those not clearly worse (the command line's table)
+            "advisor_rows": ADVISOR_ROWS,
             "games": [describe(g, i) for g, i in zip(registry.all_games(), describe_games())],
         }
 

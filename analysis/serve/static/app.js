@@ -2,7 +2,7 @@
 // and shows the answers. Everything shown comes from the API's JSON (the same as `cardlab ... --format json`).
 "use strict";
 
-const S = { games: {}, game: null, active: null, job: null, record: null, review: null, step: 0 };
+const S = { games: {}, game: null, active: null, job: null, record: null, review: null, step: 0, advisorRows: null };
 const SUIT = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const $ = (id) => document.getElementById(id);
 
@@ -392,9 +392,9 @@ function showAnswer(res) {
   }
   t.append(body);
   const ranked = measures.includes(rankBy) ? rankBy : measures[0];
-  // the chart as the command line's table: every action not clearly worse than the best, and the best of the
-  // others up to CHART_ROWS (a Biscuits pass has 78); the table above lists every one
-  const charted = actions.filter((a, i) => i < CHART_ROWS || (by[`${ranked}|${a}`] || {}).verdict !== "worse");
+  // the chart as the command line's table (tables.Result._best_actions): every action not clearly worse than the
+  // best, and the best of the others up to the server's advisor_rows (a Biscuits pass has 78); the table lists all
+  const charted = actions.filter((a, i) => i < S.advisorRows || (by[`${ranked}|${a}`] || {}).verdict !== "worse");
   $("chart").replaceChildren(barChart(charted.map((a) => by[`${ranked}|${a}`]).filter((r) => r), ranked,
     isProb(ranked, rows), actions.length - charted.length));
   $("answer").hidden = false;
@@ -407,8 +407,6 @@ function svg(tag, attrs, text) {
   if (text !== undefined) e.textContent = text;
   return e;
 }
-
-const CHART_ROWS = 12;
 
 function barChart(rows, measure, prob, left_out = 0) {
   const W = 640, left = 110, right = 70, bar = 22, gap = 8;
@@ -579,6 +577,7 @@ function showTab(name) {
 
 async function start() {
   const r = await api("GET", "/api/games");
+  S.advisorRows = r.data.advisor_rows;
   for (const g of r.data.games) {
     S.games[g.game] = g;
     $("game").append(el("option", { value: g.game, text: g.name }));

@@ -292,6 +292,10 @@ class Game:
             return
         words, mult = (unit, 1.0) if other == second else _paired_unit(other)
         name = bare_measure(other)
+        if mult == 100.0:  # the win: "win probability ... +1.38 percentage points", its unit not said twice
+            name, words = "win probability", "percentage points"
+        elif other != second and self.compare_unit:  # a mean, per hand as the verdict's own figure is
+            words += f" a {self.compare_unit}"
         # clear of zero: said in words, as a reader of "no clear difference in ..." first may miss it (not where
         # the interval has no width from a few trials that agree: they say nothing clearly)
         wide = r["ci_high"] > r["ci_low"] or not few

@@ -239,6 +239,52 @@ def summary_table(table: pd.DataFrame, measures, meta: dict | None = None) -> pd
     return out.reset_index(drop=True)
 
 
+def advisor_wide(table: pd.DataFrame, measures, meta: dict | None = None) -> pd.DataFrame | None:
+    """An advisor's summary (:func:`summary_table`) one row per action, as the page shows it: the seat, the
+    action, its verdict, then each measure's estimate and 95% interval side by side. In the long form every
+    action came once per measure, so a Bismarck card took four rows and the estimate of one measure sat far from
+    the paired difference its verdict goes by. None where the rows are not one per action and measure (several
+    seats, another key): those keep the long form."""
+    long = summary_table(table, measures, meta)
+    if "action" not in long or not len(long):
+        return None
+    if set(long.columns) - {"measure", "seat", "action", "verdict", "estimate", "95% interval"}:
+        return None
+    if ("seat" in long and long["seat"].nunique() > 1) or long.duplicated(["measure", "action"]).any():
+        return None
+    actions = list(dict.fromkeys(long["action"]))
+    names = (["seat"] if "seat" in long else []) + ["action"] + (["verdict"] if "verdict" in long else [])
+    cells: dict[str, dict] = {}
+    for m in dict.fromkeys(long["measure"]):
+        rows = long[long["measure"] == m].set_index("action")
+        names += [m, "95% interval"]
+        cells[m] = {a: (rows.at[a, "estimate"], rows.at[a, "95% interval"]) for a in rows.index}
+    verdict = {}
+    if "verdict" in long:  # the ranked measure's rows carry it (summary_table blanks the others)
+        for a, v in zip(long["action"], long["verdict"], strict=True):
+            if v and a not in verdict:
+                verdict[a] = v
+    seat = long["seat"].iloc[0] if "seat" in long else None
+    out = []
+    for a in actions:
+        row = ([seat] if seat is not None else []) + [a] + ([verdict.get(a, "")] if "verdict" in long else [])
+        for m in cells:
+            row += list(cells[m].get(a, ("", "")))
+        out.append(row)
+    return pd.DataFrame(out, columns=names)
+
+
+def text_columns(t: pd.DataFrame, gap: int = 2) -> str:
+    """A table of text cells as plain text, each column right-aligned under its name and ``gap`` spaces apart
+    (``to_string`` puts one space between columns, and a row of intervals then ran together: "3.00 2.73 to 3.27")."""
+    cols = [[str(c)] + [str(x) for x in t.iloc[:, i]] for i, c in enumerate(t.columns)]
+    widths = [max(len(x) for x in col) for col in cols]
+    return "\n".join(
+        (" " * gap).join(col[r].rjust(w) for col, w in zip(cols, widths, strict=True)).rstrip()
+        for r in range(len(t) + 1)
+    )
+
+
 def _fixed(v: float, d: int) -> str:
     """``v`` to ``d`` decimals, never "-0.00" (a bound just below 0 that rounds to 0)."""
     text = f"{v:.{d}f}"
@@ -354,7 +400,13 @@ class Result:
                 return head + "\n" + body + "\n"
             shown = list(measures or self.headline)
             table, hidden = self._best_actions() if not measures else (self.table, 0)
-            body = summary_table(table, shown, self.meta).to_string(index=False)
+            # an advisor's default view one row per action (where its rows fit); measures asked for by name keep the long form
+            wide = advisor_wide(table, shown, self.meta) if not measures else None
+            body = (
+                text_columns(wide)
+                if wide is not None
+                else summary_table(table, shown, self.meta).to_string(index=False)
+            )
             others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]
             tail = (
                 f"\n(more in the full table: --all, or --measure NAME for {', '.join(others)}; "
@@ -365,9 +417,10 @@ class Result:
             ranked = self.meta.get("ranked_measure")
             if ranked and "verdict" in self.table.columns and f"diff_{ranked}" in shown and ranked in shown:
                 # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it
+                where = f"the diff_{ranked} column" if wide is not None else f"the diff_{ranked} rows"
                 tail = (
-                    f"\n(a verdict goes by the paired difference, the diff_{ranked} rows: every action is played on "
-                    f"the same layouts, so one can be clearly worse while the {ranked} rows' intervals overlap)" + tail
+                    f"\n(a verdict goes by the paired difference, {where}: every action is played on the same "
+                    f"layouts, so one can be clearly worse while the {ranked} intervals overlap)" + tail
                 )
             if hidden:
                 tail = (

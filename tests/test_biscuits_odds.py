@@ -130,7 +130,17 @@ def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others
     asked = r.to_text(measures=["win"])
     assert all(f" {a} " in asked for a in s["action"]) and "more actions" not in asked
     # the verdicts go by the paired difference, which a reader of overlapping intervals above it may miss: said
-    assert "(a verdict goes by the paired difference, the diff_score rows" in text
+    assert "(a verdict goes by the paired difference, the diff_score column" in text
+    # one row per action, as on the page: the estimate, the paired difference and the verdict side by side
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.split()[:3] == ["seat", "action", "verdict"])
+    assert lines[head].split()[3:] == ["score", "95%", "interval", "diff_score", "95%", "interval"]
+    rows = [line for line in lines[head + 1 :] if not line.startswith("(")]
+    assert len(rows) == len(shown)
+    best = s.loc[0, "action"]
+    cells = rows[0].split()[1:]
+    n = len(best.split())
+    assert cells[: n + 1] == [*best.split(), "best"] and abs(float(cells[n + 1]) - s.loc[0, "estimate"]) < 0.01
     assert "a verdict goes by" not in asked  # no diff rows shown there
 
 

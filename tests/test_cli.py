@@ -1025,6 +1025,42 @@ def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only
     assert "verdict" not in summary_table(t, ["win"], {"ranked_measure": "score"})  # none of its rows shown
 
 
+def test_the_advisor_table_is_one_row_per_action_where_its_rows_fit():
+    """The default view of an advisor: one row per action (as the page), the verdict and every headline measure
+    with its interval side by side; several seats or a key besides the action keep the long form, and so do the
+    measures asked for by name."""
+    import pandas as pd
+
+    from analysis.tables import Result, advisor_wide
+
+    t = pd.DataFrame({
+        "measure": ["score", "score", "win", "win", "diff_score", "diff_score"],
+        "seat": [1] * 6,
+        "action": ["8D", "KS", "8D", "KS", "8D", "KS"],
+        "verdict": ["best", "worse"] * 3,
+        "estimate": [2.19, 1.77, 1.0, 1.0, 0.0, -0.42],
+        "ci_low": [2.08, 1.65, 0.985, 0.985, 0.0, -0.53],
+        "ci_high": [2.29, 1.88, 1.0, 1.0, 0.0, -0.31],
+    })  # fmt: skip
+    meta = {"ranked_measure": "score"}
+    w = advisor_wide(t, ["score", "win", "diff_score"], meta)
+    assert list(w.columns) == ["seat", "action", "verdict"] + [c for m in ("score", "win", "diff_score")
+                                                               for c in (m, "95% interval")]  # fmt: skip
+    assert w.values.tolist() == [
+        [1, "8D", "best", "2.19", "2.08 to 2.29", "1.000", "0.985 to 1.000", "0.00", "0.00 to 0.00"],
+        [1, "KS", "worse", "1.77", "1.65 to 1.88", "1.000", "0.985 to 1.000", "-0.42", "-0.53 to -0.31"],
+    ]
+    two_seats = t.assign(seat=[0, 1] * 3)
+    assert advisor_wide(two_seats, ["score", "win", "diff_score"], meta) is None
+    assert advisor_wide(t.assign(event=1), ["score"], meta) is None
+    r = Result(t, {**meta, "game": "bismarck"}, headline=("score", "win", "diff_score"))
+    text = r.to_text()
+    assert "seat  action  verdict  score  95% interval" in text and "the diff_score column" in text
+    assert text.count(" KS ") == 1
+    long = r.to_text(measures=["score", "diff_score"])  # asked for by name: the long form, a row per measure
+    assert long.count(" KS ") == 2 and "the diff_score rows" in long
+
+
 def test_a_pooled_row_reads_all_in_the_summary_and_in_the_full_table():
     """A row pooled over the roles (seats, teams) reads "all" in its first key, in the summary and in the --all
     table alike (a new user found it "all" in one and blank in the other); a measure never split keeps its blank;

@@ -1142,6 +1142,24 @@ def _three_decimals(t):
     return out
 
 
+def _intervals_in_words(t):
+    """The review's text view: each ``X_low``, ``X_high`` pair as one column beside ``X``, "0.056 to 0.152" (two
+    bare columns of bounds had made the table some 30 characters wider and read as two more figures), and the
+    seat's column left out where every row is one seat's (the summary opens with it). csv and json keep them."""
+    import pandas as pd
+
+    from .tables import _fixed
+
+    out = t.copy()
+    if "seat" in out and out["seat"].nunique() == 1 and len(out) > 0:
+        out = out.drop(columns="seat")
+    for base in [c for c in out.columns if f"{c}_low" in out and f"{c}_high" in out]:
+        lo, hi = out.pop(f"{base}_low"), out.pop(f"{base}_high")
+        text = ["" if pd.isna(a) or pd.isna(b) else f"{_fixed(a, 3)} to {_fixed(b, 3)}" for a, b in zip(lo, hi)]
+        out.insert(out.columns.get_loc(base) + 1, f"{base} 95%", text)
+    return out
+
+
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
     """A review's models are the record's players (``doc``, the record document) with --strategy applied over
     them: where one of the game's ``slow_strategies`` is among them, every sampled layout searches at every
@@ -1224,6 +1242,8 @@ def _cmd_review(game: Game, args) -> None:
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
             # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
             view = blank_missing(_three_decimals(result.table[with_cols]))
+            if not args.all:
+                view = _intervals_in_words(view)
             # a column of plays ("3D 4D 5D") beside another ran together with one space between them: two spaces
             # before every column of words, so a play's end is seen
             wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}

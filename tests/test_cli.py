@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -1182,10 +1183,14 @@ def test_the_review_table_shows_the_hand_and_the_best_chance_and_all_shows_every
     def columns(out: str) -> set[str]:
         return set(next(line for line in out.splitlines() if line.split()[:1] == ["event"]).split())
 
-    head = columns(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    head = columns(out)
     assert {"hand", "win_taken", "win_best", "loss_win"} <= head and "trials" not in head
+    # each loss with its interval in words beside it, not two bare columns of bounds; one seat's: no seat column
+    assert "loss_win_low" not in head and "seat" not in head
+    assert re.search(r"loss_win +loss_win 95%", out) and re.search(r"\d\.\d{3} to -?\d\.\d{3}", out)
     assert main(["review", "bisko-bobo", rec, "--seat", "2", "--quiet", "--all"]) == 0
-    assert {"hand", "trials", "precision_reached"} <= columns(capsys.readouterr().out)
+    assert {"hand", "trials", "precision_reached", "loss_win_low", "seat"} <= columns(capsys.readouterr().out)
 
 
 def test_a_bismarck_round_simulation_names_the_round_and_each_quota(capsys):

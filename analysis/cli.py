@@ -29,6 +29,7 @@ from .outputs import check_file
 from .rules import parse_variant_options, with_forms
 from .strong_field import DEFAULT_CHECKPOINT_DIR
 from .tables import (
+    ADVISOR_ROWS,
     FORMATS,
     VERDICT_WORDS,
     Result,
@@ -329,8 +330,9 @@ def add_run_options(
     p.add_argument(
         "--all",
         action="store_true",
-        help="table output: every row and column (default: the headline measures; odds: the actions not clearly "
-        "worse than the best, and the best of the others up to 12)",
+        help="table output: every row and column (default: the headline measures; odds: one row per action, those "
+        f"not clearly worse than the best and the best of the others up to {ADVISOR_ROWS}, where --all gives a row "
+        "per measure and action)",
     )
     p.add_argument(
         "--measure",
@@ -712,7 +714,7 @@ def build_parser() -> _Parser:
         rv.add_argument(
             "--all",
             action="store_true",
-            help="table output: every column (default: the seat's hand, the actions, the verdict and the losses)",
+            help="table output: every column (default: the seat's hand, the actions, the verdict and the losses, each with its 95%% interval as 'LOW to HIGH'; --all: as two columns, loss_*_low and loss_*_high)",
         )
         rv.add_argument(
             "--report",

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from kernels.advise import A_FIELDS, A_LAST, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_WIN, advise_width, pair_index
+from kernels.advise import A_FIELDS, A_LAST, A_PAIR, A_SAMPLES, A_SCORE, A_SCORE_SQ, A_WIN, advise_width, pair_index
 
 from .driver import KernelSpec
 from .errors import CardlabError
@@ -34,7 +34,7 @@ def tabulate_actions(
     c = np.asarray(counts, dtype=np.float64)
     n = c[A_SAMPLES]
     per = c[1 : 1 + A_FIELDS * A].reshape(A, A_FIELDS)
-    pairs = c[1 + A_FIELDS * A :].reshape(-1, 2)
+    pairs = c[1 + A_FIELDS * A :].reshape(-1, A_PAIR)
     win, score, score_sq, last = per[:, A_WIN], per[:, A_SCORE], per[:, A_SCORE_SQ], per[:, A_LAST]
     by_score = spec.describe.get("rank_by", "win") == "score"
 
@@ -45,36 +45,40 @@ def tabulate_actions(
         ranking = sorted(range(A), key=lambda a: (*(-x for x in key(a)), a))
     best = ranking[0] if n else 0
 
-    def cross(a: int, b: int) -> tuple[float, float]:
+    def cross(a: int, b: int) -> tuple[float, float, float]:
         if a == b:
-            return win[a], score_sq[a]
+            return win[a], score_sq[a], last[a]
         p = int(pair_index(min(a, b), max(a, b), A))
-        return pairs[p, 0], pairs[p, 1]
+        return pairs[p, 0], pairs[p, 1], pairs[p, 2]
 
     seat = spec.describe["seat"]
     rows = []
-    measures = ["win", "score", "last", "diff_win", "diff_score"]
-    if not spec.describe.get("has_last", True):
-        measures.remove("last")
+    has_last = spec.describe.get("has_last", True)
+    measures = ["win", "score", "last", "diff_win", "diff_score", "diff_last"]
+    if not has_last:
+        measures = [m for m in measures if m not in ("last", "diff_last")]
+    zero = (0.0, 0.0, 0.0, 0.0)
     for a in ranking:  # best first
-        ww, ss = cross(a, best)
+        ww, ss, ll = cross(a, best)
         dw, dw2 = win[a] - win[best], win[a] + win[best] - 2 * ww
         ds, ds2 = score[a] - score[best], score_sq[a] + score_sq[best] - 2 * ss
+        dl, dl2 = last[a] - last[best], last[a] + last[best] - 2 * ll
         e_w = wilson(win[a], n)
         e_s = mean_interval(score[a], score_sq[a], n)
         e_l = wilson(last[a], n)
-        d_w = paired_difference(dw, dw2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
-        d_s = paired_difference(ds, ds2, n) if a != best else (0.0, 0.0, 0.0, 0.0)
+        d_w = paired_difference(dw, dw2, n) if a != best else zero
+        d_s = paired_difference(ds, ds2, n) if a != best else zero
+        d_l = paired_difference(dl, dl2, n) if a != best else zero
         first, second = (d_s, d_w) if by_score else (d_w, d_s)
         if a == best:
             verdict = "best"
-        elif d_w[:2] == (0.0, 0.0) and d_s[:2] == (0.0, 0.0) and "last" not in measures:
-            # the best's outcome on every sampled layout (no difference, no spread); not where a measure is unpaired
-            # (Zheng Shangyou's Loser: its sums alone cannot tell a sample apart)
+        elif d_w[:2] == (0.0, 0.0) and d_s[:2] == (0.0, 0.0) and d_l[:2] == (0.0, 0.0):
+            # the best's outcome on every sampled layout: no difference and no spread in any measure (the losing
+            # event paired too, so Zheng Shangyou's suit-for-suit copies of a play read "equal")
             verdict = "equal"
         else:
             verdict = "worse" if first[3] < 0 or (first[3] <= 0 and second[3] < 0) else "uncertain"
-        values = {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s}
+        values = {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s, "diff_last": d_l}
         for measure in measures:
             e, se, lo, hi = values[measure]
             rows.append(

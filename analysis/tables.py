@@ -330,17 +330,18 @@ def _plain(x: float) -> str:
 def precision_rule(meta: dict) -> str:
     """The rule ``--precision`` held where it is not a half-width of every row of the measures (positions.md):
     the advisor and the review stop where each difference to the best is within ±P *or clear of zero*, so a row's
-    interval may be wider than ±P; Zheng Shangyou after the Winner is out ranks on the chance to end last, unpaired.
-    "" where every row was held to ±P, and for the advisor's one row (not the seat's turn: its score)."""
+    interval may be wider than ±P; Zheng Shangyou after the Winner is out ranks on the chance to end last (its
+    differences, paired like the others). "" where every row was held to ±P, and for the advisor's one row (not the
+    seat's turn: its score)."""
     analysis = meta.get("analysis", "")
     if meta.get("not_to_play"):
         return ""
     if meta.get("settled") and analysis == "advisor":
-        return "on each action's chance to end last, or clear of the best's"
+        return "on the differences to the best in the chance to end last, or clear of zero"
     if analysis == "review" and meta.get("settled_decisions"):
         return (
-            "on each decision's differences to the best, or clear of zero (after the Winner went out: each "
-            "action's chance to end last, or clear of the best's)"
+            "on each decision's differences to the best, or clear of zero (after the Winner went out: in the chance "
+            "to end last)"
         )
     return {
         "advisor": "on the differences to the best, or clear of zero",
@@ -415,12 +416,15 @@ class Result:
                 else ""
             )
             ranked = self.meta.get("ranked_measure")
-            if ranked and "verdict" in self.table.columns and f"diff_{ranked}" in shown and ranked in shown:
+            # the measure a verdict goes by: diff_<ranked>, or one a game names (Bisko-Bobo's "difference")
+            paired = self.meta.get("verdict_by") or f"diff_{ranked}"
+            if ranked and "verdict" in self.table.columns and paired in shown and ranked in shown:
                 # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it
-                where = f"the diff_{ranked} column" if wide is not None else f"the diff_{ranked} rows"
+                where = f"the {paired} column" if wide is not None else f"the {paired} rows"
+                samples = self.meta.get("paired_on", "layouts")  # what each action is played on (Bisko-Bobo: deals)
                 tail = (
                     f"\n(a verdict goes by the paired difference, {where}: every action is played on the same "
-                    f"layouts, so one can be clearly worse while the {ranked} intervals overlap)" + tail
+                    f"{samples}, so one can be clearly worse while the {ranked} intervals overlap)" + tail
                 )
             if hidden:
                 tail = (

@@ -3,8 +3,8 @@
 Layout (``advise_width(A)`` int64s per chunk): ``A_SAMPLES``; per action ``a`` at ``1 + A_FIELDS * a``:
 ``A_WIN`` (the deciding seat's win event), ``A_SCORE`` (its payoff), ``A_SCORE_SQ``, ``A_LAST`` (a game's
 losing event: Zheng Shangyou's Loser; 0 where a game has none); then per pair ``a < b`` (:func:`pair_index`) at
-``1 + A_FIELDS * A + 2 * p``: the sums of ``win_a * win_b`` and of ``score_a * score_b``, from which the
-paired differences' variances follow (analysis.advisor tabulates them).
+``1 + A_FIELDS * A + A_PAIR * p``: the sums of ``win_a * win_b``, of ``score_a * score_b`` and of
+``last_a * last_b``, from which the paired differences' variances follow (analysis.advisor tabulates them).
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ A_SCORE = 1
 A_SCORE_SQ = 2
 A_LAST = 3
 A_FIELDS = 4
+A_PAIR = 3  # per pair of actions: the cross sums of the win events, the payoffs and the losing events
 
 
 def advise_width(n_actions: int) -> int:
-    return 1 + A_FIELDS * n_actions + n_actions * (n_actions - 1)
+    return 1 + A_FIELDS * n_actions + A_PAIR * (n_actions * (n_actions - 1) // 2)
 
 
 @jit
@@ -32,8 +33,9 @@ def pair_index(a, b, A):
 @jit
 def add_action(row, a, w, sc, last, wins, scores):
     """Action ``a``'s outcome on one sample (win 0/1, payoff, losing event 0/1) into the count row, and into
-    ``wins``/``scores`` for the pair sums of :func:`add_sample`."""
-    wins[a] = w
+    ``wins``/``scores`` for the pair sums of :func:`add_sample` (``wins[a]`` holds both events: the win in bit
+    0, the losing event in bit 1)."""
+    wins[a] = w | (last << 1)
     scores[a] = sc
     b = 1 + A_FIELDS * a
     row[b + A_WIN] += w
@@ -49,6 +51,8 @@ def add_sample(row, A, wins, scores):
     pb = 1 + A_FIELDS * A
     for a in range(A):
         for b2 in range(a + 1, A):
-            p = pb + 2 * pair_index(a, b2, A)
-            row[p] += wins[a] * wins[b2]
+            p = pb + A_PAIR * pair_index(a, b2, A)
+            both = wins[a] & wins[b2]  # bit 0: both won; bit 1: both had the losing event
+            row[p] += both & 1
             row[p + 1] += scores[a] * scores[b2]
+            row[p + 2] += both >> 1

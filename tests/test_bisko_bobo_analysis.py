@@ -254,6 +254,15 @@ def test_the_answer_speaks_for_the_action_it_recommends_and_the_rows_have_verdic
     assert f"{-100 * d.estimate:+.2f} percentage points for Flingo" in line  # the sign: for it
     win = res.table[res.table.measure == "win"].set_index("action")["verdict"]
     assert win["Flingo"] == "best" and win["Jingo"] == "worse"
+    # the table shows the paired difference the verdict goes by beside the two win rows, and says so (a new user
+    # saw "worse" beside overlapping win intervals and no difference)
+    assert res.headline == ("win", "difference")
+    text = res.to_text()
+    assert "difference" in text.splitlines()[3].split() and "Jingo - Flingo" in text
+    assert (
+        "(a verdict goes by the paired difference, the difference column: every action is played on the same "
+        "deals, so one can be clearly worse while the win intervals overlap)" in text
+    )
 
 
 @pytest.mark.parametrize("tie", ["split", "redeal", "no_winner"])

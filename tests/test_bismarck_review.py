@@ -343,7 +343,7 @@ def test_the_summary_names_cards_apart_on_the_quota_chance_that_the_verdicts_do_
     text = _quota_clause(t)
     assert text == (
         "; on the quota chance (the verdicts go by the score), against the best by score, the card played made the "
-        "quota clearly less often at event 0 (-14.1 percentage points); and clearly more often at event 30 (+31.2 "
+        "quota clearly less often at event 0 (by 14.1 percentage points); and clearly more often at event 30 (by 31.2 "
         "percentage points)"
     )
     assert _quota_clause(t.iloc[[1, 3]]) == ""
@@ -355,6 +355,6 @@ def test_the_summary_names_cards_apart_on_the_quota_chance_that_the_verdicts_do_
         "loss_win_high": [0.2, 0.32, 0.186],
     })  # fmt: skip
     assert _quota_clause(t2).endswith(
-        "the card played made the quota clearly less often before play (-10.0 percentage points) and at events 7 "
-        "(-20.3) and 11 (-10.9)"
+        "the card played made the quota clearly less often before play (by 10.0 percentage points) and at events 7 "
+        "(20.3) and 11 (10.9)"
     )

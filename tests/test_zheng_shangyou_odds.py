@@ -351,8 +351,8 @@ def test_giving_back_a_two_keeps_a_winning_hand():
     )
     w = _rows(r, "win")
     assert w.loc["give 2D", "estimate"] == 1.0 and w.loc["give 2S", "estimate"] == 1.0
-    # out in every sample, but not "equal": the Loser's chance is not paired (analysis/advisor.py)
-    assert {w.loc["give 2D", "verdict"], w.loc["give 2S", "verdict"]} == {"best", "uncertain"}
+    # out in every sample, never the Loser, the same score: "equal" (every measure paired, the Loser's too)
+    assert {w.loc["give 2D", "verdict"], w.loc["give 2S", "verdict"]} == {"best", "equal"}
     for middle in ("give 9H", "give TS", "give 6S"):
         assert w.loc[middle, "verdict"] == "worse" and w.loc[middle, "estimate"] < 1.0
     assert r.meta["answer"].startswith("Give 2")
@@ -399,17 +399,19 @@ def test_once_the_winner_is_out_the_answer_says_the_score_is_settled_and_ranks_b
     assert (d.ci_low == 0).all() and (d.ci_high == 0).all()
     last = r.table[r.table.measure == "last"]
     assert list(last.action) == ["pass", "AC AH"] and last.estimate.is_monotonic_increasing
-    # unpaired (the count row has no paired sums of that event): worse only where the intervals do not overlap
-    worse = last.ci_low.iloc[1] > last.ci_high.iloc[0]
-    assert last.verdict.tolist() == ["best", "worse" if worse else "uncertain"]
+    # paired on the same layouts (diff_last): worse where the difference to the best lies above zero
+    dl = r.table[(r.table.measure == "diff_last") & (r.table.action == "AC AH")].iloc[0]
+    assert dl.estimate == pytest.approx(last.estimate.iloc[1] - last.estimate.iloc[0])
+    assert last.verdict.tolist() == ["best", "worse" if dl.ci_low > 0 else "uncertain"]
     assert r.meta["answer"].startswith("No play changes this game's score: seat 2 went out first")
     assert "Pass ends last least often" in r.meta["answer"]
-    assert r.headline == ("last",)  # the table shows what is left to play for; the all-0 score rows under --all
+    # the table shows what is left to play for and its paired difference; the all-0 score rows under --all
+    assert r.headline == ("last", "diff_last")
     run = {"precision": 0.02, "chunk_size": 100, "seed": 1, "progress": False}
     held = zo.odds(run, **pos)
     assert held.meta["precision_reached"]
-    h = held.table[held.table.measure == "last"]
-    assert (((h.ci_high - h.ci_low) / 2 <= 0.02) | (h.verdict == "worse")).all()
+    h = held.table[(held.table.measure == "diff_last") & (held.table.verdict != "best")]
+    assert (((h.ci_high - h.ci_low) / 2 <= 0.02) | (h.ci_low > 0) | (h.ci_high < 0)).all()
     # when the score is taken at the end (only the Loser pays), it still depends on the play: ranked by it, even
     # with one legal action (the rules, not the samples, say whether the score is settled)
     at_end = _odds(variants={"score_timing": "at_end"}, **pos)
@@ -507,3 +509,24 @@ def test_a_position_that_cannot_happen_is_refused(extra, msg):
     played (both had been accepted, the answer unchanged); a seat with no cards is out (--finished)."""
     with pytest.raises(CardlabError, match=re.escape(msg)):
         zo.odds({"trials": 10, "progress": False}, hand="3D 4C 5H", current="9S", by=1, **extra)
+
+
+def test_plays_that_differ_only_in_suit_read_equal_where_every_layout_agrees():
+    """A straight played with 5C or 5H (QH or QS) ends the same on every sampled layout here: each measure's paired
+    difference to the best is 0 with no spread, the chance to end last included (the count row pairs it), so the
+    verdict is "equal", not "uncertain" (a new user read four identical rows as four undecided plays)."""
+    r = zo.odds(
+        {"trials": 200, "chunk_size": 100, "seed": 0, "progress": False},
+        hand="3D 3S 5H 5C 6D 7S 8H 9C TD JS QH QS KD 2C", cards_left={"1": 13, "2": 13, "3": 13},
+    )  # fmt: skip
+    t = r.table
+    equal = t[(t.measure == "win") & (t.verdict == "equal")].action.tolist()
+    assert len(equal) >= 1
+    for a in equal:
+        for m in ("diff_win", "diff_score", "diff_last"):
+            row = t[(t.measure == m) & (t.action == a)].iloc[0]
+            assert row.estimate == 0 and row.std_error == 0, (a, m)
+    # and an action that differs somewhere on the layouts is not "equal", however small the difference
+    others = t[(t.measure == "diff_win") & ~t.verdict.isin(["best", "equal"])]
+    spread = t[t.measure.isin(["diff_win", "diff_score", "diff_last"]) & t.action.isin(others.action)]
+    assert (spread.groupby("action").std_error.max() > 0).all()

@@ -1156,6 +1156,8 @@ def odds(
                 "dealt an opening Bisko, as in --opening, must take a Jingo, BB-5; BB-5's count rule may force others)"
             )
         res.meta["answer"] = answer(res.table)
+        if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
+            res.meta["matched"] = int(round(acc.estimate * acc.trials))
         return res
     spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)
     res = run(spec, **run_options)
@@ -1173,6 +1175,10 @@ def odds(
             "--flingo/--jingo instead of --seen"
         )
     res.meta["answer"] = odds_answer(res.table, spec.describe.get("decision", "flingo"))
+    # the table as the answer reads it: each action's win and the paired difference its verdict goes by (the two
+    # win intervals may overlap where the difference is clear)
+    res.headline = ("win", "difference")
+    res.meta.update(ranked_measure="win", verdict_by="difference", paired_on="deals")
     if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
         res.meta["matched"] = int(matched)
     return res
@@ -1325,7 +1331,8 @@ class BiskoBobo(Game):
         "(--strategy); for the Flingo and the tuck, difference: the second action's win minus the first's, paired, "
         "with its 95% interval; for the swap, each target's win, sole_win (the chance to win outright), and "
         "diff_win and diff_sole_win (the target minus the best, paired); acceptance: the share of the deals drawn "
-        "that fit the position (the others are drawn again; a small share is a rare position, and a slower run)."
+        "that fit the position (the others are set aside: --trials counts every deal drawn, the rows only those that fit; "
+        "a small share is a rare position, for which --precision draws longer)."
     )
     simulate_epilog = (
         "Measures, per seat (seat 0 is the dealer's left, the last seat the dealer) and pooled over the seats: "

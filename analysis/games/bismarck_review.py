@@ -592,8 +592,10 @@ def _quota_clause(t: pd.DataFrame) -> str:
         side = rows[(rows["loss_win"] > 0) == worse]
         if not len(side):
             continue
-        # each decision's difference in percentage points, the unit named once (on the first)
-        figs = [f"{-100 * lw:+.1f}{'' if i else ' percentage points'}" for i, lw in enumerate(side["loss_win"])]
+        # each decision's difference in percentage points, unsigned (the words say which way; a signed "-14.1" beside
+        # the table's loss_win of 0.141 read as a contradiction), the unit named once (on the first)
+        figs = [f"{'by ' if i == 0 else ''}{100 * abs(lw):.1f}{'' if i else ' percentage points'}"
+                for i, lw in enumerate(side["loss_win"])]  # fmt: skip
         events = side["event"].astype(int).tolist()
         said = [f"before play ({f})" for e, f in zip(events, figs, strict=True) if e < 0]
         at = [f"{e} ({f})" for e, f in zip(events, figs, strict=True) if e >= 0]

@@ -715,11 +715,11 @@ class ZhengShangyou(Game):
         "search's choice against strong players. "
         "Measures, per action, every action on the same sampled layouts: win (the chance to go out first, the "
         "Winner), score (ZS-8's points of this game for the seat, from this position on), last (the chance to end "
-        "last: the Loser, who deals the next game), diff_win and diff_score (the action minus the best, paired, "
-        "with 95% intervals). The best action goes out first most often, the score breaking ties; once the Winner "
-        "is out (--finished), under score_timing=at_first_out (the default) the scores were taken then and no "
-        "action moves them: the chance to end last ranks the actions (an action is worse where its 95% interval "
-        "lies above the best's; --precision holds it), and the answer says so; under score_timing=at_end the "
+        "last: the Loser, who deals the next game), diff_win, diff_score and diff_last (the action minus the best, "
+        "paired, with 95% intervals). The best action goes out first most often, the score breaking ties; once the "
+        "Winner is out (--finished), under score_timing=at_first_out (the default) the scores were taken then and "
+        "no action moves them: the chance to end last ranks the actions (an action is worse where diff_last's 95% "
+        "interval lies above zero; --precision holds it), and the answer says so; under score_timing=at_end the "
         "score ranks them."
     )
     compare_epilog = (

@@ -10,15 +10,16 @@ be in any hand or out of play); cards ``known`` to be in a seat's hand; ``revolu
 never played while it holds at least the smaller dealt hand size.
 
 The answer: per action the deciding seat's chance to go out first (``win``), its score (ZS-8), its chance to be
-the Loser (``last``), and the paired differences to the best action (``diff_win``, ``diff_score``) with 95%
-intervals and a verdict (``best``, ``worse``: the interval lies below zero, ``uncertain``; never ``equal``:
-the Loser's chance is not paired, so the same win and score on every layout does not make two actions equal).
+the Loser (``last``), and the paired differences to the best action (``diff_win``, ``diff_score``,
+``diff_last``) with 95% intervals and a verdict (``best``, ``worse``: the interval lies below zero,
+``uncertain``, ``equal``: the best's outcome on every layout, each measure paired).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from ..advisor import (
     advisor_spec,
     answer_line,
     position_kwargs,
+    precision_done,
     read_position,
     seat_counts,
     seat_map,
@@ -223,31 +225,29 @@ def odds_spec(
     )  # fmt: skip
     if not settled:
         return spec
-    return replace(spec, tabulate=_tabulate_by_last, precision_measures=("last",), precision_done=_last_precision_done)
+    return replace(
+        spec, tabulate=_tabulate_by_last, precision_measures=("last", "diff_last"),
+        precision_done=partial(precision_done, measure="diff_last"),
+    )  # fmt: skip
 
 
 def _tabulate_by_last(counts, trials, spec):
     """The advisor's table once the scores are settled (the Winner out, score_timing=at_first_out): the actions
-    by the chance to end last, lowest first. The count row holds no paired sums of that event, so an action is
-    "worse" only where its 95% interval lies wholly above the best's (unpaired, so cautious), else "uncertain"."""
+    by the chance to end last, lowest first; "worse" where the paired difference to the best (``diff_last``, on
+    the same layouts) lies above zero, "equal" where an action ends last exactly where the best does."""
     table = tabulate_actions(counts, trials, spec)
     names = spec.describe["actions"]
     last = table[table["measure"] == "last"].set_index("action")
     order = sorted(range(len(names)), key=lambda a: (last.loc[names[a], "estimate"], a))
     table = tabulate_actions(counts, trials, spec, ranking=order)
-    best = names[order[0]]
-    high = last.loc[best, "ci_high"]
-    verdict = {a: "best" if a == best else ("worse" if last.loc[a, "ci_low"] > high else "uncertain") for a in names}
+    diff = table[table["measure"] == "diff_last"].set_index("action")
+    given = table.drop_duplicates("action").set_index("action")["verdict"]
+    verdict = {
+        a: given[a] if given[a] in ("best", "equal") else ("worse" if diff.loc[a, "ci_low"] > 0 else "uncertain")
+        for a in names
+    }
     table["verdict"] = table["action"].map(verdict)
     return table
-
-
-def _last_precision_done(table, precision: float) -> bool:
-    """Precision once the scores are settled: every action's chance to end last within +-precision, or its
-    interval clear of the best's (the verdicts of :func:`_tabulate_by_last`)."""
-    last = table[table["measure"] == "last"]
-    half = (last["ci_high"] - last["ci_low"]) / 2
-    return bool(((half <= precision) | (last["verdict"] == "worse")).all())
 
 
 def exchange_spec(
@@ -410,7 +410,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         result.meta["ranked_measure"] = "last"
         # the chance to end last, what is left to play for; the score rows (no action moves them: all 0) are in the
         # full table
-        result.headline = ("last",)
+        result.headline = ("last", "diff_last")
     result.meta["models"] = spec.describe["strategies"]
     return result
 

@@ -118,7 +118,10 @@ def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others
     close = s.loc[s["verdict"] != "worse", "action"].tolist()
     shown = list(dict.fromkeys(close + s["action"].tolist()[:ADVISOR_ROWS]))
     text = r.to_text()
-    listed = [a for a in s["action"] if f" {a} " in text]
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["action", "verdict"])
+    rows = [line.strip() for line in lines[head + 1 :] if not line.startswith("(")]
+    listed = [a for a in s["action"] if any(row.startswith(a + " ") for row in rows)]
     assert sorted(listed) == sorted(shown) and len(shown) < 78
     assert f"({78 - len(shown)} more actions, each clearly worse than the best, are left out" in text
     # those left out are each clearly worse and rank below the first ADVISOR_ROWS (the table is best first)
@@ -131,14 +134,13 @@ def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others
     assert all(f" {a} " in asked for a in s["action"]) and "more actions" not in asked
     # the verdicts go by the paired difference, which a reader of overlapping intervals above it may miss: said
     assert "(a verdict goes by the paired difference, the diff_score column" in text
-    # one row per action, as on the page: the estimate, the paired difference and the verdict side by side
-    lines = text.splitlines()
-    head = next(i for i, line in enumerate(lines) if line.split()[:3] == ["seat", "action", "verdict"])
-    assert lines[head].split()[3:] == ["score", "95%", "interval", "diff_score", "95%", "interval"]
-    rows = [line for line in lines[head + 1 :] if not line.startswith("(")]
+    # one row per action, as on the page: the estimate, the paired difference and the verdict side by side; the
+    # seat once above the table
+    assert lines[head].split()[2:] == ["score", "95%", "interval", "diff_score", "95%", "interval"]
+    assert "seat: 0 (every row is its chances)" in lines[:head]
     assert len(rows) == len(shown)
     best = s.loc[0, "action"]
-    cells = rows[0].split()[1:]
+    cells = rows[0].split()
     n = len(best.split())
     assert cells[: n + 1] == [*best.split(), "best"] and abs(float(cells[n + 1]) - s.loc[0, "estimate"]) < 0.01
     assert "a verdict goes by" not in asked  # no diff rows shown there

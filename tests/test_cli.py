@@ -1056,7 +1056,8 @@ def test_the_advisor_table_is_one_row_per_action_where_its_rows_fit():
     assert advisor_wide(t.assign(event=1), ["score"], meta) is None
     r = Result(t, {**meta, "game": "bismarck"}, headline=("score", "win", "diff_score"))
     text = r.to_text()
-    assert "seat  action  verdict  score  95% interval" in text and "the diff_score column" in text
+    assert "action  verdict  score  95% interval" in text and "the diff_score column" in text
+    assert "seat: 1 (every row is its chances)" in text.splitlines()  # the seat once, not a column
     assert text.count(" KS ") == 1
     long = r.to_text(measures=["score", "diff_score"])  # asked for by name: the long form, a row per measure
     assert long.count(" KS ") == 2 and "the diff_score rows" in long

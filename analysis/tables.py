@@ -403,14 +403,14 @@ class Result:
             table, hidden = self._best_actions() if not measures else (self.table, 0)
             # an advisor's default view one row per action (where its rows fit); measures asked for by name keep the long form
             wide = advisor_wide(table, shown, self.meta) if not measures else None
-            head = self.header_lines()
+            lines = self.header_lines()
             if wide is not None and "seat" in wide.columns:
                 # one seat's chances in every row: named once above the table, not in a column of its own (a Bismarck
                 # table had been 127 characters wide)
                 seat = wide["seat"].iloc[0]
                 wide = wide.drop(columns="seat")
-                if not any(f"seat {seat}" in line for line in head):
-                    head.insert(1, f"seat: {seat} (every row is its chances)")
+                if not any(f"seat {seat}" in line for line in lines):
+                    lines.insert(1, f"seat: {seat} (every row is its chances)")
             body = (
                 text_columns(wide)
                 if wide is not None
@@ -439,7 +439,7 @@ class Result:
                     f"\n({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "
                     "or json shows every one)" + tail
                 )
-            return "\n".join(head) + "\n" + body + tail + "\n"
+            return "\n".join(lines) + "\n" + body + tail + "\n"
 
     def _best_actions(self) -> tuple[pd.DataFrame, int]:
         """An advisor's table (ranked, best action first) with every action not clearly worse than the best and the

@@ -714,7 +714,7 @@ def build_parser() -> _Parser:
         rv.add_argument(
             "--all",
             action="store_true",
-            help="table output: every column (default: the seat's hand, the actions, the verdict and the losses, each with its 95%% interval as 'LOW to HIGH'; --all: as two columns, loss_*_low and loss_*_high)",
+            help="table output: every column (default: the seat's hand, the actions, the verdict, the chances and scores of the action taken and the best, and the losses, each with its 95%% interval as 'LOW to HIGH'; --all: as two columns, loss_*_low and loss_*_high, and the columns that repeat another's values)",
         )
         rv.add_argument(
             "--report",
@@ -1128,7 +1128,8 @@ KEY_NOTE = (
 #: (the hand last: its cards beside the play on the table had read as one list; loss_score with its interval, the
 #: verdict of Biscuits and Bismarck going by the score)
 REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
-                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "sole_win_taken", "loss_win",
+                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "score_taken", "score_best",
+                  "sole_win_taken", "loss_win",
                   "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high", "last_taken",
                   "last_best", "loss_last", "hand"]  # fmt: skip
 
@@ -1155,6 +1156,14 @@ def _intervals_in_words(t):
     out = t.copy()
     if "seat" in out and out["seat"].nunique() == 1 and len(out) > 0:
         out = out.drop(columns="seat")
+    # a column equal in every row to the win column of its role says nothing more: Bisko-Bobo's score is the win
+    # share itself, and its chance to win outright nearly always that share (csv, json and --all keep them)
+    twins = {"score_taken": "win_taken", "score_best": "win_best", "loss_score": "loss_win",
+             "sole_win_taken": "win_taken"}  # fmt: skip
+    same = [c for c, w in twins.items() if c in out and w in out and len(out) and out[c].equals(out[w])]
+    if "loss_score" in same and not out["loss_score_low"].equals(out["loss_win_low"]):
+        same.remove("loss_score")
+    out = out.drop(columns=same + (["loss_score_low", "loss_score_high"] if "loss_score" in same else []))
     for base in [c for c in out.columns if f"{c}_low" in out and f"{c}_high" in out]:
         lo, hi = out.pop(f"{base}_low"), out.pop(f"{base}_high")
         text = ["" if pd.isna(a) or pd.isna(b) else f"{_fixed(a, 3)} to {_fixed(b, 3)}" for a, b in zip(lo, hi)]

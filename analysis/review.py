@@ -21,7 +21,7 @@ from .tables import Result
 #: the review table's columns (a game may add its own after ``seat``)
 COLUMNS = [
     "event", "seat", "hand", "on_table", "actions", "taken", "best", "verdict", "win_taken", "win_best",
-    "loss_win", "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high",
+    "score_taken", "score_best", "loss_win", "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high",
     "trials", "precision_reached",
 ]  # fmt: skip
 
@@ -151,6 +151,9 @@ def decision_row(
         "verdict": "best" if best == taken else by[("win", taken)].verdict,
         "win_taken": float(by[("win", taken)].estimate),
         "win_best": float(by[("win", best)].estimate),
+        # the score too: Bismarck and Biscuits rank by it, and a verdict read beside the chances alone looked wrong
+        "score_taken": float(by[("score", taken)].estimate),
+        "score_best": float(by[("score", best)].estimate),
         "loss_win": lw[0],
         "loss_win_low": lw[1],
         "loss_win_high": lw[2],

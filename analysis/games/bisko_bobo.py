@@ -1393,7 +1393,7 @@ class BiskoBobo(Game):
                choices=DECISIONS),
         Option("--upright", "the player's opening upright card", metavar="CARD"),
         Option("--tucked", "the player's tucked card", metavar="CARD"),
-        Option("--jingo-card", "the player's Jingo card as dealt (swap and tuck decisions; for tuck, the card dealt "
+        Option("--jingo-card", "the player's Jingo card as dealt, a card of the HIGH deck (BB-5; swap and tuck decisions; for tuck, the card dealt "
                "and still held at placement: sampled deals where a swap changes it are set aside, and the answer "
                "line says what share was kept; after the swaps give --low, each swap turn and --received)",
                metavar="CARD"),

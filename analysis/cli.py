@@ -1131,7 +1131,7 @@ REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "
                   "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "score_taken", "score_best",
                   "sole_win_taken", "loss_win",
                   "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high", "last_taken",
-                  "last_best", "loss_last", "hand"]  # fmt: skip
+                  "last_best", "loss_last", "loss_last_low", "loss_last_high", "hand"]  # fmt: skip
 
 
 def _three_decimals(t):
@@ -1252,9 +1252,8 @@ def _cmd_review(game: Game, args) -> None:
 
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
             # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
-            view = blank_missing(_three_decimals(result.table[with_cols]))
-            if not args.all:
-                view = _intervals_in_words(view)
+            view = _three_decimals(result.table[with_cols])
+            view = blank_missing(view if args.all else _intervals_in_words(view))
             # a column of plays ("3D 4D 5D") beside another ran together with one space between them: two spaces
             # before every column of words, so a play's end is seen
             wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}

@@ -127,7 +127,8 @@ def decision_row(
     zero where the taken action is not separated from the best at 95%. ``settled``: a Zheng Shangyou decision
     after the Winner went out, when the scores are taken (ZS-8): the advisor ranks it by the chance to end last
     (the Loser), and the row has that chance, taken and best, and ``loss_last`` (the taken action's chance minus
-    the best's where its verdict is worse, else 0)."""
+    the best's, paired, where its verdict is worse, else 0) with its 95% interval (``loss_last_low``,
+    ``loss_last_high``)."""
     by = {(m, a): r for m, a, r in zip(t["measure"], t["action"], t.itertuples(index=False))}
     best = t[(t["measure"] == "win") & (t["verdict"] == "best")]["action"].iloc[0]
     if all(by[(m, taken)].estimate == by[(m, best)].estimate for m in (("last",) if settled else ("win", "score"))):
@@ -166,8 +167,12 @@ def decision_row(
     if "decision" in pos:
         row["decision"] = pos["decision"]
     if settled:
+        # the taken action's chance to end last minus the best's, paired (diff_last): a loss where it lies above 0
         lt, lb = float(by[("last", taken)].estimate), float(by[("last", best)].estimate)
-        row.update(last_taken=lt, last_best=lb, loss_last=lt - lb if row["verdict"] == "worse" else 0.0)
+        d = by[("diff_last", taken)]
+        clear = float(d.ci_low) > 0 and row["verdict"] == "worse"
+        row.update(last_taken=lt, last_best=lb, loss_last=float(d.estimate) if clear else 0.0,
+                   loss_last_low=float(d.ci_low), loss_last_high=float(d.ci_high))  # fmt: skip
     for m in dict.fromkeys(t["measure"]):  # a game's own measures (Bismarck's tricks): taken and best
         if m not in ("win", "score", "last") and not m.startswith("diff_"):
             row[f"{m}_taken"] = float(by[(m, taken)].estimate)

@@ -222,6 +222,8 @@ def test_after_the_winner_is_out_a_decision_is_judged_by_the_chance_to_end_last(
     assert row["taken"] == "pass" and row["best"] != "pass" and row["verdict"] == "worse"
     assert row["last_best"] == 0.0  # out now: never the Loser
     assert row["loss_last"] == pytest.approx(row["last_taken"]) and row["loss_win"] == 0 == row["loss_score"]
+    # paired on the same layouts: the loss's interval lies above zero where the verdict is worse
+    assert 0 < row["loss_last_low"] <= row["loss_last"] <= row["loss_last_high"]
     before = res.table[res.table["event"] < out]
     assert len(before) and before["last_taken"].isna().all()  # the Winner still in: no such column's value
     assert row["last_taken"] > 0.1

@@ -682,8 +682,8 @@ class ZhengShangyou(Game):
         "Zheng Shangyou's verdict and best go by the chance to go out first (the score breaks ties), so a worse "
         "action may score more (a negative loss_score). Once the Winner is out the scores are settled (ZS-8) and what "
         "is left to lose is the chance to end last (the Loser): those decisions go by it, as the advisor's do, in "
-        "the columns last_taken, last_best and loss_last (the taken action's chance minus the best's where it is "
-        "clearly worse, else 0), and the summary counts them apart. A record of a game you played may give only "
+        "the columns last_taken, last_best and loss_last (the taken action's chance minus the best's, paired on the "
+        "same layouts, where it is clearly worse, else 0; with its 95% interval), and the summary counts them apart. A record of a game you played may give only "
         'your own dealt hand ("hands": {"2": "3D 4C ..."}) with every play you saw: the other seats then hold '
         'unknown cards, and only your seat is reviewed; a later game of a match gives its "dealer" and '
         '"leader" (seeds/zheng-shangyou.md, Records and reviews).'

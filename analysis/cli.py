@@ -1145,25 +1145,24 @@ def _three_decimals(t):
     return out
 
 
-def _intervals_in_words(t):
+def _intervals_in_words(t, one_seat: bool, repeats: list[str]):
     """The review's text view: each ``X_low``, ``X_high`` pair as one column beside ``X``, "0.056 to 0.152" (two
-    bare columns of bounds had made the table some 30 characters wider and read as two more figures), and the
-    seat's column left out where every row is one seat's (the summary opens with it). csv and json keep them."""
+    bare columns of bounds had made the table some 30 characters wider and read as two more figures); the seat's
+    column left out in a review of one seat (``one_seat``: the summary opens with it); the columns a game says
+    repeat the win columns by construction (``repeats``: Bisko-Bobo's score is the win share) and its chance to win
+    outright where it equals the share in every row. csv, json and --all keep them all."""
     import pandas as pd
 
     from .tables import _fixed
 
     out = t.copy()
-    if "seat" in out and out["seat"].nunique() == 1 and len(out) > 0:
+    if one_seat and "seat" in out:
         out = out.drop(columns="seat")
-    # a column equal in every row to the win column of its role says nothing more: Bisko-Bobo's score is the win
-    # share itself, and its chance to win outright nearly always that share (csv, json and --all keep them)
-    twins = {"score_taken": "win_taken", "score_best": "win_best", "loss_score": "loss_win",
-             "sole_win_taken": "win_taken"}  # fmt: skip
-    same = [c for c, w in twins.items() if c in out and w in out and len(out) and out[c].equals(out[w])]
-    if "loss_score" in same and not out["loss_score_low"].equals(out["loss_win_low"]):
-        same.remove("loss_score")
-    out = out.drop(columns=same + (["loss_score_low", "loss_score_high"] if "loss_score" in same else []))
+    drop = [c for c in repeats if c in out]
+    drop += [f"{c}_{b}" for c in repeats for b in ("low", "high") if f"{c}_{b}" in out]
+    if repeats and "sole_win_taken" in out and len(out) and out["sole_win_taken"].equals(out["win_taken"]):
+        drop.append("sole_win_taken")
+    out = out.drop(columns=drop)
     for base in [c for c in out.columns if f"{c}_low" in out and f"{c}_high" in out]:
         lo, hi = out.pop(f"{base}_low"), out.pop(f"{base}_high")
         text = ["" if pd.isna(a) or pd.isna(b) else f"{_fixed(a, 3)} to {_fixed(b, 3)}" for a, b in zip(lo, hi)]
@@ -1253,7 +1252,11 @@ def _cmd_review(game: Game, args) -> None:
         with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
             # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
             view = _three_decimals(result.table[with_cols])
-            view = blank_missing(view if args.all else _intervals_in_words(view))
+            if not args.all:
+                view = _intervals_in_words(
+                    view, result.meta.get("seat") is not None, result.meta.get("repeats_win", [])
+                )
+            view = blank_missing(view)
             # a column of plays ("3D 4D 5D") beside another ran together with one space between them: two spaces
             # before every column of words, so a play's end is seen
             wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}

@@ -410,7 +410,7 @@ class Result:
                 seat = wide["seat"].iloc[0]
                 wide = wide.drop(columns="seat")
                 if not any(f"seat {seat}" in line for line in lines):
-                    lines.insert(1, f"seat: {seat} (every row is its chances)")
+                    lines.insert(1, f"seat: {seat} (the deciding seat)")
             body = (
                 text_columns(wide)
                 if wide is not None

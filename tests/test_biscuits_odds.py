@@ -137,7 +137,7 @@ def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others
     # one row per action, as on the page: the estimate, the paired difference and the verdict side by side; the
     # seat once above the table
     assert lines[head].split()[2:] == ["score", "95%", "interval", "diff_score", "95%", "interval"]
-    assert "seat: 0 (every row is its chances)" in lines[:head]
+    assert "seat: 0 (the deciding seat)" in lines[:head]
     assert len(rows) == len(shown)
     best = s.loc[0, "action"]
     cells = rows[0].split()

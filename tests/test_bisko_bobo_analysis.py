@@ -259,7 +259,7 @@ def test_the_answer_speaks_for_the_action_it_recommends_and_the_rows_have_verdic
     assert res.headline == ("win", "difference")
     text = res.to_text()
     assert any(line.split()[:2] == ["action", "verdict"] and "difference" in line for line in text.splitlines())
-    assert "Jingo - Flingo" in text and "seat: 1 (every row is its chances)" in text
+    assert "Jingo - Flingo" in text and "seat: 1 (the deciding seat)" in text
     assert (
         "(a verdict goes by the paired difference, the difference column: every action is played on the same "
         "deals, so one can be clearly worse while the win intervals overlap)" in text

@@ -1057,7 +1057,7 @@ def test_the_advisor_table_is_one_row_per_action_where_its_rows_fit():
     r = Result(t, {**meta, "game": "bismarck"}, headline=("score", "win", "diff_score"))
     text = r.to_text()
     assert "action  verdict  score  95% interval" in text and "the diff_score column" in text
-    assert "seat: 1 (every row is its chances)" in text.splitlines()  # the seat once, not a column
+    assert "seat: 1 (the deciding seat)" in text.splitlines()  # the seat once, not a column
     assert text.count(" KS ") == 1
     long = r.to_text(measures=["score", "diff_score"])  # asked for by name: the long form, a row per measure
     assert long.count(" KS ") == 2 and "the diff_score rows" in long

@@ -407,6 +407,13 @@ def test_once_the_winner_is_out_the_answer_says_the_score_is_settled_and_ranks_b
     assert "Pass ends last least often" in r.meta["answer"]
     # the table shows what is left to play for and its paired difference; the all-0 score rows under --all
     assert r.headline == ("last", "diff_last")
+    # the pairing's point: on these 400 layouts the two chances' intervals overlap, the paired difference does not
+    # reach zero, so AC AH is clearly worse (an unpaired verdict could not have said so)
+    more = zo.odds({"trials": 400, "seed": 0, "progress": False}, **pos)
+    ml = more.table[more.table.measure == "last"].set_index("action")
+    mdl = more.table[more.table.measure == "diff_last"].set_index("action")
+    assert ml.loc["AC AH", "ci_low"] < ml.loc["pass", "ci_high"] and mdl.loc["AC AH", "ci_low"] > 0
+    assert ml.loc["AC AH", "verdict"] == "worse"
     run = {"precision": 0.02, "chunk_size": 100, "seed": 1, "progress": False}
     held = zo.odds(run, **pos)
     assert held.meta["precision_reached"]
@@ -521,7 +528,9 @@ def test_plays_that_differ_only_in_suit_read_equal_where_every_layout_agrees():
     )  # fmt: skip
     t = r.table
     equal = t[(t.measure == "win") & (t.verdict == "equal")].action.tolist()
-    assert len(equal) >= 1
+    best = t[(t.measure == "win") & (t.verdict == "best")].action.tolist()
+    nine = {f"5{a} 6D 7S 8H 9C TD JS Q{b} KD" for a in "CH" for b in "HS"}  # the straight 5..K, suit for suit
+    assert set(best + equal) == nine and len(equal) == 3
     for a in equal:
         for m in ("diff_win", "diff_score", "diff_last"):
             row = t[(t.measure == m) & (t.action == a)].iloc[0]

@@ -1178,6 +1178,11 @@ def odds(
     # the table as the answer reads it: each action's win and the paired difference its verdict goes by (the two
     # win intervals may overlap where the difference is clear)
     res.headline = ("win", "difference")
+    # best first, as every advisor's table (the rows came in the decision's own order: Flingo, Jingo)
+    t = res.table
+    win = t[t.measure == "win"]
+    win = win.iloc[np.argsort((win["verdict"] != "best").to_numpy(), kind="stable")]
+    res.table = pd.concat([win, t[t.measure != "win"]], ignore_index=True)
     res.meta.update(ranked_measure="win", verdict_by="difference", paired_on="deals")
     if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
         res.meta["matched"] = int(matched)

@@ -220,7 +220,8 @@ def odds_spec(
     on = "score" if finished else "win"
     spec = advisor_spec(
         GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
-        on=on, rank_by=on, players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
+        on=on, rank_by="last" if settled else on, players=P, variants=full, strategies=models, seat=seat,
+        hand=cards_of(*mine),
         winner=finished[0] if finished else None, settled=settled, chunk_size=chunk_for(strat),
     )  # fmt: skip
     if not settled:
@@ -431,5 +432,5 @@ def _after_the_winner(table, winner: int, variants: dict) -> str:
     if len(last) == 1:
         return text + f" {verb}: the only legal action, ending last {p:.1f}%"
     b = last.iloc[1]
-    how = "clearly more often" if b["verdict"] == "worse" else "not separated"
+    how = {"worse": "clearly more often", "equal": "the same on every layout"}.get(b["verdict"], "not separated")
     return text + f" {verb} ends last least often, {p:.1f}% (next {b['action']}: {100 * b['estimate']:.1f}%, {how})"

@@ -1005,14 +1005,12 @@ def test_the_summary_lines_up_each_measures_decimals_and_never_prints_minus_zero
     ]
 
 
-def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only():
-    """An advisor's verdict is the action's, by the measure that ranks (Bismarck: the round score): beside a quota
-    chance of 1.000 a "worse" had read as a contradiction. csv and json keep it on every row."""
+def _two_cards():
+    """An advisor's table of two Bismarck cards (8D best, KS clearly worse by the round score), its quota chance
+    the same."""
     import pandas as pd
 
-    from analysis.tables import summary_table
-
-    t = pd.DataFrame({
+    return pd.DataFrame({
         "measure": ["score", "score", "win", "win", "diff_score", "diff_score"],
         "action": ["8D", "KS", "8D", "KS", "8D", "KS"],
         "verdict": ["best", "worse"] * 3,
@@ -1020,6 +1018,14 @@ def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only
         "ci_low": [2.08, 1.65, 0.985, 0.985, 0.0, -0.53],
         "ci_high": [2.29, 1.88, 1.0, 1.0, 0.0, -0.31],
     })  # fmt: skip
+
+
+def test_the_summary_shows_an_advisors_verdict_on_the_ranking_measures_rows_only():
+    """An advisor's verdict is the action's, by the measure that ranks (Bismarck: the round score): beside a quota
+    chance of 1.000 a "worse" had read as a contradiction. csv and json keep it on every row."""
+    from analysis.tables import summary_table
+
+    t = _two_cards()
     s = summary_table(t, ["score", "win", "diff_score"], {"ranked_measure": "score"})
     assert list(s["verdict"]) == ["best", "worse", "", "", "best", "worse"]
     assert list(summary_table(t, ["score", "win"])["verdict"]) == ["best", "worse"] * 2  # no ranking measure named
@@ -1030,19 +1036,10 @@ def test_the_advisor_table_is_one_row_per_action_where_its_rows_fit():
     """The default view of an advisor: one row per action (as the page), the verdict and every headline measure
     with its interval side by side; several seats or a key besides the action keep the long form, and so do the
     measures asked for by name."""
-    import pandas as pd
-
     from analysis.tables import Result, advisor_wide
 
-    t = pd.DataFrame({
-        "measure": ["score", "score", "win", "win", "diff_score", "diff_score"],
-        "seat": [1] * 6,
-        "action": ["8D", "KS", "8D", "KS", "8D", "KS"],
-        "verdict": ["best", "worse"] * 3,
-        "estimate": [2.19, 1.77, 1.0, 1.0, 0.0, -0.42],
-        "ci_low": [2.08, 1.65, 0.985, 0.985, 0.0, -0.53],
-        "ci_high": [2.29, 1.88, 1.0, 1.0, 0.0, -0.31],
-    })  # fmt: skip
+    t = _two_cards()
+    t.insert(1, "seat", 1)
     meta = {"ranked_measure": "score"}
     w = advisor_wide(t, ["score", "win", "diff_score"], meta)
     assert list(w.columns) == ["seat", "action", "verdict"] + [c for m in ("score", "win", "diff_score")

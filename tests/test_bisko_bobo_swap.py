@@ -266,3 +266,11 @@ def test_a_swap_position_no_deal_can_match_is_refused():
                      "--tucked", "TC", "--jingo-card", "9D", "--low", "0=4C", "--low", "1=8C", "--opening", "2=AS QS",
                      "--opening", "0=AH KD", "--jingo", "0", "--trials", "500", "--quiet"])  # fmt: skip
     assert code == 2
+
+
+def test_a_swap_without_the_earlier_choices_says_which_seats_and_that_its_own_jingo_is_implied():
+    """A new user gave --decision swap without --jingo for the earlier seats and wondered whether its own Jingo was
+    wanted too: the refusal names the earlier seats and says the seat's own Jingo follows from --jingo-card."""
+    with pytest.raises(CardlabError, match=r"seats 0\.\.1\) with --flingo/--jingo; seat 2's own Jingo is implied "
+                                           r"by --jingo-card"):  # fmt: skip
+        bb.odds_spec(4, 2, upright="KS", tucked="9H", jingo_card="9D", decision="swap")

@@ -967,7 +967,10 @@ def odds_spec(
         if not jingo_card:
             raise CardlabError(f"the {decision} decision needs --jingo-card")
         if not given and seat > 0:
-            raise CardlabError("for swap and tuck decisions give every earlier seat's choice with --flingo/--jingo")
+            raise CardlabError(
+                f"for swap and tuck decisions give every earlier seat's choice (seats 0..{seat - 1}) with "
+                f"--flingo/--jingo; seat {seat}'s own Jingo is implied by --jingo-card"
+            )
         forced[seat] = 1
         if decision == "tuck":
             forced[P + seat] = 0  # the seat kept its card: it did not swap it away (BB-6)

@@ -213,3 +213,23 @@ def test_the_sentences_that_answer_a_reader_come_from_their_tables():
     t = pd.DataFrame({"event": [0, 30, 33], "tricks_taken": [2.8, 4.31, 4.27], "tricks_best": [3.6, 4.13, 3.91]})
     assert BM._more_tricks_not_best(t) == " (events 30, 33: the card played has more tricks on average than the best)"
     assert BM._more_tricks_not_best(t.iloc[:1]) == ""
+
+
+def test_a_sections_command_line_gives_its_figures():
+    """A reader who acts on a figure can run it again: the section names its command (seed and size included), and
+    that command gives the section's rows (a new user could not reproduce a report's figures from its text)."""
+    import re
+    import shlex
+
+    from tests.inprocess import cli
+
+    runs = S.runs(scale=0.001, seed=1, progress=False)
+    sec = S.strategy_values(runs)
+    command = re.search(r"`(cardlab compare biscuits [^`]*)`", sec.text).group(1)
+    row = sec.table.iloc[0]
+    argv = shlex.split(command.replace("FIELD", row.field).replace("CHALLENGER", row.challenger))[1:]
+    code, out, _ = cli(*argv, "--format", "json", "--quiet")
+    assert code == 0
+    rows = pd.DataFrame(json.loads(out)["rows"])
+    pooled = rows[(rows.measure == "team_points_challenger_minus_field") & rows.team.isna()].iloc[0]
+    assert (pooled.estimate, pooled.ci_low, pooled.ci_high) == (row.estimate, row.ci_low, row.ci_high)

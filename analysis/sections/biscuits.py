@@ -77,6 +77,8 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
 
     return {
         "seed": seed,
+        "games_trials": n(50_000),
+        "compare_trials": n(40_000),
         "strong": stored("biscuits"),
         "games": games,
         "win_table": win_table,
@@ -84,6 +86,14 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "advice": advice,
         "review": review,
     }
+
+
+def _games_run(runs: dict) -> str:
+    """The command line that gives a strategy's games (the report's seed and size)."""
+    return (
+        f"`cardlab simulate biscuits --strategy NAME --trials {runs['games_trials']} --seed {runs['seed']}` (NAME: "
+        f"{', '.join(runs['games'])})"
+    )
 
 
 def starter_advantage(runs: dict) -> Section:
@@ -117,7 +127,7 @@ def starter_advantage(runs: dict) -> Section:
             "out of a hand, against 1/4 for a seat chosen at random; Wilson intervals. team_net: the points a hand "
             "of the Starter's team minus the other team's, with its 95% interval (`simulate biscuits --measure "
             "starter_team_net`); after the first hand the Starter is on the team behind or level (BI-3), so this "
-            "is the Starter's edge as games go, not a seat drawn at random."
+            f"is the Starter's edge as games go, not a seat drawn at random. Each strategy is {_games_run(runs)}."
         ),
         table,
         [draw],
@@ -136,7 +146,7 @@ def points_by_seat(runs: dict) -> Section:
         (
             "Games to 30 points or 4 hands, more on a tie (BI-12), every seat on one strategy. "
             "team_points_per_hand is the "
-            "seat's team score per hand (BI-8/BI-9)."
+            f"seat's team score per hand (BI-8/BI-9). The games of {_games_run(runs)}."
         ),
         per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
     )
@@ -204,7 +214,8 @@ def strategy_values(runs: dict) -> Section:
             "planning-* and greedy-* challenger changes one policy of its field. The exception is greedy-actions, "
             "which changes three: it passes the singles as greedy-pass-singles does, and it takes both special "
             "actions (the exchange with its lowest cards, and the handover when the partner holds fewer cards)"
-            f"{both}. {_pass_answer(ct)}"
+            f"{both}. {_pass_answer(ct)} Each row is `cardlab compare biscuits --field FIELD --challenger "
+            f"CHALLENGER --trials {runs['compare_trials']} --seed {runs['seed'] + 1}`."
         ),
         ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]],
     )

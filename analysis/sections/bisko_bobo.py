@@ -70,12 +70,29 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "review": review,
         "sheets": sheets,
         "seed": seed,
+        "compare_trials": n(500_000),
         "games": {P: r.table for P, r in games.items()},
         "main_trials": games[4].meta["trials"],
         "decisions": decisions,
         "no_swap": no_swap,
         "edge": edge,
     }
+
+
+def _games_run(runs: dict) -> str:
+    """The command line that gives the main tables' figures (the same deals: the report's seed and size)."""
+    return (
+        f"`cardlab simulate bisko-bobo --players P --trials {runs['main_trials']} --seed {runs['seed']}` (P: "
+        f"{', '.join(str(P) for P in runs['games'])})"
+    )
+
+
+def _compare_run(runs: dict, field: str, challenger: str, offset: int) -> str:
+    """The command line of a paired comparison the report runs for each player count P."""
+    return (
+        f"`cardlab compare bisko-bobo --field {field} --challenger {challenger} --players P --trials "
+        f"{runs['compare_trials']} --seed {runs['seed'] + offset}`"
+    )
 
 
 def reviewed_spec():
@@ -122,7 +139,7 @@ def win_by_seat(runs: dict) -> Section:
             "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
             "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
             "Intervals are 95% (mean and standard error of the win share). The chart shows each seat's win share "
-            "minus the fair share (1 / players), the table the win share itself."
+            f"minus the fair share (1 / players), the table the win share itself. Each player count is {_games_run(runs)}."
         ),
         t,
         [draw],
@@ -251,7 +268,8 @@ def bisk_types(runs: dict) -> Section:
         (
             "Exact: every m-card set of the 24-card HIGH deck, enumerated (cardlab exact bisko-bobo bisk-types). "
             "In play: the type of each player's final evaluation set (BB-10), which mixes set sizes and Jack "
-            "reversals (three cards at most in Jack mode), every seat playing the heuristic."
+            "reversals (three cards at most in Jack mode), every seat playing the heuristic: the deals of "
+            f"{_games_run(runs)}."
         ),
         types,
         [draw],
@@ -275,7 +293,7 @@ def win_given_type(runs: dict) -> Section:
     return Section(
         "P(win | final Bisk type)",
         "Win share of a player whose final evaluation set is of each type, every seat playing the heuristic and "
-        "pooled; Wilson intervals.",
+        f"pooled; Wilson intervals. The deals of {_games_run(runs)}.",
         wt[["players", "bisk", "trials", "estimate", "ci_low", "ci_high"]],
         [draw],
     )
@@ -324,7 +342,8 @@ def jack_reversal(runs: dict) -> Section:
             "Jack) beats (BB-12: with no Bisk on either side, the set with more cards wins an otherwise equal "
             "comparison). So an opening Bisko wins only where every player opened with a Bisko, and then shares the "
             "deal with them. Win shares of opening-Bisko and Tuck players with and without a Jack, every seat "
-            "playing the heuristic; p_jack is the share of deals whose Wet Bisk is a Jack."
+            "playing the heuristic; p_jack is the share of deals whose Wet Bisk is a Jack. The deals of "
+            f"{_games_run(runs)}."
         ),
         jt,
         [draw],
@@ -350,7 +369,8 @@ def swap_value(runs: dict) -> Section:
         "The value of Bingo-Bango swaps",
         (
             "Paired on the same deals: one seat at a time stops swapping (no-swap) while the field plays the "
-            "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats (trials counts seat-deals)."
+            "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats (trials counts seat-deals). "
+            f"Each player count is {_compare_run(runs, 'heuristic', 'no-swap', 2)}."
         ),
         pd.DataFrame(rows),
     )
@@ -459,7 +479,8 @@ def recommended_edge(runs: dict) -> Section | None:
             "tables were not fitted against); estimate = that seat's win share gain, pooled over seats (trials "
             "counts seat-deals: the deals times the players). The tables were "
             f"fitted on other deals (the improve run's seed {_fit_seed()}) than these (seed {runs['seed'] + 3}), so "
-            "a situation switched by chance there shows here as no gain. " + _edge_size(et)
+            "a situation switched by chance there shows here as no gain. Each row is "
+            f"{_compare_run(runs, 'FIELD', 'recommended', 3)}. " + _edge_size(et)
         ),
         et,
         [draw],

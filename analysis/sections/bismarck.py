@@ -144,6 +144,8 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
 
     return {
         "seed": seed,
+        "hands_trials": n(100_000),
+        "fairness_trials": n(6_000),
         "strong": stored("bismarck"),
         "lead": lead,
         "trump": trump,
@@ -160,6 +162,14 @@ def _quota(rnd: int, role: str, variants: dict) -> str:
     from ..games.bismarck import ROLES, K, variant_array
 
     return ("<= " if rnd == 4 else ">= ") + str(K.quota(rnd - 1, ROLES.index(role), variant_array(variants)))
+
+
+def _hands_run(runs: dict) -> str:
+    """The command line that gives a round's single hands (the report's seed and size: seed + the round)."""
+    return (
+        f"`cardlab simulate bismarck --unit hand --round R --trials {runs['hands_trials']} --seed S` (round R with "
+        f"seed {runs['seed']} + R: {', '.join(str(runs['seed'] + r) for r in range(1, 5))})"
+    )
 
 
 def rounds_by_role(runs: dict) -> Section:
@@ -216,7 +226,8 @@ def rounds_by_role(runs: dict) -> Section:
             "P(quota): the role takes at least its quota in rounds 1-3 (dealer 8, others 4), at most its "
             "allowance in the misère round 4 (the blog post seeds/bismarck.md cites: dealer 6, others 4). Score: BM-6, original scheme: a role scores "
             "the tricks beyond its quota in rounds 1-3 (reaching it exactly scores 0) and the tricks short of its "
-            "allowance in the misère. 95% intervals (Wilson for probabilities, normal for means).\n\n"
+            f"allowance in the misère. 95% intervals (Wilson for probabilities, normal for means). Each round is "
+            f"{_hands_run(runs)}.\n\n"
             f"Does the dealer beat the quota? Among heuristic players it reaches 8 tricks in {lo:.3f} to {hi:.3f} "
             f"of its hands in rounds 1-3 (the three rounds' figures; about one hand in {1 / ((lo + hi) / 2):.0f}), "
             f"and scores {dealer['score'].min():.2f} to {dealer['score'].max():.2f} points a hand there, against "
@@ -276,7 +287,7 @@ def hand_features(runs: dict) -> Section:
         (
             "Mean tricks taken by a hand with a given feature (all roles pooled; heuristic players; cells with at "
             "least 100 hands). Round 4 is the misère round: there a strong hand takes tricks it does not want. The "
-            "table shows every fourth high-card point count; the chart shows them all."
+            f"table shows every fourth high-card point count; the chart shows them all. The hands of {_hands_run(runs)}."
         ),
         coarse[["round", "feature", "value", "trials", "estimate", "ci_low", "ci_high"]],
         [draw],
@@ -397,7 +408,9 @@ def fairness(runs: dict) -> Section:
             "round4_start=classic (dealer at most 4 tricks, others 6) and simplified (everyone 4) score the misère "
             "without the floor at 0 (rules.md 3(c)2), so a cycle's score can be negative there. "
             "round3_dealer_score: the dealer's mean score in round 3 (named trumps): the default row names trumps "
-            "before seeing the hand (blind), the 'round3 trump after seeing hand' row after (seen)."
+            "before seeing the hand (blind), the 'round3 trump after seeing hand' row after (seen). Each row is "
+            f"`cardlab simulate bismarck --variant NAME=VALUE --trials {runs['fairness_trials']} --seed "
+            f"{runs['seed'] + 20}` (the defaults row without --variant)."
         ),
         fair,
         [draw],
@@ -463,7 +476,9 @@ def swedish(runs: dict) -> Section:
             "discards 4 and leads; quotas forehand 8, others 4 (Pass: at most 4 and 6); one point a trick above the "
             "quota, minus one below, so every hand sums to 0. 12-hand games, heuristic players (their contract rules "
             "are in seeds/bismarck.md). Every player is forehand once in each contract, so the game is fair by "
-            f"symmetry; the table shows where the points come from. P(sole highest total) by seat: {p_win}."
+            f"symmetry; the table shows where the points come from. P(sole highest total) by seat: {p_win}. "
+            f"`cardlab simulate bismarck --variant ruleset=swedish --trials {runs['fairness_trials']} --seed "
+            f"{runs['seed'] + 40}`."
         ),
         table,
         [draw],

@@ -134,13 +134,19 @@ def test_biscuits_pass_by_clicking(page, tmp_path):
     verdict = ask(page, 256)
     cli = cli_answer(tmp_path, "biscuits", {"decision": "pass", "hand": hand}, 256)
     assert verdict == cli["meta"]["answer"] and verdict.startswith("Pass")
-    # the table lists the 78 passes; the chart those not clearly worse and the best of the others (the server says
-    # how many: /api/games advisor_rows, the command line's table too)
-    assert page.locator("#result-table tbody tr").count() == 78
+    # the chart and the table show the passes not clearly worse and the best of the others (the server says how
+    # many: /api/games advisor_rows, the command line's table too); a button under the table shows all 78
     score = [r for r in cli["rows"] if r["measure"] == "score"]
     charted = [r for i, r in enumerate(score) if i < ADVISOR_ROWS or r["verdict"] != "worse"]
     assert page.locator("#chart svg rect.bar").count() == len(charted) < 78
-    assert f"({78 - len(charted)} more, each clearly worse: in the table)" in page.inner_text("#chart")
+    assert f"({78 - len(charted)} more, each clearly worse: under the table)" in page.inner_text("#chart")
+    rows = page.locator("#result-table tbody tr")
+    assert rows.count() == 78 and page.locator("#result-table tbody tr:visible").count() == len(charted)
+    shown = page.eval_on_selector_all("#result-table tbody tr:not([hidden])", "rs => rs.map(r => r.dataset.action)")
+    assert shown == [r["action"] for r in charted]
+    page.click("#more-actions")
+    assert page.locator("#result-table tbody tr:visible").count() == 78
+    assert page.locator("#more-actions").count() == 0
 
 
 def test_bismarck_lead_by_clicking(page, tmp_path):

@@ -374,10 +374,17 @@ function showAnswer(res) {
   const diff = [`diff_${rankBy}`, ...measures.map((x) => `diff_${x}`)].find((d) => rows.some((r) => r.measure === d));
   if (diff) head.append(el("th", { text: `${diff.slice(5)} vs the best` }));
   t.append(el("thead", {}, head));
+  const ranked = measures.includes(rankBy) ? rankBy : measures[0];
+  // the chart and the table as the command line's table (tables.Result._best_actions): every action not clearly
+  // worse than the best, and the best of the others up to the server's advisor_rows (a Biscuits pass has 78); a
+  // button under the table shows the rest
+  const charted = actions.filter((a, i) => i < S.advisorRows || (by[`${ranked}|${a}`] || {}).verdict !== "worse");
+  const shown = new Set(charted);
   const body = el("tbody");
   for (const a of actions) {
     const any = by[`${measures[0]}|${a}`] || rows.find((r) => r.action === a);
-    const tr = el("tr", { class: "verdict-" + any.verdict, "data-action": a }, el("td", { text: a }), el("td", { text: any.verdict || "" }));
+    const tr = el("tr", { class: "verdict-" + any.verdict, "data-action": a, hidden: !shown.has(a) },
+      el("td", { text: a }), el("td", { text: any.verdict || "" }));
     for (const m of measures) {
       const r = by[`${m}|${a}`];
       const p = isProb(m, rows);
@@ -391,10 +398,16 @@ function showAnswer(res) {
     body.append(tr);
   }
   t.append(body);
-  const ranked = measures.includes(rankBy) ? rankBy : measures[0];
-  // the chart as the command line's table (tables.Result._best_actions): every action not clearly worse than the
-  // best, and the best of the others up to the server's advisor_rows (a Biscuits pass has 78); the table lists all
-  const charted = actions.filter((a, i) => i < S.advisorRows || (by[`${ranked}|${a}`] || {}).verdict !== "worse");
+  const rest = actions.length - charted.length;
+  if (rest) {
+    const more = el("button", { type: "button", id: "more-actions", text: `show the other ${rest} actions (each clearly worse than the best)` });
+    more.addEventListener("click", () => {
+      for (const tr of body.querySelectorAll("tr[hidden]")) tr.hidden = false;
+      foot.remove();
+    });
+    const foot = el("tfoot", {}, el("tr", {}, el("td", { colspan: head.children.length }, more)));
+    t.append(foot);
+  }
   $("chart").replaceChildren(barChart(charted.map((a) => by[`${ranked}|${a}`]).filter((r) => r), ranked,
     isProb(ranked, rows), actions.length - charted.length));
   $("answer").hidden = false;
@@ -415,7 +428,7 @@ function barChart(rows, measure, prob, left_out = 0) {
   const hi = Math.max(...rows.map((r) => r.ci_high), prob ? 0.05 : 0.1);
   const x = (v) => left + ((v - lo) / (hi - lo || 1)) * (W - left - right);
   const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${measure} of each action` });
-  const more = left_out ? ` (${left_out} more, each clearly worse: in the table)` : "";
+  const more = left_out ? ` (${left_out} more, each clearly worse: under the table)` : "";
   s.append(svg("text", { x: left, y: 14, class: "axis" }, `${measure} by action, with 95% intervals${more}`));
   rows.forEach((r, i) => {
     const y = 24 + i * (bar + gap);

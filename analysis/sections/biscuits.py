@@ -79,6 +79,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "seed": seed,
         "games_trials": n(50_000),
         "compare_trials": n(40_000),
+        "win_table_trials": n(600_000),
         "strong": stored("biscuits"),
         "games": games,
         "win_table": win_table,
@@ -186,7 +187,9 @@ def win_probability(runs: dict) -> Section:
             "which a game never reaches (25 points before a hand is played); each cell is about "
             f"{int(coarse.trials.median()) if len(coarse) else 0:,} games, so neighbouring cells may cross by chance: "
             "read the figure's trend, not a single cell. The table shows "
-            "every fifth score; cardlab's win_table_spec gives the full grid."
+            'every fifth score; the full grid is `driver.run(biscuits.win_table_spec("planning"), '
+            f"trials={runs['win_table_trials']}, seed={runs['seed'] + 2})` in Python (`from analysis import driver`, "
+            "`from analysis.games import biscuits`; README, Python API)."
         ),
         coarse,
         [draw],

@@ -71,6 +71,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "sheets": sheets,
         "seed": seed,
         "compare_trials": n(500_000),
+        "decisions_trials": n(2_000_000),
         "games": {P: r.table for P, r in games.items()},
         "main_trials": games[4].meta["trials"],
         "decisions": decisions,
@@ -92,6 +93,15 @@ def _compare_run(runs: dict, field: str, challenger: str, offset: int) -> str:
     return (
         f"`cardlab compare bisko-bobo --field {field} --challenger {challenger} --players P --trials "
         f"{runs['compare_trials']} --seed {runs['seed'] + offset}`"
+    )
+
+
+def _decisions_run(runs: dict) -> str:
+    """How the decision replays are run again (no command of their own: Python, README's Python API)."""
+    return (
+        f"`driver.run(bisko_bobo.decision_spec(4), trials={runs['decisions_trials']}, seed={runs['seed'] + 1})` "
+        "in Python (`from analysis import driver`, `from analysis.games import bisko_bobo`; README, Python API), "
+        "the table of every decision replayed"
     )
 
 
@@ -199,6 +209,7 @@ def flingo_or_jingo(runs: dict) -> Section:
                 if len(by_unseen) > 2 and by_unseen.sort_values("unseen_of_suit")["estimate"].is_monotonic_decreasing
                 else "."
             )
+            + f" The replays: {_decisions_run(runs)}."
         ),
         pooled[
             [
@@ -387,7 +398,8 @@ def when_to_swap(runs: dict) -> Section:
             "Every optional swap in a deal replayed both ways on the same cards, every seat playing the heuristic: "
             "estimate = win(swap) - "
             "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
-            "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help)."
+            "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help). The "
+            f"replays: {_decisions_run(runs)}."
         ),
         swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})[
             ["fit", "opening_bisko", "trials", "win_no_swap", "win_swap", "estimate", "ci_low", "ci_high"]
@@ -403,7 +415,8 @@ def tuck_placement(runs: dict) -> Section:
     return Section(
         "Where to place a Jingo card that makes a Bobo (4 players)",
         "Every such placement in a deal replayed both ways on the same cards, every seat playing the heuristic: "
-        "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired.",
+        "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired. The "
+        f"replays: {_decisions_run(runs)}.",
         tuck_vals.rename(columns={"win_action0": "win_upright", "win_action1": "win_tucked"})[
             ["placement", "trials", "win_upright", "win_tucked", "estimate", "ci_low", "ci_high"]
         ],

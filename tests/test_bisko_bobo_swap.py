@@ -274,3 +274,5 @@ def test_a_swap_without_the_earlier_choices_says_which_seats_and_that_its_own_ji
     with pytest.raises(CardlabError, match=r"seats 0\.\.1\) with --flingo/--jingo; seat 2's own Jingo is implied "
                                            r"by --jingo-card"):  # fmt: skip
         bb.odds_spec(4, 2, upright="KS", tucked="9H", jingo_card="9D", decision="swap")
+    with pytest.raises(CardlabError, match=r"choice \(seat 0\) with --flingo/--jingo; seat 1's own Jingo"):
+        bb.odds_spec(4, 1, upright="KS", tucked="9H", jingo_card="9D", decision="tuck")

@@ -968,8 +968,9 @@ def odds_spec(
             raise CardlabError(f"the {decision} decision needs --jingo-card")
         if not given and seat > 0:
             raise CardlabError(
-                f"for swap and tuck decisions give every earlier seat's choice (seats 0..{seat - 1}) with "
-                f"--flingo/--jingo; seat {seat}'s own Jingo is implied by --jingo-card"
+                "for swap and tuck decisions give every earlier seat's choice "
+                f"({'seat 0' if seat == 1 else f'seats 0..{seat - 1}'}) with --flingo/--jingo; seat {seat}'s own Jingo "
+                "is implied by --jingo-card"
             )
         forced[seat] = 1
         if decision == "tuck":

@@ -61,10 +61,12 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         name: run(B.simulation_spec(strategies=[name]), trials=n(50_000), seed=seed, progress=progress).table
         for name in FIELD_STRATEGIES
     }
-    win_table = run(B.win_table_spec("planning"), trials=n(600_000), seed=seed + 2, progress=progress).table
+    # the seeds of the runs the sections name (one place, so the text cannot drift from the runs)
+    compare_seed, win_table_seed = seed + 1, seed + 2
+    win_table = run(B.win_table_spec("planning"), trials=n(600_000), seed=win_table_seed, progress=progress).table
     compare = []
     for field, challenger in COMPARISONS:
-        r = run(B.compare_spec(field, challenger), trials=n(40_000), seed=seed + 1, progress=progress).table
+        r = run(B.compare_spec(field, challenger), trials=n(40_000), seed=compare_seed, progress=progress).table
         compare.append(r[r.team.isna()])
     from ..games import biscuits_odds as BO
     from ..games import biscuits_review as BR
@@ -79,6 +81,8 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "seed": seed,
         "games_trials": n(50_000),
         "compare_trials": n(40_000),
+        "compare_seed": compare_seed,
+        "win_table_seed": win_table_seed,
         "win_table_trials": n(600_000),
         "strong": stored("biscuits"),
         "games": games,
@@ -128,7 +132,8 @@ def starter_advantage(runs: dict) -> Section:
             "out of a hand, against 1/4 for a seat chosen at random; Wilson intervals. team_net: the points a hand "
             "of the Starter's team minus the other team's, with its 95% interval (`simulate biscuits --measure "
             "starter_team_net`); after the first hand the Starter is on the team behind or level (BI-3), so this "
-            f"is the Starter's edge as games go, not a seat drawn at random. Each strategy is {_games_run(runs)}."
+            "is the Starter's edge as games go, not a seat drawn at random. Each strategy's games come from "
+            f"{_games_run(runs)}; its trials column counts hands."
         ),
         table,
         [draw],
@@ -147,7 +152,8 @@ def points_by_seat(runs: dict) -> Section:
         (
             "Games to 30 points or 4 hands, more on a tie (BI-12), every seat on one strategy. "
             "team_points_per_hand is the "
-            f"seat's team score per hand (BI-8/BI-9). The games of {_games_run(runs)}."
+            f"seat's team score per hand (BI-8/BI-9). The games come from {_games_run(runs)}; the trials column "
+            "counts hands."
         ),
         per_seat[["strategy", "measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
     )
@@ -188,8 +194,9 @@ def win_probability(runs: dict) -> Section:
             f"{int(coarse.trials.median()) if len(coarse) else 0:,} games, so neighbouring cells may cross by chance: "
             "read the figure's trend, not a single cell. The table shows "
             'every fifth score; the full grid is `driver.run(biscuits.win_table_spec("planning"), '
-            f"trials={runs['win_table_trials']}, seed={runs['seed'] + 2})` in Python (`from analysis import driver`, "
-            "`from analysis.games import biscuits`; README, Python API)."
+            f"trials={runs['win_table_trials']}, seed={runs['win_table_seed']})` in Python (`from analysis import driver`, "
+            "`from analysis.games import biscuits`; README, Python API; run again, the equal-score cells show the "
+            "intervals of their samples, where the table sets them to 1/2 exactly)."
         ),
         coarse,
         [draw],
@@ -217,8 +224,8 @@ def strategy_values(runs: dict) -> Section:
             "planning-* and greedy-* challenger changes one policy of its field. The exception is greedy-actions, "
             "which changes three: it passes the singles as greedy-pass-singles does, and it takes both special "
             "actions (the exchange with its lowest cards, and the handover when the partner holds fewer cards)"
-            f"{both}. {_pass_answer(ct)} Each row is `cardlab compare biscuits --field FIELD --challenger "
-            f"CHALLENGER --trials {runs['compare_trials']} --seed {runs['seed'] + 1}`."
+            f"{both}. {_pass_answer(ct)} Each row comes from `cardlab compare biscuits --field FIELD --challenger "
+            f"CHALLENGER --trials {runs['compare_trials']} --seed {runs['compare_seed']}`."
         ),
         ct[["field", "challenger", "trials", "field_value", "challenger_value", "estimate", "ci_low", "ci_high"]],
     )

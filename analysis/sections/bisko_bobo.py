@@ -39,10 +39,14 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     def n(x):
         return max(2000, int(x * scale))
 
+    # the seeds of the runs the sections name (one place, so the text cannot drift from the runs)
+    seeds = {"decisions": seed + 1, "no-swap": seed + 2, "recommended": seed + 3}
     games = {P: run(B.simulation_spec(P), trials=n(2_000_000), seed=seed, progress=progress) for P in PLAYER_COUNTS}
-    decisions = run(B.decision_spec(4), trials=n(2_000_000), seed=seed + 1, progress=progress).table
+    decisions = run(B.decision_spec(4), trials=n(2_000_000), seed=seeds["decisions"], progress=progress).table
     no_swap = {
-        P: run(B.compare_spec(P, "heuristic", "no-swap"), trials=n(500_000), seed=seed + 2, progress=progress).table
+        P: run(
+            B.compare_spec(P, "heuristic", "no-swap"), trials=n(500_000), seed=seeds["no-swap"], progress=progress
+        ).table
         for P in PLAYER_COUNTS
     }
     edge = {}
@@ -50,7 +54,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         for P in PLAYER_COUNTS:
             for field in EDGE_FIELDS:
                 spec = B.compare_spec(P, field, "recommended")
-                edge[(P, field)] = run(spec, trials=n(500_000), seed=seed + 3, progress=progress).table
+                edge[(P, field)] = run(spec, trials=n(500_000), seed=seeds["recommended"], progress=progress).table
     sheets = {}
     if B.recommended_tables().get("cheat_sheets"):
         from ..games import bisko_bobo_sheet as S
@@ -71,6 +75,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "sheets": sheets,
         "seed": seed,
         "compare_trials": n(500_000),
+        "seeds": seeds,
         "decisions_trials": n(2_000_000),
         "games": {P: r.table for P, r in games.items()},
         "main_trials": games[4].meta["trials"],
@@ -80,28 +85,30 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     }
 
 
-def _games_run(runs: dict) -> str:
-    """The command line that gives the main tables' figures (the same deals: the report's seed and size)."""
-    return (
-        f"`cardlab simulate bisko-bobo --players P --trials {runs['main_trials']} --seed {runs['seed']}` (P: "
-        f"{', '.join(str(P) for P in runs['games'])})"
-    )
+def _games_run(runs: dict, players: int | None = None) -> str:
+    """The command line that gives the main tables' figures (the same deals: the report's seed and size), for one
+    player count or each."""
+    P = "P" if players is None else str(players)
+    each = "" if players is not None else f" (P: {', '.join(str(P) for P in runs['games'])})"
+    return f"`cardlab simulate bisko-bobo --players {P} --trials {runs['main_trials']} --seed {runs['seed']}`{each}"
 
 
-def _compare_run(runs: dict, field: str, challenger: str, offset: int) -> str:
+def _compare_run(runs: dict, field: str, challenger: str) -> str:
     """The command line of a paired comparison the report runs for each player count P."""
     return (
         f"`cardlab compare bisko-bobo --field {field} --challenger {challenger} --players P --trials "
-        f"{runs['compare_trials']} --seed {runs['seed'] + offset}`"
+        f"{runs['compare_trials']} --seed {runs['seeds'][challenger]}`"
     )
 
 
-def _decisions_run(runs: dict) -> str:
-    """How the decision replays are run again (no command of their own: Python, README's Python API)."""
+def _decisions_run(runs: dict, decision: str, keys: list[str]) -> str:
+    """How a decision table is run again (the replays have no command of their own: Python, README's Python API):
+    the run, then its rows of ``decision`` pooled by ``keys``, as the section pools them."""
     return (
-        f"`driver.run(bisko_bobo.decision_spec(4), trials={runs['decisions_trials']}, seed={runs['seed'] + 1})` "
-        "in Python (`from analysis import driver`, `from analysis.games import bisko_bobo`; README, Python API), "
-        "the table of every decision replayed"
+        f"`t = driver.run(bisko_bobo.decision_spec(4), trials={runs['decisions_trials']}, "
+        f"seed={runs['seeds']['decisions']}).table` in Python (`from analysis import driver`, `from analysis.games "
+        "import bisko_bobo`; README, Python API), then `bisko_bobo.pooled_pairs(t[t.decision == "
+        f'"{decision}"], {keys!r})`'
     )
 
 
@@ -149,7 +156,8 @@ def win_by_seat(runs: dict) -> Section:
             "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
             "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
             "Intervals are 95% (mean and standard error of the win share). The chart shows each seat's win share "
-            f"minus the fair share (1 / players), the table the win share itself. Each player count is {_games_run(runs)}."
+            f"minus the fair share (1 / players), the table the win share itself. Each player count's deals come from "
+            f"{_games_run(runs)}."
         ),
         t,
         [draw],
@@ -209,7 +217,8 @@ def flingo_or_jingo(runs: dict) -> Section:
                 if len(by_unseen) > 2 and by_unseen.sort_values("unseen_of_suit")["estimate"].is_monotonic_decreasing
                 else "."
             )
-            + f" The replays: {_decisions_run(runs)}."
+            + f" The rows: {_decisions_run(runs, 'flingo', ['jingos_so_far', 'later_free', 'unseen_of_suit'])}, "
+            "those met 200 times or more."
         ),
         pooled[
             [
@@ -280,7 +289,7 @@ def bisk_types(runs: dict) -> Section:
             "Exact: every m-card set of the 24-card HIGH deck, enumerated (cardlab exact bisko-bobo bisk-types). "
             "In play: the type of each player's final evaluation set (BB-10), which mixes set sizes and Jack "
             "reversals (three cards at most in Jack mode), every seat playing the heuristic: the deals of "
-            f"{_games_run(runs)}."
+            f"{_games_run(runs, 4)}."
         ),
         types,
         [draw],
@@ -304,7 +313,7 @@ def win_given_type(runs: dict) -> Section:
     return Section(
         "P(win | final Bisk type)",
         "Win share of a player whose final evaluation set is of each type, every seat playing the heuristic and "
-        f"pooled; Wilson intervals. The deals of {_games_run(runs)}.",
+        f"pooled; Wilson intervals. The deals come from {_games_run(runs)}.",
         wt[["players", "bisk", "trials", "estimate", "ci_low", "ci_high"]],
         [draw],
     )
@@ -353,7 +362,7 @@ def jack_reversal(runs: dict) -> Section:
             "Jack) beats (BB-12: with no Bisk on either side, the set with more cards wins an otherwise equal "
             "comparison). So an opening Bisko wins only where every player opened with a Bisko, and then shares the "
             "deal with them. Win shares of opening-Bisko and Tuck players with and without a Jack, every seat "
-            "playing the heuristic; p_jack is the share of deals whose Wet Bisk is a Jack. The deals of "
+            "playing the heuristic; p_jack is the share of deals whose Wet Bisk is a Jack. The deals come from "
             f"{_games_run(runs)}."
         ),
         jt,
@@ -381,7 +390,7 @@ def swap_value(runs: dict) -> Section:
         (
             "Paired on the same deals: one seat at a time stops swapping (no-swap) while the field plays the "
             "heuristic; estimate = win(no-swap) - win(heuristic), pooled over seats (trials counts seat-deals). "
-            f"Each player count is {_compare_run(runs, 'heuristic', 'no-swap', 2)}."
+            f"Each player count's row comes from {_compare_run(runs, 'heuristic', 'no-swap')}."
         ),
         pd.DataFrame(rows),
     )
@@ -399,7 +408,7 @@ def when_to_swap(runs: dict) -> Section:
             "estimate = win(swap) - "
             "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
             "The swap partner is the heuristic's choice (the lowest-ranked player the card does not help). The "
-            f"replays: {_decisions_run(runs)}."
+            f"rows: {_decisions_run(runs, 'swap', ['fit', 'opening_bisko'])}."
         ),
         swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})[
             ["fit", "opening_bisko", "trials", "win_no_swap", "win_swap", "estimate", "ci_low", "ci_high"]
@@ -416,7 +425,7 @@ def tuck_placement(runs: dict) -> Section:
         "Where to place a Jingo card that makes a Bobo (4 players)",
         "Every such placement in a deal replayed both ways on the same cards, every seat playing the heuristic: "
         "estimate = win(tucked) - win(upright) for a Jingo card that matches the tucked suit, paired. The "
-        f"replays: {_decisions_run(runs)}.",
+        f"rows: {_decisions_run(runs, 'tuck', ['placement'])}.",
         tuck_vals.rename(columns={"win_action0": "win_upright", "win_action1": "win_tucked"})[
             ["placement", "trials", "win_upright", "win_tucked", "estimate", "ci_low", "ci_high"]
         ],
@@ -491,9 +500,9 @@ def recommended_edge(runs: dict) -> Section | None:
             "(heuristic, the built-in player; or always-jingo, every Tuck player taking the Jingo: a field the "
             "tables were not fitted against); estimate = that seat's win share gain, pooled over seats (trials "
             "counts seat-deals: the deals times the players). The tables were "
-            f"fitted on other deals (the improve run's seed {_fit_seed()}) than these (seed {runs['seed'] + 3}), so "
-            "a situation switched by chance there shows here as no gain. Each row is "
-            f"{_compare_run(runs, 'FIELD', 'recommended', 3)}. " + _edge_size(et)
+            f"fitted on other deals (the improve run's seed {_fit_seed()}) than these (seed {runs['seeds']['recommended']}), so "
+            "a situation switched by chance there shows here as no gain. Each row comes from "
+            f"{_compare_run(runs, 'FIELD', 'recommended')}. " + _edge_size(et)
         ),
         et,
         [draw],

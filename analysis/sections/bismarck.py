@@ -80,6 +80,8 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     def n(x, least=200):
         return max(least, int(x * scale))
 
+    # the seeds of the runs the sections name (one place, so the text cannot drift from the runs)
+    fairness_seed, swedish_seed = seed + 20, seed + 40
     hands = {
         rnd: run(
             B.simulation_spec(unit="hand", round=rnd, strategies=["heuristic"]),
@@ -96,7 +98,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
             run(
                 B.simulation_spec(variants=variants, strategies=["heuristic"]),
                 trials=n(6_000),
-                seed=seed + 20,
+                seed=fairness_seed,
                 progress=progress,
             ).table,
         )
@@ -105,7 +107,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     swedish = run(
         B.simulation_spec(variants=SWEDISH, strategies=["heuristic"]),
         trials=n(6_000),
-        seed=seed + 40,
+        seed=swedish_seed,
         progress=progress,
     ).table
     compare = []
@@ -146,6 +148,8 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "seed": seed,
         "hands_trials": n(100_000),
         "fairness_trials": n(6_000),
+        "fairness_seed": fairness_seed,
+        "swedish_seed": swedish_seed,
         "strong": stored("bismarck"),
         "lead": lead,
         "trump": trump,
@@ -169,6 +173,16 @@ def _hands_run(runs: dict) -> str:
     return (
         f"`cardlab simulate bismarck --unit hand --round R --trials {runs['hands_trials']} --seed S` (round R with "
         f"seed {runs['seed']} + R: {', '.join(str(runs['seed'] + r) for r in range(1, 5))})"
+    )
+
+
+def _fairness_flags() -> str:
+    """Each fairness row's --variant flags, as a reader types them (a row's label is words, not a variant)."""
+    from ..games.bismarck import FAIRNESS_VARIANTS
+
+    return "; ".join(
+        f"{label}: " + (" ".join(f"`--variant {k}={v}`" for k, v in variants.items()) if variants else "none")
+        for label, variants in FAIRNESS_VARIANTS
     )
 
 
@@ -226,8 +240,8 @@ def rounds_by_role(runs: dict) -> Section:
             "P(quota): the role takes at least its quota in rounds 1-3 (dealer 8, others 4), at most its "
             "allowance in the misère round 4 (the blog post seeds/bismarck.md cites: dealer 6, others 4). Score: BM-6, original scheme: a role scores "
             "the tricks beyond its quota in rounds 1-3 (reaching it exactly scores 0) and the tricks short of its "
-            f"allowance in the misère. 95% intervals (Wilson for probabilities, normal for means). Each round is "
-            f"{_hands_run(runs)}.\n\n"
+            f"allowance in the misère. 95% intervals (Wilson for probabilities, normal for means). Each round's "
+            f"hands come from {_hands_run(runs)}.\n\n"
             f"Does the dealer beat the quota? Among heuristic players it reaches 8 tricks in {lo:.3f} to {hi:.3f} "
             f"of its hands in rounds 1-3 (the three rounds' figures; about one hand in {1 / ((lo + hi) / 2):.0f}), "
             f"and scores {dealer['score'].min():.2f} to {dealer['score'].max():.2f} points a hand there, against "
@@ -287,7 +301,8 @@ def hand_features(runs: dict) -> Section:
         (
             "Mean tricks taken by a hand with a given feature (all roles pooled; heuristic players; cells with at "
             "least 100 hands). Round 4 is the misère round: there a strong hand takes tricks it does not want. The "
-            f"table shows every fourth high-card point count; the chart shows them all. The hands of {_hands_run(runs)}."
+            "table shows every fourth high-card point count; the chart shows them all. The hands come from "
+            f"{_hands_run(runs)}."
         ),
         coarse[["round", "feature", "value", "trials", "estimate", "ci_low", "ci_high"]],
         [draw],
@@ -408,9 +423,9 @@ def fairness(runs: dict) -> Section:
             "round4_start=classic (dealer at most 4 tricks, others 6) and simplified (everyone 4) score the misère "
             "without the floor at 0 (rules.md 3(c)2), so a cycle's score can be negative there. "
             "round3_dealer_score: the dealer's mean score in round 3 (named trumps): the default row names trumps "
-            "before seeing the hand (blind), the 'round3 trump after seeing hand' row after (seen). Each row is "
-            f"`cardlab simulate bismarck --variant NAME=VALUE --trials {runs['fairness_trials']} --seed "
-            f"{runs['seed'] + 20}` (the defaults row without --variant)."
+            "before seeing the hand (blind), the 'round3 trump after seeing hand' row after (seen). Each row comes "
+            f"from `cardlab simulate bismarck VARIANTS --trials {runs['fairness_trials']} --seed "
+            f"{runs['fairness_seed']}`, VARIANTS by row: {_fairness_flags()}."
         ),
         fair,
         [draw],
@@ -476,9 +491,9 @@ def swedish(runs: dict) -> Section:
             "discards 4 and leads; quotas forehand 8, others 4 (Pass: at most 4 and 6); one point a trick above the "
             "quota, minus one below, so every hand sums to 0. 12-hand games, heuristic players (their contract rules "
             "are in seeds/bismarck.md). Every player is forehand once in each contract, so the game is fair by "
-            f"symmetry; the table shows where the points come from. P(sole highest total) by seat: {p_win}. "
-            f"`cardlab simulate bismarck --variant ruleset=swedish --trials {runs['fairness_trials']} --seed "
-            f"{runs['seed'] + 40}`."
+            f"symmetry; the table shows where the points come from. P(sole highest total) by seat: {p_win}. The games "
+            f"come from `cardlab simulate bismarck --variant ruleset=swedish --trials {runs['fairness_trials']} --seed "
+            f"{runs['swedish_seed']}`."
         ),
         table,
         [draw],

@@ -59,17 +59,19 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     def n(x):
         return max(500, int(x * scale))
 
+    # the seeds of the runs the sections name as commands (one place, so the text cannot drift from the runs)
+    values_seed, compare_seed = seed + 1, seed + 2
     main = run(Z.simulation_spec(), trials=n(200_000), seed=seed, progress=progress)
     values = pd.concat(
         [
-            run(Z.card_value_spec(feature), trials=n(30_000), seed=seed + 1, progress=progress).table
+            run(Z.card_value_spec(feature), trials=n(30_000), seed=values_seed, progress=progress).table
             for feature in FEATURES
         ],
         ignore_index=True,
     )
     compare = []
     for field, challenger in COMPARISONS:
-        res = run(Z.compare_spec(field, challenger), trials=n(20_000), seed=seed + 2, progress=progress).table
+        res = run(Z.compare_spec(field, challenger), trials=n(20_000), seed=compare_seed, progress=progress).table
         compare.append(res[res.seat.isna()])
     variants = []
     defaults = Z.rules().resolve_variants({})
@@ -119,8 +121,10 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "main_trials": main.meta["trials"],
         "values": values,
         "values_trials": n(30_000),
+        "values_seed": values_seed,
         "compare": pd.concat(compare, ignore_index=True),
         "compare_trials": n(20_000),
+        "compare_seed": compare_seed,
         "variants": variants,
         "two_decks": two_decks,
     }
@@ -179,7 +183,7 @@ def who_wins(runs: dict) -> Section:
         (
             "4 players, 54 cards, default rules; every seat greedy (bombs early). Seat 0 deals, so seats 0 and 1 "
             "hold 14 cards and seats 2 and 3 hold 13 (ZS-1); the holder of the 3 of diamonds leads (ZS-3). "
-            f"Scores are taken when the Winner goes out (ZS-8); 95% intervals; {_main_run(runs)}."
+            f"Scores are taken when the Winner goes out (ZS-8); 95% intervals. The games come from {_main_run(runs)}."
             + _fourteen_cards(winners, runs)
         ),
         by_seat[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
@@ -196,7 +200,7 @@ def three_of_diamonds(runs: dict) -> Section:
             "greedy, the default rules: P(Winner) and the expected score of its holder (compare 0.25 and 0). The "
             "answer depends on the rules, and on whether the game opens a match (in a match's later games the "
             "previous Winner leads): the variants' section below gives it under each. The games of the section "
-            f"above ({_main_run(runs)})."
+            f"above (from {_main_run(runs)})."
         ),
         t[t.measure.isin(["winner_given_3D", "score_given_3D"])][
             ["measure", "trials", "estimate", "ci_low", "ci_high"]
@@ -228,9 +232,9 @@ def card_values(runs: dict) -> Section:
             "dealt, and with the holder's card swapped for a random card of a random "
             "other player (for a bomb, one card of the four; for a straight flush, its middle card). The rest of "
             "the deal and the players' random draws are the same, so the difference isolates the card. estimate = "
-            "with - without, for the holder; 'accepted_share' is the share of deals where someone held it. Each row "
-            f"is `cardlab simulate zheng-shangyou --value-of FEATURE --trials {runs['values_trials']} --seed "
-            f"{runs['seed'] + 1}` (FEATURE: {', '.join(FEATURES)})."
+            "with - without, for the holder; 'accepted_share' is the share of deals where someone held it. Each "
+            f"FEATURE's rows come from `cardlab simulate zheng-shangyou --value-of FEATURE --trials {runs['values_trials']} --seed "
+            f"{runs['values_seed']}` (FEATURE: {', '.join(FEATURES)})."
         ),
         vt[vt.measure.isin(HEADLINE_PAIRED["value_of_holding"])][
             ["measure", "feature", "trials", "with", "without", "estimate", "ci_low", "ci_high", "accepted_share"]
@@ -285,9 +289,9 @@ def policies(runs: dict) -> Section:
             "One seat at a time switches to the challenger while the others keep the field's policy, on the same "
             "deals. estimate = challenger - field for that seat (win probability, and score), pooled over seats. "
             "greedy bombs early, greedy-hold keeps bombs to go out, greedy-stop bombs when an opponent holds 3 "
-            "cards or fewer; planning plays whole parts of a split of its hand. Each pair is `cardlab compare "
+            "cards or fewer; planning plays whole parts of a split of its hand. Each pair's rows come from `cardlab compare "
             f"zheng-shangyou --field FIELD --challenger CHALLENGER --trials {runs['compare_trials']} --seed "
-            f"{runs['seed'] + 2}`, {runs['compare_trials']:,} games with each seat switching in turn: the trials "
+            f"{runs['compare_seed']}`, {runs['compare_trials']:,} games with each seat switching in turn: the trials "
             "column counts a game once per seat." + _both_ways(ct)
         ),
         ct[
@@ -437,7 +441,7 @@ def simulated_features(runs: dict) -> Section:
         (
             "The same features in the simulated deals, per seat-hand (bombs: between the 14- and 13-card exact "
             "values; the straight flush has no exact value here). One seat in four holds the red joker in every "
-            f"4-player deal, so its share is 1/4 exactly, with no spread. The games of {_main_run(runs)}."
+            f"4-player deal, so its share is 1/4 exactly, with no spread. The games come from {_main_run(runs)}."
         ),
         t[t.measure == "dealt"][["feature", "trials", "estimate", "ci_low", "ci_high"]],
         digits=5,
@@ -623,7 +627,8 @@ def score_distribution(runs: dict) -> Section:
 
     return Section(
         "The distribution of scores",
-        f"Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8); {_main_run(runs)}.",
+        "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8). The games come "
+        f"from {_main_run(runs)}.",
         None,
         [draw],
     )

@@ -400,7 +400,7 @@ function showAnswer(res) {
   t.append(body);
   const rest = actions.length - charted.length;
   if (rest) {
-    const more = el("button", { type: "button", id: "more-actions", text: `show the other ${rest} actions (each clearly worse than the best)` });
+    const more = el("button", { type: "button", id: "more-actions", text: rest === 1 ? "show the other action (clearly worse than the best)" : `show the other ${rest} actions (each clearly worse than the best)` });
     more.addEventListener("click", () => {
       for (const tr of body.querySelectorAll("tr[hidden]")) tr.hidden = false;
       foot.remove();

@@ -397,7 +397,7 @@ def _game_parsers(sub, command: str, capability: str, help: str, description: st
 
 def _every_game(sub, command: str, help: str):
     """A command every game has (its sub-parsers are added by the caller, one a game)."""
-    gp = sub.add_parser(command, help=help).add_subparsers(
+    gp = sub.add_parser(command, help=help, description=help[0].upper() + help[1:] + ".").add_subparsers(
         dest="game",
         metavar="GAME",
         parser_class=_Parser,
@@ -625,7 +625,15 @@ def build_parser() -> _Parser:
             help="one row per legal card of the seat to play, best first, equal cards sharing a row (the default)",
         )
         value.add_argument("--value-only", action="store_true", help="only the position's value, one row")
-        so.add_argument("--goal", default="max", help="max: most tricks against best defence; min: fewest (misere)")
+        from .games.bismarck import MISERE_DD_CARDS
+
+        so.add_argument(
+            "--goal",
+            default="max",
+            help="max: most tricks against best defence; min: fewest (misere"
+            + (f"; hands of at most {MISERE_DD_CARDS} cards" if seats == 3 else "")
+            + ")",
+        )
         add_output_options(so)
         so.epilog = (
             "Columns: game, the position (trump, leader, trick: the cards already on the current trick, to_play, player, "
@@ -737,7 +745,8 @@ def build_parser() -> _Parser:
         "seat): each measurement is checkpointed, so an interrupted run resumes where it stopped with the same "
         "result; the tables are stored with their provenance (seed, sizes, players, version, seconds) in "
         "seeds/GAME-strong-field.json, which 'cardlab report GAME' shows beside the built-in players' figures. "
-        "At --scale 1 on 2 cores: Zheng Shangyou about 25 minutes, Biscuits about 5, Bismarck about 10. The stored "
+        "At --scale 1 on 2 cores: Zheng Shangyou about 12 minutes, Biscuits about 2, Bismarck about 8 (measured "
+        "2026-12-07; --show gives each measurement's seconds). The stored "
         "file holds one computation (field, seed, scale) and is rewritten after each measurement; a measurement it "
         "already holds is kept, not computed again, and a file holding another computation is not replaced: the "
         "command stops with a line saying so (give --write FILE).",

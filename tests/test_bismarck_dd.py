@@ -869,3 +869,19 @@ def test_the_solve_answer_says_whose_best_it_is():
     assert int(value["tricks"].iloc[0]) == 2
     mid = solve_table("bismarck", "2S|KS 3H|QH 4D", "NT", 0, 0, "max", "AS", every_card=False)
     assert mid.attrs["answer"].startswith("Seat 0 takes 2 tricks from here, the current trick included (seat 1 to play")
+
+
+def test_a_misere_solve_above_the_cards_it_can_finish_is_refused_in_a_line(capsys):
+    """--goal min with three seats is the misere (the two others pushing tricks on the seat, BM-5): no bound cuts
+    that search, and a 16-card deal ran for many minutes without a word, deaf to Ctrl-C. Above MISERE_DD_CARDS
+    cards a hand it is refused in one line, exit 2; at that size it answers; --goal max at 16 cards is untouched."""
+    from analysis.games.bismarck import MISERE_DD_CARDS
+
+    deck = [r + s for s in "SHDC" for r in "AKQJT98765432"][:48]
+    hands = "|".join(" ".join(deck[i::3]) for i in range(3))  # 16 cards a hand
+    assert main(["solve", "bismarck", "--hands", hands, "--goal", "min", "--value-only"]) == 2
+    err = capsys.readouterr().err
+    assert "--goal min with 16 cards a hand" in err and f"above {MISERE_DD_CARDS} cards a hand" in err
+    assert "Traceback" not in err and err.count("\n") == 1
+    small = "|".join(" ".join(deck[i : 3 * MISERE_DD_CARDS : 3]) for i in range(3))
+    assert main(["solve", "bismarck", "--hands", small, "--goal", "min", "--value-only"]) == 0

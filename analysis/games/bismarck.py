@@ -518,6 +518,15 @@ def _solve_setup(deal: str, hands: str, trump: str, leader: int, player: int | N
     if goal not in ("max", "min"):
         raise CardlabError(f"bad --goal {goal!r}; accepted: max, min")
     h = _parse_hands(hands, seats, played, leader)
+    most = max(bin(int(h[s])).count("1") for s in range(seats))
+    if seats == 3 and goal == "min" and most > MISERE_DD_CARDS:
+        # the two others pushing tricks on the seat (the misere, BM-5): no quick-trick bound cuts that search, and a
+        # solve of 16 cards a hand runs for many minutes without a word (Ctrl-C is only seen when it returns)
+        raise CardlabError(
+            f"--goal min with {most} cards a hand: the misere search (the others pushing tricks on the seat, BM-5) "
+            f"does not finish in reasonable time above {MISERE_DD_CARDS} cards a hand (a 3x15 deal took 42 s); "
+            f"give a position of {MISERE_DD_CARDS} cards or fewer (--trick and fewer cards in --hands)"
+        )
     lead_suit = played[0] >> 4 if played else -1
     for j, c in enumerate(played[1:], start=1):  # BM-4: a seat that showed out holds none of the led suit
         s = (leader + j) % seats

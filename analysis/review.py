@@ -167,11 +167,11 @@ def decision_row(
     if "decision" in pos:
         row["decision"] = pos["decision"]
     if settled:
-        # the taken action's chance to end last minus the best's, paired (diff_last): a loss where it lies above 0
+        # the taken action's chance to end last minus the best's, paired (diff_last): a loss where the verdict is
+        # worse, which after the Winner is out means diff_last lies above 0 (zheng_shangyou_odds._tabulate_by_last)
         lt, lb = float(by[("last", taken)].estimate), float(by[("last", best)].estimate)
         d = by[("diff_last", taken)]
-        clear = float(d.ci_low) > 0 and row["verdict"] == "worse"
-        row.update(last_taken=lt, last_best=lb, loss_last=float(d.estimate) if clear else 0.0,
+        row.update(last_taken=lt, last_best=lb, loss_last=float(d.estimate) if row["verdict"] == "worse" else 0.0,
                    loss_last_low=float(d.ci_low), loss_last_high=float(d.ci_high))  # fmt: skip
     for m in dict.fromkeys(t["measure"]):  # a game's own measures (Bismarck's tricks): taken and best
         if m not in ("win", "score", "last") and not m.startswith("diff_"):

@@ -537,5 +537,6 @@ def test_plays_that_differ_only_in_suit_read_equal_where_every_layout_agrees():
             assert row.estimate == 0 and row.std_error == 0, (a, m)
     # and an action that differs somewhere on the layouts is not "equal", however small the difference
     others = t[(t.measure == "diff_win") & ~t.verdict.isin(["best", "equal"])]
+    assert len(others)
     spread = t[t.measure.isin(["diff_win", "diff_score", "diff_last"]) & t.action.isin(others.action)]
     assert (spread.groupby("action").std_error.max() > 0).all()

@@ -970,7 +970,7 @@ def odds_spec(
             raise CardlabError(
                 "for swap and tuck decisions give every earlier seat's choice "
                 f"({'seat 0' if seat == 1 else f'seats 0..{seat - 1}'}) with --flingo/--jingo; seat {seat}'s own Jingo "
-                "is implied by --jingo-card"
+                "is implied by --jingo-card (BB-5)"
             )
         forced[seat] = 1
         if decision == "tuck":

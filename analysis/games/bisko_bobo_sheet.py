@@ -31,6 +31,7 @@ import pandas as pd
 from kernels import bisko_bobo as K
 
 from ..errors import CardlabError
+from ..stats import z_value
 from ..tables import Result
 from .bisko_bobo import (
     GAME,
@@ -205,10 +206,11 @@ def edges(P: int, sheet: dict, trials: int, seed: int, progress: bool = False) -
         # the ratio's 95% interval by the delta method, the two edges' errors taken as independent: they share
         # their deals, so this is wider than a paired interval would be
         ratio = kept / full
+        z = z_value(0.95)
         rel = math.hypot(se["cheat sheet vs heuristic"] / kept, se["recommended tables vs heuristic"] / full)
         share = (
-            f"{100 * ratio:.0f}% (95% interval about {100 * ratio * (1 - 1.96 * rel):.0f}% to "
-            f"{100 * ratio * (1 + 1.96 * rel):.0f}%, the two edges' errors taken as independent)"
+            f"{100 * ratio:.0f}% (95% interval about {100 * ratio * (1 - z * rel):.0f}% to "
+            f"{100 * ratio * (1 + z * rel):.0f}%, the two edges' errors taken as independent)"
         )
     line = (
         f"  edge over the heuristic (win share, each seat in turn switching, paired, {trials:,} deals a comparison, "

@@ -4,7 +4,8 @@ precision rule and the one-line answer.
 
 A spec's ``describe`` names the ``actions``, the deciding ``seat`` and, optionally: ``has_last`` (False where a
 game has no losing event: no ``last`` rows), ``rank_by`` (``"win"``, the default, or ``"score"``: which measure
-picks the best action, the other breaking ties; the verdict follows it), ``win_words`` and ``score_words`` (how
+picks the best action, the other breaking ties; the verdict follows it; or ``"last"``: the chance to end last,
+lowest first, where nothing else is left to move, e.g. Zheng Shangyou once the Winner is out and the scores taken), ``win_words`` and ``score_words`` (how
 the answer line names the two, default "goes out first" and "score").
 """
 
@@ -36,9 +37,12 @@ def tabulate_actions(
     per = c[1 : 1 + A_FIELDS * A].reshape(A, A_FIELDS)
     pairs = c[1 + A_FIELDS * A :].reshape(-1, A_PAIR)
     win, score, score_sq, last = per[:, A_WIN], per[:, A_SCORE], per[:, A_SCORE_SQ], per[:, A_LAST]
-    by_score = spec.describe.get("rank_by", "win") == "score"
+    rank_by = spec.describe.get("rank_by", "win")
+    by_score = rank_by == "score"
 
     def key(a: int) -> tuple:
+        if rank_by == "last":
+            return (-last[a],)  # the lowest chance to end last first
         return (score[a], win[a]) if by_score else (win[a], score[a])
 
     if ranking is None:
@@ -76,6 +80,8 @@ def tabulate_actions(
             # the best's outcome on every sampled layout: no difference and no spread in any measure (the losing
             # event paired too, so Zheng Shangyou's suit-for-suit copies of a play read "equal")
             verdict = "equal"
+        elif rank_by == "last":
+            verdict = "worse" if d_l[2] > 0 else "uncertain"  # more often last than the best, on the same layouts
         else:
             verdict = "worse" if first[3] < 0 or (first[3] <= 0 and second[3] < 0) else "uncertain"
         values = {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s, "diff_last": d_l}
@@ -218,7 +224,7 @@ def advisor_spec(
 ) -> KernelSpec:
     """The kernel spec of an advisor run: ``actions`` named as the table shows them, the count row of
     :mod:`kernels.advise`, the table of :func:`tabulate_actions`, precision on the paired differences of ``on``
-    (``win`` or ``score``, the ranking measure); ``describe`` holds players, variants, strategies, seat, hand
+    (``win``, ``score`` or ``last``: the ranking measure); ``describe`` holds players, variants, strategies, seat, hand
     and the game's own keys (rank_by, has_last, decision). ``chunk_size``: small where the models search
     (``KernelSpec.chunk_size``)."""
     return KernelSpec(

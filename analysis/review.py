@@ -168,7 +168,7 @@ def decision_row(
         row["decision"] = pos["decision"]
     if settled:
         # the taken action's chance to end last minus the best's, paired (diff_last): a loss where the verdict is
-        # worse, which after the Winner is out means diff_last lies above 0 (zheng_shangyou_odds._tabulate_by_last)
+        # worse, which after the Winner is out means diff_last lies above 0 (advisor.tabulate_actions, rank_by="last")
         lt, lb = float(by[("last", taken)].estimate), float(by[("last", best)].estimate)
         d = by[("diff_last", taken)]
         row.update(last_taken=lt, last_best=lb, loss_last=float(d.estimate) if row["verdict"] == "worse" else 0.0,

@@ -1092,6 +1092,8 @@ def tabulate_odds(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataF
     else:
         says = "uncertain"
     df["verdict"] = df["action"].map({best: "best", other: says})
+    if best == a1:  # best first, as every advisor's table (the rows come in the decision's own order: Flingo, Jingo)
+        df = df.iloc[[1, 0, 2, 3]].reset_index(drop=True)
     return df
 
 
@@ -1182,11 +1184,6 @@ def odds(
     # the table as the answer reads it: each action's win and the paired difference its verdict goes by (the two
     # win intervals may overlap where the difference is clear)
     res.headline = ("win", "difference")
-    # best first, as every advisor's table (the rows came in the decision's own order: Flingo, Jingo)
-    t = res.table
-    win = t[t.measure == "win"]
-    win = win.iloc[np.argsort((win["verdict"] != "best").to_numpy(), kind="stable")]
-    res.table = pd.concat([win, t[t.measure != "win"]], ignore_index=True)
     res.meta.update(ranked_measure="win", verdict_by="difference", paired_on="deals")
     if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
         res.meta["matched"] = int(matched)

@@ -18,8 +18,6 @@ the Loser (``last``), and the paired differences to the best action (``diff_win`
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -31,11 +29,9 @@ from ..advisor import (
     advisor_spec,
     answer_line,
     position_kwargs,
-    precision_done,
     read_position,
     seat_counts,
     seat_map,
-    tabulate_actions,
 )
 from ..driver import KernelSpec
 from ..driver import run as run_spec
@@ -217,38 +213,12 @@ def odds_spec(
     # default (score_timing=at_first_out) the scores were taken then, so nothing moves them either: what is left
     # is the chance to end last (the Loser), which then ranks the actions. Otherwise the score ranks them.
     settled = bool(finished) and full.get("score_timing", "at_first_out") == "at_first_out"
-    on = "score" if finished else "win"
-    spec = advisor_spec(
+    on = "last" if settled else "score" if finished else "win"
+    return advisor_spec(
         GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
-        on=on, rank_by="last" if settled else on, players=P, variants=full, strategies=models, seat=seat,
-        hand=cards_of(*mine),
+        on=on, rank_by=on, players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
         winner=finished[0] if finished else None, settled=settled, chunk_size=chunk_for(strat),
     )  # fmt: skip
-    if not settled:
-        return spec
-    return replace(
-        spec, tabulate=_tabulate_by_last, precision_measures=("last", "diff_last"),
-        precision_done=partial(precision_done, measure="diff_last"),
-    )  # fmt: skip
-
-
-def _tabulate_by_last(counts, trials, spec):
-    """The advisor's table once the scores are settled (the Winner out, score_timing=at_first_out): the actions
-    by the chance to end last, lowest first; "worse" where the paired difference to the best (``diff_last``, on
-    the same layouts) lies above zero, "equal" where an action ends last exactly where the best does."""
-    table = tabulate_actions(counts, trials, spec)
-    names = spec.describe["actions"]
-    last = table[table["measure"] == "last"].set_index("action")
-    order = sorted(range(len(names)), key=lambda a: (last.loc[names[a], "estimate"], a))
-    table = tabulate_actions(counts, trials, spec, ranking=order)
-    diff = table[table["measure"] == "diff_last"].set_index("action")
-    given = table.drop_duplicates("action").set_index("action")["verdict"]
-    verdict = {
-        a: given[a] if given[a] in ("best", "equal") else ("worse" if diff.loc[a, "ci_low"] > 0 else "uncertain")
-        for a in names
-    }
-    table["verdict"] = table["action"].map(verdict)
-    return table
 
 
 def exchange_spec(
@@ -419,7 +389,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
 def _after_the_winner(table, winner: int, variants: dict) -> str:
     """The answer once the Winner (seat ``winner``) is out and the scores were taken then (ZS-8's default):
     what is left, the chance to end last."""
-    last = table[table["measure"] == "last"].reset_index(drop=True)  # best first (_tabulate_by_last)
+    last = table[table["measure"] == "last"].reset_index(drop=True)  # best first (tabulate_actions, rank_by="last")
     a = str(last["action"].iloc[0])
     verb = "Pass" if a == "pass" else f"Play {a}"
     text = (

@@ -57,16 +57,17 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     def n(x):
         return max(500, int(x * scale))
 
+    # the seeds and sizes of the runs the sections name (one place, so the text cannot drift from the runs)
+    compare_seed, win_table_seed = seed + 1, seed + 2
+    games_trials, compare_trials, win_table_trials = n(50_000), n(40_000), n(600_000)
     games = {
-        name: run(B.simulation_spec(strategies=[name]), trials=n(50_000), seed=seed, progress=progress).table
+        name: run(B.simulation_spec(strategies=[name]), trials=games_trials, seed=seed, progress=progress).table
         for name in FIELD_STRATEGIES
     }
-    # the seeds of the runs the sections name (one place, so the text cannot drift from the runs)
-    compare_seed, win_table_seed = seed + 1, seed + 2
-    win_table = run(B.win_table_spec("planning"), trials=n(600_000), seed=win_table_seed, progress=progress).table
+    win_table = run(B.win_table_spec("planning"), trials=win_table_trials, seed=win_table_seed, progress=progress).table
     compare = []
     for field, challenger in COMPARISONS:
-        r = run(B.compare_spec(field, challenger), trials=n(40_000), seed=compare_seed, progress=progress).table
+        r = run(B.compare_spec(field, challenger), trials=compare_trials, seed=compare_seed, progress=progress).table
         compare.append(r[r.team.isna()])
     from ..games import biscuits_odds as BO
     from ..games import biscuits_review as BR
@@ -79,11 +80,11 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
 
     return {
         "seed": seed,
-        "games_trials": n(50_000),
-        "compare_trials": n(40_000),
+        "games_trials": games_trials,
+        "compare_trials": compare_trials,
         "compare_seed": compare_seed,
         "win_table_seed": win_table_seed,
-        "win_table_trials": n(600_000),
+        "win_table_trials": win_table_trials,
         "strong": stored("biscuits"),
         "games": games,
         "win_table": win_table,

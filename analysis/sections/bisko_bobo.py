@@ -39,13 +39,14 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     def n(x):
         return max(2000, int(x * scale))
 
-    # the seeds of the runs the sections name (one place, so the text cannot drift from the runs)
+    # the seeds and sizes of the runs the sections name (one place, so the text cannot drift from the runs)
     seeds = {"decisions": seed + 1, "no-swap": seed + 2, "recommended": seed + 3}
+    decisions_trials, compare_trials = n(2_000_000), n(500_000)
     games = {P: run(B.simulation_spec(P), trials=n(2_000_000), seed=seed, progress=progress) for P in PLAYER_COUNTS}
-    decisions = run(B.decision_spec(4), trials=n(2_000_000), seed=seeds["decisions"], progress=progress).table
+    decisions = run(B.decision_spec(4), trials=decisions_trials, seed=seeds["decisions"], progress=progress).table
     no_swap = {
         P: run(
-            B.compare_spec(P, "heuristic", "no-swap"), trials=n(500_000), seed=seeds["no-swap"], progress=progress
+            B.compare_spec(P, "heuristic", "no-swap"), trials=compare_trials, seed=seeds["no-swap"], progress=progress
         ).table
         for P in PLAYER_COUNTS
     }
@@ -54,7 +55,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         for P in PLAYER_COUNTS:
             for field in EDGE_FIELDS:
                 spec = B.compare_spec(P, field, "recommended")
-                edge[(P, field)] = run(spec, trials=n(500_000), seed=seeds["recommended"], progress=progress).table
+                edge[(P, field)] = run(spec, trials=compare_trials, seed=seeds["recommended"], progress=progress).table
     sheets = {}
     if B.recommended_tables().get("cheat_sheets"):
         from ..games import bisko_bobo_sheet as S
@@ -74,9 +75,9 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "review": review,
         "sheets": sheets,
         "seed": seed,
-        "compare_trials": n(500_000),
+        "compare_trials": compare_trials,
         "seeds": seeds,
-        "decisions_trials": n(2_000_000),
+        "decisions_trials": decisions_trials,
         "games": {P: r.table for P, r in games.items()},
         "main_trials": games[4].meta["trials"],
         "decisions": decisions,

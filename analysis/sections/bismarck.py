@@ -80,12 +80,13 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     def n(x, least=200):
         return max(least, int(x * scale))
 
-    # the seeds of the runs the sections name (one place, so the text cannot drift from the runs)
+    # the seeds and sizes of the runs the sections name (one place, so the text cannot drift from the runs)
     fairness_seed, swedish_seed = seed + 20, seed + 40
+    hands_trials, fairness_trials = n(100_000), n(6_000)
     hands = {
         rnd: run(
             B.simulation_spec(unit="hand", round=rnd, strategies=["heuristic"]),
-            trials=n(100_000),
+            trials=hands_trials,
             seed=seed + rnd,
             progress=progress,
         ).table
@@ -97,7 +98,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
             label,
             run(
                 B.simulation_spec(variants=variants, strategies=["heuristic"]),
-                trials=n(6_000),
+                trials=fairness_trials,
                 seed=fairness_seed,
                 progress=progress,
             ).table,
@@ -106,7 +107,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     ]
     swedish = run(
         B.simulation_spec(variants=SWEDISH, strategies=["heuristic"]),
-        trials=n(6_000),
+        trials=fairness_trials,
         seed=swedish_seed,
         progress=progress,
     ).table
@@ -146,8 +147,8 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
 
     return {
         "seed": seed,
-        "hands_trials": n(100_000),
-        "fairness_trials": n(6_000),
+        "hands_trials": hands_trials,
+        "fairness_trials": fairness_trials,
         "fairness_seed": fairness_seed,
         "swedish_seed": swedish_seed,
         "strong": stored("bismarck"),

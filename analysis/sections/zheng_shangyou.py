@@ -59,19 +59,21 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     def n(x):
         return max(500, int(x * scale))
 
-    # the seeds of the runs the sections name as commands (one place, so the text cannot drift from the runs)
+    # the seeds and sizes of the runs the sections name as commands (one place, so the text cannot drift from the
+    # runs)
     values_seed, compare_seed = seed + 1, seed + 2
+    values_trials, compare_trials = n(30_000), n(20_000)
     main = run(Z.simulation_spec(), trials=n(200_000), seed=seed, progress=progress)
     values = pd.concat(
         [
-            run(Z.card_value_spec(feature), trials=n(30_000), seed=values_seed, progress=progress).table
+            run(Z.card_value_spec(feature), trials=values_trials, seed=values_seed, progress=progress).table
             for feature in FEATURES
         ],
         ignore_index=True,
     )
     compare = []
     for field, challenger in COMPARISONS:
-        res = run(Z.compare_spec(field, challenger), trials=n(20_000), seed=compare_seed, progress=progress).table
+        res = run(Z.compare_spec(field, challenger), trials=compare_trials, seed=compare_seed, progress=progress).table
         compare.append(res[res.seat.isna()])
     variants = []
     defaults = Z.rules().resolve_variants({})
@@ -120,10 +122,10 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "main": main.table,
         "main_trials": main.meta["trials"],
         "values": values,
-        "values_trials": n(30_000),
+        "values_trials": values_trials,
         "values_seed": values_seed,
         "compare": pd.concat(compare, ignore_index=True),
-        "compare_trials": n(20_000),
+        "compare_trials": compare_trials,
         "compare_seed": compare_seed,
         "variants": variants,
         "two_decks": two_decks,

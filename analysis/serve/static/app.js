@@ -355,7 +355,9 @@ function showAnswer(res) {
   const m = meta.models || meta.strategies || [];
   const models = Array.isArray(m) ? m.join(", ") : Object.entries(m).map(([k, v]) => `seat ${k} ${v}`).join(", ");
   const rankBy = meta.rank_by || "win";
-  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankBy}; "worse" is clearly worse than the best in ${rankBy} (95%), "uncertain" not separated from it, "equal" the same as the best on every layout.`;
+  // Zheng Shangyou once the Winner is out: the lowest chance to end last is the best
+  const rankWords = rankBy === "last" ? "the chance to end last (the lower the better)" : rankBy;
+  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankWords}; "worse" is clearly worse than the best in ${rankBy} (95%), "uncertain" not separated from it, "equal" the same as the best on every layout.`;
   if (meta.quota) {
     line += ` Quota: ${meta.quota}.`;
   }

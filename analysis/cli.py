@@ -18,7 +18,7 @@ import math
 import re
 import sys
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 from . import __version__, compile_ahead, driver
 from . import games as registry
@@ -722,7 +722,7 @@ def build_parser() -> _Parser:
         rv.add_argument(
             "--all",
             action="store_true",
-            help="table output: every column (default: the seat's hand, the actions, the verdict, the chances and scores of the action taken and the best, and the losses, each with its 95%% interval as 'LOW to HIGH'; --all: as two columns, loss_*_low and loss_*_high, and the columns that repeat another's values)",
+            help="table output: every column (default: the seat's hand, the actions, the verdict, the chances and scores of the action taken and the best, and the losses, each with its 95%% interval as 'LOW to HIGH'; --all: as two columns, loss_*_low and loss_*_high, and the columns that repeat another's values); on a terminal narrower than the table the default view leaves out the least needed columns (the hand first) and says which",
         )
         rv.add_argument(
             "--report",
@@ -1179,6 +1179,76 @@ def _intervals_in_words(t, one_seat: bool, repeats: list[str]):
     return out
 
 
+def review_text(view) -> str:
+    """A review's table as text: every figure to 3 decimals (pandas writes a column of round values as "0.0"
+    beside "0.000"), two spaces before every column of words (a column of plays, "3D 4D 5D", beside another ran
+    together with one space between them, so a play's end was not seen)."""
+    import pandas as pd
+
+    wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}
+    fixed = {
+        c: (lambda v: "" if pd.isna(v) else f"{v:.3f}")
+        for c in view.columns
+        if pd.api.types.is_float_dtype(view[c]) and c not in wordy
+    }
+    return view.to_string(index=False, na_rep="", formatters={**fixed, **wordy})
+
+
+#: the review's text columns a terminal too narrow for the table loses first, in this order (each kept in --all,
+#: csv and json): the hand (the longest), the estimates the losses are differences of, the count of actions; the
+#: decision, the actions taken and best, the verdict, the double-dummy tricks and the losses with their intervals
+#: always stay
+REVIEW_FIT_ORDER = (
+    ("hand",),
+    ("score_taken", "score_best"),
+    ("actions",),
+    ("sole_win_taken",),
+    ("last_taken", "last_best"),
+    ("win_taken", "win_best"),
+    ("tricks_taken", "tricks_best"),
+)
+
+
+def _terminal_width() -> int:
+    """The terminal's width in characters (``COLUMNS`` where set), at least 60."""
+    import shutil
+
+    return max(60, shutil.get_terminal_size().columns)
+
+
+def _and_list(words: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def fit_review_columns(view, width: int, secondary: str) -> tuple[Any, list[str]]:
+    """The review's text view narrowed to ``width`` characters where it is wider, by leaving out columns in
+    :data:`REVIEW_FIT_ORDER` and then the loss the verdicts do not go by (``secondary``: ``loss_win`` or
+    ``loss_score``, with its interval; the summary above the table still quotes it): a review table ran to
+    180-250 characters and wrapped into an unreadable block on a terminal. Returns the view and the columns left
+    out. Where the table is still too wide once those are out, it is left to wrap."""
+    full = view
+
+    def fits(v) -> bool:
+        return max(map(len, review_text(v).splitlines()), default=0) <= width
+
+    dropped: list[list[str]] = []
+    for group in (*REVIEW_FIT_ORDER, (secondary, f"{secondary} 95%")):
+        if fits(view):
+            break
+        cols = [c for c in group if c in view.columns]
+        if cols:
+            view = view.drop(columns=cols)
+            dropped.append(cols)
+    # a group left out early may fit again once a wider one is out (Biscuits: the win chances beside the score's
+    # loss): the most needed first
+    for cols in reversed(dropped[:-1]):
+        wider = full[[c for c in full.columns if c in view.columns or c in cols]]
+        if fits(wider):
+            view = wider
+    return view, [c for c in full.columns if c not in view.columns]
+
+
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
     """A review's models are the record's players (``doc``, the record document) with --strategy applied over
     them: where one of the game's ``slow_strategies`` is among them, every sampled layout searches at every
@@ -1252,7 +1322,14 @@ def _cmd_review(game: Game, args) -> None:
 
         # the summary is one sentence (json keeps it on one line); the table wraps it as a paragraph
         summary = textwrap.fill(result.meta["summary"], width=110, break_long_words=False, break_on_hyphens=False)
-        text = summary + "\n" + "\n".join(result.header_lines()) + "\n"
+        # on a terminal the table is fitted to its width (fit_review_columns), and the header lines wrap to it,
+        # each line's continuation indented
+        terminal = not args.all and not args.out and sys.stdout.isatty()
+        width = _terminal_width() if terminal else 0
+        heads = result.header_lines()
+        if terminal:
+            heads = [textwrap.fill(h, width=width, subsequent_indent="  ", break_on_hyphens=False) for h in heads]
+        text = summary + "\n" + "\n".join(heads) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
         if args.all:
             with_cols = list(result.table.columns)
@@ -1266,17 +1343,20 @@ def _cmd_review(game: Game, args) -> None:
                     view, result.meta.get("seat") is not None, result.meta.get("repeats_win", [])
                 )
             view = blank_missing(view)
-            # a column of plays ("3D 4D 5D") beside another ran together with one space between them: two spaces
-            # before every column of words, so a play's end is seen
-            wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}
-            # every figure to 3 decimals: pandas writes a column of round values as "0.0" beside "0.000"
-            fixed = {
-                c: (lambda v: "" if pd.isna(v) else f"{v:.3f}")
-                for c in view.columns
-                if pd.api.types.is_float_dtype(view[c]) and c not in wordy
-            }
-            shown = view.to_string(index=False, na_rep="", formatters={**fixed, **wordy})
+            left_out: list[str] = []
+            if terminal:
+                # the verdicts go by the win chance where the review's precision is one (Zheng Shangyou,
+                # Bisko-Bobo), else by the score (Bismarck, Biscuits)
+                secondary = "loss_score" if game.review_precision_probability else "loss_win"
+                view, left_out = fit_review_columns(view, width, secondary)
+            shown = review_text(view)
             text += (shown if len(result.table) else "(no decisions)") + "\n"
+            if left_out and len(result.table):
+                tail = (
+                    f"({_and_list(left_out)} left out to fit the terminal's width: a wider window or --all shows "
+                    "them, --format csv or json every column)"
+                )
+                text += textwrap.fill(tail, width=width, break_on_hyphens=False) + "\n"
         emit(text, args.out)
     else:
         emit_result(result, args)

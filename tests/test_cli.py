@@ -1191,6 +1191,37 @@ def test_the_review_table_shows_the_hand_and_the_best_chance_and_all_shows_every
     assert {"hand", "trials", "precision_reached", "loss_win_low", "seat"} <= columns(capsys.readouterr().out)
 
 
+def test_on_a_terminal_the_review_table_fits_its_width_and_says_what_it_left_out(capsys, monkeypatch):
+    """A review's table ran to 180-250 characters and wrapped on a terminal into a block no one could read: on a
+    terminal the least needed columns go first (the hand, the estimates behind the losses), one line names
+    them; the decisions, verdicts and losses with their intervals stay. A file or a pipe keeps the whole view."""
+    rec = str(Path(__file__).parents[1] / "seeds" / "records" / "zheng-shangyou-example.json")
+    argv = ["review", "zheng-shangyou", rec, "--seat", "1", "--quiet"]
+    assert main(argv) == 0
+    piped = capsys.readouterr().out
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, piped.splitlines())) > 200 and max(map(len, out.splitlines())) <= 120
+    head = next(line for line in out.splitlines() if line.split()[:1] == ["event"]).split()
+    # Zheng Shangyou's verdicts go by the win chance (and, once the Winner is out, the chance to end last): the
+    # score's loss is the last to go, and goes here
+    assert {"taken", "best", "verdict", "loss_win", "loss_last"} <= set(head)
+    gone = {"hand", "score_taken", "score_best", "loss_score"}
+    assert not gone & set(head)
+    said = " ".join(out.splitlines()[-3:])
+    assert "left out to fit the terminal's width" in said and all(c in said for c in gone)
+    # the rows are the same decisions with the same verdicts
+    verdicts = [line.split()[:1] + [w for w in line.split() if w in ("best", "worse", "uncertain", "equal")][-1:]
+                for line in out.splitlines() if re.match(r" *\d+ ", line)]  # fmt: skip
+    assert verdicts and verdicts == [
+        line.split()[:1] + [w for w in line.split() if w in ("best", "worse", "uncertain", "equal")][-1:]
+        for line in piped.splitlines()
+        if re.match(r" *\d+ ", line)
+    ]
+
+
 def test_a_bismarck_round_simulation_names_the_round_and_each_quota(capsys):
     """`simulate bismarck --unit hand --round 4`: made_quota there is taking at most so many tricks (BM-6), which
     the table alone does not say (a new user read 'made_quota dealer 0.72' with nothing naming the round)."""

@@ -31,11 +31,14 @@ from .strong_field import DEFAULT_CHECKPOINT_DIR
 from .tables import (
     ADVISOR_ROWS,
     FORMATS,
+    PROSE_WIDTH,
     VERDICT_WORDS,
     Result,
     blank_missing,
+    header_text,
     measure_alias,
     precision_rule,
+    prose,
     write_text_atomic,
 )
 
@@ -849,9 +852,9 @@ def render_result(
             result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"
     text = result.render(fmt, full=full, measures=measures)
     if fmt == "table" and result.meta.get("verdict"):
-        text += result.meta["verdict"] + "\n"
+        text += prose(result.meta["verdict"]) + "\n"
     if fmt == "table" and result.meta.get("answer"):
-        text = result.meta["answer"] + "\n" + text  # the advisor's one-line answer first (positions.md)
+        text = prose(result.meta["answer"]) + "\n" + text  # the advisor's answer first (positions.md)
     return text
 
 
@@ -1318,18 +1321,12 @@ def _cmd_review(game: Game, args) -> None:
         _note_search_models(game, record, args.strategy)
     result = review_result(game, game.review(record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
-        import textwrap
-
         # the summary is one sentence (json keeps it on one line); the table wraps it as a paragraph
-        summary = textwrap.fill(result.meta["summary"], width=110, break_long_words=False, break_on_hyphens=False)
-        # on a terminal the table is fitted to its width (fit_review_columns), and the header lines wrap to it,
-        # each line's continuation indented
+        summary = prose(result.meta["summary"])
+        # on a terminal the table is fitted to its width (fit_review_columns)
         terminal = not args.all and not args.out and sys.stdout.isatty()
         width = _terminal_width() if terminal else 0
-        heads = result.header_lines()
-        if terminal:
-            heads = [textwrap.fill(h, width=width, subsequent_indent="  ", break_on_hyphens=False) for h in heads]
-        text = summary + "\n" + "\n".join(heads) + "\n"
+        text = summary + "\n" + header_text(result.header_lines()) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
         if args.all:
             with_cols = list(result.table.columns)
@@ -1356,7 +1353,7 @@ def _cmd_review(game: Game, args) -> None:
                     f"({_and_list(left_out)} left out to fit the terminal's width: a wider window or --all shows "
                     "them, --format csv or json every column)"
                 )
-                text += textwrap.fill(tail, width=width, break_on_hyphens=False) + "\n"
+                text += prose(tail, width=min(width, PROSE_WIDTH)) + "\n"
         emit(text, args.out)
     else:
         emit_result(result, args)

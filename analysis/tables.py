@@ -274,6 +274,28 @@ def advisor_wide(table: pd.DataFrame, measures, meta: dict | None = None) -> pd.
     return pd.DataFrame(out, columns=names)
 
 
+#: the width prose in table output wraps to (a header line, an answer, a note under a table): a terminal wraps a
+#: longer line in the middle of a word
+PROSE_WIDTH = 110
+
+
+def prose(text: str, indent: str = "", width: int = PROSE_WIDTH) -> str:
+    """``text`` wrapped to ``width`` characters at spaces (a long word or flag stays whole), each of its own lines
+    on its own (a list stays a list); ``indent`` starts each line after the first of a wrapped one (a header line's
+    continuation, so that it does not read as a line of its own)."""
+    import textwrap
+
+    return "\n".join(
+        textwrap.fill(line, width=width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        for line in text.split("\n")
+    )
+
+
+def header_text(lines: list[str]) -> str:
+    """A result's header lines (:meth:`Result.header_lines`) as text, each wrapped, its continuation indented."""
+    return "\n".join(prose(line, indent="  ") for line in lines)
+
+
 def text_columns(t: pd.DataFrame, gap: int = 2) -> str:
     """A table of text cells as plain text, each column right-aligned under its name and ``gap`` spaces apart
     (``to_string`` puts one space between columns, and a row of intervals then ran together: "3.00 2.73 to 3.27")."""
@@ -392,7 +414,7 @@ class Result:
                 view = blank_missing(self.table.dropna(axis=1, how="all"))
                 label_pooled(view)  # "all" on the pooled rows, as in the summary
                 body = view.to_string(index=False, float_format=_plain, na_rep="")
-                return "\n".join(self.header_lines()) + "\n" + body + "\n"
+                return header_text(self.header_lines()) + "\n" + body + "\n"
             if full or not (measures or self.headline) or "estimate" not in self.table:
                 head = " ".join(
                     f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)) and k != "answer"
@@ -416,13 +438,12 @@ class Result:
                 if wide is not None
                 else summary_table(table, shown, self.meta).to_string(index=False)
             )
-            others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]
-            tail = (
-                f"\n(more in the full table: --all, or --measure NAME for {', '.join(others)}; "
-                "--format csv or json for every column)"
-                if others
-                else ""
-            )
+            notes = []  # said under the table, each a paragraph
+            if hidden:
+                notes.append(
+                    f"({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "
+                    "or json shows every one)"
+                )
             ranked = self.meta.get("ranked_measure")
             # the measure a verdict goes by: diff_<ranked>, or one a game names (Bisko-Bobo's "difference")
             paired = self.meta.get("verdict_by") or f"diff_{ranked}"
@@ -430,16 +451,18 @@ class Result:
                 # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it
                 where = f"the {paired} column" if wide is not None else f"the {paired} rows"
                 samples = self.meta.get("paired_on", "layouts")  # what each action is played on (Bisko-Bobo: deals)
-                tail = (
-                    f"\n(a verdict goes by the paired difference, {where}: every action is played on the same "
-                    f"{samples}, so one can be clearly worse while the {ranked} intervals overlap)" + tail
+                notes.append(
+                    f"(a verdict goes by the paired difference, {where}: every action is played on the same "
+                    f"{samples}, so one can be clearly worse while the {ranked} intervals overlap)"
                 )
-            if hidden:
-                tail = (
-                    f"\n({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "
-                    "or json shows every one)" + tail
+            others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]
+            if others:
+                notes.append(
+                    f"(more in the full table: --all, or --measure NAME for {', '.join(others)}; "
+                    "--format csv or json for every column)"
                 )
-            return "\n".join(lines) + "\n" + body + tail + "\n"
+            tail = "".join("\n" + prose(x) for x in notes)
+            return header_text(lines) + "\n" + body + tail + "\n"
 
     def _best_actions(self) -> tuple[pd.DataFrame, int]:
         """An advisor's table (ranked, best action first) with every action not clearly worse than the best and the

@@ -5,6 +5,7 @@ table and the CLI."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import subprocess
@@ -120,7 +121,8 @@ def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others
     text = r.to_text()
     lines = text.splitlines()
     head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["action", "verdict"])
-    rows = [line.strip() for line in lines[head + 1 :] if not line.startswith("(")]
+    # the rows end where the notes under the table begin (each a paragraph in parentheses)
+    rows = [line.strip() for line in itertools.takewhile(lambda x: not x.startswith("("), lines[head + 1 :])]
     listed = [a for a in s["action"] if any(row.startswith(a + " ") for row in rows)]
     assert sorted(listed) == sorted(shown) and len(shown) < 78
     assert f"({78 - len(shown)} more actions, each clearly worse than the best, are left out" in text

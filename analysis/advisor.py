@@ -5,8 +5,9 @@ precision rule and the one-line answer.
 A spec's ``describe`` names the ``actions``, the deciding ``seat`` and, optionally: ``has_last`` (False where a
 game has no losing event: no ``last`` rows), ``rank_by`` (``"win"``, the default, or ``"score"``: which measure
 picks the best action, the other breaking ties; the verdict follows it; or ``"last"``: the chance to end last,
-lowest first, where nothing else is left to move, e.g. Zheng Shangyou once the Winner is out and the scores taken), ``win_words`` and ``score_words`` (how
-the answer line names the two, default "goes out first" and "score").
+lowest first, where nothing else is left to move, e.g. Zheng Shangyou once the Winner is out and the scores
+taken), ``win_words`` and ``score_words`` (how the answer line names the two, default "goes out first" and
+"score").
 """
 
 from __future__ import annotations
@@ -210,6 +211,20 @@ def position_label(path: str | dict) -> str:
 def _is_json_text(path: str) -> bool:
     """Whether ``--position`` gave the document itself on the command line (JSON text), not a file name."""
     return path.lstrip().startswith("{")
+
+
+def say_unseen(result, spec: KernelSpec) -> None:
+    """Where a position leaves cards unplaced (the cards played not named: they may be in any hand), the header says
+    what the sampled layouts take for them (``meta["unseen"]``): a new user's answer moved from 54% to 0% once the
+    cards played were named, and nothing had said what was assumed. ``spec.describe``: ``unseen_cards`` (the cards
+    the position does not place) and ``out_of_play_unknown`` (how many of them no hand holds)."""
+    spare = spec.describe.get("out_of_play_unknown", 0)
+    if spare > 0:
+        result.meta["unseen"] = (
+            f"the other hands are drawn from the {spec.describe['unseen_cards']} cards the position does not place "
+            f"(not in --hand, on the table, --played or --known); the {spare} left over are taken to be out of play, "
+            f"any {spare} of them on each layout: --played names the cards played where you know them"
+        )
 
 
 def advisor_spec(

@@ -34,6 +34,7 @@ from .tables import (
     PROSE_WIDTH,
     VERDICT_WORDS,
     Result,
+    and_list,
     blank_missing,
     header_text,
     measure_alias,
@@ -680,7 +681,8 @@ def build_parser() -> _Parser:
             "deciding seat knew then"
         )
         rv.epilog = (
-            "One row per decision (a turn with more than one legal action): the action taken, the best action, "
+            "One row per decision (a turn with more than one legal action; event: its place in the record's events, "
+            "counted from 0): the action taken, the best action, "
             "verdict (best, uncertain: not separated from the best at 95%, worse), win_taken (the chance to win "
             "after the taken action), loss_win = the best's chance minus the taken's, with its 95% interval, 0 "
             "where the two are not separated; loss_score the same for the score. The rules and players are the "
@@ -829,14 +831,23 @@ def emit_result(result: Result, args, game: Game | None = None) -> None:
         # as the run resolved them (driver._check_measures): a paired measure's bare name to the table's
         names = set(result.table["measure"])
         measures = list(dict.fromkeys(measure_alias(m, names) for m in measures))
-    text = render_result(result, args.format, game, full=getattr(args, "all", False), measures=measures)
-    emit(text, getattr(args, "out", None))
+    out = getattr(args, "out", None)
+    # on a terminal an advisor's table fits its width and the prose wraps to it (Result.to_text)
+    width = _terminal_width() if args.format == "table" and not out and sys.stdout.isatty() else None
+    text = render_result(result, args.format, game, full=getattr(args, "all", False), measures=measures, width=width)
+    emit(text, out)
 
 
 def render_result(
-    result: Result, fmt: str, game: Game | None = None, full: bool = False, measures: list[str] | None = None
+    result: Result,
+    fmt: str,
+    game: Game | None = None,
+    full: bool = False,
+    measures: list[str] | None = None,
+    width: int | None = None,
 ) -> str:
-    """A result as the command line prints it in ``fmt`` (``cardlab serve`` answers with the same json)."""
+    """A result as the command line prints it in ``fmt`` (``cardlab serve`` answers with the same json);
+    ``width``: the terminal's, where table output goes to one."""
     if game is not None:
         result.variant_defaults = {k: v["default"] for k, v in game.rules.variants.items()}
         unit = result.meta.get("unit")
@@ -850,11 +861,13 @@ def render_result(
         per = result.meta.get("games_per_match")
         if isinstance(per, int) and per > 1 and "trials" in result.meta:
             result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"
-    text = result.render(fmt, full=full, measures=measures)
-    if fmt == "table" and result.meta.get("verdict"):
-        text += prose(result.meta["verdict"]) + "\n"
-    if fmt == "table" and result.meta.get("answer"):
-        text = prose(result.meta["answer"]) + "\n" + text  # the advisor's answer first (positions.md)
+    text = result.render(fmt, full=full, measures=measures, width=width)
+    wrap = min(width, PROSE_WIDTH) if width else PROSE_WIDTH
+    # the answer first: the advisor's (positions.md), a comparison's verdict (under the table and its notes it was
+    # missed); the table and its header below say how it was measured
+    for key in ("verdict", "answer"):
+        if fmt == "table" and result.meta.get(key):
+            text = prose(result.meta[key], width=wrap) + "\n" + text
     return text
 
 
@@ -1198,9 +1211,10 @@ def review_text(view) -> str:
 
 
 #: the review's text columns a terminal too narrow for the table loses first, in this order (each kept in --all,
-#: csv and json): the hand (the longest), the estimates the losses are differences of, the count of actions; the
-#: decision, the actions taken and best, the verdict, the double-dummy tricks and the losses with their intervals
-#: always stay
+#: csv and json): the hand (the longest), the estimates the losses are differences of, the count of actions, then
+#: the losses' intervals (a loss reads 0 where it is not separated from the best at 95%, so the loss alone still
+#: says which decisions cost something); the decision, the actions taken and best, the verdict, the double-dummy
+#: tricks and the losses stay (the loss the verdicts do not go by is the last to go)
 REVIEW_FIT_ORDER = (
     ("hand",),
     ("score_taken", "score_best"),
@@ -1209,6 +1223,7 @@ REVIEW_FIT_ORDER = (
     ("last_taken", "last_best"),
     ("win_taken", "win_best"),
     ("tricks_taken", "tricks_best"),
+    ("loss_win 95%", "loss_score 95%", "loss_last 95%"),
 )
 
 
@@ -1219,37 +1234,34 @@ def _terminal_width() -> int:
     return max(60, shutil.get_terminal_size().columns)
 
 
-def _and_list(words: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def fit_review_columns(view, width: int, secondary: str) -> tuple[Any, list[str]]:
+def fit_review_columns(view, width: int, secondary: str) -> tuple[Any, list[str], bool]:
     """The review's text view narrowed to ``width`` characters where it is wider, by leaving out columns in
     :data:`REVIEW_FIT_ORDER` and then the loss the verdicts do not go by (``secondary``: ``loss_win`` or
-    ``loss_score``, with its interval; the summary above the table still quotes it): a review table ran to
-    180-250 characters and wrapped into an unreadable block on a terminal. Returns the view and the columns left
-    out. Where the table is still too wide once those are out, it is left to wrap."""
+    ``loss_score``; the summary above the table still quotes it): a review table ran to 180-250 characters and
+    wrapped into an unreadable block on a terminal. A group left out early is put back where room is left once a
+    later one is out. Returns the view, the columns left out and whether it now fits (where it does not, the
+    columns stay out: a narrower table wraps less)."""
     full = view
 
     def fits(v) -> bool:
         return max(map(len, review_text(v).splitlines()), default=0) <= width
 
+    if not len(view) or fits(view):
+        return view, [], True
     dropped: list[list[str]] = []
-    for group in (*REVIEW_FIT_ORDER, (secondary, f"{secondary} 95%")):
-        if fits(view):
-            break
+    for group in (*REVIEW_FIT_ORDER, (secondary,)):
         cols = [c for c in group if c in view.columns]
         if cols:
             view = view.drop(columns=cols)
             dropped.append(cols)
-    # a group left out early may fit again once a wider one is out (Biscuits: the win chances beside the score's
-    # loss): the most needed first
+        if fits(view):
+            break
+    # the most needed first: a group left out before the last one may fit again beside what is left
     for cols in reversed(dropped[:-1]):
         wider = full[[c for c in full.columns if c in view.columns or c in cols]]
         if fits(wider):
             view = wider
-    return view, [c for c in full.columns if c not in view.columns]
+    return view, [c for c in full.columns if c not in view.columns], fits(view)
 
 
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
@@ -1322,11 +1334,11 @@ def _cmd_review(game: Game, args) -> None:
     result = review_result(game, game.review(record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
         # the summary is one sentence (json keeps it on one line); the table wraps it as a paragraph
-        summary = prose(result.meta["summary"])
-        # on a terminal the table is fitted to its width (fit_review_columns)
+        # on a terminal the table is fitted to its width (fit_review_columns), and the prose wraps to it
         terminal = not args.all and not args.out and sys.stdout.isatty()
-        width = _terminal_width() if terminal else 0
-        text = summary + "\n" + header_text(result.header_lines()) + "\n"
+        width = _terminal_width() if terminal else PROSE_WIDTH
+        wrap = min(width, PROSE_WIDTH)
+        text = prose(result.meta["summary"], width=wrap) + "\n" + header_text(result.header_lines(), wrap) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
         if args.all:
             with_cols = list(result.table.columns)
@@ -1341,17 +1353,21 @@ def _cmd_review(game: Game, args) -> None:
                 )
             view = blank_missing(view)
             left_out: list[str] = []
+            fitted = True
             if terminal:
-                # the verdicts go by the win chance where the review's precision is one (Zheng Shangyou,
-                # Bisko-Bobo), else by the score (Bismarck, Biscuits)
-                secondary = "loss_score" if game.review_precision_probability else "loss_win"
-                view, left_out = fit_review_columns(view, width, secondary)
+                secondary = "loss_win" if result.meta.get("verdict_measure") == "score" else "loss_score"
+                view, left_out, fitted = fit_review_columns(view, width, secondary)
             shown = review_text(view)
             text += (shown if len(result.table) else "(no decisions)") + "\n"
-            if left_out and len(result.table):
+            if left_out:
+                why = (
+                    "to fit the terminal's width"
+                    if fitted
+                    else f"for the terminal's width (the table is still wider than its {width} columns)"
+                )
                 tail = (
-                    f"({_and_list(left_out)} left out to fit the terminal's width: a wider window or --all shows "
-                    "them, --format csv or json every column)"
+                    f"({and_list(left_out)} left out {why}: a wider window or --all shows them, --format csv or "
+                    "json every column)"
                 )
                 text += prose(tail, width=min(width, PROSE_WIDTH)) + "\n"
         emit(text, args.out)

@@ -285,15 +285,32 @@ def prose(text: str, indent: str = "", width: int = PROSE_WIDTH) -> str:
     continuation, so that it does not read as a line of its own)."""
     import textwrap
 
-    return "\n".join(
-        textwrap.fill(line, width=width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
-        for line in text.split("\n")
-    )
+    def one(line: str) -> str:
+        # a line's continuation under its own text: its indentation, past a list item's "- " marker
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        under = lead + ("  " if line.lstrip(" ").startswith("- ") else "")
+        return textwrap.fill(
+            line,
+            width=width,
+            initial_indent="",
+            subsequent_indent=max(under, indent, key=len),
+            break_long_words=False,
+            break_on_hyphens=False,
+            drop_whitespace=True,
+        )
+
+    # textwrap drops a line's leading spaces where it wraps none; a short line is kept as it is
+    return "\n".join(line if len(line) <= width else one(line) for line in text.split("\n"))
 
 
-def header_text(lines: list[str]) -> str:
+def and_list(words: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def header_text(lines: list[str], width: int = PROSE_WIDTH) -> str:
     """A result's header lines (:meth:`Result.header_lines`) as text, each wrapped, its continuation indented."""
-    return "\n".join(prose(line, indent="  ") for line in lines)
+    return "\n".join(prose(line, indent="  ", width=width) for line in lines)
 
 
 def text_columns(t: pd.DataFrame, gap: int = 2) -> str:
@@ -308,9 +325,17 @@ def text_columns(t: pd.DataFrame, gap: int = 2) -> str:
 
 
 def _fixed(v: float, d: int) -> str:
-    """``v`` to ``d`` decimals, never "-0.00" (a bound just below 0 that rounds to 0)."""
+    """``v`` to ``d`` decimals, never "-0.00"; a value that rounds to 0 but is not, to up to two more decimals
+    where they show it (a "worse" action's interval read "-0.24 to 0.00": its bound was -0.003, clear of 0, and a
+    new user took it for touching 0); rounding noise (a bound at 1e-17) stays 0."""
     text = f"{v:.{d}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+    if float(text) != 0:
+        return text
+    for more in (d + 1, d + 2):
+        closer = f"{v:.{more}f}"
+        if float(closer) != 0:
+            return closer
+    return text[1:] if text.startswith("-") else text
 
 
 def label_pooled(out: pd.DataFrame) -> None:
@@ -404,9 +429,11 @@ class Result:
         self.table.to_csv(buf, index=False, lineterminator="\n")
         return buf.getvalue()
 
-    def to_text(self, full: bool = False, measures: list[str] | None = None) -> str:
+    def to_text(self, full: bool = False, measures: list[str] | None = None, width: int | None = None) -> str:
         """Table output: the header, then the headline measures in plain decimals (or the ``measures`` asked
-        for), or the whole tidy table with ``full``."""
+        for), or the whole tidy table with ``full``. ``width``: a terminal's, where the output goes to one: an
+        advisor's table one row per action leaves out headline measures (the last first; never the ranked one
+        and the difference its verdicts go by) until it fits, and says so."""
         with pd.option_context("display.max_rows", 5000, "display.max_columns", 50, "display.width", 200):
             if full and self.headline and "estimate" in self.table and len(self.table):
                 # the whole table under the same header in words as the summary (json has the meta's every key);
@@ -433,6 +460,18 @@ class Result:
                 wide = wide.drop(columns="seat")
                 if not any(f"seat {seat}" in line for line in lines):
                     lines.insert(1, f"seat: {seat} (the deciding seat)")
+            ranked = self.meta.get("ranked_measure")
+            # the measure a verdict goes by: diff_<ranked>, or one a game names (Bisko-Bobo's "difference")
+            paired = self.meta.get("verdict_by") or f"diff_{ranked}"
+            fitted_out: list[str] = []
+            while wide is not None and width and max(map(len, text_columns(wide).splitlines())) > width:
+                spare = [m for m in shown if m not in (ranked, paired)]
+                if not spare:
+                    break
+                fitted_out.insert(0, spare[-1])
+                shown.remove(spare[-1])
+                narrower = advisor_wide(table, shown, self.meta)
+                wide = None if narrower is None else narrower.drop(columns="seat", errors="ignore")
             body = (
                 text_columns(wide)
                 if wide is not None
@@ -444,9 +483,11 @@ class Result:
                     f"({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "
                     "or json shows every one)"
                 )
-            ranked = self.meta.get("ranked_measure")
-            # the measure a verdict goes by: diff_<ranked>, or one a game names (Bisko-Bobo's "difference")
-            paired = self.meta.get("verdict_by") or f"diff_{ranked}"
+            if fitted_out:
+                notes.append(
+                    f"({and_list(fitted_out)} left out to fit the terminal's width: a wider window, or --measure, "
+                    "shows {})".format("them" if len(fitted_out) > 1 else "it")
+                )
             if ranked and "verdict" in self.table.columns and paired in shown and ranked in shown:
                 # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it
                 where = f"the {paired} column" if wide is not None else f"the {paired} rows"
@@ -461,8 +502,9 @@ class Result:
                     f"(more in the full table: --all, or --measure NAME for {', '.join(others)}; "
                     "--format csv or json for every column)"
                 )
-            tail = "".join("\n" + prose(x) for x in notes)
-            return header_text(lines) + "\n" + body + tail + "\n"
+            wrap = min(width, PROSE_WIDTH) if width else PROSE_WIDTH
+            tail = "".join("\n" + prose(x, width=wrap) for x in notes)
+            return header_text(lines, wrap) + "\n" + body + tail + "\n"
 
     def _best_actions(self) -> tuple[pd.DataFrame, int]:
         """An advisor's table (ranked, best action first) with every action not clearly worse than the best and the
@@ -498,6 +540,8 @@ class Result:
             lines.append(f"model: {m['model']}")
         if m.get("quota"):  # an advisor's deciding seat and what it needs (Bismarck)
             lines.append(f"quota: {m['quota']}")
+        if m.get("unseen"):  # what the sampled layouts take for the cards a position does not place
+            lines.append(f"unseen cards: {m['unseen']}")
         if m.get("turn") and not m.get("not_to_play"):  # whose turn and why (Bismarck; the answer says it if not)
             lines.append(f"turn: {m['turn']}")
         variants = m.get("variants")
@@ -540,13 +584,13 @@ class Result:
             lines.append(", ".join(size))
         return lines
 
-    def render(self, fmt: str, full: bool = False, measures: list[str] | None = None) -> str:
+    def render(self, fmt: str, full: bool = False, measures: list[str] | None = None, width: int | None = None) -> str:
         if fmt == "json":
             return self.to_json() + "\n"
         if fmt == "csv":
             return self.to_csv()
         if fmt == "table":
-            return self.to_text(full=full, measures=measures)
+            return self.to_text(full=full, measures=measures, width=width)
         raise CardlabError(f"unknown format {fmt!r}; accepted: {accepted(FORMATS)}")
 
     def write(self, path: str | os.PathLike, fmt: str | None = None) -> None:

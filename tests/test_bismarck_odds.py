@@ -818,3 +818,28 @@ def test_the_note_on_an_idle_pimc_option_names_a_flag_or_the_position_field(caps
     assert (
         "note: --pimc-samples 8 has no effect here: no seat plays pimc, pimc-infer or search" in capsys.readouterr().err
     )
+
+
+def test_on_a_terminal_the_advisor_table_fits_its_width_and_says_what_it_left_out(capsys, monkeypatch):
+    """A Bismarck answer's rows ran to 122 characters and wrapped on a terminal: there the headline measures go,
+    the last first (tricks, then the quota's chance), until the table fits; the ranked measure (the round score)
+    and the paired difference its verdicts go by stay, and one note says what was left out. A pipe keeps them."""
+    import sys
+
+    argv = ["odds", "bismarck", "--hand", "AS QS 5S 2H 3H KH 4C 9C JC 8D 9D TD JD QD AH 2S", "--round", "1",
+            "--dealer", "2", "--trials", "32", "--quiet"]  # fmt: skip
+    assert cli.main(argv) == 0
+    piped = capsys.readouterr().out
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    for width, gone in ((120, ["tricks"]), (80, ["win", "tricks"])):
+        monkeypatch.setenv("COLUMNS", str(width))
+        assert cli.main(argv) == 0
+        out = capsys.readouterr().out
+        assert max(map(len, out.splitlines())) <= width < max(map(len, piped.splitlines()))
+        head = next(line for line in out.splitlines() if line.split()[:2] == ["action", "verdict"]).split()
+        assert "score" in head and "diff_score" in head and not set(gone) & set(head)
+        assert f"({' and '.join(gone)} left out to fit the terminal's width" in out
+        # the same actions in the same order with the same verdicts
+        rows = [line.split()[:2] for line in out.splitlines() if line.split()[1:2] in (["best"], ["worse"])]
+        assert rows and rows == [line.split()[:2] for line in piped.splitlines()
+                                 if line.split()[1:2] in (["best"], ["worse"])]  # fmt: skip

@@ -31,7 +31,7 @@ import numpy as np
 
 from kernels import biscuits as K
 
-from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, seat_counts, seat_map
+from ..advisor import advisor_spec, answer_line, position_kwargs, read_position, say_unseen, seat_counts, seat_map
 from ..driver import KernelSpec
 from ..driver import run as run_spec
 from ..errors import CardlabError
@@ -388,6 +388,7 @@ def state_spec(
         names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mine), decision=decision,
         has_last=False, rank_by="score", chunk_size=SEARCH_CHUNK if searches(strat) else None,
+        unseen_cards=len(pool), out_of_play_unknown=len(pool) - need,
         **({"passed": cards_of(DECK.mask(passed))} if passed else {}),
         **({"received": cards_of(DECK.mask(received))} if received else {}),
     )  # fmt: skip
@@ -427,4 +428,5 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result.meta["ranked_by"] = "net points (the team's points this hand minus the other team's)"
     result.meta["ranked_measure"] = "score"
     result.meta["models"] = spec.describe["strategies"]
+    say_unseen(result, spec)
     return result

@@ -502,6 +502,7 @@ def review(
         trials=trials, seed=seed, unit_word="hand",
     )  # fmt: skip
     result.meta["summary"] = summary(result)
+    result.meta["verdict_measure"] = "score"  # the verdicts and the best go by the net points
     return result
 
 

@@ -542,6 +542,7 @@ def review(
         seed=seed, unit_word="deal",
     )  # fmt: skip
     res.meta["summary"] = summary(res)
+    res.meta["verdict_measure"] = "win"  # the verdicts and the best go by the win share
     # columns that repeat the win share by construction (the review's score is that share): the table view leaves
     # them out; csv, json and --all keep them
     res.meta["repeats_win"] = ["score_taken", "score_best", "loss_score"]

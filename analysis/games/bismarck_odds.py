@@ -685,7 +685,13 @@ def quota_words(pos: dict) -> str:
     low, rule = ("Pass", "3(c)10") if swedish else ("misere", "BM-6")
     trumps = {-1: "no trumps", -2: "trumps as named"}.get(pos["trump"]) or f"trumps {SUITS[pos['trump']]}"
     where = (
-        "" if rtype < 0 else f"the contract {CONTRACT_NAMES[rtype + 1]}" if swedish else f"round {rtype + 1}, {trumps}"
+        ""
+        if rtype < 0
+        else f"the contract {CONTRACT_NAMES[rtype + 1]}"
+        if swedish
+        else f"round {rtype + 1} ({low}), {trumps}"  # the misere named: fewer tricks is the aim there
+        if rtype == 3
+        else f"round {rtype + 1}, {trumps}"
     )
     left = pos.get("remaining") or [1, 2, 3, 4]
 

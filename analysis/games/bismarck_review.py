@@ -487,6 +487,7 @@ def review(
     if skipped:
         result.meta["not_reviewed"] = "; ".join(skipped)
     result.meta["summary"] = summary(result, misere=hand.rtype == 3)
+    result.meta["verdict_measure"] = "score"  # the verdicts and the best go by the round score
     return result
 
 

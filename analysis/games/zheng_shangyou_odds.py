@@ -11,7 +11,8 @@ never played while it holds at least the smaller dealt hand size.
 
 The answer: per action the deciding seat's chance to go out first (``win``), its score (ZS-8), its chance to be
 the Loser (``last``), and the paired differences to the best action (``diff_win``, ``diff_score``,
-``diff_last``) with 95% intervals and a verdict (``best``, ``worse``: the interval lies below zero,
+``diff_last``) with 95% intervals and a verdict (``best``, ``worse``: the interval of the ranking measure's
+difference lies below zero, or, once the Winner is out and the scores taken, ``diff_last``'s above it,
 ``uncertain``, ``equal``: the best's outcome on every layout, each measure paired).
 """
 
@@ -30,6 +31,7 @@ from ..advisor import (
     answer_line,
     position_kwargs,
     read_position,
+    say_unseen,
     seat_counts,
     seat_map,
 )
@@ -218,6 +220,7 @@ def odds_spec(
         GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
         on=on, rank_by=on, players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
         winner=finished[0] if finished else None, settled=settled, chunk_size=chunk_for(strat),
+        unseen_cards=len(pool_arr), out_of_play_unknown=len(pool_arr) - int(need.sum()),
     )  # fmt: skip
 
 
@@ -383,6 +386,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         # full table
         result.headline = ("last", "diff_last")
     result.meta["models"] = spec.describe["strategies"]
+    say_unseen(result, spec)
     return result
 
 

@@ -525,6 +525,8 @@ def review(
         events=len(game.events), over=game.over, outcome=game.result(), precision=precision, trials=trials, seed=seed,
     )  # fmt: skip
     result.meta["summary"] = summary(result)
+    # the verdicts and the best go by the chance to go out first (after the Winner is out, to end last: loss_last)
+    result.meta["verdict_measure"] = "win"
     return result
 
 

@@ -357,9 +357,12 @@ function showAnswer(res) {
   const rankBy = meta.rank_by || "win";
   // Zheng Shangyou once the Winner is out: the lowest chance to end last is the best
   const rankWords = rankBy === "last" ? "the chance to end last (the lower the better)" : rankBy;
-  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankWords}; "worse" is clearly worse than the best in ${rankBy} (95%), "uncertain" not separated from it, "equal" the same as the best on every layout.`;
+  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankWords}; "worse" is clearly worse than the best in ${rankBy === "last" ? "the chance to end last" : rankBy} (95%), "uncertain" not separated from it, "equal" the same as the best on every layout.`;
   if (meta.quota) {
     line += ` Quota: ${meta.quota}.`;
+  }
+  if (meta.unseen) {  // what the layouts take for the cards the position does not place (the played cards unnamed)
+    line += ` Unseen cards: ${meta.unseen}.`;
   }
   if (meta.precision_target !== undefined) {
     line += meta.precision_reached ? ` Precision ±${meta.precision_target} reached.` : ` Precision ±${meta.precision_target} NOT reached (the cap stopped the run).`;

@@ -1,0 +1,84 @@
+"""The table output's text: prose wrapped at spaces with its line structure kept (tables.prose), and the review's
+table fitted to a terminal's width (cli.fit_review_columns)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.cli import REVIEW_FIT_ORDER, fit_review_columns, review_text
+from analysis.tables import PROSE_WIDTH, and_list, header_text, prose
+
+
+def test_prose_wraps_at_spaces_and_keeps_each_line_and_its_indentation():
+    bullet = "  - (one Jingo so far, seat free): " + "the Jingo when U is 2 or more, " * 6
+    text = "short line\n" + bullet + "\n    indented short line\n" + "word " * 40
+    out = prose(text, width=60).split("\n")
+    assert all(len(line) <= 60 for line in out)
+    assert out[0] == "short line" and "    indented short line" in out  # short lines as they were
+    # the bullet's continuation lines sit under its text, past the "- " marker, not at column 0
+    start = out.index(bullet[:60].rsplit(" ", 1)[0].rstrip())
+    more = out[start + 1 : out.index("    indented short line")]
+    assert more and all(line.startswith("    ") and not line.startswith("     ") for line in more)
+    assert " ".join(" ".join(out).split()) == " ".join(text.split())  # no word lost or broken
+    assert prose(prose(text, width=60), width=60) == prose(text, width=60)
+    # a long flag or word stays whole
+    assert "--a-very-long-flag-name-that-does-not-fit" in prose(
+        "x " * 30 + "--a-very-long-flag-name-that-does-not-fit", width=20
+    )
+
+
+def test_header_lines_wrap_with_their_continuation_indented():
+    lines = ["game, 4 players", "a, " * 60]
+    out = header_text(lines).split("\n")
+    assert out[0] == "game, 4 players" and len(out) > 2 and all(len(x) <= PROSE_WIDTH for x in out)
+    assert all(x.startswith("  ") for x in out[2:])
+    assert and_list(["a"]) == "a" and and_list(["a", "b", "c"]) == "a, b and c"
+
+
+def _review_view(rows: int = 3) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "event": range(rows),
+            "on_table": ["lead (trick 1)"] * rows,
+            "actions": [13] * rows,
+            "taken": ["AD"] * rows,
+            "best": ["9S (or TS)"] * rows,
+            "verdict": ["worse"] * rows,
+            "dd_taken": [1] * rows,
+            "dd_best": [1] * rows,
+            "tricks_taken": [2.828] * rows,
+            "tricks_best": [3.578] * rows,
+            "win_taken": [0.359] * rows,
+            "win_best": [0.547] * rows,
+            "score_taken": [0.094] * rows,
+            "score_best": [0.297] * rows,
+            "loss_win": [0.188] * rows,
+            "loss_win 95%": ["0.044 to 0.331"] * rows,
+            "loss_score": [0.203] * rows,
+            "loss_score 95%": ["0.078 to 0.328"] * rows,
+            "hand": ["2C 5C 7C 9C 3D 7D AD 2H 4H 7H JH QH 3S 4S 9S TS"] * rows,
+        }
+    )
+
+
+def test_a_review_table_fits_a_terminal_leaving_out_the_least_needed_columns_first():
+    view = _review_view()
+    wide = max(map(len, review_text(view).splitlines()))
+    same, out, fits = fit_review_columns(view, wide, "loss_win")  # wide enough already: nothing changes
+    assert same is view and out == [] and fits
+    for width in (160, 120, 100):
+        narrow, out, fits = fit_review_columns(view, width, "loss_win")
+        assert fits and max(map(len, review_text(narrow).splitlines())) <= width
+        assert out and set(out) | set(narrow.columns) == set(view.columns) and not set(out) & set(narrow.columns)
+        # the columns left keep their order, and the decisions, verdicts, double-dummy tricks and the loss the
+        # verdicts go by always stay
+        assert list(narrow.columns) == [c for c in view.columns if c in narrow.columns]
+        assert {"event", "taken", "best", "verdict", "dd_taken", "dd_best", "loss_score"} <= set(narrow.columns)
+        assert "hand" in out  # the first to go
+    # the loss the verdicts do not go by goes last, after every group of REVIEW_FIT_ORDER
+    narrow, out, fits = fit_review_columns(view, 60, "loss_win")
+    assert not fits and "loss_win" in out and "loss_score" in narrow.columns
+    assert all(c in out for group in REVIEW_FIT_ORDER for c in group if c in view.columns)
+    # an empty review: nothing to fit
+    empty = view.iloc[:0]
+    assert fit_review_columns(empty, 60, "loss_win") == (empty, [], True)

@@ -216,13 +216,17 @@ def _is_json_text(path: str) -> bool:
 def say_unseen(result, spec: KernelSpec) -> None:
     """Where a position leaves cards unplaced (the cards played not named: they may be in any hand), the header says
     what the sampled layouts take for them (``meta["unseen"]``): a new user's answer moved from 54% to 0% once the
-    cards played were named, and nothing had said what was assumed. ``spec.describe``: ``unseen_cards`` (the cards
-    the position does not place) and ``out_of_play_unknown`` (how many of them no hand holds)."""
-    spare = spec.describe.get("out_of_play_unknown", 0)
-    if spare > 0:
+    cards played were named, and nothing had said what was assumed. ``spec.notes``: ``unseen_cards`` (the cards the
+    position does not place), ``left_over`` (how many of them no hand holds) and ``undealt`` (of those, the cards
+    the deal leaves out: Zheng Shangyou's 3 players with 52 cards deal 51, so one card is in no hand from the
+    start). Nothing is said where every card left over is one the deal leaves out."""
+    notes = spec.notes
+    spare, undealt = notes.get("left_over", 0), notes.get("undealt", 0)
+    if spare > undealt:
+        never = f" ({undealt} of them never dealt)" if undealt else ""
         result.meta["unseen"] = (
-            f"the other hands are drawn from the {spec.describe['unseen_cards']} cards the position does not place "
-            f"(not in --hand, on the table, --played or --known); the {spare} left over are taken to be out of play, "
+            f"the other hands are drawn from the {notes['unseen_cards']} cards the position does not place (not in "
+            f"--hand, on the table, --played or --known); the {spare} left over{never} are taken to be out of play, "
             f"any {spare} of them on each layout: --played names the cards played where you know them"
         )
 
@@ -235,6 +239,7 @@ def advisor_spec(
     *,
     on: str = "win",
     chunk_size: int | None = None,
+    notes: dict | None = None,
     **describe: Any,
 ) -> KernelSpec:
     """The kernel spec of an advisor run: ``actions`` named as the table shows them, the count row of
@@ -252,6 +257,7 @@ def advisor_spec(
         precision_measures=(on, f"diff_{on}"),
         precision_done=partial(precision_done, measure=f"diff_{on}"),
         chunk_size=chunk_size,
+        notes=notes or {},
     )
 
 

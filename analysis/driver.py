@@ -119,6 +119,9 @@ class KernelSpec:
     #: where the spec does not say: a requested measure missing from the zero-count table is then looked for in
     #: a small run's table (compiling the kernel first), which a spec that names them spares a mistyped name
     counted_measures: tuple[str, ...] | None = None
+    #: figures about the run for its words (an advisor's count of the cards a position does not place), which
+    #: the args already fix: not in the fingerprint, so that a checkpoint does not depend on how a run is described
+    notes: dict = field(default_factory=dict, compare=False)
 
     def fingerprint(self) -> str:
         h = hashlib.sha256()

@@ -464,7 +464,14 @@ class Result:
             # the measure a verdict goes by: diff_<ranked>, or one a game names (Bisko-Bobo's "difference")
             paired = self.meta.get("verdict_by") or f"diff_{ranked}"
             fitted_out: list[str] = []
-            while wide is not None and width and max(map(len, text_columns(wide).splitlines())) > width:
+            # only where the table is ranked by a measure it shows (an advisor's): that measure and its paired
+            # difference stay, the others may go
+            while (
+                wide is not None
+                and width
+                and ranked in shown
+                and max(map(len, text_columns(wide).splitlines())) > width
+            ):
                 spare = [m for m in shown if m not in (ranked, paired)]
                 if not spare:
                     break
@@ -496,7 +503,7 @@ class Result:
                     f"(a verdict goes by the paired difference, {where}: every action is played on the same "
                     f"{samples}, so one can be clearly worse while the {ranked} intervals overlap)"
                 )
-            others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown]
+            others = [m for m in dict.fromkeys(self.table["measure"]) if m not in shown and m not in fitted_out]
             if others:
                 notes.append(
                     f"(more in the full table: --all, or --measure NAME for {', '.join(others)}; "

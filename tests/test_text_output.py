@@ -82,3 +82,43 @@ def test_a_review_table_fits_a_terminal_leaving_out_the_least_needed_columns_fir
     # an empty review: nothing to fit
     empty = view.iloc[:0]
     assert fit_review_columns(empty, 60, "loss_win") == (empty, [], True)
+
+
+def test_the_header_says_what_the_layouts_take_for_cards_the_position_does_not_place():
+    """An answer moved from 54% to 0% once a new user named the cards played: where the position leaves cards
+    unplaced, the header says so; not where the only card left over is one the deal never deals (Zheng Shangyou's
+    3 players with 52 cards deal 51). The counts are notes, not the run's fingerprint (a checkpoint's identity)."""
+    from analysis.advisor import say_unseen
+    from analysis.games import zheng_shangyou_odds as zo
+    from analysis.tables import Result
+
+    hand = "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2D 3C 4C 5C 6C"
+    said = []
+    for left in (["1=17", "2=17"], ["1=10", "2=17"]):
+        spec = zo.odds_spec(players=3, variants={"deck": "3p_52"}, hand=hand, cards_left=left)
+        res = Result(pd.DataFrame())
+        say_unseen(res, spec)
+        said.append(res.meta.get("unseen"))
+        assert "unseen_cards" not in spec.describe and spec.notes["undealt"] == 1
+    assert said[0] is None
+    assert said[1].startswith("the other hands are drawn from the 35 cards the position does not place")
+    assert "the 8 left over (1 of them never dealt) are taken to be out of play" in said[1]
+    header = "\n".join(Result(pd.DataFrame(), meta={"game": "zheng-shangyou", "unseen": said[1]}).header_lines())
+    assert "unseen cards: the other hands are drawn" in header
+
+
+def test_a_table_ranked_by_no_measure_keeps_its_measures_on_a_narrow_terminal():
+    """Fitting an advisor's table to a terminal drops only measures beside the one it is ranked by: a table that
+    names none (Bisko-Bobo's swap) is left whole (it had come out as pandas' "Empty DataFrame")."""
+    from analysis.tables import Result
+
+    rows = [
+        {"measure": m, "seat": 0, "action": a, "verdict": v, "trials": 100, "estimate": e, "std_error": 0.01,
+         "ci_low": e - 0.02, "ci_high": e + 0.02}
+        for m in ("win", "diff_win")
+        for a, v, e in (("swap with seat 1", "best", 0.3), ("do not swap", "worse", 0.25))
+    ]  # fmt: skip
+    res = Result(pd.DataFrame(rows), meta={"game": "bisko-bobo"}, headline=("win", "diff_win"))
+    out = res.to_text(width=60)
+    assert "Empty DataFrame" not in out and "left out to fit" not in out
+    assert "swap with seat 1" in out and "diff_win" in out

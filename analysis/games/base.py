@@ -327,7 +327,8 @@ class Game:
             )
 
     def simulate_verdict(self, result: Result) -> str | None:
-        """A line in words after ``simulate``'s table, where its answer is one figure (none by default)."""
+        """A line in words above ``simulate``'s table (the answer first), where its answer is one figure (none by
+        default)."""
         return None
 
     def tabulate(self, counts, trials: int, spec: KernelSpec) -> pd.DataFrame:

@@ -388,7 +388,7 @@ def state_spec(
         names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mine), decision=decision,
         has_last=False, rank_by="score", chunk_size=SEARCH_CHUNK if searches(strat) else None,
-        unseen_cards=len(pool), out_of_play_unknown=len(pool) - need,
+        notes={"unseen_cards": len(pool), "left_over": len(pool) - need},
         **({"passed": cards_of(DECK.mask(passed))} if passed else {}),
         **({"received": cards_of(DECK.mask(received))} if received else {}),
     )  # fmt: skip

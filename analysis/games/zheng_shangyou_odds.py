@@ -220,7 +220,8 @@ def odds_spec(
         GAME, "kernels.zheng_shangyou:" + ("advise_full_chunks" if needs_full(strat) else "advise_chunks"), args, names,
         on=on, rank_by=on, players=P, variants=full, strategies=models, seat=seat, hand=cards_of(*mine),
         winner=finished[0] if finished else None, settled=settled, chunk_size=chunk_for(strat),
-        unseen_cards=len(pool_arr), out_of_play_unknown=len(pool_arr) - int(need.sum()),
+        notes={"unseen_cards": len(pool_arr), "left_over": len(pool_arr) - int(need.sum()),
+               "undealt": len(deck) - int(n_deal)},
     )  # fmt: skip
 
 

@@ -466,7 +466,8 @@ def worked_position(runs: dict) -> Section:
             f"{pos['hand']}. Every legal lead on the same sampled layouts of the unseen cards, each hand played on "
             "by planning players (positions.md); net_points is the team's points minus the other team's this hand "
             "(BI-8), diff_points the paired difference to the best, ahead the chance that the team scores more "
-            f"this hand ({res.meta['trials']:,} layouts).\n\n{res.meta['answer']}"
+            f"this hand ({res.meta['trials']:,} layouts). The cards played are not named: "
+            f"{res.meta.get('unseen', 'every card is placed')}.\n\n{res.meta['answer']}"
         ),
         table,
         [draw],

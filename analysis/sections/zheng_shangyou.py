@@ -676,7 +676,8 @@ def worked_position(runs: dict) -> Section:
             f"--cards-left 3=7 --current 5S --by 3 --precision 0.01 --seed {runs['seed'] + 6}`: seat 0 holds {pos['hand']}, seat 3 led "
             "the 5 of spades. Every legal play and the pass on the same sampled layouts of the unseen cards, each "
             "game played on by greedy players (positions.md); diff_win is the paired difference to the best "
-            f"({res.meta['trials']:,} layouts).\n\n{res.meta['answer']}"
+            f"({res.meta['trials']:,} layouts). The cards played are not named: "
+            f"{res.meta.get('unseen', 'every card is placed')}.\n\n{res.meta['answer']}"
         ),
         table,
         [draw],

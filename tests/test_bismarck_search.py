@@ -84,7 +84,7 @@ def test_a_card_on_the_table_separates_two_of_ours(round_no, want, explore):
     cand = np.zeros(16, dtype=np.int64)
     assert K.candidate_cards(_mask([54, 56]), _mask([54, 56]), unseen | _mask([51, 55]), cand) == 2
     got = K.search_card(
-        0, hands, 1, row, 2, -1, round_no == 4, False, unseen, np.zeros(4, dtype=np.int64), np.uint64(0),
+        0, hands, 1, row, 2, -1, round_no == 4, 0, unseen, np.zeros(4, dtype=np.int64), np.uint64(0),
         np.uint64(0), 0, played, 0, round_no - 1, 0, bm.variant_array({}), 20, explore, st, np.zeros((5, 17, 17)),
         np.zeros(2, dtype=np.uint64),
     )  # fmt: skip
@@ -116,7 +116,7 @@ def test_the_card_does_not_depend_on_the_hidden_hands(explore):
                 r[: len(row)] = row
                 cards.append(K.search_card(
                     p, np.array([_mask(x) for x in h] + [0], dtype=np.uint64), leader, r, len(row), trump,
-                    round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64), _mask(known_out),
+                    round_no == 4, 0, unseen, np.array(voids + [0], dtype=np.int64), _mask(known_out),
                     np.uint64(0), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv, 30, explore, st,
                     np.zeros((5, 17, 17)), np.zeros(2, dtype=np.uint64),
                 ))  # fmt: skip
@@ -139,7 +139,7 @@ def test_rollouts_match_the_reference_hand(round_no):
         r = np.zeros(4, dtype=np.int64)
         r[: len(row)] = row
         got = _rollout(
-            h, p, leader, r, len(row), c, trump, round_no == 4, False, _mask(played | known_out), np.uint64(0),
+            h, p, leader, r, len(row), c, trump, round_no == 4, 0, _mask(played | known_out), np.uint64(0),
             dealer, FULL,
         )  # fmt: skip
         assert got == want[p] - tricks[p]
@@ -196,7 +196,7 @@ def test_the_kernel_chooses_the_reference_card_on_the_same_layouts(round_no, c, 
         r = np.zeros(4, dtype=np.int64)
         r[: len(row)] = row
         got = K.search_card(
-            p, h, leader, r, len(row), trump, round_no == 4, False, unseen, np.array(voids + [0], dtype=np.int64),
+            p, h, leader, r, len(row), trump, round_no == 4, 0, unseen, np.array(voids + [0], dtype=np.int64),
             _mask(known_out), _mask(discards), dealer, _mask(played), tricks[p], round_no - 1, (p - dealer) % 3, bv,
             40, -1 if c is None else round(c * 1000), st, ways, scratch,
         )  # fmt: skip

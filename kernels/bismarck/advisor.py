@@ -200,7 +200,10 @@ def _make_advisor(solvers, dd_only=False):
             if model == M_DD_EACH_LAYOUT:
                 work = np.zeros(4, dtype=np.int64)
                 maxteam = me if rtype != 3 else 7 ^ me
-                return dd.solve(hands, 3, trump, bv[V_MUST_TRUMP], leader, work, 0, maxteam, me, ttk, ttg, bufs)
+                # np.int64(0), not 0: a literal compiles the solver's search once more for Literal[int](0) (12 s)
+                return dd.solve(
+                    hands, 3, trump, bv[V_MUST_TRUMP], leader, work, np.int64(0), maxteam, me, ttk, ttg, bufs
+                )
         for s in range(3):
             rec[s, H_TRICKS] = 0
             rng.seed_state(st_plays[s], key0, key1, np.uint64(t), np.uint64(stream + s))

@@ -24,7 +24,9 @@ def legal_for(bv):
 @jit
 def _one_hand(strat, key0, trial, starter, bv):
     """One hand (with the pass) from trial ``trial``'s deal and draws: (dealt hands, points, points, rec)."""
-    return _one_hand_in_game(strat, key0, trial, starter, bv, True, 0, 0, 1 << 40)
+    # typed values, not literals: literals compiled _one_hand_in_game and the play loop once more for them
+    zero = np.int64(0)
+    return _one_hand_in_game(strat, key0, trial, starter, bv, np.bool_(True), zero, zero, np.int64(1 << 40))
 
 
 @pytest.mark.parametrize(

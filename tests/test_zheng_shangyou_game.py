@@ -290,10 +290,14 @@ def _most_leads(P, deck, n_deal, zv, n):
     scratch = K.make_scratch()
     most = 0
     d = deck.copy()
+    # np.int64 zeros and a copy by a loop: literal zeros compiled moves_into and deal_hands once more for
+    # Literal[int](0), and a slice assignment compiles numba's shape-mismatch message (12.9 s in all, cold)
+    zero = np.int64(0)
     for t in range(n):
         rng.seed_state(st, np.uint64(5), np.uint64(0), np.uint64(t), np.uint64(0))
-        d[:] = deck
-        K.deal_hands(st, P, 0, d, hands, counts, n_deal)
+        for i in range(len(deck)):
+            d[i] = deck[i]
+        K.deal_hands(st, P, zero, d, hands, counts, n_deal)
         for s in range(P):
-            most = max(most, K.moves_into(hands[s, 0], hands[s, 1], 0, 0, 0, out, scratch, zv, 0))
+            most = max(most, K.moves_into(hands[s, 0], hands[s, 1], zero, zero, zero, out, scratch, zv, zero))
     return most

@@ -491,9 +491,15 @@ class Result:
                     "or json shows every one)"
                 )
             if fitted_out:
+                still = wide is not None and max(map(len, text_columns(wide).splitlines())) > (width or 0)
+                why = (
+                    f"for the terminal's width (the table is still wider than its {width} columns)"
+                    if still
+                    else ("to fit the terminal's width")
+                )
                 notes.append(
-                    f"({and_list(fitted_out)} left out to fit the terminal's width: a wider window, or --measure, "
-                    "shows {})".format("them" if len(fitted_out) > 1 else "it")
+                    f"({and_list(fitted_out)} left out {why}: a wider window, or --measure, shows "
+                    + ("them)" if len(fitted_out) > 1 else "it)")
                 )
             if ranked and "verdict" in self.table.columns and paired in shown and ranked in shown:
                 # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it

@@ -31,15 +31,16 @@ from .strong_field import DEFAULT_CHECKPOINT_DIR
 from .tables import (
     ADVISOR_ROWS,
     FORMATS,
-    PROSE_WIDTH,
     VERDICT_WORDS,
     Result,
-    and_list,
     blank_missing,
     header_text,
+    leave_out_to_fit,
+    left_out_note,
     measure_alias,
     precision_rule,
     prose,
+    prose_width,
     write_text_atomic,
 )
 
@@ -831,11 +832,11 @@ def emit_result(result: Result, args, game: Game | None = None) -> None:
         # as the run resolved them (driver._check_measures): a paired measure's bare name to the table's
         names = set(result.table["measure"])
         measures = list(dict.fromkeys(measure_alias(m, names) for m in measures))
-    out = getattr(args, "out", None)
     # on a terminal an advisor's table fits its width and the prose wraps to it (Result.to_text)
-    width = _terminal_width() if args.format == "table" and not out and sys.stdout.isatty() else None
-    text = render_result(result, args.format, game, full=getattr(args, "all", False), measures=measures, width=width)
-    emit(text, out)
+    text = render_result(
+        result, args.format, game, full=getattr(args, "all", False), measures=measures, width=_terminal_width(args)
+    )
+    emit(text, getattr(args, "out", None))
 
 
 def render_result(
@@ -862,7 +863,7 @@ def render_result(
         if isinstance(per, int) and per > 1 and "trials" in result.meta:
             result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"
     text = result.render(fmt, full=full, measures=measures, width=width)
-    wrap = min(width, PROSE_WIDTH) if width else PROSE_WIDTH
+    wrap = prose_width(width)
     # the answer first: the advisor's (positions.md), a comparison's verdict (under the table and its notes it was
     # missed); the table and its header below say how it was measured
     for key in ("verdict", "answer"):
@@ -1227,41 +1228,27 @@ REVIEW_FIT_ORDER = (
 )
 
 
-def _terminal_width() -> int:
-    """The terminal's width in characters (``COLUMNS`` where set), at least 60."""
+def _terminal_width(args) -> int | None:
+    """The terminal's width in characters (``COLUMNS`` where set, at least 60) where table output goes to one (not
+    to --out, not --all's every column); else None: a file or a pipe gets the whole view."""
     import shutil
 
-    return max(60, shutil.get_terminal_size().columns)
+    if getattr(args, "format", "table") != "table" or getattr(args, "out", None) or getattr(args, "all", False):
+        return None
+    return max(60, shutil.get_terminal_size().columns) if sys.stdout.isatty() else None
 
 
 def fit_review_columns(view, width: int, secondary: str) -> tuple[Any, list[str], bool]:
-    """The review's text view narrowed to ``width`` characters where it is wider, by leaving out columns in
-    :data:`REVIEW_FIT_ORDER` and then the loss the verdicts do not go by (``secondary``: ``loss_win`` or
-    ``loss_score``; the summary above the table still quotes it): a review table ran to 180-250 characters and
-    wrapped into an unreadable block on a terminal. A group left out early is put back where room is left once a
-    later one is out. Returns the view, the columns left out and whether it now fits (where it does not, the
-    columns stay out: a narrower table wraps less)."""
-    full = view
-
-    def fits(v) -> bool:
-        return max(map(len, review_text(v).splitlines()), default=0) <= width
-
-    if not len(view) or fits(view):
+    """The review's text view narrowed to ``width`` characters where it is wider (a review table ran to 180-250
+    characters and wrapped into an unreadable block on a terminal), by :func:`~analysis.tables.leave_out_to_fit`
+    over :data:`REVIEW_FIT_ORDER` and then the loss the verdicts do not go by (``secondary``: ``loss_win`` or
+    ``loss_score``; the summary above the table still quotes it). Returns the view, the columns left out and
+    whether it now fits."""
+    if not len(view):
         return view, [], True
-    dropped: list[list[str]] = []
-    for group in (*REVIEW_FIT_ORDER, (secondary,)):
-        cols = [c for c in group if c in view.columns]
-        if cols:
-            view = view.drop(columns=cols)
-            dropped.append(cols)
-        if fits(view):
-            break
-    # the most needed first: a group left out before the last one may fit again beside what is left
-    for cols in reversed(dropped[:-1]):
-        wider = full[[c for c in full.columns if c in view.columns or c in cols]]
-        if fits(wider):
-            view = wider
-    return view, [c for c in full.columns if c not in view.columns], fits(view)
+    groups = [[c for c in g if c in view.columns] for g in (*REVIEW_FIT_ORDER, (secondary,))]
+    out, fits = leave_out_to_fit([g for g in groups if g], width, lambda out: review_text(view.drop(columns=out)))
+    return (view.drop(columns=out) if out else view), [c for c in view.columns if c in out], fits
 
 
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
@@ -1335,9 +1322,8 @@ def _cmd_review(game: Game, args) -> None:
     if args.format == "table":
         # the summary is one sentence (json keeps it on one line); the table wraps it as a paragraph
         # on a terminal the table is fitted to its width (fit_review_columns), and the prose wraps to it
-        terminal = not args.all and not args.out and sys.stdout.isatty()
-        width = _terminal_width() if terminal else PROSE_WIDTH
-        wrap = min(width, PROSE_WIDTH)
+        width = _terminal_width(args)
+        wrap = prose_width(width)
         text = prose(result.meta["summary"], width=wrap) + "\n" + header_text(result.header_lines(), wrap) + "\n"
         with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
         if args.all:
@@ -1352,24 +1338,13 @@ def _cmd_review(game: Game, args) -> None:
                     view, result.meta.get("seat") is not None, result.meta.get("repeats_win", [])
                 )
             view = blank_missing(view)
-            left_out: list[str] = []
-            fitted = True
-            if terminal:
+            note = ""
+            if width:
                 secondary = "loss_win" if result.meta.get("verdict_measure") == "score" else "loss_score"
                 view, left_out, fitted = fit_review_columns(view, width, secondary)
-            shown = review_text(view)
-            text += (shown if len(result.table) else "(no decisions)") + "\n"
-            if left_out:
-                why = (
-                    "to fit the terminal's width"
-                    if fitted
-                    else f"for the terminal's width (the table is still wider than its {width} columns)"
-                )
-                tail = (
-                    f"({and_list(left_out)} left out {why}: a wider window or --all shows them, --format csv or "
-                    "json every column)"
-                )
-                text += prose(tail, width=min(width, PROSE_WIDTH)) + "\n"
+                shows = "a wider window or --all shows them, --format csv or json every column"
+                note = prose(left_out_note(left_out, fitted, width, shows), width=wrap) + "\n" if left_out else ""
+            text += (review_text(view) if len(result.table) else "(no decisions)") + "\n" + note
         emit(text, args.out)
     else:
         emit_result(result, args)

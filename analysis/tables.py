@@ -305,6 +305,47 @@ def prose(text: str, indent: str = "", width: int = PROSE_WIDTH) -> str:
     return "\n".join(line if len(line) <= width else one(line) for line in text.split("\n"))
 
 
+def prose_width(width: int | None) -> int:
+    """The width prose wraps to: a terminal's (``width``) where narrower than :data:`PROSE_WIDTH`."""
+    return min(width, PROSE_WIDTH) if width else PROSE_WIDTH
+
+
+def text_width(text: str) -> int:
+    """The longest line of ``text``, in characters."""
+    return max(map(len, text.splitlines()), default=0)
+
+
+def leave_out_to_fit(groups: list[list[str]], width: int, text_of) -> tuple[list[str], bool]:
+    """Which columns (or measures) a table leaves out to fit ``width`` characters (a terminal's): ``groups`` in the
+    order they go, the least needed first; ``text_of(left_out)`` the table's text without those. Groups go one by
+    one until it fits; then a group that went before the last one comes back where it fits beside what is left
+    (a narrow one left out early, once a wide one is out). Returns the names left out and whether the table fits
+    (where it does not, they stay out: a narrower table wraps less)."""
+    out: list[str] = []
+    dropped: list[list[str]] = []
+    for group in groups:
+        if text_width(text_of(out)) <= width:
+            break
+        out += group
+        dropped.append(group)
+    for group in reversed(dropped[:-1]):  # the most needed first
+        back = [x for x in out if x not in group]
+        if text_width(text_of(back)) <= width:
+            out = back
+    return out, text_width(text_of(out)) <= width
+
+
+def left_out_note(left_out: list[str], fits: bool, width: int, shows: str) -> str:
+    """The line under a table fitted to a terminal: what it left out, whether it fits now, and what ``shows`` the
+    rest."""
+    why = (
+        "to fit the terminal's width"
+        if fits
+        else f"for the terminal's width (the table is still wider than its {width} columns)"
+    )
+    return f"({and_list(left_out)} left out {why}: {shows})"
+
+
 def and_list(words: list[str]) -> str:
     """ "a", "a and b", "a, b and c"."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -466,21 +507,22 @@ class Result:
             # the measure a verdict goes by: diff_<ranked>, or one a game names (Bisko-Bobo's "difference")
             paired = self.meta.get("verdict_by") or f"diff_{ranked}"
             fitted_out: list[str] = []
-            # only where the table is ranked by a measure it shows (an advisor's): that measure and its paired
-            # difference stay, the others may go
-            while (
-                wide is not None
-                and width
-                and ranked in shown
-                and max(map(len, text_columns(wide).splitlines())) > width
-            ):
-                spare = [m for m in shown if m not in (ranked, paired)]
-                if not spare:
-                    break
-                fitted_out.insert(0, spare[-1])
-                shown.remove(spare[-1])
-                narrower = advisor_wide(table, shown, self.meta)
-                wide = None if narrower is None else narrower.drop(columns="seat", errors="ignore")
+            fits = True
+            # on a terminal, only where the table is ranked by a measure it shows (an advisor's): that measure and its
+            # paired difference stay, the others may go, the last first
+            if wide is not None and width and ranked in shown:
+
+                def wide_text(out: list[str]) -> str:
+                    t = advisor_wide(table, [m for m in shown if m not in out], self.meta)
+                    return "" if t is None else text_columns(t.drop(columns="seat", errors="ignore"))
+
+                spare = [[m] for m in reversed(shown) if m not in (ranked, paired)]
+                fitted_out, fits = leave_out_to_fit(spare, width, wide_text)
+                if fitted_out:
+                    fitted_out = [m for m in shown if m in fitted_out]  # named in the headline's order
+                    shown = [m for m in shown if m not in fitted_out]
+                    narrower = advisor_wide(table, shown, self.meta)
+                    wide = None if narrower is None else narrower.drop(columns="seat", errors="ignore")
             body = (
                 text_columns(wide)
                 if wide is not None
@@ -492,17 +534,9 @@ class Result:
                     f"({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "
                     "or json shows every one)"
                 )
-            if fitted_out:
-                still = wide is not None and max(map(len, text_columns(wide).splitlines())) > (width or 0)
-                why = (
-                    f"for the terminal's width (the table is still wider than its {width} columns)"
-                    if still
-                    else ("to fit the terminal's width")
-                )
-                notes.append(
-                    f"({and_list(fitted_out)} left out {why}: a wider window, or --measure, shows "
-                    + ("them)" if len(fitted_out) > 1 else "it)")
-                )
+            if fitted_out and width:
+                them = "them" if len(fitted_out) > 1 else "it"
+                notes.append(left_out_note(fitted_out, fits, width, f"a wider window, or --measure, shows {them}"))
             if ranked and "verdict" in self.table.columns and paired in shown and ranked in shown:
                 # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it
                 where = f"the {paired} column" if wide is not None else f"the {paired} rows"
@@ -517,7 +551,7 @@ class Result:
                     f"(more in the full table: --all, or --measure NAME for {', '.join(others)}; "
                     "--format csv or json for every column)"
                 )
-            wrap = min(width, PROSE_WIDTH) if width else PROSE_WIDTH
+            wrap = prose_width(width)
             tail = "".join("\n" + prose(x, width=wrap) for x in notes)
             return header_text(lines, wrap) + "\n" + body + tail + "\n"
 

@@ -122,3 +122,22 @@ def test_a_table_ranked_by_no_measure_keeps_its_measures_on_a_narrow_terminal():
     out = res.to_text(width=60)
     assert "Empty DataFrame" not in out and "left out to fit" not in out
     assert "swap with seat 1" in out and "diff_win" in out
+
+
+def test_leave_out_to_fit_goes_in_order_and_puts_back_a_narrow_group_where_it_fits():
+    """The shared rule of the advisor's and the review's fitting: groups go least needed first until the text fits;
+    a group that went before the last one comes back where it fits beside what is left."""
+    from analysis.tables import leave_out_to_fit
+
+    widths = {"a": 10, "b": 40, "c": 5}  # each group's share of the width; the rest of the table is 50
+
+    def text_of(out):
+        return "x" * (50 + sum(w for k, w in widths.items() if k not in out))
+
+    assert leave_out_to_fit([["a"], ["b"], ["c"]], 200, text_of) == ([], True)
+    # 105 wide: "a" goes (95), then "b" (55): fits at 60; "a" comes back? 65 > 60: no
+    assert leave_out_to_fit([["a"], ["b"], ["c"]], 60, text_of) == (["a", "b"], True)
+    # at 65 "a" comes back beside what is left once "b" is out
+    assert leave_out_to_fit([["a"], ["b"], ["c"]], 65, text_of) == (["b"], True)
+    # too narrow for anything: every group out, and it says so
+    assert leave_out_to_fit([["a"], ["b"], ["c"]], 40, text_of) == (["a", "b", "c"], False)

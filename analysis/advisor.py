@@ -231,6 +231,12 @@ def say_unseen(result, spec: KernelSpec) -> None:
         )
 
 
+def unseen_sentence(meta: dict) -> str:
+    """A report's sentence on what an advisor's layouts took for the unplaced cards (:func:`say_unseen`), or "" where
+    the position places every card."""
+    return f" The cards played are not named: {meta['unseen']}." if meta.get("unseen") else ""
+
+
 def advisor_spec(
     game: str,
     kernel: str,

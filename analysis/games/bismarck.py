@@ -518,7 +518,7 @@ def _solve_setup(deal: str, hands: str, trump: str, leader: int, player: int | N
     if goal not in ("max", "min"):
         raise CardlabError(f"bad --goal {goal!r}; accepted: max, min")
     h = _parse_hands(hands, seats, played, leader)
-    most = max(bin(int(h[s])).count("1") for s in range(seats))
+    most = max(int(h[s]).bit_count() for s in range(seats))
     if seats == 3 and goal == "min" and most > MISERE_DD_CARDS:
         # the two others pushing tricks on the seat (the misere, BM-5): no quick-trick bound cuts that search, and a
         # solve of 16 cards a hand runs for many minutes without a word (Ctrl-C is only seen when it returns)

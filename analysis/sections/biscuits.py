@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..advisor import unseen_sentence
 from ..report import Section
 from ..stats import difference_half_width
 
@@ -462,12 +463,11 @@ def worked_position(runs: dict) -> Section:
     return Section(
         "A worked position: what should N lead?",
         (
-            f'`cardlab odds biscuits --hand "{pos["hand"]}" {left} --precision 0.1 --seed {runs["seed"] + 6}`: N (seat 0) is on lead with '
+            f'`cardlab odds biscuits --hand "{pos["hand"]}" {left} --precision 0.1 --seed {res.meta["seed"]}`: N (seat 0) is on lead with '
             f"{pos['hand']}. Every legal lead on the same sampled layouts of the unseen cards, each hand played on "
             "by planning players (positions.md); net_points is the team's points minus the other team's this hand "
             "(BI-8), diff_points the paired difference to the best, ahead the chance that the team scores more "
-            f"this hand ({res.meta['trials']:,} layouts). The cards played are not named: "
-            f"{res.meta.get('unseen', 'every card is placed')}.\n\n{res.meta['answer']}"
+            f"this hand ({res.meta['trials']:,} layouts).{unseen_sentence(res.meta)}\n\n{res.meta['answer']}"
         ),
         table,
         [draw],
@@ -485,7 +485,7 @@ def reviewed_hand(runs: dict) -> Section:
         f"A reviewed hand: seat {REVIEWED_SEAT} of the example record",
         (
             f"`cardlab review biscuits seeds/records/biscuits-example.json --seat {REVIEWED_SEAT} "
-            f"--seed {runs['seed'] + 7}` (the record is "
+            f"--seed {res.meta['seed']}` (the record is "
             f"`cardlab record biscuits --seed {REVIEWED_SEED} --strategy planning`): each decision (the partner "
             "pass, plays, exchanges, handovers) judged on what the seat knew then, each paired difference run to "
             "±0.25 points or until it is clear of zero (so a clear one may be wider). loss_score is the best "

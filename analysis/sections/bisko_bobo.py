@@ -646,7 +646,7 @@ def reviewed_deal(runs: dict) -> Section:
         "A reviewed deal: the example record",
         (
             f"`cardlab review bisko-bobo seeds/records/{REVIEWED_RECORD} --precision "
-            f"{res.meta['precision_target']:g} --seed {runs['seed'] + 5}` (the record is `cardlab record bisko-bobo "
+            f"{res.meta['precision_target']:g} --seed {res.meta['seed']}` (the record is `cardlab record bisko-bobo "
             "--seed 7`: 4 heuristic players): every free decision judged on what its seat saw then, every action on "
             "the same sampled deals, the record's heuristic players as models. win_taken and win_best are the "
             "seat's win share of the deal with the action taken and with the best; loss_win their difference "

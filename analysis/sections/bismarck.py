@@ -83,16 +83,18 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     # the seeds and sizes of the runs the sections name (one place, so the text cannot drift from the runs)
     fairness_seed, swedish_seed = seed + 20, seed + 40
     hands_trials, fairness_trials = n(100_000), n(6_000)
+    hands_seeds = {rnd: seed + rnd for rnd in range(1, 5)}
     hands = {
         rnd: run(
             B.simulation_spec(unit="hand", round=rnd, strategies=["heuristic"]),
             trials=hands_trials,
-            seed=seed + rnd,
+            seed=hands_seeds[rnd],
             progress=progress,
         ).table
         for rnd in range(1, 5)
     }
-    games = run(B.simulation_spec(strategies=["heuristic"]), trials=n(20_000), seed=seed + 10, progress=progress)
+    games_seed = seed + 10
+    games = run(B.simulation_spec(strategies=["heuristic"]), trials=n(20_000), seed=games_seed, progress=progress)
     fairness = [
         (
             label,
@@ -148,6 +150,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
     return {
         "seed": seed,
         "hands_trials": hands_trials,
+        "hands_seeds": hands_seeds,
         "fairness_trials": fairness_trials,
         "fairness_seed": fairness_seed,
         "swedish_seed": swedish_seed,
@@ -157,6 +160,7 @@ def runs(scale: float = 1.0, seed: int = 2026, progress: bool = True) -> dict:
         "review": review,
         "hands": hands,
         "games": games.table,
+        "games_seed": games_seed,
         "fairness": fairness,
         "swedish": swedish,
         "compare": pd.concat(compare, ignore_index=True),
@@ -170,10 +174,10 @@ def _quota(rnd: int, role: str, variants: dict) -> str:
 
 
 def _hands_run(runs: dict) -> str:
-    """The command line that gives a round's single hands (the report's seed and size: seed + the round)."""
+    """The command line that gives a round's single hands (the report's seed and size, a seed a round)."""
     return (
-        f"`cardlab simulate bismarck --unit hand --round R --trials {runs['hands_trials']} --seed S` (round R with "
-        f"seed {runs['seed']} + R: {', '.join(str(runs['seed'] + r) for r in range(1, 5))})"
+        f"`cardlab simulate bismarck --unit hand --round R --trials {runs['hands_trials']} --seed S` (S by round: "
+        f"{', '.join(f'{r}: {s}' for r, s in runs['hands_seeds'].items())})"
     )
 
 
@@ -363,7 +367,7 @@ def games(runs: dict) -> Section:
             "sole highest total; game_shared_first = tied for the highest total. The figure is the final totals' "
             "distribution (the final_total rows of the same command's csv or json). "
             f"{_seat_spread(gsum)}The same games: "
-            f"`cardlab simulate bismarck --trials {int(gsum.trials.iloc[0])} --seed {runs['seed'] + 10}`."
+            f"`cardlab simulate bismarck --trials {int(gsum.trials.iloc[0])} --seed {runs['games_seed']}`."
         ),
         gsum[["measure", "seat", "trials", "estimate", "ci_low", "ci_high"]],
         [draw],
@@ -619,7 +623,7 @@ def worked_lead(runs: dict) -> Section:
     res = runs["lead"]
     cmd = (
         f'`cardlab odds bismarck --hand "{pos["hand"]}" --round 1 --dealer 2 --trials {res["pimc"].meta["trials"]} '
-        f"--seed {runs['seed'] + 50}` (and `--strategy heuristic`)"
+        f"--seed {res['pimc'].meta['seed']}` (and `--strategy heuristic`)"
     )
     return Section(
         "A worked opening lead: what should forehand lead?",
@@ -686,7 +690,7 @@ def reviewed_hand(runs: dict) -> Section:
         f"A reviewed hand: seat {REVIEWED_SEAT} of the example record",
         (
             f"`cardlab review bismarck seeds/records/{REVIEWED_RECORD} --seat {REVIEWED_SEAT} --seed "
-            f"{runs['seed'] + 52}` (the record is `cardlab record bismarck --seed 1`: heuristic players, round 1): "
+            f"{res.meta['seed']}` (the record is `cardlab record bismarck --seed 1`: heuristic players, round 1): "
             "each card judged on what the seat knew then (the record's heuristic players as models, each paired "
             "difference run to ±0.25 points of round score or until it is clear of zero), beside the seat's tricks in the hand on the actual "
             "layout, double dummy, with the card played (dd_taken) and the best card there (dd_best), the other "

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..advisor import unseen_sentence
 from ..report import Section
 from ..stats import difference_half_width, z_value
 
@@ -673,11 +674,10 @@ def worked_position(runs: dict) -> Section:
         "A worked position: what should seat 0 play?",
         (
             f'`cardlab odds zheng-shangyou --hand "{pos["hand"]}" --cards-left 1=9 --cards-left 2=11 '
-            f"--cards-left 3=7 --current 5S --by 3 --precision 0.01 --seed {runs['seed'] + 6}`: seat 0 holds {pos['hand']}, seat 3 led "
+            f"--cards-left 3=7 --current 5S --by 3 --precision 0.01 --seed {res.meta['seed']}`: seat 0 holds {pos['hand']}, seat 3 led "
             "the 5 of spades. Every legal play and the pass on the same sampled layouts of the unseen cards, each "
             "game played on by greedy players (positions.md); diff_win is the paired difference to the best "
-            f"({res.meta['trials']:,} layouts). The cards played are not named: "
-            f"{res.meta.get('unseen', 'every card is placed')}.\n\n{res.meta['answer']}"
+            f"({res.meta['trials']:,} layouts).{unseen_sentence(res.meta)}\n\n{res.meta['answer']}"
         ),
         table,
         [draw],
@@ -696,7 +696,7 @@ def reviewed_game(runs: dict) -> Section:
         f"A reviewed game: seat {REVIEWED_SEAT} of the example record",
         (
             f"`cardlab review zheng-shangyou seeds/records/zheng-shangyou-example.json --seat {REVIEWED_SEAT} "
-            f"--seed {runs['seed'] + 7}` "
+            f"--seed {res.meta['seed']}` "
             f"(the record is `cardlab record zheng-shangyou --seed {REVIEWED_SEED}`, four greedy players): each "
             "decision judged on what the seat knew then, to ±0.02 on the paired differences. win_taken is the "
             "chance to go out first with the action taken; loss_win the best action's chance minus the taken "

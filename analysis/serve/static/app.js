@@ -356,8 +356,9 @@ function showAnswer(res) {
   const models = Array.isArray(m) ? m.join(", ") : Object.entries(m).map(([k, v]) => `seat ${k} ${v}`).join(", ");
   const rankBy = meta.rank_by || "win";
   // Zheng Shangyou once the Winner is out: the lowest chance to end last is the best
-  const rankWords = rankBy === "last" ? "the chance to end last (the lower the better)" : rankBy;
-  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankWords}; "worse" is clearly worse than the best in ${rankBy === "last" ? "the chance to end last" : rankBy} (95%), "uncertain" not separated from it, "equal" the same as the best on every layout.`;
+  const rankNoun = rankBy === "last" ? "the chance to end last" : rankBy;
+  const lower = rankBy === "last" ? " (the lower the better)" : "";
+  let line = `${Number(meta.trials).toLocaleString("en")} sampled layouts, every action on each; seed ${meta.seed}; the rest played by: ${models}. Ranked by ${rankNoun}${lower}; "worse" is clearly worse than the best in ${rankNoun} (95%), "uncertain" not separated from it, "equal" the same as the best on every layout.`;
   if (meta.quota) {
     line += ` Quota: ${meta.quota}.`;
   }

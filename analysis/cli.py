@@ -18,7 +18,7 @@ import math
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import cast
 
 from . import __version__, compile_ahead, driver
 from . import games as registry
@@ -33,11 +33,8 @@ from .tables import (
     FORMATS,
     VERDICT_WORDS,
     Result,
-    blank_missing,
-    header_text,
-    leave_out_to_fit,
-    left_out_note,
     measure_alias,
+    note,
     precision_rule,
     prose,
     prose_width,
@@ -942,7 +939,9 @@ def _cmd_games(args) -> None:
         for k, doc in g["strategies"].items():
             mark = " (default)" if k == g["default_strategy"] else ""
             parts.append(f"    {k}{mark}: {doc}")
-    emit("\n".join(parts) + "\n", args.out)
+    # a variant's or strategy's line wraps under its text (a description ran to 400 characters)
+    wrap = prose_width(_terminal_width(args))
+    emit("\n".join(prose(line, indent="      ", width=wrap) for line in parts) + "\n", args.out)
 
 
 def run_options(args) -> RunOptions:
@@ -979,11 +978,10 @@ def _cmd_simulate(game: Game, args) -> None:
     chunks = result.meta.get("chunks", 0)
     if spec.pooled_by_chunks and chunks < PRECISION_GROUPS and not args.quiet:
         # a --chunk-size that leaves few chunks: the pooled rows' intervals come from them (docs/intervals.md)
-        print(
-            f"cardlab: note: {chunks} chunk{'' if chunks == 1 else 's'} of {result.meta['chunk_size']:,} trials: the "
+        note(
+            f"note: {chunks} chunk{'' if chunks == 1 else 's'} of {result.meta['chunk_size']:,} trials: the "
             f"pooled rows' intervals ({result.meta['pooled_intervals']}) want {PRECISION_GROUPS} or more chunks; "
-            "leave --chunk-size out for 32",
-            file=sys.stderr,
+            "leave --chunk-size out for 32"
         )
     game.simulate_header(result)
     line = game.simulate_verdict(result)
@@ -1002,7 +1000,7 @@ def _inert_variants(game: Game, args, players, command: str, options) -> dict[st
         return {}
     inert = game.inert_variants(given, players, {**_given(args, options), "command": command})
     for name, why in inert.items():
-        print(f"cardlab: note: --variant {name}={given[name]} has no effect here: {why}", file=sys.stderr)
+        note(f"note: --variant {name}={given[name]} has no effect here: {why}")
     return inert
 
 
@@ -1030,10 +1028,9 @@ def _precision_note(result: Result, args) -> None:
             f"stopped at {widest}{f' (the rule: {rule})' if rule else ''}; the result written is that of the trials run"
         )
     if args.format != "json":
-        print(
-            f"cardlab: precision ±{meta['precision_target']:g} {held} "
-            f"({meta['trials']:,} trials, {meta['looks']} look{'' if meta['looks'] == 1 else 's'})",
-            file=sys.stderr,
+        note(
+            f"precision ±{meta['precision_target']:g} {held} "
+            f"({meta['trials']:,} trials, {meta['looks']} look{'' if meta['looks'] == 1 else 's'})"
         )
 
 
@@ -1076,7 +1073,7 @@ def _cmd_odds(game: Game, args) -> None:
     for name, why in result.meta.get("options_without_effect", {}).items():
         # a flag's, or a --position document's field
         given = f"--{name.replace('_', '-')} {position[name]}" if name in position else f"{name} in --position"
-        print(f"cardlab: note: {given} has no effect here: {why}", file=sys.stderr)
+        note(f"note: {given} has no effect here: {why}")
     emit_result(result, args, game)
     _precision_note(result, args)
 
@@ -1110,7 +1107,7 @@ def _cmd_compare_variants(game: Game, args) -> None:
     )
     for name, why in result.meta.get("variants_without_effect", {}).items():
         value = result.meta["challenger_variants"][name]
-        print(f"cardlab: note: --challenger-variant {name}={value} has no effect here: {why}", file=sys.stderr)
+        note(f"note: --challenger-variant {name}={value} has no effect here: {why}")
     emit_result(result, args, game)
 
 
@@ -1150,83 +1147,6 @@ KEY_NOTE = (
     "whether one play may follow another, and why (bombs and the other exceptions included)."
 )
 
-#: the review's table output (every column in csv and json)
-#: (the hand last: its cards beside the play on the table had read as one list; loss_score with its interval, the
-#: verdict of Biscuits and Bismarck going by the score)
-REVIEW_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
-                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "score_taken", "score_best",
-                  "sole_win_taken", "loss_win",
-                  "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high", "last_taken",
-                  "last_best", "loss_last", "loss_last_low", "loss_last_high", "hand"]  # fmt: skip
-
-
-def _three_decimals(t):
-    """The review's text view: sampled figures to 3 decimals (as its README); csv and json keep every digit."""
-    import pandas as pd
-
-    out = t.copy()
-    for c in out.columns:
-        if pd.api.types.is_float_dtype(out[c]):
-            out[c] = out[c].round(3)
-    return out
-
-
-def _intervals_in_words(t, one_seat: bool, repeats: list[str]):
-    """The review's text view: each ``X_low``, ``X_high`` pair as one column beside ``X``, "0.056 to 0.152" (two
-    bare columns of bounds had made the table some 30 characters wider and read as two more figures); the seat's
-    column left out in a review of one seat (``one_seat``: the summary opens with it); the columns a game says
-    repeat the win columns by construction (``repeats``: Bisko-Bobo's score is the win share) and its chance to win
-    outright where it equals the share in every row. csv, json and --all keep them all."""
-    import pandas as pd
-
-    from .tables import _fixed
-
-    out = t.copy()
-    if one_seat and "seat" in out:
-        out = out.drop(columns="seat")
-    drop = [c for c in repeats if c in out]
-    drop += [f"{c}_{b}" for c in repeats for b in ("low", "high") if f"{c}_{b}" in out]
-    if repeats and "sole_win_taken" in out and len(out) and out["sole_win_taken"].equals(out["win_taken"]):
-        drop.append("sole_win_taken")
-    out = out.drop(columns=drop)
-    for base in [c for c in out.columns if f"{c}_low" in out and f"{c}_high" in out]:
-        lo, hi = out.pop(f"{base}_low"), out.pop(f"{base}_high")
-        text = ["" if pd.isna(a) or pd.isna(b) else f"{_fixed(a, 3)} to {_fixed(b, 3)}" for a, b in zip(lo, hi)]
-        out.insert(out.columns.get_loc(base) + 1, f"{base} 95%", text)
-    return out
-
-
-def review_text(view) -> str:
-    """A review's table as text: every figure to 3 decimals (pandas writes a column of round values as "0.0"
-    beside "0.000"), two spaces before every column of words (a column of plays, "3D 4D 5D", beside another ran
-    together with one space between them, so a play's end was not seen)."""
-    import pandas as pd
-
-    wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}
-    fixed = {
-        c: (lambda v: "" if pd.isna(v) else f"{v:.3f}")
-        for c in view.columns
-        if pd.api.types.is_float_dtype(view[c]) and c not in wordy
-    }
-    return view.to_string(index=False, na_rep="", formatters={**fixed, **wordy})
-
-
-#: the review's text columns a terminal too narrow for the table loses first, in this order (each kept in --all,
-#: csv and json): the hand (the longest), the estimates the losses are differences of, the count of actions, then
-#: the losses' intervals (a loss reads 0 where it is not separated from the best at 95%, so the loss alone still
-#: says which decisions cost something); the decision, the actions taken and best, the verdict, the double-dummy
-#: tricks and the losses stay (the loss the verdicts do not go by is the last to go)
-REVIEW_FIT_ORDER = (
-    ("hand",),
-    ("score_taken", "score_best"),
-    ("actions",),
-    ("sole_win_taken",),
-    ("last_taken", "last_best"),
-    ("win_taken", "win_best"),
-    ("tricks_taken", "tricks_best"),
-    ("loss_win 95%", "loss_score 95%", "loss_last 95%"),
-)
-
 
 def _terminal_width(args) -> int | None:
     """The terminal's width in characters (``COLUMNS`` where set, at least 60) where table output goes to one (not
@@ -1236,19 +1156,6 @@ def _terminal_width(args) -> int | None:
     if getattr(args, "format", "table") != "table" or getattr(args, "out", None) or getattr(args, "all", False):
         return None
     return max(60, shutil.get_terminal_size().columns) if sys.stdout.isatty() else None
-
-
-def fit_review_columns(view, width: int, secondary: str) -> tuple[Any, list[str], bool]:
-    """The review's text view narrowed to ``width`` characters where it is wider (a review table ran to 180-250
-    characters and wrapped into an unreadable block on a terminal), by :func:`~analysis.tables.leave_out_to_fit`
-    over :data:`REVIEW_FIT_ORDER` and then the loss the verdicts do not go by (``secondary``: ``loss_win`` or
-    ``loss_score``; the summary above the table still quotes it). Returns the view, the columns left out and
-    whether it now fits."""
-    if not len(view):
-        return view, [], True
-    groups = [[c for c in g if c in view.columns] for g in (*REVIEW_FIT_ORDER, (secondary,))]
-    out, fits = leave_out_to_fit([g for g in groups if g], width, lambda out: review_text(view.drop(columns=out)))
-    return (view.drop(columns=out) if out else view), [c for c in view.columns if c in out], fits
 
 
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
@@ -1274,12 +1181,10 @@ def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None
             seats = dict.fromkeys(seats or ["all"], name.strip())
     slow = sorted({n for n in seats.values() if n.partition(":")[0] in game.slow_strategies})
     if slow:
-        print(
-            f"cardlab: the review's models (the record's players, --strategy over them) include {', '.join(slow)}: "
+        note(
+            f"the review's models (the record's players, --strategy over them) include {', '.join(slow)}: "
             "on every sampled layout such a player searches at every turn, which takes a while; --strategy NAME "
-            "(or SEAT=NAME) puts faster models in their place",
-            file=sys.stderr,
-            flush=True,
+            "(or SEAT=NAME) puts faster models in their place"
         )
 
 
@@ -1296,12 +1201,11 @@ def _cmd_record(game: Game, args) -> None:
     emit(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", args.out)
     if args.out and not args.quiet:
         res = doc.get("result", {})
-        print(
-            f"cardlab: wrote {args.out}: {len(doc['events'])} events"
+        note(
+            f"wrote {args.out}: {len(doc['events'])} events"
             + (f", seat {res['winner']} went out first" if "winner" in res else "")
             + (f", seat {res['first_out']} went out first" if "first_out" in res else "")
-            + (f", won by seat {' and '.join(map(str, res['winners']))}" if res.get("winners") else ""),
-            file=sys.stderr,
+            + (f", won by seat {' and '.join(map(str, res['winners']))}" if res.get("winners") else "")
         )
 
 
@@ -1320,32 +1224,9 @@ def _cmd_review(game: Game, args) -> None:
         _note_search_models(game, record, args.strategy)
     result = review_result(game, game.review(record, seat=args.seat, run=run, strategies=args.strategy))
     if args.format == "table":
-        # the summary is one sentence (json keeps it on one line); the table wraps it as a paragraph
-        # on a terminal the table is fitted to its width (fit_review_columns), and the prose wraps to it
-        width = _terminal_width(args)
-        wrap = prose_width(width)
-        text = prose(result.meta["summary"], width=wrap) + "\n" + header_text(result.header_lines(), wrap) + "\n"
-        with_cols = [c for c in REVIEW_COLUMNS if c in result.table.columns]
-        if args.all:
-            with_cols = list(result.table.columns)
-        import pandas as pd
+        from .review import as_text
 
-        with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
-            # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner went out)
-            view = _three_decimals(result.table[with_cols])
-            if not args.all:
-                view = _intervals_in_words(
-                    view, result.meta.get("seat") is not None, result.meta.get("repeats_win", [])
-                )
-            view = blank_missing(view)
-            note = ""
-            if width:
-                secondary = "loss_win" if result.meta.get("verdict_measure") == "score" else "loss_score"
-                view, left_out, fitted = fit_review_columns(view, width, secondary)
-                shows = "a wider window or --all shows them, --format csv or json every column"
-                note = prose(left_out_note(left_out, fitted, width, shows), width=wrap) + "\n" if left_out else ""
-            text += (review_text(view) if len(result.table) else "(no decisions)") + "\n" + note
-        emit(text, args.out)
+        emit(as_text(result, _terminal_width(args), args.all), args.out)
     else:
         emit_result(result, args)
     if args.report:
@@ -1359,7 +1240,7 @@ def _cmd_review(game: Game, args) -> None:
             + f" --precision {args.precision:g} --seed {args.seed}",
             "review.html",
         )  # fmt: skip
-        print(f"cardlab: wrote {folder}/README.md and review.html", file=sys.stderr)
+        note(f"wrote {folder}/README.md and review.html")
 
 
 def _cmd_serve(args) -> None:

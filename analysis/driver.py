@@ -46,7 +46,7 @@ from .checkpoint import Checkpoint, CheckpointWriteError
 from .errors import BackendFailed, CardlabError, Interrupted, SaveFailed, Terminated, accepted
 from .jackknife import GROUPS, chunk_size_for, with_pooled_intervals
 from .stats import half_width
-from .tables import Result, bare_measure, measure_alias
+from .tables import Result, bare_measure, measure_alias, note
 
 BACKENDS = ("threads", "processes", "dask")
 DEFAULT_CHUNK_SIZE = 4096
@@ -860,11 +860,9 @@ def announce_compile(game: str, say: bool = True) -> None:
     if not say or game in _announced:
         return
     _announced.add(game)
-    print(
-        f"cardlab: compiling the {game} kernels this command needs (each once: cached afterwards, though another "
-        "model or command may need kernels of its own; up to about a minute on 2 cores)",
-        file=sys.stderr,
-        flush=True,
+    note(
+        f"compiling the {game} kernels this command needs (each once: cached afterwards, though another "
+        "model or command may need kernels of its own; up to about a minute on 2 cores)"
     )
 
 
@@ -913,12 +911,10 @@ def _say_how_long(spec: KernelSpec, n_chunks: int, hw: float, precision: float, 
         return False
     when = f"about {left_s / 60:.0f} min" if left_s >= 90 else f"about {left_s:.0f} s"
     upto = "up to " if spec.precision_done is not None else ""  # the advisor may stop sooner (clear of zero)
-    print(
-        f"cardlab: ±{precision:g} needs {upto}about {need * plan.chunk_size:,} trials by the spread so far (±{hw:.2g} "
+    note(
+        f"±{precision:g} needs {upto}about {need * plan.chunk_size:,} trials by the spread so far (±{hw:.2g} "
         f"after {n_chunks * plan.chunk_size:,}): {upto}{when} more at this speed; --precision is in the measure's "
-        "unit (a probability, or points); Ctrl-C stops, --checkpoint FILE lets a run resume",
-        file=sys.stderr,
-        flush=True,
+        "unit (a probability, or points); Ctrl-C stops, --checkpoint FILE lets a run resume"
     )
     return True
 

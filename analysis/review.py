@@ -11,12 +11,22 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .driver import KernelSpec, notify, spec_compile_note
 from .driver import run as run_spec
 from .errors import CardlabError
-from .tables import Result
+from .tables import (
+    Result,
+    _fixed,
+    blank_missing,
+    header_text,
+    leave_out_to_fit,
+    left_out_note,
+    prose,
+    prose_width,
+)
 
 #: the review table's columns (a game may add its own after ``seat``)
 COLUMNS = [
@@ -238,6 +248,128 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     return text + f"; against {', '.join(sorted(set(m['strategies'])))} models{end}"
 
 
+#: the columns of the review's text view, in this order (csv, json and --all keep every column)
+#: (the hand last: its cards beside the play on the table had read as one list; loss_score with its interval, the
+#: verdict of Biscuits and Bismarck going by the score)
+TEXT_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
+                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "score_taken", "score_best",
+                  "sole_win_taken", "loss_win",
+                  "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high", "last_taken",
+                  "last_best", "loss_last", "loss_last_low", "loss_last_high", "hand"]  # fmt: skip
+
+
+def three_decimals(t):
+    """The review's text view: sampled figures to 3 decimals (as its README); csv and json keep every digit."""
+    out = t.copy()
+    for c in out.columns:
+        if pd.api.types.is_float_dtype(out[c]):
+            out[c] = out[c].round(3)
+    return out
+
+
+def intervals_in_words(t, one_seat: bool, repeats: list[str]):
+    """The review's text view: each ``X_low``, ``X_high`` pair as one column beside ``X``, "0.056 to 0.152" (two
+    bare columns of bounds had made the table some 30 characters wider and read as two more figures); the seat's
+    column left out in a review of one seat (``one_seat``: the summary opens with it); the columns a game says
+    repeat the win columns by construction (``repeats``: Bisko-Bobo's score is the win share) and its chance to win
+    outright where it equals the share in every row. csv, json and --all keep them all."""
+    out = t.copy()
+    if one_seat and "seat" in out:
+        out = out.drop(columns="seat")
+    drop = [c for c in repeats if c in out]
+    drop += [f"{c}_{b}" for c in repeats for b in ("low", "high") if f"{c}_{b}" in out]
+    if repeats and "sole_win_taken" in out and len(out) and out["sole_win_taken"].equals(out["win_taken"]):
+        drop.append("sole_win_taken")
+    out = out.drop(columns=drop)
+    for base in [c for c in out.columns if f"{c}_low" in out and f"{c}_high" in out]:
+        lo, hi = out.pop(f"{base}_low"), out.pop(f"{base}_high")
+        text = ["" if pd.isna(a) or pd.isna(b) else f"{_fixed(a, 3)} to {_fixed(b, 3)}" for a, b in zip(lo, hi)]
+        out.insert(out.columns.get_loc(base) + 1, f"{base} 95%", text)
+    return out
+
+
+def table_text(view) -> str:
+    """A review's table as text: every figure to 3 decimals (pandas writes a column of round values as "0.0"
+    beside "0.000"), two spaces before every column of words (a column of plays, "3D 4D 5D", beside another ran
+    together with one space between them, so a play's end was not seen)."""
+    wordy = {c: (lambda v: f" {v}") for c in view.columns if view[c].astype(str).str.contains(" ").any()}
+    fixed = {
+        c: (lambda v: "" if pd.isna(v) else f"{v:.3f}")
+        for c in view.columns
+        if pd.api.types.is_float_dtype(view[c]) and c not in wordy
+    }
+    return view.to_string(index=False, na_rep="", formatters={**fixed, **wordy})
+
+
+#: the review's text columns a terminal too narrow for the table loses first, in this order (each kept in --all,
+#: csv and json): the hand (the longest), the estimates the losses are differences of, the count of actions, then
+#: the losses' intervals (a loss reads 0 where it is not separated from the best at 95%, so the loss alone still
+#: says which decisions cost something); the decision, the actions taken and best, the verdict, the double-dummy
+#: tricks and the losses stay (the loss the verdicts do not go by is the last to go)
+FIT_ORDER = (
+    ("hand",),
+    ("score_taken", "score_best"),
+    ("actions",),
+    ("sole_win_taken",),
+    ("last_taken", "last_best"),
+    ("win_taken", "win_best"),
+    ("tricks_taken", "tricks_best"),
+    ("loss_win 95%", "loss_score 95%", "loss_last 95%"),
+)
+
+
+def fit_columns(view, width: int, secondary: str) -> tuple[Any, list[str], bool]:
+    """The review's text view narrowed to ``width`` characters where it is wider (a review table ran to 180-250
+    characters and wrapped into an unreadable block on a terminal), by :func:`~analysis.tables.leave_out_to_fit`
+    over :data:`FIT_ORDER` and then the loss the verdicts do not go by (``secondary``: ``loss_win`` or
+    ``loss_score``; the summary above the table still quotes it). Returns the view, the columns left out and
+    whether it now fits."""
+    if not len(view):
+        return view, [], True
+    groups = [[c for c in g if c in view.columns] for g in (*FIT_ORDER, (secondary,))]
+    out, fits = leave_out_to_fit([g for g in groups if g], width, lambda out: table_text(view.drop(columns=out)))
+    return (view.drop(columns=out) if out else view), [c for c in view.columns if c in out], fits
+
+
+def blank_settled(t: pd.DataFrame) -> pd.DataFrame:
+    """``t`` (review rows) with the win and score columns blank on Zheng Shangyou's rows after the Winner went out
+    (``loss_last`` set): no action moves the chance to go out first then, nor, under ZS-8's default, the score,
+    so those columns read 0 on every such row; the rows are judged by the chance to end last (the text's header
+    and the report's intro say so). csv and json keep the zeros."""
+    if "loss_last" not in t:
+        return t
+    out = t.copy()
+    late = out["loss_last"].notna()
+    out.loc[late, [c for c in out.columns if c.startswith(("win_", "score_", "loss_win", "loss_score"))]] = np.nan
+    return out
+
+
+def as_text(result: Result, width: int | None = None, every_column: bool = False) -> str:
+    """The review as text (``cardlab review --format table``): the summary, the header lines, the table and, where
+    columns were left out to fit, one line naming them. ``width``: a terminal's width (the table is fitted to it by
+    :func:`fit_columns` and the prose wraps to it); None for a file or a pipe, which gets the whole view.
+    ``every_column`` (--all): every column of the table, the interval bounds as columns of their own."""
+    wrap = prose_width(width)
+    # the summary is one sentence (json keeps it on one line); the text wraps it as a paragraph
+    text = prose(result.meta["summary"], width=wrap) + "\n" + header_text(result.header_lines(), wrap) + "\n"
+    if not len(result.table):
+        return text + "(no decisions)\n"
+    cols = list(result.table.columns) if every_column else [c for c in TEXT_COLUMNS if c in result.table.columns]
+    with pd.option_context("display.max_rows", 5000, "display.width", 200, "display.max_columns", 50):
+        view = three_decimals(result.table[cols])
+        view = blank_settled(view)
+        if not every_column:
+            view = intervals_in_words(view, result.meta.get("seat") is not None, result.meta.get("repeats_win", []))
+        view = blank_missing(view)  # a blank where a column does not apply (Zheng Shangyou's last_* before the Winner)
+        note = ""
+        if width:
+            secondary = "loss_win" if result.meta.get("verdict_measure") == "score" else "loss_score"
+            view, left_out, fitted = fit_columns(view, width, secondary)
+            shows = "a wider window or --all shows them, --format csv or json every column"
+            note = prose(left_out_note(left_out, fitted, width, shows), width=wrap) + "\n" if left_out else ""
+        return text + table_text(view) + "\n" + note
+
+
 def win_figure(result: Result, ylabel: str = "chance to go out first (%)"):
     """The seat's win chance through the game: the best action's and the taken action's, at each decision."""
     from .plots import new_figure
@@ -277,7 +409,9 @@ def sections(result: Result, summary_line: str, chart_title: str, ylabel: str, c
     return [
         Section("Summary", summary_line),
         Section(chart_title, figures=[lambda: win_figure(result, ylabel)]),
-        Section("Decisions", table=result.table[[c for c in cols if c in result.table.columns]], digits=3),
+        Section(
+            "Decisions", table=blank_settled(result.table[[c for c in cols if c in result.table.columns]]), digits=3
+        ),
     ]
 
 

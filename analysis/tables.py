@@ -310,6 +310,19 @@ def prose_width(width: int | None) -> int:
     return min(width, PROSE_WIDTH) if width else PROSE_WIDTH
 
 
+def note(text: str) -> None:
+    """A note to the user on stderr, "cardlab: " before it: on a terminal wrapped at spaces to its width (at most
+    :data:`PROSE_WIDTH`), the continuation indented (a compile note of 189 characters had broken mid-word); to a
+    file or a pipe one line, a note a line. Errors are not notes: they stay one line, "cardlab: error: ..."."""
+    import shutil
+    import sys
+
+    line = f"cardlab: {text}"
+    if sys.stderr.isatty():
+        line = prose(line, indent="  ", width=prose_width(max(60, shutil.get_terminal_size().columns)))
+    print(line, file=sys.stderr, flush=True)
+
+
 def text_width(text: str) -> int:
     """The longest line of ``text``, in characters."""
     return max(map(len, text.splitlines()), default=0)

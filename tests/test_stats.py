@@ -47,6 +47,21 @@ def test_wilson_of_one_proportion_is_the_array_form_bit_for_bit():
             assert np.float64(a).tobytes() == np.float64(b[i]).tobytes(), (x[i], n[i])
 
 
+def test_mean_interval_scalar_path_gives_the_array_bits():
+    """The same for a mean: one row's Python-float path against the array form, bit for bit, over counts of
+    0, 1 and 2 trials, zero spread, negative sums and sums of squares a rounding below n * mean**2."""
+    r = np.random.default_rng(6)
+    n = np.concatenate([[0, 1, 2, 2, 5, 7], r.integers(1, 10**7, 400)]).astype(float)
+    s = np.concatenate([[0, 3, -4, 6, 5, 0], (r.random(400) - 0.3) * 20 * n[6:]])
+    s2 = np.concatenate([[0, 9, 10, 18, 5, 0], s[6:] ** 2 / n[6:] * (1 + r.random(400))])
+    s2[6::9] = s[6::9] ** 2 / n[6::9]  # no spread: the variance a rounding either side of 0
+    arrays = mean_interval(s, s2, n)
+    for i in range(len(n)):
+        one = mean_interval(float(s[i]), float(s2[i]), int(n[i]))
+        for a, b in zip(one, arrays):
+            assert np.float64(a).tobytes() == np.float64(b[i]).tobytes(), (s[i], s2[i], n[i])
+
+
 def test_empty_trials_give_nan():
     p, se, lo, hi = wilson(0, 0)
     assert np.isnan(p) and np.isnan(lo)

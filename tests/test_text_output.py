@@ -1,11 +1,11 @@
 """The table output's text: prose wrapped at spaces with its line structure kept (tables.prose), and the review's
-table fitted to a terminal's width (cli.fit_review_columns)."""
+table fitted to a terminal's width (review.fit_columns)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from analysis.cli import REVIEW_FIT_ORDER, fit_review_columns, review_text
+from analysis.review import FIT_ORDER, fit_columns, table_text
 from analysis.tables import PROSE_WIDTH, and_list, header_text, prose
 
 
@@ -63,25 +63,25 @@ def _review_view(rows: int = 3) -> pd.DataFrame:
 
 def test_a_review_table_fits_a_terminal_leaving_out_the_least_needed_columns_first():
     view = _review_view()
-    wide = max(map(len, review_text(view).splitlines()))
-    same, out, fits = fit_review_columns(view, wide, "loss_win")  # wide enough already: nothing changes
+    wide = max(map(len, table_text(view).splitlines()))
+    same, out, fits = fit_columns(view, wide, "loss_win")  # wide enough already: nothing changes
     assert same is view and out == [] and fits
     for width in (160, 120, 100):
-        narrow, out, fits = fit_review_columns(view, width, "loss_win")
-        assert fits and max(map(len, review_text(narrow).splitlines())) <= width
+        narrow, out, fits = fit_columns(view, width, "loss_win")
+        assert fits and max(map(len, table_text(narrow).splitlines())) <= width
         assert out and set(out) | set(narrow.columns) == set(view.columns) and not set(out) & set(narrow.columns)
         # the columns left keep their order, and the decisions, verdicts, double-dummy tricks and the loss the
         # verdicts go by always stay
         assert list(narrow.columns) == [c for c in view.columns if c in narrow.columns]
         assert {"event", "taken", "best", "verdict", "dd_taken", "dd_best", "loss_score"} <= set(narrow.columns)
         assert "hand" in out  # the first to go
-    # the loss the verdicts do not go by goes last, after every group of REVIEW_FIT_ORDER
-    narrow, out, fits = fit_review_columns(view, 60, "loss_win")
+    # the loss the verdicts do not go by goes last, after every group of FIT_ORDER
+    narrow, out, fits = fit_columns(view, 60, "loss_win")
     assert not fits and "loss_win" in out and "loss_score" in narrow.columns
-    assert all(c in out for group in REVIEW_FIT_ORDER for c in group if c in view.columns)
+    assert all(c in out for group in FIT_ORDER for c in group if c in view.columns)
     # an empty review: nothing to fit
     empty = view.iloc[:0]
-    assert fit_review_columns(empty, 60, "loss_win") == (empty, [], True)
+    assert fit_columns(empty, 60, "loss_win") == (empty, [], True)
 
 
 def test_the_header_says_what_the_layouts_take_for_cards_the_position_does_not_place():

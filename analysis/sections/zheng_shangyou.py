@@ -687,6 +687,7 @@ def worked_position(runs: dict) -> Section:
 
 def reviewed_game(runs: dict) -> Section:
     from ..games import zheng_shangyou_review as ZR
+    from ..review import blank_settled
 
     res = runs["review"]
     cols = ["event", "on_table", "actions", "taken", "best", "verdict", "win_taken", "loss_win", "loss_win_low",
@@ -705,11 +706,12 @@ def reviewed_game(runs: dict) -> Section:
             "After the Winner went out the scores are settled (ZS-8), and a decision is judged by the chance to end "
             "last (the Loser): last_taken, and loss_last, the taken action's chance minus the best's where clearly "
             "higher. Ending last still costs: the Loser deals the next game (ZS-7), gives its highest card to the "
-            "Winner under loser_exchange, and alone pays under score_timing=at_end; the chart's chance to go out "
-            "first is 0 at those decisions, marked where the action taken made ending last more likely."
+            "Winner under loser_exchange, and alone pays under score_timing=at_end. At those decisions the table "
+            "leaves the win and score columns blank (no action moves them), and the chart's chance to go out first "
+            "is 0, marked where the action taken made ending last more likely."
             f"\n\n{res.meta['summary']}."
         ),
-        res.table[cols],
+        blank_settled(res.table[cols]),
         [lambda: ZR.win_figure(res)],
         digits=3,
     )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-import sys
 from pathlib import Path
 
 from ..errors import CardlabError
+from ..tables import note
 from .app import create_app
 
 __all__ = ["create_app", "serve"]
@@ -41,12 +41,11 @@ def serve(
     except OSError as e:
         raise CardlabError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     if not _loopback(host):
-        print(
-            f"cardlab: warning: listening on {host}, not on this machine only: anyone who can reach it may run "
-            "analyses (there is no password)",
-            file=sys.stderr,
+        note(
+            f"warning: listening on {host}, not on this machine only: anyone who can reach it may run "
+            "analyses (there is no password)"
         )
     app = create_app(reports=reports, max_pending=max_pending, max_seconds=max_seconds, max_trials=max_trials)
     shown = f"[{host}]" if ":" in host else host
-    print(f"cardlab: serving on http://{shown}:{port}/ (the API at /docs; Ctrl-C stops it)", file=sys.stderr)
+    note(f"serving on http://{shown}:{port}/ (the API at /docs; Ctrl-C stops it)")
     uvicorn.run(app, host=host, port=port, log_level="warning")

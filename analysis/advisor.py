@@ -24,6 +24,10 @@ from .driver import KernelSpec
 from .errors import CardlabError
 from .rules import strategy_items
 from .stats import mean_interval, paired_difference, wilson
+from .tables import and_list
+
+#: the order of an advisor's table by verdict (each group in the ranking's order)
+VERDICT_ORDER = {"best": 0, "equal": 1, "uncertain": 2, "worse": 3}
 
 
 def tabulate_actions(
@@ -63,6 +67,7 @@ def tabulate_actions(
     if not has_last:
         measures = [m for m in measures if m not in ("last", "diff_last")]
     zero = (0.0, 0.0, 0.0, 0.0)
+    judged = []
     for a in ranking:  # best first
         ww, ss, ll = cross(a, best)
         dw, dw2 = win[a] - win[best], win[a] + win[best] - 2 * ww
@@ -85,7 +90,13 @@ def tabulate_actions(
             verdict = "worse" if d_l[2] > 0 else "uncertain"  # more often last than the best, on the same layouts
         else:
             verdict = "worse" if first[3] < 0 or (first[3] <= 0 and second[3] < 0) else "uncertain"
-        values = {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s, "diff_last": d_l}
+        judged.append((a, verdict, {"win": e_w, "score": e_s, "last": e_l, "diff_win": d_w, "diff_score": d_s,
+                                    "diff_last": d_l}))  # fmt: skip
+    # the best, the actions the same on every layout, those not separated from it, then the clearly worse, each
+    # group in the ranking's order: a clearly worse action whose estimate lies above one not separated from the
+    # best (a tighter paired difference) had been listed above it, and read as a contradiction
+    judged.sort(key=lambda j: VERDICT_ORDER[j[1]])  # stable: the ranking within a group
+    for a, verdict, values in judged:
         for measure in measures:
             e, se, lo, hi = values[measure]
             rows.append(
@@ -150,6 +161,12 @@ def answer_line(
         how = {"worse": "clearly worse", "equal": "the same on every layout"}.get(r["verdict"], "not separated")
         text += f"; next {r['action']}: {both(r['action'], r['estimate'], False)}, {how}"
     text += ")"
+    # every action the same as the best on every layout is named (a new user found one listed "equal" in the
+    # table and not in the answer, which had named the first of them alone)
+    same = [x for x in dict.fromkeys(rest[rest["verdict"] == "equal"]["action"]) if x != rest["action"].iloc[0]]
+    if same:
+        also = " as well" if rest["verdict"].iloc[0] == "equal" else ""
+        text += f". The same as the best on every layout{also}: {and_list(same)}"
     # the best by the estimate is not a verdict where others are not separated from it: a run too short to tell
     # them apart names one of them "best", and a longer one may name another (a new user took it as settled)
     k = int(rest[rest["verdict"] == "uncertain"]["action"].nunique())

@@ -18,7 +18,7 @@ import math
 import re
 import sys
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 from . import __version__, compile_ahead, driver
 from . import games as registry
@@ -230,7 +230,7 @@ def _precision(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a half-width such as 0.002, got {text!r}") from None
     if not (0.0 < v < math.inf):  # points (a score) may take a half-width of 1 or more; a probability below 1
         raise argparse.ArgumentTypeError(
-            f"expected a positive half-width in the measure's unit (0.01 of a probability, 0.5 of a score), "
+            f"expected a positive half-width in the measure's unit (e.g. 0.01 for a probability, 0.5 for a score), "
             f"got {text!r}"
         )
     return v
@@ -1005,7 +1005,7 @@ def _inert_variants(game: Game, args, players, command: str, options) -> dict[st
 
 
 def _precision_note(result: Result, args) -> None:
-    """Precision mode: one line on stderr saying what was held to the target (json output carries it in its
+    """Precision mode: a note on stderr saying what was held to the target (json output carries it in its
     meta); a target the trial cap kept out of reach is exit 3, never a silent exit 0."""
     meta = result.meta
     if "precision_target" not in meta:
@@ -1063,7 +1063,6 @@ def _cmd_exact(game: Game, args) -> None:
 
 
 def _cmd_odds(game: Game, args) -> None:
-    _need_size(args)
     position = _given(args, game.odds_options)
     if getattr(args, "players", None) is not None:
         position["players"] = args.players
@@ -1133,10 +1132,23 @@ def _cmd_solve(game: Game, args) -> None:
             goal=args.goal, trick=args.trick, every_card=not args.value_only,
         )
     )  # fmt: skip
-    meta = {"game": args.game, "command": "solve", "version": __version__}
+    meta: dict[str, Any] = {"game": args.game, "command": "solve"}
+    if args.format == "table":
+        # the position's columns (the same in every row) once in the header, not repeated beside each card
+        same = [c for c in SOLVE_POSITION if c in df and df[c].nunique(dropna=False) == 1]
+        for c in same:
+            v = df[c].iloc[0]
+            if c != "game" and v != "":
+                meta[c] = v.item() if hasattr(v, "item") else v  # a Python number: the header writes str, int, float
+        df = df.drop(columns=same)
+    meta["version"] = __version__
     if df.attrs.get("answer"):
         meta["answer"] = df.attrs["answer"]  # the best card and its value, first (table output)
     emit_result(Result(df, meta), args)
+
+
+#: the columns of a solve's table that say the position (csv and json keep them in every row)
+SOLVE_POSITION = ("game", "trump", "leader", "trick", "to_play", "player", "goal", "side")
 
 
 #: what eval's and moves' columns mean, where the games share them
@@ -1161,7 +1173,7 @@ def _terminal_width(args) -> int | None:
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:
     """A review's models are the record's players (``doc``, the record document) with --strategy applied over
     them: where one of the game's ``slow_strategies`` is among them, every sampled layout searches at every
-    turn, a long review (a new user's took 80 s, unwarned). One line on stderr says so and how to have a quicker one."""
+    turn, a long review (a new user's took 80 s, unwarned). A note on stderr says so and how to have a quicker one."""
     from .review import review_models
 
     recorded = doc.get("strategies") if isinstance(doc, dict) else None

@@ -843,7 +843,7 @@ def spec_compile_note(spec: KernelSpec, say: bool = True) -> bool:
 
 
 def compile_note(game: str, kernel, say: bool = True) -> bool:
-    """One line on stderr (``say``, once a game in a process) when ``kernel`` (a numba dispatcher) is not in the
+    """A note on stderr (``say``, once a game in a process) when ``kernel`` (a numba dispatcher) is not in the
     numba cache yet, so a first run does not look hung; the observer, if any, hears of it too. Returns whether the
     kernel is to be compiled. For commands that call a kernel themselves (``solve``) as for the driver's runs."""
     from kernels._jit import is_cached
@@ -901,7 +901,7 @@ class CalleeCompiles:
 
 def _say_how_long(spec: KernelSpec, n_chunks: int, hw: float, precision: float, plan: _Plan, per_chunk: float) -> bool:
     """Precision mode, after a look that fell short: where the rest would take a while (over 20 s at the speed
-    so far), one line on stderr with the trials the spread so far says ±P needs and about how long (a new user's
+    so far), a note on stderr with the trials the spread so far says ±P needs and about how long (a new user's
     --precision 0.01 on a score ran 6.5 minutes without a word). Returns whether it spoke."""
     if not math.isfinite(hw):  # no row measured yet (every interval empty): nothing to project from
         return False

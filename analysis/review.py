@@ -252,10 +252,10 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
 #: (the hand last: its cards beside the play on the table had read as one list; loss_score with its interval, the
 #: verdict of Biscuits and Bismarck going by the score)
 TEXT_COLUMNS = ["event", "seat", "decision", "on_table", "actions", "taken", "best", "verdict", "dd_taken",
-                  "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "score_taken", "score_best",
-                  "sole_win_taken", "loss_win",
-                  "loss_win_low", "loss_win_high", "loss_score", "loss_score_low", "loss_score_high", "last_taken",
-                  "last_best", "loss_last", "loss_last_low", "loss_last_high", "hand"]  # fmt: skip
+                "dd_best", "tricks_taken", "tricks_best", "win_taken", "win_best", "score_taken", "score_best",
+                "sole_win_taken", "loss_win", "loss_win_low", "loss_win_high", "loss_score", "loss_score_low",
+                "loss_score_high", "last_taken", "last_best", "loss_last", "loss_last_low", "loss_last_high",
+                "hand"]  # fmt: skip
 
 
 def three_decimals(t):

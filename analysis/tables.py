@@ -314,13 +314,29 @@ def note(text: str) -> None:
     """A note to the user on stderr, "cardlab: " before it: on a terminal wrapped at spaces to its width (at most
     :data:`PROSE_WIDTH`), the continuation indented (a compile note of 189 characters had broken mid-word); to a
     file or a pipe one line, a note a line. Errors are not notes: they stay one line, "cardlab: error: ..."."""
-    import shutil
     import sys
 
+    if sys.stderr is None:  # no stderr (pythonw): nowhere to say it
+        return
     line = f"cardlab: {text}"
     if sys.stderr.isatty():
-        line = prose(line, indent="  ", width=prose_width(max(60, shutil.get_terminal_size().columns)))
+        line = prose(line, indent="  ", width=prose_width(_stderr_width()))
     print(line, file=sys.stderr, flush=True)
+
+
+def _stderr_width() -> int:
+    """The width of the terminal stderr goes to (``COLUMNS`` where set, as for stdout; at least 60): stdout may
+    go to a file while the notes go to the terminal."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        import sys
+
+        try:
+            columns = os.get_terminal_size(sys.stderr.fileno()).columns
+        except (OSError, ValueError):
+            columns = 80
+    return max(60, columns)
 
 
 def text_width(text: str) -> int:

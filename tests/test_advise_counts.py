@@ -56,3 +56,27 @@ def test_the_count_row_holds_every_pair_s_cross_sums():
             r = t[(t.measure == m) & (t.action == f"a{a}")].iloc[0]
             assert r.estimate == pytest.approx(d.mean())
             assert r.std_error == pytest.approx(d.std(ddof=1) / np.sqrt(N), rel=1e-9), (m, a)  # the same n - 1 estimate
+
+
+def test_the_table_lists_the_best_then_the_uncertain_then_the_clearly_worse():
+    """Each group in the ranking's order: an action whose paired difference to the best is tight lies clearly
+    below it though its win chance is higher than that of one whose difference is wide (not separated); the latter
+    is listed first (below a clearly worse one it had read as a contradiction, a new user found)."""
+    N = 400
+    i = np.arange(N)
+    best = i < 240
+    tight = i < 228  # wins only where the best does, 12 fewer: clearly worse, by 0.03
+    wide = (i >= 100) & (i < 320)  # 220 wins, 100 of the best's lost and 80 others won: not separated
+    win = np.stack([best, tight, wide], axis=1).astype(np.int64)
+    row = np.zeros(advise_width(3), dtype=np.int64)
+    wins, scores = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+    for t in range(N):
+        for a in range(3):
+            add_action(row, a, win[t, a], win[t, a], 0, wins, scores)
+        add_sample(row, 3, wins, scores)
+    assert win[:, 0].sum() > win[:, 1].sum() > win[:, 2].sum()  # the ranking: best, tight, wide
+    spec = SimpleNamespace(describe={"actions": ["best", "tight", "wide"], "seat": 0})
+    t = tabulate_actions(row, N, spec)
+    verdicts = dict(zip(t["action"], t["verdict"], strict=False))
+    assert verdicts == {"best": "best", "tight": "worse", "wide": "uncertain"}
+    assert list(dict.fromkeys(t["action"])) == ["best", "wide", "tight"]

@@ -160,7 +160,14 @@ def test_the_answer_counts_the_actions_not_separated_from_the_best():
                      {"measure": "score", "action": a, "verdict": v, "estimate": 1.0 - i}]  # fmt: skip
         return pd.DataFrame(rows)
 
-    assert answer_line(table(["best", "worse", "equal"])).endswith("clearly worse)")
+    assert answer_line(table(["best", "worse"])).endswith("clearly worse)")
+    # every action the same as the best on every layout is named, the runner-up or not
+    assert answer_line(table(["best", "equal", "equal"])).endswith(
+        "the same on every layout). The same as the best on every layout as well: 4C"
+    )
+    assert answer_line(table(["best", "worse", "equal"])).endswith(
+        "clearly worse). The same as the best on every layout: 4C"
+    )
     runner_up = answer_line(table(["best", "uncertain", "worse"]))
     assert runner_up.endswith("not separated). More trials may change which of the two is best")
     assert answer_line(table(["best", "worse", "uncertain"])).endswith(

@@ -871,6 +871,20 @@ def test_the_solve_answer_says_whose_best_it_is():
     assert mid.attrs["answer"].startswith("Seat 0 takes 2 tricks from here, the current trick included (seat 1 to play")
 
 
+def test_the_solve_text_names_the_position_once_and_a_best_card_s_equals(capsys):
+    """The text view: the position's columns (the same in every row) in the header, not beside each card; the
+    answer names a best card's equals ("AS (or KS)": the row stands for both, and a new user missed KS); csv keeps
+    every column in every row."""
+    hands = "AS KS 2H|QS 3H 4H|JS 5H 6H"
+    assert main(["solve", "bismarck", "--hands", hands, "--leader", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Seat 0 to play: best AS (or KS)")
+    assert "trump=NT" in out[1] and "leader=0" in out[1] and "to_play=0" in out[1] and "trick=" not in out[1]
+    assert out[2].split() == ["card", "equals", "tricks", "best"]
+    assert main(["solve", "bismarck", "--hands", hands, "--leader", "0", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("game,trump,leader,trick,to_play,player,goal,side,card")
+
+
 def test_a_misere_solve_above_the_cards_it_can_finish_is_refused_in_a_line(capsys):
     """--goal min with three seats is the misere (the two others pushing tricks on the seat, BM-5): no bound cuts
     that search, and a 16-card deal ran for many minutes without a word, deaf to Ctrl-C. Above MISERE_DD_CARDS

@@ -396,6 +396,15 @@ def test_naming_the_long_suit():
     for s in "CDH":
         d = t[(t.measure == "diff_tricks") & (t.action == f"name {s}")].iloc[0]
         assert d.verdict == "worse" and d.ci_high < 0
+    # --dealer alone: the dealer is the seat that names trumps (a new user's --dealer 2 had been refused as
+    # "--seat 0 is not the --dealer 2", a --seat never typed); a widow's discard goes to its taker likewise
+    res2 = bo.odds({"trials": 2, "seed": 2}, variants=variants, decision="name_trumps", dealer=2, hand=hand,
+                   strategies=["heuristic"])  # fmt: skip
+    assert any("seat 2 (the dealer)" in line for line in res2.header_lines())
+    swedish_widow = {"widow_exchange": "swedish"}  # forehand, the dealer's left, takes the widow
+    res3 = bo.odds({"trials": 2, "seed": 2}, variants=swedish_widow, decision="discard", dealer=0, round=1,
+                   hand=DISCARD_POS["hand"], widow=DISCARD_POS["widow"], strategies=["heuristic"])  # fmt: skip
+    assert res3.meta["seat"] == 1
 
 
 def test_the_command_answers_first(capsys):

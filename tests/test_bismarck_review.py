@@ -296,7 +296,10 @@ def test_the_summary_adds_up_each_worse_cards_loss_in_round_score_and_tricks():
            "0.75 points of round score and 1.25 tricks (largest at event 3)" in line  # fmt: skip
     # where the tricks went on the actual layout, by event: a card the advisor found best may be one (a new user
     # asked where the seat lost its trick and found no event named)
-    assert line.endswith("the cards played lost 3 tricks, at events 3 (KS), 15 (7C, 2 tricks)")
+    assert line.endswith(
+        "the cards played lost 3 tricks, at events 3 (KS), 15 (7C, 2 tricks): dd_taken against dd_best, on a layout "
+        "the seat did not see (the verdicts go by what it knew)"
+    )
 
 
 def test_the_summary_counts_tricks_net_and_in_the_misere_a_trick_taken_is_the_loss():

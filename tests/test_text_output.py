@@ -141,3 +141,37 @@ def test_leave_out_to_fit_goes_in_order_and_puts_back_a_narrow_group_where_it_fi
     assert leave_out_to_fit([["a"], ["b"], ["c"]], 65, text_of) == (["b"], True)
     # too narrow for anything: every group out, and it says so
     assert leave_out_to_fit([["a"], ["b"], ["c"]], 40, text_of) == (["a", "b", "c"], False)
+
+
+def test_a_note_wraps_on_a_terminal_and_is_one_line_to_a_pipe(monkeypatch, capsys):
+    """tables.note: stderr notes wrap at spaces to the terminal's width, continuation indented; to a pipe one line."""
+    import sys
+
+    from analysis.tables import note
+
+    text = "note: " + "word " * 50 + "--a-flag-that-stays-whole"
+    note(text)
+    assert capsys.readouterr().err == f"cardlab: {text}\n"
+    monkeypatch.setenv("COLUMNS", "70")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    note(text)
+    lines = capsys.readouterr().err.rstrip("\n").split("\n")
+    assert len(lines) > 2 and all(len(x) <= 70 for x in lines) and lines[0].startswith("cardlab: note: ")
+    assert all(x.startswith("  ") for x in lines[1:]) and lines[-1].endswith("--a-flag-that-stays-whole")
+
+
+def test_settled_rows_leave_win_and_score_blank_in_the_text_view():
+    """Zheng Shangyou's decisions after the Winner went out (loss_last set): no action moves the win chance or
+    the settled score, so the review's text view and report leave those columns blank there; the rows before
+    the Winner went out, and the chance to end last, keep their figures."""
+    from analysis.review import blank_settled
+
+    t = pd.DataFrame({"event": [3, 9], "win_taken": [0.2, 0.0], "score_best": [-4.0, 0.0], "loss_win": [0.1, 0.0],
+                      "loss_score_low": [0.5, 0.0], "last_taken": [None, 0.3], "loss_last": [None, 0.1]})  # fmt: skip
+    out = blank_settled(t)
+    assert out.loc[0].equals(t.loc[0]) and out.loc[1, ["event", "last_taken", "loss_last"]].tolist() == [9, 0.3, 0.1]
+    assert out.loc[1, ["win_taken", "score_best", "loss_win", "loss_score_low"]].isna().all()
+    assert t["win_taken"].tolist() == [0.2, 0.0]  # a copy: csv and json keep the zeros
+    assert blank_settled(t.drop(columns=["last_taken", "loss_last"])).equals(
+        t.drop(columns=["last_taken", "loss_last"])
+    )

@@ -662,7 +662,8 @@ def solve_table(
         r["best"] = r["tricks"] == best
     rows.sort(key=lambda r: -r["tricks"] if maximise else r["tricks"])
     df = pd.DataFrame(rows)
-    cards = ", ".join(r["card"] for r in rows if r["best"])
+    # a best card's equals named beside it ("AH (or KH)"): the table's row stands for both
+    cards = ", ".join(r["card"] + (f" (or {r['equals']})" if r["equals"] else "") for r in rows if r["best"])
     df.attrs["answer"] = (
         f"Seat {to_play} to play: best {cards} ({best} trick{'s' if best != 1 else ''} for {who} from here"
         f"{current}{'; seat ' + str(to_play) + ' ' + aim if aim else ''})"
@@ -888,7 +889,8 @@ class Bismarck(Game):
                "the --widow discards as many cards), contract (ruleset=swedish: forehand picks the contract from "
                "the face-up --widow alone, valued over its four turns)",
                choices=("play", "name_trumps", "choose_round", "discard", "contract")),
-        Option("--seat", "the deciding seat (default 0); with --decision play and another seat to play, the "
+        Option("--seat", "the deciding seat (default 0; with --dealer and a decision before the first lead, the "
+               "seat that takes it: the dealer, or the widow's taker); with --decision play and another seat to play, the "
                "answer is the seat's chances (quota, score, tricks) from the position: will it make its quota? "
                "(the hand played on by the model's players; pimc: each layout solved double dummy)", type=int),
         Option("--hand", "the seat's cards now (16 less those it played)"),

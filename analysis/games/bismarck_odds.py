@@ -41,6 +41,7 @@ from kernels import dd as DD
 from kernels.advise import advise_width
 
 from ..advisor import (
+    VERDICT_ORDER,
     advisor_spec,
     answer_line,
     position_kwargs,
@@ -469,7 +470,9 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
             continue
         verdicts[action] = "worse" if _worse_on(s_hi, w_hi, t, sign < 0) else "uncertain"
     df["verdict"] = df["action"].map(verdicts)
-    df = df.sort_values(by=["action", "measure"], key=lambda col: col.map(rank if col.name == "action" else order))
+    # grouped by these verdicts as tabulate_actions groups by its own (the best, equal, uncertain, then worse)
+    place = {a: VERDICT_ORDER[verdicts[a]] * len(rank) + i for a, i in rank.items()}
+    df = df.sort_values(by=["action", "measure"], key=lambda col: col.map(place if col.name == "action" else order))
     return df.reset_index(drop=True)
 
 
@@ -1139,6 +1142,14 @@ def _trick_text(t: Any, path: str | dict, i: int) -> str:
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
     """Run the advisor on one position; the table has a row per action and measure (module docstring)."""
     decision = position.pop("decision", None) or "play"
+    if decision != "play" and position.get("seat") is None and position.get("dealer") is not None:
+        # the seat that takes the decision, where only the dealer is given: the dealer names trumps and chooses
+        # the round (BM-5, 3(c)9); the widow's taker discards and (forehand) picks the contract (3(c)5, 3(c)10)
+        dealer = int(position["dealer"])
+        if decision in ("name_trumps", "choose_round"):
+            position["seat"] = dealer
+        elif 0 <= dealer <= 2 and _exchanger(variant_array(variants), dealer) >= 0:
+            position["seat"] = _exchanger(variant_array(variants), dealer)
     idle = _idle_player_options(strategies, position)
     if decision == "play":
         spec = play_spec(variants=variants, strategies=strategies, **position)

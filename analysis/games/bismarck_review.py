@@ -574,7 +574,10 @@ def summary(result: Result, misere: bool = False) -> str:
         line += (
             f"; on the actual layout (double dummy) the cards played lost {lost} trick{'s' if lost != 1 else ''}{where}"
             + (f", at event{'s' if len(at) > 1 else ''} {events}" if len(at) else "")
-        )
+            # a card judged best can lose a trick there, and one judged worse none (a new user read the two as one)
+            + (": dd_taken against dd_best, on a layout the seat did not see (the verdicts go by what it knew)"
+               if len(at) else "")
+        )  # fmt: skip
     return line
 
 

@@ -132,8 +132,8 @@ def answer_line(
     by_score: bool = False,
     only_words: str = "the only legal action",
 ) -> str:
-    """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is in
-    best-first order; ``by_score``: the payoff ranks the actions and is named first; ``only_words``: what a
+    """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is the
+    best first, then the actions not clearly worse, then the clearly worse: the runner-up is its second action; ``by_score``: the payoff ranks the actions and is named first; ``only_words``: what a
     table of one row is, where that row stands for more than one legal action, e.g. equal cards). Where actions
     are "uncertain" (not separated from the best at 95%), a second sentence counts them: the best is then the
     best by the estimate, which more trials may change."""
@@ -160,15 +160,23 @@ def answer_line(
         r = rest.iloc[0]
         how = {"worse": "clearly worse", "equal": "the same on every layout"}.get(r["verdict"], "not separated")
         text += f"; next {r['action']}: {both(r['action'], r['estimate'], False)}, {how}"
-    text += ")"
-    # every action the same as the best on every layout is named (a new user found one listed "equal" in the
-    # table and not in the answer, which had named the first of them alone)
+    return text + ")" + the_others(rest)
+
+
+def the_others(rest: pd.DataFrame) -> str:
+    """The answer's sentences on the actions besides the best and the runner-up it names (``rest``: the rows of
+    one measure but the best's, in the table's order, the runner-up first): every action the same as the best on
+    every layout by name (a new user found one listed "equal" in the table and not in the answer, which had named
+    the first of them alone); and where actions are not separated from the best, that more trials may change
+    which is best (a run too short to tell them apart names one of them "best", and a longer one may name another:
+    a new user took it as settled)."""
+    if not len(rest):
+        return ""
+    text = ""
     same = [x for x in dict.fromkeys(rest[rest["verdict"] == "equal"]["action"]) if x != rest["action"].iloc[0]]
     if same:
         also = " as well" if rest["verdict"].iloc[0] == "equal" else ""
         text += f". The same as the best on every layout{also}: {and_list(same)}"
-    # the best by the estimate is not a verdict where others are not separated from it: a run too short to tell
-    # them apart names one of them "best", and a longer one may name another (a new user took it as settled)
     k = int(rest[rest["verdict"] == "uncertain"]["action"].nunique())
     if k == 1 and rest["verdict"].iloc[0] == "uncertain":  # the runner-up named just before, alone
         text += ". More trials may change which of the two is best"
@@ -236,14 +244,16 @@ def say_unseen(result, spec: KernelSpec) -> None:
     cards played were named, and nothing had said what was assumed. ``spec.notes``: ``unseen_cards`` (the cards the
     position does not place), ``left_over`` (how many of them no hand holds) and ``undealt`` (of those, the cards
     the deal leaves out: Zheng Shangyou's 3 players with 52 cards deal 51, so one card is in no hand from the
-    start). Nothing is said where every card left over is one the deal leaves out."""
+    start), and ``placed_by`` (the options that place cards, where a game has more than the common ones). Nothing is
+    said where every card left over is one the deal leaves out."""
     notes = spec.notes
     spare, undealt = notes.get("left_over", 0), notes.get("undealt", 0)
     if spare > undealt:
         never = f" ({undealt} of them never dealt)" if undealt else ""
         result.meta["unseen"] = (
             f"the other hands are drawn from the {notes['unseen_cards']} cards the position does not place (not in "
-            f"--hand, on the table, --played or --known); the {spare} left over{never} are taken to be out of play, "
+            f"{notes.get('placed_by', '--hand, on the table, --played or --known')}); the {spare} left over{never} are "
+            "taken to be out of play, "
             f"any {spare} of them on each layout: --played names the cards played where you know them"
         )
 

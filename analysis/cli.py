@@ -855,7 +855,11 @@ def render_result(
         elif result.meta.get("analysis") == "advisor":
             result.unit = "sampled layouts, every action on each"
             if result.meta.get("ranked_by"):  # what orders the rows and gives the verdicts
-                result.unit += f"; best first by {result.meta['ranked_by']}"
+                # the verdicts group the rows (advisor.VERDICT_ORDER), each group in the ranking's order
+                result.unit += (
+                    f"; best first by {result.meta['ranked_by']}, then the actions not clearly worse than the best, "
+                    "then the clearly worse"
+                )
         per = result.meta.get("games_per_match")
         if isinstance(per, int) and per > 1 and "trials" in result.meta:
             result.unit = f"matches of {per} games ({result.meta['trials'] * per:,} games)"
@@ -1063,6 +1067,9 @@ def _cmd_exact(game: Game, args) -> None:
 
 
 def _cmd_odds(game: Game, args) -> None:
+    # the size first: building a position can compile the move generator or screen discards, work not to do before
+    # an answer that the run cannot start
+    _need_size(args)
     position = _given(args, game.odds_options)
     if getattr(args, "players", None) is not None:
         position["players"] = args.players

@@ -539,8 +539,8 @@ def run(
         raise CardlabError(f"bad trial count {trials!r}: expected a positive integer up to {MAX_TRIALS}")
     if precision is not None and not (0.0 < precision < math.inf):
         raise CardlabError(
-            f"bad precision {precision!r}: expected a positive half-width in the measure's unit (0.01 of a "
-            "probability, 0.5 of a score)"
+            f"bad precision {precision!r}: expected a positive half-width in the measure's unit (e.g. 0.01 "
+            "for a probability, 0.5 for a score)"
         )
     if chunk_size is None:
         chunk_size = default_chunk_size(spec, trials)

@@ -200,6 +200,14 @@ def table(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols + extra)
 
 
+def _singular(words: str) -> str:
+    """One of ``words``: "forced passes" -> "forced pass", "forced cards" -> "forced card", "turns with one legal
+    action" -> "turn with one legal action" (the plural noun first, where a phrase follows it)."""
+    head, sep, tail = words.partition(" with ")
+    noun = head[:-2] if head.endswith("sses") else head[:-1] if head.endswith("s") else head
+    return noun + sep + tail
+
+
 def summary(result: Result, forced_words: str = "forced passes", cost: str = "win", score_unit: str = "points") -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
     ``"win"`` in percentage points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"``
@@ -210,7 +218,7 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     # decisions after the Winner went out (Zheng Shangyou, scores taken) cost no win chance: a clause of their own
     late = t["loss_last"].notna() if "loss_last" in t.columns else pd.Series(False, index=t.index)
     worse = t[(t["verdict"] == "worse") & ~late]
-    one = forced_words[:-1] if m["forced"] == 1 and forced_words.endswith("s") else forced_words
+    one = _singular(forced_words) if m["forced"] == 1 else forced_words
     text = f"{who}: {len(t)} decision{'s' if len(t) != 1 else ''} ({m['forced']} {one} not counted)"
     if len(worse):
         col = "loss_win" if cost == "win" else "loss_score"

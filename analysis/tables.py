@@ -570,6 +570,10 @@ class Result:
                 # the estimates' intervals may overlap where the paired difference is clear: the verdict goes by it
                 where = f"the {paired} column" if wide is not None else f"the {paired} rows"
                 samples = self.meta.get("paired_on", "layouts")  # what each action is played on (Bisko-Bobo: deals)
+                # the measures that decide where the first cannot be higher (a verdict of "worse" beside a
+                # difference of exactly 0 had read as a mistake)
+                if self.meta.get("verdict_then"):
+                    where += f", then {self.meta['verdict_then']} where it cannot be higher"
                 notes.append(
                     f"(a verdict goes by the paired difference, {where}: every action is played on the same "
                     f"{samples}, so one can be clearly worse while the {ranked} intervals overlap)"

@@ -608,8 +608,10 @@ BAD = [
     (["compare", "bismarck", "--field", "heuristic", "--challenger", "random", "--round", "5"], "bad --round 5"),
     (["compare", "biscuits", "--field", "planning", "--challenger", "greedy", "--team", "3"], "bad --team '3'"),
     (["simulate", "bismarck"], "give --trials N or --precision P"),
-    (["odds", "zheng-shangyou", "--hand", "3C ZZ"], "bad card 'ZZ'"),
-    (["odds", "bisko-bobo", "--seat", "1", "--upright", "9H", "--tucked", "KS"], "give --trials N or --precision P"),
+    (
+        ["odds", "bismarck", "--decision", "name_trumps", "--dealer", "3", "--hand", "AS", "--trials", "2"],
+        "bad --dealer 3: seats are 0..2",
+    ),
     # a strategy that takes parameters is listed with their form (a new user tried SEARCH:100)
     (["compare", "bismarck", "--field", "heuristic", "--challenger", "SEARCH:100"], "dd, search, search:BUDGET[:C]"),
     (["simulate", "bismarck", "--strategy", "SEARCH:100", "--trials", "5"], "dd, search, search:BUDGET[:C]"),

@@ -175,3 +175,10 @@ def test_settled_rows_leave_win_and_score_blank_in_the_text_view():
     assert blank_settled(t.drop(columns=["last_taken", "loss_last"])).equals(
         t.drop(columns=["last_taken", "loss_last"])
     )
+
+
+def test_one_forced_decision_is_named_in_the_singular():
+    from analysis.review import _singular
+
+    assert [_singular(w) for w in ("forced passes", "forced cards", "forced choices", "turns with one legal action")] \
+        == ["forced pass", "forced card", "forced choice", "turn with one legal action"]  # fmt: skip

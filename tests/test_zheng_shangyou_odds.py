@@ -540,3 +540,28 @@ def test_plays_that_differ_only_in_suit_read_equal_where_every_layout_agrees():
     assert len(others)
     spread = t[t.measure.isin(["diff_win", "diff_score", "diff_last"]) & t.action.isin(others.action)]
     assert (spread.groupby("action").std_error.max() > 0).all()
+
+
+def test_a_runner_up_not_separated_in_the_win_chance_but_clearly_lower_in_score_says_so():
+    """Near a game's end every chance to go out first is a fraction of a per cent and no run separates them;
+    "not separated" alone had read as a second choice as good as the best, where it cost points."""
+    import pandas as pd
+
+    from analysis.advisor import answer_line
+    from analysis.games.zheng_shangyou_odds import _runner_up_scores_less
+
+    def table(score_hi):
+        rows = []
+        for a, v, w, s, d in (("9D", "best", 0.002, -5.0, (0.0, 0.0, 0.0)), ("2C", "uncertain", 0.0015, -6.59,
+                              (-1.59, -1.67, score_hi))):  # fmt: skip
+            rows += [{"measure": "win", "action": a, "verdict": v, "estimate": w, "ci_low": w, "ci_high": w},
+                     {"measure": "score", "action": a, "verdict": v, "estimate": s, "ci_low": s, "ci_high": s},
+                     {"measure": "diff_score", "action": a, "verdict": v, "estimate": d[0], "ci_low": d[1],
+                      "ci_high": d[2]}]  # fmt: skip
+        return pd.DataFrame(rows)
+
+    clear = _runner_up_scores_less(table(-1.51), answer_line(table(-1.51)))
+    assert "(best; next 2C: 0.1%, -6.59, not separated in the chance to go out first but clearly lower in score: " \
+           "-1.59 a game, 95% interval -1.67 to -1.51)" in clear  # fmt: skip
+    line = answer_line(table(0.2))
+    assert _runner_up_scores_less(table(0.2), line) == line and ", not separated)" in line

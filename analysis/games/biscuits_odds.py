@@ -388,7 +388,8 @@ def state_spec(
         names, on="score",
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mine), decision=decision,
         has_last=False, rank_by="score", chunk_size=SEARCH_CHUNK if searches(strat) else None,
-        notes={"unseen_cards": len(pool), "left_over": len(pool) - need},
+        notes={"unseen_cards": len(pool), "left_over": len(pool) - need,
+               "placed_by": "--hand, on the table, --played, --known or --passed"},
         **({"passed": cards_of(DECK.mask(passed))} if passed else {}),
         **({"received": cards_of(DECK.mask(received))} if received else {}),
     )  # fmt: skip
@@ -427,6 +428,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result.meta["answer"] = answer_line(result.table, "team ahead this hand", "net points", by_score=True)
     result.meta["ranked_by"] = "net points (the team's points this hand minus the other team's)"
     result.meta["ranked_measure"] = "score"
+    result.meta["verdict_then"] = "diff_win"
     result.meta["models"] = spec.describe["strategies"]
     say_unseen(result, spec)
     return result

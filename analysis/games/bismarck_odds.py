@@ -452,7 +452,7 @@ def _tabulate(counts: np.ndarray, trials: int, spec: KernelSpec) -> pd.DataFrame
     verdict = main.drop_duplicates("action").set_index("action")["verdict"]
     extra["verdict"] = extra["action"].map(verdict)
     order = {m: i for i, m in enumerate(["win", "score", "tricks", "diff_win", "diff_score", "diff_tricks"])}
-    rank = {a: i for i, a in enumerate(dict.fromkeys(main["action"]))}
+    rank = {spec.describe["actions"][a]: i for i, a in enumerate(ranking)}  # the ranking's order within a group
     df = pd.concat([main, extra], ignore_index=True)
     # the verdict: worse when the round score is clearly lower, or no higher and the quota or the tricks clearly
     # worse (under the quota every card scores 0: the tricks still separate them)
@@ -1146,9 +1146,11 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         # the seat that takes the decision, where only the dealer is given: the dealer names trumps and chooses
         # the round (BM-5, 3(c)9); the widow's taker discards and (forehand) picks the contract (3(c)5, 3(c)10)
         dealer = int(position["dealer"])
+        if not 0 <= dealer <= 2:
+            raise CardlabError(f"bad --dealer {dealer}: seats are 0..2")
         if decision in ("name_trumps", "choose_round"):
             position["seat"] = dealer
-        elif 0 <= dealer <= 2 and _exchanger(variant_array(variants), dealer) >= 0:
+        elif _exchanger(variant_array(variants), dealer) >= 0:
             position["seat"] = _exchanger(variant_array(variants), dealer)
     idle = _idle_player_options(strategies, position)
     if decision == "play":
@@ -1208,6 +1210,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     # the verdicts' order too (_tabulate): under the quota every action may score 0, and the tricks decide
     result.meta["ranked_by"] = f"{words}, then the quota, then {'fewest ' if spec.describe.get('misere') else ''}tricks"
     result.meta["ranked_measure"] = "score"
+    result.meta["verdict_then"] = "diff_win, then diff_tricks,"
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])
     if decision == "discard":

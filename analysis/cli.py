@@ -857,8 +857,8 @@ def render_result(
             if result.meta.get("ranked_by"):  # what orders the rows and gives the verdicts
                 # the verdicts group the rows (advisor.VERDICT_ORDER), each group in the ranking's order
                 result.unit += (
-                    f"; best first by {result.meta['ranked_by']}, then the actions not clearly worse than the best, "
-                    "then the clearly worse"
+                    f"; ranked by {result.meta['ranked_by']}: the best first, then the actions not clearly worse "
+                    "than it, then the clearly worse"
                 )
         per = result.meta.get("games_per_match")
         if isinstance(per, int) and per > 1 and "trials" in result.meta:

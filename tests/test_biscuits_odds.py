@@ -138,7 +138,17 @@ def test_the_table_shows_the_passes_not_clearly_worse_and_the_best_of_the_others
     assert "(a verdict goes by the paired difference, the diff_score column" in text
     # one row per action, as on the page: the estimate, the paired difference and the verdict side by side; the
     # seat once above the table
-    assert lines[head].split()[2:] == ["score", "95%", "interval", "diff_score", "95%", "interval"]
+    assert lines[head].split()[2:] == [
+        "score",
+        "95%",
+        "interval",
+        "win",
+        "95%",
+        "interval",
+        "diff_score",
+        "95%",
+        "interval",
+    ]
     assert "seat: 0 (the deciding seat)" in lines[:head]
     assert len(rows) == len(shown)
     best = s.loc[0, "action"]

@@ -429,6 +429,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result.meta["ranked_by"] = "net points (the team's points this hand minus the other team's)"
     result.meta["ranked_measure"] = "score"
     result.meta["verdict_then"] = "diff_win"
+    result.headline = ("score", "win", "diff_score")  # the chance to be ahead beside the net points it ranks by
     result.meta["models"] = spec.describe["strategies"]
     say_unseen(result, spec)
     return result

@@ -399,6 +399,9 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         )
         result.meta["ranked_by"] = "the chance to go out first, then the score"
         result.meta["verdict_then"] = "diff_score"
+        # the score beside the chance to go out first: it ranks where the chances tie, and near a game's end,
+        # where every chance is a fraction of a per cent, it is what the actions still differ in
+        result.headline = ("win", "score", "diff_win")
         result.meta["ranked_measure"] = "win"
     elif not spec.describe.get("settled"):
         result.meta["answer"] = answer_line(result.table, by_score=True)

@@ -219,7 +219,8 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
     late = t["loss_last"].notna() if "loss_last" in t.columns else pd.Series(False, index=t.index)
     worse = t[(t["verdict"] == "worse") & ~late]
     one = _singular(forced_words) if m["forced"] == 1 else forced_words
-    text = f"{who}: {len(t)} decision{'s' if len(t) != 1 else ''} ({m['forced']} {one} not counted)"
+    in_all = " in all" if m["seat"] is None else ""  # every seat's together, not each seat's
+    text = f"{who}: {len(t)} decision{'s' if len(t) != 1 else ''}{in_all} ({m['forced']} {one} not counted)"
     if len(worse):
         col = "loss_win" if cost == "win" else "loss_score"
         scale, digits = (100, 1) if cost in ("win", "share") else (1, 2)

@@ -360,6 +360,16 @@ def not_computed(game_id: str, title: str):
     )
 
 
+def budget_words(field: str, default: int) -> str:
+    """ ", N rollouts a play against the default D" for a search field whose budget is not the player's default
+    (a stored run's budget is chosen for its time; a reader had matched it with the default's figures), else ""."""
+    name, _, rest = field.partition(":")
+    budget = rest.partition(":")[0]
+    if name != "search" or not budget.isdigit() or int(budget) == default:
+        return ""
+    return f", {int(budget):,} rollouts a play against the player's default {default:,}"
+
+
 def provenance(doc: dict, keys=None) -> str:
     """Where a stored strong field came from, in one sentence: the command, the dates, versions and machines of
     its runs, and each run's time (of the runs named in ``keys``, every run when None)."""

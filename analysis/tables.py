@@ -515,8 +515,10 @@ class Result:
                 body = view.to_string(index=False, float_format=_plain, na_rep="")
                 return header_text(self.header_lines()) + "\n" + body + "\n"
             if full or not (measures or self.headline) or "estimate" not in self.table:
-                head = " ".join(
-                    f"{k}={v}" for k, v in self.meta.items() if isinstance(v, (str, int, float)) and k != "answer"
+                head = " ".join(  # a value with a space quoted (solve's trick="6H 8H")
+                    f'{k}="{v}"' if " " in str(v) else f"{k}={v}"
+                    for k, v in self.meta.items()
+                    if isinstance(v, (str, int, float)) and k != "answer"
                 )
                 body = self.table.to_string(index=False, float_format=_plain) if len(self.table) else "(no rows)"
                 return head + "\n" + body + "\n"

@@ -208,13 +208,18 @@ def win_probability(runs: dict) -> Section:
 def strategy_values(runs: dict) -> Section:
     ct = runs["compare"]
     est = ct[ct.field == "greedy"].set_index("challenger")["estimate"]
-    both = (
-        f": of greedy-actions' {est['greedy-actions']:+.2f} points a hand over greedy, its pass alone "
-        f"(greedy-pass-singles) gives {est['greedy-pass-singles']:+.2f} and the two special actions the rest, "
-        f"{est['greedy-actions'] - est['greedy-pass-singles']:+.2f} (a difference of two estimates, not paired)"
-        if {"greedy-actions", "greedy-pass-singles"} <= set(est.index)
-        else ""
-    )
+    se = ct[ct.field == "greedy"].set_index("challenger")["std_error"]
+    both = ""
+    if {"greedy-actions", "greedy-pass-singles"} <= set(est.index):
+        rest = est["greedy-actions"] - est["greedy-pass-singles"]
+        # the two rows share their deals: the variances added is an approximation (independent estimates)
+        half = difference_half_width(float(se["greedy-actions"]), float(se["greedy-pass-singles"]))
+        both = (
+            f": of greedy-actions' {est['greedy-actions']:+.2f} points a hand over greedy, its pass alone "
+            f"(greedy-pass-singles) gives {est['greedy-pass-singles']:+.2f} and the two special actions the rest, "
+            f"{rest:+.2f} (95% about {rest - half:+.2f} to {rest + half:+.2f}: a difference of two estimates, not "
+            "paired, their variances added)"
+        )
     return Section(
         "What the players, passing and the special actions are worth (paired)",
         (
@@ -521,7 +526,8 @@ def strong_field_runs(field: str) -> list:
 
 
 def strong_field(runs: dict) -> Section:
-    from ..strong_field import CHANGES_LEGEND, change, not_computed, provenance, side_by_side
+    from ..games.biscuits import SEARCH_BUDGET
+    from ..strong_field import CHANGES_LEGEND, budget_words, change, not_computed, provenance, side_by_side
 
     doc = runs.get("strong")
     title = "The findings again, with a strong field"
@@ -594,7 +600,8 @@ def strong_field(runs: dict) -> Section:
     )
     text = (
         f"The Starter's advantage and the worth of each policy measured again with a strong field: {doc['field']} "
-        "(the search player, seeds/biscuits.md) in every seat, on the same deals as the figures above (their first "
+        f"(the search player{budget_words(doc['field'], SEARCH_BUDGET)}; seeds/biscuits.md) in every seat, on the "
+        "same deals as the figures above (their first "
         f"trials). {provenance(doc)} The table: each team (both partners) playing "
         "the challenger among searching players, on the same hands as a searching team (estimate: points a hand, "
         "challenger - field); vs_planning is that minus plain planning's, the worth of the one policy that "

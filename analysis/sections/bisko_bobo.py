@@ -130,6 +130,17 @@ def reviewed_spec():
 def win_by_seat(runs: dict) -> Section:
     wins = pd.concat([t[(t.measure == "win") & t.seat.notna()].assign(players=P) for P, t in runs["games"].items()])
     t = wins[["players", "seat", "trials", "estimate", "ci_low", "ci_high"]].rename(columns={"estimate": "win"})
+    # the answer: by player count, the seats whose interval lies clear of the fair share, above or below
+    parts = []
+    for P, g in t.groupby("players"):
+        clear = []
+        for r in g.itertuples(index=False):
+            side = "above" if r.ci_low > 1 / P else "below" if r.ci_high < 1 / P else ""
+            if side:
+                who = f"seat {int(r.seat)}" + (" (the dealer)" if int(r.seat) == P - 1 else "")
+                clear.append(f"{who} {side}, {r.win:.4f}")
+        parts.append(f"{P} players: " + (", ".join(clear) if clear else "no seat clear of it"))
+    fairness = f"Seats clear of the fair share (1 / players) at 95%: {'; '.join(parts)}. "
 
     def draw():
         from ..plots import bar_with_intervals
@@ -154,7 +165,8 @@ def win_by_seat(runs: dict) -> Section:
     return Section(
         "Win rate by seat",
         (
-            "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
+            fairness
+            + "Every seat on the heuristic strategy; split wins count 1/k. Seat 0 sits at the dealer's left and "
             "chooses first in Risky-Bisk (BB-5); the highest seat is the dealer, who sees every earlier Flingo. "
             "Intervals are 95% (mean and standard error of the win share). The chart shows each seat's win share "
             f"minus the fair share (1 / players), the table the win share itself. Each player count's deals come from "

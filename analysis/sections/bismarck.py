@@ -404,6 +404,22 @@ def fairness(runs: dict) -> Section:
     hw = z_value() * np.sqrt(1 / 3 * 2 / 3 / n_min)
     hw2 = share_difference_half_width(1 / 3, 1 / 3, n_min)
 
+    # the answer first: how far the default deal is from fair, and which variants come nearest and farthest
+    base = fair.iloc[0]
+    order = fair.assign(gap=fair.dealer_minus_mean_other.abs()).sort_values("gap")
+    near, far = order.iloc[0], order.iloc[-1]
+
+    def gap(r) -> str:
+        return f"{r.dealer_minus_mean_other:+.2f} points a cycle (95% ±{z_value() * r.se:.2f})"
+
+    tilted = abs(base.dealer_minus_mean_other) > z_value() * base.se
+    verdict = (
+        f"With the default rules the deal is {'not ' if tilted else ''}fair within a cycle"
+        f"{'' if tilted else ' (at 95%)'}: the dealer's cycle is worth {gap(base)} against a non-dealer's. "
+        f"Nearest to fair: {near.variant}, {gap(near)}; farthest: {far.variant}, {gap(far)}. Over a 12-hand game "
+        "each player deals one cycle, so that falls on every seat alike; the P(win) columns check the rest. "
+    )
+
     def draw():
         from ..plots import new_figure
 
@@ -417,7 +433,8 @@ def fairness(runs: dict) -> Section:
     return Section(
         "Is the deal fair? Scoring schemes and variants",
         (
-            "For each variant (one change from the defaults), 12-hand games with heuristic players. cycle_<role>: "
+            verdict
+            + "For each variant (one change from the defaults), 12-hand games with heuristic players. cycle_<role>: "
             "the mean score of a role summed over the four round types, i.e. what one cycle is worth to the dealer "
             "and to each non-dealer; dealer_minus_mean_other and its standard error measure how far the deal is "
             "from fair (0 = fair). Each player deals one cycle in a 12-hand game, so no seat deals more often "
@@ -426,7 +443,9 @@ def fairness(runs: dict) -> Section:
             f"±{hw:.3f} at 95% and a difference of two about ±{hw2:.3f}, and with 11 rows of 3 pairs a few "
             "differences that size are expected by chance; the table above measures who wins on more games. "
             "round4_start=classic (dealer at most 4 tricks, others 6) and simplified (everyone 4) score the misère "
-            "without the floor at 0 (rules.md 3(c)2), so a cycle's score can be negative there. "
+            "without the floor at 0 (rules.md 3(c)2), so a cycle's score can be negative there; the two differ only by "
+            "2 points in each non-dealer's misère score, which every player gets in the two cycles it does not deal, "
+            "so their P(win) columns are the same. "
             "round3_dealer_score: the dealer's mean score in round 3 (named trumps): the default row names trumps "
             "before seeing the hand (blind), the 'round3 trump after seeing hand' row after (seen). Each row comes "
             f"from `cardlab simulate bismarck VARIANTS --trials {runs['fairness_trials']} --seed "

@@ -555,6 +555,16 @@ def two_decks(runs: dict) -> Section:
         won = res[(res.measure == "winner") & res.seat.notna()]
         parts.append(won.assign(players=P, seat=won.seat.astype(int), fair_share=1 / P, cards=hand_sizes(P, 108)))
     tt = pd.concat(parts, ignore_index=True)
+    # the answer: by player count, the seats whose chance lies clear of the fair share (and their hand sizes)
+    said = []
+    for P, g in tt.groupby("players"):
+        clear = [
+            f"seat {r.seat} ({r.cards} cards) {'above' if r.ci_low > r.fair_share else 'below'}"
+            for r in g.itertuples(index=False)
+            if r.ci_low > r.fair_share or r.ci_high < r.fair_share
+        ]
+        said.append(f"{P} players: " + (", ".join(clear) if clear else "no seat clear of it"))
+    verdict = f"Seats clear of the fair share at 95%: {'; '.join(said)}. "
 
     def draw():
         from ..plots import bar_with_intervals
@@ -576,7 +586,7 @@ def two_decks(runs: dict) -> Section:
             "of a kind may hold two of the same card, equal plays do not beat, and five cards of one rank are a "
             "bomb (cardlab's reading, seeds/zheng-shangyou.md). The first game is led by the first seat from the "
             "dealer holding a 3 of diamonds; scoring as ZS-8 for 4 players. estimate: the seat's chance to go out "
-            "first (the Winner); compare it with 'fair_share'."
+            "first (the Winner); compare it with 'fair_share'. " + verdict
         ),
         tt[["players", "seat", "cards", "trials", "estimate", "ci_low", "ci_high", "fair_share"]],
         [draw],
@@ -628,10 +638,22 @@ def score_distribution(runs: dict) -> Section:
         ax.set_title("Distribution of game scores (greedy players)")
         return fig
 
+    # the shape in numbers: how often a seat gains (it went out first), its most likely loss, the heavy tail
+    p = hist.set_index("score")["estimate"]
+    losses = p[p.index < 0]
+    shape = (
+        f"A seat gains in {100 * p[p.index > 0].sum():.1f}% of games (it went out first); it loses 1 to 9 points (1 "
+        f"a card) in {100 * p[(p.index < 0) & (p.index >= -9)].sum():.1f}%, {-int(losses.idxmax())} point"
+        f"{'s' if int(losses.idxmax()) != -1 else ''} the most often ({100 * losses.max():.1f}%); 20 or more (10 cards or more, 2 a card) in "
+        f"{100 * p[p.index <= -20].sum():.1f}%, 30 or more (no card played, 3 a card) in "
+        f"{100 * p[p.index <= -30].sum():.2f}%. "
+        if len(losses)
+        else ""
+    )
     return Section(
         "The distribution of scores",
-        "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8). The games come "
-        f"from {_main_run(runs)}.",
+        shape + "Per seat and game: the Winner's gain is the others' total loss (1, 2 or 3 per card, ZS-8). The games "
+        f"come from {_main_run(runs)}.",
         None,
         [draw],
     )
@@ -760,7 +782,8 @@ def _change(r) -> str:
 
 
 def strong_field(runs: dict) -> Section:
-    from ..strong_field import CHANGES_LEGEND, not_computed, provenance, side_by_side
+    from ..games.zheng_shangyou import SEARCH_BUDGET
+    from ..strong_field import CHANGES_LEGEND, budget_words, not_computed, provenance, side_by_side
 
     doc = runs.get("strong")
     title = "The findings again, with a strong field"
@@ -831,9 +854,21 @@ def strong_field(runs: dict) -> Section:
         f"{best.ci_high:+.3f}), the farthest {worst.challenger} ({worst.estimate:+.3f}, 95% {worst.ci_low:+.3f} to "
         f"{worst.ci_high:+.3f}" + (f"; not told apart from {' and '.join(near)}" if near else "") + ")."
     )
+    # the points too: a policy closest by the chance to go out first may cost the most points (a reader playing
+    # for the score had been sent to the wrong one)
+    pts = pol[pol.measure == "challenger_minus_field_score"].sort_values("estimate", ascending=False)
+    if len(pts):
+        p_best, p_worst = pts.iloc[0], pts.iloc[-1]
+        same = p_best.challenger == best.challenger and p_worst.challenger == worst.challenger
+        sentences.append(
+            ("By the points a game the order is the same" if same else "By the points a game it differs")
+            + f": {p_best.challenger} the closest ({p_best.estimate:+.2f}, 95% {p_best.ci_low:+.2f} to "
+            f"{p_best.ci_high:+.2f}), {p_worst.challenger} the farthest ({p_worst.estimate:+.2f}, 95% "
+            f"{p_worst.ci_low:+.2f} to {p_worst.ci_high:+.2f})."
+        )
     text = (
-        f"The questions above measured again with a strong field: {field} (the search player, "
-        "seeds/zheng-shangyou.md) in every seat, on the same deals as the figures above (their first trials). "
+        f"The questions above measured again with a strong field: {field} (the search player"
+        f"{budget_words(field, SEARCH_BUDGET)}; seeds/zheng-shangyou.md) in every seat, on the same deals as the figures above (their first trials). "
         f"{provenance(doc)} The tables: the value of holding a card and the win share by seat with the built-in "
         f"players (greedy, above) and with the strong field side by side ({CHANGES_LEGEND}); then each policy's difference to greedy (the bomb policies and planning: one seat switching "
         "among greedy players above, and here the two policies' rows among searching players on the same deals, "

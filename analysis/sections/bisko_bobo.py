@@ -616,10 +616,11 @@ def cheat_sheet(runs: dict) -> Section | None:
 
 
 def _sheet_against_heuristic(runs: dict) -> str:
-    """Where the 4-player sheet swaps (or keeps) a Jingo card against the sign that "When to swap" measured (with
-    every other seat on the heuristic): a sentence saying why the two differ, else nothing."""
+    """Where the 4-player sheet takes the Flingo or the Jingo, or swaps (or keeps) a Jingo card, against the sign
+    that "Flingo or Jingo?" and "When to swap" measured (with every other seat on the heuristic): a sentence saying
+    where and why the two differ, else nothing."""
     from ..games.bisko_bobo import FIT_NAMES, pooled_pairs, recommended_tables
-    from ..games.bisko_bobo_sheet import SWAP_WORDS
+    from ..games.bisko_bobo_sheet import JB_WORDS, LF_WORDS, SWAP_WORDS
 
     sheet = recommended_tables().get("cheat_sheets", {}).get("4")
     if not sheet:
@@ -627,6 +628,17 @@ def _sheet_against_heuristic(runs: dict) -> str:
     dec = runs["decisions"]
     swaps = pooled_pairs(dec[dec.decision == "swap"], ["fit", "opening_bisko"])
     found = []
+    # the Flingo or the Jingo: the situation table's cells (as that section shows them, 200 trials or more)
+    cells = pooled_pairs(dec[dec.decision == "flingo"], ["jingos_so_far", "later_free", "unseen_of_suit"])
+    for r in cells[cells.trials >= 200].itertuples():
+        jb, lf, u = ("0", "1", "2+").index(str(r.jingos_so_far)), int(bool(r.later_free)), int(r.unseen_of_suit)
+        jingo = u < sheet["thresholds"][jb][lf]  # the sheet's rule: the Jingo when fewer than t are unseen
+        if (jingo and r.ci_high < 0) or (not jingo and r.ci_low > 0):
+            found.append(
+                f"the sheet takes the {'Jingo' if jingo else 'Flingo'} with {JB_WORDS[jb]}, {LF_WORDS[lf]} and U = "
+                f"{u}, where the Jingo {'lost' if r.estimate < 0 else 'gained'} {abs(r.estimate) * 100:.2f} "
+                f"percentage points of win share (95% {r.ci_low * 100:+.2f} to {r.ci_high * 100:+.2f})"
+            )
     for r in swaps.itertuples():
         f, o = FIT_NAMES.index(r.fit), int(bool(r.opening_bisko))
         swap = sheet["p_swap"][f][o] >= 0.5
@@ -640,10 +652,11 @@ def _sheet_against_heuristic(runs: dict) -> str:
     if not found:
         return ""
     return (
-        ' The sheet\'s choices were fitted with every seat on the recommended tables, while "When to swap" '
-        "measures each swap with every other seat on the heuristic, and the two can disagree: at 4 players "
+        ' The sheet\'s choices were fitted with every seat on the recommended tables, while "Flingo or Jingo?" and '
+        '"When to swap" measure each choice with every other seat on the heuristic, and the two can disagree: at 4 '
+        "players "
         + "; ".join(found)
-        + ". Among heuristic players that table's answer holds; the sheet's choice pays among players of the "
+        + ". Among heuristic players those tables' answers hold; the sheet's choice pays among players of the "
         "recommended tables, and the sheet's edge rows count it either way."
     )
 

@@ -305,8 +305,10 @@ def hand_features(runs: dict) -> Section:
         "How hand features map to tricks",
         (
             "Mean tricks taken by a hand with a given feature (all roles pooled; heuristic players; cells with at "
-            "least 100 hands). Round 4 is the misère round: there a strong hand takes tricks it does not want. The "
-            "table shows every fourth high-card point count; the chart shows them all. The hands come from "
+            "least 100 hands). The features: hcp, the hand's high-card points (A 4, K 3, Q 2, J 1; 40 in the deck), "
+            "trump_length, its trumps (rounds 2 and 3), and voids, its suits without a card. Round 4 is the misère "
+            "round: there a strong hand takes tricks it does not want. The table shows every fourth high-card point "
+            "count; the chart shows them all. The hands come from "
             f"{_hands_run(runs)}."
         ),
         coarse[["round", "feature", "value", "trials", "estimate", "ci_low", "ci_high"]],
@@ -442,7 +444,9 @@ def fairness(runs: dict) -> Section:
             f"on {n_min:,} games a row, each is within about "
             f"±{hw:.3f} at 95% and a difference of two about ±{hw2:.3f}, and with 11 rows of 3 pairs a few "
             "differences that size are expected by chance; the table above measures who wins on more games. "
-            "round4_start=classic (dealer at most 4 tricks, others 6) and simplified (everyone 4) score the misère "
+            "Simplified scoring (BM-6's house rule): a trick is a point in rounds 1-3, and the misère scores 4 - "
+            "tricks, negative too. round4_start=classic (dealer at most 4 tricks, others 6) and simplified "
+            "(everyone 4) score the misère "
             "without the floor at 0 (rules.md 3(c)2), so a cycle's score can be negative there; the two differ only by "
             "2 points in each non-dealer's misère score, which every player gets in the two cycles it does not deal, "
             "so their P(win) columns are the same. "

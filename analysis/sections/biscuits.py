@@ -149,10 +149,22 @@ def points_by_seat(runs: dict) -> Section:
             for k, t in runs["games"].items()
         ]
     )
+    # the answer: the seats whose chance to go out first lies clear of a quarter, by strategy
+    out = per_seat[per_seat.measure == "out_first"]
+    clear = [
+        f"seat {int(r.seat)} with {r.strategy} ({r.estimate:.4f})"
+        for r in out.itertuples(index=False)
+        if r.ci_low > 0.25 or r.ci_high < 0.25
+    ]
+    verdict = (
+        "Going out first, no seat lies clear of a quarter of the hands at 95%, whichever strategy every seat plays. "
+        if not clear
+        else f"Going out first, clear of a quarter of the hands at 95%: {', '.join(clear)}. "
+    )
     return Section(
         "Points per hand and going out first, by seat",
         (
-            "Games to 30 points or 4 hands, more on a tie (BI-12), every seat on one strategy. "
+            verdict + "Games to 30 points or 4 hands, more on a tie (BI-12), every seat on one strategy. "
             "team_points_per_hand is the "
             f"seat's team score per hand (BI-8/BI-9). The games come from {_games_run(runs)}; the trials column "
             "counts hands."
@@ -426,9 +438,20 @@ def games(runs: dict) -> Section:
     g = pd.concat(
         [t[t.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k) for k, t in runs["games"].items()]
     )
+    won = g[(g.measure == "game_won") & (g.team == "N-S")]
+    clear = [
+        f"{r.strategy} ({r.estimate:.4f})" for r in won.itertuples(index=False) if r.ci_low > 0.5 or r.ci_high < 0.5
+    ]
+    hands = g[g.measure == "hands_per_game"]
+    verdict = (
+        ("Neither team wins clearly more than half the games at 95% with any of the strategies"
+         if not clear else f"N-S's share of the games lies clear of a half with {', '.join(clear)}")
+        + f"; a game lasts {hands.estimate.min():.2f} to {hands.estimate.max():.2f} hands on average (a game ends "
+        "at 30 points or after 4 hands, later on a tie: BI-12). "
+    )  # fmt: skip
     return Section(
         "Games",
-        "Who wins a game, and how many hands a game lasts.",
+        verdict + "Who wins a game, and how many hands a game lasts.",
         g[["strategy", "measure", "team", "trials", "estimate", "ci_low", "ci_high"]],
     )
 

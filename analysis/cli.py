@@ -38,6 +38,7 @@ from .tables import (
     precision_rule,
     prose,
     prose_width,
+    terminal_columns,
     write_text_atomic,
 )
 
@@ -1142,7 +1143,7 @@ def _cmd_solve(game: Game, args) -> None:
     meta: dict[str, Any] = {"game": args.game, "command": "solve"}
     if args.format == "table":
         # the position's columns (the same in every row) once in the header, not repeated beside each card
-        same = [c for c in SOLVE_POSITION if c in df and df[c].nunique(dropna=False) == 1]
+        same = [c for c in df.attrs.get("position", ()) if c in df and df[c].nunique(dropna=False) == 1]
         for c in same:
             v = df[c].iloc[0]
             if c != "game" and v != "":
@@ -1152,10 +1153,6 @@ def _cmd_solve(game: Game, args) -> None:
     if df.attrs.get("answer"):
         meta["answer"] = df.attrs["answer"]  # the best card and its value, first (table output)
     emit_result(Result(df, meta), args)
-
-
-#: the columns of a solve's table that say the position (csv and json keep them in every row)
-SOLVE_POSITION = ("game", "trump", "leader", "trick", "to_play", "player", "goal", "side")
 
 
 #: what eval's and moves' columns mean, where the games share them
@@ -1170,11 +1167,10 @@ KEY_NOTE = (
 def _terminal_width(args) -> int | None:
     """The terminal's width in characters (``COLUMNS`` where set, at least 60) where table output goes to one (not
     to --out, not --all's every column); else None: a file or a pipe gets the whole view."""
-    import shutil
 
     if getattr(args, "format", "table") != "table" or getattr(args, "out", None) or getattr(args, "all", False):
         return None
-    return max(60, shutil.get_terminal_size().columns) if sys.stdout.isatty() else None
+    return terminal_columns(sys.stdout) if sys.stdout.isatty() else None
 
 
 def _note_search_models(game: Game, doc, given: list[str] | None = None) -> None:

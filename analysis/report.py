@@ -25,6 +25,16 @@ from .errors import CardlabError, SaveFailed
 from .outputs import check_dir, made_dirs
 
 
+def clear_of(t, fair):
+    """The rows of ``t`` whose 95% interval (``ci_low``, ``ci_high``) lies clear of ``fair`` (a number, or a column
+    of ``t`` per row), with ``side``: "above" or "below" (the sections' answers to "is it fair?")."""
+    import numpy as np
+
+    f = t[fair] if isinstance(fair, str) else fair
+    above, below = (t["ci_low"] > f).to_numpy(), (t["ci_high"] < f).to_numpy()
+    return t[above | below].assign(side=np.where(above, "above", "below")[above | below])
+
+
 @dataclass
 class Section:
     """One section of a report: its numbers (``table``) and what to draw from them.

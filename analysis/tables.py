@@ -320,21 +320,19 @@ def note(text: str) -> None:
         return
     line = f"cardlab: {text}"
     if sys.stderr.isatty():
-        line = prose(line, indent="  ", width=prose_width(_stderr_width()))
+        line = prose(line, indent="  ", width=prose_width(terminal_columns(sys.stderr)))
     print(line, file=sys.stderr, flush=True)
 
 
-def _stderr_width() -> int:
-    """The width of the terminal stderr goes to (``COLUMNS`` where set, as for stdout; at least 60): stdout may
-    go to a file while the notes go to the terminal."""
+def terminal_columns(stream) -> int:
+    """The width of the terminal ``stream`` goes to (``COLUMNS`` where set; at least 60): the table's width for
+    stdout, the notes' for stderr (stdout may go to a file while the notes go to the terminal)."""
     try:
         columns = int(os.environ.get("COLUMNS", ""))
     except ValueError:
-        import sys
-
         try:
-            columns = os.get_terminal_size(sys.stderr.fileno()).columns
-        except (OSError, ValueError):
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
             columns = 80
     return max(60, columns)
 

@@ -233,3 +233,18 @@ def test_a_sections_command_line_gives_its_figures():
     rows = pd.DataFrame(json.loads(out)["rows"])
     pooled = rows[(rows.measure == "team_points_challenger_minus_field") & rows.team.isna()].iloc[0]
     assert (pooled.estimate, pooled.ci_low, pooled.ci_high) == (row.estimate, row.ci_low, row.ci_high)
+
+
+def test_clear_of_names_the_rows_whose_interval_misses_the_fair_value():
+    """The sections' "is it fair?" answers: a row is clear of the fair value where its 95% interval lies wholly
+    above or below it (a number, or a column per row); a row whose interval holds it is not named."""
+    import pandas as pd
+
+    from analysis.report import clear_of
+
+    t = pd.DataFrame({"ci_low": [0.26, 0.20, 0.24, 0.30], "ci_high": [0.28, 0.24, 0.26, 0.32],
+                      "fair": [0.25, 0.25, 0.25, 0.33]})  # fmt: skip
+    assert clear_of(t, 0.25).index.tolist() == [0, 1, 3] and clear_of(t, 0.25)["side"].tolist() == [
+        "above", "below", "above"]  # fmt: skip
+    assert clear_of(t, "fair")["side"].tolist() == ["above", "below", "below"]
+    assert clear_of(t.iloc[2:3], 0.25).empty

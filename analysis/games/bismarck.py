@@ -611,6 +611,7 @@ def solve_table(
         "side": side,
     }
     # the hand count a constant: one search compiled
+    position = list(base)  # the columns that say the position (cli's text view shows them once, in the header)
     if every_card:
         kernel = DD.card_values_3 if n == 3 else DD.card_values_4
     else:
@@ -634,6 +635,7 @@ def solve_table(
     if not every_card:
         v = int(kernel(h, tr, 0, leader, row, len(played), maxteam, count, ttk, ttg, bufs))
         df = pd.DataFrame([{**base, "tricks": v}])
+        df.attrs["position"] = position
         df.attrs["answer"] = (
             f"{who[0].upper()}{who[1:]} takes {v} trick{'s' if v != 1 else ''} from here{current} "
             f"(seat {to_play} to play{', ' + aim if aim else ''})"
@@ -662,6 +664,7 @@ def solve_table(
         r["best"] = r["tricks"] == best
     rows.sort(key=lambda r: -r["tricks"] if maximise else r["tricks"])
     df = pd.DataFrame(rows)
+    df.attrs["position"] = position
     # a best card's equals named beside it ("AH (or KH)"): the table's row stands for both
     cards = ", ".join(r["card"] + (f" (or {r['equals']})" if r["equals"] else "") for r in rows if r["best"])
     df.attrs["answer"] = (

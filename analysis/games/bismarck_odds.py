@@ -1148,10 +1148,9 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
         dealer = int(position["dealer"])
         if not 0 <= dealer <= 2:
             raise CardlabError(f"bad --dealer {dealer}: seats are 0..2")
-        if decision in ("name_trumps", "choose_round"):
-            position["seat"] = dealer
-        elif _exchanger(variant_array(variants), dealer) >= 0:
-            position["seat"] = _exchanger(variant_array(variants), dealer)
+        taker = dealer if decision in ("name_trumps", "choose_round") else _exchanger(variant_array(variants), dealer)
+        if taker >= 0:  # -1: no widow taken (the decision's own check says so)
+            position["seat"] = taker
     idle = _idle_player_options(strategies, position)
     if decision == "play":
         spec = play_spec(variants=variants, strategies=strategies, **position)

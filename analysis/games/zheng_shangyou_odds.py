@@ -352,25 +352,14 @@ def _score_disagrees(table: pd.DataFrame) -> str:
     )
 
 
-def _runner_up_scores_less(table: pd.DataFrame, line: str) -> str:
-    """The answer ``line`` with its runner-up's "not separated" qualified where that action's score is clearly
-    lower than the best's all the same: near the end of a game, when every chance to go out first is a fraction
-    of a per cent, no run separates them, and "not separated" alone had read as a second choice as good as the
-    first (a new user's runner-up cost 1.6 points a game and raised the chance to end last by 12 points)."""
-    if ", not separated)" not in line:
-        return line
-    rest = table[table["verdict"] != "best"]
-    a = rest["action"].iloc[0]  # the runner-up the line names
-    d = table[(table["measure"] == "diff_score") & (table["action"] == a)]
-    if not len(d) or not d["ci_high"].iloc[0] < 0:
-        return line
-    r = d.iloc[0]
-    return line.replace(
-        ", not separated)",
-        f", not separated in the chance to go out first but clearly lower in score: {r['estimate']:+.2f} a game, "
-        f"95% interval {r['ci_low']:+.2f} to {r['ci_high']:+.2f})",
-        1,
-    )
+#: the answer's runner-up where the chances to go out first do not separate it from the best and the score does:
+#: near a game's end, when every chance is a fraction of a per cent, no run separates them, and "not separated"
+#: alone had read as a second choice as good as the first (a new user's runner-up cost 1.6 points a game and
+#: raised the chance to end last by 12 points)
+LOWER_IN_SCORE = (
+    "not separated in the chance to go out first but clearly lower in score: {estimate:+.2f} a game, 95% interval "
+    "{ci_low:+.2f} to {ci_high:+.2f}"
+)
 
 
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
@@ -394,7 +383,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result = run_spec(spec, **run)
     winner = spec.describe.get("winner")
     if winner is None:
-        result.meta["answer"] = _runner_up_scores_less(result.table, answer_line(result.table)) + _score_disagrees(
+        result.meta["answer"] = answer_line(result.table, lower_on_second=LOWER_IN_SCORE) + _score_disagrees(
             result.table
         )
         result.meta["ranked_by"] = "the chance to go out first, then the score"

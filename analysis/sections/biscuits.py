@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..advisor import unseen_sentence
-from ..report import Section
+from ..report import Section, clear_of
 from ..stats import difference_half_width
 
 COMPARISONS = (
@@ -151,11 +151,7 @@ def points_by_seat(runs: dict) -> Section:
     )
     # the answer: the seats whose chance to go out first lies clear of a quarter, by strategy
     out = per_seat[per_seat.measure == "out_first"]
-    clear = [
-        f"seat {int(r.seat)} with {r.strategy} ({r.estimate:.4f})"
-        for r in out.itertuples(index=False)
-        if r.ci_low > 0.25 or r.ci_high < 0.25
-    ]
+    clear = [f"seat {int(r.seat)} with {r.strategy} ({r.estimate:.4f})" for r in clear_of(out, 0.25).itertuples()]
     verdict = (
         "Going out first, no seat lies clear of a quarter of the hands at 95%, whichever strategy every seat plays. "
         if not clear
@@ -439,9 +435,7 @@ def games(runs: dict) -> Section:
         [t[t.measure.isin(["game_won", "hands_per_game"])].assign(strategy=k) for k, t in runs["games"].items()]
     )
     won = g[(g.measure == "game_won") & (g.team == "N-S")]
-    clear = [
-        f"{r.strategy} ({r.estimate:.4f})" for r in won.itertuples(index=False) if r.ci_low > 0.5 or r.ci_high < 0.5
-    ]
+    clear = [f"{r.strategy} ({r.estimate:.4f})" for r in clear_of(won, 0.5).itertuples()]
     hands = g[g.measure == "hands_per_game"]
     verdict = (
         ("Neither team wins clearly more than half the games at 95% with any of the strategies"

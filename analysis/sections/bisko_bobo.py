@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..report import Section
+from ..report import Section, clear_of
 
 PLAYER_COUNTS = range(2, 7)
 EDGE_FIELDS = ("heuristic", "always-jingo")
@@ -133,12 +133,10 @@ def win_by_seat(runs: dict) -> Section:
     # the answer: by player count, the seats whose interval lies clear of the fair share, above or below
     parts = []
     for P, g in t.groupby("players"):
-        clear = []
-        for r in g.itertuples(index=False):
-            side = "above" if r.ci_low > 1 / P else "below" if r.ci_high < 1 / P else ""
-            if side:
-                who = f"seat {int(r.seat)}" + (" (the dealer)" if int(r.seat) == P - 1 else "")
-                clear.append(f"{who} {side}, {r.win:.4f}")
+        clear = [
+            f"seat {int(r.seat)}{' (the dealer)' if int(r.seat) == P - 1 else ''} {r.side}, {r.win:.4f}"
+            for r in clear_of(g, 1 / P).itertuples(index=False)
+        ]
         parts.append(f"{P} players: " + (", ".join(clear) if clear else "no seat clear of it"))
     fairness = f"Seats clear of the fair share (1 / players) at 95%: {'; '.join(parts)}. "
 

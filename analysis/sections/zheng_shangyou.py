@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..advisor import unseen_sentence
-from ..report import Section
+from ..report import Section, clear_of
 from ..stats import difference_half_width, z_value
 
 FEATURES = ("3D", "RJ", "BJ", "2S", "2H", "2C", "2D", "bomb", "straight_flush")
@@ -558,11 +558,7 @@ def two_decks(runs: dict) -> Section:
     # the answer: by player count, the seats whose chance lies clear of the fair share (and their hand sizes)
     said = []
     for P, g in tt.groupby("players"):
-        clear = [
-            f"seat {r.seat} ({r.cards} cards) {'above' if r.ci_low > r.fair_share else 'below'}"
-            for r in g.itertuples(index=False)
-            if r.ci_low > r.fair_share or r.ci_high < r.fair_share
-        ]
+        clear = [f"seat {r.seat} ({r.cards} cards) {r.side}" for r in clear_of(g, "fair_share").itertuples(index=False)]
         said.append(f"{P} players: " + (", ".join(clear) if clear else "no seat clear of it"))
     verdict = f"Seats clear of the fair share at 95%: {'; '.join(said)}. "
 

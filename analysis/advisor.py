@@ -12,6 +12,7 @@ taken), ``win_words`` and ``score_words`` (how the answer line names the two, de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -132,6 +133,7 @@ def answer_line(
     by_score: bool = False,
     only_words: str = "the only legal action",
     lower_on_second: str | None = None,
+    runner_up: Callable[[str, str], str] | None = None,
 ) -> str:
     """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is the
     best first, then the actions not clearly worse, then the clearly worse: the runner-up is its second action;
@@ -139,8 +141,10 @@ def answer_line(
     where that row stands for more than one legal action, e.g. equal cards). ``lower_on_second``: what the line
     says of a runner-up not separated from the best on the ranking measure but clearly lower on the other (its
     paired difference's row formatted in: ``{estimate}``, ``{ci_low}``, ``{ci_high}``); None: "not separated"
-    alone. Where actions are "uncertain" (not separated from the best at 95%), a second sentence counts them: the
-    best is then the best by the estimate, which more trials may change."""
+    alone. ``runner_up``: a game's own words for the runner-up, given its action and the verdict's words ("clearly
+    worse", "not separated", ...), where the table's other measures say more (Bismarck's: what separates it).
+    Where actions are "uncertain" (not separated from the best at 95%), a second sentence counts them: the best is
+    then the best by the estimate, which more trials may change."""
     w = table[table["measure"] == "win"].reset_index(drop=True)
     s = table[table["measure"] == "score"].set_index("action")["estimate"]
     best = w[w["verdict"] == "best"].iloc[0]
@@ -169,6 +173,8 @@ def answer_line(
         if how == "not separated" and lower_on_second and len(other) and other["ci_high"].iloc[0] < 0:
             d = other.iloc[0]
             how = lower_on_second.format(estimate=d["estimate"], ci_low=d["ci_low"], ci_high=d["ci_high"])
+        if runner_up is not None:
+            how = runner_up(r["action"], how)
         text += f"; next {r['action']}: {both(r['action'], r['estimate'], False)}, {how}"
     return text + ")" + the_others(rest)
 

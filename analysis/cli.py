@@ -121,6 +121,9 @@ class _Parser(argparse.ArgumentParser):
         m = re.fullmatch(r"argument (\S+): (expected .*), got '(.*)'", message, re.S)
         if m:
             raise CardlabError(f"bad {m[1]} {_shown(m[3])}: {m[2]}")
+        m = re.fullmatch(r"argument (\S+): (bad card .*)", message, re.S)  # a card-list option (games.base.cards_arg)
+        if m:
+            raise CardlabError(f"{m[1]}: {m[2]}")
         m = re.fullmatch(r"the following arguments are required: (.*)", message, re.S)
         if m:
             # "give --field; accepted: random, greedy, ..." where the option has a list of values, else where the
@@ -816,9 +819,13 @@ def _port(text: str) -> int:
     return v
 
 
-def emit(text: str, out: str | None) -> None:
+def emit(text: str, out: str | None, quiet: bool = False) -> None:
+    """``text`` to stdout, or to the file ``out`` (atomically), saying so on stderr unless ``quiet`` (a run that
+    wrote a file had said nothing)."""
     if out:
         write_text_atomic(out, text)
+        if not quiet:
+            note(f"wrote {out}")
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -834,7 +841,7 @@ def emit_result(result: Result, args, game: Game | None = None) -> None:
     text = render_result(
         result, args.format, game, full=getattr(args, "all", False), measures=measures, width=_terminal_width(args)
     )
-    emit(text, getattr(args, "out", None))
+    emit(text, getattr(args, "out", None), getattr(args, "quiet", False))
 
 
 def render_result(
@@ -1213,7 +1220,7 @@ def _cmd_record(game: Game, args) -> None:
         strategies=args.strategy,
         **_given(args, game.record_options),
     )
-    emit(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", args.out)
+    emit(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", args.out, quiet=True)  # its own note below
     if args.out and not args.quiet:
         res = doc.get("result", {})
         note(
@@ -1241,7 +1248,7 @@ def _cmd_review(game: Game, args) -> None:
     if args.format == "table":
         from .review import as_text
 
-        emit(as_text(result, _terminal_width(args), args.all), args.out)
+        emit(as_text(result, _terminal_width(args), args.all), args.out, args.quiet)
     else:
         emit_result(result, args)
     if args.report:

@@ -239,8 +239,9 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
             text += f"; 1 clearly worse than the best ({where}), losing {what} against the best action"
         else:
             text += (
-                f"; {len(worse)} clearly worse than the best, their losses (each against the best action at its "
-                f"turn) adding up to {what} (largest {where})"
+                f"; {len(worse)} clearly worse than the best, their losses summing to {what} (largest {where}; each "
+                "against the best action at its own turn, so the sum measures the errors, not what the "
+                f"{m.get('unit_word', 'game')} lost)"
             )
     else:
         text += "; none clearly worse than the best"

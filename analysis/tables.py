@@ -571,9 +571,11 @@ class Result:
                 where = f"the {paired} column" if wide is not None else f"the {paired} rows"
                 samples = self.meta.get("paired_on", "layouts")  # what each action is played on (Bisko-Bobo: deals)
                 # the measures that decide where the first cannot be higher (a verdict of "worse" beside a
-                # difference of exactly 0 had read as a mistake)
-                if self.meta.get("verdict_then"):
-                    where += f", then {self.meta['verdict_then']} where it cannot be higher"
+                # difference of exactly 0 had read as a mistake): a column's name, or a list of them in order
+                then = self.meta.get("verdict_then")
+                if then:
+                    then = [then] if isinstance(then, str) else list(then)
+                    where += f", then {', then '.join(then)}{',' if len(then) > 1 else ''} where it cannot be higher"
                 notes.append(
                     f"(a verdict goes by the paired difference, {where}: every action is played on the same "
                     f"{samples}, so one can be clearly worse while the {ranked} intervals overlap)"
@@ -624,6 +626,8 @@ class Result:
             lines.append(f"quota: {m['quota']}")
         if m.get("unseen"):  # what the sampled layouts take for the cards a position does not place
             lines.append(f"unseen cards: {m['unseen']}")
+        if m.get("assumed"):  # what the advisor took a doubtful input to mean (Biscuits' --passed card in --hand)
+            lines.append(f"assumed: {m['assumed']}")
         if m.get("turn") and not m.get("not_to_play"):  # whose turn and why (Bismarck; the answer says it if not)
             lines.append(f"turn: {m['turn']}")
         variants = m.get("variants")
@@ -642,7 +646,8 @@ class Result:
         if "trials" in m:
             size.append(f"{m['trials']:,} {self.unit}")
             if "matched" in m:  # sampled by rejection (Bisko-Bobo's --seen): the rows count the matching ones
-                size[-1] += f" sampled, {m['matched']:,} of them matching the position"
+                sampled = "" if "sampled" in self.unit else " sampled"  # "sampled layouts, every action on each"
+                size[-1] += f"{sampled}{';' if sampled == '' else ','} {m['matched']:,} of them matching the position"
         for k in ("seed", "elapsed_s"):
             if k in m:
                 size.append(f"{k.replace('_s', '')} {m[k]}{' s' if k == 'elapsed_s' else ''}")

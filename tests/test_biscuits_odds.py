@@ -750,3 +750,16 @@ def test_the_points_of_the_first_out_must_fit_the_hands_left():
     with pytest.raises(CardlabError, match=r"give --hand-points EW=N: the points seat 3's team \(EW\) scored"):
         bo.odds({"trials": 8, "progress": False}, **pos)
     assert bo.odds({"trials": 8, "progress": False}, hand_points={"EW": 7}, **pos).meta["answer"]
+
+
+def test_a_passed_card_back_in_the_hand_is_said_in_the_header():
+    """A card named in both --passed and --hand can only have come back in a Plain exchange (BI-10): accepted, as
+    seeds/biscuits.md allows, but the header says what was assumed (a typo had gone unflagged); a pass with both
+    cards at the partner says nothing."""
+    pos = dict(decision="play", hand="2C 5D 5H 9S JC KD QS", cards_left={"1": 5, "2": 6, "3": 8}, current="4C 4S",
+               by=3, played="3D 3H")  # fmt: skip
+    back = bo.odds({"trials": 8, "progress": False}, strategies=["greedy"], passed="5H AD", **pos)
+    assert back.meta["assumed"].startswith("--passed 5H is in --hand too: taken to have come back")
+    assert "assumed: --passed 5H" in "\n".join(back.header_lines())
+    away = bo.odds({"trials": 8, "progress": False}, strategies=["greedy"], passed="AC AD", **pos)
+    assert "assumed" not in away.meta

@@ -290,8 +290,9 @@ def test_the_summary_of_every_seat_gives_each_seats_losses_in_its_unit():
     meta = {"seat": None, "forced": 2, "strategies": ["heuristic"] * 3, "over": True}
     line = summary(Result(pd.DataFrame(rows), meta), "forced choices", cost="share")
     assert (
-        "3 clearly worse than the best, their losses (each against the best action at its turn) adding up to 2.0 "
-        "percentage points of win share for seat 0, 6.0 percentage points of win share for seat 1 (largest at event 2)"
+        "3 clearly worse than the best, their losses summing to 2.0 percentage points of win share for seat 0, 6.0 "
+        "percentage points of win share for seat 1 (largest at event 2; each against the best action at its own "
+        "turn, so the sum measures the errors, not what the game lost)"
     ) in line
 
 

@@ -179,6 +179,21 @@ def test_the_cli_answers_first(capsys):
     assert code == 0 and (first.startswith("No clear difference between ") or first.split(":")[0] in (
         "Swap with seat 2", "Swap with seat 3", "No swap"))  # fmt: skip
     assert "swap with seat 2" in out and "swap with seat 3" in out
+    # seat 1, given no LOW card, took the Flingo (BB-5, BB-6): the header says so, and that its cards were drawn
+    assert "assumed: seat 1 took the Flingo (no --low card: --low names every Jingo player); its Flingo cards not " \
+        "given (--flingo): drawn on each sampled deal" in " ".join(out.split())  # fmt: skip
+    # without --low the swap is whether, not with whom: the answer says who chooses the partner and how to rank them
+    code = cli.main(["odds", "bisko-bobo", "--players", "4", "--seat", "1", "--decision", "swap", "--upright", "KS",
+                     "--tucked", "9H", "--jingo-card", "QD", "--jingo", "0", "--trials", "500", "--quiet"])  # fmt: skip
+    out = " ".join(capsys.readouterr().out.split())
+    assert (
+        code == 0
+        and (
+            "With whom: the models' own choice of partner here; --low SEAT=CARD for every Jingo player ranks each partner "
+            "bisko-bobo, 4 players"  # the answer's end, then the header
+        )
+        in out
+    )
     code = cli.main(["odds", "bisko-bobo", "--players", "4", "--seat", "0", "--upright", "KS", "--tucked", "9H",
                      "--low", "0=4S", "--trials", "20"])  # fmt: skip
     assert code == 2 and "give --decision swap" in capsys.readouterr().err

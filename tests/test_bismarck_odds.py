@@ -265,7 +265,20 @@ def _note_table(runner_verdict: str, win_interval: tuple[float, float], score_hi
     )
 
 
-LINE = "Play KC: round score +0.12, makes the quota 41.5% (best; next 4C: +0.09, 28.5%, not separated)"
+def _answer(table: pd.DataFrame, misere: bool = False) -> str:
+    """The answer line of a _note_table-like table with Bismarck's runner-up words (its win and score rows added)."""
+    from functools import partial
+
+    from analysis.advisor import answer_line
+
+    extra = [
+        {"action": a, "verdict": v, "measure": m, "estimate": e, "ci_low": e, "ci_high": e}
+        for a, v in table.drop_duplicates("action")[["action", "verdict"]].itertuples(index=False)
+        for m, e in (("win", 0.415 if v == "best" else 0.285), ("score", 0.12 if v == "best" else 0.09))
+    ]
+    full = pd.concat([table, pd.DataFrame(extra)], ignore_index=True)
+    words = partial(bo.runner_up_words, full, misere=misere)
+    return answer_line(full, "makes the quota", "round score", by_score=True, runner_up=words)
 
 
 @pytest.mark.parametrize(
@@ -273,30 +286,30 @@ LINE = "Play KC: round score +0.12, makes the quota 41.5% (best; next 4C: +0.09,
     [
         ("uncertain", (-0.20, -0.06), "not separated on the round score but clearly less likely to make the quota)"),
         ("uncertain", (0.05, 0.20), "not separated on the round score but clearly more likely to make the quota)"),
-        ("uncertain", (-0.20, 0.02), "not separated)"),  # the quota not separated either: the line as it was
+        ("uncertain", (-0.20, 0.02), "28.5%, not separated)"),  # the quota not separated either: the plain words
     ],
 )
-def test_the_runner_up_note_says_what_the_quota_shows(verdict, interval, ending):
+def test_the_runner_up_words_say_what_the_quota_shows(verdict, interval, ending):
     """A runner-up not separated on the round score (the verdict's measure) but clearly apart on the quota: the
     answer line says which way (a new user read "not separated" alone as "it does not matter")."""
-    assert bo._runner_up_note(_note_table(verdict, interval), LINE).endswith(ending)
+    line = _answer(_note_table(verdict, interval))
+    assert line.startswith("Play KC: round score +0.12, makes the quota 41.5% (best; next 4C: +0.09, 28.5%, not")
+    assert line.endswith(f"{ending}. More trials may change which of the two is best")
 
 
-def test_the_runner_up_note_stays_off_where_the_line_says_more():
+def test_the_runner_up_words_stay_off_where_the_line_says_more():
     """An 'equal' runner-up has its own words in the line; the note adds nothing there. A 'worse' one whose round
     score is not clearly lower says what separates it (the next test)."""
-    worse = LINE.replace("not separated)", "clearly worse)")
-    assert bo._runner_up_note(_note_table("worse", (-0.2, -0.06), score_hi=0.0), worse).endswith(
+    assert _answer(_note_table("worse", (-0.2, -0.06), score_hi=0.0)).endswith(
         "clearly worse: less likely to make the quota, the round score not separated)"
     )
-    equal = LINE.replace("not separated)", "the same on every layout)")
-    assert bo._runner_up_note(_note_table("equal", (0.0, 0.0)), equal) == equal
+    assert _answer(_note_table("equal", (0.0, 0.0))).endswith("28.5%, the same on every layout)")
 
 
 @pytest.mark.parametrize(
     "score_hi, win_hi, misere, ending",
     [
-        (-0.01, -0.1, False, "clearly worse)"),  # worse by the round score: the line as it was
+        (-0.01, -0.1, False, "28.5%, clearly worse)"),  # worse by the round score: the plain words
         (0.0, -0.1, False, "clearly worse: less likely to make the quota, the round score not separated)"),
         (0.0, 0.0, False, "fewer tricks (4.50 against 5.50), the round score and the quota not separated)"),
         (0.0, 0.0, True, "more tricks (6.50 against 5.50), the round score and the quota not separated)"),
@@ -314,8 +327,7 @@ def test_a_clearly_worse_runner_up_says_what_separates_it(score_hi, win_hi, mise
     table = pd.DataFrame(
         [{"action": a, "verdict": v, "measure": m, "estimate": e, "ci_low": lo, "ci_high": hi} for a, v, m, e, lo, hi in rows]
     )  # fmt: skip
-    worse = LINE.replace("not separated)", "clearly worse)")
-    assert bo._runner_up_note(table, worse, misere).endswith(ending)
+    assert _answer(table, misere).endswith(ending)
 
 
 def test_the_runner_up_note_on_a_real_position_and_not_for_a_cycle():
@@ -413,6 +425,10 @@ def test_the_command_answers_first(capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("Play ") and "round score" in out.splitlines()[0]
     assert "model: the hand played on by the players named" in out
+    # the default model's chances are against heuristic players; pimc may name another card (said where it is read)
+    assert "--strategy pimc ranks the cards as a stronger player would" in " ".join(out.split())
+    # the verdict's measures in order, then the one that decides where the round score cannot be higher
+    assert "the diff_score column, then diff_win, then diff_tricks, where it cannot be higher" in " ".join(out.split())
     assert "turn: seat 0 is to play (the dealer's left, seat 0, leads the first trick; BM-4)" in out
     assert cli.main([*argv, "--strategy", "pimc"]) == 0
     assert "model: pimc, each sampled layout solved double dummy: every card seen" in capsys.readouterr().out

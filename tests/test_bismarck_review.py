@@ -292,8 +292,8 @@ def test_the_summary_adds_up_each_worse_cards_loss_in_round_score_and_tricks():
     ]  # fmt: skip
     meta = {"seat": 0, "forced": 1, "strategies": ["heuristic"] * 3, "over": True}
     line = br.summary(Result(pd.DataFrame(rows), meta))
-    assert "2 clearly worse than the best, their losses (each against the best action at its turn) adding up to " \
-           "0.75 points of round score and 1.25 tricks (largest at event 3)" in line  # fmt: skip
+    assert "2 clearly worse than the best, their losses summing to 0.75 points of round score and 1.25 tricks " \
+           "(largest at event 3; each against the best action at its own turn" in line  # fmt: skip
     # where the tricks went on the actual layout, by event: a card the advisor found best may be one (a new user
     # asked where the seat lost its trick and found no event named)
     assert line.endswith(

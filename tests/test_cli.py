@@ -165,6 +165,10 @@ BAD = [
     (["simulate", "bisko-bobo", "--trials", "10", "--format", "xml"], "--format"),
     (["simulate", "bisko-bobo", "--trials", "10", "--backend", "gpu"], "--backend"),
     (["eval", "bisko-bobo", "KC JX"], "bad card 'JX'"),
+    # a mistyped card is named before --trials is asked for (the options are read first: games.base.cards_arg)
+    (["odds", "bismarck", "--hand", "AS KX", "--round", "1", "--dealer", "2"], "--hand: bad card 'KX'"),
+    (["odds", "biscuits", "--hand", "3C KX", "--decision", "play"], "--hand: bad card 'KX'"),
+    (["odds", "zheng-shangyou", "--hand", "3C 4C", "--current", "5Z"], "--current: bad card '5Z'"),
     (["eval", "bisko-bobo", "KC KC"], "duplicate card KC"),
     (["exact", "bisko-bobo", "bisk-types", "--players", "4", "--cards", "25"], "bad --cards 25"),
     (["exact", "bisko-bobo", "hands", "--players", "4", "--cards", "2"], "unknown table 'hands'"),
@@ -211,7 +215,7 @@ BAD = [
             "--trials",
             "10",
         ],
-        "--tricks 1",
+        "--tricks: bad card '4X'",
     ),
     (
         ["odds", "bismarck", "--hand", "AS", "--round", "1", "--dealer", "2", "--played", "2C", "--trials", "10"],
@@ -543,7 +547,7 @@ BAD = [
     (["compare", "biscuits", "--field", "greedy", "--challenger", "planning", "--team", "X", "--trials", "9"], "N-S"),
     (
         ["compare", "bisko-bobo", "--field", "heuristic", "--challenger", "random", "--seat", "9", "--trials", "9"],
-        "0 to 3",
+        "seats are 0..3",
     ),
     (["report", "bisko-bobo", "--scale", "nan"], "bad --scale nan"),
     (["compare-variants"], "give a game after compare-variants; accepted: biscuits, bisko-bobo, bismarck, zheng"),
@@ -750,9 +754,16 @@ def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
     )
     line = paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
     assert line.startswith("always-jingo is worse than heuristic (pooled over the seats) by 0.10 percentage points")
-    assert "(challenger - field -0.10, 95% interval -0.19 to -0.01)" in line
+    # the figures in brackets as the table gives them (fractions): 0.10 percentage points beside a table's -0.0010
+    # had read as two different results
+    assert "(challenger - field -0.0010 as in the table, 95% interval -0.0019 to -0.0001)" in line
+    # the words read off the fraction's digits: 0.00215 had read "by 0.21 percentage points" beside +0.0022
+    t2 = t.assign(estimate=0.00215, ci_low=0.0011, ci_high=0.0032)
+    assert "by 0.22 percentage points of win probability (challenger - field +0.0022 as in the table" in (
+        paired_verdict(t2, "challenger_minus_field", "heuristic", "recommended", None, None)
+    )
     t.loc[0, "ci_high"] = 0.0005
-    assert "no clear difference in percentage points of win probability (challenger - field -0.10," in (
+    assert "no clear difference in percentage points of win probability (challenger - field -0.0010 as in" in (
         paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
     )
     # no spread at all (a new user's cheat-sheet seat that plays as the heuristic there): said so
@@ -1187,7 +1198,9 @@ def test_the_review_table_shows_the_hand_and_the_best_chance_and_all_shows_every
     assert main(["review", "bisko-bobo", rec, "--seat", "2", "--quiet"]) == 0
 
     def columns(out: str) -> set[str]:
-        return set(next(line for line in out.splitlines() if line.split()[:1] == ["event"]).split())
+        return set(
+            next(line for line in out.splitlines() if line.split()[:1] == ["event"] and "verdict" in line).split()
+        )
 
     out = capsys.readouterr().out
     head = columns(out)
@@ -1212,7 +1225,7 @@ def test_on_a_terminal_the_review_table_fits_its_width_and_says_what_it_left_out
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert max(map(len, piped.splitlines())) > 200 and max(map(len, out.splitlines())) <= 120
-    head = next(line for line in out.splitlines() if line.split()[:1] == ["event"]).split()
+    head = next(line for line in out.splitlines() if line.split()[:1] == ["event"] and "verdict" in line).split()
     # every loss stays (its interval goes first: a loss reads 0 where it is not separated from the best)
     assert {"taken", "best", "verdict", "loss_win", "loss_score", "loss_last"} <= set(head)
     gone = {"hand", "score_taken", "score_best", "loss_win 95%"}
@@ -1220,13 +1233,13 @@ def test_on_a_terminal_the_review_table_fits_its_width_and_says_what_it_left_out
     said = " ".join(out.splitlines()[-3:])
     assert "left out to fit the terminal's width" in said and all(c in said for c in gone)
     # the columns kept in the order of the whole view
-    whole = next(line for line in piped.splitlines() if line.split()[:1] == ["event"]).split()
+    whole = next(line for line in piped.splitlines() if line.split()[:1] == ["event"] and "verdict" in line).split()
     assert list(dict.fromkeys(c for c in whole if c in head)) == head  # ("loss_win 95%" splits in two words)
     # on 80 columns the loss the verdicts do not go by (the score's, here) is the last to go
     monkeypatch.setenv("COLUMNS", "80")
     assert main(argv) == 0
     out = capsys.readouterr().out
-    head = next(line for line in out.splitlines() if line.split()[:1] == ["event"]).split()
+    head = next(line for line in out.splitlines() if line.split()[:1] == ["event"] and "verdict" in line).split()
     assert {"loss_win", "loss_last"} <= set(head) and "loss_score" not in head
     assert max(map(len, out.splitlines())) <= 80
     # the rows are the same decisions with the same verdicts

@@ -84,6 +84,21 @@ def positive_int(text: str) -> int:
     return v
 
 
+def cards_arg(deck: Deck) -> Callable[[str], str]:
+    """The argparse type of a card-list option (each value of a repeated one): the text unchanged once every token
+    reads as a card of ``deck`` (repeats allowed: the game checks what the position makes of them). A mistyped card is named while the
+    options are read, before a run asks for --trials or builds its position (which may compile kernels)."""
+
+    def check(text: str) -> str:
+        try:
+            deck.indices(text, allow_duplicates=True)
+        except CardlabError as e:  # argparse words it "argument --hand: bad card ...": the parser's error rewords it
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return text
+
+    return check
+
+
 @dataclass(frozen=True)
 class Option:
     """A command-line option a game adds to one of its commands. ``dest`` (the keyword its value is passed
@@ -471,7 +486,7 @@ class Game:
             except (TypeError, ValueError):
                 seat = -1
             if not 0 <= seat < P:
-                raise CardlabError(f"bad --seat {who!r}: expected a seat 0 to {P - 1}")
+                raise CardlabError(f"bad --seat {who}: seats are 0..{P - 1}")
             return "seat", seat
         names = self.compare_who
         if str(who) not in names:
@@ -597,20 +612,28 @@ def paired_verdict(
         unit += f" a {per}"
     est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
-    interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
+    if mult == 100.0:  # the words in percentage points, the figures as the table gives them (fractions)
+        # rounded as fractions first and the percentage points read off them, so the two agree digit for digit
+        # (0.00215 had read 0.21 percentage points beside +0.0022)
+        fr = [f"{x / mult:+.{d + 2}f}" for x in (est, lo, hi)]
+        size = abs(float(fr[0])) * mult
+        interval = f"challenger - field {fr[0]} as in the table, 95% interval {fr[1]} to {fr[2]}"
+    else:
+        size = abs(est)
+        interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
     n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all
         return f"{challenger} against {field} ({who}): the same outcome on {n}, the two play alike there ({interval})"
     if lo == hi and few:  # a few trials that agree: no interval to be clear of 0
         word = "more" if est > 0 else "fewer"
         return (
-            f"{challenger} against {field} ({who}): {abs(est):.{d}f} {word} {unit} on {n}, too few for an "
+            f"{challenger} against {field} ({who}): {size:.{d}f} {word} {unit} on {n}, too few for an "
             f"interval (its width is 0: run more trials) ({interval})"
         )
     if lo <= 0.0 <= hi:
         return f"{challenger} against {field} ({who}): no clear difference in {unit} ({interval})"
     if mult == 100.0:
         word = "better" if est > 0 else "worse"
-        return f"{challenger} is {word} than {field} ({who}) by {abs(est):.{d}f} {unit} ({interval})"
+        return f"{challenger} is {word} than {field} ({who}) by {size:.{d}f} {unit} ({interval})"
     word = "more" if est > 0 else "fewer"
-    return f"{challenger} against {field} ({who}): {abs(est):.{d}f} {word} {unit} ({interval})"
+    return f"{challenger} against {field} ({who}): {size:.{d}f} {word} {unit} ({interval})"

@@ -389,7 +389,9 @@ def state_spec(
         players=4, variants=full, strategies=models, seat=seat, hand=cards_of(mine), decision=decision,
         has_last=False, rank_by="score", chunk_size=SEARCH_CHUNK if searches(strat) else None,
         notes={"unseen_cards": len(pool), "left_over": len(pool) - need,
-               "placed_by": "--hand, on the table, --played, --known or --passed"},
+               "placed_by": "--hand, on the table, --played, --known or --passed",
+               # a passed card back in the hand: only a Plain exchange returns it (BI-10); a typo looks the same
+               "passed_back": cards_of(DECK.mask(passed) & mine) if passed else ""},
         **({"passed": cards_of(DECK.mask(passed))} if passed else {}),
         **({"received": cards_of(DECK.mask(received))} if received else {}),
     )  # fmt: skip
@@ -432,4 +434,10 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result.headline = ("score", "win", "diff_score")  # the chance to be ahead beside the net points it ranks by
     result.meta["models"] = spec.describe["strategies"]
     say_unseen(result, spec)
+    if spec.notes.get("passed_back"):
+        back = spec.notes["passed_back"]
+        result.meta["assumed"] = (
+            f"--passed {back} is in --hand too: taken to have come back to the seat in a Plain exchange (BI-10); if "
+            "not, correct --hand or --passed"
+        )
     return result

@@ -22,7 +22,7 @@ from ..compile_ahead import wait_for
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seeds_dir, strategy_items
-from ..tables import frame, mean_row, proportion_row
+from ..tables import and_list, frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
 # Every Bisko-Bobo kernel reaches the called deal (kernels.bisko_bobo.deal.play_deal_x): a first run's helper compiles
@@ -1164,6 +1164,9 @@ def odds(
         res.meta["answer"] = answer(res.table)
         if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
             res.meta["matched"] = int(round(acc.estimate * acc.trials))
+        # the seats without a LOW card took the Flingo: said, with whether their Flingo cards were given (a new
+        # user left two seats out and read nothing of what was taken for them)
+        res.meta["assumed"] = _flingo_seats_words(spec.describe["players"], seat, swap_state["low"], position)
         return res
     spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)
     res = run(spec, **run_options)
@@ -1181,6 +1184,11 @@ def odds(
             "--flingo/--jingo instead of --seen"
         )
     res.meta["answer"] = odds_answer(res.table, spec.describe.get("decision", "flingo"))
+    if spec.describe.get("decision") == "swap":  # whether, not with whom (a new user looked for the partner)
+        res.meta["answer"] += (
+            ". With whom: the models' own choice of partner here; --low SEAT=CARD for every Jingo player ranks "
+            "each partner"
+        )
     # the table as the answer reads it: each action's win and the paired difference its verdict goes by (the two
     # win intervals may overlap where the difference is clear)
     res.headline = ("win", "difference")
@@ -1188,6 +1196,28 @@ def odds(
     if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
         res.meta["matched"] = int(matched)
     return res
+
+
+def _flingo_seats_words(P: int, seat: int, low: list, position: dict) -> str:
+    """At the swap with --low: the other seats given no LOW card took the Flingo (BB-5, BB-6), in words, and
+    whether their Flingo cards are given (--flingo) or drawn on each sampled deal; "" where there are none."""
+    lows = {int(str(x).partition("=")[0]) for x in low}
+    given = {int(str(x).partition("=")[0]) for x in position.get("flingo") or []}
+    took = [s for s in range(P) if s != seat and s not in lows]
+    if not took:
+        return ""
+    unknown = [s for s in took if s not in given]
+    seats = f"seat{'s' if len(took) > 1 else ''} {and_list([str(s) for s in took])}"
+    text = f"{seats} took the Flingo (no --low card: --low names every Jingo player)"
+    if unknown:
+        whose = "their" if len(took) > 1 else "its"
+        some = (
+            ""
+            if len(unknown) == len(took)
+            else f" (seat{'s' if len(unknown) > 1 else ''} {and_list([str(s) for s in unknown])})"
+        )
+        text += f"; {whose} Flingo cards{some} not given (--flingo): drawn on each sampled deal"
+    return text
 
 
 #: fewer matching deals than this, at under 1% of those sampled, are too few to answer from (and a precision run
@@ -1335,8 +1365,9 @@ class BiskoBobo(Game):
         "Measures, per action, every action on the same sampled deals (those that fit what the seat has seen): win, "
         "the seat's share of the deal's win (BB-11; an exact tie splits it, exact_tie) with the rest of the deal played by the models "
         "(--strategy); for the Flingo and the tuck, difference: the second action's win minus the first's, paired, "
-        "with its 95% interval; for the swap, each target's win, sole_win (the chance to win outright), and "
-        "diff_win and diff_sole_win (the target minus the best, paired); acceptance: the share of the deals drawn "
+        "with its 95% interval, and for the swap without --low likewise (swap minus no swap, the partner the models' "
+        "own choice); for the swap with --low, each partner's win, sole_win (the chance to win outright), and "
+        "diff_win and diff_sole_win (the partner minus the best, paired); acceptance: the share of the deals drawn "
         "that fit the position (the others are set aside: --trials counts every deal drawn, the rows only those that fit; "
         "a small share is a rare position, for which --precision draws longer)."
     )
@@ -1403,7 +1434,13 @@ class BiskoBobo(Game):
                "and still held at placement: sampled deals where a swap changes it are set aside, and the answer "
                "line says what share was kept; after the swaps give --low, each swap turn and --received)",
                metavar="CARD"),
-        Option("--opening", "another seat's two opening cards", action="append", metavar="SEAT=CARDS"),
+        Option(
+            "--opening",
+            "another seat's two opening cards, the upright first (both dealt face up, BB-4: the tucked card is seen "
+            "too), e.g. 0=\"AH KD\"",
+            action="append",
+            metavar="SEAT=CARDS",
+        ),
         Option(
             "--flingo",
             "an earlier seat that took a Flingo, with the card(s) it got (at the swap with --low, the later seats "

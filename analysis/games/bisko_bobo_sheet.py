@@ -121,12 +121,18 @@ def lines(P: int, sheet: dict) -> list[str]:
     for jb in range(3):
         for lf in range(2):
             groups.setdefault(t[jb][lf], []).append(f"{JB_WORDS[jb]}, {LF_WORDS[lf]}")
+    # the heuristic's own threshold named as such: a sheet that keeps it everywhere gains by its swap and tuck alone
+    own = (k + 1) // 2
+
+    def mine(v: int) -> str:
+        return " (the heuristic's own rule)" if v == own else ""
+
     if len(groups) == 1:
         (v,) = groups
-        out.append(f"- Flingo or Jingo: {_rule(v, k)}, whoever chose before you.")
+        out.append(f"- Flingo or Jingo: {_rule(v, k)}, whoever chose before you{mine(v)}.")
     else:
         common = max(groups, key=lambda v: len(groups[v]))
-        out.append(f"- Flingo or Jingo: {_rule(common, k)}, except:")
+        out.append(f"- Flingo or Jingo: {_rule(common, k)}{mine(common)}, except:")
         for v, cells in sorted(groups.items()):
             if v != common:
                 where = cells[0] if len(cells) == 1 else " or ".join(f"({c})" for c in cells)

@@ -372,5 +372,5 @@ def answer(table: pd.DataFrame) -> str:
             text += f"; next {r.action}: {100 * r.estimate:.1f}%, clearly worse"
         text += ")"
     if acc.estimate < 1:
-        text += f"; {100 * acc.estimate:.0f}% of the sampled deals matched the position (the rows count those)"
+        text += f"; {100 * acc.estimate:.1f}% of the sampled deals matched the position (the rows count those)"
     return text

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -432,6 +433,13 @@ def model_words(names: list[str]) -> str:
             "no bound either way and may read above or below the heuristic model's (--strategy heuristic plays the "
             "hand on instead)"
         )
+    if all(n == DEFAULT_MODEL for n in names):
+        # the two models answer different questions and may name different cards: said where the answer is read
+        return (
+            "the hand played on by the players named (each for itself): the chances against players like "
+            "cardlab's heuristic; --strategy pimc ranks the cards as a stronger player would (each layout solved "
+            "double dummy) and may name another card"
+        )
     return "the hand played on by the players named (each for itself)"
 
 
@@ -489,47 +497,34 @@ def _worse_on(score_hi: float, win_hi: float, tricks: pd.Series, misere: bool) -
     return None
 
 
-def _runner_up_note(table: pd.DataFrame, line: str, misere: bool = False) -> str:
-    """The answer line's "not separated" runner-up, when its quota chance is clearly lower or higher all the
-    same: the verdict goes by the round score, which in the misere is 0 on most layouts (BM-6), so a card can
-    differ clearly on the quota and not on the score; "not separated" alone reads as "it does not matter". A
-    "clearly worse" runner-up whose round score is not clearly lower says what separates it (:func:`_worse_by`).
-    For decisions of one hand (a card, trumps, discards), where every action has the same quota."""
-    if ", clearly worse)" in line:
-        return _worse_by(table, line, misere)
-    if ", not separated)" not in line:
-        return line
-    rows = table[(table["measure"] == "diff_win") & (table["verdict"] == "uncertain")]
-    first = table[table["verdict"] != "best"]["action"].iloc[0]  # the runner-up the line names
-    d = rows[rows["action"] == first]
-    if not len(d):
-        return line
-    lo, hi = d["ci_low"].iloc[0], d["ci_high"].iloc[0]
-    if hi >= 0 and lo <= 0:
-        return line
-    how = "less" if hi < 0 else "more"
-    return line.replace(
-        ", not separated)", f", not separated on the round score but clearly {how} likely to make the quota)", 1
-    )
-
-
-def _worse_by(table: pd.DataFrame, line: str, misere: bool) -> str:
-    """A "clearly worse" runner-up whose round score is not what separates it (:func:`_worse_on`) says what does:
-    under the quota every action may score 0, and "+0.00, 0.0%, clearly worse" read as a contradiction."""
-    runner = table[table["verdict"] != "best"]["action"].iloc[0]
+def runner_up_words(table: pd.DataFrame, runner: str, how: str, misere: bool = False) -> str:
+    """The answer line's words for the runner-up (``answer_line``'s ``runner_up``), where the verdict's words alone
+    mislead. For decisions of one hand (a card, trumps, discards), where every action has the same quota.
+    - "not separated" on the round score, but clearly less or more likely to make the quota: said so. The verdict
+      goes by the round score, which in the misere is 0 on most layouts (BM-6), so a card can differ clearly on the
+      quota and not on the score; "not separated" alone reads as "it does not matter".
+    - "clearly worse", the round score not clearly lower: what separates it (:func:`_worse_on`), the quota or the
+      tricks. Under the quota every action may score 0, and "+0.00, 0.0%, clearly worse" read as a contradiction."""
     rows = table[table["action"] == runner].set_index("measure")
-    on = _worse_on(rows.loc["diff_score", "ci_high"], rows.loc["diff_win", "ci_high"], rows.loc["diff_tricks"], misere)
-    if on == "quota":
-        how = "less likely to make the quota, the round score not separated"
-    elif on == "tricks":
-        best = table[(table["verdict"] == "best") & (table["measure"] == "tricks")]["estimate"].iloc[0]
-        how = (
-            f"{'more' if misere else 'fewer'} tricks ({rows.loc['tricks', 'estimate']:.2f} against {best:.2f}), the "
-            "round score and the quota not separated"
+    if how == "clearly worse":
+        on = _worse_on(
+            rows.loc["diff_score", "ci_high"], rows.loc["diff_win", "ci_high"], rows.loc["diff_tricks"], misere
         )
-    else:
-        return line
-    return line.replace(", clearly worse)", f", clearly worse: {how})", 1)
+        if on == "quota":
+            return f"{how}: less likely to make the quota, the round score not separated"
+        if on == "tricks":
+            best = table[(table["verdict"] == "best") & (table["measure"] == "tricks")]["estimate"].iloc[0]
+            return (
+                f"{how}: {'more' if misere else 'fewer'} tricks ({rows.loc['tricks', 'estimate']:.2f} against "
+                f"{best:.2f}), the round score and the quota not separated"
+            )
+        return how
+    if how != "not separated" or "diff_win" not in rows.index:
+        return how
+    lo, hi = rows.loc["diff_win", "ci_low"], rows.loc["diff_win", "ci_high"]
+    if hi >= 0 and lo <= 0:
+        return how
+    return f"not separated on the round score but clearly {'less' if hi < 0 else 'more'} likely to make the quota"
 
 
 #: the pimc model refused a misere hand above MISERE_DD_CARDS cards (play and discard decisions)
@@ -1178,9 +1173,11 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     only = "the only choice, its cards being equal" if equal else "the only legal action"
     cycle = decision in ("choose_round", "contract")  # the score is the cycle's; the quota and tricks this hand's
     win_words = "makes the quota this hand" if cycle else "makes the quota"
-    line = answer_line(result.table, win_words=win_words, score_words=words, by_score=True, only_words=only)
-    if not cycle:  # (a cycle's actions are contracts with quotas of their own: the cycle score weighs them)
-        line = _runner_up_note(result.table, line, bool(spec.describe.get("misere")))
+    # (a cycle's actions are contracts with quotas of their own: the cycle score weighs them, no runner-up words)
+    runner = None if cycle else partial(runner_up_words, result.table, misere=bool(spec.describe.get("misere")))
+    line = answer_line(
+        result.table, win_words=win_words, score_words=words, by_score=True, only_words=only, runner_up=runner
+    )
     t = result.table[result.table["measure"] == "tricks"].set_index("action")["estimate"]
     best = result.table[result.table["verdict"] == "best"]["action"].iloc[0]
     fewer = " (fewer is better)" if spec.describe.get("misere") else ""
@@ -1209,7 +1206,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     # the verdicts' order too (_tabulate): under the quota every action may score 0, and the tricks decide
     result.meta["ranked_by"] = f"{words}, then the quota, then {'fewest ' if spec.describe.get('misere') else ''}tricks"
     result.meta["ranked_measure"] = "score"
-    result.meta["verdict_then"] = "diff_win, then diff_tricks,"
+    result.meta["verdict_then"] = ["diff_win", "diff_tricks"]
     result.meta["models"] = spec.describe["strategies"]
     result.meta["model"] = model_words(spec.describe["strategies"])
     if decision == "discard":

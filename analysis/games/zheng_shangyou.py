@@ -27,7 +27,7 @@ from ..rules import (
     strategy_items,
 )
 from ..tables import Result, fixed_by_rules, frame, mean_row, proportion_row
-from .base import Game, Option, positive_int
+from .base import Game, Option, cards_arg, positive_int
 
 GAME = "zheng-shangyou"
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
@@ -789,15 +789,15 @@ class ZhengShangyou(Game):
                "highest single); needs --variant loser_exchange=...; under offer_two the Winner offers two cards "
                "and the Loser takes the higher, so the row names the card taken", choices=("play", "exchange")),
         Option("--loser", "exchange: the previous game's Loser (it deals)", type=int, metavar="SEAT"),
-        Option("--received", "exchange: the Loser's highest single, given to the Winner (also in --hand)",
+        Option("--received", type=cards_arg(DECK), help="exchange: the Loser's highest single, given to the Winner (also in --hand)",
                metavar="CARD"),
         Option("--seat", "the deciding seat (default 0; seats are numbered clockwise, seat 0 the first game's dealer)", type=int),
-        Option("--hand", "the deciding seat's cards"),
+        Option("--hand", type=cards_arg(DECK), help="the deciding seat's cards"),
         Option("--cards-left", "how many cards another seat holds (one per seat in play)", action="append",
                metavar="SEAT=N"),
-        Option("--current", "the play on the table (omit on lead)"),
+        Option("--current", type=cards_arg(DECK), help="the play on the table (omit on lead)"),
         Option("--by", "the seat that made the current play", type=int, metavar="SEAT"),
-        Option("--played", "cards known to be out of play (optional)"),
+        Option("--played", type=cards_arg(DECK), help="cards known to be out of play (optional)"),
         Option("--known", "cards known to be in another seat's hand", action="append", metavar="SEAT=CARDS"),
         Option("--finished", "a seat already out, in the order they went out (repeatable)", action="append",
                type=int, metavar="SEAT"),

@@ -331,7 +331,11 @@ def add_run_options(
     p.add_argument("--workers", type=positive_int, help="processes or dask workers (default: CPU count)")
     p.add_argument("--threads", type=positive_int, help="numba threads for the threads backend")
     p.add_argument("--checkpoint", metavar="FILE", help="save completed chunks to FILE and resume from it")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar, and no note of a first compile or of the file written (warnings and errors still)",
+    )
     add_output_options(p)
     p.add_argument(
         "--all",
@@ -724,7 +728,11 @@ def build_parser() -> _Parser:
         )
         rv.add_argument("--seed", type=_seed, default=0, help="random seed of the sampled layouts (default 0)")
         rv.add_argument("--threads", type=positive_int, help="numba threads")
-        rv.add_argument("--quiet", action="store_true", help="no progress bar")
+        rv.add_argument(
+            "--quiet",
+            action="store_true",
+            help="no progress bar, and no note of a first compile or of the file written (warnings and errors still)",
+        )
         add_output_options(rv)
         rv.add_argument(
             "--all",
@@ -817,6 +825,10 @@ def _port(text: str) -> int:
     if not 1 <= v <= 65535:
         raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, got {text!r}")
     return v
+
+
+#: what --quiet leaves out (a warning, e.g. an option without effect, is still said)
+QUIET_HELP = "no progress bar, and no note of a first compile or of the file written (warnings and errors still)"
 
 
 def emit(text: str, out: str | None, quiet: bool = False) -> None:
@@ -1262,7 +1274,8 @@ def _cmd_review(game: Game, args) -> None:
             + f" --precision {args.precision:g} --seed {args.seed}",
             "review.html",
         )  # fmt: skip
-        note(f"wrote {folder}/README.md and review.html")
+        if not args.quiet:
+            note(f"wrote {folder}/README.md and review.html")
 
 
 def _cmd_serve(args) -> None:

@@ -558,6 +558,10 @@ class Result:
                 else summary_table(table, shown, self.meta).to_string(index=False)
             )
             notes = []  # said under the table, each a paragraph
+            rows = table[table["measure"].isin(shown)] if "measure" in table.columns else table
+            if wide is None and "trials" in rows.columns and (rows["trials"] == 0).any():
+                # a conditional measure whose condition no trial met (a seat with no free choice): blank, not 0
+                notes.append("(a blank row: no trial of this run met the row's condition, so it has no estimate)")
             if hidden:
                 notes.append(
                     f"({hidden} more actions, each clearly worse than the best, are left out: --all or --format csv "

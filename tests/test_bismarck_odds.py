@@ -426,7 +426,7 @@ def test_the_command_answers_first(capsys):
     assert out.splitlines()[0].startswith("Play ") and "round score" in out.splitlines()[0]
     assert "model: the hand played on by the players named" in out
     # the default model's chances are against heuristic players; pimc may name another card (said where it is read)
-    assert "--strategy pimc ranks the cards as a stronger player would" in " ".join(out.split())
+    assert "--strategy pimc ranks the cards another way" in " ".join(out.split())
     # the verdict's measures in order, then the one that decides where the round score cannot be higher
     assert "the diff_score column, then diff_win, then diff_tricks, where it cannot be higher" in " ".join(out.split())
     assert "turn: seat 0 is to play (the dealer's left, seat 0, leads the first trick; BM-4)" in out

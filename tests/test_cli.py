@@ -754,16 +754,21 @@ def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
     )
     line = paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
     assert line.startswith("always-jingo is worse than heuristic (pooled over the seats) by 0.10 percentage points")
-    # the figures in brackets as the table gives them (fractions): 0.10 percentage points beside a table's -0.0010
-    # had read as two different results
-    assert "(challenger - field -0.0010 as in the table, 95% interval -0.0019 to -0.0001)" in line
+    # the figures in brackets as fractions, the table's unit, and said so: 0.10 percentage points beside a table's
+    # -0.0010 had read as two different results
+    assert "(challenger - field -0.0010, 95% interval -0.0019 to -0.0001, as fractions)" in line
     # the words read off the fraction's digits: 0.00215 had read "by 0.21 percentage points" beside +0.0022
     t2 = t.assign(estimate=0.00215, ci_low=0.0011, ci_high=0.0032)
-    assert "by 0.22 percentage points of win probability (challenger - field +0.0022 as in the table" in (
+    assert "by 0.22 percentage points of win probability (challenger - field +0.0022, 95%" in (
         paired_verdict(t2, "challenger_minus_field", "heuristic", "recommended", None, None)
     )
+    # a bound clear of 0 is not rounded to it: "worse ... -0.0018 to -0.0000" had read as touching 0
+    t3 = t.assign(estimate=-0.0009, ci_low=-0.0018, ci_high=-0.00001)
+    assert "95% interval -0.00180 to -0.00001, as fractions)" in paired_verdict(
+        t3, "challenger_minus_field", "h", "x", None, None
+    )
     t.loc[0, "ci_high"] = 0.0005
-    assert "no clear difference in percentage points of win probability (challenger - field -0.0010 as in" in (
+    assert "no clear difference in percentage points of win probability (challenger - field -0.0010, 95%" in (
         paired_verdict(t, "challenger_minus_field", "heuristic", "always-jingo", None, None)
     )
     # no spread at all (a new user's cheat-sheet seat that plays as the heuristic there): said so
@@ -775,10 +780,14 @@ def test_the_paired_verdict_gives_the_signed_difference_beside_its_interval():
     )
 
 
-def test_out_with_a_csv_or_json_suffix_takes_that_format(tmp_path):
+def test_out_with_a_csv_or_json_suffix_takes_that_format(tmp_path, capsys):
     """--out FILE.csv or FILE.json without --format writes that format; --format, where given, wins."""
     base = ["simulate", "bisko-bobo", "--players", "3", "--trials", "64", "--quiet"]
+    # a file written is said on stderr, once, unless --quiet
+    assert main([*base[:-1], "--out", str(tmp_path / "a.csv")]) == 0
+    assert capsys.readouterr().err == f"cardlab: wrote {tmp_path / 'a.csv'}\n"
     assert main([*base, "--out", str(tmp_path / "a.csv")]) == 0
+    assert capsys.readouterr().err == ""
     assert (tmp_path / "a.csv").read_text().startswith("measure,seat,")
     assert main([*base, "--out", str(tmp_path / "a.JSON")]) == 0
     assert json.loads((tmp_path / "a.JSON").read_text())["meta"]["game"] == "bisko-bobo"

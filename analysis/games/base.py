@@ -486,7 +486,7 @@ class Game:
             except (TypeError, ValueError):
                 seat = -1
             if not 0 <= seat < P:
-                raise CardlabError(f"bad --seat {who}: seats are 0..{P - 1}")
+                raise CardlabError(f"bad --seat {who if str(who).strip() else repr(who)}: seats are 0..{P - 1}")
             return "seat", seat
         names = self.compare_who
         if str(who) not in names:
@@ -573,6 +573,14 @@ def _paired_unit(measure: str) -> tuple[str, float]:
 FEW_TRIALS = 30
 
 
+def _nonzero_digits(values, digits: int, most: int = 6) -> int:
+    """``digits``, or more (up to ``most``) until no value other than 0 rounds to 0: a verdict of "worse" beside an
+    interval "-0.0018 to -0.0000" had read as touching 0."""
+    while digits < most and any(v != 0 and round(abs(v), digits) == 0 for v in values):
+        digits += 1
+    return digits
+
+
 def paired_verdict(
     table: pd.DataFrame,
     measure: str,
@@ -612,14 +620,17 @@ def paired_verdict(
         unit += f" a {per}"
     est, lo, hi = float(r["estimate"]) * mult, float(r["ci_low"]) * mult, float(r["ci_high"]) * mult
     d = min(3, max(2, -math.floor(math.log10(max(hi - lo, 1e-9))) + 1))
-    if mult == 100.0:  # the words in percentage points, the figures as the table gives them (fractions)
+    if mult == 100.0:  # the words in percentage points, the figures as fractions, the table's unit
         # rounded as fractions first and the percentage points read off them, so the two agree digit for digit
         # (0.00215 had read 0.21 percentage points beside +0.0022)
-        fr = [f"{x / mult:+.{d + 2}f}" for x in (est, lo, hi)]
+        raw = (float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"]))
+        f = _nonzero_digits(raw, d + 2)
+        fr = [f"{x:+.{f}f}" for x in raw]
         size = abs(float(fr[0])) * mult
-        interval = f"challenger - field {fr[0]} as in the table, 95% interval {fr[1]} to {fr[2]}"
+        interval = f"challenger - field {fr[0]}, 95% interval {fr[1]} to {fr[2]}, as fractions"
     else:
         size = abs(est)
+        d = _nonzero_digits((est, lo, hi), d)
         interval = f"challenger - field {est:+.{d}f}, 95% interval {lo:+.{d}f} to {hi:+.{d}f}"
     n = f"all {trials_words or format(int(r['trials']), ',') + ' trials'}" if "trials" in r else "every trial"
     if est == lo == hi == 0.0 and float(r.get("std_error", math.nan)) == 0.0:  # no spread at all

@@ -437,7 +437,7 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     if spec.notes.get("passed_back"):
         back = spec.notes["passed_back"]
         result.meta["assumed"] = (
-            f"--passed {back} is in --hand too: taken to have come back to the seat in a Plain exchange (BI-10); if "
-            "not, correct --hand or --passed"
+            f"--passed {back} {'are' if ' ' in back else 'is'} in --hand too: taken to have come back to the seat in "
+            "a Plain exchange (BI-10); if not, correct --hand or --passed"
         )
     return result

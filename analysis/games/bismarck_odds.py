@@ -424,8 +424,9 @@ def _idle_player_options(strategies: list[str] | None, position: dict) -> dict[s
     }
 
 
-def model_words(names: list[str]) -> str:
-    """The model in words, for the output's header."""
+def model_words(names: list[str], pimc_hint: bool = False) -> str:
+    """The model in words, for the output's header; ``pimc_hint``: a card to play that the pimc model would also
+    take, where the default model's header names it as the other way to rank the cards (the two may differ)."""
     if all(n == "pimc" for n in names):
         return (
             "pimc, each sampled layout solved double dummy: every card seen, the other two seats together against "
@@ -433,12 +434,12 @@ def model_words(names: list[str]) -> str:
             "no bound either way and may read above or below the heuristic model's (--strategy heuristic plays the "
             "hand on instead)"
         )
-    if all(n == DEFAULT_MODEL for n in names):
+    if pimc_hint and all(n == DEFAULT_MODEL for n in names):
         # the two models answer different questions and may name different cards: said where the answer is read
         return (
             "the hand played on by the players named (each for itself): the chances against players like "
-            "cardlab's heuristic; --strategy pimc ranks the cards as a stronger player would (each layout solved "
-            "double dummy) and may name another card"
+            "cardlab's heuristic; --strategy pimc ranks the cards another way (each sampled layout solved double "
+            "dummy, every card seen) and may name another card"
         )
     return "the hand played on by the players named (each for itself)"
 
@@ -661,6 +662,8 @@ def _describe(pos: dict, **extra: Any) -> dict:
         "dealer": pos["dealer"],
         "role": ROLES[(pos["seat"] - pos["dealer"]) % 3],
         "misere": pos["rtype"] == 3,
+        # whether the pimc model takes this position's card play (the misere only from MISERE_DD_CARDS cards)
+        "pimc_plays": "sizes" in pos and not (pos["rtype"] == 3 and max(pos["sizes"]) > MISERE_DD_CARDS),
         "quota": quota_words(pos),
         **({"turn": pos["turn"]} if "turn" in pos else {}),
         **extra,
@@ -1208,7 +1211,8 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result.meta["ranked_measure"] = "score"
     result.meta["verdict_then"] = ["diff_win", "diff_tricks"]
     result.meta["models"] = spec.describe["strategies"]
-    result.meta["model"] = model_words(spec.describe["strategies"])
+    pimc_hint = decision == "play" and bool(spec.describe.get("pimc_plays"))
+    result.meta["model"] = model_words(spec.describe["strategies"], pimc_hint)
     if decision == "discard":
         result.meta["model"] += (
             f"; the discards shown: the best {SHOWN} of {spec.describe['screened']:,} distinct ones (equal cards "

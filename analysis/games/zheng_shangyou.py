@@ -691,7 +691,7 @@ class ZhengShangyou(Game):
     simulate_epilog = (
         "Measures, per seat (seat 0 deals the first game, ZS-1) and pooled: winner (going out first), score "
         "(ZS-8's points a game), place (the order going out); deal-wide: winner_gain (the Winner's points), "
-        "winner_given_3D and score_given_3D (the holder of the 3 of diamonds, who leads the first game), holds_3D (by seat), "
+        "winner_given_3D and score_given_3D (the holder of the 3 of diamonds, who leads the first game), holds_3D (by seat: with 4 players and 54 cards seats 0 and 1 are dealt 14 cards, the others 13, ZS-1), "
         "dealt and winner_given_dealt (a bomb, a straight flush, the red joker, two or more twos in the hand), "
         "score_distribution. With --games-per-match N every row but match_top and match_score counts every game "
         "of the matches (trials x N games; pooled rows x players): later games are led by the previous Winner "
@@ -752,8 +752,11 @@ class ZhengShangyou(Game):
             "for a random card of another seat (a bomb or straight flush: a card of it); value_of_holding_win and "
             "value_of_holding_score are the holder's win chance and score with the card minus without, paired, "
             "over the deals where someone holds it (accepted_share: their share of the deals; 1 for a card always "
-            "dealt, less for a bomb or a card of a deck that leaves some out). --strategy NAME plays every seat "
-            "(one name)",
+            "dealt, less for a bomb or a card of a deck that leaves some out); --all adds the score's parts "
+            "(score_won, score_lost, lost_multiplied, cards_left: compare's help defines them). Not simulate's "
+            "winner_given_3D, the 3D holder's win chance against the fair 1 / players: this is the same deal with "
+            "and without the card, and the 3D's holder leads the first game (ZS-3), so its value includes that "
+            "lead, and is as large as the field's play makes it. --strategy NAME plays every seat (one name)",
             choices=tuple(FEATURES),
             metavar="FEATURE",
         ),

@@ -418,7 +418,7 @@ def when_to_swap(runs: dict) -> Section:
             "Every optional swap in a deal replayed both ways on the same cards, every seat playing the heuristic: "
             "estimate = win(swap) - "
             "win(no swap), by what the swapper's own Jingo card fits and whether the swapper opened with a Bisko. "
-            "The swap partner is the heuristic's choice (the lowest-ranked player with none of the card's suit upright, one it cannot help). The "
+            "The swap partner is the heuristic's choice (the lowest-ranked player with none of the card's suit upright, one it cannot help; else the lowest-ranked). The "
             f"rows: {_decisions_run(runs, 'swap', ['fit', 'opening_bisko'])}."
         ),
         swap_vals.rename(columns={"win_action0": "win_no_swap", "win_action1": "win_swap"})[

@@ -365,6 +365,9 @@ function showAnswer(res) {
   if (meta.unseen) {  // what the layouts take for the cards the position does not place (the played cards unnamed)
     line += ` Unseen cards: ${meta.unseen}.`;
   }
+  if (meta.assumed) {  // what a doubtful input was taken to mean (a Biscuits --passed card still in the hand)
+    line += ` Assumed: ${meta.assumed}.`;
+  }
   if (meta.precision_target !== undefined) {
     line += meta.precision_reached ? ` Precision ±${meta.precision_target} reached.` : ` Precision ±${meta.precision_target} NOT reached (the cap stopped the run).`;
   }

@@ -75,6 +75,12 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
     h = hands[p]
     led = -1 if k == 0 else row[at] >> 4
     legal = legal_cards(h, led, trump, must_trump)
+    if (legal & (legal - ONE)) == 0:
+        # one legal card (a singleton followed, the last card): nothing to order or leave out
+        out[d, 0] = low_index(legal)
+        sc[d, 0] = 0
+        skipped[d] = np.uint64(0)
+        return 1
     po = np.uint64(0)
     for q in range(nh):
         if q != p:
@@ -86,6 +92,14 @@ def _gen_moves(hands, nh, trump, must_trump, row, at, k, p, maxteam, countteam, 
         if i == 0 or beats(row[at + i], best, trump):
             best = row[at + i]
             best_pos = i
+    lo, hi = low_index(legal), high_index(legal)
+    if (lo >> 4) == (hi >> 4) and (po & ((ONE << np.uint64(hi)) - (ONE << np.uint64(lo)))) == 0:
+        # the legal cards are one run of one suit (no other card present between them): the top card stands for
+        # all, as the loop below would find, with the others left out as equivalent
+        out[d, 0] = hi
+        sc[d, 0] = 0
+        skipped[d] = legal ^ (ONE << np.uint64(hi))
+        return 1
     misere = maxteam != countteam
     mine = (maxteam >> p) & 1
     three = nh == 3 and k == 0 and not misere  # a lead with 3 hands: the solo or pair weights

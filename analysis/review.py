@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -208,11 +208,18 @@ def _singular(words: str) -> str:
     return noun + sep + tail
 
 
-def summary(result: Result, forced_words: str = "forced passes", cost: str = "win", score_unit: str = "points") -> str:
+def summary(
+    result: Result,
+    forced_words: str = "forced passes",
+    cost: str = "win",
+    score_unit: str = "points",
+    also: Callable[[pd.DataFrame], str] | None = None,
+) -> str:
     """One line: how many decisions, how many clearly worse than the best, and what they cost (``cost``:
     ``"win"`` in percentage points of win chance, ``"score"`` in the game's points (``score_unit``), ``"share"``
     in percentage points of win share, the score being a share of the win). Each loss is measured against the
-    best action at its own turn, so they add up as per-move losses do, not to what the game was worth."""
+    best action at its own turn, so they add up as per-move losses do, not to what the game was worth. ``also``:
+    words a game adds after a seat's sum, given that seat's clearly worse rows (Bismarck's tricks)."""
     t, m = result.table, result.meta
     who = "every seat" if m["seat"] is None else f"seat {m['seat']}"
     # decisions after the Winner went out (Zheng Shangyou, scores taken) cost no win chance: a clause of their own
@@ -227,12 +234,15 @@ def summary(result: Result, forced_words: str = "forced passes", cost: str = "wi
         unit = {"win": "percentage points of win chance", "share": "percentage points of win share"}.get(
             cost, score_unit
         )
+
+        def figure(rows: pd.DataFrame) -> str:  # one seat's sum in words
+            return f"{scale * rows[col].sum():.{digits}f} {unit}" + (also(rows) if also else "")
+
         # a seat's losses add up; different seats' chances do not, so every seat's review says each seat's sum
-        by_seat = worse.groupby("seat")[col].sum()
         if m["seat"] is None:  # every seat reviewed: each sum names its seat, even where only one seat lost
-            what = ", ".join(f"{scale * v:.{digits}f} {unit} for seat {s}" for s, v in by_seat.items())
+            what = ", ".join(f"{figure(rows)} for seat {s}" for s, rows in worse.groupby("seat"))
         else:
-            what = f"{scale * worse[col].sum():.{digits}f} {unit}"
+            what = figure(worse)
         at = int(worse.loc[worse[col].idxmax(), "event"])
         where = f"at event {at}" if at >= 0 else "before play"  # event -1: a choice before the first card
         if len(worse) == 1:

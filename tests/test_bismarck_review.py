@@ -300,6 +300,11 @@ def test_the_summary_adds_up_each_worse_cards_loss_in_round_score_and_tricks():
         "the cards played lost 3 tricks, at events 3 (KS), 15 (7C, 2 tricks): dd_taken against dd_best, on a layout "
         "the seat did not see (the verdicts go by what it knew)"
     )
+    # every seat reviewed: each seat's sum with its own tricks (they had all gone to the first seat's sum)
+    rows[2].update(seat=1, verdict="worse", loss_score=0.5, tricks_best=6.0, tricks_taken=4.0)
+    every = br.summary(Result(pd.DataFrame(rows), {**meta, "seat": None}))
+    assert "summing to 0.75 points of round score and 1.25 tricks for seat 0, 0.50 points of round score and " \
+           "2.00 tricks for seat 1 (largest" in every  # fmt: skip
 
 
 def test_the_summary_counts_tricks_net_and_in_the_misere_a_trick_taken_is_the_loss():

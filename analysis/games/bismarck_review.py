@@ -542,20 +542,19 @@ def summary(result: Result, misere: bool = False) -> str:
     """One line: how many cards judged, how many clearly worse than the best and what they cost in round score
     and, net, in tricks (in the misère a trick taken is the loss: BM-6); and the tricks lost on the actual layout
     (double dummy)."""
-    line = review_summary(result, "forced cards", cost="score", score_unit="points of round score")
-    t = result.table
-    worse = t[t["verdict"] == "worse"]
-    if len(worse):
+
+    def tricks(worse: pd.DataFrame) -> str:
         # net, signed: a card worse in score may still take fewer tricks than the best (more, in the misère)
-        lost_tricks = (worse["tricks_best"] - worse["tricks_taken"]).sum() * (-1 if misere else 1)
-        unit = " points of round score"
-        if lost_tricks >= 0.005:
-            tricks = f"and {lost_tricks:.2f} tricks"
-        elif lost_tricks <= -0.005:
-            tricks = f"(though they took {-lost_tricks:.2f} {'fewer' if misere else 'more'} tricks than the best)"
-        else:
-            tricks = "(and as many tricks as the best, net)"
-        line = line.replace(unit, f" points of round score {tricks}", 1)
+        lost = (worse["tricks_best"] - worse["tricks_taken"]).sum() * (-1 if misere else 1)
+        if lost >= 0.005:
+            return f" and {lost:.2f} tricks"
+        if lost <= -0.005:
+            return f" (though they took {-lost:.2f} {'fewer' if misere else 'more'} tricks than the best)"
+        return " (and as many tricks as the best, net)"
+
+    # each seat's sum with its own tricks (every seat reviewed: the tricks had gone to the first seat's sum)
+    line = review_summary(result, "forced cards", cost="score", score_unit="points of round score", also=tricks)
+    t = result.table
     line += _quota_clause(t)
     cards = t[t["event"] >= 0] if len(t) else t  # event -1: the choices before play have no double-dummy view
     known = cards.dropna(subset=["dd_taken"]) if len(cards) else cards

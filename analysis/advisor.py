@@ -132,17 +132,14 @@ def answer_line(
     score_words: str = "score",
     by_score: bool = False,
     only_words: str = "the only legal action",
-    lower_on_second: str | None = None,
     runner_up: Callable[[str, str], str] | None = None,
 ) -> str:
     """The one-line answer: the best action, its win event and payoff, and the runner-up's (the table is the
     best first, then the actions not clearly worse, then the clearly worse: the runner-up is its second action;
     ``by_score``: the payoff ranks the actions and is named first; ``only_words``: what a table of one row is,
-    where that row stands for more than one legal action, e.g. equal cards). ``lower_on_second``: what the line
-    says of a runner-up not separated from the best on the ranking measure but clearly lower on the other (its
-    paired difference's row formatted in: ``{estimate}``, ``{ci_low}``, ``{ci_high}``); None: "not separated"
-    alone. ``runner_up``: a game's own words for the runner-up, given its action and the verdict's words ("clearly
-    worse", "not separated", ...), where the table's other measures say more (Bismarck's: what separates it).
+    where that row stands for more than one legal action, e.g. equal cards). ``runner_up``: a game's own words for
+    the runner-up, given its action and the verdict's words ("clearly worse", "not separated", ...), where the
+    table's other measures say more (Zheng Shangyou's: clearly lower in score; Bismarck's: what separates it).
     Where actions are "uncertain" (not separated from the best at 95%), a second sentence counts them: the best is
     then the best by the estimate, which more trials may change."""
     w = table[table["measure"] == "win"].reset_index(drop=True)
@@ -167,12 +164,6 @@ def answer_line(
     if len(rest):
         r = rest.iloc[0]
         how = {"worse": "clearly worse", "equal": "the same on every layout"}.get(r["verdict"], "not separated")
-        other = table[
-            (table["measure"] == ("diff_win" if by_score else "diff_score")) & (table["action"] == r["action"])
-        ]
-        if how == "not separated" and lower_on_second and len(other) and other["ci_high"].iloc[0] < 0:
-            d = other.iloc[0]
-            how = lower_on_second.format(estimate=d["estimate"], ci_low=d["ci_low"], ci_high=d["ci_high"])
         if runner_up is not None:
             how = runner_up(r["action"], how)
         text += f"; next {r['action']}: {both(r['action'], r['estimate'], False)}, {how}"

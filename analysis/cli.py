@@ -267,6 +267,10 @@ def add_players_option(p: argparse.ArgumentParser, game: Game) -> None:
     p.add_argument("--players", type=positive_int, help=text)
 
 
+#: what --quiet leaves out (a warning, e.g. an option without effect, is still said)
+QUIET_HELP = "no progress bar, and no note of a first compile or of the file written (warnings and errors still)"
+
+
 def add_run_options(
     p: argparse.ArgumentParser,
     game: Game | None = None,
@@ -334,7 +338,7 @@ def add_run_options(
     p.add_argument(
         "--quiet",
         action="store_true",
-        help="no progress bar, and no note of a first compile or of the file written (warnings and errors still)",
+        help=QUIET_HELP,
     )
     add_output_options(p)
     p.add_argument(
@@ -731,7 +735,7 @@ def build_parser() -> _Parser:
         rv.add_argument(
             "--quiet",
             action="store_true",
-            help="no progress bar, and no note of a first compile or of the file written (warnings and errors still)",
+            help=QUIET_HELP,
         )
         add_output_options(rv)
         rv.add_argument(
@@ -825,10 +829,6 @@ def _port(text: str) -> int:
     if not 1 <= v <= 65535:
         raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, got {text!r}")
     return v
-
-
-#: what --quiet leaves out (a warning, e.g. an option without effect, is still said)
-QUIET_HELP = "no progress bar, and no note of a first compile or of the file written (warnings and errors still)"
 
 
 def emit(text: str, out: str | None, quiet: bool = False) -> None:

@@ -650,8 +650,9 @@ class Result:
         if "trials" in m:
             size.append(f"{m['trials']:,} {self.unit}")
             if "matched" in m:  # sampled by rejection (Bisko-Bobo's --seen): the rows count the matching ones
-                sampled = "" if "sampled" in self.unit else " sampled"  # "sampled layouts, every action on each"
-                size[-1] += f"{sampled}{';' if sampled == '' else ','} {m['matched']:,} of them matching the position"
+                # "2,000 deals sampled, N of them ...", or "2,000 sampled layouts, every action on each; N of them ..."
+                size[-1] += ";" if "sampled" in self.unit else " sampled,"
+                size[-1] += f" {m['matched']:,} of them matching the position"
         for k in ("seed", "elapsed_s"):
             if k in m:
                 size.append(f"{k.replace('_s', '')} {m[k]}{' s' if k == 'elapsed_s' else ''}")

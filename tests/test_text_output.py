@@ -182,3 +182,17 @@ def test_one_forced_decision_is_named_in_the_singular():
 
     assert [_singular(w) for w in ("forced passes", "forced cards", "forced choices", "turns with one legal action")] \
         == ["forced pass", "forced card", "forced choice", "turn with one legal action"]  # fmt: skip
+
+
+def test_a_blank_row_says_why():
+    """A conditional measure whose condition no trial met (Bisko-Bobo's dealer at 2 players never has a free
+    choice) is blank in the text view, and a note under the table says why; a table without one says nothing."""
+    rows = [{"measure": "flingo_when_free", "seat": s, "trials": n, "estimate": e, "ci_low": lo, "ci_high": hi}
+            for s, n, e, lo, hi in ((0, 120, 1.0, 0.97, 1.0), (1, 0, None, None, None))]  # fmt: skip
+    from analysis.tables import Result
+
+    res = Result(pd.DataFrame(rows), meta={"game": "bisko-bobo"}, headline=("flingo_when_free",))
+    why = "(a blank row: no trial of this run met the row's condition, so it has no estimate)"
+    assert why in res.to_text()
+    res.table = res.table.iloc[:1]
+    assert why not in res.to_text()

@@ -548,7 +548,7 @@ def test_a_runner_up_not_separated_in_the_win_chance_but_clearly_lower_in_score_
     import pandas as pd
 
     from analysis.advisor import answer_line
-    from analysis.games.zheng_shangyou_odds import LOWER_IN_SCORE
+    from analysis.games.zheng_shangyou_odds import runner_up_words
 
     def table(score_hi):
         rows = []
@@ -560,8 +560,11 @@ def test_a_runner_up_not_separated_in_the_win_chance_but_clearly_lower_in_score_
                       "ci_high": d[2]}]  # fmt: skip
         return pd.DataFrame(rows)
 
-    clear = answer_line(table(-1.51), lower_on_second=LOWER_IN_SCORE)
+    def line(t):
+        return answer_line(t, runner_up=lambda a, how: runner_up_words(t, a, how))
+
+    clear = line(table(-1.51))
     assert "(best; next 2C: 0.1%, -6.59, not separated in the chance to go out first but clearly lower in score: " \
            "-1.59 a game, 95% interval -1.67 to -1.51)" in clear  # fmt: skip
-    assert answer_line(table(0.2), lower_on_second=LOWER_IN_SCORE) == answer_line(table(0.2))
+    assert line(table(0.2)) == answer_line(table(0.2))
     assert ", not separated)" in answer_line(table(0.2))

@@ -86,8 +86,9 @@ def positive_int(text: str) -> int:
 
 def cards_arg(deck: Deck) -> Callable[[str], str]:
     """The argparse type of a card-list option (each value of a repeated one): the text unchanged once every token
-    reads as a card of ``deck`` (repeats allowed: the game checks what the position makes of them). A mistyped card is named while the
-    options are read, before a run asks for --trials or builds its position (which may compile kernels)."""
+    reads as a card of ``deck`` (repeats allowed: the game checks what the position makes of them). A mistyped
+    card is named while the options are read, before a run asks for --trials or builds its position (which may
+    compile kernels)."""
 
     def check(text: str) -> str:
         try:

@@ -46,6 +46,7 @@ def rules() -> GameRules:
 
 # the card codes (rank * 4 + suit, BI-2), from seeds/biscuits.toml's [deck]
 DECK = rules().deck
+CARDS = cards_arg(DECK)  # the argparse type of a card-list option
 code = DECK.index
 to_mask = DECK.mask
 cards_of = DECK.text
@@ -548,19 +549,21 @@ class Biscuits(Game):
                "singles, pairs, triples; the seat at the winner's left), exchange_return (with --exchange-received), handover (after a "
                "Fancy trick, five-card plays, that the seat won)", choices=("pass", "play", "exchange_send", "exchange_return", "handover")),
         Option("--seat", "the deciding seat (default 0; 0 = N, 1 = E, 2 = S, 3 = W)", type=int),
-        Option("--hand", type=cards_arg(DECK), help="the seat's cards (for the pass: the 13 dealt cards)"),
+        Option("--hand", "the seat's cards (for the pass: the 13 dealt cards)", type=CARDS),
         Option("--starter", "pass: the hand's Starter, who dealt and leads the first trick after the pass (BI-3; default "
                "0): it changes what a pass is worth", type=int, metavar="SEAT"),
         Option("--cards-left", "inside the hand: how many cards another seat holds (one per seat holding cards)",
                action="append", metavar="SEAT=N"),
-        Option("--current", type=cards_arg(DECK), help="play: the play on the table (omit on lead)"),
+        Option("--current", "play: the play on the table (omit on lead)", type=CARDS),
         Option("--by", "play: the seat that made the current play", type=int, metavar="SEAT"),
-        Option("--played", type=cards_arg(DECK), help="cards known to be out of play (optional: cards named nowhere may be in any hand)"),
+        Option("--played", "cards known to be out of play (optional: cards named nowhere may be in any hand)",
+               type=CARDS),
         Option("--known", "cards known to be in another seat's hand", action="append", metavar="SEAT=CARDS"),
-        Option("--passed", type=cards_arg(DECK), help="the two cards the seat passed to its partner (BI-4): the partner holds those not played"),
-        Option("--received", type=cards_arg(DECK), help="the two cards the partner passed to the seat (BI-4; they are in --hand, or the seat "
+        Option("--passed", "the two cards the seat passed to its partner (BI-4): the partner holds those not played",
+               type=CARDS),
+        Option("--received", "the two cards the partner passed to the seat (BI-4; they are in --hand, or the seat "
                "has played them: such a card is taken as out of play, unless --known places it, as a card sent on to the "
-               "partner in a Plain exchange, BI-10)"),
+               "partner in a Plain exchange, BI-10)", type=CARDS),
         Option("--finished", "the seat already out this hand (the second one out ends it, BI-9)", action="append",
                type=int, metavar="SEAT"),
         Option("--trick-passed", "play, variant pass_locks_out: a seat that passed earlier in this trick, so it is "
@@ -568,7 +571,8 @@ class Biscuits(Game):
                action="append", type=int, metavar="SEAT"),
         Option("--hand-points", "points scored this hand so far, per team (needed with --finished; BI-8)",
                action="append", metavar="TEAM=N"),
-        Option("--exchange-received", type=cards_arg(DECK), help="exchange_return: the card the partner sent (it is in --hand)", metavar="CARD"),
+        Option("--exchange-received", "exchange_return: the card the partner sent (it is in --hand)", type=CARDS,
+               metavar="CARD"),
         Option("--score", "the game score before this hand, per team (only variant game_end_check=immediate uses it)",
                action="append", metavar="TEAM=N"),
     )  # fmt: skip

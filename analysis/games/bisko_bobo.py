@@ -22,7 +22,7 @@ from ..compile_ahead import wait_for
 from ..driver import KernelSpec
 from ..errors import CardlabError, accepted
 from ..rules import GameRules, load_game, seeds_dir, strategy_items
-from ..tables import and_list, frame, mean_row, proportion_row
+from ..tables import frame, mean_row, proportion_row
 from .base import Game, Option, positive_int
 
 # Every Bisko-Bobo kernel reaches the called deal (kernels.bisko_bobo.deal.play_deal_x): a first run's helper compiles
@@ -1164,9 +1164,7 @@ def odds(
         res.meta["answer"] = answer(res.table)
         if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
             res.meta["matched"] = int(round(acc.estimate * acc.trials))
-        # the seats without a LOW card took the Flingo: said, with whether their Flingo cards were given (a new
-        # user left two seats out and read nothing of what was taken for them)
-        res.meta["assumed"] = _flingo_seats_words(spec.describe["players"], seat, swap_state["low"], position)
+        res.meta["assumed"] = spec.describe["assumed"]  # the seats taken to have chosen the Flingo
         return res
     spec = odds_spec(rules().check_players(players), seat, variants=variants, strategies=strategies, **position)
     res = run(spec, **run_options)
@@ -1196,28 +1194,6 @@ def odds(
     if acc.estimate < 1:  # the header's count is of the deals drawn; say how many the rows count
         res.meta["matched"] = int(matched)
     return res
-
-
-def _flingo_seats_words(P: int, seat: int, low: list, position: dict) -> str:
-    """At the swap with --low: the other seats given no LOW card took the Flingo (BB-5, BB-6), in words, and
-    whether their Flingo cards are given (--flingo) or drawn on each sampled deal; "" where there are none."""
-    lows = {int(str(x).partition("=")[0]) for x in low}
-    given = {int(str(x).partition("=")[0]) for x in position.get("flingo") or []}
-    took = [s for s in range(P) if s != seat and s not in lows]
-    if not took:
-        return ""
-    unknown = [s for s in took if s not in given]
-    seats = f"seat{'s' if len(took) > 1 else ''} {and_list([str(s) for s in took])}"
-    text = f"{seats} took the Flingo (no --low card: --low names every Jingo player)"
-    if unknown:
-        whose = "their" if len(took) > 1 else "its"
-        some = (
-            ""
-            if len(unknown) == len(took)
-            else f" (seat{'s' if len(unknown) > 1 else ''} {and_list([str(s) for s in unknown])})"
-        )
-        text += f"; {whose} Flingo cards{some} not given (--flingo): drawn on each sampled deal"
-    return text
 
 
 #: fewer matching deals than this, at under 1% of those sampled, are too few to answer from (and a precision run

@@ -26,6 +26,7 @@ from kernels.bisko_bobo import DEC_SWAP, DEC_TUCK
 from ..advisor import tabulate_actions
 from ..driver import KernelSpec
 from ..errors import CardlabError
+from ..tables import and_list
 from .bisko_bobo import DECK, GAME, _seat_cards, check_flingo, high_deck, low_deck, odds_spec, rules
 
 
@@ -82,6 +83,7 @@ def swap_targets_spec(
         )
     if later:
         position["flingo"] = [x for x in position["flingo"] if int(str(x).partition("=")[0]) < seat]
+    assumed = _flingo_seats_words(P, seat, lows, flingos)
     if jingo and any(s >= seat for s in jingo):
         raise CardlabError(
             f"--jingo {min(s for s in jingo if s >= seat)}: --jingo names the Jingos of the seats before the deciding "
@@ -138,8 +140,10 @@ def swap_targets_spec(
             when = "before the placement" if tuck else f"before seat {seat} in the swap order (LOW cards, BB-6)"
             raise CardlabError(f"seat {s} chose {when}: give --swapped {s}=SEAT or --declined {s}")
     if tuck:
-        return _tuck_spec(P, seat, full, lows, order, partner, forced_swap, flingos, later, received, variants,
+        spec = _tuck_spec(P, seat, full, lows, order, partner, forced_swap, flingos, later, received, variants,
                           position)  # fmt: skip
+        spec.describe["assumed"] = assumed
+        return spec
     if seat in done or seat in partner:
         raise CardlabError(f"seat {seat} has already swapped: there is no swap decision left (BB-6)")
     extra = (set(partner) | declined_set) - set(order[:pos]) - {partner.get(s, -1) for s in order[:pos]}
@@ -191,6 +195,7 @@ def swap_targets_spec(
         "has_last": False,
         "swap_order": order,
         "analysis": "advisor",
+        "assumed": assumed,
     }
     return KernelSpec(
         game=GAME,
@@ -202,6 +207,26 @@ def swap_targets_spec(
         precision_measures=("win", "diff_win"),
         precision_done=_done,
     )
+
+
+def _flingo_seats_words(P: int, seat: int, lows: dict, flingos: dict) -> str:
+    """The other seats given no LOW card took the Flingo (BB-5, BB-6), in words, and whether their Flingo cards
+    are given (--flingo) or drawn on each sampled deal; "" where there are none (a new user left two seats out and
+    read nothing of what was taken for them)."""
+    took = [s for s in range(P) if s != seat and s not in lows]
+    if not took:
+        return ""
+    unknown = [s for s in took if s not in flingos]
+
+    def seats(ss: list[int]) -> str:
+        return f"seat{'s' if len(ss) > 1 else ''} {and_list([str(s) for s in ss])}"
+
+    text = f"{seats(took)} took the Flingo (no --low card: --low names every Jingo player)"
+    if unknown:
+        some = "" if len(unknown) == len(took) else f" ({seats(unknown)})"
+        whose = "their" if len(took) > 1 else "its"
+        text += f"; {whose} Flingo cards{some} not given (--flingo): drawn on each sampled deal"
+    return text
 
 
 def _tuck_spec(P, seat, full, lows, order, partner, forced_swap, flingos, later, received, variants, position):

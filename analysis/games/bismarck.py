@@ -106,6 +106,7 @@ def rules() -> GameRules:
 
 # the card codes (suit * 16 + rank, BM-1), from seeds/bismarck.toml's [deck]
 DECK = rules().deck
+CARDS = cards_arg(DECK)  # the argparse type of a card-list option
 code = DECK.index
 to_mask = DECK.mask
 cards_of = DECK.text
@@ -893,31 +894,33 @@ class Bismarck(Game):
                "the face-up --widow alone, valued over its four turns)",
                choices=("play", "name_trumps", "choose_round", "discard", "contract")),
         Option("--seat", "the deciding seat (default 0; with --dealer and a decision before the first lead, the "
-               "seat that takes it: the dealer, or the widow's taker); with --decision play and another seat to play, the "
-               "answer is the seat's chances (quota, score, tricks) from the position: will it make its quota? "
+               "seat that takes it: the dealer, or the widow's taker); with --decision play and another seat to "
+               "play, the answer is the seat's chances (quota, score, tricks) from the position: will it make its quota? "
                "(the hand played on by the model's players; pimc: each layout solved double dummy)", type=int),
-        Option("--hand", type=cards_arg(DECK), help="the seat's cards now (16 less those it played)"),
+        Option("--hand", "the seat's cards now (16 less those it played)", type=CARDS),
         Option("--round", "1 no trumps, 2 drawn trumps, 3 named trumps, 4 misere (ruleset=swedish: the contract, "
                "1 spel, 2 spader, 3 valfri, 4 pass)", type=int),
         Option("--trumps", "the trump suit in rounds 2 and 3 (and valfri): C, D, H or S", metavar="SUIT"),
         Option("--dealer", "who dealt (its left led the first trick, BM-4); discard and contract: by default the "
                "dealer of the seat that takes the widow (itself, or its right for forehand)", type=int, metavar="SEAT"),
-        Option("--tricks", type=cards_arg(DECK), help="a completed trick's 3 cards in the order played, from its leader (repeatable, in order; "
-               "the leaders, tricks won and the suits a seat showed out of follow from them)", action="append",
-               metavar="CARDS"),
-        Option("--current", type=cards_arg(DECK), help="the cards already played to the trick in progress, from its leader (omit on lead)"),
-        Option("--played", type=cards_arg(DECK), help="instead of --tricks: the completed tricks' cards, order forgotten (no voids are then "
-               "known; give --won and --leader)"),
+        Option("--tricks", "a completed trick's 3 cards in the order played, from its leader (repeatable, in order; "
+               "the leaders, tricks won and the suits a seat showed out of follow from them)", type=CARDS,
+               action="append", metavar="CARDS"),
+        Option("--current", "the cards already played to the trick in progress, from its leader (omit on lead)",
+               type=CARDS),
+        Option("--played", "instead of --tricks: the completed tricks' cards, order forgotten (no voids are then "
+               "known; give --won and --leader)", type=CARDS),
         Option("--won", "with --played: tricks won so far, per seat", action="append", metavar="SEAT=N"),
         Option("--leader", "with --played: who led the current trick", type=int, metavar="SEAT"),
-        Option("--shown", type=cards_arg(DECK), help="round 2: the card drawn for trumps, shown and out of play (BM-5)", metavar="CARD"),
-        Option("--discards", type=cards_arg(DECK), help="the cards the seat discarded in a widow exchange (3(c)5): 4, or 3 in round 2 when the "
-               "trump card was drawn from the leftover"),
+        Option("--shown", "round 2: the card drawn for trumps, shown and out of play (BM-5)", type=CARDS,
+               metavar="CARD"),
+        Option("--discards", "the cards the seat discarded in a widow exchange (3(c)5): 4, or 3 in round 2 when the "
+               "trump card was drawn from the leftover", type=CARDS),
         Option("--remaining", 'choose_round: the round types not yet played in the dealer\'s cycle, e.g. "1 3 4"; '
                "contract: the contracts forehand has not yet played (default all four)", metavar="TYPES"),
-        Option("--widow", type=cards_arg(DECK), help="discard: the leftover cards the seat takes (4; 3 in round 2 when the trump card was "
-               "drawn from them); contract: the 4 face-up cards"),
-        Option("--try-discard", type=cards_arg(DECK), help="discard: a discard to value beside the best ones found (repeatable)",
+        Option("--widow", "discard: the leftover cards the seat takes (4; 3 in round 2 when the trump card was "
+               "drawn from them); contract: the 4 face-up cards", type=CARDS),
+        Option("--try-discard", "discard: a discard to value beside the best ones found (repeatable)", type=CARDS,
                action="append", metavar="CARDS"),
         Option("--known", "cards known to be in another seat's hand (the Swedish face-up widow, in forehand's hand "
                "until played)", action="append", metavar="SEAT=CARDS"),

@@ -41,6 +41,7 @@ def rules() -> GameRules:
 # the card codes (rank * 4 + suit, twos high, D < C < H < S; jokers 52 BJ and 53 RJ: ZS-2), from
 # seeds/zheng-shangyou.toml's [deck]; to_mask gives the kernel's multiset (cards, dups)
 DECK = rules().deck
+CARDS = cards_arg(DECK)  # the argparse type of a card-list option
 code = DECK.index
 card = DECK.card
 to_mask = DECK.multiset
@@ -691,7 +692,8 @@ class ZhengShangyou(Game):
     simulate_epilog = (
         "Measures, per seat (seat 0 deals the first game, ZS-1) and pooled: winner (going out first), score "
         "(ZS-8's points a game), place (the order going out); deal-wide: winner_gain (the Winner's points), "
-        "winner_given_3D and score_given_3D (the holder of the 3 of diamonds, who leads the first game), holds_3D (by seat: with 4 players and 54 cards seats 0 and 1 are dealt 14 cards, the others 13, ZS-1), "
+        "winner_given_3D and score_given_3D (the holder of the 3 of diamonds, who leads the first game), holds_3D "
+        "(by seat: with 4 players and 54 cards seats 0 and 1 are dealt 14 cards, the others 13, ZS-1), "
         "dealt and winner_given_dealt (a bomb, a straight flush, the red joker, two or more twos in the hand), "
         "score_distribution. With --games-per-match N every row but match_top and match_score counts every game "
         "of the matches (trials x N games; pooled rows x players): later games are led by the previous Winner "
@@ -792,15 +794,15 @@ class ZhengShangyou(Game):
                "highest single); needs --variant loser_exchange=...; under offer_two the Winner offers two cards "
                "and the Loser takes the higher, so the row names the card taken", choices=("play", "exchange")),
         Option("--loser", "exchange: the previous game's Loser (it deals)", type=int, metavar="SEAT"),
-        Option("--received", type=cards_arg(DECK), help="exchange: the Loser's highest single, given to the Winner (also in --hand)",
+        Option("--received", "exchange: the Loser's highest single, given to the Winner (also in --hand)", type=CARDS,
                metavar="CARD"),
         Option("--seat", "the deciding seat (default 0; seats are numbered clockwise, seat 0 the first game's dealer)", type=int),
-        Option("--hand", type=cards_arg(DECK), help="the deciding seat's cards"),
+        Option("--hand", "the deciding seat's cards", type=CARDS),
         Option("--cards-left", "how many cards another seat holds (one per seat in play)", action="append",
                metavar="SEAT=N"),
-        Option("--current", type=cards_arg(DECK), help="the play on the table (omit on lead)"),
+        Option("--current", "the play on the table (omit on lead)", type=CARDS),
         Option("--by", "the seat that made the current play", type=int, metavar="SEAT"),
-        Option("--played", type=cards_arg(DECK), help="cards known to be out of play (optional)"),
+        Option("--played", "cards known to be out of play (optional)", type=CARDS),
         Option("--known", "cards known to be in another seat's hand", action="append", metavar="SEAT=CARDS"),
         Option("--finished", "a seat already out, in the order they went out (repeatable)", action="append",
                type=int, metavar="SEAT"),

@@ -19,6 +19,7 @@ difference lies below zero, or, once the Winner is out and the scores taken, ``d
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -352,14 +353,19 @@ def _score_disagrees(table: pd.DataFrame) -> str:
     )
 
 
-#: the answer's runner-up where the chances to go out first do not separate it from the best and the score does:
-#: near a game's end, when every chance is a fraction of a per cent, no run separates them, and "not separated"
-#: alone had read as a second choice as good as the first (a new user's runner-up cost 1.6 points a game and
-#: raised the chance to end last by 12 points)
-LOWER_IN_SCORE = (
-    "not separated in the chance to go out first but clearly lower in score: {estimate:+.2f} a game, 95% interval "
-    "{ci_low:+.2f} to {ci_high:+.2f}"
-)
+def runner_up_words(table: pd.DataFrame, runner: str, how: str) -> str:
+    """The answer's words for a runner-up (``answer_line``'s ``runner_up``) that the chances to go out first do not
+    separate from the best and the score does: near a game's end, when every chance is a fraction of a per cent,
+    no run separates them, and "not separated" alone had read as a second choice as good as the first (a new
+    user's runner-up cost 1.6 points a game and raised the chance to end last by 12 points)."""
+    d = table[(table["measure"] == "diff_score") & (table["action"] == runner)]
+    if how != "not separated" or not len(d) or not d["ci_high"].iloc[0] < 0:
+        return how
+    d = d.iloc[0]
+    return (
+        f"not separated in the chance to go out first but clearly lower in score: {d['estimate']:+.2f} a game, 95% "
+        f"interval {d['ci_low']:+.2f} to {d['ci_high']:+.2f}"
+    )
 
 
 def odds(run: dict, variants: dict | None = None, strategies: list[str] | None = None, **position) -> Result:
@@ -383,9 +389,8 @@ def odds(run: dict, variants: dict | None = None, strategies: list[str] | None =
     result = run_spec(spec, **run)
     winner = spec.describe.get("winner")
     if winner is None:
-        result.meta["answer"] = answer_line(result.table, lower_on_second=LOWER_IN_SCORE) + _score_disagrees(
-            result.table
-        )
+        words = partial(runner_up_words, result.table)
+        result.meta["answer"] = answer_line(result.table, runner_up=words) + _score_disagrees(result.table)
         result.meta["ranked_by"] = "the chance to go out first, then the score"
         result.meta["verdict_then"] = "diff_score"
         # the score beside the chance to go out first: it ranks where the chances tie, and near a game's end,
